@@ -1,0 +1,76 @@
+/**
+ * Message bus port: request/reply for commands and queries (`cmd.<context>.<name>`,
+ * `qry.<context>.<name>`), and durable at-least-once delivery of domain events
+ * (`evt.<context>.<EventType>`) to named consumers. NATS core + JetStream in the distributed mode.
+ */
+
+/** A domain event as it travels between contexts. Positions are numbers on the wire. */
+export interface EventEnvelope {
+  event_id: string;
+  type: string;
+  stream: string;
+  revision: number;
+  position: number;
+  occurred_at: string;
+  data: Record<string, unknown>;
+  metadata: {
+    actor: { user_id: string | null; client_id: string | null };
+    correlation_id: string;
+    causation_id: string | null;
+  };
+}
+
+/**
+ * An error a handler raises on purpose (validation, not found, forbidden, conflict). It crosses the
+ * bus intact so the gateway can map it to the contract's error body; anything else becomes a 500.
+ */
+export class DomainError extends Error {
+  constructor(
+    readonly status: 400 | 401 | 403 | 404 | 406 | 409 | 413 | 415 | 422 | 429 | 503,
+    readonly messages: string[],
+    readonly code?: string,
+  ) {
+    super(messages.join('; ') || `domain error ${status}`);
+    this.name = 'DomainError';
+  }
+}
+
+/** A request that reached no handler in time (service down or overloaded): the gateway answers 503. */
+export class BusUnavailableError extends Error {
+  constructor(readonly subject: string, reason: string) {
+    super(`${subject}: ${reason}`);
+    this.name = 'BusUnavailableError';
+  }
+}
+
+export interface RequestOptions {
+  timeoutMs?: number;
+}
+
+export type RequestHandler = (payload: unknown, subject: string) => Promise<unknown>;
+export type EventHandler = (event: EventEnvelope) => Promise<void>;
+
+export interface Closeable {
+  close(): Promise<void>;
+}
+
+export interface ConsumeOptions {
+  /** Subjects (NATS wildcards allowed: `evt.identity.>`). */
+  subjects: string[];
+}
+
+export interface Bus {
+  /** Sends a request and waits for the one reply. DomainError from the handler is rethrown here. */
+  request<T = unknown>(subject: string, payload: unknown, options?: RequestOptions): Promise<T>;
+  /** Serves requests on a subject; several handlers on one subject share the load (queue group). */
+  handle(subject: string, handler: RequestHandler): Promise<Closeable>;
+  /** Publishes a domain event durably on `subject`; a re-published event id is dropped. */
+  publish(subject: string, event: EventEnvelope): Promise<void>;
+  /**
+   * A durable named consumer: delivers every event published on its subjects at least once, in
+   * publish order, one at a time; an event is acknowledged when the handler resolves and redelivered
+   * when it throws. Resumes after a restart where it left off.
+   */
+  consume(consumer: string, options: ConsumeOptions, handler: EventHandler): Promise<Closeable>;
+  close(): Promise<void>;
+}
