@@ -1,1 +1,2 @@
-export {};
+export * from './enums.ts';
+export * from './trajectory-request.ts';

@@ -1,0 +1,60 @@
+import { z } from 'zod';
+
+/** Enumerations shared by HTTP bodies, commands, events and the energy model (API.md 4.3, 5.1). */
+
+export const Country = z.enum(['BE', 'NL']);
+export const Region = z.enum(['FLANDERS', 'BRUSSELS', 'WALLONIA', 'NETHERLANDS']);
+export const EnergyEfficiencyType = z.enum(['EPC_FLANDERS', 'EPC_BRUSSELS', 'EPC_WALLONIA', 'ENERGY_LABEL_NL']);
+export const EstateFormat = z.enum(['OPEN', 'SEMI_OPEN', 'CLOSED']);
+export const EstateType = z.enum(['HOUSE', 'VILLA', 'BUNGALOW', 'FARMHOUSE', 'APARTMENT', 'DUPLEX', 'PENTHOUSE', 'STUDIO', 'MIXED_USE']);
+export const InsulationLevel = z.enum(['NONE', 'LIGHT', 'MODERATE', 'STRONG']);
+export const RoofType = z.enum(['INCLINED', 'FLAT']);
+export const GlazingType = z.enum(['SINGLE_GLAZING', 'DOUBLE_GLAZING', 'HR', 'TRIPLE_GLAZING']);
+export const VentilationType = z.enum(['NONE', 'SYSTEM_A', 'SYSTEM_B', 'SYSTEM_C', 'SYSTEM_D']);
+/** Where the home stands on the ground: no basement (solid floor on the ground), crawl space, (un)heated cellar. */
+export const BasementType = z.enum(['NONE', 'CRAWL_SPACE', 'UNHEATED', 'HEATED']);
+/** The energy carrier of space heating. */
+export const HeatingType = z.enum(['NATURAL_GAS', 'FUEL_OIL', 'PROPANE', 'ELECTRIC', 'WOOD_PELLETS', 'WOOD', 'DISTRICT_HEATING', 'NONE']);
+/** The space-heating generator. Heat pumps run on ELECTRIC (a hybrid on ELECTRIC or NATURAL_GAS). */
+export const HeatingDevice = z.enum([
+  'NON_CONDENSING_BOILER',
+  'CONDENSING_BOILER',
+  'HEAT_PUMP_AIR_WATER',
+  'HEAT_PUMP_GEOTHERMAL',
+  'HEAT_PUMP_AIR_AIR',
+  'HEAT_PUMP_HYBRID',
+  'DIRECT_ELECTRIC',
+  'DIRECT_ACCUMULATION',
+  'STOVE',
+  'PELLET_BOILER',
+  'DISTRICT_HEATING_SUBSTATION',
+]);
+/** The domestic hot-water generator. */
+export const SanitaryHeatingDevice = z.enum([
+  'SAME_AS_HEATING',
+  'GAS_INSTANTANEOUS',
+  'ELECTRIC_BOILER',
+  'HEAT_PUMP_BOILER',
+  'SOLAR_BOILER',
+]);
+export const EcoFacility = z.enum(['SOLAR_PANELS', 'SOLAR_BOILER', 'HEAT_PUMP', 'HOME_BATTERY', 'RAINWATER_TANK', 'VENTILATION_C', 'VENTILATION_D', 'GREEN_ROOF', 'EV_CHARGER']);
+/** Where a model input came from (DOMAIN.md 3). */
+export const DataSource = z.enum(['INPUT', 'EPC_DOCUMENT', 'LIDAR', 'PROVIDER', 'MODEL']);
+export const QualityLabel = z.enum(['A', 'B', 'C', 'D']);
+
+export type Country = z.infer<typeof Country>;
+export type Region = z.infer<typeof Region>;
+export type EnergyEfficiencyType = z.infer<typeof EnergyEfficiencyType>;
+export type EstateFormat = z.infer<typeof EstateFormat>;
+export type EstateType = z.infer<typeof EstateType>;
+export type InsulationLevel = z.infer<typeof InsulationLevel>;
+export type RoofType = z.infer<typeof RoofType>;
+export type GlazingType = z.infer<typeof GlazingType>;
+export type VentilationType = z.infer<typeof VentilationType>;
+export type BasementType = z.infer<typeof BasementType>;
+export type HeatingType = z.infer<typeof HeatingType>;
+export type HeatingDevice = z.infer<typeof HeatingDevice>;
+export type SanitaryHeatingDevice = z.infer<typeof SanitaryHeatingDevice>;
+export type EcoFacility = z.infer<typeof EcoFacility>;
+export type DataSource = z.infer<typeof DataSource>;
+export type QualityLabel = z.infer<typeof QualityLabel>;
