@@ -1,2 +1,5 @@
 export * from './enums.ts';
+export * from './errors.ts';
+export * from './identity.ts';
 export * from './trajectory-request.ts';
+export * from './service.ts';

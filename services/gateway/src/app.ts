@@ -1,0 +1,173 @@
+import { randomUUID, timingSafeEqual } from 'node:crypto';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import { formatIssues, IdentitySubjects, TokenRequestBody, type Actor, type ServiceRequest } from '@renopath/contracts';
+import type { Bus } from '@renopath/platform';
+import type { GatewayConfig } from './config.ts';
+import { TokenVerifier, Unauthorized } from './http/auth.ts';
+import { handleError, HttpError } from './http/errors.ts';
+import { RateLimiter } from './http/rate-limit.ts';
+import { docsPage, openApiDocument } from './openapi.ts';
+import { identityRoutes } from './routes/identity.routes.ts';
+import type { RouteDef } from './routes/route.ts';
+
+export interface GatewayDeps {
+  bus: Bus;
+  config: GatewayConfig;
+  logger: Logger;
+  /** Extra routes of later contexts. */
+  routes?: RouteDef[];
+  now?: () => number;
+}
+
+export interface Gateway {
+  app: FastifyInstance;
+  verifier: TokenVerifier;
+  start(): Promise<void>;
+}
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const SANE_REQUEST_ID = /^[A-Za-z0-9._:@-]{1,128}$/;
+const ONE_MIB = 1024 * 1024;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    actor: Actor | null;
+  }
+}
+
+/** The HTTP gateway (STYLE.md 9): a `buildGateway(deps)`; only `main.ts` listens. */
+export function buildGateway(deps: GatewayDeps): Gateway {
+  const { bus, config } = deps;
+  const routes = [...identityRoutes, ...(deps.routes ?? [])];
+  const app = Fastify({
+    loggerInstance: deps.logger as FastifyBaseLogger,
+    bodyLimit: ONE_MIB,
+    trustProxy: config.trustProxy,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && SANE_REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    disableRequestLogging: false,
+    ignoreTrailingSlash: true,
+  });
+  const verifier = new TokenVerifier({ bus, issuer: config.issuer, audience: config.audience, ...(deps.now ? { now: deps.now } : {}) });
+  const limiter = new RateLimiter(config.rateLimit.perSecond, config.rateLimit.burst, deps.now);
+  const adminToken = config.adminToken ? Buffer.from(config.adminToken) : null;
+
+  app.decorateRequest('actor', null);
+  app.setErrorHandler(handleError);
+  app.setNotFoundHandler((request, reply) =>
+    handleError(new HttpError(404, [`${request.method} ${request.url.split('?')[0]} is not a route of this API`]), request, reply),
+  );
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: ONE_MIB }, (_req, body, done) => {
+    done(null, Object.fromEntries(new URLSearchParams(body as string)));
+  });
+
+  const limit = (key: string) => {
+    const wait = limiter.take(key);
+    if (wait > 0) throw new HttpError(429, ['rate limit exceeded; slow down'], { 'retry-after': String(wait) });
+  };
+
+  const call = async <T>(subject: string, request: FastifyRequest, payload: Omit<ServiceRequest, 'correlation_id' | 'actor'>) =>
+    bus.request<T>(subject, { ...payload, actor: request.actor, correlation_id: request.id } satisfies ServiceRequest, {
+      timeoutMs: config.busTimeoutMs,
+    });
+
+  // ---- operational endpoints ----
+  app.get('/health', async () => ({ status: 'ok' }));
+  app.get('/ready', async (_request, reply) => {
+    try {
+      await bus.request(IdentitySubjects.jwks, {}, { timeoutMs: 2000 });
+      return { status: 'ready' };
+    } catch {
+      return reply.code(503).header('retry-after', '5').send({ statusCode: 503, error: 'Service Unavailable', message: ['identity service is not reachable'] });
+    }
+  });
+  const openapi = openApiDocument(routes, config.publicUrl);
+  app.get('/openapi.json', async () => openapi);
+  app.get('/docs', async (_request, reply) => reply.type('text/html; charset=utf-8').send(docsPage(openapi)));
+
+  // ---- token endpoint: three credential forms (API.md 3) ----
+  app.post('/v1/oauth/token', async (request) => {
+    limit(`ip:${request.ip}`);
+    const h = request.headers;
+    let credentials: unknown;
+    if (typeof h['x-service-client-id'] === 'string' || typeof h['x-service-client-secret'] === 'string') {
+      credentials = { client_id: h['x-service-client-id'] ?? '', client_secret: h['x-service-client-secret'] ?? '' };
+    } else if (typeof h.authorization === 'string' && h.authorization.startsWith('Basic ')) {
+      const decoded = Buffer.from(h.authorization.slice(6), 'base64').toString('utf8');
+      const at = decoded.indexOf(':');
+      const { grant_type } = (request.body ?? {}) as Record<string, unknown>;
+      credentials = {
+        client_id: decodeURIComponent(decoded.slice(0, at)),
+        client_secret: decodeURIComponent(decoded.slice(at + 1)),
+        ...(grant_type !== undefined ? { grant_type } : {}),
+      };
+    } else {
+      credentials = request.body ?? {};
+    }
+    const parsed = TokenRequestBody.safeParse(credentials);
+    if (!parsed.success) throw new HttpError(400, formatIssues(parsed.error.issues));
+    return call(IdentitySubjects.issueToken, request, { params: {}, query: {}, body: parsed.data });
+  });
+
+  // ---- declared routes ----
+  for (const route of routes) {
+    const paths =
+      route.prefix === 'both' ? [route.path, `/v1${route.path}`] : route.prefix === 'v1' ? [`/v1${route.path}`] : [route.path];
+    if (route.auth === 'admin' && !adminToken) continue; // the admin API exists only when configured
+    for (const path of paths) {
+      app.route({
+        method: route.method,
+        url: path.replace(/\{(\w+)\}/g, ':$1'),
+        handler: async (request, reply) => {
+          if (route.auth === 'bearer') {
+            request.actor = await verifier.verify(request.headers.authorization);
+            limit(`client:${request.actor.client_id}`);
+            if (route.scope && !request.actor.scopes.includes(route.scope)) throw new HttpError(403);
+          } else if (route.auth === 'admin') {
+            const given = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
+            if (!given || !adminToken || !safeEqual(Buffer.from(given), adminToken)) throw new Unauthorized('bad admin token');
+          } else {
+            limit(`ip:${request.ip}`);
+          }
+          const params = request.params as Record<string, string>;
+          for (const id of route.ids ?? []) {
+            if (!UUID_RE.test(params[id] ?? '')) throw new HttpError(404, [`${id.replace(/_id$/, '').replace(/_/g, ' ')} not found`]);
+          }
+          const query = validate(route.query, request.query ?? {}, 'query');
+          const body = route.body ? validate(route.body, request.body ?? {}, 'body') : undefined;
+          if (!route.body && route.method !== 'GET' && route.method !== 'DELETE' && request.body !== undefined) {
+            throw new HttpError(400, ['this endpoint takes no body']);
+          }
+          const result = await call(route.subject, request, { params, query: query as Record<string, unknown>, body });
+          if (route.subject === IdentitySubjects.adminRevokeApiClient) verifier.markRevoked(params['client_id']!.toLowerCase());
+          return reply.code(route.status).send(result);
+        },
+      });
+    }
+  }
+
+  return {
+    app,
+    verifier,
+    async start() {
+      await verifier.start(`gateway-revocations-${randomUUID()}`);
+    },
+  };
+}
+
+function validate(schema: RouteDef['body'], value: unknown, where: 'body' | 'query'): unknown {
+  if (!schema) return where === 'query' ? {} : undefined;
+  const result = schema.safeParse(value);
+  if (!result.success) throw new HttpError(400, formatIssues(result.error.issues, where));
+  return result.data;
+}
+
+function safeEqual(a: Buffer, b: Buffer) {
+  return a.length === b.length && timingSafeEqual(a, b);
+}

@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { TOKEN_DEFAULTS } from '@renopath/contracts';
+
+/** The gateway's configuration (API.md 7), parsed once at start-up; nothing else reads process.env. */
+const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+
+const Env = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().default('0.0.0.0'),
+  RENOPATH_PUBLIC_URL: z.string().url().optional(),
+  RENOPATH_ADMIN_TOKEN: z.string().min(16, 'RENOPATH_ADMIN_TOKEN must be at least 16 characters').optional(),
+  RENOPATH_RATE_LIMIT_PER_SECOND: z.coerce.number().min(0).default(50),
+  RENOPATH_RATE_LIMIT_BURST: z.coerce.number().min(0).default(100),
+  RENOPATH_SETTLE_TIMEOUT_MS: z.coerce.number().int().min(0).default(5000),
+  RENOPATH_TOKEN_ISSUER: z.string().min(1).default(TOKEN_DEFAULTS.issuer),
+  RENOPATH_TOKEN_AUDIENCE: z.string().min(1).default(TOKEN_DEFAULTS.audience),
+  RENOPATH_BUS_TIMEOUT_MS: z.coerce.number().int().min(1).default(10_000),
+  RENOPATH_TRUST_PROXY: bool.default(false),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export interface GatewayConfig {
+  port: number;
+  host: string;
+  publicUrl: string;
+  adminToken: string | null;
+  rateLimit: { perSecond: number; burst: number };
+  settleTimeoutMs: number;
+  issuer: string;
+  audience: string;
+  busTimeoutMs: number;
+  trustProxy: boolean;
+  logLevel: z.infer<typeof Env>['LOG_LEVEL'];
+}
+
+export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
+  const parsed = Env.safeParse(env);
+  if (!parsed.success) {
+    throw new Error(`invalid configuration: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  }
+  const e = parsed.data;
+  const publicUrl = (e.RENOPATH_PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '');
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    publicUrl,
+    adminToken: e.RENOPATH_ADMIN_TOKEN ?? null,
+    rateLimit: { perSecond: e.RENOPATH_RATE_LIMIT_PER_SECOND, burst: e.RENOPATH_RATE_LIMIT_BURST },
+    settleTimeoutMs: e.RENOPATH_SETTLE_TIMEOUT_MS,
+    issuer: e.RENOPATH_TOKEN_ISSUER,
+    audience: e.RENOPATH_TOKEN_AUDIENCE,
+    busTimeoutMs: e.RENOPATH_BUS_TIMEOUT_MS,
+    trustProxy: e.RENOPATH_TRUST_PROXY,
+    logLevel: e.LOG_LEVEL,
+  };
+}

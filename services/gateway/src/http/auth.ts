@@ -1,0 +1,120 @@
+import { createLocalJWKSet, errors as joseErrors, jwtVerify, type JSONWebKeySet, type JWTVerifyGetKey } from 'jose';
+import { IdentitySubjects, Scope, type Actor, type Jwks } from '@renopath/contracts';
+import type { Bus, EventEnvelope } from '@renopath/platform';
+
+export class Unauthorized extends Error {
+  constructor(reason: string) {
+    super(reason);
+    this.name = 'Unauthorized';
+  }
+}
+
+interface CachedToken {
+  actor: Actor;
+  exp: number;
+}
+
+export interface TokenVerifierOptions {
+  bus: Bus;
+  issuer: string;
+  audience: string;
+  now?: () => number;
+  /** How often an unknown `kid` may trigger a JWKS refresh. */
+  jwksRefreshIntervalMs?: number;
+  cacheSize?: number;
+}
+
+/**
+ * Verifies bearer tokens against the identity service's JWKS with `alg`, `iss`, `aud` and `exp`
+ * pinned. A token that verified once is remembered until it expires (its bytes cannot change), so
+ * the hot path is a map lookup; revocation is checked on every request.
+ */
+export class TokenVerifier {
+  private jwks: JWTVerifyGetKey | null = null;
+  private lastRefresh = 0;
+  private readonly cache = new Map<string, CachedToken>();
+  private readonly revoked = new Set<string>();
+  private readonly now: () => number;
+
+  constructor(private readonly options: TokenVerifierOptions) {
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Loads the key set and the revoked clients, and follows revocations as they happen. */
+  async start(consumerName: string) {
+    await this.refreshKeys(true);
+    const { client_ids } = await this.options.bus.request<{ client_ids: string[] }>(IdentitySubjects.revokedClients, {});
+    for (const id of client_ids) this.revoked.add(id);
+    return this.options.bus.consume(consumerName, { subjects: ['evt.identity.ApiClientRevoked'] }, async (event: EventEnvelope) => {
+      this.markRevoked(String(event.data['client_id']));
+    });
+  }
+
+  markRevoked(clientId: string) {
+    this.revoked.add(clientId);
+  }
+
+  private async refreshKeys(force = false) {
+    const interval = this.options.jwksRefreshIntervalMs ?? 10_000;
+    if (!force && this.now() - this.lastRefresh < interval) return false;
+    this.lastRefresh = this.now();
+    const set = await this.options.bus.request<Jwks>(IdentitySubjects.jwks, {});
+    this.jwks = createLocalJWKSet(set as unknown as JSONWebKeySet);
+    return true;
+  }
+
+  async verify(authorization: string | undefined): Promise<Actor> {
+    if (!authorization) throw new Unauthorized('missing bearer token');
+    const match = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)$/.exec(authorization);
+    if (!match) throw new Unauthorized('malformed bearer token');
+    const token = match[1]!;
+    const nowS = Math.floor(this.now() / 1000);
+    const cached = this.cache.get(token);
+    if (cached) {
+      if (cached.exp <= nowS) {
+        this.cache.delete(token);
+        throw new Unauthorized('token expired');
+      }
+      if (this.revoked.has(cached.actor.client_id)) throw new Unauthorized('client revoked');
+      return cached.actor;
+    }
+    const { actor, exp } = await this.verifySignature(token);
+    if (this.revoked.has(actor.client_id)) throw new Unauthorized('client revoked');
+    if (this.cache.size >= (this.options.cacheSize ?? 10_000)) this.cache.clear();
+    this.cache.set(token, { actor, exp });
+    return actor;
+  }
+
+  private async verifySignature(token: string): Promise<CachedToken> {
+    if (!this.jwks) await this.refreshKeys(true);
+    const attempt = () =>
+      jwtVerify(token, this.jwks!, {
+        algorithms: ['EdDSA'],
+        issuer: this.options.issuer,
+        audience: this.options.audience,
+        requiredClaims: ['exp', 'iat', 'sub', 'jti'],
+        currentDate: new Date(this.now()),
+      });
+    let result;
+    try {
+      result = await attempt();
+    } catch (err) {
+      // A key rotated since we last looked: refresh once, then try again.
+      if (err instanceof joseErrors.JWKSNoMatchingKey && (await this.refreshKeys())) {
+        try {
+          result = await attempt();
+        } catch (again) {
+          throw new Unauthorized((again as Error).message);
+        }
+      } else {
+        throw new Unauthorized((err as Error).message);
+      }
+    }
+    const p = result.payload;
+    const scopes = String(p['scope'] ?? '').split(' ').filter((s): s is Scope => Scope.safeParse(s).success);
+    if (typeof p.sub !== 'string' || typeof p['org'] !== 'string' || typeof p['client_id'] !== 'string' || typeof p.exp !== 'number') {
+      throw new Unauthorized('token lacks required claims');
+    }
+    return { actor: { user_id: p.sub, organization_id: p['org'], client_id: p['client_id'], scopes }, exp: p.exp };
+  }
+}

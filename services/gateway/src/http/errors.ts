@@ -1,0 +1,54 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { errorBody } from '@renopath/contracts';
+import { BusUnavailableError, DomainError } from '@renopath/platform';
+import { Unauthorized } from './auth.ts';
+
+/** Thrown by the gateway itself for validation and routing failures. */
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly messages: string[] = [],
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(messages.join('; ') || String(statusCode));
+    this.name = 'HttpError';
+  }
+}
+
+const RETRY_AFTER_S = '5';
+
+/** The one error handler: every failure leaves in the error shape of API.md 2. */
+export function handleError(err: unknown, request: FastifyRequest, reply: FastifyReply) {
+  const send = (status: number, messages: string[] = [], headers: Record<string, string> = {}) =>
+    reply.code(status).headers(headers).type('application/json; charset=utf-8').send(errorBody(status, messages));
+
+  if (err instanceof HttpError) return send(err.statusCode, err.messages, err.headers);
+  if (err instanceof DomainError) return send(err.status, err.messages);
+  if (err instanceof Unauthorized) {
+    request.log.info({ reason: err.message }, 'unauthorized');
+    return send(401);
+  }
+  if (err instanceof BusUnavailableError) {
+    request.log.warn({ err }, 'backing service unavailable');
+    return send(503, ['a backing service is unavailable; try again shortly'], { 'retry-after': RETRY_AFTER_S });
+  }
+  const fe = err as FastifyError;
+  switch (fe.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return send(400, ['body is not valid JSON']);
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return send(400, ['body must not be empty when content-type is application/json']);
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return send(413, ['body is larger than the 1 MiB limit']);
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return send(415, [`content-type ${String(request.headers['content-type'] ?? '')} is not supported here`]);
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return send(400, ['content-length does not match the body']);
+  }
+  if (err instanceof SyntaxError) return send(400, ['body is not valid JSON']);
+  if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
+    return send(fe.statusCode, [fe.message]);
+  }
+  request.log.error({ err }, 'unhandled error');
+  return send(500);
+}

@@ -1,0 +1,126 @@
+import type { ReadStoreTx, RecordedEvent } from '@renopath/platform';
+import type { IdentityEvent, MemberType, Organization, OrganizationMember, Scope, User } from '@renopath/contracts';
+
+/**
+ * The identity directory: users (with their memberships), organizations, members (denormalised
+ * with the user's name so a member list is one query) and API clients (without secrets).
+ */
+export const DIRECTORY_PROJECTION = 'identity-directory';
+export const C = {
+  users: 'identity_users',
+  organizations: 'identity_organizations',
+  members: 'identity_members',
+  clients: 'identity_api_clients',
+} as const;
+
+export interface ApiClientDoc {
+  client_id: string;
+  user_id: string;
+  organization_id: string;
+  scopes: Scope[];
+  created_at: string;
+  revoked: boolean;
+  revoked_at: string | null;
+}
+export type MemberDoc = OrganizationMember & { id: string };
+
+const memberId = (organization_id: string, user_id: string) => `${organization_id}:${user_id}`;
+
+export async function projectDirectory(recorded: RecordedEvent, tx: ReadStoreTx): Promise<void> {
+  const event = { type: recorded.type, data: recorded.data } as IdentityEvent;
+  const at = recorded.occurred_at;
+  switch (event.type) {
+    case 'UserRegistered': {
+      const user: User = {
+        id: event.data.user_id,
+        email_address: event.data.email_address,
+        first_name: event.data.first_name,
+        last_name: event.data.last_name,
+        external_id: null,
+        organizations: [],
+        created_at: at,
+        updated_at: at,
+      };
+      await tx.put(C.users, user.id, user);
+      return;
+    }
+    case 'UserUpdated': {
+      const user = await tx.get<User>(C.users, event.data.user_id);
+      if (!user) return;
+      await tx.put(C.users, user.id, { ...user, ...event.data.changes, updated_at: at });
+      const { items } = await tx.query<MemberDoc>(C.members, { filter: { user_id: user.id } });
+      for (const m of items) {
+        const { email_address, first_name, last_name } = { ...user, ...event.data.changes };
+        await tx.put(C.members, m.id, { ...m, email_address, first_name, last_name });
+      }
+      return;
+    }
+    case 'OrganizationCreated': {
+      const org: Organization = {
+        id: event.data.organization_id,
+        name: event.data.name,
+        country: event.data.country,
+        vat_number: null,
+        external_id: null,
+        created_at: at,
+        updated_at: at,
+      };
+      await tx.put(C.organizations, org.id, org);
+      return;
+    }
+    case 'OrganizationUpdated': {
+      const org = await tx.get<Organization>(C.organizations, event.data.organization_id);
+      if (org) await tx.put(C.organizations, org.id, { ...org, ...event.data.changes, updated_at: at });
+      return;
+    }
+    case 'OrganizationMemberAdded': {
+      const { organization_id, user_id, member_type } = event.data;
+      const user = await tx.get<User>(C.users, user_id);
+      if (!user) return;
+      const id = memberId(organization_id, user_id);
+      const existing = await tx.get<MemberDoc>(C.members, id);
+      await tx.put<MemberDoc>(C.members, id, {
+        id,
+        user_id,
+        organization_id,
+        member_type,
+        email_address: user.email_address,
+        first_name: user.first_name,
+        last_name: user.last_name,
+        created_at: existing?.created_at ?? at,
+      });
+      await tx.put(C.users, user.id, { ...user, organizations: upsertMembership(user.organizations, organization_id, member_type), updated_at: at });
+      return;
+    }
+    case 'OrganizationMemberRemoved': {
+      const { organization_id, user_id } = event.data;
+      await tx.delete(C.members, memberId(organization_id, user_id));
+      const user = await tx.get<User>(C.users, user_id);
+      if (user) {
+        await tx.put(C.users, user.id, {
+          ...user,
+          organizations: user.organizations.filter((m) => m.organization_id !== organization_id),
+          updated_at: at,
+        });
+      }
+      return;
+    }
+    case 'ApiClientIssued': {
+      const { client_id, user_id, organization_id, scopes } = event.data;
+      await tx.put<ApiClientDoc>(C.clients, client_id, { client_id, user_id, organization_id, scopes, created_at: at, revoked: false, revoked_at: null });
+      return;
+    }
+    case 'ApiClientRevoked': {
+      const doc = await tx.get<ApiClientDoc>(C.clients, event.data.client_id);
+      if (doc) await tx.put(C.clients, doc.client_id, { ...doc, revoked: true, revoked_at: at });
+      return;
+    }
+    default:
+      return;
+  }
+}
+
+function upsertMembership(list: User['organizations'], organization_id: string, member_type: MemberType): User['organizations'] {
+  const rest = list.filter((m) => m.organization_id !== organization_id);
+  return [...rest, { organization_id, member_type }];
+}

@@ -1,0 +1,31 @@
+import type { Actor } from './identity.ts';
+
+/**
+ * What the gateway sends a service for one HTTP request, on `cmd.<context>.<name>` or
+ * `qry.<context>.<name>`: the verified caller, the request id and the validated inputs.
+ */
+export interface ServiceRequest<B = unknown, P = Record<string, string>, Q = Record<string, unknown>> {
+  /** null only on the token endpoint and the operator admin API. */
+  actor: Actor | null;
+  correlation_id: string;
+  params: P;
+  query: Q;
+  body: B;
+}
+
+/** Subjects of the identity context. */
+export const IdentitySubjects = {
+  issueToken: 'cmd.identity.issue-token',
+  jwks: 'qry.identity.jwks',
+  revokedClients: 'qry.identity.revoked-clients',
+  me: 'qry.identity.me',
+  updateUser: 'cmd.identity.update-user',
+  organizations: 'qry.identity.organizations',
+  updateOrganization: 'cmd.identity.update-organization',
+  organizationMembers: 'qry.identity.organization-members',
+  addOrganizationMember: 'cmd.identity.add-organization-member',
+  removeOrganizationMember: 'cmd.identity.remove-organization-member',
+  adminCreateOrganization: 'cmd.identity.admin-create-organization',
+  adminCreateApiClient: 'cmd.identity.admin-create-api-client',
+  adminRevokeApiClient: 'cmd.identity.admin-revoke-api-client',
+} as const;

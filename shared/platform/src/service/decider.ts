@@ -1,0 +1,84 @@
+import { randomUUID } from 'node:crypto';
+import { DomainError } from '../ports/bus.ts';
+import {
+  exact,
+  NO_STREAM,
+  WrongExpectedRevisionError,
+  type EventMetadata,
+  type EventStore,
+  type RecordedEvent,
+} from '../ports/event-store.ts';
+
+/** A domain event as deciders see it: a type and its data. */
+export interface DomainEvent<T extends string = string, D = Record<string, unknown>> {
+  type: T;
+  data: D;
+}
+
+/** A pure decider (STYLE.md 3): time and new ids arrive in the command, never from inside. */
+export interface Decider<C, E extends DomainEvent, S> {
+  initialState(): S;
+  decide(command: C, state: S): E[];
+  evolve(state: S, event: E): S;
+}
+
+export function fold<E extends DomainEvent, S>(decider: Pick<Decider<unknown, E, S>, 'initialState' | 'evolve'>, events: Iterable<E>): S {
+  let state = decider.initialState();
+  for (const event of events) state = decider.evolve(state, event);
+  return state;
+}
+
+export interface CommandContext {
+  metadata: EventMetadata;
+  /** ISO timestamp stamped on the events; the caller's clock, passed in. */
+  now: string;
+}
+
+export interface CommandResult<S, E> {
+  state: S;
+  /** Global position of the last appended event; null when the decider produced nothing. */
+  position: bigint | null;
+  events: E[];
+}
+
+const toDomainEvent = (e: RecordedEvent): DomainEvent => ({ type: e.type, data: e.data });
+
+/**
+ * Reads the stream, folds it, decides and appends with the revision it read (STYLE.md 4).
+ * A concurrent writer makes the append fail; re-deciding on fresh state is safe for these
+ * deciders because they validate against the state, so the command is retried a bounded number of times.
+ */
+export async function handleCommand<C, E extends DomainEvent, S>(
+  store: EventStore,
+  stream: string,
+  decider: Decider<C, E, S>,
+  command: C,
+  context: CommandContext,
+  maxAttempts = 3,
+): Promise<CommandResult<S, E>> {
+  for (let attempt = 1; ; attempt++) {
+    const recorded = await store.readStream(stream);
+    let state = fold(decider, recorded.map(toDomainEvent) as E[]);
+    const decided = decider.decide(command, state);
+    if (decided.length === 0) return { state, position: null, events: [] };
+    const last = recorded.at(-1);
+    try {
+      const result = await store.append(
+        stream,
+        decided.map((e) => ({
+          event_id: randomUUID(),
+          type: e.type,
+          data: e.data as Record<string, unknown>,
+          metadata: context.metadata,
+          occurred_at: context.now,
+        })),
+        last ? exact(last.revision) : NO_STREAM,
+      );
+      for (const e of decided) state = decider.evolve(state, e);
+      return { state, position: result.position, events: decided };
+    } catch (err) {
+      if (!(err instanceof WrongExpectedRevisionError)) throw err;
+      if (attempt >= maxAttempts) throw new DomainError(409, [`${stream} was changed concurrently; try again`]);
+    }
+  }
+}
