@@ -60,6 +60,21 @@ export class WrongExpectedRevisionError extends Error {
   }
 }
 
+/**
+ * Some of the appended event ids are already stored, but not as an identical earlier append (same
+ * ids, in order, in this stream, with the same expected revision): a partial or mismatched retry.
+ */
+export class EventIdConflictError extends Error {
+  constructor(
+    readonly stream: string,
+    readonly eventIds: string[],
+    reason: string,
+  ) {
+    super(`stream ${stream}: ${reason} (${eventIds.join(', ')})`);
+    this.name = 'EventIdConflictError';
+  }
+}
+
 export interface ReadStreamOptions {
   /** First revision to read (inclusive). Default 0. */
   fromRevision?: bigint;
@@ -74,9 +89,8 @@ export interface ReadAllOptions {
 
 export interface SubscribeOptions {
   /**
-   * Durable consumer name. The subscription resumes after the last checkpoint stored under this
-   * name; the caller confirms progress with `checkpoint.save` (or the read store's transactional
-   * checkpoint) after it has handled an event.
+   * Deliver events with position strictly greater than this (default 0n: from the start). A durable
+   * consumer passes its last checkpoint (`CheckpointStore.load` or the read store's checkpoint).
    */
   after?: bigint;
   /** Only deliver events of these streams' prefixes (e.g. `organization-`). */
@@ -90,7 +104,9 @@ export interface Subscription extends AsyncIterable<RecordedEvent> {
 export interface EventStore {
   /**
    * Appends atomically. Idempotent by event id: re-sending the same events (same ids) with the same
-   * expected revision succeeds and writes nothing twice.
+   * expected revision succeeds and writes nothing twice. Throws WrongExpectedRevisionError on a
+   * revision conflict and EventIdConflictError when only some ids, or the same ids at another
+   * revision, were stored before.
    */
   append(stream: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
   /** Events of one stream in revision order; [] when the stream does not exist. */
