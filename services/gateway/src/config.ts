@@ -8,7 +8,7 @@ const Env = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().default('0.0.0.0'),
   RENOPATH_PUBLIC_URL: z.string().url().optional(),
-  RENOPATH_ADMIN_TOKEN: z.string().min(16, 'RENOPATH_ADMIN_TOKEN must be at least 16 characters').optional(),
+  RENOPATH_ADMIN_TOKEN: z.preprocess((v) => (v === '' ? undefined : v), z.string().min(16, 'RENOPATH_ADMIN_TOKEN must be at least 16 characters').optional()),
   RENOPATH_RATE_LIMIT_PER_SECOND: z.coerce.number().min(0).default(50),
   RENOPATH_RATE_LIMIT_BURST: z.coerce.number().min(0).default(100),
   RENOPATH_SETTLE_TIMEOUT_MS: z.coerce.number().int().min(0).default(5000),

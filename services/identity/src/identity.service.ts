@@ -1,15 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
+import { fold, handleCommand } from '@renopath/platform/service/decider.ts';
 import {
   DomainError,
-  fold,
-  handleCommand,
   type Bus,
   type Closeable,
   type EventStore,
   type ReadStore,
 } from '@renopath/platform';
-import { runProjection, type ProjectionRunner } from '@renopath/platform/projection-runner.ts';
+import { runProjection, type Projection } from '@renopath/platform/projection-runner.ts';
 import {
   AddOrganizationMemberBody,
   AdminCreateApiClientBody,
@@ -56,7 +55,7 @@ export interface IdentityDeps {
 }
 
 export interface IdentityService {
-  projection: ProjectionRunner;
+  projection: Projection;
   /** First start of an empty store: a demo organization, owner and API client (API.md 3). */
   bootstrapIfEmpty(credentials: { client_id?: string; client_secret?: string }): Promise<null | { client_id: string; client_secret: string; organization_id: string; user_id: string }>;
   close(): Promise<void>;
@@ -75,7 +74,7 @@ export async function startIdentity(deps: IdentityDeps): Promise<IdentityService
     readStore: reads,
     collections: Object.values(C),
     handle: projectDirectory,
-    log,
+    onError: (err, event) => log.error({ err, event_id: event?.event_id }, 'directory projection failed; retrying'),
   });
 
   const ctx = (req: { actor: Actor | null; correlation_id: string }) => ({

@@ -18,6 +18,9 @@ const externalId = z.string().min(1).max(255).nullable();
 
 // ---- HTTP bodies ----
 
+/** PATCH bodies must change something; checked only when the fields themselves are valid. */
+const nonEmpty = { message: 'must change at least one field', when: (p: { issues: unknown[] }) => p.issues.length === 0 };
+
 export const TokenRequestBody = z.strictObject({
   client_id: z.string().min(1).max(200),
   client_secret: z.string().min(1).max(200),
@@ -33,13 +36,13 @@ export type TokenReply = z.infer<typeof TokenReply>;
 export const UpdateUserBody = z
   .strictObject({ first_name: name, last_name: name, email_address: email, external_id: externalId })
   .partial()
-  .refine((b) => Object.keys(b).length > 0, { message: 'must change at least one field' });
+  .refine((b) => Object.keys(b).length > 0, nonEmpty);
 export type UpdateUserBody = z.infer<typeof UpdateUserBody>;
 
 export const UpdateOrganizationBody = z
   .strictObject({ name, country: Country, vat_number: z.string().max(32).nullable(), external_id: externalId })
   .partial()
-  .refine((b) => Object.keys(b).length > 0, { message: 'must change at least one field' });
+  .refine((b) => Object.keys(b).length > 0, nonEmpty);
 export type UpdateOrganizationBody = z.infer<typeof UpdateOrganizationBody>;
 
 export const AddOrganizationMemberBody = z.strictObject({

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { DomainError, type Decider } from '@renopath/platform';
+import { DomainError } from '@renopath/platform';
+import type { Decider } from '@renopath/platform/service/decider.ts';
 import type { IdentityEvent } from '@renopath/contracts';
 
 type EmailEvent = Extract<IdentityEvent, { type: 'EmailAddressClaimed' | 'EmailAddressReleased' }>;

@@ -1,4 +1,5 @@
-import { DomainError, type Decider } from '@renopath/platform';
+import { DomainError } from '@renopath/platform';
+import type { Decider } from '@renopath/platform/service/decider.ts';
 import type { Country, IdentityEvent, MemberType, UpdateOrganizationBody } from '@renopath/contracts';
 
 type OrganizationEvent = Extract<IdentityEvent, { type: `Organization${string}` }>;

@@ -1,4 +1,5 @@
-import { DomainError, type Decider } from '@renopath/platform';
+import { DomainError } from '@renopath/platform';
+import type { Decider } from '@renopath/platform/service/decider.ts';
 import type { IdentityEvent, UpdateUserBody } from '@renopath/contracts';
 
 type UserEvent = Extract<IdentityEvent, { type: 'UserRegistered' | 'UserUpdated' }>;

@@ -1,0 +1,77 @@
+import { parseArgs } from 'node:util';
+
+/**
+ * `renopath`: the operators' command-line tool. It wraps the admin API (API.md 3), so it works
+ * the same against an embedded or a distributed deployment. Later it gains replay and export.
+ */
+const USAGE = `usage: renopath <command> [options]
+
+  org create --name NAME --country BE|NL --owner-email EMAIL --owner-first-name NAME --owner-last-name NAME
+  client create --user USER_ID [--organization ORG_ID] [--scopes estates,renovations,...]
+  client revoke CLIENT_ID
+
+environment: RENOPATH_URL (default http://localhost:8080), RENOPATH_ADMIN_TOKEN (required)`;
+
+async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      name: { type: 'string' },
+      country: { type: 'string' },
+      'owner-email': { type: 'string' },
+      'owner-first-name': { type: 'string' },
+      'owner-last-name': { type: 'string' },
+      user: { type: 'string' },
+      organization: { type: 'string' },
+      scopes: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  const [noun, verb, arg] = positionals;
+  if (values.help || !noun) return print(USAGE, 0);
+  const base = (process.env['RENOPATH_URL'] ?? 'http://localhost:8080').replace(/\/$/, '');
+  const token = process.env['RENOPATH_ADMIN_TOKEN'];
+  if (!token) return print('RENOPATH_ADMIN_TOKEN is not set', 2);
+
+  const send = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${base}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
+    const text = await res.text();
+    process.stdout.write(`${text}\n`);
+    return res.ok ? 0 : 1;
+  };
+
+  if (noun === 'org' && verb === 'create') {
+    return send('POST', '/admin/organizations', {
+      name: values.name,
+      country: values.country,
+      owner: { email_address: values['owner-email'], first_name: values['owner-first-name'], last_name: values['owner-last-name'] },
+    });
+  }
+  if (noun === 'client' && verb === 'create') {
+    return send('POST', '/admin/api-clients', {
+      user_id: values.user,
+      ...(values.organization ? { organization_id: values.organization } : {}),
+      ...(values.scopes ? { scopes: values.scopes.split(',').map((s) => s.trim()) } : {}),
+    });
+  }
+  if (noun === 'client' && verb === 'revoke' && arg) return send('DELETE', `/admin/api-clients/${encodeURIComponent(arg)}`);
+  return print(USAGE, 2);
+}
+
+function print(text: string, code: number) {
+  (code === 0 ? process.stdout : process.stderr).write(`${text}\n`);
+  return code;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err: Error) => {
+    process.stderr.write(`renopath: ${err.message}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,21 @@
+import { startEmbedded } from './embedded.ts';
+
+/** `npm start`: everything in one process. */
+const running = await startEmbedded();
+const { config, bootstrap } = running;
+await running.gateway.app.listen({ port: config.port, host: config.host });
+if (bootstrap) {
+  // Printed once, on the first start of an empty data dir: the secret is not stored in clear.
+  process.stdout.write(
+    `\nRenopath first start: a demo organization and API client were created.\n` +
+      `  client_id:     ${bootstrap.client_id}\n  client_secret: ${bootstrap.client_secret}\n` +
+      `  get a token:   curl -s -X POST ${config.publicUrl}/v1/oauth/token -H 'x-service-client-id: ${bootstrap.client_id}' -H 'x-service-client-secret: ${bootstrap.client_secret}'\n\n`,
+  );
+}
+const shutdown = async (signal: string) => {
+  running.gateway.app.log.info({ signal }, 'shutting down');
+  await running.close();
+  process.exit(0);
+};
+process.once('SIGTERM', () => void shutdown('SIGTERM'));
+process.once('SIGINT', () => void shutdown('SIGINT'));

@@ -1,0 +1,98 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startStack, type Stack } from './stack.ts';
+
+let stack: Stack;
+let token: string;
+
+beforeAll(async () => {
+  stack = await startStack();
+  token = await stack.token();
+});
+afterAll(async () => stack?.close());
+
+const orgUrl = () => `/organizations/${stack.bootstrap.organization_id}`;
+
+describe('HTTP behaviour every client relies on', () => {
+  it('answers malformed JSON with 400 in the error shape', async () => {
+    const res = await stack.app.inject({
+      method: 'PATCH', url: orgUrl(),
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      payload: '{"name": "x",',
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ statusCode: 400, error: 'Bad Request', message: ['body is not valid JSON'] });
+  });
+
+  it('answers a body over 1 MiB with 413', async () => {
+    const res = await stack.app.inject({
+      method: 'PATCH', url: orgUrl(),
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      payload: JSON.stringify({ name: 'x'.repeat(1024 * 1024 + 10) }),
+    });
+    expect(res.statusCode).toBe(413);
+    expect(res.json()).toMatchObject({ statusCode: 413, error: 'Payload Too Large' });
+  });
+
+  it('answers an unsupported content type with 415', async () => {
+    const res = await stack.app.inject({
+      method: 'PATCH', url: orgUrl(),
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'text/xml' },
+      payload: '<name>x</name>',
+    });
+    expect(res.statusCode).toBe(415);
+    expect(res.json()).toMatchObject({ statusCode: 415, error: 'Unsupported Media Type' });
+  });
+
+  it('answers an unknown route with 404 in the error shape', async () => {
+    const res = await stack.app.inject({ method: 'GET', url: '/no/such/route' });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ statusCode: 404, error: 'Not Found', message: ['GET /no/such/route is not a route of this API'] });
+  });
+
+  it('echoes a sane x-request-id and makes one otherwise', async () => {
+    const echoed = await stack.app.inject({ method: 'GET', url: '/health', headers: { 'x-request-id': 'crm-req-42' } });
+    expect(echoed.headers['x-request-id']).toBe('crm-req-42');
+    const insane = await stack.app.inject({ method: 'GET', url: '/health', headers: { 'x-request-id': 'bad id <script>' } });
+    expect(insane.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    const error = await stack.app.inject({ method: 'GET', url: '/nope' });
+    expect(error.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('serves health, readiness, the OpenAPI document and the docs page', async () => {
+    expect((await stack.app.inject({ method: 'GET', url: '/health' })).json()).toEqual({ status: 'ok' });
+    expect((await stack.app.inject({ method: 'GET', url: '/ready' })).statusCode).toBe(200);
+    const doc = (await stack.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    expect(doc.openapi).toBe('3.1.0');
+    for (const path of ['/v1/oauth/token', '/users/me', '/v1/users/me', '/organizations/{organization_id}/members', '/admin/organizations']) {
+      expect(doc.paths).toHaveProperty([path]);
+    }
+    const patch = doc.paths['/organizations/{organization_id}'].patch;
+    expect(patch.requestBody.content['application/json'].schema.additionalProperties).toBe(false);
+    expect(Object.keys(patch.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '403', '404']));
+    const docs = await stack.app.inject({ method: 'GET', url: '/docs' });
+    expect(docs.headers['content-type']).toMatch(/text\/html/);
+    expect(docs.body).toContain('/organizations/{organization_id}/members');
+  });
+
+  it('answers 429 with Retry-After once a client exceeds its rate', async () => {
+    const limited = await startStack({ RENOPATH_RATE_LIMIT_PER_SECOND: '1', RENOPATH_RATE_LIMIT_BURST: '3' });
+    try {
+      const t = await limited.token();
+      const statuses: number[] = [];
+      let retryAfter: string | undefined;
+      for (let i = 0; i < 5; i++) {
+        const res = await limited.as(t).get('/users/me');
+        statuses.push(res.statusCode);
+        if (res.statusCode === 429) {
+          retryAfter = res.headers['retry-after'] as string;
+          expect(res.json()).toMatchObject({ statusCode: 429, error: 'Too Many Requests' });
+        }
+      }
+      expect(statuses.slice(0, 3)).toEqual([200, 200, 200]);
+      expect(statuses).toContain(429);
+      expect(Number(retryAfter)).toBeGreaterThanOrEqual(1);
+    } finally {
+      await limited.close();
+    }
+  });
+});

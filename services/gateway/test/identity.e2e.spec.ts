@@ -1,0 +1,314 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startStack, type Stack } from './stack.ts';
+
+let stack: Stack;
+let owner: string;
+
+beforeAll(async () => {
+  stack = await startStack();
+  owner = await stack.token();
+});
+afterAll(async () => stack?.close());
+
+describe('token endpoint (API.md 3)', () => {
+  it('accepts credentials in headers and answers a Bearer token', async () => {
+    const res = await stack.app.inject({
+      method: 'POST',
+      url: '/v1/oauth/token',
+      headers: { 'x-service-client-id': stack.bootstrap.client_id, 'x-service-client-secret': stack.bootstrap.client_secret },
+    });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body).toEqual({ access_token: expect.any(String), expires_in: 3600, token_type: 'Bearer' });
+    const [header, payload] = body.access_token.split('.').slice(0, 2).map((p: string) => JSON.parse(Buffer.from(p, 'base64url').toString()));
+    expect(header).toMatchObject({ alg: 'EdDSA', kid: expect.any(String) });
+    expect(payload).toMatchObject({ sub: stack.bootstrap.user_id, org: stack.bootstrap.organization_id, client_id: stack.bootstrap.client_id, iss: 'renopath', aud: 'renopath-api' });
+    expect(payload.exp - payload.iat).toBe(3600);
+    expect(payload.scope.split(' ').sort()).toEqual(['calculations', 'estates', 'organization', 'renovations', 'reports']);
+    expect(typeof payload.jti).toBe('string');
+  });
+
+  it('accepts a JSON body', async () => {
+    const res = await stack.app.inject({
+      method: 'POST',
+      url: '/v1/oauth/token',
+      payload: { client_id: stack.bootstrap.client_id, client_secret: stack.bootstrap.client_secret },
+    });
+    expect(res.statusCode).toBe(200);
+  });
+
+  it('accepts the RFC 6749 form with HTTP Basic and with body credentials', async () => {
+    const basic = Buffer.from(`${stack.bootstrap.client_id}:${stack.bootstrap.client_secret}`).toString('base64');
+    const withBasic = await stack.app.inject({
+      method: 'POST',
+      url: '/v1/oauth/token',
+      headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'grant_type=client_credentials',
+    });
+    expect(withBasic.statusCode).toBe(200);
+    const withBody = await stack.app.inject({
+      method: 'POST',
+      url: '/v1/oauth/token',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: `grant_type=client_credentials&client_id=${stack.bootstrap.client_id}&client_secret=${stack.bootstrap.client_secret}`,
+    });
+    expect(withBody.statusCode).toBe(200);
+  });
+
+  it('answers 400 for a wrong secret, an unknown client and a wrong grant type', async () => {
+    const wrong = await stack.app.inject({
+      method: 'POST',
+      url: '/v1/oauth/token',
+      headers: { 'x-service-client-id': stack.bootstrap.client_id, 'x-service-client-secret': 'f'.repeat(64) },
+    });
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json()).toEqual({ statusCode: 400, error: 'Bad Request', message: ['client_id or client_secret is not valid'] });
+    const unknown = await stack.app.inject({
+      method: 'POST',
+      url: '/v1/oauth/token',
+      payload: { client_id: '00000000-0000-4000-8000-000000000000', client_secret: 'x' },
+    });
+    expect(unknown.statusCode).toBe(400);
+    const grant = await stack.app.inject({
+      method: 'POST',
+      url: '/v1/oauth/token',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: `grant_type=password&client_id=${stack.bootstrap.client_id}&client_secret=${stack.bootstrap.client_secret}`,
+    });
+    expect(grant.statusCode).toBe(400);
+    expect(grant.json().message[0]).toMatch(/grant_type/);
+    const missing = await stack.app.inject({ method: 'POST', url: '/v1/oauth/token', payload: {} });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().message).toEqual(['client_id is required', 'client_secret is required']);
+  });
+
+  it('publishes the signing keys as a JWKS', async () => {
+    const res = await stack.app.inject({ method: 'GET', url: '/.well-known/jwks.json' });
+    expect(res.statusCode).toBe(200);
+    const { keys } = res.json();
+    expect(keys.length).toBeGreaterThan(0);
+    expect(keys[0]).toMatchObject({ kty: 'OKP', crv: 'Ed25519', alg: 'EdDSA', kid: expect.any(String) });
+    expect(keys[0].d).toBeUndefined();
+  });
+});
+
+describe('users', () => {
+  it('GET /users/me returns an array holding the token user, bare and under /v1', async () => {
+    for (const url of ['/users/me', '/v1/users/me']) {
+      const res = await stack.as(owner).get(url);
+      expect(res.statusCode).toBe(200);
+      const users = res.json();
+      expect(users).toHaveLength(1);
+      expect(users[0]).toMatchObject({
+        id: stack.bootstrap.user_id,
+        email_address: 'demo@renopath.example',
+        organizations: [{ organization_id: stack.bootstrap.organization_id, member_type: 'OWNER' }],
+        external_id: null,
+      });
+    }
+  });
+
+  it('PATCH /users/{id} edits oneself and is readable by the next request', async () => {
+    const res = await stack.as(owner).patch(`/users/${stack.bootstrap.user_id}`, { first_name: 'Dana', external_id: 'crm-1' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ first_name: 'Dana', external_id: 'crm-1' });
+    const me = await stack.as(owner).get('/users/me');
+    expect(me.json()[0]).toMatchObject({ first_name: 'Dana', external_id: 'crm-1' });
+  });
+
+  it('PATCH /users/{id} rejects unknown and non-editable fields, and bad values', async () => {
+    const res = await stack.as(owner).patch(`/users/${stack.bootstrap.user_id}`, { id: 'x', organizations: [] });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ statusCode: 400, error: 'Bad Request', message: ['id is not an allowed field', 'organizations is not an allowed field'] });
+    const bad = await stack.as(owner).patch(`/users/${stack.bootstrap.user_id}`, { email_address: 'not-an-email' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toEqual(['email_address must be an email address']);
+    const empty = await stack.as(owner).patch(`/users/${stack.bootstrap.user_id}`, {});
+    expect(empty.statusCode).toBe(400);
+  });
+
+  it('PATCH /users/{id}: an owner edits a member; a member edits only themself (403); other tenants 404', async () => {
+    const added = await stack.as(owner).post(`/organizations/${stack.bootstrap.organization_id}/members`, {
+      email_address: 'emma@agency.example',
+      first_name: 'Emma',
+      last_name: 'Employee',
+      member_type: 'EMPLOYEE',
+    });
+    expect(added.statusCode).toBe(201);
+    const emmaId = added.json().user_id;
+    const byOwner = await stack.as(owner).patch(`/users/${emmaId}`, { last_name: 'Peeters' });
+    expect(byOwner.statusCode).toBe(200);
+
+    const client = await stack.admin('POST', '/admin/api-clients', { user_id: emmaId });
+    expect(client.statusCode).toBe(201);
+    const emma = await stack.token(client.json().client_id, client.json().client_secret);
+    const byMember = await stack.as(emma).patch(`/users/${stack.bootstrap.user_id}`, { last_name: 'Hacked' });
+    expect(byMember.statusCode).toBe(403);
+    expect(byMember.json()).toEqual({ statusCode: 403, error: 'Forbidden' });
+
+    const other = await stack.tenant('Other agency', 'olga@other.example');
+    const crossTenant = await stack.as(other.token).patch(`/users/${emmaId}`, { last_name: 'X' });
+    expect(crossTenant.statusCode).toBe(404);
+    const unknown = await stack.as(owner).patch('/users/00000000-0000-4000-8000-000000000000', { last_name: 'X' });
+    expect(unknown.statusCode).toBe(404);
+    const notUuid = await stack.as(owner).patch('/users/abc', { last_name: 'X' });
+    expect(notUuid.statusCode).toBe(404);
+  });
+
+  it('PATCH /users/{id} refuses an email address another user has (409)', async () => {
+    await stack.tenant('Third agency', 'taken@third.example');
+    const res = await stack.as(owner).patch(`/users/${stack.bootstrap.user_id}`, { email_address: 'Taken@Third.example' });
+    expect(res.statusCode).toBe(409);
+  });
+});
+
+describe('organizations', () => {
+  it('GET /organizations lists only the caller\'s organizations', async () => {
+    const other = await stack.tenant('Agency Two', 'two@agency.example');
+    const mine = await stack.as(owner).get('/organizations');
+    expect(mine.statusCode).toBe(200);
+    expect(mine.json().map((o: { id: string }) => o.id)).toEqual([stack.bootstrap.organization_id]);
+    const theirs = await stack.as(other.token).get('/v1/organizations');
+    expect(theirs.json()).toEqual([expect.objectContaining({ id: other.organization.id, name: 'Agency Two', country: 'NL', vat_number: null })]);
+  });
+
+  it('PATCH /organizations/{id}: owner edits; employee 403; other tenant 404; bad body 400', async () => {
+    const res = await stack.as(owner).patch(`/organizations/${stack.bootstrap.organization_id}`, { name: 'Immo Demo', vat_number: 'BE0123456789' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ name: 'Immo Demo', vat_number: 'BE0123456789' });
+
+    const added = await stack.as(owner).post(`/organizations/${stack.bootstrap.organization_id}/members`, {
+      email_address: 'eric@agency.example', first_name: 'Eric', last_name: 'Employee', member_type: 'EMPLOYEE',
+    });
+    const client = await stack.admin('POST', '/admin/api-clients', { user_id: added.json().user_id });
+    const employee = await stack.token(client.json().client_id, client.json().client_secret);
+    const byEmployee = await stack.as(employee).patch(`/organizations/${stack.bootstrap.organization_id}`, { name: 'Mine now' });
+    expect(byEmployee.statusCode).toBe(403);
+
+    const other = await stack.tenant('Agency Three', 'three@agency.example');
+    const cross = await stack.as(other.token).patch(`/organizations/${stack.bootstrap.organization_id}`, { name: 'Stolen' });
+    expect(cross.statusCode).toBe(404);
+    expect(cross.json()).toEqual({ statusCode: 404, error: 'Not Found', message: ['organization not found'] });
+
+    const bad = await stack.as(owner).patch(`/organizations/${stack.bootstrap.organization_id}`, { country: 'FR' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toEqual(['country must be one of "BE", "NL"']);
+    const unknownField = await stack.as(owner).patch(`/organizations/${stack.bootstrap.organization_id}`, { owner_id: 'x' });
+    expect(unknownField.statusCode).toBe(400);
+  });
+
+  it('members: list, add (owner only), remove (keeps the last owner), tenant isolation', async () => {
+    const org = stack.bootstrap.organization_id;
+    const add = await stack.as(owner).post(`/organizations/${org}/members`, {
+      email_address: 'carla@buyer.example', first_name: 'Carla', last_name: 'Client', member_type: 'CLIENT',
+    });
+    expect(add.statusCode).toBe(201);
+    expect(add.json()).toMatchObject({ organization_id: org, member_type: 'CLIENT', email_address: 'carla@buyer.example' });
+    const carlaId = add.json().user_id;
+
+    const list = await stack.as(owner).get(`/organizations/${org}/members`);
+    expect(list.statusCode).toBe(200);
+    expect(list.json().map((m: { user_id: string }) => m.user_id)).toContain(carlaId);
+
+    const carlaClient = await stack.admin('POST', '/admin/api-clients', { user_id: carlaId });
+    const carla = await stack.token(carlaClient.json().client_id, carlaClient.json().client_secret);
+    const byClient = await stack.as(carla).post(`/organizations/${org}/members`, {
+      email_address: 'x@y.example', first_name: 'X', last_name: 'Y', member_type: 'OWNER',
+    });
+    expect(byClient.statusCode).toBe(403);
+    const removeByClient = await stack.as(carla).delete(`/organizations/${org}/members/${stack.bootstrap.user_id}`);
+    expect(removeByClient.statusCode).toBe(403);
+
+    const invalid = await stack.as(owner).post(`/organizations/${org}/members`, { email_address: 'z@z.example', member_type: 'BOSS' });
+    expect(invalid.statusCode).toBe(400);
+    expect(invalid.json().message).toEqual(expect.arrayContaining(['first_name is required', 'member_type must be one of "OWNER", "EMPLOYEE", "CLIENT"']));
+
+    const lastOwner = await stack.as(owner).delete(`/organizations/${org}/members/${stack.bootstrap.user_id}`);
+    expect(lastOwner.statusCode).toBe(409);
+
+    const other = await stack.tenant('Agency Four', 'four@agency.example');
+    expect((await stack.as(other.token).get(`/organizations/${org}/members`)).statusCode).toBe(404);
+    expect((await stack.as(other.token).delete(`/organizations/${org}/members/${carlaId}`)).statusCode).toBe(404);
+
+    const removed = await stack.as(owner).delete(`/organizations/${org}/members/${carlaId}`);
+    expect(removed.statusCode).toBe(200);
+    const after = await stack.as(owner).get(`/organizations/${org}/members`);
+    expect(after.json().map((m: { user_id: string }) => m.user_id)).not.toContain(carlaId);
+    // A removed member's client can no longer obtain tokens for the organization.
+    const again = await stack.app.inject({
+      method: 'POST', url: '/v1/oauth/token',
+      headers: { 'x-service-client-id': carlaClient.json().client_id, 'x-service-client-secret': carlaClient.json().client_secret },
+    });
+    expect(again.statusCode).toBe(400);
+    expect((await stack.as(owner).delete(`/organizations/${org}/members/${carlaId}`)).statusCode).toBe(404);
+
+    const events = await stack.running.identity.storage.eventStore.readStream(`organization-${org}`);
+    expect(events.map((e) => e.type)).toContain('OrganizationMemberRemoved');
+  });
+});
+
+describe('operator admin API', () => {
+  it('creates an organization with its owner and API client; secrets only in the answer', async () => {
+    const res = await stack.admin('POST', '/admin/organizations', {
+      name: 'Makelaardij Noord', country: 'NL', owner: { email_address: 'noord@makelaar.example', first_name: 'Noor', last_name: 'Dijk' },
+    });
+    expect(res.statusCode).toBe(201);
+    const body = res.json();
+    expect(body.client_secret).toMatch(/^[0-9a-f]{64}$/);
+    expect(body.client_id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(body.webhook_secret).toMatch(/^whsec_/);
+    expect(body.organization).toMatchObject({ name: 'Makelaardij Noord', country: 'NL' });
+    expect(body.user).toMatchObject({ email_address: 'noord@makelaar.example', organizations: [{ organization_id: body.organization.id, member_type: 'OWNER' }] });
+    const stored = JSON.stringify(await stack.running.identity.storage.eventStore.readAll(), (_k, v) => (typeof v === 'bigint' ? String(v) : v));
+    expect(stored).not.toContain(body.client_secret);
+  });
+
+  it('creates a client with chosen scopes; a missing scope answers 403', async () => {
+    const res = await stack.admin('POST', '/admin/api-clients', { user_id: stack.bootstrap.user_id, scopes: ['estates', 'audit'] });
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({ user_id: stack.bootstrap.user_id, organization_id: stack.bootstrap.organization_id, scopes: ['estates', 'audit'] });
+    const limited = await stack.token(res.json().client_id, res.json().client_secret);
+    expect((await stack.as(limited).get('/organizations')).statusCode).toBe(403);
+    expect((await stack.as(limited).get('/users/me')).statusCode).toBe(200);
+  });
+
+  it('revocation stops the client\'s tokens at once', async () => {
+    const res = await stack.admin('POST', '/admin/api-clients', { user_id: stack.bootstrap.user_id });
+    const { client_id, client_secret } = res.json();
+    const t = await stack.token(client_id, client_secret);
+    expect((await stack.as(t).get('/users/me')).statusCode).toBe(200);
+    const revoked = await stack.admin('DELETE', `/admin/api-clients/${client_id}`);
+    expect(revoked.statusCode).toBe(200);
+    expect((await stack.as(t).get('/users/me')).statusCode).toBe(401);
+    const token = await stack.app.inject({ method: 'POST', url: '/v1/oauth/token', payload: { client_id, client_secret } });
+    expect(token.statusCode).toBe(400);
+    expect((await stack.admin('DELETE', '/admin/api-clients/00000000-0000-4000-8000-000000000000')).statusCode).toBe(404);
+  });
+
+  it('rejects a wrong admin token (401), bad bodies (400) and unknown users (404)', async () => {
+    const wrong = await stack.app.inject({ method: 'POST', url: '/admin/api-clients', headers: { authorization: 'Bearer nope' }, payload: { user_id: stack.bootstrap.user_id } });
+    expect(wrong.statusCode).toBe(401);
+    expect(wrong.json()).toEqual({ statusCode: 401, error: 'Unauthorized' });
+    const withUserToken = await stack.as(owner).post('/admin/api-clients', { user_id: stack.bootstrap.user_id });
+    expect(withUserToken.statusCode).toBe(401);
+    const bad = await stack.admin('POST', '/admin/organizations', { name: 'X', country: 'DE', owner: {} });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toEqual(expect.arrayContaining(['country must be one of "BE", "NL"', 'owner.email_address is required']));
+    const scopes = await stack.admin('POST', '/admin/api-clients', { user_id: stack.bootstrap.user_id, scopes: ['root'] });
+    expect(scopes.statusCode).toBe(400);
+    const unknown = await stack.admin('POST', '/admin/api-clients', { user_id: '00000000-0000-4000-8000-000000000000' });
+    expect(unknown.statusCode).toBe(404);
+  });
+});
+
+describe('admin API off', () => {
+  it('is absent when RENOPATH_ADMIN_TOKEN is unset', async () => {
+    const off = await startStack({ RENOPATH_ADMIN_TOKEN: '' });
+    try {
+      const res = await off.app.inject({ method: 'POST', url: '/admin/organizations', headers: { authorization: 'Bearer anything' }, payload: {} });
+      expect(res.statusCode).toBe(404);
+    } finally {
+      await off.close();
+    }
+  });
+});

@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { TOKEN_DEFAULTS } from '@renopath/contracts';
+import { PlatformEnv, platformConfig, type PlatformConfig } from '@renopath/platform/service/adapters.ts';
+
+/** The identity service's configuration, parsed once at start-up (STYLE.md 10). */
+const Env = PlatformEnv.extend({
+  RENOPATH_TOKEN_TTL_S: z.coerce.number().int().min(60).max(86_400).default(3600),
+  RENOPATH_TOKEN_ISSUER: z.string().min(1).default(TOKEN_DEFAULTS.issuer),
+  RENOPATH_TOKEN_AUDIENCE: z.string().min(1).default(TOKEN_DEFAULTS.audience),
+  RENOPATH_SIGNING_KEY_ROTATION_DAYS: z.coerce.number().min(1).default(30),
+  RENOPATH_SETTLE_TIMEOUT_MS: z.coerce.number().int().min(0).default(5000),
+  RENOPATH_BOOTSTRAP_CLIENT_ID: z.uuid({ error: 'RENOPATH_BOOTSTRAP_CLIENT_ID must be a UUID' }).optional(),
+  RENOPATH_BOOTSTRAP_CLIENT_SECRET: z.string().min(32, 'RENOPATH_BOOTSTRAP_CLIENT_SECRET must be at least 32 characters').optional(),
+});
+
+export interface IdentityServiceConfig {
+  platform: PlatformConfig;
+  tokenTtlSeconds: number;
+  issuer: string;
+  audience: string;
+  keyRotationMs: number;
+  settleTimeoutMs: number;
+  bootstrap: { client_id?: string; client_secret?: string };
+}
+
+export function loadIdentityConfig(env: NodeJS.ProcessEnv = process.env): IdentityServiceConfig {
+  const parsed = Env.safeParse(env);
+  if (!parsed.success) throw new Error(`invalid configuration: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  const e = parsed.data;
+  return {
+    platform: platformConfig(e),
+    tokenTtlSeconds: e.RENOPATH_TOKEN_TTL_S,
+    issuer: e.RENOPATH_TOKEN_ISSUER,
+    audience: e.RENOPATH_TOKEN_AUDIENCE,
+    keyRotationMs: e.RENOPATH_SIGNING_KEY_ROTATION_DAYS * 86_400_000,
+    settleTimeoutMs: e.RENOPATH_SETTLE_TIMEOUT_MS,
+    bootstrap: {
+      ...(e.RENOPATH_BOOTSTRAP_CLIENT_ID ? { client_id: e.RENOPATH_BOOTSTRAP_CLIENT_ID } : {}),
+      ...(e.RENOPATH_BOOTSTRAP_CLIENT_SECRET ? { client_secret: e.RENOPATH_BOOTSTRAP_CLIENT_SECRET } : {}),
+    },
+  };
+}

@@ -1,0 +1,40 @@
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+import type { Bus } from '@renopath/platform';
+import { openContextStorage } from '@renopath/platform/service/adapters.ts';
+import { startRelay } from '@renopath/platform/service/relay.ts';
+import type { IdentityServiceConfig } from './config.ts';
+import { startIdentity, type IdentityService } from './identity.service.ts';
+import { SigningKeys } from './tokens/signing-keys.ts';
+
+export const CONTEXT = 'identity';
+
+/** Opens the identity context's storage, its relay and its bus handlers on a given bus. */
+export async function startIdentityContext(config: IdentityServiceConfig, bus: Bus, log: Logger) {
+  const storage = await openContextStorage(config.platform, CONTEXT);
+  const keys = await SigningKeys.open({
+    file: join(config.platform.dataDir, CONTEXT, 'signing-keys.json'),
+    rotateAfterMs: config.keyRotationMs,
+    tokenTtlMs: config.tokenTtlSeconds * 1000,
+    now: () => new Date(),
+  });
+  const relay = startRelay({ context: CONTEXT, eventStore: storage.eventStore, checkpoints: storage.checkpoints, bus, log });
+  const service: IdentityService = await startIdentity({
+    bus,
+    eventStore: storage.eventStore,
+    readStore: storage.readStore,
+    keys,
+    log,
+    config: { issuer: config.issuer, audience: config.audience, tokenTtlSeconds: config.tokenTtlSeconds, settleTimeoutMs: config.settleTimeoutMs },
+  });
+  return {
+    service,
+    storage,
+    keys,
+    async close() {
+      await service.close();
+      await relay.close();
+      await storage.close();
+    },
+  };
+}

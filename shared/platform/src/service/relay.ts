@@ -1,0 +1,80 @@
+import type { Logger } from 'pino';
+import type { Bus, EventEnvelope } from '../ports/bus.ts';
+import type { CheckpointStore, EventStore, RecordedEvent } from '../ports/event-store.ts';
+import { backoff, sleep } from '../internal/async.ts';
+
+export const toEnvelope = (e: RecordedEvent): EventEnvelope => ({
+  event_id: e.event_id,
+  type: e.type,
+  stream: e.stream,
+  revision: Number(e.revision),
+  position: Number(e.position),
+  occurred_at: e.occurred_at,
+  data: e.data,
+  metadata: e.metadata,
+});
+
+export interface Relay {
+  /** Resolves once every event up to `position` is on the bus. */
+  waitFor(position: bigint, timeoutMs: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Publishes a service's own events, in order, to `evt.<context>.<EventType>` (ARCHITECTURE.md).
+ * The checkpoint is saved after each publish; a crash between the two re-publishes one event,
+ * which the bus drops as a duplicate (message id = event id).
+ */
+export function startRelay(options: {
+  context: string;
+  eventStore: EventStore;
+  checkpoints: CheckpointStore;
+  bus: Bus;
+  log: Logger;
+}): Relay {
+  const { context, eventStore, checkpoints, bus, log } = options;
+  const name = `relay-${context}`;
+  let published = 0n;
+  let closed = false;
+  let subscription: ReturnType<EventStore['subscribeToAll']> | null = null;
+  const waiters = new Set<{ position: bigint; resolve: () => void }>();
+
+  const loop = (async () => {
+    for (let attempt = 0; !closed; attempt++) {
+      try {
+        published = await checkpoints.load(name);
+        subscription = eventStore.subscribeToAll({ after: published });
+        for await (const event of subscription) {
+          await bus.publish(`evt.${context}.${event.type}`, toEnvelope(event));
+          await checkpoints.save(name, event.position);
+          published = event.position;
+          attempt = 0;
+          for (const w of waiters) if (w.position <= published) (waiters.delete(w), w.resolve());
+        }
+      } catch (err) {
+        if (closed) return;
+        log.warn({ err, relay: name }, 'relay interrupted; resuming from its checkpoint');
+        await sleep(backoff(attempt, 100, 5_000));
+      }
+    }
+  })();
+
+  return {
+    waitFor(position, timeoutMs) {
+      if (published >= position) return Promise.resolve();
+      return new Promise<void>((resolve, reject) => {
+        const waiter = { position, resolve: () => (clearTimeout(timer), resolve()) };
+        const timer = setTimeout(() => {
+          waiters.delete(waiter);
+          reject(new Error(`relay ${name} did not reach ${position} within ${timeoutMs} ms`));
+        }, timeoutMs);
+        waiters.add(waiter);
+      });
+    },
+    async close() {
+      closed = true;
+      await subscription?.close();
+      await loop;
+    },
+  };
+}
