@@ -1,0 +1,257 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type Database from 'better-sqlite3';
+import type {
+  FieldCondition,
+  Filter,
+  QueryOptions,
+  QueryResult,
+  ReadStore,
+  ReadStoreTx,
+  Scalar,
+} from '../ports/read-store.ts';
+import { Mutex } from '../internal/async.ts';
+import { openSqlite } from './sqlite-connection.ts';
+
+export interface SqliteReadStoreOptions {
+  /** Database file, or `:memory:` for tests. */
+  file: string;
+}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS documents (
+  collection TEXT NOT NULL,
+  id         TEXT NOT NULL,
+  doc        TEXT NOT NULL CHECK (json_valid(doc)),
+  PRIMARY KEY (collection, id)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS checkpoints (
+  projection TEXT PRIMARY KEY,
+  position   INTEGER NOT NULL
+);
+`;
+
+type SqlValue = string | number | bigint | null;
+
+interface Compiled {
+  sql: string;
+  params: SqlValue[];
+}
+
+/** Field `a.b` -> SQLite JSON path `$."a"."b"`; quoting makes any key safe except one with a quote. */
+function jsonPath(field: string): string {
+  const segments = field.split('.');
+  if (segments.some((s) => s === '' || s.includes('"'))) throw new TypeError(`invalid field name: ${field}`);
+  return '$' + segments.map((s) => `."${s}"`).join('');
+}
+
+/** `_id` is the document key (as in MongoDB); any other field is read from the JSON document. */
+function fieldExpression(field: string, params: SqlValue[]): string {
+  if (field === '_id') return 'id';
+  params.push(jsonPath(field));
+  return 'json_extract(doc, ?)';
+}
+
+function typeExpression(field: string, params: SqlValue[]): string {
+  if (field === '_id') return `'text'`;
+  params.push(jsonPath(field));
+  return 'json_type(doc, ?)';
+}
+
+// json_extract turns JSON true/false into 1/0, so booleans are matched on their JSON type instead.
+function equals(field: string, value: Scalar, params: SqlValue[]): string {
+  if (typeof value === 'boolean') {
+    const type = typeExpression(field, params);
+    params.push(value ? 'true' : 'false');
+    return `${type} IS ?`;
+  }
+  if (value === null) return `${fieldExpression(field, params)} IS NULL`;
+  const expression = fieldExpression(field, params);
+  params.push(value);
+  return `${expression} IS ?`;
+}
+
+const RANGE = { $gt: '>', $gte: '>=', $lt: '<', $lte: '<=' } as const;
+
+// Like MongoDB, a range only matches values of the bound's own type (a number never matches a string bound).
+function range(field: string, operator: keyof typeof RANGE, bound: Scalar, params: SqlValue[]): string {
+  if (typeof bound !== 'number' && typeof bound !== 'string') {
+    throw new TypeError(`${operator} on ${field} needs a number or a string`);
+  }
+  const type = typeExpression(field, params);
+  const types = typeof bound === 'number' ? `('integer', 'real')` : `('text')`;
+  const expression = fieldExpression(field, params);
+  params.push(bound);
+  return `(${type} IN ${types} AND ${expression} ${RANGE[operator]} ?)`;
+}
+
+function condition(field: string, cond: FieldCondition, params: SqlValue[]): string[] {
+  if (cond === null || typeof cond !== 'object') return [equals(field, cond, params)];
+  const parts: string[] = [];
+  for (const [operator, operand] of Object.entries(cond)) {
+    if (operator === '$in') {
+      const values = operand as Scalar[];
+      parts.push(values.length === 0 ? '0' : `(${values.map((v) => equals(field, v, params)).join(' OR ')})`);
+    } else if (operator === '$ne') {
+      parts.push(`NOT (${equals(field, operand as Scalar, params)})`);
+    } else if (operator in RANGE) {
+      if (operand !== undefined) parts.push(range(field, operator as keyof typeof RANGE, operand as Scalar, params));
+    } else {
+      throw new TypeError(`unsupported operator ${operator} on ${field}`);
+    }
+  }
+  return parts;
+}
+
+function compileWhere(collection: string, filter: Filter | undefined): Compiled {
+  const params: SqlValue[] = [collection];
+  const parts = ['collection = ?'];
+  for (const [field, cond] of Object.entries(filter ?? {})) parts.push(...condition(field, cond, params));
+  return { sql: parts.join(' AND '), params };
+}
+
+function compileOrder(sort: QueryOptions['sort'], params: SqlValue[]): string {
+  const terms = (sort ?? []).map(({ field, order }) => {
+    if (order !== 'ASC' && order !== 'DESC') throw new TypeError(`invalid sort order ${String(order)}`);
+    return `${fieldExpression(field, params)} ${order}`;
+  });
+  // The id breaks ties, so pages never overlap or skip a document.
+  return [...terms, 'id ASC'].join(', ');
+}
+
+function pageWindow(options: QueryOptions): { limit: number; offset: number } {
+  if (options.pageSize === undefined) return { limit: -1, offset: 0 };
+  const page = options.page ?? 1;
+  if (!Number.isInteger(page) || page < 1) throw new TypeError(`invalid page ${page}`);
+  if (!Number.isInteger(options.pageSize) || options.pageSize < 1) throw new TypeError(`invalid page size ${options.pageSize}`);
+  return { limit: options.pageSize, offset: (page - 1) * options.pageSize };
+}
+
+export class SqliteReadStore implements ReadStore {
+  private readonly db: Database.Database;
+  private readonly mutex = new Mutex();
+  // Marks code running inside this store's transaction, so its reads do not wait for the lock it holds.
+  private readonly inTransaction = new AsyncLocalStorage<true>();
+  private readonly statements;
+  private closed = false;
+
+  constructor(options: SqliteReadStoreOptions) {
+    this.db = openSqlite(options.file, SCHEMA);
+    this.statements = {
+      get: this.db.prepare<[string, string], { doc: string }>('SELECT doc FROM documents WHERE collection = ? AND id = ?'),
+      put: this.db.prepare<[string, string, string]>(
+        'INSERT INTO documents (collection, id, doc) VALUES (?, ?, ?) ON CONFLICT (collection, id) DO UPDATE SET doc = excluded.doc',
+      ),
+      delete: this.db.prepare<[string, string]>('DELETE FROM documents WHERE collection = ? AND id = ?'),
+      deleteCollections: this.db.prepare<[string]>(
+        'DELETE FROM documents WHERE collection IN (SELECT value FROM json_each(?))',
+      ),
+      loadCheckpoint: this.db.prepare<[string], { position: bigint }>('SELECT position FROM checkpoints WHERE projection = ?'),
+      saveCheckpoint: this.db.prepare<[string, bigint]>(
+        'INSERT INTO checkpoints (projection, position) VALUES (?, ?) ON CONFLICT (projection) DO UPDATE SET position = excluded.position',
+      ),
+      deleteCheckpoint: this.db.prepare<[string]>('DELETE FROM checkpoints WHERE projection = ?'),
+    };
+  }
+
+  get<T extends object>(collection: string, id: string): Promise<T | null> {
+    return this.read(() => this.getSync<T>(collection, id));
+  }
+
+  query<T extends object>(collection: string, options: QueryOptions = {}): Promise<QueryResult<T>> {
+    return this.read(() => this.querySync<T>(collection, options));
+  }
+
+  loadCheckpoint(projection: string): Promise<bigint> {
+    return this.read(() => this.statements.loadCheckpoint.get(projection)?.position ?? 0n);
+  }
+
+  async transaction<R>(fn: (tx: ReadStoreTx) => Promise<R>): Promise<R> {
+    this.assertOpen();
+    if (this.inTransaction.getStore()) throw new Error('read store transactions do not nest: use the tx you were given');
+    return this.mutex.run(async () => {
+      this.assertOpen();
+      this.db.exec('BEGIN IMMEDIATE');
+      let active = true;
+      const guard = <A extends unknown[], V>(op: (...args: A) => V) => async (...args: A): Promise<V> => {
+        if (!active) throw new Error('read store transaction already finished');
+        return op(...args);
+      };
+      const tx: ReadStoreTx = {
+        get: guard((collection: string, id: string) => this.getSync(collection, id)) as ReadStoreTx['get'],
+        query: guard((collection: string, options?: QueryOptions) => this.querySync(collection, options ?? {})) as ReadStoreTx['query'],
+        put: guard((collection: string, id: string, doc: object) => {
+          this.statements.put.run(collection, id, JSON.stringify(doc));
+        }),
+        delete: guard((collection: string, id: string) => {
+          this.statements.delete.run(collection, id);
+        }),
+        saveCheckpoint: guard((projection: string, position: bigint) => {
+          this.statements.saveCheckpoint.run(projection, position);
+        }),
+      };
+      try {
+        const result = await this.inTransaction.run(true, () => fn(tx));
+        active = false;
+        this.db.exec('COMMIT');
+        return result;
+      } catch (error) {
+        active = false;
+        if (this.db.inTransaction) this.db.exec('ROLLBACK');
+        throw error;
+      }
+    });
+  }
+
+  async reset(projection: string, collections: string[]): Promise<void> {
+    await this.transaction(async () => {
+      this.statements.deleteCollections.run(JSON.stringify(collections));
+      this.statements.deleteCheckpoint.run(projection);
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    // Waits for a running transaction to finish before closing the connection under it.
+    await this.mutex.run(async () => {
+      this.closed = true;
+      this.db.close();
+    });
+  }
+
+  /** Reads wait for a running transaction (one connection: they would see its uncommitted writes). */
+  private async read<V>(op: () => V): Promise<V> {
+    this.assertOpen();
+    if (this.inTransaction.getStore()) return op();
+    return this.mutex.run(async () => {
+      this.assertOpen();
+      return op();
+    });
+  }
+
+  private getSync<T>(collection: string, id: string): T | null {
+    const row = this.statements.get.get(collection, id);
+    return row ? (JSON.parse(row.doc) as T) : null;
+  }
+
+  private querySync<T>(collection: string, options: QueryOptions): QueryResult<T> {
+    const where = compileWhere(collection, options.filter);
+    const { limit, offset } = pageWindow(options);
+    const orderParams: SqlValue[] = [];
+    const order = compileOrder(options.sort, orderParams);
+    const rows = this.db
+      .prepare<SqlValue[], { doc: string }>(`SELECT doc FROM documents WHERE ${where.sql} ORDER BY ${order} LIMIT ? OFFSET ?`)
+      .all(...where.params, ...orderParams, limit, offset);
+    const counted = this.db
+      .prepare<SqlValue[], { total: bigint }>(`SELECT count(*) AS total FROM documents WHERE ${where.sql}`)
+      .get(...where.params);
+    return { items: rows.map((r) => JSON.parse(r.doc) as T), total: Number(counted?.total ?? 0n) };
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error('read store is closed');
+  }
+}
+
+export function openSqliteReadStore(options: SqliteReadStoreOptions): SqliteReadStore {
+  return new SqliteReadStore(options);
+}

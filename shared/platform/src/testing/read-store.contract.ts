@@ -1,0 +1,241 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Filter, QueryOptions, ReadStore } from '../ports/read-store.ts';
+import { rejection, uniqueName } from './contract-helpers.ts';
+
+/**
+ * Opens a read store on the storage named `storage`. A new name must give a store no other test
+ * writes to; the same name again (after `close()`) must reopen the same data.
+ */
+export type ReadStoreFactory = (storage: string) => Promise<ReadStore>;
+
+interface Estate {
+  id: string;
+  name: string;
+  region: string;
+  year: number;
+  area: number;
+  heated: boolean;
+  owner: { org: string; city: string };
+  label?: string | null;
+}
+
+const ESTATES: Estate[] = [
+  { id: 'e1', name: 'Alpha', region: 'BE', year: 1970, area: 120.5, heated: true, owner: { org: 'o1', city: 'Gent' }, label: null },
+  { id: 'e2', name: 'Bravo', region: 'NL', year: 1995, area: 80, heated: false, owner: { org: 'o2', city: 'Utrecht' } },
+  { id: 'e3', name: 'Charlie', region: 'BE', year: 2005, area: 95, heated: true, owner: { org: 'o1', city: 'Antwerpen' }, label: 'B' },
+  { id: 'e4', name: 'Delta', region: 'BE', year: 1995, area: 200, heated: false, owner: { org: 'o3', city: 'Gent' }, label: 'D' },
+  { id: 'e5', name: 'Echo', region: 'NL', year: 2020, area: 60, heated: true, owner: { org: 'o2', city: 'Delft' } },
+  { id: 'e6', name: 'Foxtrot', region: 'BE', year: 1930, area: 150, heated: true, owner: { org: 'o3', city: 'Brugge' }, label: 'F' },
+];
+
+const idsOf = (docs: Estate[]): string[] => docs.map((d) => d.id);
+// Binary order, as SQLite and MongoDB compare strings by default.
+const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+const byId = (a: Estate, b: Estate): number => compare(a.id, b.id);
+
+/** What every ReadStore adapter must do; run it from the adapter's `*.int.spec.ts`. */
+export function readStoreContract(name: string, open: ReadStoreFactory): void {
+  describe(`ReadStore contract: ${name}`, () => {
+    const opened: ReadStore[] = [];
+    const openStore = async (storage = uniqueName('reads')): Promise<ReadStore> => {
+      const store = await open(storage);
+      opened.push(store);
+      return store;
+    };
+    afterEach(async () => {
+      await Promise.all(opened.splice(0).map((s) => s.close()));
+    });
+
+    async function seeded(): Promise<{ store: ReadStore; collection: string }> {
+      const store = await openStore();
+      const collection = uniqueName('estates');
+      await store.transaction(async (tx) => {
+        for (const estate of ESTATES) await tx.put(collection, estate.id, estate);
+      });
+      return { store, collection };
+    }
+
+    describe('documents', () => {
+      it('puts, gets, overwrites and deletes by collection and id', async () => {
+        const store = await openStore();
+        const [estates, users] = [uniqueName('estates'), uniqueName('users')];
+        expect(await store.get(estates, 'x')).toBeNull();
+        await store.transaction(async (tx) => {
+          await tx.put(estates, 'x', { name: 'first', nested: { list: [1, 2] } });
+          await tx.put(users, 'x', { name: 'a user' });
+        });
+        expect(await store.get(estates, 'x')).toEqual({ name: 'first', nested: { list: [1, 2] } });
+        await store.transaction((tx) => tx.put(estates, 'x', { name: 'second' }));
+        expect(await store.get(estates, 'x')).toEqual({ name: 'second' });
+        await store.transaction(async (tx) => {
+          await tx.delete(estates, 'x');
+          await tx.delete(estates, 'never-there');
+        });
+        expect(await store.get(estates, 'x')).toBeNull();
+        expect(await store.get(users, 'x')).toEqual({ name: 'a user' });
+      });
+
+      it('hands out copies: changing a returned document changes nothing stored', async () => {
+        const store = await openStore();
+        const collection = uniqueName('estates');
+        await store.transaction((tx) => tx.put(collection, 'x', { tags: ['a'] }));
+        const doc = (await store.get<{ tags: string[] }>(collection, 'x'))!;
+        doc.tags.push('b');
+        expect(await store.get(collection, 'x')).toEqual({ tags: ['a'] });
+      });
+    });
+
+    describe('query', () => {
+      const cases: Array<[string, Filter, (e: Estate) => boolean]> = [
+        ['equality on a string', { region: 'BE' }, (e) => e.region === 'BE'],
+        ['equality on a number', { year: 1995 }, (e) => e.year === 1995],
+        ['equality on a boolean', { heated: false }, (e) => e.heated === false],
+        ['null, which also matches a missing field', { label: null }, (e) => e.label == null],
+        ['a dotted field', { 'owner.city': 'Gent' }, (e) => e.owner.city === 'Gent'],
+        ['$in', { 'owner.org': { $in: ['o2', 'o3'] } }, (e) => ['o2', 'o3'].includes(e.owner.org)],
+        ['an empty $in', { region: { $in: [] } }, () => false],
+        ['$ne, which also matches a missing field', { label: { $ne: 'D' } }, (e) => e.label !== 'D'],
+        ['a number range', { year: { $gte: 1995, $lt: 2020 } }, (e) => e.year >= 1995 && e.year < 2020],
+        ['a fractional bound', { area: { $gt: 95.5 } }, (e) => e.area > 95.5],
+        ['a string range', { name: { $gt: 'Bravo', $lte: 'Delta' } }, (e) => e.name > 'Bravo' && e.name <= 'Delta'],
+        ['several fields together', { region: 'BE', year: { $gt: 1960 }, heated: true }, (e) => e.region === 'BE' && e.year > 1960 && e.heated],
+      ];
+      for (const [label, filter, predicate] of cases) {
+        it(`filters on ${label}`, async () => {
+          const { store, collection } = await seeded();
+          const result = await store.query<Estate>(collection, { filter, sort: [{ field: 'name', order: 'ASC' }] });
+          const expected = ESTATES.filter(predicate).sort((a, b) => compare(a.name, b.name));
+          expect(idsOf(result.items)).toEqual(idsOf(expected));
+          expect(result.total).toBe(expected.length);
+        });
+      }
+
+      it('sorts on several fields, ascending and descending', async () => {
+        const { store, collection } = await seeded();
+        const result = await store.query<Estate>(collection, {
+          sort: [{ field: 'year', order: 'DESC' }, { field: 'owner.city', order: 'ASC' }],
+        });
+        const expected = [...ESTATES].sort((a, b) => b.year - a.year || compare(a.owner.city, b.owner.city));
+        expect(idsOf(result.items)).toEqual(idsOf(expected));
+      });
+
+      it('pages through a sorted result without overlap, with the total on every page', async () => {
+        const { store, collection } = await seeded();
+        const options: QueryOptions = { filter: { year: { $gte: 1950 } }, sort: [{ field: 'area', order: 'ASC' }], pageSize: 2 };
+        const expected = ESTATES.filter((e) => e.year >= 1950).sort((a, b) => a.area - b.area);
+        const pages = [];
+        for (let page = 1; page <= Math.ceil(expected.length / 2) + 1; page++) {
+          pages.push(await store.query<Estate>(collection, { ...options, page }));
+        }
+        expect(pages.map((p) => p.total)).toEqual(pages.map(() => expected.length));
+        expect(pages.flatMap((p) => idsOf(p.items))).toEqual(idsOf(expected));
+        expect(pages.at(-1)!.items).toEqual([]);
+      });
+
+      it('returns everything that matches without paging, and nothing from other collections', async () => {
+        const { store, collection } = await seeded();
+        const result = await store.query<Estate>(collection);
+        expect(idsOf(result.items).sort()).toEqual(idsOf([...ESTATES].sort(byId)));
+        expect((await store.query(uniqueName('empty'))).total).toBe(0);
+      });
+    });
+
+    describe('transactions and checkpoints', () => {
+      it('commits documents and the checkpoint together', async () => {
+        const store = await openStore();
+        const [collection, projection] = [uniqueName('orgs'), uniqueName('projection')];
+        expect(await store.loadCheckpoint(projection)).toBe(0n);
+        const returned = await store.transaction(async (tx) => {
+          await tx.put(collection, 'o1', { name: 'Org' });
+          expect(await tx.get(collection, 'o1')).toEqual({ name: 'Org' });
+          expect((await tx.query(collection)).total).toBe(1);
+          await tx.saveCheckpoint(projection, 7n);
+          return 'done';
+        });
+        expect(returned).toBe('done');
+        expect(await store.get(collection, 'o1')).toEqual({ name: 'Org' });
+        expect(await store.loadCheckpoint(projection)).toBe(7n);
+      });
+
+      it('rolls back documents and checkpoint when the function throws', async () => {
+        const store = await openStore();
+        const [collection, projection] = [uniqueName('orgs'), uniqueName('projection')];
+        await store.transaction((tx) => tx.saveCheckpoint(projection, 3n));
+        const failure = new Error('handler failed');
+        const error = await rejection(
+          store.transaction(async (tx) => {
+            await tx.put(collection, 'o1', { name: 'Org' });
+            await tx.saveCheckpoint(projection, 4n);
+            throw failure;
+          }),
+        );
+        expect(error).toBe(failure);
+        expect(await store.get(collection, 'o1')).toBeNull();
+        expect(await store.loadCheckpoint(projection)).toBe(3n);
+      });
+
+      it('never lets a read see a write that is later rolled back', async () => {
+        const store = await openStore();
+        const collection = uniqueName('orgs');
+        let release!: () => void;
+        const gate = new Promise<void>((resolve) => (release = resolve));
+        let written!: () => void;
+        const wrote = new Promise<void>((resolve) => (written = resolve));
+        const failing = store.transaction(async (tx) => {
+          await tx.put(collection, 'o1', { name: 'uncommitted' });
+          written();
+          await gate;
+          throw new Error('abort');
+        });
+        await wrote;
+        const read = store.get(collection, 'o1');
+        release();
+        await rejection(failing);
+        expect(await read).toBeNull();
+      });
+
+      it('runs concurrent transactions one after the other', async () => {
+        const store = await openStore();
+        const collection = uniqueName('counters');
+        const increment = () =>
+          store.transaction(async (tx) => {
+            const counter = (await tx.get<{ n: number }>(collection, 'c')) ?? { n: 0 };
+            await new Promise((resolve) => setTimeout(resolve, 1));
+            await tx.put(collection, 'c', { n: counter.n + 1 });
+          });
+        await Promise.all(Array.from({ length: 8 }, increment));
+        expect(await store.get(collection, 'c')).toEqual({ n: 8 });
+      });
+
+      it('reset drops the projection’s collections and checkpoint and nothing else', async () => {
+        const store = await openStore();
+        const [mine, theirs, projection, other] = [uniqueName('mine'), uniqueName('theirs'), uniqueName('p'), uniqueName('p')];
+        await store.transaction(async (tx) => {
+          await tx.put(mine, 'a', { v: 1 });
+          await tx.put(theirs, 'a', { v: 2 });
+          await tx.saveCheckpoint(projection, 5n);
+          await tx.saveCheckpoint(other, 9n);
+        });
+        await store.reset(projection, [mine]);
+        expect((await store.query(mine)).total).toBe(0);
+        expect(await store.get(theirs, 'a')).toEqual({ v: 2 });
+        expect(await store.loadCheckpoint(projection)).toBe(0n);
+        expect(await store.loadCheckpoint(other)).toBe(9n);
+      });
+
+      it('keeps documents and checkpoints after close and reopen', async () => {
+        const storage = uniqueName('reads');
+        const [collection, projection] = [uniqueName('orgs'), uniqueName('projection')];
+        const first = await open(storage);
+        await first.transaction(async (tx) => {
+          await tx.put(collection, 'o1', { name: 'Org' });
+          await tx.saveCheckpoint(projection, 12n);
+        });
+        await first.close();
+        const reopened = await openStore(storage);
+        expect(await reopened.get(collection, 'o1')).toEqual({ name: 'Org' });
+        expect(await reopened.loadCheckpoint(projection)).toBe(12n);
+      });
+    });
+  });
+}
