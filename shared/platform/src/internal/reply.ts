@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { DomainError, type RequestHandler } from '../ports/bus.ts';
+
+/** The reply envelope both buses use, so a DomainError crosses the wire (or the in-process copy) intact. */
+const ReplySchema = z.union([
+  z.object({ ok: z.literal(true), value: z.unknown().optional() }),
+  z.object({
+    ok: z.literal(false),
+    error: z.object({ status: z.number().int(), messages: z.array(z.string()).optional(), code: z.string().optional() }),
+  }),
+]);
+export type Reply = z.infer<typeof ReplySchema>;
+
+const DOMAIN_STATUSES = new Set([400, 401, 403, 404, 406, 409, 413, 415, 422, 429, 503]);
+
+/** Runs a handler and turns its outcome into a reply; anything but a DomainError becomes a bare 500. */
+export async function serveRequest(
+  handler: RequestHandler,
+  payload: unknown,
+  subject: string,
+  onHandlerError?: (error: unknown, subject: string) => void,
+): Promise<Reply> {
+  try {
+    return { ok: true, value: await handler(payload, subject) };
+  } catch (error) {
+    if (error instanceof DomainError) {
+      return { ok: false, error: { status: error.status, messages: error.messages, ...(error.code === undefined ? {} : { code: error.code }) } };
+    }
+    onHandlerError?.(error, subject);
+    return { ok: false, error: { status: 500 } };
+  }
+}
+
+/** The requester's side: the value, a rebuilt DomainError, or a plain Error for a failed handler. */
+export function unwrapReply<T>(raw: unknown, subject: string, cause?: unknown): T {
+  const parsed = ReplySchema.safeParse(raw);
+  if (!parsed.success) throw new Error(`${subject}: malformed reply`);
+  const reply = parsed.data;
+  if (reply.ok) return reply.value as T;
+  const { status, messages = [], code } = reply.error;
+  if (DOMAIN_STATUSES.has(status)) {
+    throw new DomainError(status as DomainError['status'], messages, code);
+  }
+  throw new Error(`${subject}: handler failed with status ${status}`, cause === undefined ? undefined : { cause });
+}

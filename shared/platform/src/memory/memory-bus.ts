@@ -1,0 +1,172 @@
+import {
+  BusUnavailableError,
+  type Bus,
+  type Closeable,
+  type ConsumeOptions,
+  type EventEnvelope,
+  type EventHandler,
+  type RequestHandler,
+  type RequestOptions,
+} from '../ports/bus.ts';
+import { backoff, Signal, sleep, viaJson } from '../internal/async.ts';
+import { serveRequest, unwrapReply } from '../internal/reply.ts';
+import { anySubjectMatches, subjectMatches } from '../internal/subjects.ts';
+
+export interface MemoryBusOptions {
+  /** Default request timeout (ms). */
+  requestTimeoutMs?: number;
+  /** Delay before redelivering an event whose handler threw; doubles per attempt up to `maxDelayMs`. */
+  redelivery?: { initialDelayMs?: number; maxDelayMs?: number };
+  /** Sees errors that handlers raise which are not DomainErrors (the requester only gets a 500). */
+  onHandlerError?: (error: unknown, subject: string) => void;
+}
+
+interface Responder {
+  pattern: string;
+  handler: RequestHandler;
+}
+
+interface Published {
+  subject: string;
+  event: EventEnvelope;
+}
+
+/** A durable consumer's state; it outlives `close()` so a later `consume` resumes where it stopped. */
+interface Durable {
+  offset: number;
+  active: boolean;
+}
+
+/**
+ * The embedded bus: request/reply and a durable event log in one process, with the semantics of the
+ * NATS bus (queue groups, wildcards, at-least-once durable consumers, dedup by event id).
+ */
+export class MemoryBus implements Bus {
+  private readonly responders: Responder[] = [];
+  private readonly roundRobin = new Map<string, number>();
+  private readonly log: Published[] = [];
+  private readonly publishedIds = new Set<string>();
+  private readonly durables = new Map<string, Durable>();
+  private readonly consumers = new Set<Closeable>();
+  private readonly published = new Signal();
+  private readonly requestTimeoutMs: number;
+  private readonly initialDelayMs: number;
+  private readonly maxDelayMs: number;
+  private closed = false;
+
+  constructor(private readonly options: MemoryBusOptions = {}) {
+    this.requestTimeoutMs = options.requestTimeoutMs ?? 5000;
+    this.initialDelayMs = options.redelivery?.initialDelayMs ?? 500;
+    this.maxDelayMs = options.redelivery?.maxDelayMs ?? 30_000;
+  }
+
+  async request<T = unknown>(subject: string, payload: unknown, options: RequestOptions = {}): Promise<T> {
+    this.assertOpen();
+    const candidates = this.responders.filter((r) => subjectMatches(r.pattern, subject));
+    if (candidates.length === 0) throw new BusUnavailableError(subject, 'no responders');
+    const turn = this.roundRobin.get(subject) ?? 0;
+    this.roundRobin.set(subject, turn + 1);
+    const responder = candidates[turn % candidates.length]!;
+
+    let failure: unknown;
+    const served = serveRequest(responder.handler, viaJson(payload), subject, (error, s) => {
+      failure = error;
+      this.options.onHandlerError?.(error, s);
+    });
+    const timeoutMs = options.timeoutMs ?? this.requestTimeoutMs;
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new BusUnavailableError(subject, `no reply within ${timeoutMs} ms`)), timeoutMs);
+    });
+    try {
+      const reply = await Promise.race([served, timedOut]);
+      return unwrapReply<T>(viaJson(reply), subject, failure);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async handle(subject: string, handler: RequestHandler): Promise<Closeable> {
+    this.assertOpen();
+    const responder: Responder = { pattern: subject, handler };
+    this.responders.push(responder);
+    return {
+      close: async () => {
+        const index = this.responders.indexOf(responder);
+        if (index >= 0) this.responders.splice(index, 1);
+      },
+    };
+  }
+
+  async publish(subject: string, event: EventEnvelope): Promise<void> {
+    this.assertOpen();
+    // Same as JetStream's message-id dedup, with a window as long as the in-memory log.
+    if (this.publishedIds.has(event.event_id)) return;
+    this.publishedIds.add(event.event_id);
+    this.log.push({ subject, event: viaJson(event) });
+    this.published.notify();
+  }
+
+  async consume(consumer: string, options: ConsumeOptions, handler: EventHandler): Promise<Closeable> {
+    this.assertOpen();
+    let durable = this.durables.get(consumer);
+    if (!durable) {
+      // A new durable starts at the beginning of the log, like a JetStream consumer with deliver-all.
+      durable = { offset: 0, active: false };
+      this.durables.set(consumer, durable);
+    }
+    if (durable.active) throw new Error(`consumer ${consumer} is already consuming on this bus`);
+    durable.active = true;
+    const stop = new AbortController();
+    const running = this.deliver(durable, options.subjects, handler, stop.signal);
+    const closeable: Closeable = {
+      close: async () => {
+        stop.abort();
+        await running;
+        durable.active = false;
+        this.consumers.delete(closeable);
+      },
+    };
+    this.consumers.add(closeable);
+    return closeable;
+  }
+
+  /** One event at a time, in log order; the offset moves only after the handler resolved. */
+  private async deliver(durable: Durable, subjects: string[], handler: EventHandler, stop: AbortSignal): Promise<void> {
+    let attempt = 0;
+    while (!stop.aborted) {
+      while (durable.offset < this.log.length && !anySubjectMatches(subjects, this.log[durable.offset]!.subject)) {
+        durable.offset += 1;
+      }
+      const next = this.log[durable.offset];
+      if (!next) {
+        await this.published.wait(undefined, stop);
+        continue;
+      }
+      try {
+        await handler(viaJson(next.event));
+        durable.offset += 1;
+        attempt = 0;
+      } catch (error) {
+        this.options.onHandlerError?.(error, next.subject);
+        await sleep(backoff(attempt, this.initialDelayMs, this.maxDelayMs), stop);
+        attempt += 1;
+      }
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await Promise.all([...this.consumers].map((c) => c.close()));
+    this.responders.length = 0;
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error('bus is closed');
+  }
+}
+
+export function createMemoryBus(options: MemoryBusOptions = {}): MemoryBus {
+  return new MemoryBus(options);
+}

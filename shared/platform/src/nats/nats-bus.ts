@@ -1,0 +1,300 @@
+import {
+  AckPolicy,
+  connect,
+  DeliverPolicy,
+  ErrorCode,
+  nanos,
+  NatsError,
+  StorageType,
+  type ConsumerMessages,
+  type JetStreamClient,
+  type JetStreamManager,
+  type JsMsg,
+  type Msg,
+  type NatsConnection,
+  type Subscription as NatsSubscription,
+} from 'nats';
+import {
+  BusUnavailableError,
+  type Bus,
+  type Closeable,
+  type ConsumeOptions,
+  type EventEnvelope,
+  type EventHandler,
+  type RequestHandler,
+  type RequestOptions,
+} from '../ports/bus.ts';
+import { backoff, sleep } from '../internal/async.ts';
+import { serveRequest, unwrapReply } from '../internal/reply.ts';
+import { anySubjectMatches } from '../internal/subjects.ts';
+
+export interface NatsBusOptions {
+  servers: string | string[];
+  /** JetStream stream holding the domain events (default `RENOPATH_EVENTS`). */
+  streamName?: string;
+  /**
+   * Namespace put in front of every subject on the wire (`<prefix>.cmd.…`, `<prefix>.evt.…`), so
+   * that test runs or tenants sharing one NATS server never see each other's traffic. Default none.
+   */
+  subjectPrefix?: string;
+  /** Connection name, shown by the NATS server's monitoring. */
+  name?: string;
+  /** Default request timeout (ms). */
+  requestTimeoutMs?: number;
+  /** Delay before redelivering an event whose handler threw; doubles per delivery up to `maxDelayMs`. */
+  redelivery?: { initialDelayMs?: number; maxDelayMs?: number };
+  /** How long the server waits for an ack before redelivering (ms); long handlers send progress. */
+  ackWaitMs?: number;
+  /** JetStream duplicate window for event ids, used when the stream is created (ms). */
+  duplicateWindowMs?: number;
+  /** Sees errors that handlers raise which are not DomainErrors (the requester only gets a 500). */
+  onHandlerError?: (error: unknown, subject: string) => void;
+}
+
+const QUEUE_GROUP = 'renopath';
+const EVENT_ROOT = 'evt';
+const NOT_FOUND = new Set([10059, 10014]); // stream not found, consumer not found
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+// Like the in-memory bus: `undefined` travels as an empty body and comes back as `undefined`.
+const encode = (value: unknown): Uint8Array =>
+  value === undefined ? new Uint8Array(0) : encoder.encode(JSON.stringify(value));
+const decode = (data: Uint8Array): unknown => (data.length === 0 ? undefined : JSON.parse(decoder.decode(data)));
+
+function isNotFound(error: unknown): boolean {
+  return error instanceof NatsError && NOT_FOUND.has(error.api_error?.err_code ?? 0);
+}
+
+/** The distributed bus: NATS core request/reply with queue groups, JetStream for domain events. */
+export class NatsBus implements Bus {
+  private readonly handlers = new Set<NatsSubscription>();
+  private readonly consumers = new Set<Closeable>();
+  private readonly requestTimeoutMs: number;
+  private readonly initialDelayMs: number;
+  private readonly maxDelayMs: number;
+  private readonly ackWaitMs: number;
+  private closed = false;
+
+  private constructor(
+    private readonly nc: NatsConnection,
+    private readonly js: JetStreamClient,
+    private readonly jsm: JetStreamManager,
+    readonly streamName: string,
+    private readonly options: NatsBusOptions,
+  ) {
+    this.requestTimeoutMs = options.requestTimeoutMs ?? 5000;
+    this.initialDelayMs = options.redelivery?.initialDelayMs ?? 1000;
+    this.maxDelayMs = options.redelivery?.maxDelayMs ?? 60_000;
+    this.ackWaitMs = options.ackWaitMs ?? 30_000;
+  }
+
+  static async connect(options: NatsBusOptions): Promise<NatsBus> {
+    const nc = await connect({ servers: options.servers, ...(options.name ? { name: options.name } : {}) });
+    try {
+      const jsm = await nc.jetstreamManager();
+      const bus = new NatsBus(nc, nc.jetstream(), jsm, options.streamName ?? 'RENOPATH_EVENTS', options);
+      await bus.ensureStream(options.duplicateWindowMs ?? 120_000);
+      return bus;
+    } catch (error) {
+      await nc.close();
+      throw error;
+    }
+  }
+
+  private wire(subject: string): string {
+    return this.options.subjectPrefix ? `${this.options.subjectPrefix}.${subject}` : subject;
+  }
+
+  private unwire(subject: string): string {
+    const prefix = this.options.subjectPrefix;
+    return prefix && subject.startsWith(`${prefix}.`) ? subject.slice(prefix.length + 1) : subject;
+  }
+
+  private async ensureStream(duplicateWindowMs: number): Promise<void> {
+    const subject = this.wire(`${EVENT_ROOT}.>`);
+    try {
+      const info = await this.jsm.streams.info(this.streamName);
+      if (!info.config.subjects?.includes(subject)) {
+        throw new Error(`stream ${this.streamName} exists but does not capture ${subject}`);
+      }
+    } catch (error) {
+      if (!isNotFound(error)) throw error;
+      await this.jsm.streams.add({
+        name: this.streamName,
+        subjects: [subject],
+        storage: StorageType.File,
+        duplicate_window: nanos(duplicateWindowMs),
+      });
+    }
+  }
+
+  async request<T = unknown>(subject: string, payload: unknown, options: RequestOptions = {}): Promise<T> {
+    this.assertOpen();
+    const timeoutMs = options.timeoutMs ?? this.requestTimeoutMs;
+    let reply: Msg;
+    try {
+      reply = await this.nc.request(this.wire(subject), encode(payload), { timeout: timeoutMs });
+    } catch (error) {
+      if (error instanceof NatsError && error.code === ErrorCode.NoResponders) {
+        throw new BusUnavailableError(subject, 'no responders');
+      }
+      if (error instanceof NatsError && error.code === ErrorCode.Timeout) {
+        throw new BusUnavailableError(subject, `no reply within ${timeoutMs} ms`);
+      }
+      throw new BusUnavailableError(subject, error instanceof Error ? error.message : String(error));
+    }
+    return unwrapReply<T>(decode(reply.data), subject);
+  }
+
+  async handle(subject: string, handler: RequestHandler): Promise<Closeable> {
+    this.assertOpen();
+    const subscription = this.nc.subscribe(this.wire(subject), {
+      queue: QUEUE_GROUP,
+      // Requests are served concurrently; each reply goes out when its handler settles.
+      callback: (error, msg) => {
+        if (!error) void this.serve(msg, handler);
+      },
+    });
+    this.handlers.add(subscription);
+    // The server knows about the subscription once flushed, so a request right after does not miss it.
+    await this.nc.flush();
+    return {
+      close: async () => {
+        if (!this.handlers.delete(subscription)) return;
+        subscription.unsubscribe();
+        if (!this.nc.isClosed()) await this.nc.flush();
+      },
+    };
+  }
+
+  private async serve(msg: Msg, handler: RequestHandler): Promise<void> {
+    const subject = this.unwire(msg.subject);
+    const reply = await serveRequest((_, s) => handler(decode(msg.data), s), undefined, subject, this.options.onHandlerError);
+    if (!this.nc.isClosed()) msg.respond(encode(reply));
+  }
+
+  async publish(subject: string, event: EventEnvelope): Promise<void> {
+    this.assertOpen();
+    try {
+      // The message id makes JetStream drop a re-published event within the duplicate window.
+      await this.js.publish(this.wire(subject), encode(event), { msgID: event.event_id });
+    } catch (error) {
+      throw new BusUnavailableError(subject, `publish failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  async consume(consumer: string, options: ConsumeOptions, handler: EventHandler): Promise<Closeable> {
+    this.assertOpen();
+    const patterns = options.subjects.map((s) => this.wire(s));
+    // A 2.9 server filters on one subject only: several subjects are filtered here, on the client.
+    const filter = patterns.length === 1 ? patterns[0]! : this.wire(`${EVENT_ROOT}.>`);
+    await this.ensureConsumer(consumer, filter);
+
+    const stop = new AbortController();
+    const current: { messages?: ConsumerMessages } = {};
+    const running = this.runConsumer(consumer, patterns, handler, stop.signal, current);
+    const closeable: Closeable = {
+      close: async () => {
+        stop.abort();
+        await current.messages?.close();
+        await running;
+        this.consumers.delete(closeable);
+      },
+    };
+    this.consumers.add(closeable);
+    return closeable;
+  }
+
+  private async ensureConsumer(name: string, filter: string): Promise<void> {
+    try {
+      const info = await this.jsm.consumers.info(this.streamName, name);
+      if (info.config.filter_subject !== filter) {
+        await this.jsm.consumers.update(this.streamName, name, { filter_subject: filter });
+      }
+    } catch (error) {
+      if (!isNotFound(error)) throw error;
+      await this.jsm.consumers.add(this.streamName, {
+        durable_name: name,
+        ack_policy: AckPolicy.Explicit,
+        deliver_policy: DeliverPolicy.All,
+        filter_subject: filter,
+        // One unacknowledged event at a time across every instance: delivery stays in order.
+        max_ack_pending: 1,
+        ack_wait: nanos(this.ackWaitMs),
+        max_deliver: -1,
+      });
+    }
+  }
+
+  private async runConsumer(
+    name: string,
+    patterns: string[],
+    handler: EventHandler,
+    stop: AbortSignal,
+    current: { messages?: ConsumerMessages },
+  ): Promise<void> {
+    let attempt = 0;
+    while (!stop.aborted) {
+      try {
+        const consumer = await this.js.consumers.get(this.streamName, name);
+        const messages = await consumer.consume({ max_messages: 1 });
+        current.messages = messages;
+        if (stop.aborted) {
+          await messages.close();
+          break;
+        }
+        for await (const msg of messages) {
+          // A message that arrives while closing is handed back at once instead of after ack_wait.
+          if (stop.aborted) msg.nak();
+          else await this.deliver(msg, patterns, handler);
+          attempt = 0;
+        }
+        if (!stop.aborted) throw new Error(`consumer ${name}: message iterator ended`);
+      } catch (error) {
+        if (stop.aborted) break;
+        this.options.onHandlerError?.(error, `consumer ${name}`);
+        await sleep(backoff(attempt, 200, 10_000), stop);
+        attempt += 1;
+      }
+    }
+  }
+
+  private async deliver(msg: JsMsg, patterns: string[], handler: EventHandler): Promise<void> {
+    if (!anySubjectMatches(patterns, msg.subject)) {
+      await msg.ackAck();
+      return;
+    }
+    // Tells the server a long handler is still working, so it does not redeliver meanwhile.
+    const progress = setInterval(() => msg.working(), Math.max(1000, this.ackWaitMs / 3));
+    let handled = false;
+    try {
+      await handler(decode(msg.data) as EventEnvelope);
+      handled = true;
+    } catch (error) {
+      this.options.onHandlerError?.(error, this.unwire(msg.subject));
+      msg.nak(backoff(msg.info.redeliveryCount - 1, this.initialDelayMs, this.maxDelayMs));
+    } finally {
+      clearInterval(progress);
+    }
+    // Waiting for the server's confirmation means a consumer closed right after never replays this event.
+    if (handled) await msg.ackAck();
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await Promise.all([...this.consumers].map((c) => c.close()));
+    for (const subscription of this.handlers) subscription.unsubscribe();
+    this.handlers.clear();
+    if (!this.nc.isClosed()) await this.nc.drain();
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error('bus is closed');
+  }
+}
+
+export function connectNatsBus(options: NatsBusOptions): Promise<NatsBus> {
+  return NatsBus.connect(options);
+}
