@@ -1,0 +1,108 @@
+import { randomUUID } from 'node:crypto';
+import { mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { Blob, BlobInfo, BlobStore } from '../ports/blob-store.ts';
+
+export interface FsBlobStoreOptions {
+  /** Directory that holds the blobs; created when missing. */
+  root: string;
+}
+
+interface Sidecar {
+  content_type: string;
+  created_at: string;
+}
+
+/** Splits a key into path segments, refusing anything that could leave the root. */
+function segments(key: string): string[] {
+  const parts = key.split('/');
+  const bad = parts.some((p) => p === '' || p === '.' || p === '..' || p.includes('\\') || p.includes('\0'));
+  if (bad) throw new TypeError(`invalid blob key: ${JSON.stringify(key)}`);
+  return parts;
+}
+
+function isMissing(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return code === 'ENOENT' || code === 'ENOTDIR';
+}
+
+/**
+ * Blobs as files: bytes under `<root>/data/<key>`, content type and creation time in
+ * `<root>/meta/<key>.json`, so no key can collide with another key's sidecar.
+ */
+export class FsBlobStore implements BlobStore {
+  constructor(private readonly root: string) {}
+
+  private dataPath(key: string): string {
+    return join(this.root, 'data', ...segments(key));
+  }
+
+  private metaPath(key: string): string {
+    return `${join(this.root, 'meta', ...segments(key))}.json`;
+  }
+
+  async put(key: string, body: Buffer, contentType: string): Promise<BlobInfo> {
+    const dataPath = this.dataPath(key);
+    const metaPath = this.metaPath(key);
+    const sidecar: Sidecar = { content_type: contentType, created_at: new Date().toISOString() };
+    // Bytes first, then the sidecar: a reader never finds a sidecar for bytes that are not there.
+    await this.writeAtomically(dataPath, body);
+    await this.writeAtomically(metaPath, Buffer.from(JSON.stringify(sidecar)));
+    return { key, ...sidecar, size: body.length };
+  }
+
+  async get(key: string): Promise<Blob | null> {
+    const info = await this.head(key);
+    if (!info) return null;
+    try {
+      const body = await readFile(this.dataPath(key));
+      return { ...info, size: body.length, body };
+    } catch (error) {
+      if (isMissing(error)) return null;
+      throw error;
+    }
+  }
+
+  async head(key: string): Promise<BlobInfo | null> {
+    try {
+      const sidecar = JSON.parse(await readFile(this.metaPath(key), 'utf8')) as Sidecar;
+      const { size } = await stat(this.dataPath(key));
+      return { key, content_type: sidecar.content_type, created_at: sidecar.created_at, size };
+    } catch (error) {
+      if (isMissing(error)) return null;
+      throw error;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    // Sidecar first: once it is gone the blob is invisible, even if removing the bytes fails.
+    await rm(this.metaPath(key), { force: true });
+    await rm(this.dataPath(key), { force: true });
+  }
+
+  async close(): Promise<void> {}
+
+  /** Temp file in the same directory (same filesystem), fsync, then rename: readers see old or new, never half. */
+  private async writeAtomically(path: string, body: Buffer): Promise<void> {
+    await mkdir(dirname(path), { recursive: true });
+    const temp = join(dirname(path), `.tmp-${randomUUID()}`);
+    try {
+      const file = await open(temp, 'w');
+      try {
+        await file.writeFile(body);
+        await file.sync();
+      } finally {
+        await file.close();
+      }
+      await rename(temp, path);
+    } catch (error) {
+      await rm(temp, { force: true });
+      throw error;
+    }
+  }
+}
+
+export async function openFsBlobStore(options: FsBlobStoreOptions): Promise<FsBlobStore> {
+  await mkdir(options.root, { recursive: true });
+  return new FsBlobStore(options.root);
+}
