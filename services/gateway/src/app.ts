@@ -48,8 +48,7 @@ export function buildGateway(deps: GatewayDeps): Gateway {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && SANE_REQUEST_ID.test(given) ? given : randomUUID();
     },
-    disableRequestLogging: false,
-    ignoreTrailingSlash: true,
+    routerOptions: { ignoreTrailingSlash: true },
   });
   const verifier = new TokenVerifier({ bus, issuer: config.issuer, audience: config.audience, ...(deps.now ? { now: deps.now } : {}) });
   const limiter = new RateLimiter(config.rateLimit.perSecond, config.rateLimit.burst, deps.now);

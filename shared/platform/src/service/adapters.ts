@@ -19,6 +19,9 @@ export const PlatformEnv = z.object({
   RENOPATH_READ_STORE: z.string().default('sqlite'),
   RENOPATH_BUS: z.string().default('memory'),
   RENOPATH_BLOB_STORE: z.string().default('fs'),
+  /** JetStream stream and subject namespace: lets deployments (and test runs) share one NATS server. */
+  RENOPATH_NATS_STREAM: z.string().regex(/^[A-Za-z0-9_-]+$/).default('RENOPATH_EVENTS'),
+  RENOPATH_NATS_PREFIX: z.string().regex(/^[A-Za-z0-9_-]*$/).default(''),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 export type PlatformEnv = z.infer<typeof PlatformEnv>;
@@ -29,6 +32,7 @@ export interface PlatformConfig {
   readStore: string;
   bus: string;
   blobStore: string;
+  nats: { stream: string; prefix: string };
   logLevel: PlatformEnv['LOG_LEVEL'];
 }
 
@@ -38,6 +42,7 @@ export const platformConfig = (e: PlatformEnv): PlatformConfig => ({
   readStore: e.RENOPATH_READ_STORE,
   bus: e.RENOPATH_BUS,
   blobStore: e.RENOPATH_BLOB_STORE,
+  nats: { stream: e.RENOPATH_NATS_STREAM, prefix: e.RENOPATH_NATS_PREFIX },
   logLevel: e.LOG_LEVEL,
 });
 
@@ -86,6 +91,13 @@ export async function openBlobStore(config: PlatformConfig, context: string): Pr
 /** `memory` only makes sense inside one process (embedded), which passes its shared bus instead. */
 export async function openBus(config: PlatformConfig, name: string): Promise<Bus> {
   if (config.bus === 'memory') return createMemoryBus();
-  if (/^nats:\/\//.test(config.bus)) return connectNatsBus({ servers: config.bus, name });
+  if (/^nats:\/\//.test(config.bus)) {
+    return connectNatsBus({
+      servers: config.bus,
+      name,
+      streamName: config.nats.stream,
+      ...(config.nats.prefix ? { subjectPrefix: config.nats.prefix } : {}),
+    });
+  }
   throw new Error(`RENOPATH_BUS=${config.bus}: expected "memory" or nats://host:port`);
 }

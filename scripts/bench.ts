@@ -1,0 +1,62 @@
+import { fork } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+
+/**
+ * `npm run bench`: performance figures measured in one run on this machine (targets live here,
+ * never in timed test assertions). Prints requests/s and p99 of the authenticated gateway route
+ * and of a bare Fastify route, and their ratio; then the energy model's figures.
+ */
+const DURATION_S = Number(process.env['BENCH_DURATION_S'] ?? 10);
+const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 50);
+
+interface Ready { gatewayPort: number; barePort: number; client_id: string; client_secret: string }
+
+async function load(url: string, headers: Record<string, string> = {}) {
+  // A short warm-up lets the JIT settle before the measured run.
+  await autocannon({ url, connections: CONNECTIONS, duration: 2, headers });
+  const r = await autocannon({ url, connections: CONNECTIONS, duration: DURATION_S, headers });
+  if (r.non2xx > 0 || r.errors > 0) throw new Error(`${url}: ${r.non2xx} non-2xx, ${r.errors} errors`);
+  return { rps: r.requests.average, p99: r.latency.p99, total: r.requests.total };
+}
+
+async function benchGateway() {
+  const server = fork(fileURLToPath(new URL('./bench/gateway-server.ts', import.meta.url)), {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  const ready = await new Promise<Ready>((resolve, reject) => {
+    server.once('message', (m) => resolve(m as Ready));
+    server.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
+  });
+  try {
+    const res = await fetch(`http://127.0.0.1:${ready.gatewayPort}/v1/oauth/token`, {
+      method: 'POST',
+      headers: { 'x-service-client-id': ready.client_id, 'x-service-client-secret': ready.client_secret },
+    });
+    const { access_token } = (await res.json()) as { access_token: string };
+    console.log(`gateway benchmark: ${CONNECTIONS} connections, ${DURATION_S} s per route, server in its own process (log level warn)`);
+    const bare = await load(`http://127.0.0.1:${ready.barePort}/bare`);
+    const me = await load(`http://127.0.0.1:${ready.gatewayPort}/users/me`, { authorization: `Bearer ${access_token}` });
+    const row = (name: string, r: { rps: number; p99: number; total: number }) =>
+      console.log(`  ${name.padEnd(34)} ${r.rps.toFixed(0).padStart(7)} req/s   p99 ${String(r.p99).padStart(4)} ms   (${r.total} requests)`);
+    row('bare Fastify GET /bare', bare);
+    row('gateway GET /users/me (bearer)', me);
+    const ratio = me.rps / bare.rps;
+    console.log(`  ratio authenticated / bare: ${(ratio * 100).toFixed(1)}%  (target >= 40%: ${ratio >= 0.4 ? 'met' : 'NOT met'})`);
+  } finally {
+    server.send('stop');
+  }
+}
+
+async function benchEnergyModel() {
+  const module = new URL('../shared/energy/src/bench.ts', import.meta.url);
+  if (!existsSync(fileURLToPath(module))) return;
+  const { benchEnergy } = (await import(module.href)) as { benchEnergy: () => Promise<unknown> };
+  await benchEnergy();
+}
+
+const only = process.argv[2];
+if (!only || only === 'gateway') await benchGateway();
+if (!only || only === 'energy') await benchEnergyModel();

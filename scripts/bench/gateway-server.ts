@@ -1,0 +1,36 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Fastify from 'fastify';
+import { startEmbedded } from '../../services/gateway/src/embedded.ts';
+
+/**
+ * The servers under benchmark, in their own process so the load generator does not share its
+ * event loop: the embedded gateway and a bare Fastify route, side by side.
+ */
+const dataDir = mkdtempSync(join(tmpdir(), 'renopath-bench-'));
+const running = await startEmbedded({
+  RENOPATH_DATA_DIR: dataDir,
+  RENOPATH_RATE_LIMIT_PER_SECOND: '0',
+  LOG_LEVEL: process.env['BENCH_LOG_LEVEL'] ?? 'warn',
+});
+await running.gateway.app.listen({ port: 0, host: '127.0.0.1' });
+const bare = Fastify({ logger: false });
+bare.get('/bare', async () => ({ ok: true }));
+await bare.listen({ port: 0, host: '127.0.0.1' });
+
+const address = (app: { server: { address(): unknown } }) => (app.server.address() as { port: number }).port;
+process.send?.({
+  gatewayPort: address(running.gateway.app),
+  barePort: address(bare),
+  client_id: running.bootstrap?.client_id,
+  client_secret: running.bootstrap?.client_secret,
+});
+process.on('message', async (msg) => {
+  if (msg === 'stop') {
+    await bare.close();
+    await running.close();
+    rmSync(dataDir, { recursive: true, force: true });
+    process.exit(0);
+  }
+});
