@@ -2,3 +2,10 @@ export * from './ports/event-store.ts';
 export * from './ports/read-store.ts';
 export * from './ports/bus.ts';
 export * from './ports/blob-store.ts';
+
+export { openSqliteEventStore, openSqliteCheckpointStore, SqliteEventStore, SqliteCheckpointStore, type SqliteEventStoreOptions } from './sqlite/sqlite-event-store.ts';
+export { openSqliteReadStore, SqliteReadStore, type SqliteReadStoreOptions } from './sqlite/sqlite-read-store.ts';
+export { createMemoryBus, MemoryBus, type MemoryBusOptions } from './memory/memory-bus.ts';
+export { connectNatsBus, NatsBus, type NatsBusOptions } from './nats/nats-bus.ts';
+export { openFsBlobStore, FsBlobStore, type FsBlobStoreOptions } from './fs/fs-blob-store.ts';
+export { runProjection, ProjectionTimeoutError, type Projection, type ProjectionOptions } from './projection-runner.ts';

@@ -1,0 +1,182 @@
+import type { EventStore, RecordedEvent, Subscription } from './ports/event-store.ts';
+import type { ReadStore, ReadStoreTx } from './ports/read-store.ts';
+import { backoff, Mutex, sleep } from './internal/async.ts';
+
+export interface ProjectionOptions {
+  /** Checkpoint name in the read store. */
+  name: string;
+  eventStore: EventStore;
+  readStore: ReadStore;
+  /** Collections this projection owns: `rebuild()` empties them. */
+  collections: string[];
+  /** Applies one event; runs inside the read-store transaction that also saves the checkpoint. */
+  handle(event: RecordedEvent, tx: ReadStoreTx): Promise<void>;
+  /** Only events of streams with one of these prefixes reach `handle` (default: every event). */
+  streamPrefixes?: string[];
+  /** Backoff after a failure, before resuming from the checkpoint (ms). */
+  retry?: { initialDelayMs?: number; maxDelayMs?: number };
+  /** Sees every failure (the runner retries it); `event` is the one being applied, if any. */
+  onError?: (error: unknown, event: RecordedEvent | undefined) => void;
+}
+
+export interface Projection {
+  readonly name: string;
+  /** Last global position this runner has applied or skipped (-1n until it has read its checkpoint). */
+  readonly position: bigint;
+  /** Resolves once every event up to `position` is applied: read-your-writes for the caller. */
+  waitFor(position: bigint, timeoutMs?: number): Promise<void>;
+  /** Empties the projection's collections and checkpoint, replays the log, resolves when caught up. */
+  rebuild(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export class ProjectionTimeoutError extends Error {
+  constructor(
+    readonly projection: string,
+    readonly wanted: bigint,
+    readonly reached: bigint,
+  ) {
+    super(`projection ${projection} did not reach position ${wanted} in time (at ${reached})`);
+    this.name = 'ProjectionTimeoutError';
+  }
+}
+
+interface Waiter {
+  position: bigint;
+  resolve: () => void;
+  reject: (error: Error) => void;
+}
+
+class ProjectionRunner implements Projection {
+  readonly name: string;
+  private processed = -1n;
+  private readonly waiters = new Set<Waiter>();
+  private readonly lifecycle = new Mutex();
+  private stop = new AbortController();
+  private subscription: Subscription | undefined;
+  private running: Promise<void>;
+  private closed = false;
+
+  constructor(private readonly options: ProjectionOptions) {
+    this.name = options.name;
+    this.running = this.run(this.stop.signal);
+  }
+
+  get position(): bigint {
+    return this.processed;
+  }
+
+  /** Subscribes from the checkpoint and applies events one at a time; on failure, backs off and resumes. */
+  private async run(stop: AbortSignal): Promise<void> {
+    const { eventStore, readStore, name, handle } = this.options;
+    let attempt = 0;
+    while (!stop.aborted) {
+      let current: RecordedEvent | undefined;
+      try {
+        const checkpoint = await readStore.loadCheckpoint(name);
+        if (stop.aborted) break;
+        this.advance(checkpoint);
+        const subscription = eventStore.subscribeToAll({ after: checkpoint });
+        this.subscription = subscription;
+        for await (const event of subscription) {
+          current = event;
+          if (this.wanted(event)) {
+            await readStore.transaction(async (tx) => {
+              await handle(event, tx);
+              await tx.saveCheckpoint(name, event.position);
+            });
+          }
+          this.advance(event.position);
+          current = undefined;
+          attempt = 0;
+        }
+      } catch (error) {
+        await this.subscription?.close();
+        if (stop.aborted) break;
+        this.options.onError?.(error, current);
+        const { initialDelayMs = 100, maxDelayMs = 10_000 } = this.options.retry ?? {};
+        await sleep(backoff(attempt, initialDelayMs, maxDelayMs), stop);
+        attempt += 1;
+      }
+    }
+  }
+
+  private wanted(event: RecordedEvent): boolean {
+    const prefixes = this.options.streamPrefixes;
+    return !prefixes || prefixes.some((prefix) => event.stream.startsWith(prefix));
+  }
+
+  private advance(position: bigint): void {
+    if (position <= this.processed) return;
+    this.processed = position;
+    for (const waiter of this.waiters) {
+      if (waiter.position <= position) {
+        this.waiters.delete(waiter);
+        waiter.resolve();
+      }
+    }
+  }
+
+  waitFor(position: bigint, timeoutMs?: number): Promise<void> {
+    if (this.closed) return Promise.reject(new Error(`projection ${this.name} is closed`));
+    if (this.processed >= position) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      let timer: NodeJS.Timeout | undefined;
+      const waiter: Waiter = {
+        position,
+        resolve: () => {
+          clearTimeout(timer);
+          resolve();
+        },
+        reject: (error) => {
+          clearTimeout(timer);
+          reject(error);
+        },
+      };
+      if (timeoutMs !== undefined) {
+        timer = setTimeout(() => {
+          this.waiters.delete(waiter);
+          reject(new ProjectionTimeoutError(this.name, position, this.processed));
+        }, timeoutMs);
+      }
+      this.waiters.add(waiter);
+    });
+  }
+
+  async rebuild(): Promise<void> {
+    const head = await this.lifecycle.run(async () => {
+      if (this.closed) throw new Error(`projection ${this.name} is closed`);
+      const head = await this.options.eventStore.headPosition();
+      await this.halt();
+      await this.options.readStore.reset(this.name, this.options.collections);
+      this.processed = -1n;
+      this.stop = new AbortController();
+      this.running = this.run(this.stop.signal);
+      return head;
+    });
+    await this.waitFor(head);
+  }
+
+  async close(): Promise<void> {
+    await this.lifecycle.run(async () => {
+      if (this.closed) return;
+      this.closed = true;
+      await this.halt();
+      for (const waiter of this.waiters) waiter.reject(new Error(`projection ${this.name} is closed`));
+      this.waiters.clear();
+    });
+  }
+
+  /** Stops the loop after the event in hand is committed. */
+  private async halt(): Promise<void> {
+    this.stop.abort();
+    await this.subscription?.close();
+    await this.running;
+    this.subscription = undefined;
+  }
+}
+
+/** Keeps a read model up to date with the event log, exactly once per event thanks to the checkpoint. */
+export function runProjection(options: ProjectionOptions): Projection {
+  return new ProjectionRunner(options);
+}
