@@ -312,3 +312,22 @@ describe('admin API off', () => {
     }
   });
 });
+
+describe('internal: attach a client member (used by the estates context)', () => {
+  it('creates the user as CLIENT, keeps an existing member\'s role, and is idempotent', async () => {
+    const org = stack.bootstrap.organization_id;
+    const req = (email: string) => ({
+      actor: null, correlation_id: 'test', params: {}, query: {},
+      body: { organization_id: org, email_address: email, first_name: 'Bea', last_name: 'Buyer' },
+    });
+    const first = await stack.running.bus.request<{ member_type: string; user_id: string }>('cmd.identity.attach-client-member', req('bea@buyer.example'));
+    expect(first.member_type).toBe('CLIENT');
+    const again = await stack.running.bus.request<{ user_id: string }>('cmd.identity.attach-client-member', req('BEA@buyer.example'));
+    expect(again.user_id).toBe(first.user_id);
+    const ownerStays = await stack.running.bus.request<{ member_type: string }>('cmd.identity.attach-client-member', req('demo@renopath.example'));
+    expect(ownerStays.member_type).toBe('OWNER');
+    await expect(
+      stack.running.bus.request('cmd.identity.attach-client-member', { ...req('x@y.example'), body: { ...req('x@y.example').body, organization_id: '00000000-0000-4000-8000-000000000000' } }),
+    ).rejects.toMatchObject({ status: 404 });
+  });
+});

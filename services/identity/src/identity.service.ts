@@ -13,6 +13,7 @@ import {
   AddOrganizationMemberBody,
   AdminCreateApiClientBody,
   AdminCreateOrganizationBody,
+  AttachClientMemberBody,
   DEFAULT_SCOPES,
   IdentitySubjects as S,
   TokenRequestBody,
@@ -263,6 +264,25 @@ export async function startIdentity(deps: IdentityDeps): Promise<IdentityService
       }, ctx(req));
       await settle(result.position);
       const { id: _id, ...rest } = before!;
+      return rest;
+    },
+
+    [S.attachClientMember]: async (req) => {
+      const body = parse(AttachClientMemberBody, req.body);
+      const org = fold(organizationDecider, (await store.readStream(organizationStream(body.organization_id))).map((e) => e as never));
+      if (!org.exists) throw new DomainError(404, ['organization not found']);
+      const { user_id } = await claimEmailAndRegister(req, body);
+      let position: bigint | null = null;
+      if (!org.members[user_id]) {
+        const result = await handleCommand(store, organizationStream(body.organization_id), organizationDecider, {
+          type: 'AddOrganizationMember', organization_id: body.organization_id, actor_user_id: null, user_id, member_type: 'CLIENT',
+        }, ctx(req));
+        position = result.position;
+      }
+      await settle(position);
+      const member = await reads.get<MemberDoc>(C.members, `${body.organization_id}:${user_id}`);
+      if (!member) throw new Error('member not projected');
+      const { id: _id, ...rest } = member;
       return rest;
     },
 

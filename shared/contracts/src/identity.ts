@@ -53,6 +53,14 @@ export const AddOrganizationMemberBody = z.strictObject({
 });
 export type AddOrganizationMemberBody = z.infer<typeof AddOrganizationMemberBody>;
 
+export const AttachClientMemberBody = z.strictObject({
+  organization_id: Uuid,
+  email_address: email,
+  first_name: name,
+  last_name: name,
+});
+export type AttachClientMemberBody = z.infer<typeof AttachClientMemberBody>;
+
 export const AdminCreateOrganizationBody = z.strictObject({
   name,
   country: Country,

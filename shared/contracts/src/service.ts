@@ -28,4 +28,10 @@ export const IdentitySubjects = {
   adminCreateOrganization: 'cmd.identity.admin-create-organization',
   adminCreateApiClient: 'cmd.identity.admin-create-api-client',
   adminRevokeApiClient: 'cmd.identity.admin-revoke-api-client',
+  /**
+   * Internal (other services, not HTTP): make a person a CLIENT member of an organization, creating
+   * the user when the email address is new; an existing member keeps their role. Body:
+   * AttachClientMemberBody; reply: OrganizationMember.
+   */
+  attachClientMember: 'cmd.identity.attach-client-member',
 } as const;
