@@ -62,8 +62,3 @@ export class Signal {
     });
   }
 }
-
-/** Deep copy through JSON, so in-process adapters hand out what the wire would. */
-export function viaJson<T>(value: T): T {
-  return value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T);
-}

@@ -8,9 +8,14 @@ import {
   type RequestHandler,
   type RequestOptions,
 } from '../ports/bus.ts';
-import { backoff, Signal, sleep, viaJson } from '../internal/async.ts';
+import { backoff, Signal, sleep } from '../internal/async.ts';
 import { serveRequest, unwrapReply } from '../internal/reply.ts';
 import { anySubjectMatches, subjectMatches } from '../internal/subjects.ts';
+
+/** Deep copy through JSON, so handlers and callers get what the wire would give them. */
+function viaJson<T>(value: T): T {
+  return value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T);
+}
 
 export interface MemoryBusOptions {
   /** Default request timeout (ms). */
