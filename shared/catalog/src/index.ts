@@ -1,1 +1,24 @@
-export {};
+export type {
+  CatalogueNode, Effect, GrantCategory, IncomeCategory, Predicate, QuantityRule, Requirement, Scope, Unit, VatRuleId,
+} from './types.ts';
+export { CLIENT_SCOPES, GRANT_CATEGORIES, INCOME_CATEGORIES, SCOPES } from './types.ts';
+export {
+  CATALOGUE_VERSION, UnknownComponentTypeError, allNodes, appliesTo, availableItems, availableRoots, defaultLeaf, findNode,
+  getNode, isAllowedInScope, isLeaf, leavesOf, rootOf, rootsOf, selectionTree,
+} from './catalogue.ts';
+export type { ClientScope, SelectionTreeNode } from './catalogue.ts';
+export { applyEffect } from './effects.ts';
+export { MissingQuantityInputError, quantityFor } from './quantity.ts';
+export type { QuantityContext } from './quantity.ts';
+export { PricingError, priceItem } from './pricing.ts';
+export type { PriceItemInput, PricedItem, PricingEstate } from './pricing.ts';
+export { vatFor } from './vat.ts';
+export type { VatContext, VatDecision } from './vat.ts';
+export { costIndexFactor, PRICE_LEVEL_YEAR } from './cost-index.ts';
+export { supportingWorks } from './supporting-works.ts';
+export type { DerivedItem, SupportedItem, SupportingEstate, SupportingOptions } from './supporting-works.ts';
+export { groupByGrantCategory } from './grant-groups.ts';
+export type { EligibleRenovationItem, GovernmentGrants, GrantGroup, GroupableItem } from './grant-groups.ts';
+export { MEASURES_FOR_PLANNER, canPlan } from './planner-measures.ts';
+export type { PlannerMeasure } from './planner-measures.ts';
+export { evaluate } from './predicates.ts';

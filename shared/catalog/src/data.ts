@@ -1,0 +1,149 @@
+import { z } from 'zod';
+import { Country, HeatingType, Region } from '@renopath/contracts';
+import unitPricesJson from '../data/unit-prices.json' with { type: 'json' };
+import regionalFactorsJson from '../data/regional-price-factors.json' with { type: 'json' };
+import costIndexJson from '../data/construction-cost-index.json' with { type: 'json' };
+import vatJson from '../data/vat-rules.json' with { type: 'json' };
+import incomeJson from '../data/income-categories.json' with { type: 'json' };
+import supportingJson from '../data/supporting-works.json' with { type: 'json' };
+import quantityJson from '../data/quantity-rules.json' with { type: 'json' };
+import flandersJson from '../data/grants/flanders.json' with { type: 'json' };
+import brusselsJson from '../data/grants/brussels.json' with { type: 'json' };
+import walloniaJson from '../data/grants/wallonia.json' with { type: 'json' };
+import netherlandsJson from '../data/grants/netherlands.json' with { type: 'json' };
+import { INCOME_CATEGORIES } from './types.ts';
+
+/**
+ * The catalogue's figures, parsed once at import: a malformed data file fails loudly at start-up
+ * rather than pricing silently wrong. Every row carries its source, year and note (STYLE.md 11).
+ */
+const sourced = {
+  id: z.string().regex(/^[A-Z0-9_]+$/),
+  year: z.number().int().min(2000).max(2100),
+  source: z.string().min(5),
+  note: z.string().min(3),
+};
+const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+const IncomeCategory = z.enum(INCOME_CATEGORIES);
+
+export const UnitPriceRow = z.strictObject({
+  ...sourced,
+  node: z.string(),
+  country: Country,
+  region: Region.nullable(),
+  unit_cost: z.number().positive(),
+  labour_share: z.number().min(0).max(1).optional(),
+});
+export type UnitPriceRow = z.infer<typeof UnitPriceRow>;
+
+const RegionalFactorRow = z.strictObject({ ...sourced, region: Region, factor: z.number().positive() });
+
+const CostIndexRow = z.strictObject({ ...sourced, value: z.number().positive() });
+const CostIndexCountry = z.strictObject({
+  country: Country,
+  index_name: z.string(),
+  annual_growth_after_last_row: z.number(),
+  growth_source: z.string(),
+  growth_note: z.string(),
+  rows: z.array(CostIndexRow).min(1),
+});
+
+const VatRate = z.strictObject({ ...sourced, country: Country, rate: z.number().min(0).max(1) });
+const VatCase = z.strictObject({
+  ...sourced,
+  when: z.strictObject({
+    from: isoDate.optional(),
+    to: isoDate.optional(),
+    min_dwelling_age_years: z.number().optional(),
+    heating_type_after_in: z.array(HeatingType).optional(),
+  }),
+  rate: z.string().optional(),
+  split: z.strictObject({ labour: z.string(), materials: z.string() }).optional(),
+});
+export type VatCase = z.infer<typeof VatCase>;
+const VatRule = z.strictObject({ id: z.string(), cases: z.array(VatCase).min(1) });
+
+const Amount = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('per_unit'), value: z.number().min(0) }),
+  z.strictObject({ kind: z.literal('share_of_cost'), value: z.number().min(0).max(1) }),
+  z.strictObject({ kind: z.literal('fixed'), value: z.number().min(0) }),
+  z.strictObject({
+    kind: z.literal('per_capacity'),
+    base: z.number().min(0),
+    per_unit: z.number().min(0),
+    assumed_capacity: z.number().positive(),
+    capacity_unit: z.string(),
+  }),
+]);
+export type GrantAmount = z.infer<typeof Amount>;
+
+export const GrantRule = z.strictObject({
+  ...sourced,
+  scheme: z.string(),
+  region: Region,
+  nodes: z.array(z.string()).min(1),
+  valid_from: isoDate,
+  valid_to: isoDate.nullable(),
+  income_categories: z.array(IncomeCategory).nullable(),
+  amount: Amount,
+  /** The rate when combined with one of `combination_with` (e.g. ISDE's doubled rate for two measures). */
+  combined_amount: Amount.optional(),
+  combination_with: z.array(z.string()).optional(),
+  /** A bonus that only counts together with one of these types. */
+  requires_companion: z.array(z.string()).optional(),
+  invoice_ceiling: z.number().positive().optional(),
+  max_amount: z.number().positive().optional(),
+  max_share_of_cost: z.number().min(0).max(1).optional(),
+  min_quantity: z.number().positive().optional(),
+  max_quantity: z.number().positive().optional(),
+  min_dwelling_age_years: z.number().min(0).optional(),
+  max_year_built: z.number().int().optional(),
+  conditions: z.array(z.string()),
+});
+export type GrantRule = z.infer<typeof GrantRule>;
+const GrantFile = z.strictObject({ description: z.string(), rules: z.array(GrantRule) });
+
+const IncomeRow = z.strictObject({ ...sourced, region: Region, map: z.record(IncomeCategory, z.string()) });
+
+const ScaffoldRow = z.strictObject({ ...sourced, nodes: z.array(z.string()).min(1), m2_per_unit: z.number().positive() });
+const RateRow = z.strictObject({ ...sourced, country: Country, rate: z.number().min(0).max(1) });
+const SafetyRow = z.strictObject({
+  ...sourced, country: Country, threshold: z.number().positive(), rate: z.number().min(0).max(1), minimum: z.number().min(0),
+});
+const RemovalRow = z.strictObject({
+  ...sourced,
+  node: z.string(),
+  demolition_per_unit: z.strictObject({ BE: z.number().min(0), NL: z.number().min(0) }),
+  waste_m3_per_unit: z.number().min(0),
+});
+const SupportingWorks = z.strictObject({
+  description: z.string(),
+  scaffolding: z.array(ScaffoldRow),
+  architect: z.array(RateRow),
+  safety_coordination: z.array(SafetyRow),
+  removal: z.array(RemovalRow),
+  waste_container: z.strictObject({ ...sourced, m3: z.number().positive() }),
+  asbestos_inventory: z.array(z.strictObject({ ...sourced, country: Country, built_before: z.number().int() })),
+  asbestos_inventory_triggers: z.strictObject({ ...sourced, roots: z.array(z.string()) }),
+});
+
+const QuantityRow = z.strictObject({ ...sourced, value: z.number().positive() });
+
+export const DATA = {
+  unitPrices: z.strictObject({ description: z.string(), price_level_year: z.number().int(), rows: z.array(UnitPriceRow) })
+    .parse(unitPricesJson),
+  regionalFactors: z.strictObject({ description: z.string(), rows: z.array(RegionalFactorRow) }).parse(regionalFactorsJson),
+  costIndex: z.strictObject({ description: z.string(), countries: z.array(CostIndexCountry) }).parse(costIndexJson),
+  vat: z.strictObject({ description: z.string(), rates: z.array(VatRate), rules: z.array(VatRule) }).parse(vatJson),
+  income: z.strictObject({ description: z.string(), default: IncomeCategory, rows: z.array(IncomeRow) }).parse(incomeJson),
+  supporting: SupportingWorks.parse(supportingJson),
+  quantity: z.strictObject({ description: z.string(), rows: z.array(QuantityRow) }).parse(quantityJson),
+  grants: [flandersJson, brusselsJson, walloniaJson, netherlandsJson].flatMap((f) => GrantFile.parse(f).rules),
+};
+
+/** A named figure from quantity-rules.json; a missing id is a programming error. */
+export function quantityFigure(id: string): number {
+  const row = DATA.quantity.rows.find((r) => r.id === id);
+  if (!row) throw new Error(`quantity-rules.json has no row ${id}`);
+  return row.value;
+}

@@ -1,0 +1,112 @@
+import { getNode, rootOf } from './catalogue.ts';
+import { costIndexFactor } from './cost-index.ts';
+import { DATA } from './data.ts';
+import { priceCore, priceItem, type PriceItemInput, type PricedItem, type PricingEstate } from './pricing.ts';
+
+export interface SupportedItem {
+  renovation_component_type: string;
+  quantity: number;
+  /** Cost excl. VAT when already priced; otherwise priced here. */
+  estimated_cost?: number;
+}
+
+export interface SupportingEstate extends PricingEstate {
+  country: PriceItemInput['country'];
+  region: PriceItemInput['region'];
+  year: number;
+  date?: string;
+}
+
+export interface SupportingOptions {
+  /** Derived types the renovation already has (e.g. one asbestos inventory covers every step). */
+  already_present?: readonly string[];
+}
+
+export interface DerivedItem extends PricedItem {
+  /** The client items this supporting work serves. */
+  supports: string[];
+}
+
+const round2 = (x: number): number => Math.round(x * 100) / 100;
+
+/**
+ * The works the system adds (DOMAIN.md 4, derived): scaffolding for facade and pitched-roof works,
+ * an architect for structural works, demolition and waste for replaced elements, an asbestos
+ * inventory in older buildings and (BE) a safety coordinator above the legal threshold.
+ */
+export function supportingWorks(items: readonly SupportedItem[], estate: SupportingEstate, options: SupportingOptions = {}): DerivedItem[] {
+  const skip = new Set(options.already_present ?? []);
+  const { country, region, year } = estate;
+  const base = { country, region, year, estate, ...(estate.date ? { date: estate.date } : {}) };
+  const costOf = (item: SupportedItem): number =>
+    item.estimated_cost ?? priceItem({ ...base, node: item.renovation_component_type, quantity: item.quantity }).estimated_cost;
+  const derived: DerivedItem[] = [];
+  const add = (priced: PricedItem, supports: string[]): void => {
+    derived.push({ ...priced, supports: [...new Set(supports)] });
+  };
+  const lump = (type: string, amount: number, row: string, supports: string[], assumption: string): void => {
+    add(priceCore({
+      ...base, node: getNode(type), requestedType: type, quantity: 1, unitCostAtYear: amount, labourShare: undefined,
+      priceRow: row, extraAssumptions: [assumption],
+    }), supports);
+  };
+  const sw = DATA.supporting;
+
+  if (!skip.has('SCAFFOLDING')) {
+    let m2 = 0;
+    const supports: string[] = [];
+    for (const item of items) {
+      const row = sw.scaffolding.find((r) => r.nodes.includes(item.renovation_component_type));
+      if (!row) continue;
+      m2 += item.quantity * row.m2_per_unit;
+      supports.push(item.renovation_component_type);
+    }
+    if (m2 > 0) add(priceItem({ ...base, node: 'SCAFFOLDING', quantity: round2(m2) }), supports);
+  }
+
+  if (!skip.has('DEMOLITION') || !skip.has('WASTE_DISPOSAL')) {
+    let demolition = 0;
+    let m3 = 0;
+    const supports: string[] = [];
+    for (const item of items) {
+      const row = sw.removal.find((r) => r.node === item.renovation_component_type);
+      if (!row) continue;
+      demolition += row.demolition_per_unit[country] * item.quantity;
+      m3 += row.waste_m3_per_unit * item.quantity;
+      supports.push(item.renovation_component_type);
+    }
+    const regional = country === 'BE' ? (DATA.regionalFactors.rows.find((r) => r.region === region)?.factor ?? 1) : 1;
+    if (demolition > 0 && !skip.has('DEMOLITION')) {
+      lump('DEMOLITION', demolition * regional * costIndexFactor(country, year).factor, 'REMOVAL_*', supports,
+        'Demolition priced per replaced element (supporting-works.json removal rows).');
+    }
+    if (m3 > 0 && !skip.has('WASTE_DISPOSAL')) {
+      const containers = Math.ceil(m3 / sw.waste_container.m3);
+      add(priceItem({ ...base, node: 'WASTE_DISPOSAL', quantity: containers }), supports);
+    }
+  }
+
+  const structural = items.filter((i) => getNode(i.renovation_component_type).structural);
+  if (structural.length > 0 && !skip.has('ARCHITECT')) {
+    const row = sw.architect.find((r) => r.country === country)!;
+    const works = structural.reduce((sum, i) => sum + costOf(i), 0);
+    lump('ARCHITECT', works * row.rate, row.id, structural.map((i) => i.renovation_component_type),
+      `Architect fee ${(row.rate * 100).toFixed(0)}% of the structural works (${round2(works)} EUR excl. VAT).`);
+  }
+
+  const cutoff = sw.asbestos_inventory.find((r) => r.country === country)!;
+  const triggers = items.filter((i) => sw.asbestos_inventory_triggers.roots.includes(rootOf(getNode(i.renovation_component_type)).renovation_component_type));
+  if (estate.year_built < cutoff.built_before && triggers.length > 0 && !skip.has('ASBESTOS_INVENTORY')) {
+    add(priceItem({ ...base, node: 'ASBESTOS_INVENTORY', quantity: 1 }), triggers.map((i) => i.renovation_component_type));
+  }
+
+  const safety = sw.safety_coordination.find((r) => r.country === country);
+  if (safety && !skip.has('SAFETY_COORDINATION')) {
+    const works = items.reduce((sum, i) => sum + costOf(i), 0) + derived.reduce((sum, d) => sum + d.estimated_cost, 0);
+    if (works >= safety.threshold) {
+      lump('SAFETY_COORDINATION', Math.max(safety.minimum, works * safety.rate), safety.id, items.map((i) => i.renovation_component_type),
+        `Safety coordination required from ${safety.threshold} EUR of works; assumes several contractors.`);
+    }
+  }
+  return derived;
+}
