@@ -1,0 +1,122 @@
+import { describe, expect, it } from 'vitest';
+import type { PropertyDescription } from '@renopath/contracts';
+import { MEASURES_FOR_PLANNER, MissingQuantityInputError, applyEffect, canPlan, quantityFor } from './index.ts';
+
+const HOUSE: PropertyDescription = {
+  year_built: 1965, estate_format: 'SEMI_OPEN', habitable_space_m2: 140, zip_code: '9000', country: 'BE',
+  roof_type: 'INCLINED', inclined_roof_insulation_type: 'NONE', outer_wall_insulation_type: 'NONE',
+  window_glazing_type: 'DOUBLE_GLAZING', heating_type: 'NATURAL_GAS', heating_device: 'NON_CONDENSING_BOILER', installation_age: 25,
+  has_cavity_wall: true, cavity_wall_width: 6, ventilation_type: 'NONE',
+};
+
+describe('energy effects', () => {
+  it('fills a cavity', () => {
+    expect(applyEffect('CAVITY_WALL_INSULATION', HOUSE, 80)).toMatchObject({ has_cavity_wall_insulation: true, outer_wall_insulation_type: 'MODERATE' });
+  });
+
+  it('switches to an air-water heat pump', () => {
+    const after = applyEffect('HEAT_PUMP_AIR_WATER', HOUSE, 1);
+    expect(after).toMatchObject({ heating_type: 'ELECTRIC', heating_device: 'HEAT_PUMP_AIR_WATER', installation_age: 0 });
+    expect(after.eco_facilities).toEqual(['HEAT_PUMP']);
+  });
+
+  it('keeps the gas carrier with a hybrid', () => {
+    expect(applyEffect('HEAT_PUMP_HYBRID', HOUSE, 1)).toMatchObject({ heating_type: 'NATURAL_GAS', heating_device: 'HEAT_PUMP_HYBRID' });
+    const { heating_type: _omit, ...unknownCarrier } = HOUSE;
+    expect(applyEffect('HEAT_PUMP_HYBRID', unknownCarrier, 1).heating_type).toBe('NATURAL_GAS');
+  });
+
+  it('adds the PV quantity to the installed kWp', () => {
+    expect(applyEffect('SOLAR_PANELS', { ...HOUSE, solar_panels_kwp: 2.5 }, 4.2).solar_panels_kwp).toBe(6.7);
+    expect(applyEffect('SOLAR_PANELS', HOUSE, 4).eco_facilities).toEqual(['SOLAR_PANELS']);
+  });
+
+  it('never lowers an insulation, glazing or ventilation level and leaves the input untouched', () => {
+    const strong = { ...HOUSE, outer_wall_insulation_type: 'STRONG' as const, window_glazing_type: 'TRIPLE_GLAZING' as const, ventilation_type: 'SYSTEM_D' as const };
+    expect(applyEffect('INTERIOR_WALL_INSULATION', strong, 50).outer_wall_insulation_type).toBe('STRONG');
+    expect(applyEffect('GLAZING_REPLACEMENT_HR', strong, 20).window_glazing_type).toBe('TRIPLE_GLAZING');
+    expect(applyEffect('VENTILATION_SYSTEM_C', strong, 1).ventilation_type).toBe('SYSTEM_D');
+    const copy = structuredClone(HOUSE);
+    applyEffect('EXTERIOR_WALL_INSULATION', HOUSE, 100);
+    expect(HOUSE).toEqual(copy);
+  });
+});
+
+describe('quantities', () => {
+  it('follows the estate surfaces', () => {
+    expect(quantityFor('EXTERIOR_WALL_INSULATION', { outer_wall_surface: 150, window_surface: 30 })).toBe(120);
+    expect(quantityFor('EXTERIOR_WALL_INSULATION', { outer_wall_surface: 150, window_surface: 30, outer_wall_surface_includes_windows: false })).toBe(150);
+    expect(quantityFor('WINDOW_REPLACEMENT_PVC_HR', { window_surface: 24 })).toBe(24);
+    expect(quantityFor('INCLINED_ROOF_INSULATION_INSIDE', { inclined_roof_surface: 95 })).toBe(95);
+    expect(quantityFor('FLAT_ROOF_INSULATION', { roof_surface: 60 })).toBe(60);
+    expect(quantityFor('BASEMENT_CEILING_INSULATION', { habitable_space_m2: 140, number_of_floors: 2 })).toBe(70);
+    expect(quantityFor('FLOORING_TILES', { room_surface: 16, count: 2 })).toBe(32);
+    expect(quantityFor('HEAT_PUMP_AIR_WATER', {})).toBe(1);
+    expect(quantityFor('INTERIOR_DOORS', { count: 5 })).toBe(5);
+    expect(quantityFor('AIRTIGHTNESS_IMPROVEMENT', {})).toBe(1);
+  });
+
+  it('derives room walls, gutters and PV from the figures in quantity-rules.json', () => {
+    // 16 m2 room: perimeter 16 m x 2.6 m (ROOM_STOREY_HEIGHT_M) x 0.85 (ROOM_WALL_OPENINGS_SHARE).
+    expect(quantityFor('WALL_PAINTING', { room_surface: 16 })).toBe(35.36);
+    expect(quantityFor('HANGING_GUTTER_PLASTIC', { building_width: 7 })).toBe(14); // GUTTER_SIDES 2
+    // 80 m2 x 0.4 (PV_USABLE_SHARE_INCLINED) / 4.5 m2 per kWp (PV_M2_PER_KWP) = 7.1 kWp.
+    expect(quantityFor('SOLAR_PANELS', { inclined_roof_surface: 80 })).toBe(7.1);
+    expect(quantityFor('SOLAR_PANELS', { inclined_roof_surface: 400 })).toBe(10); // PV_MAX_KWP
+    expect(quantityFor('SOLAR_PANELS', { roof_type: 'FLAT', flat_roof_surface: 90 })).toBe(10);
+  });
+
+  it('names the missing input', () => {
+    expect(() => quantityFor('EXTERIOR_WALL_INSULATION', {})).toThrow(MissingQuantityInputError);
+    expect(() => quantityFor('FLOORING_TILES', {})).toThrow(/room_surface/);
+  });
+});
+
+describe('planner measures and prerequisites', () => {
+  it('lists envelope, systems, PV, solar boiler and ventilation', () => {
+    const types = MEASURES_FOR_PLANNER.map((m) => m.renovation_component_type);
+    expect(types).toEqual(expect.arrayContaining([
+      'CAVITY_WALL_INSULATION', 'EXTERIOR_WALL_INSULATION', 'INCLINED_ROOF_INSULATION_INSIDE', 'FLAT_ROOF_INSULATION',
+      'WINDOW_REPLACEMENT_PVC_HR', 'BASEMENT_CEILING_INSULATION', 'HEAT_PUMP_AIR_WATER', 'HEAT_PUMP_HYBRID',
+      'SOLAR_PANELS', 'SOLAR_BOILER', 'VENTILATION_SYSTEM_D',
+    ]));
+    expect(types).not.toContain('KITCHEN');
+  });
+
+  it('allows cavity fill only into an empty cavity of at least 5 cm', () => {
+    expect(canPlan('CAVITY_WALL_INSULATION', HOUSE, []).ok).toBe(true);
+    expect(canPlan('CAVITY_WALL_INSULATION', { ...HOUSE, cavity_wall_width: 4 }, []).ok).toBe(false);
+    expect(canPlan('CAVITY_WALL_INSULATION', { ...HOUSE, cavity_wall_width: undefined }, []).ok).toBe(false);
+    expect(canPlan('CAVITY_WALL_INSULATION', { ...HOUSE, has_cavity_wall_insulation: true }, []).ok).toBe(false);
+  });
+
+  it('puts an all-electric heat pump after the envelope, a hybrid any time', () => {
+    const blocked = canPlan('HEAT_PUMP_AIR_WATER', HOUSE, []);
+    expect(blocked.ok).toBe(false);
+    expect(blocked.reasons.join(' ')).toMatch(/envelope/);
+    expect(canPlan('HEAT_PUMP_HYBRID', HOUSE, []).ok).toBe(true);
+    expect(canPlan('HEAT_PUMP_AIR_WATER', HOUSE, ['INCLINED_ROOF_INSULATION_INSIDE']).ok).toBe(true);
+    const insulated = { ...HOUSE, inclined_roof_insulation_type: 'STRONG' as const, window_glazing_type: 'HR' as const };
+    expect(canPlan('HEAT_PUMP_AIR_WATER', insulated, []).ok).toBe(true);
+  });
+
+  it('puts ventilation D after airtightness works or new windows', () => {
+    expect(canPlan('VENTILATION_SYSTEM_D', HOUSE, []).ok).toBe(false);
+    expect(canPlan('VENTILATION_SYSTEM_D', HOUSE, ['WINDOW_REPLACEMENT_PVC_HR']).ok).toBe(true);
+    expect(canPlan('VENTILATION_SYSTEM_D', HOUSE, ['AIRTIGHTNESS_IMPROVEMENT']).ok).toBe(true);
+  });
+
+  it('puts PV after the heating decision', () => {
+    expect(canPlan('SOLAR_PANELS', HOUSE, []).ok).toBe(false);
+    expect(canPlan('SOLAR_PANELS', HOUSE, ['HEAT_PUMP_HYBRID']).ok).toBe(true);
+    expect(canPlan('SOLAR_PANELS', { ...HOUSE, heating_device: 'CONDENSING_BOILER' }, []).ok).toBe(true);
+  });
+
+  it('matches roof insulation to the roof type, and never repeats or doubles a measure', () => {
+    expect(canPlan('FLAT_ROOF_INSULATION', HOUSE, []).ok).toBe(false);
+    expect(canPlan('INCLINED_ROOF_INSULATION_INSIDE', { ...HOUSE, roof_type: 'FLAT' }, []).ok).toBe(false);
+    expect(canPlan('CAVITY_WALL_INSULATION', HOUSE, ['CAVITY_WALL_INSULATION']).ok).toBe(false);
+    expect(canPlan('INCLINED_ROOF_INSULATION_OUTSIDE', HOUSE, ['INCLINED_ROOF_INSULATION_INSIDE']).ok).toBe(false);
+    expect(canPlan('HEAT_PUMP_HYBRID', HOUSE, ['HEAT_PUMP_GEOTHERMAL']).ok).toBe(false);
+  });
+});

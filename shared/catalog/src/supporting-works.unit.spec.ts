@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { priceItem, supportingWorks, type SupportingEstate } from './index.ts';
+
+const flanders = (year_built: number): SupportingEstate => ({ year_built, country: 'BE', region: 'FLANDERS', year: 2025 });
+const types = (items: { renovation_component_type: string }[]) => items.map((i) => i.renovation_component_type);
+
+describe('supporting works', () => {
+  it('adds scaffolding for facade works (SCAFFOLD_FACADE: 1.15 m2 per m2, PRICE_SCAFFOLDING_BE €14/m2)', () => {
+    const derived = supportingWorks([{ renovation_component_type: 'EXTERIOR_WALL_INSULATION', quantity: 100 }], flanders(2005));
+    const scaffold = derived.find((d) => d.renovation_component_type === 'SCAFFOLDING')!;
+    expect(scaffold.quantity).toBe(115);
+    expect(scaffold.estimated_cost).toBe(1610);
+    expect(scaffold.vat_rate).toBe(0.06);
+    expect(scaffold.supports).toEqual(['EXTERIOR_WALL_INSULATION']);
+  });
+
+  it('adds scaffolding for pitched-roof works but not for cavity fill or inside roof insulation', () => {
+    const roof = supportingWorks([{ renovation_component_type: 'INCLINED_ROOF_INSULATION_OUTSIDE', quantity: 120 }], flanders(2005));
+    expect(roof.find((d) => d.renovation_component_type === 'SCAFFOLDING')?.quantity).toBe(60); // SCAFFOLD_PITCHED_ROOF 0.5
+    const light = supportingWorks([
+      { renovation_component_type: 'CAVITY_WALL_INSULATION', quantity: 100 },
+      { renovation_component_type: 'INCLINED_ROOF_INSULATION_INSIDE', quantity: 100 },
+    ], flanders(2005));
+    expect(types(light)).not.toContain('SCAFFOLDING');
+  });
+
+  it('adds an asbestos inventory for a 1975 house and not for a 2005 one', () => {
+    const works = [{ renovation_component_type: 'WINDOW_REPLACEMENT_PVC_HR', quantity: 20 }];
+    const old = supportingWorks(works, flanders(1975));
+    const inventory = old.find((d) => d.renovation_component_type === 'ASBESTOS_INVENTORY')!;
+    expect(inventory.estimated_cost).toBe(450); // PRICE_ASBESTOS_INVENTORY_BE
+    expect(inventory.vat_rate).toBe(0.21); // a service, not works (BE_SERVICE)
+    expect(types(supportingWorks(works, flanders(2005)))).not.toContain('ASBESTOS_INVENTORY');
+    // NL cut-off (ASBESTOS_INVENTORY_NL): built before 1994.
+    const nl = (year_built: number) => supportingWorks(works, { year_built, country: 'NL', region: 'NETHERLANDS', year: 2025 });
+    expect(types(nl(1990))).toContain('ASBESTOS_INVENTORY');
+    expect(types(nl(2000))).not.toContain('ASBESTOS_INVENTORY');
+    // Works that disturb no existing material need no inventory.
+    expect(types(supportingWorks([{ renovation_component_type: 'SOLAR_PANELS', quantity: 4 }], flanders(1975)))).not.toContain('ASBESTOS_INVENTORY');
+  });
+
+  it('does not repeat a supporting work the renovation already has', () => {
+    const works = [{ renovation_component_type: 'WINDOW_REPLACEMENT_PVC_HR', quantity: 20 }];
+    expect(types(supportingWorks(works, flanders(1975), { already_present: ['ASBESTOS_INVENTORY'] }))).not.toContain('ASBESTOS_INVENTORY');
+  });
+
+  it('adds demolition and waste for replaced elements (REMOVAL_* rows, WASTE_CONTAINER_SIZE 10 m3)', () => {
+    const derived = supportingWorks([
+      { renovation_component_type: 'WINDOW_REPLACEMENT_PVC_HR', quantity: 20 },
+      { renovation_component_type: 'BATHROOM', quantity: 1 },
+    ], flanders(2005));
+    // 20 x €30 + €1,500; waste 20 x 0.05 + 5 = 6 m3 -> one container at €350.
+    expect(derived.find((d) => d.renovation_component_type === 'DEMOLITION')?.estimated_cost).toBe(2100);
+    expect(derived.find((d) => d.renovation_component_type === 'WASTE_DISPOSAL')).toMatchObject({ quantity: 1, estimated_cost: 350 });
+  });
+
+  it('adds an architect for structural works (ARCHITECT_BE 12%)', () => {
+    const wall = priceItem({ node: 'INTERIOR_WALL_REMOVAL', quantity: 1, country: 'BE', region: 'FLANDERS', year: 2025, estate: { year_built: 2005 } });
+    const derived = supportingWorks([{ renovation_component_type: 'INTERIOR_WALL_REMOVAL', quantity: 1, estimated_cost: wall.estimated_cost }], flanders(2005));
+    const architect = derived.find((d) => d.renovation_component_type === 'ARCHITECT')!;
+    expect(architect.estimated_cost).toBe(480); // 12% x €4,000
+    expect(architect.vat_rate).toBe(0.21);
+    expect(types(supportingWorks([{ renovation_component_type: 'KITCHEN', quantity: 1 }], flanders(2005)))).not.toContain('ARCHITECT');
+  });
+
+  it('adds a safety coordinator in Belgium from €25,000 of works (SAFETY_COORDINATION_BE)', () => {
+    const big = supportingWorks([{ renovation_component_type: 'EXTERIOR_WALL_INSULATION', quantity: 200 }], flanders(2005));
+    // €28,000 works + €3,220 scaffolding -> 1% = €312.20 < minimum €500.
+    expect(big.find((d) => d.renovation_component_type === 'SAFETY_COORDINATION')?.estimated_cost).toBe(500);
+    const small = supportingWorks([{ renovation_component_type: 'EXTERIOR_WALL_INSULATION', quantity: 50 }], flanders(2005));
+    expect(types(small)).not.toContain('SAFETY_COORDINATION');
+  });
+
+  it('returns only derived-scope items', () => {
+    const derived = supportingWorks([
+      { renovation_component_type: 'ROOF_COVERING_TILES', quantity: 100 },
+      { renovation_component_type: 'STAIRCASE_REPLACEMENT_WOOD', quantity: 1 },
+    ], flanders(1960));
+    expect(types(derived).sort()).toEqual(['ARCHITECT', 'ASBESTOS_INVENTORY', 'DEMOLITION', 'SCAFFOLDING', 'WASTE_DISPOSAL']);
+  });
+});
