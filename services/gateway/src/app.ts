@@ -59,8 +59,10 @@ export function buildGateway(deps: GatewayDeps): Gateway {
   app.setNotFoundHandler((request, reply) =>
     handleError(new HttpError(404, [`${request.method} ${request.url.split('?')[0]} is not a route of this API`]), request, reply),
   );
-  app.addHook('onSend', async (request, reply) => {
+  // Set when the request arrives, so every reply (errors included) carries it; a sync hook costs no promise.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: ONE_MIB }, (_req, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(body as string)));

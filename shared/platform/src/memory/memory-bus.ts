@@ -49,6 +49,8 @@ interface Durable {
 export class MemoryBus implements Bus {
   private readonly responders: Responder[] = [];
   private readonly roundRobin = new Map<string, number>();
+  /** Responders per concrete subject, so a request does not match every pattern each time. */
+  private readonly routes = new Map<string, Responder[]>();
   private readonly log: Published[] = [];
   private readonly publishedIds = new Set<string>();
   private readonly durables = new Map<string, Durable>();
@@ -67,7 +69,11 @@ export class MemoryBus implements Bus {
 
   async request<T = unknown>(subject: string, payload: unknown, options: RequestOptions = {}): Promise<T> {
     this.assertOpen();
-    const candidates = this.responders.filter((r) => subjectMatches(r.pattern, subject));
+    let candidates = this.routes.get(subject);
+    if (!candidates) {
+      candidates = this.responders.filter((r) => subjectMatches(r.pattern, subject));
+      this.routes.set(subject, candidates);
+    }
     if (candidates.length === 0) throw new BusUnavailableError(subject, 'no responders');
     const turn = this.roundRobin.get(subject) ?? 0;
     this.roundRobin.set(subject, turn + 1);
@@ -85,7 +91,9 @@ export class MemoryBus implements Bus {
     });
     try {
       const reply = await Promise.race([served, timedOut]);
-      return unwrapReply<T>(viaJson(reply), subject, failure);
+      // The reply envelope is built right here by serveRequest, so only its value needs the wire copy.
+      if (reply.ok) return viaJson(reply.value) as T;
+      return unwrapReply<T>(reply, subject, failure);
     } finally {
       clearTimeout(timer);
     }
@@ -95,10 +103,12 @@ export class MemoryBus implements Bus {
     this.assertOpen();
     const responder: Responder = { pattern: subject, handler };
     this.responders.push(responder);
+    this.routes.clear();
     return {
       close: async () => {
         const index = this.responders.indexOf(responder);
         if (index >= 0) this.responders.splice(index, 1);
+        this.routes.clear();
       },
     };
   }

@@ -11,19 +11,22 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 readStoreContract('sqlite', async (storage) => openSqliteReadStore({ file: join(dir, `${storage}.db`) }));
 
 describe('SqliteReadStore', () => {
-  it('refuses a nested transaction instead of waiting for itself forever', async () => {
-    const store = openSqliteReadStore({ file: ':memory:' });
-    await expect(store.transaction(() => store.transaction(async () => 1))).rejects.toThrow(/do not nest/);
-    await store.close();
-  });
-
-  it('lets store reads inside a transaction see its own writes without waiting', async () => {
-    const store = openSqliteReadStore({ file: ':memory:' });
-    const seen = await store.transaction(async (tx) => {
-      await tx.put('orgs', 'o1', { name: 'Org' });
-      return store.get('orgs', 'o1');
+  it('serves reads outside a transaction from committed data, without waiting for the writer', async () => {
+    const store = openSqliteReadStore({ file: join(dir, 'isolation.db') });
+    await store.transaction((tx) => tx.put('orgs', 'o1', { name: 'before' }));
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const writing = store.transaction(async (tx) => {
+      await tx.put('orgs', 'o1', { name: 'uncommitted' });
+      expect(await tx.get('orgs', 'o1')).toEqual({ name: 'uncommitted' });
+      await held;
     });
-    expect(seen).toEqual({ name: 'Org' });
+    // The transaction is open and holds the writer: an outside read answers at once, with the committed value.
+    expect(await store.get('orgs', 'o1')).toEqual({ name: 'before' });
+    expect((await store.query('orgs')).items).toEqual([{ name: 'before' }]);
+    release();
+    await writing;
+    expect(await store.get('orgs', 'o1')).toEqual({ name: 'uncommitted' });
     await store.close();
   });
 

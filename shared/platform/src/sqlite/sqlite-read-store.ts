@@ -1,5 +1,4 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
-import type Database from 'better-sqlite3';
+import Database from 'better-sqlite3';
 import type {
   FieldCondition,
   Filter,
@@ -129,13 +128,26 @@ function pageWindow(options: QueryOptions): { limit: number; offset: number } {
 export class SqliteReadStore implements ReadStore {
   private readonly db: Database.Database;
   private readonly mutex = new Mutex();
-  // Marks code running inside this store's transaction, so its reads do not wait for the lock it holds.
-  private readonly inTransaction = new AsyncLocalStorage<true>();
+  /**
+   * Reads outside a transaction use a second, read-only connection: in WAL mode it sees only
+   * committed data and never waits for the writer, so the query path stays synchronous and cheap.
+   * `:memory:` cannot be shared between connections; there reads queue behind transactions instead.
+   */
+  private readonly reader: Database.Database | null;
+  private readonly readStatements;
   private readonly statements;
   private closed = false;
 
   constructor(options: SqliteReadStoreOptions) {
     this.db = openSqlite(options.file, SCHEMA);
+    const inMemory = options.file === ':memory:' || options.file === '';
+    this.reader = inMemory ? null : new Database(options.file, { readonly: true, fileMustExist: true });
+    this.reader?.defaultSafeIntegers(true);
+    const readDb = this.reader ?? this.db;
+    this.readStatements = {
+      get: readDb.prepare<[string, string], { doc: string }>('SELECT doc FROM documents WHERE collection = ? AND id = ?'),
+      loadCheckpoint: readDb.prepare<[string], { position: bigint }>('SELECT position FROM checkpoints WHERE projection = ?'),
+    };
     this.statements = {
       get: this.db.prepare<[string, string], { doc: string }>('SELECT doc FROM documents WHERE collection = ? AND id = ?'),
       put: this.db.prepare<[string, string, string]>(
@@ -154,20 +166,20 @@ export class SqliteReadStore implements ReadStore {
   }
 
   get<T extends object>(collection: string, id: string): Promise<T | null> {
-    return this.read(() => this.getSync<T>(collection, id));
+    return this.read(() => this.getSync<T>(collection, id, this.readStatements.get));
   }
 
   query<T extends object>(collection: string, options: QueryOptions = {}): Promise<QueryResult<T>> {
-    return this.read(() => this.querySync<T>(collection, options));
+    return this.read(() => this.querySync<T>(collection, options, this.reader ?? this.db));
   }
 
   loadCheckpoint(projection: string): Promise<bigint> {
-    return this.read(() => this.statements.loadCheckpoint.get(projection)?.position ?? 0n);
+    return this.read(() => this.readStatements.loadCheckpoint.get(projection)?.position ?? 0n);
   }
 
+  /** Transactions do not nest: inside one, use the `tx` it hands you (a nested call would wait forever). */
   async transaction<R>(fn: (tx: ReadStoreTx) => Promise<R>): Promise<R> {
     this.assertOpen();
-    if (this.inTransaction.getStore()) throw new Error('read store transactions do not nest: use the tx you were given');
     return this.mutex.run(async () => {
       this.assertOpen();
       this.db.exec('BEGIN IMMEDIATE');
@@ -177,8 +189,8 @@ export class SqliteReadStore implements ReadStore {
         return op(...args);
       };
       const tx: ReadStoreTx = {
-        get: guard((collection: string, id: string) => this.getSync(collection, id)) as ReadStoreTx['get'],
-        query: guard((collection: string, options?: QueryOptions) => this.querySync(collection, options ?? {})) as ReadStoreTx['query'],
+        get: guard((collection: string, id: string) => this.getSync(collection, id, this.statements.get)) as ReadStoreTx['get'],
+        query: guard((collection: string, options?: QueryOptions) => this.querySync(collection, options ?? {}, this.db)) as ReadStoreTx['query'],
         put: guard((collection: string, id: string, doc: object) => {
           this.statements.put.run(collection, id, JSON.stringify(doc));
         }),
@@ -190,7 +202,7 @@ export class SqliteReadStore implements ReadStore {
         }),
       };
       try {
-        const result = await this.inTransaction.run(true, () => fn(tx));
+        const result = await fn(tx);
         active = false;
         this.db.exec('COMMIT');
         return result;
@@ -214,34 +226,35 @@ export class SqliteReadStore implements ReadStore {
     // Waits for a running transaction to finish before closing the connection under it.
     await this.mutex.run(async () => {
       this.closed = true;
+      this.reader?.close();
       this.db.close();
     });
   }
 
-  /** Reads wait for a running transaction (one connection: they would see its uncommitted writes). */
+  /** With one connection (`:memory:`), reads wait for a running transaction: they would see its uncommitted writes. */
   private async read<V>(op: () => V): Promise<V> {
     this.assertOpen();
-    if (this.inTransaction.getStore()) return op();
+    if (this.reader) return op();
     return this.mutex.run(async () => {
       this.assertOpen();
       return op();
     });
   }
 
-  private getSync<T>(collection: string, id: string): T | null {
-    const row = this.statements.get.get(collection, id);
+  private getSync<T>(collection: string, id: string, statement: Database.Statement<[string, string], { doc: string }>): T | null {
+    const row = statement.get(collection, id);
     return row ? (JSON.parse(row.doc) as T) : null;
   }
 
-  private querySync<T>(collection: string, options: QueryOptions): QueryResult<T> {
+  private querySync<T>(collection: string, options: QueryOptions, db: Database.Database): QueryResult<T> {
     const where = compileWhere(collection, options.filter);
     const { limit, offset } = pageWindow(options);
     const orderParams: SqlValue[] = [];
     const order = compileOrder(options.sort, orderParams);
-    const rows = this.db
+    const rows = db
       .prepare<SqlValue[], { doc: string }>(`SELECT doc FROM documents WHERE ${where.sql} ORDER BY ${order} LIMIT ? OFFSET ?`)
       .all(...where.params, ...orderParams, limit, offset);
-    const counted = this.db
+    const counted = db
       .prepare<SqlValue[], { total: bigint }>(`SELECT count(*) AS total FROM documents WHERE ${where.sql}`)
       .get(...where.params);
     return { items: rows.map((r) => JSON.parse(r.doc) as T), total: Number(counted?.total ?? 0n) };
