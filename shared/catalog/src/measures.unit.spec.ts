@@ -22,7 +22,7 @@ describe('energy effects', () => {
 
   it('keeps the gas carrier with a hybrid', () => {
     expect(applyEffect('HEAT_PUMP_HYBRID', HOUSE, 1)).toMatchObject({ heating_type: 'NATURAL_GAS', heating_device: 'HEAT_PUMP_HYBRID' });
-    const { heating_type: _omit, ...unknownCarrier } = HOUSE;
+    const unknownCarrier: PropertyDescription = { ...HOUSE, heating_type: undefined };
     expect(applyEffect('HEAT_PUMP_HYBRID', unknownCarrier, 1).heating_type).toBe('NATURAL_GAS');
   });
 
