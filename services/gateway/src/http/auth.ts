@@ -43,11 +43,14 @@ export class TokenVerifier {
   /** Loads the key set and the revoked clients, and follows revocations as they happen. */
   async start(consumerName: string) {
     await this.refreshKeys(true);
-    const { client_ids } = await this.options.bus.request<{ client_ids: string[] }>(IdentitySubjects.revokedClients, {});
-    for (const id of client_ids) this.revoked.add(id);
-    return this.options.bus.consume(consumerName, { subjects: ['evt.identity.ApiClientRevoked'] }, async (event: EventEnvelope) => {
+    // Follow new revocations first, then load the earlier ones, so none falls between the two.
+    const follow = { subjects: ['evt.identity.ApiClientRevoked'], transient: { idleExpiryMs: 3_600_000 } };
+    const subscription = await this.options.bus.consume(consumerName, follow, async (event: EventEnvelope) => {
       this.markRevoked(String(event.data['client_id']));
     });
+    const { client_ids } = await this.options.bus.request<{ client_ids: string[] }>(IdentitySubjects.revokedClients, {});
+    for (const id of client_ids) this.revoked.add(id);
+    return subscription;
   }
 
   markRevoked(clientId: string) {

@@ -127,7 +127,7 @@ export class MemoryBus implements Bus {
     let durable = this.durables.get(consumer);
     if (!durable) {
       // A new durable starts at the beginning of the log, like a JetStream consumer with deliver-all.
-      durable = { offset: 0, active: false };
+      durable = { offset: options.transient ? this.log.length : 0, active: false };
       this.durables.set(consumer, durable);
     }
     if (durable.active) throw new Error(`consumer ${consumer} is already consuming on this bus`);

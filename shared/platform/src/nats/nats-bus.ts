@@ -189,7 +189,7 @@ export class NatsBus implements Bus {
     const patterns = options.subjects.map((s) => this.wire(s));
     // A 2.9 server filters on one subject only: several subjects are filtered here, on the client.
     const filter = patterns.length === 1 ? patterns[0]! : this.wire(`${EVENT_ROOT}.>`);
-    await this.ensureConsumer(consumer, filter);
+    await this.ensureConsumer(consumer, filter, options.transient);
 
     const stop = new AbortController();
     const current: { messages?: ConsumerMessages } = {};
@@ -206,7 +206,7 @@ export class NatsBus implements Bus {
     return closeable;
   }
 
-  private async ensureConsumer(name: string, filter: string): Promise<void> {
+  private async ensureConsumer(name: string, filter: string, transient?: ConsumeOptions['transient']): Promise<void> {
     try {
       const info = await this.jsm.consumers.info(this.streamName, name);
       if (info.config.filter_subject !== filter) {
@@ -217,7 +217,8 @@ export class NatsBus implements Bus {
       await this.jsm.consumers.add(this.streamName, {
         durable_name: name,
         ack_policy: AckPolicy.Explicit,
-        deliver_policy: DeliverPolicy.All,
+        deliver_policy: transient ? DeliverPolicy.New : DeliverPolicy.All,
+        ...(transient ? { inactive_threshold: nanos(transient.idleExpiryMs) } : {}),
         filter_subject: filter,
         // One unacknowledged event at a time across every instance: delivery stays in order.
         max_ack_pending: 1,

@@ -57,6 +57,12 @@ export interface Closeable {
 export interface ConsumeOptions {
   /** Subjects (NATS wildcards allowed: `evt.identity.>`). */
   subjects: string[];
+  /**
+   * A listener that cares only about what happens from now on (e.g. one gateway instance following
+   * revocations): a new consumer starts at the end of the log instead of its beginning, and its
+   * server-side state is dropped after it has been idle this long, so restarts leave nothing behind.
+   */
+  transient?: { idleExpiryMs: number };
 }
 
 export interface Bus {

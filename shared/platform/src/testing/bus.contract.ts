@@ -150,6 +150,19 @@ export function busContract(name: string, open: BusFactory): void {
         expect(received).toEqual(published);
       });
 
+      it('starts a transient consumer at the end of the log: it sees only what comes after it', async () => {
+        const bus = await openBus();
+        const ctx = uniqueName('ctx');
+        const [before, after] = [envelope(`evt.${ctx}.A`), envelope(`evt.${ctx}.A`)];
+        await bus.publish(`evt.${ctx}.A`, before);
+        const received: EventEnvelope[] = [];
+        const follow = { subjects: [`evt.${ctx}.>`], transient: { idleExpiryMs: 60_000 } };
+        await track(bus.consume(uniqueName('listener'), follow, async (e) => void received.push(e)));
+        await bus.publish(`evt.${ctx}.A`, after);
+        await vi.waitFor(() => expect(received).toHaveLength(1), DELIVERY);
+        expect(eventIds(received)).toEqual([after.event_id]);
+      });
+
       it('matches subjects with * and > wildcards and skips the rest', async () => {
         const bus = await openBus();
         const ctx = uniqueName('ctx');
