@@ -8,7 +8,7 @@ import {
   type EventStore,
   type ReadStore,
 } from '@renopath/platform';
-import { runProjection, type Projection } from '@renopath/platform/projection-runner.ts';
+import { ProjectionTimeoutError, runProjection, type Projection } from '@renopath/platform/projection-runner.ts';
 import {
   AddOrganizationMemberBody,
   AdminCreateApiClientBody,
@@ -89,7 +89,14 @@ export async function startIdentity(deps: IdentityDeps): Promise<IdentityService
 
   /** Read your writes: answer only when the directory shows the change. */
   const settle = async (position: bigint | null) => {
-    if (position !== null) await projection.waitFor(position, config.settleTimeoutMs);
+    if (position === null) return;
+    try {
+      await projection.waitFor(position, config.settleTimeoutMs);
+    } catch (err) {
+      if (!(err instanceof ProjectionTimeoutError)) throw err;
+      // The change is stored; only its visibility is late. 503 tells the client to read again shortly.
+      throw new DomainError(503, ['the change was saved but is not readable yet; read it again shortly']);
+    }
   };
 
   const getUser = (id: string) => reads.get<User>(C.users, id);

@@ -23,7 +23,7 @@ export function handleError(err: unknown, request: FastifyRequest, reply: Fastif
     reply.code(status).headers(headers).type('application/json; charset=utf-8').send(errorBody(status, messages));
 
   if (err instanceof HttpError) return send(err.statusCode, err.messages, err.headers);
-  if (err instanceof DomainError) return send(err.status, err.messages);
+  if (err instanceof DomainError) return send(err.status, err.messages, err.status === 503 ? { 'retry-after': RETRY_AFTER_S } : {});
   if (err instanceof Unauthorized) {
     request.log.info({ reason: err.message }, 'unauthorized');
     return send(401);
