@@ -26,7 +26,14 @@ process.send?.({
   client_id: running.bootstrap?.client_id,
   client_secret: running.bootstrap?.client_secret,
 });
+let mark = process.cpuUsage();
 process.on('message', async (msg) => {
+  // The load generator asks for the server's CPU time spent since its last mark.
+  if (msg === 'mark') {
+    const used = process.cpuUsage(mark);
+    mark = process.cpuUsage();
+    process.send?.({ cpuMicros: used.user + used.system });
+  }
   if (msg === 'stop') {
     await bare.close();
     await running.close();
