@@ -38,6 +38,20 @@ export const SanitaryHeatingDevice = z.enum([
   'SOLAR_BOILER',
 ]);
 export const EcoFacility = z.enum(['SOLAR_PANELS', 'SOLAR_BOILER', 'HEAT_PUMP', 'HOME_BATTERY', 'RAINWATER_TANK', 'VENTILATION_C', 'VENTILATION_D', 'GREEN_ROOF', 'EV_CHARGER']);
+/** Estate-only enumerations (API.md 4.3). */
+export const EstateStatus = z.enum(['DRAFT', 'FOR_SALE', 'UNDER_OPTION', 'SOLD', 'FOR_RENT', 'RENTED', 'OFF_MARKET']);
+/** The estate's roof type is the trajectory request's `roof_type` under its estate name. */
+export const EstateRoofType = RoofType;
+export const EstateFloorType = z.enum(['BASEMENT', 'GROUND_FLOOR', 'UPPER_FLOOR', 'ATTIC']);
+export const EstateRoomType = z.enum([
+  'LIVING_ROOM', 'DINING_ROOM', 'KITCHEN', 'BEDROOM', 'BATHROOM', 'TOILET', 'HALL', 'OFFICE', 'LAUNDRY', 'STORAGE', 'GARAGE', 'CELLAR', 'ATTIC_ROOM', 'OTHER',
+]);
+export const EstateStaircaseType = z.enum(['STRAIGHT', 'QUARTER_TURN', 'HALF_TURN', 'SPIRAL']);
+/** Which system an estate came from (API.md 4.3, extension on create). */
+export const EstateProviderType = z.enum(['API', 'WHISE', 'SKARABEE', 'SWEEPBRIGHT', 'ZABUN', 'APIMO', 'OMNICASA', 'OTHER']);
+/** Old-style names (API.md 4.2, 4.3): `window_type` has the glazing values, `ground_floor_type` says what the ground floor rests on. */
+export const WindowType = GlazingType;
+export const GroundFloorType = z.enum(['SOLID_GROUND_FLOOR', 'FLOOR_ABOVE_BASEMENT', 'FLOOR_ABOVE_CRAWL_SPACE']);
 /** Where a model input came from (DOMAIN.md 3). */
 export const DataSource = z.enum(['INPUT', 'EPC_DOCUMENT', 'LIDAR', 'PROVIDER', 'MODEL']);
 export const QualityLabel = z.enum(['A', 'B', 'C', 'D']);
@@ -58,3 +72,11 @@ export type SanitaryHeatingDevice = z.infer<typeof SanitaryHeatingDevice>;
 export type EcoFacility = z.infer<typeof EcoFacility>;
 export type DataSource = z.infer<typeof DataSource>;
 export type QualityLabel = z.infer<typeof QualityLabel>;
+export type EstateStatus = z.infer<typeof EstateStatus>;
+export type EstateRoofType = z.infer<typeof EstateRoofType>;
+export type EstateFloorType = z.infer<typeof EstateFloorType>;
+export type EstateRoomType = z.infer<typeof EstateRoomType>;
+export type EstateStaircaseType = z.infer<typeof EstateStaircaseType>;
+export type EstateProviderType = z.infer<typeof EstateProviderType>;
+export type WindowType = z.infer<typeof WindowType>;
+export type GroundFloorType = z.infer<typeof GroundFloorType>;

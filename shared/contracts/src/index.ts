@@ -3,3 +3,4 @@ export * from './errors.ts';
 export * from './identity.ts';
 export * from './trajectory-request.ts';
 export * from './service.ts';
+export * from './estates.ts';

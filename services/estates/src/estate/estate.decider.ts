@@ -1,0 +1,362 @@
+import { DomainError } from '@renopath/platform';
+import type { Decider } from '@renopath/platform/service/decider.ts';
+import {
+  ESTATE_FIELD_NAMES,
+  NO_DIMENSIONS,
+  type CreateEstateBody,
+  type EstateCommand,
+  type EstateEvent,
+  type EstateFieldValues,
+  type FileKind,
+  type FloorFieldValues,
+  type RoofFieldValues,
+  type RoomFieldValues,
+  type StaircaseFieldValues,
+  type UpdateEstateBody,
+} from '@renopath/contracts';
+
+/**
+ * One stream per estate (`estate-<id>`) holds the estate and all its parts, files and members, so
+ * every rule that spans them (a room belongs to an existing floor, deleting a floor removes its
+ * rooms) is checked against one consistent state.
+ */
+export const estateStream = (estate_id: string) => `estate-${estate_id}`;
+
+export interface FloorState {
+  fields: FloorFieldValues;
+  rooms: Record<string, RoomFieldValues>;
+  staircases: Record<string, StaircaseFieldValues>;
+}
+
+export interface EstateState {
+  status: 'NONE' | 'ACTIVE' | 'DELETED';
+  organization_id: string;
+  fields: EstateFieldValues;
+  roofs: Record<string, RoofFieldValues>;
+  floors: Record<string, FloorState>;
+  files: Record<string, { kind: FileKind; blob_key: string }>;
+  /** user id -> true; kept after deletion so the history stays readable by the estate's members. */
+  members: Record<string, true>;
+}
+
+export const EMPTY_ESTATE_FIELDS: EstateFieldValues = Object.freeze({
+  ...(Object.fromEntries(ESTATE_FIELD_NAMES.map((name) => [name, null])) as unknown as EstateFieldValues),
+  eco_facilities: [],
+  dimensions: NO_DIMENSIONS,
+});
+
+const notFound = (what: string) => new DomainError(404, [`${what} not found`]);
+const KIND_NAME: Record<FileKind, string> = { FILE: 'file', MEDIA: 'medium' };
+
+/** Fills the fields a create body left out (unknown: null) and resolves partial dimensions. */
+export function estateFieldsFrom(body: CreateEstateBody): EstateFieldValues {
+  const fields: Record<string, unknown> = { ...EMPTY_ESTATE_FIELDS };
+  for (const name of ESTATE_FIELD_NAMES) {
+    const value = (body as Record<string, unknown>)[name];
+    if (value !== undefined) fields[name] = value;
+  }
+  fields['eco_facilities'] ??= [];
+  fields['dimensions'] = { ...NO_DIMENSIONS, ...(body.dimensions ?? {}) };
+  return fields as unknown as EstateFieldValues;
+}
+
+/** The changes a PATCH makes: only fields whose value differs; dimensions merge field by field. */
+export function estateChanges(current: EstateFieldValues, body: UpdateEstateBody): Partial<EstateFieldValues> {
+  const changes: Record<string, unknown> = {};
+  for (const name of ESTATE_FIELD_NAMES) {
+    const given = (body as Record<string, unknown>)[name];
+    if (given === undefined) continue;
+    let next: unknown = given;
+    if (name === 'dimensions') next = given === null ? NO_DIMENSIONS : { ...current.dimensions, ...(given as object) };
+    if (name === 'eco_facilities' && given === null) next = [];
+    if (!sameValue(current[name], next)) changes[name] = next;
+  }
+  return changes as Partial<EstateFieldValues>;
+}
+
+function partChanges<F extends object>(current: F, given: Partial<F>): Partial<F> {
+  const changes: Partial<F> = {};
+  for (const [key, value] of Object.entries(given) as [keyof F, F[keyof F]][]) {
+    if (value !== undefined && !sameValue(current[key], value)) changes[key] = value;
+  }
+  return changes;
+}
+
+function partFields<F extends object>(template: Record<keyof F, null>, given: Partial<F>): F {
+  const out: Record<string, unknown> = { ...template };
+  for (const [key, value] of Object.entries(given)) if (value !== undefined) out[key] = value;
+  return out as F;
+}
+
+const ROOF: Record<keyof RoofFieldValues, null> = { name: null, estate_roof_type: null, surface_m2: null, insulation_type: null, pitch_degrees: null };
+const FLOOR: Record<keyof FloorFieldValues, null> = { name: null, estate_floor_type: null, surface_m2: null, height_cm: null, insulation_type: null };
+const ROOM: Record<keyof RoomFieldValues, null> = { name: null, estate_room_type: null, surface_m2: null, height_cm: null, window_count: null };
+const STAIRCASE: Record<keyof StaircaseFieldValues, null> = { name: null, estate_staircase_type: null, step_count: null, width_cm: null };
+
+function sameValue(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+const BE_ZIP = /^[1-9]\d{3}$/;
+const NL_ZIP = /^[1-9]\d{3} ?[A-Za-z]{2}$/;
+
+/**
+ * Rules across fields, checked on the estate as it would be after the change, so a PATCH may fix
+ * two related fields at once. Plain 400s: API.md keeps 422 for the job request alone.
+ */
+export function estateRuleViolations(f: EstateFieldValues): string[] {
+  const problems: string[] = [];
+  if (f.zip_code !== null) {
+    if (f.country === 'BE' && !BE_ZIP.test(f.zip_code)) problems.push('zip_code must be a Belgian postal code (4 digits)');
+    else if (f.country === 'NL' && !NL_ZIP.test(f.zip_code)) problems.push('zip_code must be a Dutch postal code (4 digits and 2 letters)');
+    else if (f.country === null && !BE_ZIP.test(f.zip_code) && !NL_ZIP.test(f.zip_code)) {
+      problems.push('zip_code must be a Belgian (4 digits) or Dutch (4 digits and 2 letters) postal code');
+    }
+  }
+  if (f.year_built !== null && f.year_renovated !== null && f.year_renovated < f.year_built) {
+    problems.push('year_renovated must not be before year_built');
+  }
+  if (f.has_cavity_wall === false && (f.cavity_wall_width !== null || f.has_cavity_wall_insulation === true)) {
+    problems.push('cavity_wall_width and has_cavity_wall_insulation need has_cavity_wall true');
+  }
+  if (f.basement_type === 'NONE' && (f.basement_ceiling_surface !== null || f.floor_above_basement_insulation_type !== null)) {
+    problems.push('basement_ceiling_surface and floor_above_basement_insulation_type need a basement_type other than NONE');
+  }
+  return problems;
+}
+
+function checkRules(fields: EstateFieldValues) {
+  const problems = estateRuleViolations(fields);
+  if (problems.length) throw new DomainError(400, problems);
+}
+
+function requireActive(state: EstateState) {
+  if (state.status !== 'ACTIVE') throw notFound('estate');
+}
+
+function requireFloor(state: EstateState, floor_id: string): FloorState {
+  requireActive(state);
+  const floor = state.floors[floor_id];
+  if (!floor) throw notFound('floor');
+  return floor;
+}
+
+export const estateDecider: Decider<EstateCommand, EstateEvent, EstateState> = {
+  initialState: () => ({ status: 'NONE', organization_id: '', fields: EMPTY_ESTATE_FIELDS, roofs: {}, floors: {}, files: {}, members: {} }),
+
+  decide(command, state): EstateEvent[] {
+    switch (command.type) {
+      case 'CreateEstate': {
+        if (state.status !== 'NONE') throw new DomainError(409, ['estate already exists']);
+        const fields = estateFieldsFrom(command.fields);
+        checkRules(fields);
+        const { estate_id, organization_id, estate_provider_type, referral_token } = command;
+        return [{ type: 'EstateCreated', data: { estate_id, organization_id, estate_provider_type, referral_token, fields } }];
+      }
+      case 'UpdateEstate': {
+        requireActive(state);
+        const changes = estateChanges(state.fields, command.changes);
+        if (Object.keys(changes).length === 0) return [];
+        checkRules({ ...state.fields, ...changes });
+        return [{ type: 'EstateUpdated', data: { estate_id: command.estate_id, changes } }];
+      }
+      case 'DeleteEstate': {
+        requireActive(state);
+        const estate_id = command.estate_id;
+        const events: EstateEvent[] = [];
+        for (const roof_id of Object.keys(state.roofs)) events.push({ type: 'RoofRemoved', data: { estate_id, roof_id } });
+        for (const floor_id of Object.keys(state.floors)) events.push(...floorRemoval(estate_id, floor_id, state.floors[floor_id]!));
+        for (const [file_id, file] of Object.entries(state.files)) {
+          events.push({ type: 'EstateFileRemoved', data: { estate_id, file_id, kind: file.kind, blob_key: file.blob_key } });
+        }
+        events.push({ type: 'EstateDeleted', data: { estate_id, organization_id: state.organization_id } });
+        return events;
+      }
+
+      case 'AddRoof': {
+        requireActive(state);
+        if (state.roofs[command.roof_id]) throw new DomainError(409, ['roof already exists']);
+        return [{ type: 'RoofAdded', data: { estate_id: command.estate_id, roof_id: command.roof_id, fields: partFields(ROOF, command.fields) } }];
+      }
+      case 'UpdateRoof': {
+        requireActive(state);
+        const roof = state.roofs[command.roof_id];
+        if (!roof) throw notFound('roof');
+        const changes = partChanges(roof, command.changes);
+        if (Object.keys(changes).length === 0) return [];
+        return [{ type: 'RoofUpdated', data: { estate_id: command.estate_id, roof_id: command.roof_id, changes } }];
+      }
+      case 'RemoveRoof': {
+        requireActive(state);
+        if (!state.roofs[command.roof_id]) throw notFound('roof');
+        return [{ type: 'RoofRemoved', data: { estate_id: command.estate_id, roof_id: command.roof_id } }];
+      }
+
+      case 'AddFloor': {
+        requireActive(state);
+        if (state.floors[command.floor_id]) throw new DomainError(409, ['floor already exists']);
+        return [{ type: 'FloorAdded', data: { estate_id: command.estate_id, floor_id: command.floor_id, fields: partFields(FLOOR, command.fields) } }];
+      }
+      case 'UpdateFloor': {
+        const floor = requireFloor(state, command.floor_id);
+        const changes = partChanges(floor.fields, command.changes);
+        if (Object.keys(changes).length === 0) return [];
+        return [{ type: 'FloorUpdated', data: { estate_id: command.estate_id, floor_id: command.floor_id, changes } }];
+      }
+      case 'RemoveFloor': {
+        const floor = requireFloor(state, command.floor_id);
+        return floorRemoval(command.estate_id, command.floor_id, floor);
+      }
+
+      case 'AddRoom': {
+        const floor = requireFloor(state, command.floor_id);
+        if (floor.rooms[command.room_id]) throw new DomainError(409, ['room already exists']);
+        const { estate_id, floor_id, room_id } = command;
+        return [{ type: 'RoomAdded', data: { estate_id, floor_id, room_id, fields: partFields(ROOM, command.fields) } }];
+      }
+      case 'UpdateRoom': {
+        const room = requireFloor(state, command.floor_id).rooms[command.room_id];
+        if (!room) throw notFound('room');
+        const changes = partChanges(room, command.changes);
+        if (Object.keys(changes).length === 0) return [];
+        const { estate_id, floor_id, room_id } = command;
+        return [{ type: 'RoomUpdated', data: { estate_id, floor_id, room_id, changes } }];
+      }
+      case 'RemoveRoom': {
+        if (!requireFloor(state, command.floor_id).rooms[command.room_id]) throw notFound('room');
+        const { estate_id, floor_id, room_id } = command;
+        return [{ type: 'RoomRemoved', data: { estate_id, floor_id, room_id } }];
+      }
+
+      case 'AddStaircase': {
+        const floor = requireFloor(state, command.floor_id);
+        if (floor.staircases[command.staircase_id]) throw new DomainError(409, ['staircase already exists']);
+        const { estate_id, floor_id, staircase_id } = command;
+        return [{ type: 'StaircaseAdded', data: { estate_id, floor_id, staircase_id, fields: partFields(STAIRCASE, command.fields) } }];
+      }
+      case 'UpdateStaircase': {
+        const staircase = requireFloor(state, command.floor_id).staircases[command.staircase_id];
+        if (!staircase) throw notFound('staircase');
+        const changes = partChanges(staircase, command.changes);
+        if (Object.keys(changes).length === 0) return [];
+        const { estate_id, floor_id, staircase_id } = command;
+        return [{ type: 'StaircaseUpdated', data: { estate_id, floor_id, staircase_id, changes } }];
+      }
+      case 'RemoveStaircase': {
+        if (!requireFloor(state, command.floor_id).staircases[command.staircase_id]) throw notFound('staircase');
+        const { estate_id, floor_id, staircase_id } = command;
+        return [{ type: 'StaircaseRemoved', data: { estate_id, floor_id, staircase_id } }];
+      }
+
+      case 'AddFile': {
+        requireActive(state);
+        if (state.files[command.file_id]) throw new DomainError(409, [`${KIND_NAME[command.kind]} already exists`]);
+        const { blob_key, name, mimetype, size } = command.upload;
+        return [{ type: 'EstateFileAdded', data: { estate_id: command.estate_id, file_id: command.file_id, kind: command.kind, name, mimetype, size, blob_key } }];
+      }
+      case 'RemoveFile': {
+        requireActive(state);
+        const file = state.files[command.file_id];
+        // A medium is not reachable under /files and a file not under /media.
+        if (!file || file.kind !== command.kind) throw notFound(KIND_NAME[command.kind]);
+        return [{ type: 'EstateFileRemoved', data: { estate_id: command.estate_id, file_id: command.file_id, kind: file.kind, blob_key: file.blob_key } }];
+      }
+
+      case 'AddEstateMember': {
+        requireActive(state);
+        if (state.members[command.user_id]) return [];
+        const { estate_id, user_id, email_address, first_name, last_name } = command;
+        return [{ type: 'EstateMemberAdded', data: { estate_id, organization_id: state.organization_id, user_id, email_address, first_name, last_name } }];
+      }
+      case 'RemoveEstateMember': {
+        const known = state.status === 'ACTIVE' && state.members[command.user_id];
+        // Leaving the organization is replayed from another context's events: nothing to do is not an error.
+        if (!known) {
+          if (command.reason === 'LEFT_ORGANIZATION') return [];
+          requireActive(state);
+          throw notFound('member');
+        }
+        const { estate_id, user_id, reason } = command;
+        return [{ type: 'EstateMemberRemoved', data: { estate_id, organization_id: state.organization_id, user_id, reason } }];
+      }
+
+      case 'RecordTrajectoryQuality': {
+        requireActive(state);
+        const { estate_id, calculation_job_id, confidence_score, quality_label } = command;
+        return [{ type: 'EstateTrajectoryQualityRecorded', data: { estate_id, calculation_job_id, confidence_score, quality_label } }];
+      }
+    }
+  },
+
+  evolve(state, event): EstateState {
+    switch (event.type) {
+      case 'EstateCreated':
+        return { ...state, status: 'ACTIVE', organization_id: event.data.organization_id, fields: event.data.fields };
+      case 'EstateUpdated':
+        return { ...state, fields: { ...state.fields, ...event.data.changes } };
+      case 'EstateDeleted':
+        return { ...state, status: 'DELETED' };
+      case 'RoofAdded':
+        return { ...state, roofs: { ...state.roofs, [event.data.roof_id]: event.data.fields } };
+      case 'RoofUpdated': {
+        const roof = state.roofs[event.data.roof_id];
+        return roof ? { ...state, roofs: { ...state.roofs, [event.data.roof_id]: { ...roof, ...event.data.changes } } } : state;
+      }
+      case 'RoofRemoved':
+        return { ...state, roofs: without(state.roofs, event.data.roof_id) };
+      case 'FloorAdded':
+        return { ...state, floors: { ...state.floors, [event.data.floor_id]: { fields: event.data.fields, rooms: {}, staircases: {} } } };
+      case 'FloorUpdated':
+        return withFloor(state, event.data.floor_id, (f) => ({ ...f, fields: { ...f.fields, ...event.data.changes } }));
+      case 'FloorRemoved':
+        return { ...state, floors: without(state.floors, event.data.floor_id) };
+      case 'RoomAdded':
+        return withFloor(state, event.data.floor_id, (f) => ({ ...f, rooms: { ...f.rooms, [event.data.room_id]: event.data.fields } }));
+      case 'RoomUpdated':
+        return withFloor(state, event.data.floor_id, (f) => {
+          const room = f.rooms[event.data.room_id];
+          return room ? { ...f, rooms: { ...f.rooms, [event.data.room_id]: { ...room, ...event.data.changes } } } : f;
+        });
+      case 'RoomRemoved':
+        return withFloor(state, event.data.floor_id, (f) => ({ ...f, rooms: without(f.rooms, event.data.room_id) }));
+      case 'StaircaseAdded':
+        return withFloor(state, event.data.floor_id, (f) => ({ ...f, staircases: { ...f.staircases, [event.data.staircase_id]: event.data.fields } }));
+      case 'StaircaseUpdated':
+        return withFloor(state, event.data.floor_id, (f) => {
+          const staircase = f.staircases[event.data.staircase_id];
+          return staircase ? { ...f, staircases: { ...f.staircases, [event.data.staircase_id]: { ...staircase, ...event.data.changes } } } : f;
+        });
+      case 'StaircaseRemoved':
+        return withFloor(state, event.data.floor_id, (f) => ({ ...f, staircases: without(f.staircases, event.data.staircase_id) }));
+      case 'EstateFileAdded':
+        return { ...state, files: { ...state.files, [event.data.file_id]: { kind: event.data.kind, blob_key: event.data.blob_key } } };
+      case 'EstateFileRemoved':
+        return { ...state, files: without(state.files, event.data.file_id) };
+      case 'EstateMemberAdded':
+        return { ...state, members: { ...state.members, [event.data.user_id]: true } };
+      case 'EstateMemberRemoved':
+        return { ...state, members: without(state.members, event.data.user_id) };
+      default:
+        return state;
+    }
+  },
+};
+
+/** Removing a floor removes its rooms and staircases first, each as its own event (renovations cascade on them). */
+function floorRemoval(estate_id: string, floor_id: string, floor: FloorState): EstateEvent[] {
+  return [
+    ...Object.keys(floor.rooms).map((room_id): EstateEvent => ({ type: 'RoomRemoved', data: { estate_id, floor_id, room_id } })),
+    ...Object.keys(floor.staircases).map((staircase_id): EstateEvent => ({ type: 'StaircaseRemoved', data: { estate_id, floor_id, staircase_id } })),
+    { type: 'FloorRemoved', data: { estate_id, floor_id } },
+  ];
+}
+
+function withFloor(state: EstateState, floor_id: string, change: (floor: FloorState) => FloorState): EstateState {
+  const floor = state.floors[floor_id];
+  return floor ? { ...state, floors: { ...state.floors, [floor_id]: change(floor) } } : state;
+}
+
+function without<T>(record: Record<string, T>, key: string): Record<string, T> {
+  const { [key]: _removed, ...rest } = record;
+  return rest;
+}

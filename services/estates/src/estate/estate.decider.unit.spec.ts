@@ -1,0 +1,172 @@
+import { describe, expect, it } from 'vitest';
+import { deciderSpec } from '@renopath/platform/service/decider-spec.ts';
+import { fold } from '@renopath/platform/service/decider.ts';
+import type { EstateEvent } from '@renopath/contracts';
+import { EMPTY_ESTATE_FIELDS, estateDecider } from './estate.decider.ts';
+
+const spec = deciderSpec(estateDecider);
+const ESTATE = '11111111-1111-4111-8111-111111111111';
+const ORG = '22222222-2222-4222-8222-222222222222';
+const ROOF = '33333333-3333-4333-8333-333333333333';
+const FLOOR = '44444444-4444-4444-8444-444444444444';
+const ROOM = '55555555-5555-4555-8555-555555555555';
+const STAIRS = '66666666-6666-4666-8666-666666666666';
+const FILE = '77777777-7777-4777-8777-777777777777';
+const USER = '88888888-8888-4888-8888-888888888888';
+const TOKEN = 'a'.repeat(32);
+
+const created: EstateEvent = {
+  type: 'EstateCreated',
+  data: {
+    estate_id: ESTATE,
+    organization_id: ORG,
+    estate_provider_type: 'API',
+    referral_token: TOKEN,
+    fields: { ...EMPTY_ESTATE_FIELDS, name: 'Villa Zon', zip_code: '9000', country: 'BE', year_built: 1965 },
+  },
+};
+const roofAdded: EstateEvent = {
+  type: 'RoofAdded',
+  data: { estate_id: ESTATE, roof_id: ROOF, fields: { name: null, estate_roof_type: 'INCLINED', surface_m2: 80, insulation_type: null, pitch_degrees: null } },
+};
+const floorAdded: EstateEvent = {
+  type: 'FloorAdded',
+  data: { estate_id: ESTATE, floor_id: FLOOR, fields: { name: 'Ground', estate_floor_type: 'GROUND_FLOOR', surface_m2: 70, height_cm: null, insulation_type: null } },
+};
+const roomAdded: EstateEvent = {
+  type: 'RoomAdded',
+  data: { estate_id: ESTATE, floor_id: FLOOR, room_id: ROOM, fields: { name: null, estate_room_type: 'KITCHEN', surface_m2: 12, height_cm: null, window_count: null } },
+};
+const stairsAdded: EstateEvent = {
+  type: 'StaircaseAdded',
+  data: { estate_id: ESTATE, floor_id: FLOOR, staircase_id: STAIRS, fields: { name: null, estate_staircase_type: 'STRAIGHT', step_count: 14, width_cm: null } },
+};
+const fileAdded: EstateEvent = {
+  type: 'EstateFileAdded',
+  data: { estate_id: ESTATE, file_id: FILE, kind: 'FILE', name: 'epc.pdf', mimetype: 'application/pdf', size: 10, blob_key: 'uploads/x' },
+};
+const memberAdded: EstateEvent = {
+  type: 'EstateMemberAdded',
+  data: { estate_id: ESTATE, organization_id: ORG, user_id: USER, email_address: 'b@x.example', first_name: 'B', last_name: 'Uyer' },
+};
+const furnished = [created, roofAdded, floorAdded, roomAdded, stairsAdded, fileAdded, memberAdded];
+
+describe('estate decider', () => {
+  it('creates an estate with every field present (unknown: null, lists: [])', () => {
+    spec
+      .given([])
+      .when({ type: 'CreateEstate', estate_id: ESTATE, organization_id: ORG, estate_provider_type: 'API', referral_token: TOKEN, fields: { name: 'Villa Zon', zip_code: '9000', country: 'BE', year_built: 1965 } })
+      .then([created]);
+  });
+
+  it('refuses a second creation, and answers 404 on any change to an estate that does not exist', () => {
+    spec.given([created]).when({ type: 'CreateEstate', estate_id: ESTATE, organization_id: ORG, estate_provider_type: 'API', referral_token: TOKEN, fields: {} }).thenFails(409);
+    spec.given([]).when({ type: 'UpdateEstate', estate_id: ESTATE, changes: { name: 'x' } }).thenFails(404, /estate not found/);
+    spec.given([]).when({ type: 'AddRoof', estate_id: ESTATE, roof_id: ROOF, fields: { estate_roof_type: 'FLAT' } }).thenFails(404);
+  });
+
+  it('checks the postal code against the country, and the years against each other', () => {
+    const create = (fields: Record<string, unknown>) =>
+      spec.given([]).when({ type: 'CreateEstate', estate_id: ESTATE, organization_id: ORG, estate_provider_type: 'API', referral_token: TOKEN, fields });
+    create({ zip_code: '1234 AB', country: 'BE' }).thenFails(400, /zip_code must be a Belgian postal code \(4 digits\)/);
+    create({ zip_code: '9000', country: 'NL' }).thenFails(400, /Dutch postal code/);
+    create({ zip_code: 'ABC' }).thenFails(400, /zip_code/);
+    create({ year_built: 1990, year_renovated: 1980 }).thenFails(400, /year_renovated must not be before year_built/);
+    create({ has_cavity_wall: false, cavity_wall_width: 5 }).thenFails(400, /has_cavity_wall/);
+    create({ basement_type: 'NONE', floor_above_basement_insulation_type: 'LIGHT' }).thenFails(400, /basement_type/);
+    // the rules apply to the estate after the change, so a PATCH can fix two fields at once
+    spec.given([created]).when({ type: 'UpdateEstate', estate_id: ESTATE, changes: { country: 'NL' } }).thenFails(400, /Dutch/);
+    spec
+      .given([created])
+      .when({ type: 'UpdateEstate', estate_id: ESTATE, changes: { country: 'NL', zip_code: '1012 AB' } })
+      .then([{ type: 'EstateUpdated', data: { estate_id: ESTATE, changes: { zip_code: '1012 AB', country: 'NL' } } }]);
+  });
+
+  it('records only what a PATCH changes; dimensions merge field by field', () => {
+    spec.given([created]).when({ type: 'UpdateEstate', estate_id: ESTATE, changes: { name: 'Villa Zon' } }).then([]);
+    spec
+      .given([created])
+      .when({ type: 'UpdateEstate', estate_id: ESTATE, changes: { name: 'Villa Maan', year_built: 1965, dimensions: { width_cm: 800 } } })
+      .then([{ type: 'EstateUpdated', data: { estate_id: ESTATE, changes: { name: 'Villa Maan', dimensions: { width_cm: 800, depth_cm: null, cornice_height_cm: null } } } }]);
+  });
+
+  it('adds, updates and removes a roof, naming the estate and the roof', () => {
+    spec.given([created]).when({ type: 'AddRoof', estate_id: ESTATE, roof_id: ROOF, fields: { estate_roof_type: 'INCLINED', surface_m2: 80 } }).then([roofAdded]);
+    spec.given([created, roofAdded]).when({ type: 'AddRoof', estate_id: ESTATE, roof_id: ROOF, fields: { estate_roof_type: 'FLAT' } }).thenFails(409);
+    spec
+      .given([created, roofAdded])
+      .when({ type: 'UpdateRoof', estate_id: ESTATE, roof_id: ROOF, changes: { surface_m2: 80, insulation_type: 'STRONG' } })
+      .then([{ type: 'RoofUpdated', data: { estate_id: ESTATE, roof_id: ROOF, changes: { insulation_type: 'STRONG' } } }]);
+    spec.given([created, roofAdded]).when({ type: 'RemoveRoof', estate_id: ESTATE, roof_id: ROOF }).then([{ type: 'RoofRemoved', data: { estate_id: ESTATE, roof_id: ROOF } }]);
+    spec.given([created]).when({ type: 'RemoveRoof', estate_id: ESTATE, roof_id: ROOF }).thenFails(404, /roof not found/);
+  });
+
+  it('keeps rooms and staircases under their floor', () => {
+    spec.given([created]).when({ type: 'AddRoom', estate_id: ESTATE, floor_id: FLOOR, room_id: ROOM, fields: { estate_room_type: 'KITCHEN' } }).thenFails(404, /floor not found/);
+    spec.given([created, floorAdded]).when({ type: 'AddRoom', estate_id: ESTATE, floor_id: FLOOR, room_id: ROOM, fields: { estate_room_type: 'KITCHEN', surface_m2: 12 } }).then([roomAdded]);
+    spec
+      .given([created, floorAdded, roomAdded])
+      .when({ type: 'UpdateRoom', estate_id: ESTATE, floor_id: FLOOR, room_id: ROOM, changes: { surface_m2: 14 } })
+      .then([{ type: 'RoomUpdated', data: { estate_id: ESTATE, floor_id: FLOOR, room_id: ROOM, changes: { surface_m2: 14 } } }]);
+    spec.given([created, floorAdded]).when({ type: 'UpdateStaircase', estate_id: ESTATE, floor_id: FLOOR, staircase_id: STAIRS, changes: { step_count: 3 } }).thenFails(404, /staircase not found/);
+    spec
+      .given([created, floorAdded, stairsAdded])
+      .when({ type: 'UpdateStaircase', estate_id: ESTATE, floor_id: FLOOR, staircase_id: STAIRS, changes: { step_count: 15 } })
+      .then([{ type: 'StaircaseUpdated', data: { estate_id: ESTATE, floor_id: FLOOR, staircase_id: STAIRS, changes: { step_count: 15 } } }]);
+  });
+
+  it('removes a floor with its rooms and staircases, each as an event, the floor last', () => {
+    spec
+      .given([created, floorAdded, roomAdded, stairsAdded])
+      .when({ type: 'RemoveFloor', estate_id: ESTATE, floor_id: FLOOR })
+      .then([
+        { type: 'RoomRemoved', data: { estate_id: ESTATE, floor_id: FLOOR, room_id: ROOM } },
+        { type: 'StaircaseRemoved', data: { estate_id: ESTATE, floor_id: FLOOR, staircase_id: STAIRS } },
+        { type: 'FloorRemoved', data: { estate_id: ESTATE, floor_id: FLOOR } },
+      ]);
+  });
+
+  it('deletes an estate part by part, then the estate; nothing can change it afterwards', () => {
+    spec
+      .given(furnished)
+      .when({ type: 'DeleteEstate', estate_id: ESTATE })
+      .then([
+        { type: 'RoofRemoved', data: { estate_id: ESTATE, roof_id: ROOF } },
+        { type: 'RoomRemoved', data: { estate_id: ESTATE, floor_id: FLOOR, room_id: ROOM } },
+        { type: 'StaircaseRemoved', data: { estate_id: ESTATE, floor_id: FLOOR, staircase_id: STAIRS } },
+        { type: 'FloorRemoved', data: { estate_id: ESTATE, floor_id: FLOOR } },
+        { type: 'EstateFileRemoved', data: { estate_id: ESTATE, file_id: FILE, kind: 'FILE', blob_key: 'uploads/x' } },
+        { type: 'EstateDeleted', data: { estate_id: ESTATE, organization_id: ORG } },
+      ]);
+    const deleted = [...furnished, { type: 'EstateDeleted', data: { estate_id: ESTATE, organization_id: ORG } } as EstateEvent];
+    spec.given(deleted).when({ type: 'UpdateEstate', estate_id: ESTATE, changes: { name: 'x' } }).thenFails(404);
+    spec.given(deleted).when({ type: 'DeleteEstate', estate_id: ESTATE }).thenFails(404);
+  });
+
+  it('removes a file only under its own kind', () => {
+    spec.given([created, fileAdded]).when({ type: 'RemoveFile', estate_id: ESTATE, file_id: FILE, kind: 'MEDIA' }).thenFails(404, /medium not found/);
+    spec
+      .given([created, fileAdded])
+      .when({ type: 'RemoveFile', estate_id: ESTATE, file_id: FILE, kind: 'FILE' })
+      .then([{ type: 'EstateFileRemoved', data: { estate_id: ESTATE, file_id: FILE, kind: 'FILE', blob_key: 'uploads/x' } }]);
+  });
+
+  it('adds members idempotently; leaving the organization removes them without error when already gone', () => {
+    const add = { type: 'AddEstateMember' as const, estate_id: ESTATE, user_id: USER, email_address: 'b@x.example', first_name: 'B', last_name: 'Uyer' };
+    spec.given([created]).when(add).then([memberAdded]);
+    spec.given([created, memberAdded]).when(add).then([]);
+    spec
+      .given([created, memberAdded])
+      .when({ type: 'RemoveEstateMember', estate_id: ESTATE, user_id: USER, reason: 'LEFT_ORGANIZATION' })
+      .then([{ type: 'EstateMemberRemoved', data: { estate_id: ESTATE, organization_id: ORG, user_id: USER, reason: 'LEFT_ORGANIZATION' } }]);
+    spec.given([created]).when({ type: 'RemoveEstateMember', estate_id: ESTATE, user_id: USER, reason: 'LEFT_ORGANIZATION' }).then([]);
+    spec.given([created]).when({ type: 'RemoveEstateMember', estate_id: ESTATE, user_id: USER, reason: 'REMOVED_FROM_ESTATE' }).thenFails(404, /member not found/);
+  });
+
+  it('folds parts into the state and ignores events it does not know', () => {
+    const state = fold(estateDecider, [...furnished, { type: 'SomethingElse', data: {} } as unknown as EstateEvent]);
+    expect(state.status).toBe('ACTIVE');
+    expect(Object.keys(state.floors[FLOOR]!.rooms)).toEqual([ROOM]);
+    expect(state.members).toEqual({ [USER]: true });
+  });
+});

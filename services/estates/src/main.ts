@@ -1,0 +1,22 @@
+import { createLogger, openBus } from '@renopath/platform/service/adapters.ts';
+import { loadEstatesConfig } from './config.ts';
+import { startEstatesContext } from './start.ts';
+
+/**
+ * The estates service as its own process (distributed mode): it serves the bus, not HTTP. Its blob
+ * store must be the gateway's (RENOPATH_BLOB_STORE: a shared volume for `fs`, or GridFS).
+ */
+const config = loadEstatesConfig();
+const log = createLogger(config.platform.logLevel, 'estates');
+const bus = await openBus(config.platform, 'estates');
+const estates = await startEstatesContext(config, bus, log);
+log.info('estates service started');
+
+const shutdown = async (signal: string) => {
+  log.info({ signal }, 'shutting down');
+  await estates.close();
+  await bus.close();
+  process.exit(0);
+};
+process.once('SIGTERM', () => void shutdown('SIGTERM'));
+process.once('SIGINT', () => void shutdown('SIGINT'));
