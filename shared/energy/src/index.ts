@@ -1,1 +1,10 @@
-export {};
+export { evaluate, evaluateVariants } from './model/evaluate.ts';
+export type { EvaluateOptions, VariantsResult } from './model/evaluate.ts';
+export { checkConsistency } from './model/consistency.ts';
+export type { ConsistencyOptions } from './model/consistency.ts';
+export { detectRegion, isPostalCodeOf, scaleOfRegion } from './model/region.ts';
+export { labelFor, labelsOf, qualityLabelFor, expectedPriceErrorFor } from './model/labels.ts';
+export { confidenceScore } from './model/confidence.ts';
+export { MODEL_VERSION } from './model/data.ts';
+export type { SourceOverrides } from './model/resolve.ts';
+export type * from './model/types.ts';

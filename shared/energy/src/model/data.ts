@@ -1,0 +1,296 @@
+/**
+ * The model's figures, read once from ../../data/*.json (every table carries its source and year there),
+ * checked against a schema, and turned into lookup structures. Nothing else in the model holds a figure.
+ */
+import { z } from 'zod';
+import archetypesJson from '../../data/tabula-archetypes.json' with { type: 'json' };
+import typologyJson from '../../data/typology.json' with { type: 'json' };
+import climateJson from '../../data/climate.json' with { type: 'json' };
+import envelopeJson from '../../data/envelope.json' with { type: 'json' };
+import systemsJson from '../../data/systems.json' with { type: 'json' };
+import factorsJson from '../../data/factors.json' with { type: 'json' };
+import labelsJson from '../../data/labels.json' with { type: 'json' };
+import confidenceJson from '../../data/confidence.json' with { type: 'json' };
+import consistencyJson from '../../data/consistency.json' with { type: 'json' };
+import calibrationJson from '../../data/calibration.json' with { type: 'json' };
+import type { Country, EstateFormat, GlazingType, InsulationLevel } from '@renopath/contracts';
+import { ELEMENTS, ORIENTATIONS, type Element, type OpaqueElement, type Orientation } from './types.ts';
+
+const num = z.number();
+const perElement = z.object({ roof: num, wall: num, floor: num, window: num, door: num });
+const perOrientation = z.object({ E: num, S: num, W: num, N: num });
+const levels = z.object({ NONE: num, LIGHT: num, MODERATE: num, STRONG: num });
+const band = z.tuple([num, num]);
+const levelBands = z.object({ NONE: band, LIGHT: band, MODERATE: band, STRONG: band });
+const glazingRow = z.object({ u: num, g: num });
+const glazingTable = z.object({
+  SINGLE_GLAZING: glazingRow, DOUBLE_GLAZING: glazingRow, HR: glazingRow, TRIPLE_GLAZING: glazingRow,
+});
+const carrierTable = z.object({
+  NATURAL_GAS: num, FUEL_OIL: num, PROPANE: num, ELECTRICITY: num, WOOD_PELLETS: num, WOOD: num, DISTRICT_HEATING: num,
+});
+const byCountry = <T extends z.ZodType>(t: T) => z.object({ BE: t, NL: t });
+
+const Archetype = z.object({
+  code: z.string(),
+  country: z.enum(['BE', 'NL']),
+  years: z.tuple([num, num]),
+  neighbours: num,
+  roof_type: z.enum(['INCLINED', 'FLAT']),
+  a_ref: num,
+  area: perElement,
+  h: perElement,
+  du_tb: num,
+  n_inf: num,
+  g: num,
+  window_m2: perOrientation,
+  check: z.object({ h_tr: num, q_h_nd: num }),
+});
+export type Archetype = z.infer<typeof Archetype>;
+
+const Cell = z.object({ archetypes: z.array(z.string()).min(1), u_from: z.string().optional() });
+const Period = z.object({
+  id: z.string(), from: num, to: num,
+  cells: z.object({ OPEN: Cell, SEMI_OPEN: Cell, CLOSED: Cell }),
+});
+
+export const archetypes = z.object({ archetypes: z.array(Archetype) }).parse(archetypesJson).archetypes;
+const typology = z.object({ countries: byCountry(z.object({ periods: z.array(Period) })) }).parse(typologyJson);
+
+export const climate = z.object({
+  countries: byCountry(z.object({ heating_days: num, mean_outdoor_c: num, solar_kwh_per_m2: perOrientation.extend({ H: num }) })),
+  tabula: z.object({ set_point_c: num, reduced_heating: z.boolean() }),
+  heat_balance: z.object({
+    internal_gains_w_per_m2: num, heat_capacity_wh_per_m2k: num, room_height_m: num, use_air_change_per_h: num,
+    shading_vertical: num, frame_fraction: num, non_perpendicular: num,
+    reduced_heating: z.object({
+      house: z.object({ at_htr_1: num, at_htr_4: num }), apartment: z.object({ at_htr_1: num, at_htr_4: num }),
+      no_reduction_at_htr: num,
+    }),
+    utilisation_a0: num, utilisation_tau0_h: num,
+  }),
+  certificate_methods: z.object({
+    FLANDERS: z.object({ set_point_c: num, reduced_heating: z.boolean(), climate: z.enum(['BE', 'NL']) }),
+    BRUSSELS: z.object({ set_point_c: num, reduced_heating: z.boolean(), climate: z.enum(['BE', 'NL']) }),
+    WALLONIA: z.object({ set_point_c: num, reduced_heating: z.boolean(), climate: z.enum(['BE', 'NL']) }),
+    NETHERLANDS: z.object({ set_point_c: num, reduced_heating: z.boolean(), climate: z.enum(['BE', 'NL']) }),
+  }),
+}).parse(climateJson);
+
+export const envelope = z.object({
+  insulation_levels: z.object({ r_added_m2k_per_w: levels }),
+  u_bands: z.object({ roof: levelBands, wall: levelBands, floor: levelBands }),
+  cavity_fill: z.object({ r_added_m2k_per_w: num }),
+  unheated_space: z.object({ r_added_m2k_per_w: num, floor_b_factor: num }),
+  glazing: z.object({
+    BE: glazingTable, NL: glazingTable,
+    u_bands: z.object({ SINGLE_GLAZING: band, DOUBLE_GLAZING: band, HR: band, TRIPLE_GLAZING: band }),
+  }),
+  geometry: z.object({
+    useful_to_gross: num, storey_height_m: num, inclined_roof_factor: num, apartment_depth_to_width: num,
+    max_window_share_of_facade: num, min_opaque_wall_share: num,
+    apartment_storeys: z.record(z.string(), num),
+    apartment_types: z.array(z.string()),
+    apartment_roof_exposed_by_default: z.record(z.string(), z.boolean()),
+    apartment_door_m2: num,
+  }),
+  defaults: z.object({
+    basement_type: byCountry(z.enum(['NONE', 'CRAWL_SPACE', 'UNHEATED', 'HEATED'])),
+    renewed_in_renovation: z.array(z.enum(['roof', 'window'])),
+  }),
+}).parse(envelopeJson);
+
+const generation = z.object({ efficiency: num.optional(), spf: byCountry(num).optional(), heat_pump_share: num.optional(), backup_efficiency: num.optional() });
+export const systems = z.object({
+  space_heating: z.object({
+    generation: z.record(z.string(), generation),
+    distribution: z.object({ central: num, local: num, local_devices: z.array(z.string()) }),
+    ageing: z.object({ boiler_age_years: num, boiler_factor: num }),
+    carrier_of_device: z.record(z.string(), z.string()),
+    device_of_carrier: z.record(z.string(), z.string()),
+  }),
+  defaults: z.object({
+    heating_type: byCountry(z.string()),
+    condensing_from_year_built: byCountry(num),
+    condensing_if_installation_age_at_most: num,
+    condensing_from_renovation_year: num,
+    ventilation_system_c_from_year_built: num,
+  }),
+  hot_water: z.object({
+    need_kwh_per_m2: z.object({ house: num, apartment: num }),
+    solar_fraction: num,
+    efficiency: z.record(z.string(), num),
+  }),
+  auxiliary: z.object({ central_heating_kwh: num, ventilation_kwh: z.record(z.string(), num) }),
+  ventilation: z.object({ heat_recovery: z.record(z.string(), num) }),
+  pv: z.object({ yield_kwh_per_kwp: byCountry(num), assumed_kwp_when_only_flagged: num }),
+}).parse(systemsJson);
+
+export const factors = z.object({
+  primary_energy: byCountry(carrierTable),
+  co2_kg_per_kwh: byCountry(carrierTable),
+  prices_eur_per_kwh: z.object({ BE: carrierTable, NL: carrierTable, pv_value_share: num }),
+}).parse(factorsJson);
+
+const LabelRow = z.object({ label: z.string(), upper: num.nullable(), inclusive: z.boolean() });
+export const labels = z.object({
+  scales: z.object({
+    EPC_FLANDERS: z.array(LabelRow), EPC_BRUSSELS: z.array(LabelRow), EPC_WALLONIA: z.array(LabelRow), ENERGY_LABEL_NL: z.array(LabelRow),
+  }),
+  regions: z.object({
+    BE: z.array(z.object({ from: num, to: num, region: z.enum(['FLANDERS', 'BRUSSELS', 'WALLONIA']) })),
+    scale_of_region: z.object({
+      FLANDERS: z.literal('EPC_FLANDERS'), BRUSSELS: z.literal('EPC_BRUSSELS'), WALLONIA: z.literal('EPC_WALLONIA'), NETHERLANDS: z.literal('ENERGY_LABEL_NL'),
+    }),
+  }),
+}).parse(labelsJson);
+
+export const confidence = z.object({
+  source_factor: z.object({ INPUT: num, EPC_DOCUMENT: num, LIDAR: num, PROVIDER: num, MODEL: num }),
+  items: z.array(z.object({ item: z.string(), fields: z.array(z.string()).min(1), weight: num, flag_when_missing: z.boolean().optional() })),
+  quality_labels: z.array(z.object({ label: z.enum(['A', 'B', 'C', 'D']), min: num })),
+  expected_price_error: z.object({
+    bands: z.array(z.object({ min: num, average_pct: num, standard_deviation_pct: num, at_least: z.boolean() })),
+  }),
+}).parse(confidenceJson);
+
+export const consistency = z.object({
+  earliest_year_built: num,
+  surface_max_ratio: z.record(z.string(), num),
+  devices_by_heating_type: z.record(z.string(), z.union([z.array(z.string()), z.string()])),
+}).parse(consistencyJson);
+
+const RegionName = z.enum(['FLANDERS', 'BRUSSELS', 'WALLONIA', 'NETHERLANDS']);
+export const CertificateCorrection = z.object({
+  regions: z.array(RegionName),
+  log_scale: num,
+  size_exponent: num,
+  reference_area_m2: num,
+  area_range_m2: z.tuple([num, num]),
+  age_bands: z.array(z.object({ to_year: num, log_factor: num })).min(1),
+  formats: z.object({ OPEN: num, SEMI_OPEN: num, CLOSED: num }),
+});
+export type CertificateCorrection = z.infer<typeof CertificateCorrection>;
+export const calibration = z.object({
+  model_version: z.string(),
+  certificate_correction: CertificateCorrection,
+  given_score: z.object({ plausible_factor_min: num, plausible_factor_max: num }),
+}).parse(calibrationJson);
+
+// ---------------------------------------------------------------------------------------------
+// Typology cells: one per (country, period, format), ready for the model.
+
+export interface TypologyCell {
+  country: Country;
+  period: string;
+  from: number;
+  to: number;
+  format: EstateFormat;
+  archetypes: string[];
+  aRef: number;
+  /** Envelope area per m2 of reference area. */
+  ratio: Record<Element, number>;
+  /** Area-weighted U_Actual (W/m2K), floors without their b-factor. */
+  u: Record<Element, number>;
+  g: number;
+  orientationShare: Record<Orientation, number>;
+  nInf: number;
+  duTb: number;
+  roofType: 'INCLINED' | 'FLAT';
+  typical: { roof: InsulationLevel; wall: InsulationLevel; floor: InsulationLevel; window: GlazingType };
+  /** U of the period's uninsulated element, where the level's added resistance goes on top. */
+  bare: Record<OpaqueElement, number>;
+  /** Storeys implied by reference area / (useful_to_gross x floor area). */
+  storeys: number;
+}
+
+const archetypeByCode = new Map(archetypes.map((a) => [a.code, a]));
+const floorB = envelope.unheated_space.floor_b_factor;
+
+function archetype(code: string): Archetype {
+  const a = archetypeByCode.get(code);
+  if (!a) throw new Error(`typology.json names unknown archetype ${code}`);
+  return a;
+}
+
+export function levelOfU(element: OpaqueElement, u: number): InsulationLevel {
+  const b = envelope.u_bands[element];
+  if (u > b.NONE[0]) return 'NONE';
+  if (u > b.LIGHT[0]) return 'LIGHT';
+  if (u > b.MODERATE[0]) return 'MODERATE';
+  return 'STRONG';
+}
+
+export function glazingOfU(u: number): GlazingType {
+  const b = envelope.glazing.u_bands;
+  if (u >= b.SINGLE_GLAZING[0]) return 'SINGLE_GLAZING';
+  if (u >= b.DOUBLE_GLAZING[0]) return 'DOUBLE_GLAZING';
+  if (u >= b.HR[0]) return 'HR';
+  return 'TRIPLE_GLAZING';
+}
+
+function buildCell(country: Country, period: z.infer<typeof Period>, format: EstateFormat): Omit<TypologyCell, 'bare'> {
+  const spec = period.cells[format];
+  const rows = spec.archetypes.map(archetype);
+  const n = rows.length;
+  const aRef = rows.reduce((s, r) => s + r.a_ref, 0) / n;
+  const ratio = {} as Record<Element, number>;
+  for (const e of ELEMENTS) ratio[e] = rows.reduce((s, r) => s + r.area[e] / r.a_ref, 0) / n;
+  const uRows = spec.u_from ? [archetype(spec.u_from)] : rows;
+  const u = {} as Record<Element, number>;
+  for (const e of ELEMENTS) {
+    const b = e === 'floor' ? floorB : 1;
+    u[e] = uRows.reduce((s, r) => s + r.h[e], 0) / uRows.reduce((s, r) => s + b * r.area[e], 0);
+  }
+  const winArea = uRows.reduce((s, r) => s + r.area.window, 0);
+  const g = uRows.reduce((s, r) => s + r.g * r.area.window, 0) / winArea;
+  const orientationShare = {} as Record<Orientation, number>;
+  const totalWin = rows.reduce((s, r) => s + ORIENTATIONS.reduce((t, o) => t + r.window_m2[o], 0), 0);
+  for (const o of ORIENTATIONS) orientationShare[o] = rows.reduce((s, r) => s + r.window_m2[o], 0) / totalWin;
+  const flat = rows.filter((r) => r.roof_type === 'FLAT').length;
+  const storeys = rows.reduce((s, r) => s + r.a_ref / (envelope.geometry.useful_to_gross * r.area.floor), 0) / n;
+  return {
+    country, period: period.id, from: period.from, to: period.to, format,
+    archetypes: spec.archetypes, aRef, ratio, u, g, orientationShare,
+    nInf: rows.reduce((s, r) => s + r.n_inf, 0) / n,
+    duTb: rows.reduce((s, r) => s + r.du_tb, 0) / n,
+    roofType: flat * 2 > n ? 'FLAT' : 'INCLINED',
+    typical: { roof: levelOfU('roof', u.roof), wall: levelOfU('wall', u.wall), floor: levelOfU('floor', u.floor), window: glazingOfU(u.window) },
+    storeys,
+  };
+}
+
+const FORMATS: readonly EstateFormat[] = ['OPEN', 'SEMI_OPEN', 'CLOSED'];
+
+function buildCountry(country: Country): TypologyCell[] {
+  const periods = typology.countries[country].periods;
+  const partial = periods.flatMap((p) => FORMATS.map((f) => buildCell(country, p, f)));
+  // The bare element of an insulated period: the latest earlier period (same format) whose element was uninsulated.
+  return partial.map((cell) => {
+    const bare = {} as Record<OpaqueElement, number>;
+    for (const e of ['roof', 'wall', 'floor'] as const) {
+      if (cell.typical[e] === 'NONE') { bare[e] = cell.u[e]; continue; }
+      const earlier = partial.filter((c) => c.format === cell.format && c.to < cell.from && c.typical[e] === 'NONE');
+      const last = earlier[earlier.length - 1];
+      if (!last) throw new Error(`no uninsulated ${e} before ${cell.period} ${cell.format}`);
+      bare[e] = last.u[e];
+    }
+    return { ...cell, bare };
+  });
+}
+
+const cells: Record<Country, TypologyCell[]> = { BE: buildCountry('BE'), NL: buildCountry('NL') };
+
+export function typologyCell(country: Country, yearBuilt: number, format: EstateFormat): TypologyCell {
+  const list = cells[country];
+  for (const c of list) if (c.format === format && yearBuilt >= c.from && yearBuilt <= c.to) return c;
+  // Before the first or after the last period: take the nearest.
+  const ofFormat = list.filter((c) => c.format === format);
+  return yearBuilt < ofFormat[0]!.from ? ofFormat[0]! : ofFormat[ofFormat.length - 1]!;
+}
+
+export function allCells(): TypologyCell[] {
+  return [...cells.BE, ...cells.NL];
+}
+
+export const MODEL_VERSION = calibration.model_version;
