@@ -29,8 +29,8 @@ export function envelopeU(cell: TypologyCell, a: AssumedProperty): EnvelopeU {
   const wall = opaqueU(cell, 'wall', a.outer_wall_insulation_type, a.has_cavity_wall_insulation ? envelope.cavity_fill.r_added_m2k_per_w : 0);
   let floor = opaqueU(cell, 'floor', a.floor_insulation_type);
   const aboveUnheated = a.basement_type === 'UNHEATED' || a.basement_type === 'CRAWL_SPACE';
-  // The period's own U already mixes floors on soil and over cellars; a stated level over an unheated space gets its extra R.
-  if (aboveUnheated && a.floor_insulation_type !== cell.typical.floor) floor = 1 / (1 / floor + envelope.unheated_space.r_added_m2k_per_w);
+  // A floor over a crawl space or unheated cellar gets the unheated space's extra R at every level, so levels stay ordered.
+  if (aboveUnheated) floor = 1 / (1 / floor + envelope.unheated_space.r_added_m2k_per_w);
   const ownGlazing = a.window_glazing_type === cell.typical.window;
   const table = envelope.glazing[a.country][a.window_glazing_type];
   return {
