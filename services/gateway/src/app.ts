@@ -1,13 +1,17 @@
 import { randomUUID, timingSafeEqual } from 'node:crypto';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
+import multipart from '@fastify/multipart';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { formatIssues, IdentitySubjects, TokenRequestBody, type Actor, type ServiceRequest } from '@renopath/contracts';
-import type { Bus } from '@renopath/platform';
+import type { BlobStore, Bus } from '@renopath/platform';
 import type { GatewayConfig } from './config.ts';
 import { TokenVerifier, Unauthorized } from './http/auth.ts';
 import { handleError, HttpError } from './http/errors.ts';
 import { RateLimiter } from './http/rate-limit.ts';
+import { DOWNLOAD_PATH, DownloadSigner } from './http/signed-links.ts';
+import { readUpload, UPLOAD_LIMITS } from './http/uploads.ts';
 import { docsPage, openApiDocument } from './openapi.ts';
+import { estatesRoutes } from './routes/estates.routes.ts';
 import { identityRoutes } from './routes/identity.routes.ts';
 import type { RouteDef } from './routes/route.ts';
 
@@ -17,6 +21,10 @@ export interface GatewayDeps {
   logger: Logger;
   /** Extra routes of later contexts. */
   routes?: RouteDef[];
+  /** Where uploads go and downloads come from; the services that own files share it. */
+  blobs: BlobStore;
+  /** Signs download links (see `loadDownloadSecret`). */
+  downloadSecret: Buffer;
   now?: () => number;
 }
 
@@ -29,6 +37,13 @@ export interface Gateway {
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:@-]{1,128}$/;
 const ONE_MIB = 1024 * 1024;
+/** Download links are valid for an hour (API.md 4.3). */
+const DOWNLOAD_LINK_TTL_S = 3600;
+const HTML_HEADERS = {
+  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors *",
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+};
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -38,8 +53,8 @@ declare module 'fastify' {
 
 /** The HTTP gateway (STYLE.md 9): a `buildGateway(deps)`; only `main.ts` listens. */
 export function buildGateway(deps: GatewayDeps): Gateway {
-  const { bus, config } = deps;
-  const routes = [...identityRoutes, ...(deps.routes ?? [])];
+  const { bus, config, blobs } = deps;
+  const routes = [...identityRoutes, ...estatesRoutes, ...(deps.routes ?? [])];
   const app = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
     bodyLimit: ONE_MIB,
@@ -53,6 +68,10 @@ export function buildGateway(deps: GatewayDeps): Gateway {
   const verifier = new TokenVerifier({ bus, issuer: config.issuer, audience: config.audience, ...(deps.now ? { now: deps.now } : {}) });
   const limiter = new RateLimiter(config.rateLimit.perSecond, config.rateLimit.burst, deps.now);
   const adminToken = config.adminToken ? Buffer.from(config.adminToken) : null;
+  const signer = new DownloadSigner(deps.downloadSecret, config.publicUrl, DOWNLOAD_LINK_TTL_S, deps.now);
+
+  // Streams multipart bodies; routes of kind `upload` read them (size and part limits: API.md 1).
+  void app.register(multipart, { limits: UPLOAD_LIMITS, throwFileSizeLimit: true });
 
   app.decorateRequest('actor', null);
   app.setErrorHandler(handleError);
@@ -91,6 +110,28 @@ export function buildGateway(deps: GatewayDeps): Gateway {
   const openapi = openApiDocument(routes, config.publicUrl);
   app.get('/openapi.json', async () => openapi);
   app.get('/docs', async (_request, reply) => reply.type('text/html; charset=utf-8').send(docsPage(openapi)));
+
+  // ---- signed downloads: no bearer token, the link's signature is the credential ----
+  app.get(`${DOWNLOAD_PATH}/:blob/:name`, async (request, reply) => {
+    limit(`ip:${request.ip}`);
+    const { blob, name } = request.params as { blob: string; name: string };
+    const { expires, signature } = (request.query ?? {}) as Record<string, unknown>;
+    const verdict = signer.verify(blob, name, expires, signature);
+    // A forged or expired link is refused like a bad credential (403 bodies stay bare: API.md 2).
+    if (verdict === 'invalid' || verdict === 'expired') throw new HttpError(403);
+    const found = await blobs.get(verdict.key);
+    if (!found) throw new HttpError(404, ['file not found']);
+    return reply
+      .type(found.content_type)
+      .headers({
+        'content-disposition': contentDisposition(verdict.name),
+        'content-length': String(found.size),
+        'cache-control': 'private, no-store',
+        'x-content-type-options': 'nosniff',
+        'content-security-policy': "default-src 'none'; sandbox",
+      })
+      .send(found.body);
+  });
 
   // ---- token endpoint: three credential forms (API.md 3) ----
   app.post('/v1/oauth/token', async (request) => {
@@ -141,13 +182,32 @@ export function buildGateway(deps: GatewayDeps): Gateway {
             if (!UUID_RE.test(params[id] ?? '')) throw new HttpError(404, [`${id.replace(/_id$/, '').replace(/_/g, ' ')} not found`]);
           }
           const query = validate(route.query, request.query ?? {}, 'query');
-          const body = route.body ? validate(route.body, request.body ?? {}, 'body') : undefined;
-          if (!route.body && route.method !== 'GET' && route.method !== 'DELETE' && request.body !== undefined) {
-            throw new HttpError(400, ['this endpoint takes no body']);
+          const kind = route.kind ?? 'json';
+          if (kind !== 'upload' && request.isMultipart()) throw new HttpError(415, ['multipart/form-data is only accepted by upload endpoints']);
+          let body: unknown;
+          let uploaded: string | null = null;
+          if (kind === 'upload') {
+            const upload = await readUpload(request, route.accept ?? []);
+            uploaded = `uploads/${randomUUID()}`;
+            await blobs.put(uploaded, upload.bytes, upload.mimetype);
+            body = { blob_key: uploaded, name: upload.name, mimetype: upload.mimetype, size: upload.bytes.length };
+          } else {
+            body = route.body ? validate(route.body, request.body ?? {}, 'body') : undefined;
+            if (!route.body && route.method !== 'GET' && route.method !== 'DELETE' && request.body !== undefined) {
+              throw new HttpError(400, ['this endpoint takes no body']);
+            }
           }
-          const result = await call(route.subject, request, { params, query: query as Record<string, unknown>, body });
+          let result: unknown;
+          try {
+            result = await call(route.subject, request, { params, query: query as Record<string, unknown>, body });
+          } catch (error) {
+            // The service refused the file (unknown estate, validation): its bytes must not linger.
+            if (uploaded) await blobs.delete(uploaded).catch((err: unknown) => request.log.warn({ err }, 'could not remove a refused upload'));
+            throw error;
+          }
           if (route.subject === IdentitySubjects.adminRevokeApiClient) verifier.markRevoked(params['client_id']!.toLowerCase());
-          return reply.code(route.status).send(result);
+          if (route.signLinks) result = signer.signReply(result);
+          return send(reply, route, result);
         },
       });
     }
@@ -162,9 +222,23 @@ export function buildGateway(deps: GatewayDeps): Gateway {
   };
 }
 
+function send(reply: FastifyReply, route: RouteDef, result: unknown) {
+  if (route.kind === 'html' && route.render) {
+    return reply.code(route.status).headers(HTML_HEADERS).type('text/html; charset=utf-8').send(route.render(result));
+  }
+  return reply.code(route.status).send(result);
+}
+
+/** `inline` with an ASCII fallback name and the exact name per RFC 6266 / 5987. */
+function contentDisposition(name: string): string {
+  const fallback = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  return `inline; filename="${fallback}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+}
+
 function validate(schema: RouteDef['body'], value: unknown, where: 'body' | 'query'): unknown {
   if (!schema) return where === 'query' ? {} : undefined;
-  const result = schema.safeParse(value);
+  // reportInput: a wrong type reads "must be a number", not "is required".
+  const result = schema.safeParse(value, { reportInput: true });
   if (!result.success) throw new HttpError(400, formatIssues(result.error.issues, where));
   return result.data;
 }

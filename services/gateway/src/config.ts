@@ -16,6 +16,12 @@ const Env = z.object({
   RENOPATH_TOKEN_AUDIENCE: z.string().min(1).default(TOKEN_DEFAULTS.audience),
   RENOPATH_BUS_TIMEOUT_MS: z.coerce.number().int().min(1).default(10_000),
   RENOPATH_TRUST_PROXY: bool.default(false),
+  RENOPATH_DATA_DIR: z.string().min(1).default('./data'),
+  /** Signs download links; every gateway replica needs the same one. Unset: generated once and kept in the data dir. */
+  RENOPATH_DOWNLOAD_SIGNING_SECRET: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.string().min(32, 'RENOPATH_DOWNLOAD_SIGNING_SECRET must be at least 32 characters').optional(),
+  ),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -30,6 +36,8 @@ export interface GatewayConfig {
   audience: string;
   busTimeoutMs: number;
   trustProxy: boolean;
+  dataDir: string;
+  downloadSigningSecret: string | null;
   logLevel: z.infer<typeof Env>['LOG_LEVEL'];
 }
 
@@ -51,6 +59,8 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
     audience: e.RENOPATH_TOKEN_AUDIENCE,
     busTimeoutMs: e.RENOPATH_BUS_TIMEOUT_MS,
     trustProxy: e.RENOPATH_TRUST_PROXY,
+    dataDir: e.RENOPATH_DATA_DIR,
+    downloadSigningSecret: e.RENOPATH_DOWNLOAD_SIGNING_SECRET ?? null,
     logLevel: e.LOG_LEVEL,
   };
 }

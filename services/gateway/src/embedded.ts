@@ -1,9 +1,13 @@
+import { join } from 'node:path';
+import { loadEstatesConfig } from '@renopath/estates/config.ts';
+import { startEstatesContext, UPLOADS_BLOB_STORE } from '@renopath/estates/start.ts';
 import { loadIdentityConfig } from '@renopath/identity/config.ts';
 import { startIdentityContext } from '@renopath/identity/start.ts';
-import { createLogger } from '@renopath/platform/service/adapters.ts';
+import { createLogger, openBlobStore, PlatformEnv, platformConfig } from '@renopath/platform/service/adapters.ts';
 import { createMemoryBus } from '@renopath/platform/memory/memory-bus.ts';
 import { buildGateway } from './app.ts';
 import { loadGatewayConfig } from './config.ts';
+import { loadDownloadSecret } from './http/signed-links.ts';
 
 /**
  * Embedded mode (`npm start`): the gateway and every service in one process, SQLite files under
@@ -12,23 +16,32 @@ import { loadGatewayConfig } from './config.ts';
 export async function startEmbedded(env: NodeJS.ProcessEnv = process.env) {
   const gatewayConfig = loadGatewayConfig(env);
   const identityConfig = loadIdentityConfig(env);
+  const estatesConfig = loadEstatesConfig(env);
+  const platform = platformConfig(PlatformEnv.parse(env));
   const logger = createLogger(gatewayConfig.logLevel, 'renopath');
   const bus = createMemoryBus();
+  // One blob store for the gateway (uploads in, signed downloads out) and the estates service.
+  const blobs = await openBlobStore(platform, UPLOADS_BLOB_STORE);
   const identity = await startIdentityContext(identityConfig, bus, logger.child({ context: 'identity' }));
+  const estates = await startEstatesContext(estatesConfig, bus, logger.child({ context: 'estates' }), blobs);
   const bootstrap = await identity.service.bootstrapIfEmpty(identityConfig.bootstrap);
-  const gateway = buildGateway({ bus, config: gatewayConfig, logger });
+  const downloadSecret = await loadDownloadSecret(gatewayConfig.downloadSigningSecret, join(gatewayConfig.dataDir, 'gateway', 'download-signing.key'));
+  const gateway = buildGateway({ bus, config: gatewayConfig, logger, blobs, downloadSecret });
   await gateway.start();
   return {
     gateway,
     identity,
+    estates,
     bus,
+    blobs,
     bootstrap,
     config: gatewayConfig,
     async close() {
       await gateway.app.close();
+      await estates.close();
       await identity.close();
+      await blobs.close();
       await bus.close();
     },
   };
 }
-

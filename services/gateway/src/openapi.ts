@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ErrorBody, TokenReply, TokenRequestBody } from '@renopath/contracts';
+import { DOWNLOAD_PATH } from './http/signed-links.ts';
 import type { RouteDef } from './routes/route.ts';
 
 type Json = Record<string, unknown>;
@@ -10,6 +11,11 @@ const schemaOf = (schema: z.ZodType, io: 'input' | 'output'): Json => {
 };
 
 const ALWAYS = [500];
+const UPLOAD_SCHEMA = {
+  type: 'object',
+  properties: { file: { type: 'string', format: 'binary' }, name: { type: 'string', maxLength: 255 } },
+  required: ['file'],
+};
 const errorResponse = { description: 'Error (API.md 2)', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
 
 /** OpenAPI 3.1 generated from the same route table and zod contracts the gateway validates with. */
@@ -54,12 +60,20 @@ export function openApiDocument(routes: RouteDef[], serverUrl: string): Json {
           schema,
         }))
       : [];
+    const replyType = route.kind === 'html' ? 'text/html' : 'application/json';
     const responses: Record<string, Json> = {
       [route.status]: {
         description: route.summary,
-        ...(route.reply ? { content: { 'application/json': { schema: schemaOf(route.reply, 'output') } } } : {}),
+        ...(route.reply && route.kind !== 'html' ? { content: { [replyType]: { schema: schemaOf(route.reply, 'output') } } } : {}),
+        ...(route.kind === 'html' ? { content: { 'text/html': { schema: { type: 'string' } } } } : {}),
       },
     };
+    const requestBody =
+      route.kind === 'upload'
+        ? { required: true, content: { 'multipart/form-data': { schema: UPLOAD_SCHEMA, encoding: { file: { contentType: (route.accept ?? []).join(', ') } } } } }
+        : route.body
+          ? { required: true, content: { 'application/json': { schema: schemaOf(route.body, 'input') } } }
+          : null;
     for (const status of new Set([...route.errors, ...ALWAYS])) responses[status] = errorResponse;
     if (route.auth !== 'none') responses[429] ??= errorResponse;
     for (const path of variants) {
@@ -69,11 +83,29 @@ export function openApiDocument(routes: RouteDef[], serverUrl: string): Json {
         operationId: `${route.method.toLowerCase()}${path.replace(/[^A-Za-z0-9]+(\w)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
         security: route.auth === 'bearer' ? [{ bearer: route.scope ? [route.scope] : [] }] : route.auth === 'admin' ? [{ admin: [] }] : [],
         parameters: [...params, ...queryParams],
-        ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: schemaOf(route.body, 'input') } } } } : {}),
+        ...(requestBody ? { requestBody } : {}),
         responses,
       });
     }
   }
+
+  add(`${DOWNLOAD_PATH}/{blob}/{name}`, 'get', {
+    tags: ['files'],
+    summary: 'Download a file or medium through a signed link from a reply (no bearer token; valid for one hour)',
+    security: [],
+    parameters: [
+      { name: 'blob', in: 'path', required: true, schema: { type: 'string' } },
+      { name: 'name', in: 'path', required: true, schema: { type: 'string' } },
+      { name: 'expires', in: 'query', required: true, schema: { type: 'string' } },
+      { name: 'signature', in: 'query', required: true, schema: { type: 'string' } },
+    ],
+    responses: {
+      200: { description: 'The bytes, with the type decided at upload', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } },
+      403: errorResponse,
+      404: errorResponse,
+      429: errorResponse,
+    },
+  });
 
   return {
     openapi: '3.1.0',

@@ -7,6 +7,26 @@ export const ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
 
 export type Stack = Awaited<ReturnType<typeof startStack>>;
 
+export interface Part {
+  name: string;
+  content: Buffer | string;
+  filename?: string;
+  contentType?: string;
+}
+
+/** Builds a multipart/form-data body by hand, so tests control every byte (and can break it). */
+export function multipart(parts: Part[], boundary = '----renopath-test-boundary-7d1c') {
+  const chunks: Buffer[] = [];
+  for (const p of parts) {
+    const disposition = `form-data; name="${p.name}"${p.filename !== undefined ? `; filename="${p.filename}"` : ''}`;
+    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: ${disposition}\r\n${p.contentType ? `Content-Type: ${p.contentType}\r\n` : ''}\r\n`));
+    chunks.push(Buffer.isBuffer(p.content) ? p.content : Buffer.from(p.content));
+    chunks.push(Buffer.from('\r\n'));
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return { payload: Buffer.concat(chunks), contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
 /** The whole embedded service on a fresh data dir, driven through fastify.inject. */
 export async function startStack(env: Record<string, string> = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), 'renopath-test-'));
@@ -50,7 +70,23 @@ export async function startStack(env: Record<string, string> = {}) {
     post: (url: string, payload: unknown) => app.inject({ method: 'POST', url, headers: { authorization: `Bearer ${bearer}` }, payload: payload as object }),
     patch: (url: string, payload: unknown) => app.inject({ method: 'PATCH', url, headers: { authorization: `Bearer ${bearer}` }, payload: payload as object }),
     delete: (url: string) => app.inject({ method: 'DELETE', url, headers: { authorization: `Bearer ${bearer}` } }),
+    /** A multipart/form-data POST built from parts (see `multipart`). */
+    upload: (url: string, parts: Part[]) => {
+      const { payload, contentType } = multipart(parts);
+      return app.inject({ method: 'POST', url, headers: { authorization: `Bearer ${bearer}`, 'content-type': contentType }, payload });
+    },
+    /** A POST with raw bytes and a content type of the test's choosing (malformed bodies). */
+    raw: (url: string, payload: Buffer | string, contentType: string) =>
+      app.inject({ method: 'POST', url, headers: { authorization: `Bearer ${bearer}`, 'content-type': contentType }, payload }),
   });
+
+  /** A token for a new API client of an existing user, with the scopes given. */
+  const clientToken = async (user_id: string, scopes?: string[]) => {
+    const res = await admin('POST', '/admin/api-clients', { user_id, ...(scopes ? { scopes } : {}) });
+    if (res.statusCode !== 201) throw new Error(`client: ${res.statusCode} ${res.body}`);
+    const body = res.json();
+    return token(body.client_id, body.client_secret);
+  };
 
   return {
     app,
@@ -61,6 +97,7 @@ export async function startStack(env: Record<string, string> = {}) {
     admin,
     tenant,
     as,
+    clientToken,
     async close() {
       await running.close();
       rmSync(dataDir, { recursive: true, force: true });

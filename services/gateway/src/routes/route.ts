@@ -25,4 +25,18 @@ export interface RouteDef {
   tag: string;
   /** Documented error statuses besides the ones every route has. */
   errors: number[];
+  /**
+   * How the request and reply travel (default `json`):
+   * - `upload`: `multipart/form-data` with one part `file` (and an optional `name`); the gateway
+   *   checks size and type, stores the bytes in the blob store and sends the service an UploadedFile
+   *   (`blob_key`, `name`, `mimetype`, `size`) as the body: bytes never cross the bus;
+   * - `html`: the service's reply is rendered to an HTML page by `render` (which escapes).
+   */
+  kind?: 'json' | 'upload' | 'html';
+  /** For `upload`: the media types accepted, decided from the bytes (415 otherwise). */
+  accept?: readonly string[];
+  /** For `html`: reply -> page. */
+  render?: (reply: unknown) => string;
+  /** Every `blob_key` in the reply becomes a signed download `url` valid for an hour. */
+  signLinks?: boolean;
 }

@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { DOCX, EXE, HEIC, HTML, JPEG, MP4, ODT, OLE2_WORD, PDF, PLAIN_ZIP, PNG, WEBP, XLSX } from '../../test/files.ts';
+import { sniffMediaType } from './sniff.ts';
+
+describe('media type from the bytes', () => {
+  it('recognises the documents and images Renopath accepts', () => {
+    expect(sniffMediaType(PDF)).toBe('application/pdf');
+    expect(sniffMediaType(PNG)).toBe('image/png');
+    expect(sniffMediaType(JPEG)).toBe('image/jpeg');
+    expect(sniffMediaType(WEBP)).toBe('image/webp');
+    expect(sniffMediaType(MP4)).toBe('video/mp4');
+    expect(sniffMediaType(OLE2_WORD)).toBe('application/msword');
+    expect(sniffMediaType(DOCX)).toBe('application/vnd.openxmlformats-officedocument.wordprocessingml.document');
+    expect(sniffMediaType(XLSX)).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+    expect(sniffMediaType(ODT)).toBe('application/vnd.oasis.opendocument.text');
+  });
+
+  it('recognises nothing else: executables, HTML, HEIF images, plain archives, empty files', () => {
+    for (const bytes of [EXE, HTML, HEIC, PLAIN_ZIP, Buffer.alloc(0), Buffer.from('%PD')]) expect(sniffMediaType(bytes)).toBeNull();
+  });
+});

@@ -1,0 +1,71 @@
+import type { FastifyRequest } from 'fastify';
+import { HttpError } from './errors.ts';
+import { sniffMediaType } from './sniff.ts';
+
+/** Uploads are limited to 25 MiB (API.md 1): one `file` part and a few small fields. */
+export const UPLOAD_LIMIT_BYTES = 25 * 1024 * 1024;
+export const UPLOAD_LIMITS = { fileSize: UPLOAD_LIMIT_BYTES, files: 1, fields: 4, parts: 5, fieldSize: 1024, fieldNameSize: 100, headerPairs: 100 };
+
+export interface Upload {
+  bytes: Buffer;
+  /** The `name` part, else the file name the client sent, else `upload`. */
+  name: string;
+  /** Decided from the bytes. */
+  mimetype: string;
+}
+
+/**
+ * Reads a `multipart/form-data` upload: exactly one part `file`, optionally a part `name`. Wrong
+ * content type: 415; over the limit: 413; a malformed body or unexpected parts: 400; bytes that
+ * are not one of `accept`: 415.
+ */
+export async function readUpload(request: FastifyRequest, accept: readonly string[]): Promise<Upload> {
+  if (!request.isMultipart()) throw new HttpError(415, ['content-type must be multipart/form-data with a part named file']);
+  let bytes: Buffer | null = null;
+  let filename = '';
+  let name: string | null = null;
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'file') {
+        if (part.fieldname !== 'file') {
+          await part.toBuffer().catch(() => undefined);
+          throw new HttpError(400, [`${part.fieldname} is not an allowed part; send the file as the part named file`]);
+        }
+        bytes = await part.toBuffer();
+        filename = part.filename;
+      } else if (part.fieldname === 'name') {
+        name = String(part.value);
+      } else {
+        throw new HttpError(400, [`${part.fieldname} is not an allowed part`]);
+      }
+    }
+  } catch (error) {
+    throw uploadError(error);
+  }
+  if (!bytes) throw new HttpError(400, ['file is required (a multipart part named file)']);
+  if (bytes.length === 0) throw new HttpError(400, ['file must not be empty']);
+  const mimetype = sniffMediaType(bytes);
+  if (!mimetype || !accept.includes(mimetype)) {
+    throw new HttpError(415, [`file must be one of ${accept.join(', ')} (decided from its content)`]);
+  }
+  const chosen = (name ?? filename).trim();
+  return { bytes, mimetype, name: chosen === '' ? 'upload' : chosen.slice(0, 255) };
+}
+
+function uploadError(error: unknown): HttpError {
+  if (error instanceof HttpError) return error;
+  const code = (error as { code?: string }).code;
+  switch (code) {
+    case 'FST_REQ_FILE_TOO_LARGE':
+      return new HttpError(413, ['file is larger than the 25 MiB limit']);
+    case 'FST_FILES_LIMIT':
+      return new HttpError(400, ['only one file may be uploaded at a time']);
+    case 'FST_PARTS_LIMIT':
+    case 'FST_FIELDS_LIMIT':
+      return new HttpError(400, ['too many parts; send one part file and optionally a part name']);
+    case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
+      return new HttpError(415, ['content-type must be multipart/form-data with a part named file']);
+  }
+  // busboy's own errors: no boundary, truncated parts, malformed headers.
+  return new HttpError(400, ['body is not valid multipart/form-data']);
+}

@@ -1,0 +1,344 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PDF } from './files.ts';
+import { startStack, type Stack } from './stack.ts';
+
+let stack: Stack;
+let owner: string;
+let other: Awaited<ReturnType<Stack['tenant']>>;
+
+const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+const ISO_MS_Z = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const UNKNOWN = '00000000-0000-4000-8000-000000000000';
+
+const FULL = {
+  external_id: 'whise-4711',
+  name: 'Villa Zonneweelde',
+  description: 'Half-open house near the park',
+  street: 'Kerkstraat',
+  house_number: '12',
+  box: 'B',
+  zip_code: '9000',
+  city: 'Gent',
+  country: 'BE',
+  estate_type: 'HOUSE',
+  estate_format: 'SEMI_OPEN',
+  estate_status: 'FOR_SALE',
+  year_built: 1972,
+  year_renovated: 2005,
+  habitable_space_m2: 160,
+  number_of_floors: 2,
+  dimensions: { width_cm: 850, depth_cm: 1100, cornice_height_cm: 620 },
+  energy_efficiency_score: null,
+  estate_roof_type: 'INCLINED',
+  outer_wall_insulation_type: 'LIGHT',
+  has_cavity_wall: true,
+  window_glazing_type: 'DOUBLE_GLAZING',
+  ground_floor_type: 'SOLID_GROUND_FLOOR',
+  ground_floor_insulation_type: 'NONE',
+  ventilation_type: 'SYSTEM_A',
+  heating_type: 'NATURAL_GAS',
+  heating_device: 'CONDENSING_BOILER',
+  installation_age: 8,
+  sanitary_heating_device: 'SAME_AS_HEATING',
+  eco_facilities: ['SOLAR_PANELS', 'RAINWATER_TANK'],
+  estate_provider_type: 'WHISE',
+};
+
+const ESTATE_FIELDS = [
+  'id', 'organization_id', 'external_id', 'estate_provider_type', 'name', 'description', 'street', 'house_number', 'box', 'zip_code', 'city',
+  'country', 'estate_type', 'estate_format', 'estate_status', 'year_built', 'year_renovated', 'habitable_space_m2', 'number_of_floors',
+  'energy_efficiency_score', 'estate_roof_type', 'outer_wall_surface', 'outer_wall_insulation_type', 'has_cavity_wall', 'cavity_wall_width',
+  'has_cavity_wall_insulation', 'window_surface', 'window_glazing_type', 'ground_floor_type', 'ground_floor_insulation_type', 'basement_type',
+  'basement_ceiling_surface', 'floor_above_basement_insulation_type', 'solid_ground_floor_surface', 'solid_ground_floor_insulation_type',
+  'ventilation_type', 'heating_type', 'heating_device', 'installation_age', 'sanitary_heating_device', 'solar_panels_kwp', 'has_solar_boiler',
+  'eco_facilities', 'managing_user_id', 'dimensions', 'quality_label', 'referral_link', 'roofs', 'floors', 'files', 'media', 'members',
+  'created_at', 'updated_at',
+].sort();
+
+beforeAll(async () => {
+  stack = await startStack();
+  owner = await stack.token();
+  other = await stack.tenant('Makelaardij Other', 'olga@other.example');
+});
+afterAll(async () => stack?.close());
+
+const create = async (token: string, body: unknown = {}) => {
+  const res = await stack.as(token).post('/estates', body);
+  if (res.statusCode !== 201) throw new Error(`create estate: ${res.statusCode} ${res.body}`);
+  return res.json();
+};
+
+/** A user of the demo organization with the given role, and a token for them. */
+async function demoMember(email: string, member_type: 'EMPLOYEE' | 'CLIENT' | 'OWNER') {
+  const res = await stack.as(owner).post(`/organizations/${stack.bootstrap.organization_id}/members`, { email_address: email, first_name: 'Eva', last_name: 'Member', member_type });
+  expect(res.statusCode).toBe(201);
+  const user_id = res.json().user_id as string;
+  return { user_id, token: await stack.clientToken(user_id) };
+}
+
+describe('estates: create, read, list (API.md 4.3)', () => {
+  it('creates an estate from an empty body: every documented field present, unknown as null, lists as []; readable at once', async () => {
+    const created = await create(owner);
+    expect(Object.keys(created).sort()).toEqual(ESTATE_FIELDS);
+    expect(created.id).toMatch(UUID_V4);
+    expect(created.organization_id).toBe(stack.bootstrap.organization_id);
+    expect(created.created_at).toMatch(ISO_MS_Z);
+    expect(created.updated_at).toBe(created.created_at);
+    expect(created).toMatchObject({
+      name: null, zip_code: null, estate_type: null, estate_provider_type: 'API', eco_facilities: [], dimensions: { width_cm: null, depth_cm: null, cornice_height_cm: null },
+      roofs: [], floors: [], files: [], media: [], members: [], quality_label: 'D',
+    });
+    expect(created.referral_link).toMatch(/^http:\/\/localhost:8080\/r\/[A-Za-z0-9_-]{32}$/);
+    // read your writes: the very next request sees it, in the detail and in both lists
+    const read = await stack.as(owner).get(`/estates/${created.id}`);
+    expect(read.statusCode).toBe(200);
+    expect(read.json()).toEqual(created);
+    expect((await stack.as(owner).get('/estates')).json().map((e: { id: string }) => e.id)).toContain(created.id);
+    expect((await stack.as(owner).get('/v1/estate/list')).json().estates.map((i: { estate: { id: string } }) => i.estate.id)).toContain(created.id);
+  });
+
+  it('keeps every given field, and serves the list forms with the item-level fields of /v1/estate/list', async () => {
+    const created = await create(owner, FULL);
+    const { estate_provider_type, ...fields } = FULL;
+    expect(created).toMatchObject({ ...fields, estate_provider_type });
+    expect(['A', 'B', 'C', 'D']).toContain(created.quality_label);
+
+    const list = (await stack.as(owner).get('/v1/estates')).json();
+    const form = list.find((e: { id: string }) => e.id === created.id);
+    const { roofs: _r, floors: _f, files: _fi, media: _m, members: _me, ...expectedForm } = created;
+    expect(form).toEqual(expectedForm);
+
+    const items = (await stack.as(owner).get('/v1/estate/list')).json().estates;
+    const item = items.find((i: { estate: { id: string } }) => i.estate.id === created.id);
+    expect(item).toEqual({ estate: expectedForm, estate_provider_type: 'WHISE', external_id: 'whise-4711', quality_label: created.quality_label, referral_link: created.referral_link });
+    const filtered = (await stack.as(owner).get('/v1/estate/list?external_id=whise-4711')).json().estates;
+    expect(filtered.map((i: { estate: { id: string } }) => i.estate.id)).toEqual([created.id]);
+    expect((await stack.as(owner).get('/v1/estate/list?estate_provider_type=NOPE')).statusCode).toBe(400);
+  });
+
+  it("grades the data with the energy model: the five required fields give an estimate, fewer give D", async () => {
+    const bare = await create(owner, { year_built: 1972, estate_format: 'OPEN', habitable_space_m2: 150, zip_code: '9000' });
+    expect(bare.quality_label).toBe('D');
+    const rich = await create(owner, { ...FULL, estate_provider_type: 'API', external_id: null, energy_efficiency_score: 320 });
+    expect(['A', 'B', 'C']).toContain(rich.quality_label);
+  });
+
+  it('rejects invalid values of every kind with 400 naming the field', async () => {
+    const cases: Array<[Record<string, unknown>, RegExp]> = [
+      [{ estate_type: 'CASTLE' }, /estate_type must be one of/],
+      [{ estate_format: 'ROUND' }, /estate_format must be one of/],
+      [{ estate_status: 'GONE' }, /estate_status must be one of/],
+      [{ eco_facilities: ['WIND_TURBINE'] }, /eco_facilities\.0 must be one of/],
+      [{ eco_facilities: ['HEAT_PUMP', 'HEAT_PUMP'] }, /eco_facilities must not repeat a value/],
+      [{ heating_type: 'COAL' }, /heating_type must be one of/],
+      [{ heating_device: 'FIREPLACE' }, /heating_device must be one of/],
+      [{ sanitary_heating_device: 'KETTLE' }, /sanitary_heating_device must be one of/],
+      [{ ground_floor_insulation_type: 'THICK' }, /ground_floor_insulation_type must be one of/],
+      [{ outer_wall_insulation_type: 'THICK' }, /outer_wall_insulation_type must be one of/],
+      [{ estate_roof_type: 'DOME' }, /estate_roof_type must be one of/],
+      [{ window_glazing_type: 'QUADRUPLE' }, /window_glazing_type must be one of/],
+      [{ ventilation_type: 'SYSTEM_E' }, /ventilation_type must be one of/],
+      [{ ground_floor_type: 'FLOATING' }, /ground_floor_type must be one of/],
+      [{ basement_type: 'DUNGEON' }, /basement_type must be one of/],
+      [{ country: 'DE' }, /country must be one of/],
+      [{ estate_provider_type: 'ACME' }, /estate_provider_type must be one of/],
+      [{ habitable_space_m2: 0 }, /habitable_space_m2 must be >= 1/],
+      [{ habitable_space_m2: 'big' }, /habitable_space_m2 must be a number/],
+      [{ number_of_floors: 1.5 }, /number_of_floors must be an integer/],
+      [{ year_built: 999 }, /year_built must be >= 1000/],
+      [{ installation_age: -1 }, /installation_age must be >= 0/],
+      [{ solar_panels_kwp: -2 }, /solar_panels_kwp must be >= 0/],
+      [{ dimensions: { width_cm: 0 } }, /dimensions\.width_cm must be >= 1/],
+      [{ dimensions: { height_cm: 100 } }, /dimensions\.height_cm is not an allowed field/],
+      [{ outer_wall_surface: 0.5 }, /outer_wall_surface must be >= 1/],
+      [{ managing_user_id: 'bob' }, /managing_user_id must be a UUID/],
+      [{ zip_code: '1234 AB', country: 'BE' }, /zip_code must be a Belgian postal code \(4 digits\)/],
+      [{ year_built: 2000, year_renovated: 1990 }, /year_renovated must not be before year_built/],
+      [{ colour: 'red' }, /colour is not an allowed field/],
+      [{ id: UNKNOWN }, /id is not editable/],
+      [{ roofs: [] }, /roofs is not editable/],
+    ];
+    for (const [body, message] of cases) {
+      const res = await stack.as(owner).post('/estates', body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+      expect(res.json().error).toBe('Bad Request');
+      expect(res.json().message.join(' | '), JSON.stringify(body)).toMatch(message);
+    }
+  });
+});
+
+describe('estates: edit and delete', () => {
+  it('PATCH changes the editable fields and answers the new estate; dimensions merge; null clears', async () => {
+    const created = await create(owner, FULL);
+    const res = await stack.as(owner).patch(`/estates/${created.id}`, { name: 'Villa Maan', dimensions: { depth_cm: 1200 }, box: null, eco_facilities: ['HEAT_PUMP'] });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ name: 'Villa Maan', box: null, eco_facilities: ['HEAT_PUMP'], dimensions: { width_cm: 850, depth_cm: 1200, cornice_height_cm: 620 } });
+    expect(res.json().updated_at >= created.updated_at).toBe(true);
+    expect((await stack.as(owner).get(`/estates/${created.id}`)).json()).toEqual(res.json());
+  });
+
+  it('PATCH refuses fields that are not editable, naming each, and unknown fields; and needs a change', async () => {
+    const { id } = await create(owner);
+    for (const field of ['id', 'organization_id', 'created_at', 'updated_at', 'quality_label', 'referral_link', 'estate_provider_type', 'roofs', 'floors', 'files', 'media', 'members']) {
+      const res = await stack.as(owner).patch(`/estates/${id}`, { [field]: field === 'roofs' ? [] : 'x', name: 'ok' });
+      expect(res.statusCode, field).toBe(400);
+      expect(res.json().message).toEqual([`${field} is not editable`]);
+    }
+    const unknown = await stack.as(owner).patch(`/estates/${id}`, { surprise: 1 });
+    expect(unknown.json()).toEqual({ statusCode: 400, error: 'Bad Request', message: ['surprise is not an allowed field'] });
+    const empty = await stack.as(owner).patch(`/estates/${id}`, {});
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json().message).toEqual(['body must change at least one field']);
+    const rule = await stack.as(owner).patch(`/estates/${id}`, { zip_code: '9000', country: 'NL' });
+    expect(rule.statusCode).toBe(400);
+    expect(rule.json().message[0]).toMatch(/zip_code must be a Dutch postal code/);
+    // nothing was changed by the refused requests
+    expect((await stack.as(owner).get(`/estates/${id}`)).json()).toMatchObject({ name: null, zip_code: null });
+  });
+
+  it('managing_user_id must be a user of the same organization', async () => {
+    const employee = await demoMember('mona@demo.example', 'EMPLOYEE');
+    const ok = await stack.as(owner).post('/estates', { managing_user_id: employee.user_id });
+    expect(ok.statusCode).toBe(201);
+    expect(ok.json().managing_user_id).toBe(employee.user_id);
+    const foreign = await stack.as(owner).post('/estates', { managing_user_id: other.user.id });
+    expect(foreign.statusCode).toBe(400);
+    expect(foreign.json().message).toEqual(["managing_user_id must be a user of the estate's organization"]);
+    const patched = await stack.as(owner).patch(`/estates/${ok.json().id}`, { managing_user_id: UNKNOWN });
+    expect(patched.statusCode).toBe(400);
+    const cleared = await stack.as(owner).patch(`/estates/${ok.json().id}`, { managing_user_id: null });
+    expect(cleared.json().managing_user_id).toBeNull();
+  });
+
+  it('DELETE removes the estate: 200, then 404 everywhere and gone from the lists', async () => {
+    const created = await create(owner, { name: 'To go' });
+    const res = await stack.as(owner).delete(`/estates/${created.id}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ id: created.id, name: 'To go' });
+    expect((await stack.as(owner).get(`/estates/${created.id}`)).statusCode).toBe(404);
+    expect((await stack.as(owner).patch(`/estates/${created.id}`, { name: 'x' })).statusCode).toBe(404);
+    expect((await stack.as(owner).delete(`/estates/${created.id}`)).statusCode).toBe(404);
+    expect((await stack.as(owner).get('/estates')).json().map((e: { id: string }) => e.id)).not.toContain(created.id);
+    expect((await stack.as(owner).get('/v1/estate/list')).json().estates.map((i: { estate: { id: string } }) => i.estate.id)).not.toContain(created.id);
+  });
+});
+
+describe('estates: tenancy and roles (API.md 3)', () => {
+  it("answers 404 for unknown ids, non-UUIDs and another tenant's estate on every path", async () => {
+    const theirs = await create(other.token, { name: 'Not yours' });
+    const floor = (await stack.as(other.token).post(`/estates/${theirs.id}/floors`, { estate_floor_type: 'GROUND_FLOOR' })).json();
+    const roof = (await stack.as(other.token).post(`/estates/${theirs.id}/roofs`, { estate_roof_type: 'FLAT' })).json();
+    const room = (await stack.as(other.token).post(`/estates/${theirs.id}/floors/${floor.id}/rooms`, { estate_room_type: 'KITCHEN' })).json();
+    const stairs = (await stack.as(other.token).post(`/estates/${theirs.id}/floors/${floor.id}/staircases`, { estate_staircase_type: 'SPIRAL' })).json();
+    const file = (await stack.as(other.token).upload(`/estates/${theirs.id}/files`, [{ name: 'file', filename: 'a.pdf', content: PDF }])).json();
+    const medium = UNKNOWN;
+    const E = `/estates/${theirs.id}`;
+    const paths: Array<['GET' | 'POST' | 'PATCH' | 'DELETE', string, unknown?]> = [
+      ['GET', E], ['PATCH', E, { name: 'mine' }], ['DELETE', E],
+      ['GET', `/v1${E}/history`],
+      ['DELETE', `${E}/files/${file.id}`], ['DELETE', `${E}/media/${medium}`],
+      ['GET', `${E}/roofs`], ['POST', `${E}/roofs`, { estate_roof_type: 'FLAT' }], ['GET', `${E}/roofs/${roof.id}`], ['PATCH', `${E}/roofs/${roof.id}`, { surface_m2: 3 }], ['DELETE', `${E}/roofs/${roof.id}`],
+      ['GET', `${E}/floors`], ['POST', `${E}/floors`, { estate_floor_type: 'ATTIC' }], ['GET', `${E}/floors/${floor.id}`], ['PATCH', `${E}/floors/${floor.id}`, { name: 'x' }], ['DELETE', `${E}/floors/${floor.id}`],
+      ['GET', `${E}/floors/${floor.id}/rooms`], ['POST', `${E}/floors/${floor.id}/rooms`, { estate_room_type: 'HALL' }], ['GET', `${E}/floors/${floor.id}/rooms/${room.id}`],
+      ['PATCH', `${E}/floors/${floor.id}/rooms/${room.id}`, { name: 'x' }], ['DELETE', `${E}/floors/${floor.id}/rooms/${room.id}`],
+      ['GET', `${E}/floors/${floor.id}/staircases`], ['POST', `${E}/floors/${floor.id}/staircases`, { estate_staircase_type: 'STRAIGHT' }],
+      ['GET', `${E}/floors/${floor.id}/staircases/${stairs.id}`], ['PATCH', `${E}/floors/${floor.id}/staircases/${stairs.id}`, { name: 'x' }],
+      ['DELETE', `${E}/floors/${floor.id}/staircases/${stairs.id}`],
+      ['GET', `${E}/members`], ['POST', `${E}/members`, { email_address: 'x@y.example', first_name: 'X', last_name: 'Y' }], ['DELETE', `${E}/members/${other.user.id}`],
+    ];
+    const audit = await stack.clientToken(stack.bootstrap.user_id, ['estates', 'audit']);
+    for (const [method, url, payload] of paths) {
+      const res = await stack.app.inject({ method, url, headers: { authorization: `Bearer ${audit}` }, ...(payload ? { payload: payload as object } : {}) });
+      expect(res.statusCode, `${method} ${url}`).toBe(404);
+      expect(res.json().message.join(' ')).not.toMatch(/Not yours/);
+    }
+    const upload = await stack.as(owner).upload(`${E}/files`, [{ name: 'file', filename: 'a.pdf', content: PDF }]);
+    expect(upload.statusCode).toBe(404);
+    // nothing leaked into the other tenant's estate
+    const theirsNow = (await stack.as(other.token).get(E)).json();
+    expect(theirsNow).toMatchObject({ name: 'Not yours', members: [] });
+    expect(theirsNow.files).toHaveLength(1);
+    // unknown and malformed ids
+    for (const url of [`/estates/${UNKNOWN}`, '/estates/not-a-uuid', `/estates/${UNKNOWN}/roofs`, `/estates/${theirs.id}/floors/${UNKNOWN}/rooms`]) {
+      expect((await stack.as(other.token).get(url)).statusCode, url).toBe(404);
+    }
+    expect((await stack.as(other.token).get(`${E}/roofs/${UNKNOWN}`)).json().message).toEqual(['roof not found']);
+    // lists never show another tenant's estates
+    expect((await stack.as(owner).get('/estates')).json().map((e: { id: string }) => e.id)).not.toContain(theirs.id);
+  });
+
+  it('needs a bearer token (401) with the estates scope (403)', async () => {
+    expect((await stack.app.inject({ method: 'GET', url: '/estates' })).statusCode).toBe(401);
+    const noScope = await stack.clientToken(stack.bootstrap.user_id, ['organization']);
+    expect((await stack.as(noScope).get('/estates')).statusCode).toBe(403);
+    expect((await stack.as(noScope).post('/estates', {})).statusCode).toBe(403);
+  });
+
+  it('employees write; estate members (CLIENT) read their estates only and cannot write', async () => {
+    const employee = await demoMember('erik@demo.example', 'EMPLOYEE');
+    const estate = await create(employee.token, { name: 'By the employee' });
+    expect((await stack.as(owner).patch(`/estates/${estate.id}`, { name: 'By the owner' })).statusCode).toBe(200);
+
+    const added = await stack.as(employee.token).post(`/estates/${estate.id}/members`, { email_address: 'bea@buyer.example', first_name: 'Bea', last_name: 'Buyer' });
+    expect(added.statusCode).toBe(201);
+    const member = added.json();
+    expect(member).toMatchObject({ estate_id: estate.id, member_type: 'CLIENT', email_address: 'bea@buyer.example', first_name: 'Bea', last_name: 'Buyer' });
+    expect(member.created_at).toMatch(ISO_MS_Z);
+    // attached to the organization as CLIENT
+    const orgMembers = (await stack.as(owner).get(`/organizations/${stack.bootstrap.organization_id}/members`)).json();
+    expect(orgMembers.find((m: { user_id: string }) => m.user_id === member.user_id)).toMatchObject({ member_type: 'CLIENT' });
+    // readable at once through the estate and the members list
+    expect((await stack.as(owner).get(`/estates/${estate.id}/members`)).json()).toEqual([member]);
+    expect((await stack.as(owner).get(`/estates/${estate.id}`)).json().members).toEqual([member]);
+
+    const buyer = await stack.clientToken(member.user_id);
+    const elsewhere = await create(owner, { name: 'Another estate of the agency' });
+    expect((await stack.as(buyer).get(`/estates/${estate.id}`)).statusCode).toBe(200);
+    expect((await stack.as(buyer).get(`/estates/${estate.id}/members`)).statusCode).toBe(200);
+    expect((await stack.as(buyer).get('/estates')).json().map((e: { id: string }) => e.id)).toEqual([estate.id]);
+    expect((await stack.as(buyer).get('/v1/estate/list')).json().estates).toHaveLength(1);
+    expect((await stack.as(buyer).get(`/estates/${elsewhere.id}`)).statusCode).toBe(404);
+    expect((await stack.as(buyer).patch(`/estates/${estate.id}`, { name: 'Mine now' })).statusCode).toBe(403);
+    expect((await stack.as(buyer).post(`/estates/${estate.id}/roofs`, { estate_roof_type: 'FLAT' })).statusCode).toBe(403);
+    expect((await stack.as(buyer).delete(`/estates/${estate.id}`)).statusCode).toBe(403);
+    expect((await stack.as(buyer).post('/estates', {})).statusCode).toBe(403);
+    expect((await stack.as(buyer).upload(`/estates/${estate.id}/files`, [{ name: 'file', filename: 'a.pdf', content: PDF }])).statusCode).toBe(403);
+
+    // adding again keeps one membership; an unknown member id is 404; bad bodies are 400
+    expect((await stack.as(owner).post(`/estates/${estate.id}/members`, { email_address: 'BEA@buyer.example', first_name: 'Bea', last_name: 'Buyer' })).statusCode).toBe(201);
+    expect((await stack.as(owner).get(`/estates/${estate.id}/members`)).json()).toHaveLength(1);
+    expect((await stack.as(owner).delete(`/estates/${estate.id}/members/${UNKNOWN}`)).statusCode).toBe(404);
+    const bad = await stack.as(owner).post(`/estates/${estate.id}/members`, { email_address: 'nope', first_name: 'X' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toEqual(expect.arrayContaining(['email_address must be an email address', 'last_name is required']));
+
+    // removing keeps them in the organization but ends their access to the estate
+    const removed = await stack.as(owner).delete(`/estates/${estate.id}/members/${member.user_id}`);
+    expect(removed.statusCode).toBe(200);
+    expect(removed.json()).toEqual(member);
+    expect((await stack.as(owner).get(`/estates/${estate.id}/members`)).json()).toEqual([]);
+    expect((await stack.as(buyer).get(`/estates/${estate.id}`)).statusCode).toBe(404);
+    const stillInOrg = (await stack.as(owner).get(`/organizations/${stack.bootstrap.organization_id}/members`)).json();
+    expect(stillInOrg.some((m: { user_id: string }) => m.user_id === member.user_id)).toBe(true);
+  });
+
+  it('removing someone from the organization ends their estate memberships there, as events', async () => {
+    const estate = await create(owner, { name: 'Shared with Carl' });
+    const member = (await stack.as(owner).post(`/estates/${estate.id}/members`, { email_address: 'carl@buyer.example', first_name: 'Carl', last_name: 'Client' })).json();
+    const buyer = await stack.clientToken(member.user_id);
+    expect((await stack.as(buyer).get(`/estates/${estate.id}`)).statusCode).toBe(200);
+    expect((await stack.as(owner).delete(`/organizations/${stack.bootstrap.organization_id}/members/${member.user_id}`)).statusCode).toBe(200);
+    // access ends at once: the role comes from identity, which is consistent immediately
+    expect((await stack.as(buyer).get(`/estates/${estate.id}`)).statusCode).toBe(404);
+    // the reactor records the membership's end in the estate's stream (a cross-context cascade: waited for, not timed)
+    const audit = await stack.clientToken(stack.bootstrap.user_id, ['estates', 'audit']);
+    let history: Array<{ type: string; data: Record<string, unknown> }> = [];
+    for (let attempt = 0; attempt < 100; attempt++) {
+      history = (await stack.as(audit).get(`/v1/estates/${estate.id}/history`)).json();
+      if (history.some((e) => e.type === 'EstateMemberRemoved')) break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(history.at(-1)).toMatchObject({ type: 'EstateMemberRemoved', data: { user_id: member.user_id, reason: 'LEFT_ORGANIZATION' } });
+    expect((await stack.as(owner).get(`/estates/${estate.id}`)).json().members).toEqual([]);
+  });
+});
