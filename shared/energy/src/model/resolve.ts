@@ -146,7 +146,6 @@ export function resolveProperty(p: PropertyDescription, overrides: SourceOverrid
   if (!heatingDevice) {
     const d = systems.space_heating.device_of_carrier[heatingType] ?? 'BOILER';
     heatingDevice = d === 'BOILER' ? boilerKind(country, p) : d as HeatingDevice;
-    if (renovationCell && p.installation_age === undefined && heatingDevice === 'NON_CONDENSING_BOILER' && boilerKind(country, p) === 'CONDENSING_BOILER') heatingDevice = 'CONDENSING_BOILER';
   }
   mark('heating_type', given('heating_type'));
   mark('heating_device', given('heating_device'));
