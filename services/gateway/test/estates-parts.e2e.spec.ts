@@ -1,0 +1,182 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startStack, type Stack } from './stack.ts';
+
+let stack: Stack;
+let owner: string;
+let audit: string;
+let estateId: string;
+
+const UNKNOWN = '00000000-0000-4000-8000-000000000000';
+const ISO_MS_Z = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+beforeAll(async () => {
+  stack = await startStack();
+  owner = await stack.token();
+  audit = await stack.clientToken(stack.bootstrap.user_id, ['estates', 'audit']);
+  const res = await stack.as(owner).post('/estates', { name: 'With parts', zip_code: '2000', country: 'BE', year_built: 1950, estate_format: 'CLOSED', habitable_space_m2: 120 });
+  estateId = res.json().id;
+});
+afterAll(async () => stack?.close());
+
+const E = () => `/estates/${estateId}`;
+const history = async () => (await stack.as(audit).get(`/v1${E()}/history`)).json() as Array<{ type: string; data: Record<string, unknown> }>;
+
+describe('roofs (API.md 4.4)', () => {
+  it('full CRUD, each answer readable by the next request', async () => {
+    const created = await stack.as(owner).post(`${E()}/roofs`, { estate_roof_type: 'INCLINED', surface_m2: 85, insulation_type: 'NONE', name: 'Main roof' });
+    expect(created.statusCode).toBe(201);
+    const roof = created.json();
+    expect(roof).toEqual({
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/), estate_id: estateId, name: 'Main roof', estate_roof_type: 'INCLINED', surface_m2: 85,
+      insulation_type: 'NONE', pitch_degrees: null, created_at: expect.stringMatching(ISO_MS_Z), updated_at: expect.stringMatching(ISO_MS_Z),
+    });
+    expect((await stack.as(owner).get(`${E()}/roofs/${roof.id}`)).json()).toEqual(roof);
+    expect((await stack.as(owner).get(`${E()}/roofs`)).json()).toEqual([roof]);
+    expect((await stack.as(owner).get(E())).json().roofs).toEqual([roof]);
+
+    const patched = await stack.as(owner).patch(`${E()}/roofs/${roof.id}`, { insulation_type: 'STRONG', pitch_degrees: 35 });
+    expect(patched.statusCode).toBe(200);
+    expect(patched.json()).toMatchObject({ ...roof, insulation_type: 'STRONG', pitch_degrees: 35, updated_at: expect.any(String) });
+    expect((await stack.as(owner).get(`${E()}/roofs/${roof.id}`)).json()).toEqual(patched.json());
+    expect((await history()).at(-1)).toEqual(expect.objectContaining({ type: 'RoofUpdated', data: { estate_id: estateId, roof_id: roof.id, changes: { insulation_type: 'STRONG', pitch_degrees: 35 } } }));
+
+    const removed = await stack.as(owner).delete(`${E()}/roofs/${roof.id}`);
+    expect(removed.statusCode).toBe(200);
+    expect(removed.json()).toEqual(patched.json());
+    expect((await stack.as(owner).get(`${E()}/roofs/${roof.id}`)).statusCode).toBe(404);
+    expect((await stack.as(owner).get(`${E()}/roofs`)).json()).toEqual([]);
+    expect((await history()).at(-1)).toEqual(expect.objectContaining({ type: 'RoofRemoved', data: { estate_id: estateId, roof_id: roof.id } }));
+  });
+
+  it('validates the body: required type, enums, numbers, unknown and non-editable fields', async () => {
+    const cases: Array<[string, 'POST' | 'PATCH', Record<string, unknown>, RegExp]> = [
+      ['', 'POST', {}, /estate_roof_type must be one of/],
+      ['', 'POST', { estate_roof_type: 'DOME' }, /estate_roof_type must be one of "INCLINED", "FLAT"/],
+      ['', 'POST', { estate_roof_type: 'FLAT', surface_m2: 0 }, /surface_m2 must be > 0/],
+      ['', 'POST', { estate_roof_type: 'FLAT', pitch_degrees: 91 }, /pitch_degrees must be <= 90/],
+      ['', 'POST', { estate_roof_type: 'FLAT', insulation_type: 'THICK' }, /insulation_type must be one of/],
+      ['', 'POST', { estate_roof_type: 'FLAT', colour: 'red' }, /colour is not an allowed field/],
+      ['', 'POST', { estate_roof_type: 'FLAT', id: UNKNOWN }, /id is not editable/],
+    ];
+    for (const [, method, body, message] of cases) {
+      const res = await stack.app.inject({ method, url: `${E()}/roofs`, headers: { authorization: `Bearer ${owner}` }, payload: body });
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+      expect(res.json().message.join(' | ')).toMatch(message);
+    }
+    const roof = (await stack.as(owner).post(`${E()}/roofs`, { estate_roof_type: 'FLAT' })).json();
+    for (const field of ['id', 'estate_id', 'created_at', 'updated_at']) {
+      const res = await stack.as(owner).patch(`${E()}/roofs/${roof.id}`, { [field]: 'x' });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().message).toEqual([`${field} is not editable`]);
+    }
+    expect((await stack.as(owner).patch(`${E()}/roofs/${roof.id}`, {})).statusCode).toBe(400);
+    expect((await stack.as(owner).patch(`${E()}/roofs/${UNKNOWN}`, { name: 'x' })).json()).toEqual({ statusCode: 404, error: 'Not Found', message: ['roof not found'] });
+    expect((await stack.as(owner).delete(`${E()}/roofs/${UNKNOWN}`)).statusCode).toBe(404);
+    expect((await stack.as(owner).get(`${E()}/roofs/nope`)).statusCode).toBe(404);
+  });
+});
+
+describe('floors, rooms and staircases (API.md 4.4)', () => {
+  it('full CRUD of floors, rooms under floors and staircases under floors', async () => {
+    const floor = (await stack.as(owner).post(`${E()}/floors`, { estate_floor_type: 'GROUND_FLOOR', surface_m2: 60, height_cm: 260 })).json();
+    expect(floor).toMatchObject({ estate_id: estateId, estate_floor_type: 'GROUND_FLOOR', surface_m2: 60, height_cm: 260, insulation_type: null, name: null, rooms: [], staircases: [] });
+    const F = `${E()}/floors/${floor.id}`;
+
+    const roomRes = await stack.as(owner).post(`${F}/rooms`, { estate_room_type: 'KITCHEN', surface_m2: 14.5, window_count: 2 });
+    expect(roomRes.statusCode).toBe(201);
+    const room = roomRes.json();
+    expect(room).toMatchObject({ estate_id: estateId, floor_id: floor.id, estate_room_type: 'KITCHEN', surface_m2: 14.5, height_cm: null, window_count: 2 });
+    expect((await stack.as(owner).get(`${F}/rooms/${room.id}`)).json()).toEqual(room);
+    expect((await stack.as(owner).get(`${F}/rooms`)).json()).toEqual([room]);
+    const roomPatched = await stack.as(owner).patch(`${F}/rooms/${room.id}`, { estate_room_type: 'DINING_ROOM', name: 'Eetkamer' });
+    expect(roomPatched.json()).toMatchObject({ id: room.id, estate_room_type: 'DINING_ROOM', name: 'Eetkamer' });
+
+    const stairsRes = await stack.as(owner).post(`${F}/staircases`, { estate_staircase_type: 'QUARTER_TURN', step_count: 15, width_cm: 90 });
+    expect(stairsRes.statusCode).toBe(201);
+    const stairs = stairsRes.json();
+    expect(stairs).toMatchObject({ estate_id: estateId, floor_id: floor.id, estate_staircase_type: 'QUARTER_TURN', step_count: 15, width_cm: 90 });
+    expect((await stack.as(owner).get(`${F}/staircases/${stairs.id}`)).json()).toEqual(stairs);
+    const stairsPatched = await stack.as(owner).patch(`${F}/staircases/${stairs.id}`, { step_count: 16 });
+    expect(stairsPatched.json().step_count).toBe(16);
+
+    const withParts = (await stack.as(owner).get(F)).json();
+    expect(withParts.rooms).toEqual([roomPatched.json()]);
+    expect(withParts.staircases).toEqual([stairsPatched.json()]);
+    expect((await stack.as(owner).get(`${E()}/floors`)).json()).toEqual([withParts]);
+    const floorPatched = await stack.as(owner).patch(F, { name: 'Gelijkvloers', insulation_type: 'MODERATE' });
+    expect(floorPatched.json()).toMatchObject({ name: 'Gelijkvloers', insulation_type: 'MODERATE', rooms: [roomPatched.json()] });
+
+    expect((await stack.as(owner).delete(`${F}/rooms/${room.id}`)).json()).toEqual(roomPatched.json());
+    expect((await stack.as(owner).get(`${F}/rooms/${room.id}`)).statusCode).toBe(404);
+    expect((await stack.as(owner).delete(`${F}/staircases/${stairs.id}`)).json()).toEqual(stairsPatched.json());
+    expect((await stack.as(owner).get(`${F}/staircases`)).json()).toEqual([]);
+    const removed = await stack.as(owner).delete(F);
+    expect(removed.statusCode).toBe(200);
+    expect((await stack.as(owner).get(F)).statusCode).toBe(404);
+  });
+
+  it('deleting a floor removes its rooms and staircases, each as an event naming the part and the estate', async () => {
+    const floor = (await stack.as(owner).post(`${E()}/floors`, { estate_floor_type: 'UPPER_FLOOR' })).json();
+    const F = `${E()}/floors/${floor.id}`;
+    const r1 = (await stack.as(owner).post(`${F}/rooms`, { estate_room_type: 'BEDROOM' })).json();
+    const r2 = (await stack.as(owner).post(`${F}/rooms`, { estate_room_type: 'BATHROOM' })).json();
+    const s1 = (await stack.as(owner).post(`${F}/staircases`, { estate_staircase_type: 'SPIRAL' })).json();
+    const before = (await history()).length;
+    expect((await stack.as(owner).delete(F)).statusCode).toBe(200);
+    const events = (await history()).slice(before);
+    expect(events.map((e) => [e.type, e.data])).toEqual([
+      ['RoomRemoved', { estate_id: estateId, floor_id: floor.id, room_id: r1.id }],
+      ['RoomRemoved', { estate_id: estateId, floor_id: floor.id, room_id: r2.id }],
+      ['StaircaseRemoved', { estate_id: estateId, floor_id: floor.id, staircase_id: s1.id }],
+      ['FloorRemoved', { estate_id: estateId, floor_id: floor.id }],
+    ]);
+    expect((await stack.as(owner).get(`${F}/rooms/${r1.id}`)).statusCode).toBe(404);
+    expect((await stack.as(owner).get(`${E()}/floors`)).json().map((f: { id: string }) => f.id)).not.toContain(floor.id);
+  });
+
+  it('answers 404 for rooms of an unknown floor and 400 for invalid rooms and staircases', async () => {
+    expect((await stack.as(owner).post(`${E()}/floors/${UNKNOWN}/rooms`, { estate_room_type: 'HALL' })).json()).toEqual({ statusCode: 404, error: 'Not Found', message: ['floor not found'] });
+    expect((await stack.as(owner).get(`${E()}/floors/${UNKNOWN}/staircases`)).statusCode).toBe(404);
+    const floor = (await stack.as(owner).post(`${E()}/floors`, { estate_floor_type: 'ATTIC' })).json();
+    const F = `${E()}/floors/${floor.id}`;
+    const cases: Array<[string, Record<string, unknown>, RegExp]> = [
+      ['rooms', { estate_room_type: 'BALLROOM' }, /estate_room_type must be one of/],
+      ['rooms', { estate_room_type: 'HALL', window_count: -1 }, /window_count must be >= 0/],
+      ['rooms', { estate_room_type: 'HALL', surface_m2: -3 }, /surface_m2 must be > 0/],
+      ['rooms', { estate_room_type: 'HALL', floor_id: UNKNOWN }, /floor_id is not editable/],
+      ['staircases', { estate_staircase_type: 'ESCALATOR' }, /estate_staircase_type must be one of/],
+      ['staircases', { estate_staircase_type: 'STRAIGHT', step_count: 0 }, /step_count must be >= 1/],
+      ['staircases', { estate_staircase_type: 'STRAIGHT', width_cm: 'wide' }, /width_cm must be a number/],
+      ['../floors', { estate_floor_type: 'ROOFTOP' }, /estate_floor_type must be one of/],
+      ['../floors', { estate_floor_type: 'BASEMENT', rooms: [] }, /rooms is not editable/],
+    ];
+    for (const [collection, body, message] of cases) {
+      const url = collection.startsWith('..') ? `${E()}/floors` : `${F}/${collection}`;
+      const res = await stack.as(owner).post(url, body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+      expect(res.json().message.join(' | ')).toMatch(message);
+    }
+    const room = (await stack.as(owner).post(`${F}/rooms`, { estate_room_type: 'HALL' })).json();
+    const patch = await stack.as(owner).patch(`${F}/rooms/${room.id}`, { floor_id: UNKNOWN });
+    expect(patch.json().message).toEqual(['floor_id is not editable']);
+    const patchFloor = await stack.as(owner).patch(F, { staircases: [] });
+    expect(patchFloor.json().message).toEqual(['staircases is not editable']);
+    // a room is found only under its own floor
+    const otherFloor = (await stack.as(owner).post(`${E()}/floors`, { estate_floor_type: 'BASEMENT' })).json();
+    expect((await stack.as(owner).get(`${E()}/floors/${otherFloor.id}/rooms/${room.id}`)).json().message).toEqual(['room not found']);
+  });
+
+  it('deleting the estate removes every part as its own event, then the estate', async () => {
+    const estate = (await stack.as(owner).post('/estates', { name: 'Short-lived' })).json();
+    const X = `/estates/${estate.id}`;
+    const roof = (await stack.as(owner).post(`${X}/roofs`, { estate_roof_type: 'FLAT' })).json();
+    const floor = (await stack.as(owner).post(`${X}/floors`, { estate_floor_type: 'GROUND_FLOOR' })).json();
+    const room = (await stack.as(owner).post(`${X}/floors/${floor.id}/rooms`, { estate_room_type: 'OFFICE' })).json();
+    expect((await stack.as(owner).delete(X)).statusCode).toBe(200);
+    const events = ((await stack.as(audit).get(`/v1${X}/history`)).json() as Array<{ type: string; data: Record<string, unknown> }>).slice(-4);
+    expect(events.map((e) => e.type)).toEqual(['RoofRemoved', 'RoomRemoved', 'FloorRemoved', 'EstateDeleted']);
+    expect(events[0]!.data).toEqual({ estate_id: estate.id, roof_id: roof.id });
+    expect(events[1]!.data).toEqual({ estate_id: estate.id, floor_id: floor.id, room_id: room.id });
+    expect((await stack.as(owner).get(`${X}/roofs`)).statusCode).toBe(404);
+  });
+});
