@@ -44,8 +44,9 @@ describe('energy effects', () => {
 
 describe('quantities', () => {
   it('follows the estate surfaces', () => {
-    expect(quantityFor('EXTERIOR_WALL_INSULATION', { outer_wall_surface: 150, window_surface: 30 })).toBe(120);
-    expect(quantityFor('EXTERIOR_WALL_INSULATION', { outer_wall_surface: 150, window_surface: 30, outer_wall_surface_includes_windows: false })).toBe(150);
+    // outer_wall_surface is already the opaque wall: the windows are not subtracted again.
+    expect(quantityFor('EXTERIOR_WALL_INSULATION', { outer_wall_surface: 120, window_surface: 30 })).toBe(120);
+    expect(quantityFor('EXTERIOR_WALL_INSULATION', { outer_wall_surface: 120, count: 2 })).toBe(240);
     expect(quantityFor('WINDOW_REPLACEMENT_PVC_HR', { window_surface: 24 })).toBe(24);
     expect(quantityFor('INCLINED_ROOF_INSULATION_INSIDE', { inclined_roof_surface: 95 })).toBe(95);
     expect(quantityFor('FLAT_ROOF_INSULATION', { roof_surface: 60 })).toBe(60);

@@ -5,8 +5,8 @@ import type { CatalogueNode } from './types.ts';
 
 /**
  * What quantityFor reads: the property's surfaces plus the part an item is linked to (a room's
- * surface) and the API's `count`. `outer_wall_surface` is the gross facade (windows included)
- * unless `outer_wall_surface_includes_windows` is false.
+ * surface) and the API's `count`. `outer_wall_surface` is the opaque wall area, windows and doors
+ * excluded, as the energy model reads it (contracts: trajectory-request.ts).
  */
 export type QuantityContext = Partial<PropertyDescription> & {
   roof_surface?: number;
@@ -15,7 +15,6 @@ export type QuantityContext = Partial<PropertyDescription> & {
   room_surface?: number;
   gutter_length?: number;
   railing_length?: number;
-  outer_wall_surface_includes_windows?: boolean;
   /** The API's `count` (>= 1): the number of units, or a multiplier of an area-based quantity. */
   count?: number;
 };
@@ -64,11 +63,8 @@ export function quantityFor(nodeOrType: CatalogueNode | string, ctx: QuantityCon
       return need(roofSurface(ctx), 'roof_surface', 'inclined_roof_surface', 'flat_roof_surface');
     case 'attic_floor_surface':
       return need(first(ctx.attic_floor_surface, footprint(ctx)), 'attic_floor_surface', 'habitable_space_m2');
-    case 'facade_net_surface': {
-      if (ctx.outer_wall_surface === undefined) return need(undefined, 'outer_wall_surface');
-      const openings = ctx.outer_wall_surface_includes_windows === false ? 0 : (ctx.window_surface ?? 0);
-      return need(ctx.outer_wall_surface - openings, 'outer_wall_surface');
-    }
+    case 'facade_net_surface':
+      return need(ctx.outer_wall_surface, 'outer_wall_surface');
     case 'window_surface':
       return need(ctx.window_surface, 'window_surface');
     case 'basement_ceiling_surface':

@@ -1,4 +1,7 @@
-import type { Country, EcoFacility, PropertyDescription, PropertyField, Region } from '@renopath/contracts';
+import { IncomeCategory as IncomeCategorySchema } from '@renopath/contracts';
+import type { Country, EcoFacility, IncomeCategory, PropertyDescription, PropertyField, Region } from '@renopath/contracts';
+
+export type { IncomeCategory };
 
 /** Who may add a node: the client in one of four scopes, or the system (`derived`). */
 export type Scope = 'general' | 'room' | 'roof' | 'staircase' | 'derived';
@@ -13,8 +16,7 @@ export const GRANT_CATEGORIES = [
 export type GrantCategory = (typeof GRANT_CATEGORIES)[number];
 
 /** Flanders' three owner-occupier groups; other regions map them to their own classes (data/income-categories.json). */
-export const INCOME_CATEGORIES = ['LOW', 'MIDDLE', 'HIGH'] as const;
-export type IncomeCategory = (typeof INCOME_CATEGORIES)[number];
+export const INCOME_CATEGORIES = IncomeCategorySchema.options;
 
 /** What an item's quantity follows (see quantity.ts for how each is computed). */
 export type QuantityRule =

@@ -55,6 +55,8 @@ export const GroundFloorType = z.enum(['SOLID_GROUND_FLOOR', 'FLOOR_ABOVE_BASEME
 /** Where a model input came from (DOMAIN.md 3). */
 export const DataSource = z.enum(['INPUT', 'EPC_DOCUMENT', 'LIDAR', 'PROVIDER', 'MODEL']);
 export const QualityLabel = z.enum(['A', 'B', 'C', 'D']);
+/** Household income band of grant schemes (Flanders, Wallonia); MIDDLE is assumed when unknown. */
+export const IncomeCategory = z.enum(['LOW', 'MIDDLE', 'HIGH']);
 
 export type Country = z.infer<typeof Country>;
 export type Region = z.infer<typeof Region>;
@@ -72,6 +74,7 @@ export type SanitaryHeatingDevice = z.infer<typeof SanitaryHeatingDevice>;
 export type EcoFacility = z.infer<typeof EcoFacility>;
 export type DataSource = z.infer<typeof DataSource>;
 export type QualityLabel = z.infer<typeof QualityLabel>;
+export type IncomeCategory = z.infer<typeof IncomeCategory>;
 export type EstateStatus = z.infer<typeof EstateStatus>;
 export type EstateRoofType = z.infer<typeof EstateRoofType>;
 export type EstateFloorType = z.infer<typeof EstateFloorType>;

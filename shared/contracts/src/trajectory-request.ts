@@ -36,12 +36,14 @@ export const PropertyFields = {
   flat_roof_surface: atLeastOne().optional(),
   flat_roof_insulation_type: InsulationLevel.optional(),
   // walls
+  /** Opaque outer-wall area (m2), windows and doors excluded: what insulation would cover. */
   outer_wall_surface: atLeastOne().optional(),
   outer_wall_insulation_type: InsulationLevel.optional(),
   has_cavity_wall: z.boolean().optional(),
   cavity_wall_width: atLeastOne().optional(),
   has_cavity_wall_insulation: z.boolean().optional(),
   // windows
+  /** Total glazed area including frames (m2). */
   window_surface: atLeastOne().optional(),
   window_glazing_type: GlazingType.optional(),
   // floor
