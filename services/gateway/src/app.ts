@@ -152,7 +152,7 @@ export function buildGateway(deps: GatewayDeps): Gateway {
     } else {
       credentials = request.body ?? {};
     }
-    const parsed = TokenRequestBody.safeParse(credentials);
+    const parsed = TokenRequestBody.safeParse(credentials, { reportInput: true });
     if (!parsed.success) throw new HttpError(400, formatIssues(parsed.error.issues));
     return call(IdentitySubjects.issueToken, request, { params: {}, query: {}, body: parsed.data });
   });

@@ -351,7 +351,7 @@ function actorOf(req: ServiceRequest): Actor {
 
 /** Services re-validate what crosses the bus: the gateway is not the only possible caller. */
 function parse<T extends z.ZodType>(schema: T, value: unknown): z.infer<T> {
-  const result = schema.safeParse(value);
+  const result = schema.safeParse(value, { reportInput: true });
   if (!result.success) throw new DomainError(400, formatIssues(result.error.issues));
   return result.data;
 }

@@ -31,21 +31,27 @@ export function errorBody(statusCode: number, messages: string[] = []): ErrorBod
   return { statusCode, error, message: messages.length ? messages : [error] };
 }
 
+/** Whether the value at an issue's path was absent (zod 4 leaves `input` out of issues by default). */
+function isMissing(issue: z.core.$ZodIssue): boolean {
+  if ('input' in issue) return issue.input === undefined;
+  return /received undefined$/.test(issue.message);
+}
+
 /** One plain-language message per zod issue, naming the field (`zip_code must be ...`). */
 export function formatIssues(issues: readonly z.core.$ZodIssue[], root = 'body'): string[] {
   const out: string[] = [];
   for (const issue of issues) {
     const field = issue.path.length ? issue.path.map(String).join('.') : root;
+    if ((issue.code === 'invalid_type' || issue.code === 'invalid_value') && isMissing(issue)) {
+      out.push(`${field} is required`);
+      continue;
+    }
     switch (issue.code) {
       case 'unrecognized_keys':
         for (const key of issue.keys) out.push(`${issue.path.length ? field + '.' : ''}${key} is not an allowed field`);
         break;
       case 'invalid_type':
-        out.push(
-          issue.input === undefined
-            ? `${field} is required`
-            : `${field} must be ${article(issue.expected)}`,
-        );
+        out.push(`${field} must be ${article(issue.expected)}`);
         break;
       case 'invalid_value':
         out.push(`${field} must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`);

@@ -2,7 +2,7 @@
  * Reads a JSON array of trajectory requests on stdin, writes a JSON array of evaluations on stdout.
  * A bad element (schema or consistency rules) gets { "error": ... } in its place; invalid JSON exits 1.
  */
-import { PROPERTY_FIELD_NAMES, TrajectoryRequest, type PropertyDescription } from '@renopath/contracts';
+import { formatIssues, PROPERTY_FIELD_NAMES, TrajectoryRequest, type PropertyDescription } from '@renopath/contracts';
 import { checkConsistency } from '../model/consistency.ts';
 import { evaluate } from '../model/evaluate.ts';
 
@@ -17,9 +17,9 @@ function propertyOf(request: TrajectoryRequest): PropertyDescription {
 export function evaluateRequests(input: unknown, now: Date): Output[] {
   if (!Array.isArray(input)) throw new TypeError('stdin must hold a JSON array of trajectory requests');
   return input.map((element): Output => {
-    const parsed = TrajectoryRequest.safeParse(element);
+    const parsed = TrajectoryRequest.safeParse(element, { reportInput: true });
     if (!parsed.success) {
-      return { error: { code: 'INVALID_REQUEST', messages: parsed.error.issues.map((i) => `${i.path.join('.') || '(request)'}: ${i.message}`) } };
+      return { error: { code: 'INVALID_REQUEST', messages: formatIssues(parsed.error.issues, 'request') } };
     }
     const problems = checkConsistency(parsed.data, { now });
     if (problems.length > 0) return { error: { code: 'INCONSISTENT_REQUEST', messages: problems } };
