@@ -342,3 +342,45 @@ describe('estates: tenancy and roles (API.md 3)', () => {
     expect((await stack.as(owner).get(`/estates/${estate.id}`)).json().members).toEqual([]);
   });
 });
+
+describe('estates in the OpenAPI document', () => {
+  it('describes every estates route, uploads as multipart, the referral page as HTML and the signed downloads', async () => {
+    const doc = (await stack.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    const expected: Array<[string, string[]]> = [
+      ['/estates', ['get', 'post']],
+      ['/estates/{estate_id}', ['get', 'patch', 'delete']],
+      ['/estates/{estate_id}/files', ['post']],
+      ['/estates/{estate_id}/files/{file_id}', ['delete']],
+      ['/estates/{estate_id}/media', ['post']],
+      ['/estates/{estate_id}/media/{file_id}', ['delete']],
+      ['/estates/{estate_id}/roofs', ['get', 'post']],
+      ['/estates/{estate_id}/roofs/{roof_id}', ['get', 'patch', 'delete']],
+      ['/estates/{estate_id}/floors', ['get', 'post']],
+      ['/estates/{estate_id}/floors/{floor_id}', ['get', 'patch', 'delete']],
+      ['/estates/{estate_id}/floors/{floor_id}/rooms', ['get', 'post']],
+      ['/estates/{estate_id}/floors/{floor_id}/rooms/{room_id}', ['get', 'patch', 'delete']],
+      ['/estates/{estate_id}/floors/{floor_id}/staircases', ['get', 'post']],
+      ['/estates/{estate_id}/floors/{floor_id}/staircases/{staircase_id}', ['get', 'patch', 'delete']],
+      ['/estates/{estate_id}/members', ['get', 'post']],
+      ['/estates/{estate_id}/members/{user_id}', ['delete']],
+      ['/v1/estate/list', ['get']],
+      ['/v1/estates/{estate_id}/history', ['get']],
+      ['/r/{token}', ['get']],
+      ['/v1/downloads/{blob}/{name}', ['get']],
+    ];
+    for (const [path, methods] of expected) {
+      expect(Object.keys(doc.paths[path] ?? {}).sort(), path).toEqual(methods.sort());
+      if (!path.startsWith('/v1/') && !path.startsWith('/r/')) expect(doc.paths).toHaveProperty([`/v1${path}`]);
+    }
+    const upload = doc.paths['/estates/{estate_id}/files'].post;
+    expect(upload.requestBody.content['multipart/form-data'].schema.required).toEqual(['file']);
+    expect(Object.keys(upload.responses)).toEqual(expect.arrayContaining(['201', '400', '401', '403', '404', '413', '415']));
+    expect(doc.paths['/r/{token}'].get.responses['200'].content).toHaveProperty(['text/html']);
+    expect(doc.paths['/v1/estates/{estate_id}/history'].get.security).toEqual([{ bearer: ['audit'] }]);
+    const create = doc.paths['/estates'].post.requestBody.content['application/json'].schema;
+    expect(create.additionalProperties).toBe(false);
+    expect(create.properties.estate_status.anyOf ?? [create.properties.estate_status]).toEqual(
+      expect.arrayContaining([expect.objectContaining({ enum: ['DRAFT', 'FOR_SALE', 'UNDER_OPTION', 'SOLD', 'FOR_RENT', 'RENTED', 'OFF_MARKET'] })]),
+    );
+  });
+});
