@@ -50,7 +50,7 @@ describe('roofs (API.md 4.4)', () => {
 
   it('validates the body: required type, enums, numbers, unknown and non-editable fields', async () => {
     const cases: Array<[string, 'POST' | 'PATCH', Record<string, unknown>, RegExp]> = [
-      ['', 'POST', {}, /estate_roof_type must be one of/],
+      ['', 'POST', {}, /estate_roof_type is required/],
       ['', 'POST', { estate_roof_type: 'DOME' }, /estate_roof_type must be one of "INCLINED", "FLAT"/],
       ['', 'POST', { estate_roof_type: 'FLAT', surface_m2: 0 }, /surface_m2 must be > 0/],
       ['', 'POST', { estate_roof_type: 'FLAT', pitch_degrees: 91 }, /pitch_degrees must be <= 90/],
