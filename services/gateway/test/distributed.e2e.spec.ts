@@ -49,9 +49,9 @@ describe.skipIf(!natsUp)('distributed mode over NATS', () => {
   const clientSecret = 'ab'.repeat(32);
   let port = 0;
 
-  const start = (script: string, env: Record<string, string>) => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'renopath-dist-'));
-    dirs.push(dataDir);
+  /** `dataDir` shared by two processes stands for a shared volume (the gateway and estates share the blob store). */
+  const start = (script: string, env: Record<string, string>, dataDir = mkdtempSync(join(tmpdir(), 'renopath-dist-'))) => {
+    if (!dirs.includes(dataDir)) dirs.push(dataDir);
     const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, script)], {
       cwd: ROOT,
       env: {
@@ -72,7 +72,10 @@ describe.skipIf(!natsUp)('distributed mode over NATS', () => {
   beforeAll(async () => {
     port = await freePort();
     start('services/identity/src/main.ts', { RENOPATH_BOOTSTRAP_CLIENT_ID: clientId, RENOPATH_BOOTSTRAP_CLIENT_SECRET: clientSecret });
-    start('services/gateway/src/main.ts', { PORT: String(port), HOST: '127.0.0.1', RENOPATH_RATE_LIMIT_PER_SECOND: '0' });
+    const shared = mkdtempSync(join(tmpdir(), 'renopath-dist-'));
+    const publicUrl = { RENOPATH_PUBLIC_URL: `http://127.0.0.1:${port}` };
+    start('services/estates/src/main.ts', publicUrl, shared);
+    start('services/gateway/src/main.ts', { PORT: String(port), HOST: '127.0.0.1', RENOPATH_RATE_LIMIT_PER_SECOND: '0', ...publicUrl }, shared);
     const deadline = Date.now() + 45_000;
     for (;;) {
       try {
@@ -114,5 +117,40 @@ describe.skipIf(!natsUp)('distributed mode over NATS', () => {
       headers: { 'x-service-client-id': clientId, 'x-service-client-secret': 'cd'.repeat(32) },
     });
     expect(wrong.status).toBe(400);
+  });
+
+  it('serves estates from the estates process: write, read, upload and signed download through the shared blob store', async () => {
+    const tokenRes = await fetch(`http://127.0.0.1:${port}/v1/oauth/token`, {
+      method: 'POST',
+      headers: { 'x-service-client-id': clientId, 'x-service-client-secret': clientSecret },
+    });
+    const { access_token } = (await tokenRes.json()) as { access_token: string };
+    const auth = { authorization: `Bearer ${access_token}` };
+    // the estates process may still be subscribing: wait until it answers (readiness, not timing)
+    const deadline = Date.now() + 30_000;
+    while ((await fetch(`http://127.0.0.1:${port}/estates`, { headers: auth })).status !== 200) {
+      if (Date.now() > deadline) throw new Error('estates service did not answer over NATS');
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    const created = await fetch(`http://127.0.0.1:${port}/estates`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Over NATS', zip_code: '8000', country: 'BE' }),
+    });
+    expect(created.status).toBe(201);
+    const estate = (await created.json()) as { id: string; referral_link: string };
+    expect(estate.referral_link.startsWith(`http://127.0.0.1:${port}/r/`)).toBe(true);
+    const read = await fetch(`http://127.0.0.1:${port}/v1/estates/${estate.id}`, { headers: auth });
+    expect(((await read.json()) as { name: string }).name).toBe('Over NATS');
+
+    const form = new FormData();
+    form.append('file', new Blob([Buffer.from('%PDF-1.4\n%%EOF\n')]), 'plan.pdf');
+    const uploaded = await fetch(`http://127.0.0.1:${port}/estates/${estate.id}/files`, { method: 'POST', headers: auth, body: form });
+    expect(uploaded.status).toBe(201);
+    const file = (await uploaded.json()) as { url: string };
+    const downloaded = await fetch(file.url);
+    expect(downloaded.status).toBe(200);
+    expect(Buffer.from(await downloaded.arrayBuffer()).toString()).toBe('%PDF-1.4\n%%EOF\n');
+    expect((await fetch(estate.referral_link)).status).toBe(200);
   });
 });
