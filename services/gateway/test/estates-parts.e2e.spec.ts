@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EventEnvelope } from '@renopath/platform';
 import { startStack, type Stack } from './stack.ts';
 
 let stack: Stack;
@@ -178,5 +179,27 @@ describe('floors, rooms and staircases (API.md 4.4)', () => {
     expect(events[0]!.data).toEqual({ estate_id: estate.id, roof_id: roof.id });
     expect(events[1]!.data).toEqual({ estate_id: estate.id, floor_id: floor.id, room_id: room.id });
     expect((await stack.as(owner).get(`${X}/roofs`)).statusCode).toBe(404);
+  });
+});
+
+describe('estate events on the bus (ARCHITECTURE.md: evt.<context>.<EventType>)', () => {
+  it('publishes part events naming the part and the estate, for the renovations context to cascade', async () => {
+    const seen: EventEnvelope[] = [];
+    const consumer = await stack.running.bus.consume('test-estates-events', { subjects: ['evt.estates.>'] }, async (event) => {
+      seen.push(event);
+    });
+    try {
+      const roof = (await stack.as(owner).post(`${E()}/roofs`, { estate_roof_type: 'FLAT', surface_m2: 40 })).json();
+      await stack.as(owner).patch(`${E()}/roofs/${roof.id}`, { surface_m2: 42 });
+      await stack.as(owner).delete(`${E()}/roofs/${roof.id}`);
+      // the relay publishes after the answer: wait for it (at-least-once delivery, not a timing assertion)
+      for (let i = 0; i < 200 && !seen.some((e) => e.type === 'RoofRemoved' && e.data['roof_id'] === roof.id); i++) await new Promise((r) => setTimeout(r, 10));
+      const mine = seen.filter((e) => e.data['roof_id'] === roof.id);
+      expect(mine.map((e) => e.type)).toEqual(['RoofAdded', 'RoofUpdated', 'RoofRemoved']);
+      expect(mine[1]).toMatchObject({ stream: `estate-${estateId}`, data: { estate_id: estateId, roof_id: roof.id, changes: { surface_m2: 42 } } });
+      expect(mine[1]!.metadata.actor.user_id).toBe(stack.bootstrap.user_id);
+    } finally {
+      await consumer.close();
+    }
   });
 });

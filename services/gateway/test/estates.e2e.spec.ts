@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { estatesRoutes } from '../src/routes/estates.routes.ts';
 import { PDF } from './files.ts';
 import { startStack, type Stack } from './stack.ts';
 
@@ -265,6 +266,22 @@ describe('estates: tenancy and roles (API.md 3)', () => {
     expect((await stack.as(other.token).get(`${E}/roofs/${UNKNOWN}`)).json().message).toEqual(['roof not found']);
     // lists never show another tenant's estates
     expect((await stack.as(owner).get('/estates')).json().map((e: { id: string }) => e.id)).not.toContain(theirs.id);
+  });
+
+  it('answers 401 without a token and 403 without the scope on every estates endpoint', async () => {
+    const noScope = await stack.clientToken(stack.bootstrap.user_id, ['organization']);
+    const protectedRoutes = estatesRoutes.filter((r) => r.auth === 'bearer');
+    expect(protectedRoutes.length).toBeGreaterThan(30);
+    for (const route of protectedRoutes) {
+      const url = `${route.prefix === 'v1' ? '/v1' : ''}${route.path.replace(/\{\w+\}/g, UNKNOWN)}`;
+      const payload = route.body ? { payload: {} } : {};
+      const anonymous = await stack.app.inject({ method: route.method, url, ...payload });
+      expect(anonymous.statusCode, `${route.method} ${url}`).toBe(401);
+      expect(anonymous.json()).toEqual({ statusCode: 401, error: 'Unauthorized' });
+      const scoped = await stack.app.inject({ method: route.method, url, headers: { authorization: `Bearer ${noScope}` }, ...payload });
+      expect(scoped.statusCode, `${route.method} ${url}`).toBe(403);
+      expect(scoped.json()).toEqual({ statusCode: 403, error: 'Forbidden' });
+    }
   });
 
   it('needs a bearer token (401) with the estates scope (403)', async () => {
