@@ -54,6 +54,7 @@ import {
   type ReferralDoc,
 } from './estate-views/estate-views.projection.ts';
 import { renderEstate, renderFile, renderListForm, renderListItem, renderReferral } from './estate-views/estate-views.render.ts';
+import { MODEL_VERSION } from '@renopath/energy';
 import { assessEstate } from './quality/quality.ts';
 import { startOrganizationMembersReactor } from './reactors/organization-members.reactor.ts';
 
@@ -102,6 +103,8 @@ export async function startEstates(deps: EstatesDeps): Promise<EstatesService> {
     handle: projectEstateViews,
     onError: (err, event) => log.error({ err, event_id: event?.event_id }, 'estate views projection failed; retrying'),
   });
+
+  await rebuildWhenModelChanged(reads, projection, log);
 
   const ctx = (req: Pick<ServiceRequest, 'actor' | 'correlation_id'>) => ({
     now: now().toISOString(),
@@ -500,6 +503,23 @@ export async function startEstates(deps: EstatesDeps): Promise<EstatesService> {
       await projection.close();
     },
   };
+}
+
+/** Kept outside the projection's collections, so a rebuild does not erase it. */
+const META = 'estates_meta';
+
+/**
+ * The stored quality labels and estimates come from the energy model: when its version changes,
+ * the views are rebuilt from the events so every estate is graded by the model in use.
+ */
+async function rebuildWhenModelChanged(reads: ReadStore, projection: Projection, log: Logger) {
+  const stored = await reads.get<{ model_version: string }>(META, 'energy-model');
+  if (stored?.model_version === MODEL_VERSION) return;
+  if (stored) {
+    log.info({ from: stored.model_version, to: MODEL_VERSION }, 'energy model changed: rebuilding the estate views');
+    await projection.rebuild();
+  }
+  await reads.transaction((tx) => tx.put(META, 'energy-model', { model_version: MODEL_VERSION }));
 }
 
 function actorOf(req: ServiceRequest): Actor {

@@ -1,0 +1,43 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { pino } from 'pino';
+import { createMemoryBus, openSqliteEventStore, openSqliteReadStore, NO_STREAM } from '@renopath/platform';
+import { EMPTY_ESTATE_FIELDS } from './estate/estate.decider.ts';
+import { C, type EstateListDoc } from './estate-views/estate-views.projection.ts';
+import { startEstates } from './estates.service.ts';
+
+const ESTATE = '11111111-1111-4111-8111-111111111111';
+const ORG = '22222222-2222-4222-8222-222222222222';
+const closers: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const close of closers.splice(0).reverse()) await close();
+});
+
+describe('estates service start-up', () => {
+  it('rebuilds the estate views when the energy model that graded them has changed', async () => {
+    const eventStore = openSqliteEventStore({ file: ':memory:' });
+    const readStore = openSqliteReadStore({ file: ':memory:' });
+    const bus = createMemoryBus();
+    closers.push(() => eventStore.close(), () => readStore.close(), () => bus.close());
+    const blobs = { put: async () => { throw new Error('unused'); }, get: async () => null, head: async () => null, delete: async () => {}, close: async () => {} };
+    const deps = { bus, eventStore, readStore, blobs, log: pino({ level: 'silent' }), config: { publicUrl: 'http://x', settleTimeoutMs: 5000 } };
+    const { position } = await eventStore.append(`estate-${ESTATE}`, [{
+      event_id: 'e1', type: 'EstateCreated', occurred_at: '2025-01-01T00:00:00.000Z',
+      metadata: { actor: { user_id: null, client_id: null }, correlation_id: 'c', causation_id: null },
+      data: { estate_id: ESTATE, organization_id: ORG, estate_provider_type: 'API', referral_token: 'T'.repeat(32), fields: { ...EMPTY_ESTATE_FIELDS, zip_code: '9000', country: 'BE', year_built: 1960, estate_format: 'OPEN', habitable_space_m2: 120 } },
+    }], NO_STREAM);
+
+    const first = await startEstates(deps);
+    await first.projection.waitFor(position, 5000);
+    const graded = (await readStore.get<EstateListDoc>(C.list, ESTATE))!;
+    await first.close();
+    // a label from an older model, and the older model's version on record
+    await readStore.transaction(async (tx) => {
+      await tx.put(C.list, ESTATE, { ...graded, quality_label: 'Z' });
+      await tx.put('estates_meta', 'energy-model', { model_version: 'older' });
+    });
+
+    const second = await startEstates(deps);
+    closers.push(() => second.close());
+    expect((await readStore.get<EstateListDoc>(C.list, ESTATE))!.quality_label).toBe(graded.quality_label);
+  });
+});
