@@ -3,10 +3,11 @@ import multipart from '@fastify/multipart';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { formatIssues, IdentitySubjects, TokenRequestBody, type Actor, type ServiceRequest } from '@renopath/contracts';
-import type { BlobStore, Bus } from '@renopath/platform';
+import { openSqliteReadStore, type BlobStore, type Bus, type ReadStore } from '@renopath/platform';
 import type { GatewayConfig } from './config.ts';
 import { TokenVerifier, Unauthorized } from './http/auth.ts';
 import { handleError, HttpError } from './http/errors.ts';
+import { IdempotencyKeys } from './http/idempotency.ts';
 import { RateLimiter } from './http/rate-limit.ts';
 import { DOWNLOAD_PATH, DownloadSigner } from './http/signed-links.ts';
 import { readUpload, UPLOAD_LIMITS } from './http/uploads.ts';
@@ -25,6 +26,8 @@ export interface GatewayDeps {
   blobs: BlobStore;
   /** Signs download links (see `loadDownloadSecret`). */
   downloadSecret: Buffer;
+  /** Where Idempotency-Key records live (API.md 6); in memory when not given. */
+  idempotencyStore?: ReadStore;
   now?: () => number;
 }
 
@@ -69,6 +72,10 @@ export function buildGateway(deps: GatewayDeps): Gateway {
   const limiter = new RateLimiter(config.rateLimit.perSecond, config.rateLimit.burst, deps.now);
   const adminToken = config.adminToken ? Buffer.from(config.adminToken) : null;
   const signer = new DownloadSigner(deps.downloadSecret, config.publicUrl, DOWNLOAD_LINK_TTL_S, deps.now);
+  const idempotencyStore = deps.idempotencyStore ?? openSqliteReadStore({ file: ':memory:' });
+  if (!deps.idempotencyStore) app.addHook('onClose', async () => idempotencyStore.close());
+  // A request still unanswered after twice the bus timeout was abandoned; its key may be used again.
+  const idempotency = new IdempotencyKeys(idempotencyStore, 2 * config.busTimeoutMs + config.settleTimeoutMs, deps.now);
 
   // Streams multipart bodies; routes of kind `upload` read them (size and part limits: API.md 1).
   void app.register(multipart, { limits: UPLOAD_LIMITS, throwFileSizeLimit: true });
@@ -184,27 +191,42 @@ export function buildGateway(deps: GatewayDeps): Gateway {
           const query = validate(route.query, request.query ?? {}, 'query');
           const kind = route.kind ?? 'json';
           if (kind !== 'upload' && request.isMultipart()) throw new HttpError(415, ['multipart/form-data is only accepted by upload endpoints']);
+          const idempotencyKey = route.method === 'POST' && request.actor ? IdempotencyKeys.keyOf(request.headers['idempotency-key']) : null;
           let body: unknown;
-          let uploaded: string | null = null;
+          let upload: Awaited<ReturnType<typeof readUpload>> | null = null;
           if (kind === 'upload') {
-            const upload = await readUpload(request, route.accept ?? []);
-            uploaded = `uploads/${randomUUID()}`;
-            await blobs.put(uploaded, upload.bytes, upload.mimetype);
-            body = { blob_key: uploaded, name: upload.name, mimetype: upload.mimetype, size: upload.bytes.length };
+            upload = await readUpload(request, route.accept ?? []);
           } else {
             body = route.body ? validate(route.body, request.body ?? {}, 'body') : undefined;
             if (!route.body && route.method !== 'GET' && route.method !== 'DELETE' && request.body !== undefined) {
               throw new HttpError(400, ['this endpoint takes no body']);
             }
           }
+          let claimed: string | null = null;
+          if (idempotencyKey && request.actor) {
+            // `/x` and `/v1/x` are one resource (API.md 1): the route and its ids name the target.
+            const target = `${route.method} ${route.path} ${JSON.stringify(params)}`;
+            const fingerprint = IdempotencyKeys.fingerprint(upload ? [target, upload.name, upload.bytes] : [target, JSON.stringify(body ?? null)]);
+            const claim = await idempotency.claim(request.actor.client_id, idempotencyKey, fingerprint);
+            if (claim.kind === 'replay') return send(reply, { ...route, status: claim.status }, route.signLinks ? signer.signReply(claim.reply) : claim.reply);
+            claimed = claim.id;
+          }
+          let uploaded: string | null = null;
           let result: unknown;
           try {
+            if (upload) {
+              uploaded = `uploads/${randomUUID()}`;
+              await blobs.put(uploaded, upload.bytes, upload.mimetype);
+              body = { blob_key: uploaded, name: upload.name, mimetype: upload.mimetype, size: upload.bytes.length };
+            }
             result = await call(route.subject, request, { params, query: query as Record<string, unknown>, body });
           } catch (error) {
             // The service refused the file (unknown estate, validation): its bytes must not linger.
             if (uploaded) await blobs.delete(uploaded).catch((err: unknown) => request.log.warn({ err }, 'could not remove a refused upload'));
+            if (claimed) await idempotency.release(claimed);
             throw error;
           }
+          if (claimed) await idempotency.complete(claimed, route.status, result);
           if (route.subject === IdentitySubjects.adminRevokeApiClient) verifier.markRevoked(params['client_id']!.toLowerCase());
           if (route.signLinks) result = signer.signReply(result);
           return send(reply, route, result);

@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadEstatesConfig } from '@renopath/estates/config.ts';
 import { startEstatesContext, UPLOADS_BLOB_STORE } from '@renopath/estates/start.ts';
@@ -5,6 +6,7 @@ import { loadIdentityConfig } from '@renopath/identity/config.ts';
 import { startIdentityContext } from '@renopath/identity/start.ts';
 import { createLogger, openBlobStore, PlatformEnv, platformConfig } from '@renopath/platform/service/adapters.ts';
 import { createMemoryBus } from '@renopath/platform/memory/memory-bus.ts';
+import { openSqliteReadStore } from '@renopath/platform';
 import { buildGateway } from './app.ts';
 import { loadGatewayConfig } from './config.ts';
 import { loadDownloadSecret } from './http/signed-links.ts';
@@ -26,7 +28,9 @@ export async function startEmbedded(env: NodeJS.ProcessEnv = process.env) {
   const estates = await startEstatesContext(estatesConfig, bus, logger.child({ context: 'estates' }), blobs);
   const bootstrap = await identity.service.bootstrapIfEmpty(identityConfig.bootstrap);
   const downloadSecret = await loadDownloadSecret(gatewayConfig.downloadSigningSecret, join(gatewayConfig.dataDir, 'gateway', 'download-signing.key'));
-  const gateway = buildGateway({ bus, config: gatewayConfig, logger, blobs, downloadSecret });
+  mkdirSync(join(gatewayConfig.dataDir, 'gateway'), { recursive: true });
+  const idempotencyStore = openSqliteReadStore({ file: join(gatewayConfig.dataDir, 'gateway', 'idempotency.db') });
+  const gateway = buildGateway({ bus, config: gatewayConfig, logger, blobs, downloadSecret, idempotencyStore });
   await gateway.start();
   return {
     gateway,
@@ -38,6 +42,7 @@ export async function startEmbedded(env: NodeJS.ProcessEnv = process.env) {
     config: gatewayConfig,
     async close() {
       await gateway.app.close();
+      await idempotencyStore.close();
       await estates.close();
       await identity.close();
       await blobs.close();

@@ -1,4 +1,6 @@
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { openSqliteReadStore } from '@renopath/platform';
 import { PlatformEnv, createLogger, openBlobStore, openBus, platformConfig } from '@renopath/platform/service/adapters.ts';
 import { buildGateway } from './app.ts';
 import { loadGatewayConfig } from './config.ts';
@@ -12,13 +14,17 @@ const bus = await openBus(platform, 'gateway');
 // The blob store the estates service reads uploads from: it must be the same store (a shared volume for `fs`, or GridFS).
 const blobs = await openBlobStore(platform, 'blobs');
 const downloadSecret = await loadDownloadSecret(config.downloadSigningSecret, join(config.dataDir, 'gateway', 'download-signing.key'));
-const gateway = buildGateway({ bus, config, logger, blobs, downloadSecret });
+mkdirSync(join(config.dataDir, 'gateway'), { recursive: true });
+// Idempotency-Key records (API.md 6): gateway replicas behind one load balancer need one shared store.
+const idempotencyStore = openSqliteReadStore({ file: join(config.dataDir, 'gateway', 'idempotency.db') });
+const gateway = buildGateway({ bus, config, logger, blobs, downloadSecret, idempotencyStore });
 await gateway.start();
 await gateway.app.listen({ port: config.port, host: config.host });
 
 const shutdown = async (signal: string) => {
   logger.info({ signal }, 'shutting down');
   await gateway.app.close();
+  await idempotencyStore.close();
   await blobs.close();
   await bus.close();
   process.exit(0);

@@ -1,0 +1,56 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openSqliteReadStore, type SqliteReadStore } from '@renopath/platform';
+import { HttpError } from './errors.ts';
+import { IdempotencyKeys } from './idempotency.ts';
+
+let store: SqliteReadStore;
+let now = 0;
+let keys: IdempotencyKeys;
+
+beforeEach(() => {
+  store = openSqliteReadStore({ file: ':memory:' });
+  now = Date.UTC(2025, 5, 1);
+  keys = new IdempotencyKeys(store, 30_000, () => now);
+});
+afterEach(async () => store.close());
+
+const status = async (p: Promise<unknown>) => {
+  try {
+    await p;
+    return 'ok';
+  } catch (err) {
+    return (err as HttpError).statusCode;
+  }
+};
+
+describe('Idempotency-Key records (API.md 6)', () => {
+  it('replays a finished request, refuses another request under the same key (422) and a running one (409)', async () => {
+    const first = await keys.claim('client-a', 'k1', 'fp1');
+    expect(first.kind).toBe('new');
+    expect(await status(keys.claim('client-a', 'k1', 'fp1'))).toBe(409);
+    expect(await status(keys.claim('client-a', 'k1', 'fp2'))).toBe(422);
+    await keys.complete((first as { id: string }).id, 201, { id: 'x' });
+    expect(await keys.claim('client-a', 'k1', 'fp1')).toEqual({ kind: 'replay', status: 201, reply: { id: 'x' } });
+    // keys belong to one API client
+    expect((await keys.claim('client-b', 'k1', 'fp2')).kind).toBe('new');
+  });
+
+  it('forgets a key after 24 hours, a failed request at once, and an abandoned one after the bound', async () => {
+    const first = (await keys.claim('c', 'k', 'fp')) as { id: string };
+    await keys.complete(first.id, 201, {});
+    now += 24 * 3600_000;
+    expect((await keys.claim('c', 'k', 'other')).kind).toBe('new');
+    const failed = (await keys.claim('c', 'k2', 'fp')) as { id: string };
+    await keys.release(failed.id);
+    expect((await keys.claim('c', 'k2', 'fp')).kind).toBe('new');
+    now += 30_001;
+    expect((await keys.claim('c', 'k2', 'fp')).kind).toBe('new');
+  });
+
+  it('accepts visible ASCII keys up to 255 characters', () => {
+    expect(IdempotencyKeys.keyOf(undefined)).toBeNull();
+    expect(IdempotencyKeys.keyOf('crm-7f3a:order/12')).toBe('crm-7f3a:order/12');
+    expect(() => IdempotencyKeys.keyOf('with space')).toThrow(HttpError);
+    expect(() => IdempotencyKeys.keyOf('x'.repeat(256))).toThrow(HttpError);
+  });
+});
