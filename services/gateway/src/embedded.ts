@@ -15,13 +15,18 @@ import { loadDownloadSecret } from './http/signed-links.ts';
  * Embedded mode (`npm start`): the gateway and every service in one process, SQLite files under
  * RENOPATH_DATA_DIR and an in-process bus. No server to install.
  */
-export async function startEmbedded(env: NodeJS.ProcessEnv = process.env) {
+export interface EmbeddedOptions {
+  /** Copy every in-process request and reply through JSON, as NATS would (tests turn it on). */
+  wireFidelity?: boolean;
+}
+
+export async function startEmbedded(env: NodeJS.ProcessEnv = process.env, options: EmbeddedOptions = {}) {
   const gatewayConfig = loadGatewayConfig(env);
   const identityConfig = loadIdentityConfig(env);
   const estatesConfig = loadEstatesConfig(env);
   const platform = platformConfig(PlatformEnv.parse(env));
   const logger = createLogger(gatewayConfig.logLevel, 'renopath');
-  const bus = createMemoryBus();
+  const bus = createMemoryBus({ copyRequests: options.wireFidelity ?? false });
   // One blob store for the gateway (uploads in, signed downloads out) and the estates service.
   const blobs = await openBlobStore(platform, UPLOADS_BLOB_STORE);
   const identity = await startIdentityContext(identityConfig, bus, logger.child({ context: 'identity' }));

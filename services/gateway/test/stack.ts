@@ -36,7 +36,7 @@ export async function startStack(env: Record<string, string> = {}) {
     RENOPATH_RATE_LIMIT_PER_SECOND: '0',
     LOG_LEVEL: 'silent',
     ...env,
-  });
+  }, { wireFidelity: true });
   const app = running.gateway.app;
   const bootstrap = running.bootstrap!;
 

@@ -20,6 +20,12 @@ function viaJson<T>(value: T): T {
 export interface MemoryBusOptions {
   /** Default request timeout (ms). */
   requestTimeoutMs?: number;
+  /**
+   * Copy request payloads and replies through JSON, as the wire would (default true). Tests keep it on
+   * to catch values NATS could not carry; the embedded server turns it off, since both sides build
+   * fresh objects per request and the copy is a large share of an in-process call's cost.
+   */
+  copyRequests?: boolean;
   /** Delay before redelivering an event whose handler threw; doubles per attempt up to `maxDelayMs`. */
   redelivery?: { initialDelayMs?: number; maxDelayMs?: number };
   /** Sees errors that handlers raise which are not DomainErrors (the requester only gets a 500). */
@@ -80,7 +86,8 @@ export class MemoryBus implements Bus {
     const responder = candidates[turn % candidates.length]!;
 
     let failure: unknown;
-    const served = serveRequest(responder.handler, viaJson(payload), subject, (error, s) => {
+    const copy = this.options.copyRequests ?? true;
+    const served = serveRequest(responder.handler, copy ? viaJson(payload) : payload, subject, (error, s) => {
       failure = error;
       this.options.onHandlerError?.(error, s);
     });
@@ -92,7 +99,7 @@ export class MemoryBus implements Bus {
     try {
       const reply = await Promise.race([served, timedOut]);
       // The reply envelope is built right here by serveRequest, so only its value needs the wire copy.
-      if (reply.ok) return viaJson(reply.value) as T;
+      if (reply.ok) return (copy ? viaJson(reply.value) : reply.value) as T;
       return unwrapReply<T>(reply, subject, failure);
     } finally {
       clearTimeout(timer);
