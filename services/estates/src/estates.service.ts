@@ -12,6 +12,7 @@ import {
 } from '@renopath/platform';
 import { fold, handleCommand } from '@renopath/platform/service/decider.ts';
 import { runProjection, type Projection } from '@renopath/platform/projection-runner.ts';
+import { actorOf, commandContext, parse, readYourWrites } from '@renopath/platform/service/handler-kit.ts';
 import {
   AddEstateMemberBody,
   CreateEstateBody,
@@ -22,7 +23,6 @@ import {
   EstateCommands,
   EstateListQuery,
   EstatesSubjects as S,
-  formatIssues,
   GetEstateQuery,
   IdentitySubjects,
   UpdateEstateBody,
@@ -106,19 +106,8 @@ export async function startEstates(deps: EstatesDeps): Promise<EstatesService> {
 
   await rebuildWhenModelChanged(reads, projection, log);
 
-  const ctx = (req: Pick<ServiceRequest, 'actor' | 'correlation_id'>) => ({
-    now: now().toISOString(),
-    metadata: {
-      actor: { user_id: req.actor?.user_id ?? null, client_id: req.actor?.client_id ?? null },
-      correlation_id: req.correlation_id,
-      causation_id: null,
-    },
-  });
-
-  /** Read your writes: answer only once the read models show the change. */
-  const settle = async (position: bigint | null) => {
-    if (position !== null) await projection.waitFor(position, config.settleTimeoutMs);
-  };
+  const ctx = (req: Pick<ServiceRequest, 'actor' | 'correlation_id'>) => commandContext(req, now());
+  const settle = readYourWrites(projection, config.settleTimeoutMs);
 
   // ---- who may do what (API.md 3) ----
 
@@ -522,10 +511,6 @@ async function rebuildWhenModelChanged(reads: ReadStore, projection: Projection,
   await reads.transaction((tx) => tx.put(META, 'energy-model', { model_version: MODEL_VERSION }));
 }
 
-function actorOf(req: ServiceRequest): Actor {
-  if (!req.actor) throw new DomainError(401, []);
-  return req.actor;
-}
 
 /** A path id that is not a UUID names nothing (404), like an id of another tenant. */
 function idParam(req: ServiceRequest, key: string, what: string): string {
@@ -534,9 +519,3 @@ function idParam(req: ServiceRequest, key: string, what: string): string {
   return value;
 }
 
-/** Services re-validate what crosses the bus: the gateway is not the only possible caller. */
-function parse<T extends z.ZodType>(schema: T, value: unknown): z.infer<T> {
-  const result = schema.safeParse(value, { reportInput: true });
-  if (!result.success) throw new DomainError(400, formatIssues(result.error.issues));
-  return result.data;
-}

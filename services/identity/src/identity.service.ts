@@ -8,7 +8,8 @@ import {
   type EventStore,
   type ReadStore,
 } from '@renopath/platform';
-import { ProjectionTimeoutError, runProjection, type Projection } from '@renopath/platform/projection-runner.ts';
+import { runProjection, type Projection } from '@renopath/platform/projection-runner.ts';
+import { actorOf, commandContext, parse, readYourWrites } from '@renopath/platform/service/handler-kit.ts';
 import {
   AddOrganizationMemberBody,
   AdminCreateApiClientBody,
@@ -35,8 +36,6 @@ import { organizationDecider, organizationStream } from './organization/organiza
 import { hashSecret, newSecret, newWebhookSecret, verifySecret } from './tokens/secrets.ts';
 import type { SigningKeys } from './tokens/signing-keys.ts';
 import { userDecider, userStream } from './user/user.decider.ts';
-import type { z } from 'zod';
-import { formatIssues } from '@renopath/contracts';
 
 export interface IdentityConfig {
   issuer: string;
@@ -78,26 +77,8 @@ export async function startIdentity(deps: IdentityDeps): Promise<IdentityService
     onError: (err, event) => log.error({ err, event_id: event?.event_id }, 'directory projection failed; retrying'),
   });
 
-  const ctx = (req: { actor: Actor | null; correlation_id: string }) => ({
-    now: now().toISOString(),
-    metadata: {
-      actor: { user_id: req.actor?.user_id ?? null, client_id: req.actor?.client_id ?? null },
-      correlation_id: req.correlation_id,
-      causation_id: null,
-    },
-  });
-
-  /** Read your writes: answer only when the directory shows the change. */
-  const settle = async (position: bigint | null) => {
-    if (position === null) return;
-    try {
-      await projection.waitFor(position, config.settleTimeoutMs);
-    } catch (err) {
-      if (!(err instanceof ProjectionTimeoutError)) throw err;
-      // The change is stored; only its visibility is late. 503 tells the client to read again shortly.
-      throw new DomainError(503, ['the change was saved but is not readable yet; read it again shortly']);
-    }
-  };
+  const ctx = (req: ServiceRequest) => commandContext(req, now());
+  const settle = readYourWrites(projection, config.settleTimeoutMs);
 
   const getUser = (id: string) => reads.get<User>(C.users, id);
 
@@ -342,16 +323,4 @@ export async function startIdentity(deps: IdentityDeps): Promise<IdentityService
       await projection.close();
     },
   };
-}
-
-function actorOf(req: ServiceRequest): Actor {
-  if (!req.actor) throw new DomainError(401, []);
-  return req.actor;
-}
-
-/** Services re-validate what crosses the bus: the gateway is not the only possible caller. */
-function parse<T extends z.ZodType>(schema: T, value: unknown): z.infer<T> {
-  const result = schema.safeParse(value, { reportInput: true });
-  if (!result.success) throw new DomainError(400, formatIssues(result.error.issues));
-  return result.data;
 }
