@@ -8,12 +8,23 @@ import autocannon from 'autocannon';
  * never in timed test assertions). Prints requests/s and p99 of the authenticated gateway route
  * and of a bare Fastify route, and their ratio; then the energy model's figures.
  */
-const DURATION_S = Number(process.env['BENCH_DURATION_S'] ?? 10);
+const DURATION_S = Number(process.env['BENCH_DURATION_S'] ?? 5);
+/** Rounds alternate the two routes so that a burst of noise on this shared machine hits both alike. */
+const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3);
 const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 50);
 
 interface Ready { gatewayPort: number; barePort: number; client_id: string; client_secret: string }
 
 type Server = ReturnType<typeof fork>;
+type Run = Awaited<ReturnType<typeof load>>;
+
+const mid = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const median = (runs: Run[]): Run => ({
+  rps: mid(runs.map((r) => r.rps)),
+  p99: mid(runs.map((r) => r.p99)),
+  total: runs.reduce((n, r) => n + r.total, 0),
+  cpuPerRequest: mid(runs.map((r) => r.cpuPerRequest)),
+});
 
 /** The server's CPU time since the previous mark, in microseconds. */
 const cpuMark = (server: Server) =>
@@ -23,8 +34,6 @@ const cpuMark = (server: Server) =>
   });
 
 async function load(server: Server, url: string, headers: Record<string, string> = {}) {
-  // A short warm-up lets the JIT settle before the measured run.
-  await autocannon({ url, connections: CONNECTIONS, duration: 2, headers });
   await cpuMark(server);
   const r = await autocannon({ url, connections: CONNECTIONS, duration: DURATION_S, headers });
   const cpu = await cpuMark(server);
@@ -47,10 +56,25 @@ async function benchGateway() {
       headers: { 'x-service-client-id': ready.client_id, 'x-service-client-secret': ready.client_secret },
     });
     const { access_token } = (await res.json()) as { access_token: string };
-    console.log(`gateway benchmark: ${CONNECTIONS} connections, ${DURATION_S} s per route, server in its own process (log level warn)`);
-    const bare = await load(server, `http://127.0.0.1:${ready.barePort}/bare`);
-    const me = await load(server, `http://127.0.0.1:${ready.gatewayPort}/users/me`, { authorization: `Bearer ${access_token}` });
-    const row = (name: string, r: Awaited<ReturnType<typeof load>>) =>
+    console.log(
+      `gateway benchmark: ${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${DURATION_S} s per route (medians), ` +
+        'server in its own process (log level warn)',
+    );
+    const bareUrl = `http://127.0.0.1:${ready.barePort}/bare`;
+    const meUrl = `http://127.0.0.1:${ready.gatewayPort}/users/me`;
+    const auth = { authorization: `Bearer ${access_token}` };
+    // A short warm-up lets the JIT settle before the measured runs.
+    await autocannon({ url: bareUrl, connections: CONNECTIONS, duration: 2 });
+    await autocannon({ url: meUrl, connections: CONNECTIONS, duration: 2, headers: auth });
+    const bareRuns: Run[] = [];
+    const meRuns: Run[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      bareRuns.push(await load(server, bareUrl));
+      meRuns.push(await load(server, meUrl, auth));
+    }
+    const bare = median(bareRuns);
+    const me = median(meRuns);
+    const row = (name: string, r: Run) =>
       console.log(
         `  ${name.padEnd(34)} ${r.rps.toFixed(0).padStart(7)} req/s   p99 ${String(r.p99).padStart(4)} ms   ` +
           `server CPU ${r.cpuPerRequest.toFixed(1).padStart(6)} us/request   (${r.total} requests)`,

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { readStoreContract } from '../testing/read-store.contract.ts';
 import { openSqliteReadStore } from './sqlite-read-store.ts';
 
@@ -27,6 +27,29 @@ describe('SqliteReadStore', () => {
     release();
     await writing;
     expect(await store.get('orgs', 'o1')).toEqual({ name: 'uncommitted' });
+    await store.close();
+  });
+
+  it('serves repeated reads from memory yet sees every commit: its own at once, another connection\'s soon', async () => {
+    const file = join(dir, 'cache.db');
+    const store = openSqliteReadStore({ file });
+    await store.transaction((tx) => tx.put('orgs', 'o1', { name: 'v1' }));
+    expect(await store.get('orgs', 'o1')).toEqual({ name: 'v1' });
+    const copy = (await store.get<{ name: string }>('orgs', 'o1'))!;
+    copy.name = 'mutated by a caller';
+    expect(await store.get('orgs', 'o1')).toEqual({ name: 'v1' });
+    await store.transaction((tx) => tx.put('orgs', 'o1', { name: 'v2' }));
+    expect(await store.get('orgs', 'o1')).toEqual({ name: 'v2' });
+    await store.transaction((tx) => tx.delete('orgs', 'o1'));
+    expect(await store.get('orgs', 'o1')).toBeNull();
+
+    await store.transaction((tx) => tx.put('orgs', 'o2', { name: 'mine' }));
+    expect(await store.get('orgs', 'o2')).toEqual({ name: 'mine' });
+    // Another process writing the same file (an operator's rebuild, say).
+    const other = openSqliteReadStore({ file });
+    await other.transaction((tx) => tx.put('orgs', 'o2', { name: 'theirs' }));
+    await other.close();
+    await vi.waitFor(async () => expect(await store.get('orgs', 'o2')).toEqual({ name: 'theirs' }), { timeout: 2000, interval: 50 });
     await store.close();
   });
 

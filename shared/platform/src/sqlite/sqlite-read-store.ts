@@ -125,6 +125,10 @@ function pageWindow(options: QueryOptions): { limit: number; offset: number } {
   return { limit: options.pageSize, offset: (page - 1) * options.pageSize };
 }
 
+const DOC_CACHE_LIMIT = 50_000;
+const VERSION_CHECK_MS = 100;
+const docKey = (collection: string, id: string) => `${collection}\u0000${id}`;
+
 export class SqliteReadStore implements ReadStore {
   private readonly db: Database.Database;
   private readonly mutex = new Mutex();
@@ -137,6 +141,15 @@ export class SqliteReadStore implements ReadStore {
   private readonly readStatements;
   private readonly statements;
   private closed = false;
+  /**
+   * Committed documents by key, as JSON text (every read still gets its own parsed copy). Reads are
+   * the hot path and each SQLite read transaction costs shared-memory lock syscalls; this store is
+   * the only writer of its file, so its own commits invalidate exactly what they touched, and a
+   * changed `data_version` (a commit by any other connection) clears the lot, checked every 100 ms.
+   */
+  private readonly docs = new Map<string, string>();
+  private dataVersion = 0n;
+  private versionCheckedAt = 0;
 
   constructor(options: SqliteReadStoreOptions) {
     this.db = openSqlite(options.file, SCHEMA);
@@ -145,6 +158,7 @@ export class SqliteReadStore implements ReadStore {
     this.reader?.defaultSafeIntegers(true);
     const readDb = this.reader ?? this.db;
     this.readStatements = {
+      dataVersion: readDb.prepare<[], { data_version: bigint }>('PRAGMA data_version'),
       get: readDb.prepare<[string, string], { doc: string }>('SELECT doc FROM documents WHERE collection = ? AND id = ?'),
       loadCheckpoint: readDb.prepare<[string], { position: bigint }>('SELECT position FROM checkpoints WHERE projection = ?'),
     };
@@ -166,7 +180,29 @@ export class SqliteReadStore implements ReadStore {
   }
 
   get<T extends object>(collection: string, id: string): Promise<T | null> {
-    return this.read(() => this.getSync<T>(collection, id, this.readStatements.get));
+    if (!this.reader) return this.read(() => this.getSync<T>(collection, id, this.readStatements.get));
+    this.assertOpen();
+    this.dropCacheIfChangedElsewhere();
+    const key = docKey(collection, id);
+    let json = this.docs.get(key);
+    if (json === undefined) {
+      json = this.readStatements.get.get(collection, id)?.doc;
+      if (json === undefined) return Promise.resolve(null);
+      if (this.docs.size >= DOC_CACHE_LIMIT) this.docs.clear();
+      this.docs.set(key, json);
+    }
+    return Promise.resolve(JSON.parse(json) as T);
+  }
+
+  private dropCacheIfChangedElsewhere(): void {
+    const now = Date.now();
+    if (now - this.versionCheckedAt < VERSION_CHECK_MS) return;
+    this.versionCheckedAt = now;
+    const version = this.readStatements.dataVersion.get()?.data_version ?? 0n;
+    if (version !== this.dataVersion) {
+      this.dataVersion = version;
+      this.docs.clear();
+    }
   }
 
   query<T extends object>(collection: string, options: QueryOptions = {}): Promise<QueryResult<T>> {
@@ -184,6 +220,7 @@ export class SqliteReadStore implements ReadStore {
       this.assertOpen();
       this.db.exec('BEGIN IMMEDIATE');
       let active = true;
+      const touched: string[] = [];
       const guard = <A extends unknown[], V>(op: (...args: A) => V) => async (...args: A): Promise<V> => {
         if (!active) throw new Error('read store transaction already finished');
         return op(...args);
@@ -193,9 +230,11 @@ export class SqliteReadStore implements ReadStore {
         query: guard((collection: string, options?: QueryOptions) => this.querySync(collection, options ?? {}, this.db)) as ReadStoreTx['query'],
         put: guard((collection: string, id: string, doc: object) => {
           this.statements.put.run(collection, id, JSON.stringify(doc));
+          touched.push(docKey(collection, id));
         }),
         delete: guard((collection: string, id: string) => {
           this.statements.delete.run(collection, id);
+          touched.push(docKey(collection, id));
         }),
         saveCheckpoint: guard((projection: string, position: bigint) => {
           this.statements.saveCheckpoint.run(projection, position);
@@ -205,6 +244,9 @@ export class SqliteReadStore implements ReadStore {
         const result = await fn(tx);
         active = false;
         this.db.exec('COMMIT');
+        for (const key of touched) this.docs.delete(key);
+        // Our own commit moved data_version: take it as known so it does not clear the whole cache.
+        if (this.reader) this.dataVersion = this.readStatements.dataVersion.get()?.data_version ?? 0n;
         return result;
       } catch (error) {
         active = false;
@@ -219,6 +261,7 @@ export class SqliteReadStore implements ReadStore {
       this.statements.deleteCollections.run(JSON.stringify(collections));
       this.statements.deleteCheckpoint.run(projection);
     });
+    this.docs.clear();
   }
 
   async close(): Promise<void> {
