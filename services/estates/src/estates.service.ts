@@ -13,6 +13,7 @@ import {
 import { fold, handleCommand } from '@renopath/platform/service/decider.ts';
 import { runProjection, type Projection } from '@renopath/platform/projection-runner.ts';
 import { actorOf, commandContext, parse, readYourWrites } from '@renopath/platform/service/handler-kit.ts';
+import type { Settlement } from '@renopath/platform/service/settlement.ts';
 import {
   AddEstateMemberBody,
   CreateEstateBody,
@@ -72,6 +73,8 @@ export interface EstatesDeps {
   blobs: BlobStore;
   config: EstatesConfig;
   log: Logger;
+  /** Read-your-writes across contexts: the reactors report what they have handled. */
+  settlement?: Settlement;
   now?: () => Date;
 }
 
@@ -471,6 +474,7 @@ export async function startEstates(deps: EstatesDeps): Promise<EstatesService> {
       bus,
       readStore: reads,
       log,
+      ...(deps.settlement ? { settlement: deps.settlement } : {}),
       removeMember: async (event, estate_id, user_id) => {
         // The removal is caused by identity's event: same actor and correlation, the event as cause.
         const result = await handleCommand(store, estateStream(estate_id), estateDecider, {

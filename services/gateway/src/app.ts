@@ -4,6 +4,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRepl
 import type { Logger } from 'pino';
 import { formatIssues, IdentitySubjects, TokenRequestBody, type Actor, type ServiceRequest } from '@renopath/contracts';
 import { openSqliteReadStore, type BlobStore, type Bus, type ReadStore } from '@renopath/platform';
+import { settleAcrossContexts } from '@renopath/platform/service/settlement.ts';
 import type { GatewayConfig } from './config.ts';
 import { TokenVerifier, Unauthorized } from './http/auth.ts';
 import { handleError, HttpError } from './http/errors.ts';
@@ -103,6 +104,15 @@ export function buildGateway(deps: GatewayDeps): Gateway {
     bus.request<T>(subject, { ...payload, actor: request.actor, correlation_id: request.id } satisfies ServiceRequest, {
       timeoutMs: config.busTimeoutMs,
     });
+
+  /** Read your writes across contexts; past the bound the write stands and the answer says so. */
+  const settleEffects = async (request: FastifyRequest, reply: FastifyReply) => {
+    const settled = await settleAcrossContexts({ bus, contexts: config.contexts, correlationId: request.id, timeoutMs: config.settleTimeoutMs })
+      .catch((err: unknown) => (request.log.warn({ err }, 'a context did not settle in time'), false));
+    if (settled) return;
+    request.log.warn({ correlation_id: request.id }, 'write answered before every effect was readable');
+    reply.header('x-renopath-settled', 'false');
+  };
 
   // ---- operational endpoints ----
   app.get('/health', async () => ({ status: 'ok' }));
@@ -226,6 +236,7 @@ export function buildGateway(deps: GatewayDeps): Gateway {
             if (claimed) await idempotency.release(claimed);
             throw error;
           }
+          if (route.method !== 'GET') await settleEffects(request, reply);
           if (claimed) await idempotency.complete(claimed, route.status, result);
           if (route.subject === IdentitySubjects.adminRevokeApiClient) verifier.markRevoked(params['client_id']!.toLowerCase());
           if (route.signLinks) result = signer.signReply(result);

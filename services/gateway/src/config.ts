@@ -12,6 +12,8 @@ const Env = z.object({
   RENOPATH_RATE_LIMIT_PER_SECOND: z.coerce.number().min(0).default(50),
   RENOPATH_RATE_LIMIT_BURST: z.coerce.number().min(0).default(100),
   RENOPATH_SETTLE_TIMEOUT_MS: z.coerce.number().int().min(0).default(5000),
+  /** The bounded contexts a write may have effects in: the gateway waits for all of them to settle. */
+  RENOPATH_CONTEXTS: z.string().regex(/^[a-z]+(,[a-z]+)*$/, 'RENOPATH_CONTEXTS must be a comma-separated list of context names').default('identity,estates'),
   RENOPATH_TOKEN_ISSUER: z.string().min(1).default(TOKEN_DEFAULTS.issuer),
   RENOPATH_TOKEN_AUDIENCE: z.string().min(1).default(TOKEN_DEFAULTS.audience),
   RENOPATH_BUS_TIMEOUT_MS: z.coerce.number().int().min(1).default(10_000),
@@ -32,6 +34,7 @@ export interface GatewayConfig {
   adminToken: string | null;
   rateLimit: { perSecond: number; burst: number };
   settleTimeoutMs: number;
+  contexts: string[];
   issuer: string;
   audience: string;
   busTimeoutMs: number;
@@ -55,6 +58,7 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
     adminToken: e.RENOPATH_ADMIN_TOKEN ?? null,
     rateLimit: { perSecond: e.RENOPATH_RATE_LIMIT_PER_SECOND, burst: e.RENOPATH_RATE_LIMIT_BURST },
     settleTimeoutMs: e.RENOPATH_SETTLE_TIMEOUT_MS,
+    contexts: e.RENOPATH_CONTEXTS.split(','),
     issuer: e.RENOPATH_TOKEN_ISSUER,
     audience: e.RENOPATH_TOKEN_AUDIENCE,
     busTimeoutMs: e.RENOPATH_BUS_TIMEOUT_MS,

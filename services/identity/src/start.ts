@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Bus } from '@renopath/platform';
 import { openContextStorage } from '@renopath/platform/service/adapters.ts';
 import { startRelay } from '@renopath/platform/service/relay.ts';
+import { Settlement } from '@renopath/platform/service/settlement.ts';
 import type { IdentityServiceConfig } from './config.ts';
 import { startIdentity, type IdentityService } from './identity.service.ts';
 import { SigningKeys } from './tokens/signing-keys.ts';
@@ -18,7 +19,12 @@ export async function startIdentityContext(config: IdentityServiceConfig, bus: B
     tokenTtlMs: config.tokenTtlSeconds * 1000,
     now: () => new Date(),
   });
-  const relay = startRelay({ context: CONTEXT, eventStore: storage.eventStore, checkpoints: storage.checkpoints, bus, log });
+  const settlement = new Settlement({ context: CONTEXT, bus, eventStore: storage.eventStore, log });
+  const relay = startRelay({
+    context: CONTEXT, eventStore: storage.eventStore, checkpoints: storage.checkpoints, bus, log, onPublished: settlement.onPublished,
+  });
+  settlement.attach(relay);
+  const settling = await settlement.serve();
   const service: IdentityService = await startIdentity({
     bus,
     eventStore: storage.eventStore,
@@ -32,6 +38,7 @@ export async function startIdentityContext(config: IdentityServiceConfig, bus: B
     storage,
     keys,
     async close() {
+      await settling.close();
       await service.close();
       await relay.close();
       await storage.close();

@@ -49,6 +49,7 @@ interface Published {
 interface Durable {
   offset: number;
   active: boolean;
+  subjects: string[];
 }
 
 /**
@@ -156,11 +157,12 @@ export class MemoryBus implements Bus {
     let durable = this.durables.get(consumer);
     if (!durable) {
       // A new durable starts at the beginning of the log, like a JetStream consumer with deliver-all.
-      durable = { offset: options.transient ? this.log.length : 0, active: false };
+      durable = { offset: options.transient ? this.log.length : 0, active: false, subjects: options.subjects };
       this.durables.set(consumer, durable);
     }
     if (durable.active) throw new Error(`consumer ${consumer} is already consuming on this bus`);
     durable.active = true;
+    durable.subjects = options.subjects;
     const stop = new AbortController();
     const running = this.deliver(durable, options.subjects, handler, stop.signal);
     const closeable: Closeable = {
@@ -197,6 +199,16 @@ export class MemoryBus implements Bus {
         attempt += 1;
       }
     }
+  }
+
+  async isCaughtUp(consumer: string): Promise<boolean> {
+    const durable = this.durables.get(consumer);
+    if (!durable) return false;
+    // The offset moves past an event only once its handler succeeded: nothing matching beyond it is left.
+    for (let i = durable.offset; i < this.log.length; i++) {
+      if (anySubjectMatches(durable.subjects, this.log[i]!.subject)) return false;
+    }
+    return true;
   }
 
   async close(): Promise<void> {

@@ -206,6 +206,17 @@ export class NatsBus implements Bus {
     return closeable;
   }
 
+  async isCaughtUp(consumer: string): Promise<boolean> {
+    this.assertOpen();
+    try {
+      const info = await this.jsm.consumers.info(this.streamName, consumer);
+      return info.num_pending === 0 && info.num_ack_pending === 0;
+    } catch (error) {
+      if (isNotFound(error)) return false;
+      throw error;
+    }
+  }
+
   private async ensureConsumer(name: string, filter: string, transient?: ConsumeOptions['transient']): Promise<void> {
     try {
       const info = await this.jsm.consumers.info(this.streamName, name);

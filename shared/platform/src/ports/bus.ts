@@ -6,6 +6,8 @@
 
 /** A domain event as it travels between contexts. Positions are numbers on the wire. */
 export interface EventEnvelope {
+  /** The bounded context whose stream the event belongs to (`position` is in that context's log). */
+  context: string;
   event_id: string;
   type: string;
   stream: string;
@@ -78,5 +80,10 @@ export interface Bus {
    * when it throws. Resumes after a restart where it left off.
    */
   consume(consumer: string, options: ConsumeOptions, handler: EventHandler): Promise<Closeable>;
+  /**
+   * Whether a durable consumer has handled everything published so far on its subjects (nothing
+   * waiting, nothing in flight). Read-your-writes across contexts asks it; false for an unknown one.
+   */
+  isCaughtUp(consumer: string): Promise<boolean>;
   close(): Promise<void>;
 }

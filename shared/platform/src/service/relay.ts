@@ -3,7 +3,8 @@ import type { Bus, EventEnvelope } from '../ports/bus.ts';
 import type { CheckpointStore, EventStore, RecordedEvent } from '../ports/event-store.ts';
 import { backoff, sleep } from '../internal/async.ts';
 
-export const toEnvelope = (e: RecordedEvent): EventEnvelope => ({
+export const toEnvelope = (context: string, e: RecordedEvent): EventEnvelope => ({
+  context,
   event_id: e.event_id,
   type: e.type,
   stream: e.stream,
@@ -31,8 +32,10 @@ export function startRelay(options: {
   checkpoints: CheckpointStore;
   bus: Bus;
   log: Logger;
+  /** Sees every event once it is on the bus (read-your-writes bookkeeping). */
+  onPublished?: (event: RecordedEvent) => void;
 }): Relay {
-  const { context, eventStore, checkpoints, bus, log } = options;
+  const { context, eventStore, checkpoints, bus, log, onPublished } = options;
   const name = `relay-${context}`;
   let published = 0n;
   let closed = false;
@@ -45,9 +48,10 @@ export function startRelay(options: {
         published = await checkpoints.load(name);
         subscription = eventStore.subscribeToAll({ after: published });
         for await (const event of subscription) {
-          await bus.publish(`evt.${context}.${event.type}`, toEnvelope(event));
+          await bus.publish(`evt.${context}.${event.type}`, toEnvelope(context, event));
           await checkpoints.save(name, event.position);
           published = event.position;
+          onPublished?.(event);
           attempt = 0;
           for (const w of waiters) if (w.position <= published) (waiters.delete(w), w.resolve());
         }

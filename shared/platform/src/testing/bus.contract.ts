@@ -13,6 +13,7 @@ const DELIVERY = { timeout: 10_000, interval: 10 };
 
 function envelope(subject: string, data: Record<string, unknown> = {}): EventEnvelope {
   return {
+    context: 'estates',
     event_id: randomUUID(),
     type: subject.split('.').at(-1)!,
     stream: 'estate-1',
@@ -161,6 +162,27 @@ export function busContract(name: string, open: BusFactory): void {
         await bus.publish(`evt.${ctx}.A`, after);
         await vi.waitFor(() => expect(received).toHaveLength(1), DELIVERY);
         expect(eventIds(received)).toEqual([after.event_id]);
+      });
+
+      it('tells whether a consumer has handled everything published on its subjects', async () => {
+        const bus = await openBus();
+        const ctx = uniqueName('ctx');
+        const name = uniqueName('consumer');
+        expect(await bus.isCaughtUp(name)).toBe(false);
+        let release!: () => void;
+        const gate = new Promise<void>((r) => (release = r));
+        const handled: EventEnvelope[] = [];
+        await track(bus.consume(name, { subjects: [`evt.${ctx}.A`] }, async (e) => {
+          await gate;
+          handled.push(e);
+        }));
+        await bus.publish(`evt.${ctx}.B`, envelope(`evt.${ctx}.B`));
+        await vi.waitFor(async () => expect(await bus.isCaughtUp(name)).toBe(true), DELIVERY);
+        await bus.publish(`evt.${ctx}.A`, envelope(`evt.${ctx}.A`));
+        expect(await bus.isCaughtUp(name)).toBe(false);
+        release();
+        await vi.waitFor(() => expect(handled).toHaveLength(1), DELIVERY);
+        await vi.waitFor(async () => expect(await bus.isCaughtUp(name)).toBe(true), DELIVERY);
       });
 
       it('matches subjects with * and > wildcards and skips the rest', async () => {
