@@ -45,26 +45,19 @@ export const UpdateOrganizationBody = z
   .refine((b) => Object.keys(b).length > 0, nonEmpty);
 export type UpdateOrganizationBody = z.infer<typeof UpdateOrganizationBody>;
 
-export const AddOrganizationMemberBody = z.strictObject({
-  email_address: email,
-  first_name: name,
-  last_name: name,
-  member_type: MemberType,
-});
+/** Who a person is, as a body names them when inviting or creating them. */
+const PersonFields = { email_address: email, first_name: name, last_name: name };
+
+export const AddOrganizationMemberBody = z.strictObject({ ...PersonFields, member_type: MemberType });
 export type AddOrganizationMemberBody = z.infer<typeof AddOrganizationMemberBody>;
 
-export const AttachClientMemberBody = z.strictObject({
-  organization_id: Uuid,
-  email_address: email,
-  first_name: name,
-  last_name: name,
-});
+export const AttachClientMemberBody = z.strictObject({ organization_id: Uuid, ...PersonFields });
 export type AttachClientMemberBody = z.infer<typeof AttachClientMemberBody>;
 
 export const AdminCreateOrganizationBody = z.strictObject({
   name,
   country: Country,
-  owner: z.strictObject({ email_address: email, first_name: name, last_name: name }),
+  owner: z.strictObject(PersonFields),
 });
 export type AdminCreateOrganizationBody = z.infer<typeof AdminCreateOrganizationBody>;
 
