@@ -68,6 +68,12 @@ export function buildGateway(deps: GatewayDeps): Gateway {
       return typeof given === 'string' && SANE_REQUEST_ID.test(given) ? given : randomUUID();
     },
     routerOptions: { ignoreTrailingSlash: true },
+    // A malformed or over-long path never reaches the router's hooks: answer it in the contract's shape too.
+    frameworkErrors: (error, request, reply) => {
+      reply.header('x-request-id', request.id);
+      const unknown = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
+      return handleError(new HttpError(unknown ? 404 : 400, [unknown ? 'not found' : 'path is not a valid URL']), request, reply);
+    },
   });
   const verifier = new TokenVerifier({ bus, issuer: config.issuer, audience: config.audience, ...(deps.now ? { now: deps.now } : {}) });
   const limiter = new RateLimiter(config.rateLimit.perSecond, config.rateLimit.burst, deps.now);
@@ -162,8 +168,8 @@ export function buildGateway(deps: GatewayDeps): Gateway {
       const at = decoded.indexOf(':');
       const { grant_type } = (request.body ?? {}) as Record<string, unknown>;
       credentials = {
-        client_id: decodeURIComponent(decoded.slice(0, at)),
-        client_secret: decodeURIComponent(decoded.slice(at + 1)),
+        client_id: decodeBasicPart(decoded.slice(0, at)),
+        client_secret: decodeBasicPart(decoded.slice(at + 1)),
         ...(grant_type !== undefined ? { grant_type } : {}),
       };
     } else {
@@ -207,6 +213,10 @@ export function buildGateway(deps: GatewayDeps): Gateway {
           if (kind === 'upload') {
             upload = await readUpload(request, route.accept ?? []);
           } else {
+            // Only the token endpoint takes forms; text/plain and forms elsewhere are a wrong content type (API.md 2).
+            if (route.body && request.body !== undefined && !isJson(request.headers['content-type'])) {
+              throw new HttpError(415, [`content-type ${String(request.headers['content-type'] ?? '')} is not supported here; send application/json`]);
+            }
             body = route.body ? validate(route.body, request.body ?? {}, 'body') : undefined;
             if (!route.body && route.method !== 'GET' && route.method !== 'DELETE' && request.body !== undefined) {
               throw new HttpError(400, ['this endpoint takes no body']);
@@ -274,6 +284,19 @@ function validate(schema: RouteDef['body'], value: unknown, where: 'body' | 'que
   const result = schema.safeParse(value, { reportInput: true });
   if (!result.success) throw new HttpError(400, formatIssues(result.error.issues, where));
   return result.data;
+}
+
+/** RFC 6749 2.3.1 form-encodes Basic credentials; a broken escape is a bad credential (400), not a crash. */
+function decodeBasicPart(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return '';
+  }
+}
+
+function isJson(contentType: string | undefined): boolean {
+  return /^application\/json\s*(;|$)/i.test(contentType ?? '');
 }
 
 function safeEqual(a: Buffer, b: Buffer) {

@@ -43,6 +43,28 @@ describe('HTTP behaviour every client relies on', () => {
     expect(res.json()).toMatchObject({ statusCode: 415, error: 'Unsupported Media Type' });
   });
 
+  it('answers text/plain and form bodies on JSON endpoints with 415, not a validation error', async () => {
+    for (const [type, payload] of [['text/plain', '{"name":"x"}'], ['application/x-www-form-urlencoded', 'name=x']]) {
+      const res = await stack.app.inject({
+        method: 'PATCH', url: orgUrl(),
+        headers: { authorization: `Bearer ${token}`, 'content-type': type! },
+        payload,
+      });
+      expect(res.statusCode).toBe(415);
+      expect(res.json()).toMatchObject({ statusCode: 415, error: 'Unsupported Media Type', message: [expect.any(String)] });
+    }
+  });
+
+  it('answers an over-long path id and a broken path escape in the error shape', async () => {
+    const long = await stack.app.inject({ method: 'GET', url: `/estates/${'a'.repeat(300)}`, headers: { authorization: `Bearer ${token}` } });
+    expect(long.statusCode).toBe(404);
+    expect(long.json()).toEqual({ statusCode: 404, error: 'Not Found', message: ['not found'] });
+    expect(long.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    const broken = await stack.app.inject({ method: 'GET', url: '/estates/%E0%A4%A', headers: { authorization: `Bearer ${token}` } });
+    expect(broken.statusCode).toBe(400);
+    expect(broken.json()).toEqual({ statusCode: 400, error: 'Bad Request', message: ['path is not a valid URL'] });
+  });
+
   it('answers an unknown route with 404 in the error shape', async () => {
     const res = await stack.app.inject({ method: 'GET', url: '/no/such/route' });
     expect(res.statusCode).toBe(404);

@@ -55,6 +55,17 @@ describe('token endpoint (API.md 3)', () => {
     expect(withBody.statusCode).toBe(200);
   });
 
+  it('answers 400, not 500, for HTTP Basic credentials with a broken percent-escape', async () => {
+    const res = await stack.app.inject({
+      method: 'POST',
+      url: '/v1/oauth/token',
+      headers: { authorization: `Basic ${Buffer.from('%E0%A4%A:x').toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'grant_type=client_credentials',
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ statusCode: 400, error: 'Bad Request', message: [expect.any(String)] });
+  });
+
   it('answers 400 for a wrong secret, an unknown client and a wrong grant type', async () => {
     const wrong = await stack.app.inject({
       method: 'POST',
