@@ -166,6 +166,19 @@ describe('users', () => {
     expect(notUuid.statusCode).toBe(404);
   });
 
+  it('PATCH /users/{id}: an owner who added another tenant\'s user by email may not rewrite that user (403)', async () => {
+    const other = await stack.tenant('Victim agency', 'victor@victim.example');
+    const added = await stack.as(owner).post(`/organizations/${stack.bootstrap.organization_id}/members`, {
+      email_address: 'victor@victim.example', first_name: 'V', last_name: 'V', member_type: 'EMPLOYEE',
+    });
+    expect(added.statusCode).toBe(201);
+    const hijack = await stack.as(owner).patch(`/users/${added.json().user_id}`, { email_address: 'attacker@evil.example' });
+    expect(hijack.statusCode).toBe(403);
+    expect(hijack.json()).toEqual({ statusCode: 403, error: 'Forbidden' });
+    const me = await stack.as(other.token).get('/users/me');
+    expect(me.json()[0].email_address).toBe('victor@victim.example');
+  });
+
   it('PATCH /users/{id} refuses an email address another user has (409)', async () => {
     await stack.tenant('Third agency', 'taken@third.example');
     const res = await stack.as(owner).patch(`/users/${stack.bootstrap.user_id}`, { email_address: 'Taken@Third.example' });

@@ -135,6 +135,11 @@ export async function startIdentity(deps: IdentityDeps): Promise<IdentityService
       const me = await getUser(actor.user_id);
       const role = me?.organizations.find((m) => m.organization_id === actor.organization_id)?.member_type;
       if (role !== 'OWNER') throw new DomainError(403, ['only the user or an owner of their organization may edit a user']);
+      // Users are global: an owner who added someone by email must not rewrite the profile (or login email) they have elsewhere.
+      const owned = new Set(me!.organizations.filter((m) => m.member_type === 'OWNER').map((m) => m.organization_id));
+      if (!target.organizations.every((m) => owned.has(m.organization_id))) {
+        throw new DomainError(403, ['a user who also belongs to another organization may only be edited by themself']);
+      }
     }
     return target;
   }
