@@ -312,6 +312,9 @@ describe('estates: tenancy and roles (API.md 3)', () => {
     const elsewhere = await create(owner, { name: 'Another estate of the agency' });
     expect((await stack.as(buyer).get(`/estates/${estate.id}`)).statusCode).toBe(200);
     expect((await stack.as(buyer).get(`/estates/${estate.id}/members`)).statusCode).toBe(200);
+    const staff = await stack.as(buyer).get(`/organizations/${stack.bootstrap.organization_id}/members`);
+    expect(staff.statusCode).toBe(403); // other buyers' and the staff's addresses are not a buyer's to read
+    expect(staff.json()).toEqual({ statusCode: 403, error: 'Forbidden' });
     expect((await stack.as(buyer).get('/estates')).json().map((e: { id: string }) => e.id)).toEqual([estate.id]);
     expect((await stack.as(buyer).get('/v1/estate/list')).json().estates).toHaveLength(1);
     expect((await stack.as(buyer).get(`/estates/${elsewhere.id}`)).statusCode).toBe(404);

@@ -222,7 +222,9 @@ export async function startIdentity(deps: IdentityDeps): Promise<IdentityService
 
     [S.organizationMembers]: async (req) => {
       const organization_id = req.params['organization_id'] ?? '';
-      await requireMembership(actorOf(req), organization_id);
+      const membership = await requireMembership(actorOf(req), organization_id);
+      // Clients (invited buyers) read their estates, not the agency's staff and other buyers (API.md 3).
+      if (membership.member_type === 'CLIENT') throw new DomainError(403, ['clients may not list the organization\'s members']);
       const { items } = await reads.query<MemberDoc>(C.members, { filter: { organization_id }, sort: [{ field: 'created_at', order: 'ASC' }] });
       return items.map(({ id: _id, ...member }) => member);
     },
