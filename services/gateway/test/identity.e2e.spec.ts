@@ -294,6 +294,9 @@ describe('operator admin API', () => {
     const limited = await stack.token(res.json().client_id, res.json().client_secret);
     expect((await stack.as(limited).get('/organizations')).statusCode).toBe(403);
     expect((await stack.as(limited).get('/users/me')).statusCode).toBe(200);
+    const repeated = await stack.admin('POST', '/admin/api-clients', { user_id: stack.bootstrap.user_id, scopes: ['audit', 'audit'] });
+    expect(repeated.statusCode).toBe(400);
+    expect(repeated.json()).toEqual({ statusCode: 400, error: 'Bad Request', message: ['scopes must not repeat a value'] });
   });
 
   it('revocation stops the client\'s tokens at once', async () => {

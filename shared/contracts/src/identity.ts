@@ -65,7 +65,11 @@ export const AdminCreateApiClientBody = z.strictObject({
   user_id: Uuid,
   /** Extension: which of the user's organizations the client acts in; default the user's first. */
   organization_id: Uuid.optional(),
-  scopes: z.array(Scope).min(1).optional(),
+  scopes: z
+    .array(Scope)
+    .min(1)
+    .refine((list) => new Set(list).size === list.length, { message: 'must not repeat a value' })
+    .optional(),
 });
 export type AdminCreateApiClientBody = z.infer<typeof AdminCreateApiClientBody>;
 
