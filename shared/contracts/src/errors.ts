@@ -40,8 +40,11 @@ function isMissing(issue: z.core.$ZodIssue): boolean {
 /** One plain-language message per zod issue, naming the field (`zip_code must be ...`). */
 export function formatIssues(issues: readonly z.core.$ZodIssue[], root = 'body'): string[] {
   const out: string[] = [];
+  // zod runs length checks on a value of the wrong type too ("must be an array" and "at most 9 characters"): the type is the problem.
+  const wrongType = new Set(issues.filter((i) => i.code === 'invalid_type').map((i) => i.path.map(String).join('.')));
   for (const issue of issues) {
     const field = issue.path.length ? issue.path.map(String).join('.') : root;
+    if (issue.code !== 'invalid_type' && wrongType.has(issue.path.map(String).join('.'))) continue;
     if ((issue.code === 'invalid_type' || issue.code === 'invalid_value') && isMissing(issue)) {
       out.push(`${field} is required`);
       continue;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { errorBody, formatIssues } from './errors.ts';
+import { CreateEstateBody } from './estates.ts';
 import { TrajectoryRequest } from './trajectory-request.ts';
 
 const messagesFor = (value: unknown) => {
@@ -23,6 +24,11 @@ describe('error messages name the field in plain language', () => {
       'eco_facilities.1 must be one of "SOLAR_PANELS", "SOLAR_BOILER", "HEAT_PUMP", "HOME_BATTERY", "RAINWATER_TANK", "VENTILATION_C", "VENTILATION_D", "GREEN_ROOF", "EV_CHARGER"',
       'webhook_url must be an absolute http(s) URL',
     ]);
+  });
+
+  it('reports a value of the wrong type once, without length rules meant for the right type', () => {
+    const result = CreateEstateBody.safeParse({ eco_facilities: 'SOLAR_PANELS' }, { reportInput: true });
+    expect(result.success ? [] : formatIssues(result.error.issues)).toEqual(['eco_facilities must be an array']);
   });
 
   it('keeps 401, 403 and 500 bodies bare', () => {
