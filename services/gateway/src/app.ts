@@ -1,4 +1,5 @@
 import { randomUUID, timingSafeEqual } from 'node:crypto';
+import type { Duplex } from 'node:stream';
 import multipart from '@fastify/multipart';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
@@ -68,6 +69,7 @@ export function buildGateway(deps: GatewayDeps): Gateway {
       return typeof given === 'string' && SANE_REQUEST_ID.test(given) ? given : randomUUID();
     },
     routerOptions: { ignoreTrailingSlash: true },
+    clientErrorHandler: answerClientError,
     // A malformed or over-long path never reaches the router's hooks: answer it in the contract's shape too.
     frameworkErrors: (error, request, reply) => {
       reply.header('x-request-id', request.id);
@@ -270,6 +272,21 @@ function send(reply: FastifyReply, route: RouteDef, result: unknown) {
     return reply.code(route.status).headers(HTML_HEADERS).type('text/html; charset=utf-8').send(route.render(result));
   }
   return reply.code(route.status).send(result);
+}
+
+/** Requests Node's HTTP parser refuses (oversized headers, broken framing) still get the error shape of API.md 2. */
+function answerClientError(this: FastifyInstance, err: Error & { code?: string }, socket: Duplex) {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, text, message] =
+    err.code === 'HPE_HEADER_OVERFLOW' ? [431, 'Request Header Fields Too Large', 'request headers are larger than the server accepts']
+    : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? [408, 'Request Timeout', 'the request was not received in time']
+    : [400, 'Bad Request', 'the request is not valid HTTP'];
+  const body = JSON.stringify({ statusCode: status, error: text, message: [message] });
+  this.log.debug({ err }, 'client error');
+  if (socket.writable) {
+    socket.write(`HTTP/1.1 ${status} ${text}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+  }
+  socket.destroy(err);
 }
 
 /** `inline` with an ASCII fallback name and the exact name per RFC 6266 / 5987. */

@@ -1,3 +1,4 @@
+import { connect, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from './stack.ts';
 
@@ -63,6 +64,24 @@ describe('HTTP behaviour every client relies on', () => {
     const broken = await stack.app.inject({ method: 'GET', url: '/estates/%E0%A4%A', headers: { authorization: `Bearer ${token}` } });
     expect(broken.statusCode).toBe(400);
     expect(broken.json()).toEqual({ statusCode: 400, error: 'Bad Request', message: ['path is not a valid URL'] });
+  });
+
+  it('answers requests the HTTP parser refuses (oversized headers) in the error shape', async () => {
+    await stack.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = stack.app.server.address() as AddressInfo;
+    const raw = await new Promise<string>((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1', () => {
+        socket.write(`GET /users/me HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${'a'.repeat(64 * 1024)}\r\n\r\n`);
+      });
+      let data = '';
+      socket.on('data', (chunk) => (data += chunk));
+      socket.on('close', () => resolve(data));
+      socket.on('error', (err) => (data ? resolve(data) : reject(err)));
+    });
+    expect(raw).toMatch(/^HTTP\/1\.1 431 /);
+    expect(JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4))).toEqual({
+      statusCode: 431, error: 'Request Header Fields Too Large', message: ['request headers are larger than the server accepts'],
+    });
   });
 
   it('answers an unknown route with 404 in the error shape', async () => {
