@@ -165,7 +165,7 @@ export function buildGateway(deps: GatewayDeps): Gateway {
     let credentials: unknown;
     if (typeof h['x-service-client-id'] === 'string' || typeof h['x-service-client-secret'] === 'string') {
       credentials = { client_id: h['x-service-client-id'] ?? '', client_secret: h['x-service-client-secret'] ?? '' };
-    } else if (typeof h.authorization === 'string' && h.authorization.startsWith('Basic ')) {
+    } else if (typeof h.authorization === 'string' && /^Basic /i.test(h.authorization)) {
       const decoded = Buffer.from(h.authorization.slice(6), 'base64').toString('utf8');
       const at = decoded.indexOf(':');
       const { grant_type } = (request.body ?? {}) as Record<string, unknown>;
@@ -197,7 +197,7 @@ export function buildGateway(deps: GatewayDeps): Gateway {
             limit(`client:${request.actor.client_id}`);
             if (route.scope && !request.actor.scopes.includes(route.scope)) throw new HttpError(403);
           } else if (route.auth === 'admin') {
-            const given = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
+            const given = /^Bearer (.+)$/i.exec(request.headers.authorization ?? '')?.[1];
             if (!given || !adminToken || !safeEqual(Buffer.from(given), adminToken)) throw new Unauthorized('bad admin token');
           } else {
             limit(`ip:${request.ip}`);

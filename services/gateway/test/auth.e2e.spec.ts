@@ -36,6 +36,11 @@ describe('bearer-token verification (forgery attempts)', () => {
     await expect401('not.a.jwt');
   });
 
+  it('accepts the scheme in any case (RFC 7235)', async () => {
+    const lower = await stack.app.inject({ method: 'GET', url: '/users/me', headers: { authorization: `bearer ${good}` } });
+    expect(lower.statusCode).toBe(200);
+  });
+
   it('rejects alg "none" with the genuine claims', async () => {
     const forged = `${b64({ alg: 'none', typ: 'JWT' })}.${parts(good)[1]}.`;
     const res = await stack.app.inject({ method: 'GET', url: '/users/me', headers: { authorization: `Bearer ${forged}` } });

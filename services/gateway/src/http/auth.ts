@@ -68,7 +68,8 @@ export class TokenVerifier {
 
   async verify(authorization: string | undefined): Promise<Actor> {
     if (!authorization) throw new Unauthorized('missing bearer token');
-    const match = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)$/.exec(authorization);
+    // Auth schemes are case-insensitive (RFC 7235 2.1): `bearer` is as good as `Bearer`.
+    const match = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)$/i.exec(authorization);
     if (!match) throw new Unauthorized('malformed bearer token');
     const token = match[1]!;
     const nowS = Math.floor(this.now() / 1000);
