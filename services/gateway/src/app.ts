@@ -219,7 +219,8 @@ export function buildGateway(deps: GatewayDeps): Gateway {
             if (route.body && request.body !== undefined && !isJson(request.headers['content-type'])) {
               throw new HttpError(415, [`content-type ${String(request.headers['content-type'] ?? '')} is not supported here; send application/json`]);
             }
-            body = route.body ? validate(route.body, request.body ?? {}, 'body') : undefined;
+            // An absent body is an empty one; a JSON `null` is a value of the wrong type.
+            body = route.body ? validate(route.body, request.body === undefined ? {} : request.body, 'body') : undefined;
             if (!route.body && route.method !== 'GET' && route.method !== 'DELETE' && request.body !== undefined) {
               throw new HttpError(400, ['this endpoint takes no body']);
             }

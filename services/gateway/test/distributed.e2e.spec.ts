@@ -76,7 +76,8 @@ describe.skipIf(!natsUp)('distributed mode over NATS', () => {
     const publicUrl = { RENOPATH_PUBLIC_URL: `http://127.0.0.1:${port}` };
     start('services/estates/src/main.ts', publicUrl, shared);
     start('services/gateway/src/main.ts', { PORT: String(port), HOST: '127.0.0.1', RENOPATH_RATE_LIMIT_PER_SECOND: '0', ...publicUrl }, shared);
-    const deadline = Date.now() + 45_000;
+    // Three tsx processes start on two shared cores: generous, since a slow start is not a failure.
+    const deadline = Date.now() + 90_000;
     for (;;) {
       try {
         const res = await fetch(`http://127.0.0.1:${port}/ready`);
@@ -87,7 +88,7 @@ describe.skipIf(!natsUp)('distributed mode over NATS', () => {
       if (Date.now() > deadline) throw new Error('gateway + identity did not become ready over NATS');
       await new Promise((r) => setTimeout(r, 250));
     }
-  }, 60_000);
+  }, 120_000);
 
   afterAll(async () => {
     for (const child of children) {

@@ -124,6 +124,12 @@ describe('estates: create, read, list (API.md 4.3)', () => {
     expect(['A', 'B', 'C']).toContain(rich.quality_label);
   });
 
+  it('refuses a JSON null body (400), while an absent one creates an empty estate', async () => {
+    const res = await stack.app.inject({ method: 'POST', url: '/estates', headers: { authorization: `Bearer ${owner}`, 'content-type': 'application/json' }, payload: 'null' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ statusCode: 400, error: 'Bad Request', message: [expect.stringMatching(/^body must be an object/)] });
+  });
+
   it('rejects invalid values of every kind with 400 naming the field', async () => {
     const cases: Array<[Record<string, unknown>, RegExp]> = [
       [{ estate_type: 'CASTLE' }, /estate_type must be one of/],
@@ -145,6 +151,7 @@ describe('estates: create, read, list (API.md 4.3)', () => {
       [{ estate_provider_type: 'ACME' }, /estate_provider_type must be one of/],
       [{ habitable_space_m2: 0 }, /habitable_space_m2 must be >= 1/],
       [{ habitable_space_m2: 'big' }, /habitable_space_m2 must be a number/],
+      [{ habitable_space_m2: 1e308 }, /habitable_space_m2 must be <= 1000000/],
       [{ number_of_floors: 1.5 }, /number_of_floors must be an integer/],
       [{ year_built: 999 }, /year_built must be >= 1000/],
       [{ installation_age: -1 }, /installation_age must be >= 0/],

@@ -21,8 +21,10 @@ import { Timestamp, Uuid } from './identity.ts';
 // ---- field rules ----
 
 const text = (max: number) => z.string().trim().min(1).max(max);
-const atLeastOne = () => z.number().min(1);
-const positive = () => z.number().positive();
+/** No real home part reaches a million (m2, cm or kWp): a bound that keeps nonsense like 1e308 out. */
+const SANITY_MAX = 1_000_000;
+const atLeastOne = () => z.number().min(1).max(SANITY_MAX);
+const positive = () => z.number().positive().max(SANITY_MAX);
 const year = () => z.number().int().min(1000).max(2100);
 const nullable = <T extends z.ZodType>(schema: T) => schema.nullable();
 

@@ -9,7 +9,8 @@ import {
  * model's input: the catalogue expresses a measure's energy effect as a patch of these fields.
  * Units: surfaces and habitable space in m2; width, depth and cornice height in m; cavity width in cm.
  */
-const atLeastOne = () => z.number().min(1);
+/** No real home reaches a million m2 or metres: a bound that keeps nonsense like 1e308 out of the model. */
+const atLeastOne = () => z.number().min(1).max(1_000_000);
 const httpUrl = () =>
   z.url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL' }).max(2048);
 
