@@ -12,7 +12,7 @@ import {
 } from '@renopath/platform';
 import { fold, handleCommand } from '@renopath/platform/service/decider.ts';
 import { runProjection, type Projection } from '@renopath/platform/projection-runner.ts';
-import { actorOf, commandContext, parse, readYourWrites } from '@renopath/platform/service/handler-kit.ts';
+import { actorOf, commandContext, parse, reactionContext, readYourWrites } from '@renopath/platform/service/handler-kit.ts';
 import type { Settlement } from '@renopath/platform/service/settlement.ts';
 import {
   AddEstateMemberBody,
@@ -57,6 +57,7 @@ import {
 import { renderEstate, renderFile, renderListForm, renderListItem, renderReferral } from './estate-views/estate-views.render.ts';
 import { MODEL_VERSION } from '@renopath/energy';
 import { assessEstate } from './quality/quality.ts';
+import { startMemberDetailsReactor } from './reactors/member-details.reactor.ts';
 import { startOrganizationMembersReactor } from './reactors/organization-members.reactor.ts';
 
 export interface EstatesConfig {
@@ -476,13 +477,23 @@ export async function startEstates(deps: EstatesDeps): Promise<EstatesService> {
       log,
       ...(deps.settlement ? { settlement: deps.settlement } : {}),
       removeMember: async (event, estate_id, user_id) => {
-        // The removal is caused by identity's event: same actor and correlation, the event as cause.
         const result = await handleCommand(store, estateStream(estate_id), estateDecider, {
           type: 'RemoveEstateMember', estate_id, user_id, reason: 'LEFT_ORGANIZATION',
-        }, {
-          now: now().toISOString(),
-          metadata: { actor: event.metadata.actor, correlation_id: event.metadata.correlation_id, causation_id: event.event_id },
-        });
+        }, reactionContext(event, now()));
+        await settle(result.position);
+      },
+    }),
+  );
+  subscriptions.push(
+    await startMemberDetailsReactor({
+      bus,
+      readStore: reads,
+      log,
+      ...(deps.settlement ? { settlement: deps.settlement } : {}),
+      updateMember: async (event, estate_id, user_id, changes) => {
+        const result = await handleCommand(store, estateStream(estate_id), estateDecider, {
+          type: 'UpdateEstateMemberDetails', estate_id, user_id, changes,
+        }, reactionContext(event, now()));
         await settle(result.position);
       },
     }),

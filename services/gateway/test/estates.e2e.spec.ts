@@ -366,6 +366,21 @@ describe('estates: tenancy and roles (API.md 3)', () => {
   });
 });
 
+describe('estate members follow identity', () => {
+  it('shows a member\'s new name and email address in every estate as soon as the PATCH answers', async () => {
+    const estate = await create(owner, { name: 'Shared with Dora' });
+    const member = (await stack.as(owner).post(`/estates/${estate.id}/members`, { email_address: 'dora@buyer.example', first_name: 'Dora', last_name: 'Client' })).json();
+    const before = (await stack.as(owner).get(`/estates/${estate.id}`)).json().updated_at;
+    const patched = await stack.as(owner).patch(`/users/${member.user_id}`, { first_name: 'Dorothea', email_address: 'dorothea@buyer.example' });
+    expect(patched.statusCode).toBe(200);
+    expect((await stack.as(owner).get(`/estates/${estate.id}/members`)).json()).toEqual([
+      { ...member, first_name: 'Dorothea', email_address: 'dorothea@buyer.example' },
+    ]);
+    // the member's profile changed, not the estate
+    expect((await stack.as(owner).get(`/estates/${estate.id}`)).json().updated_at).toBe(before);
+  });
+});
+
 describe('estates in the OpenAPI document', () => {
   it('describes every estates route, uploads as multipart, the referral page as HTML and the signed downloads', async () => {
     const doc = (await stack.app.inject({ method: 'GET', url: '/openapi.json' })).json();

@@ -363,6 +363,9 @@ export type ReferralSummary = z.infer<typeof ReferralSummary>;
 
 const fieldChanges = EstateFieldValues.partial();
 
+/** The person fields an estate keeps of each member (copied from identity). */
+const EstateMemberDetails = z.object({ email_address: z.string(), first_name: z.string(), last_name: z.string() }).partial();
+
 export const EstateCommands = {
   CreateEstate: z.object({
     estate_id: Uuid,
@@ -396,6 +399,8 @@ export const EstateCommands = {
     last_name: z.string(),
   }),
   RemoveEstateMember: z.object({ estate_id: Uuid, user_id: Uuid, reason: z.enum(['REMOVED_FROM_ESTATE', 'LEFT_ORGANIZATION']) }),
+  /** A member renamed or changed their email address in identity: the estate's copy follows. */
+  UpdateEstateMemberDetails: z.object({ estate_id: Uuid, user_id: Uuid, changes: EstateMemberDetails }),
   RecordTrajectoryQuality: z.object({
     estate_id: Uuid,
     calculation_job_id: Uuid,
@@ -452,6 +457,7 @@ export const EstateEvents = {
     first_name: z.string(),
     last_name: z.string(),
   }),
+  EstateMemberDetailsUpdated: z.object({ estate_id: Uuid, organization_id: Uuid, user_id: Uuid, changes: EstateMemberDetails }),
   EstateMemberRemoved: z.object({
     estate_id: Uuid,
     organization_id: Uuid,

@@ -140,6 +140,11 @@ export function applyEstateEvent(view: EstateView | null, recorded: ViewEvent): 
       const member: EstateMember = { user_id, estate_id: view.id, member_type: 'CLIENT', email_address, first_name, last_name, created_at: at };
       return { ...touched, members: [...view.members.filter((m) => m.user_id !== user_id), member] };
     }
+    case 'EstateMemberDetailsUpdated': {
+      const { user_id, changes } = event.data;
+      // A member's own profile changed, not the estate: its updated_at stays.
+      return { ...view, members: view.members.map((m) => (m.user_id === user_id ? { ...m, ...changes } : m)) };
+    }
     case 'EstateMemberRemoved':
       return { ...touched, members: view.members.filter((m) => m.user_id !== event.data.user_id) };
 

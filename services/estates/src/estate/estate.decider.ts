@@ -268,6 +268,12 @@ export const estateDecider: Decider<EstateCommand, EstateEvent, EstateState> = {
         const { estate_id, user_id, email_address, first_name, last_name } = command;
         return [{ type: 'EstateMemberAdded', data: { estate_id, organization_id: state.organization_id, user_id, email_address, first_name, last_name } }];
       }
+      case 'UpdateEstateMemberDetails': {
+        // Replayed from identity's events: a member who left, or an estate that is gone, is nothing to do.
+        if (state.status !== 'ACTIVE' || !state.members[command.user_id] || Object.keys(command.changes).length === 0) return [];
+        const { estate_id, user_id, changes } = command;
+        return [{ type: 'EstateMemberDetailsUpdated', data: { estate_id, organization_id: state.organization_id, user_id, changes } }];
+      }
       case 'RemoveEstateMember': {
         const known = state.status === 'ACTIVE' && state.members[command.user_id];
         // Leaving the organization is replayed from another context's events: nothing to do is not an error.

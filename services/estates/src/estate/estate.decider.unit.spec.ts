@@ -163,6 +163,16 @@ describe('estate decider', () => {
     spec.given([created]).when({ type: 'RemoveEstateMember', estate_id: ESTATE, user_id: USER, reason: 'REMOVED_FROM_ESTATE' }).thenFails(404, /member not found/);
   });
 
+  it('follows a member\'s new name from identity, only while they are a member', () => {
+    const update = { type: 'UpdateEstateMemberDetails' as const, estate_id: ESTATE, user_id: USER, changes: { first_name: 'Bea' } };
+    spec
+      .given([created, memberAdded])
+      .when(update)
+      .then([{ type: 'EstateMemberDetailsUpdated', data: { estate_id: ESTATE, organization_id: ORG, user_id: USER, changes: { first_name: 'Bea' } } }]);
+    spec.given([created]).when(update).then([]);
+    spec.given([created, memberAdded]).when({ ...update, changes: {} }).then([]);
+  });
+
   it('folds parts into the state and ignores events it does not know', () => {
     const state = fold(estateDecider, [...furnished, { type: 'SomethingElse', data: {} } as unknown as EstateEvent]);
     expect(state.status).toBe('ACTIVE');

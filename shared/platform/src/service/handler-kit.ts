@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { formatIssues, type Actor, type ServiceRequest } from '@renopath/contracts';
-import { DomainError } from '../ports/bus.ts';
+import { DomainError, type EventEnvelope } from '../ports/bus.ts';
 import { ProjectionTimeoutError, type Projection } from '../projection-runner.ts';
 import type { CommandContext } from './decider.ts';
 
@@ -15,6 +15,14 @@ export function commandContext(req: Pick<ServiceRequest, 'actor' | 'correlation_
       correlation_id: req.correlation_id,
       causation_id: null,
     },
+  };
+}
+
+/** The context of events a reactor appends for another context's event: same actor and correlation, that event as cause. */
+export function reactionContext(event: EventEnvelope, now: Date): CommandContext {
+  return {
+    now: now.toISOString(),
+    metadata: { actor: event.metadata.actor, correlation_id: event.metadata.correlation_id, causation_id: event.event_id },
   };
 }
 

@@ -1,0 +1,36 @@
+import type { Logger } from 'pino';
+import type { Bus, Closeable, EventEnvelope, ReadStore } from '@renopath/platform';
+import type { Settlement } from '@renopath/platform/service/settlement.ts';
+import { C, type MembershipDoc } from '../estate-views/estate-views.projection.ts';
+
+/** Durable consumer name: it must not change, or the bus would start a new consumer from the beginning. */
+export const MEMBER_DETAILS_CONSUMER = 'estates-member-details';
+
+const COPIED_FIELDS = ['email_address', 'first_name', 'last_name'] as const;
+export type MemberDetails = Partial<Record<(typeof COPIED_FIELDS)[number], string>>;
+
+/**
+ * Estates keep a copy of each member's name and email address; when identity records a change to
+ * them, every estate the user is a member of records it too (`EstateMemberDetailsUpdated`).
+ */
+export function startMemberDetailsReactor(options: {
+  bus: Bus;
+  readStore: ReadStore;
+  log: Logger;
+  updateMember(event: EventEnvelope, estate_id: string, user_id: string, changes: MemberDetails): Promise<void>;
+  settlement?: Settlement;
+}): Promise<Closeable> {
+  const { bus, readStore, updateMember } = options;
+  const tracked = options.settlement?.reactor(MEMBER_DETAILS_CONSUMER, ['identity']);
+  return bus.consume(MEMBER_DETAILS_CONSUMER, { subjects: ['evt.identity.UserUpdated'] }, async (event) => {
+    const user_id = String(event.data['user_id']);
+    const given = (event.data['changes'] ?? {}) as Record<string, unknown>;
+    const changes: MemberDetails = {};
+    for (const field of COPIED_FIELDS) if (typeof given[field] === 'string') changes[field] = given[field];
+    if (Object.keys(changes).length > 0) {
+      const { items } = await readStore.query<MembershipDoc>(C.memberships, { filter: { user_id } });
+      for (const membership of items) await updateMember(event, membership.estate_id, user_id, changes);
+    }
+    tracked?.handled(event);
+  });
+}
