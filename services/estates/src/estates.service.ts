@@ -57,6 +57,7 @@ import {
 import { renderEstate, renderFile, renderListForm, renderListItem, renderReferral } from './estate-views/estate-views.render.ts';
 import { MODEL_VERSION } from '@renopath/energy';
 import { assessEstate } from './quality/quality.ts';
+import { externalIdDecider, externalIdStream } from './external-id/external-id.decider.ts';
 import { startMemberDetailsReactor } from './reactors/member-details.reactor.ts';
 import { startOrganizationMembersReactor } from './reactors/organization-members.reactor.ts';
 
@@ -302,6 +303,10 @@ export async function startEstates(deps: EstatesDeps): Promise<EstatesService> {
   }
 
   const roofs = partHandlers('roof');
+  /** Reserves (or frees) an organization's external_id for one estate; see external-id.decider.ts. */
+  const externalId = (req: ServiceRequest, type: 'ClaimExternalId' | 'ReleaseExternalId', organization_id: string, external_id: string, estate_id: string) =>
+    handleCommand(store, externalIdStream(organization_id, external_id), externalIdDecider, { type, organization_id, external_id, estate_id }, ctx(req));
+
   const floors = partHandlers('floor');
   const rooms = partHandlers('room');
   const staircases = partHandlers('staircase');
@@ -317,14 +322,23 @@ export async function startEstates(deps: EstatesDeps): Promise<EstatesService> {
       await checkManagingUser(req, actor.organization_id, body.managing_user_id);
       const estate_id = randomUUID();
       const { estate_provider_type = 'API', ...fields } = body;
-      const result = await handleCommand(store, estateStream(estate_id), estateDecider, {
-        type: 'CreateEstate',
-        estate_id,
-        organization_id: actor.organization_id,
-        estate_provider_type,
-        referral_token: randomBytes(24).toString('base64url'),
-        fields,
-      }, ctx(req));
+      const external = fields.external_id ?? null;
+      if (external) await externalId(req, 'ClaimExternalId', actor.organization_id, external, estate_id);
+      let result;
+      try {
+        result = await handleCommand(store, estateStream(estate_id), estateDecider, {
+          type: 'CreateEstate',
+          estate_id,
+          organization_id: actor.organization_id,
+          estate_provider_type,
+          referral_token: randomBytes(24).toString('base64url'),
+          fields,
+        }, ctx(req));
+      } catch (err) {
+        // The estate was refused (e.g. a postal code of the wrong country): its external_id stays free.
+        if (external) await externalId(req, 'ReleaseExternalId', actor.organization_id, external, estate_id);
+        throw err;
+      }
       await settle(result.position);
       return detailReply(estate_id);
     },
@@ -361,7 +375,20 @@ export async function startEstates(deps: EstatesDeps): Promise<EstatesService> {
         await requireAccess(req, state.organization_id, Object.keys(state.members), 'WRITE');
         await checkManagingUser(req, state.organization_id, changes.managing_user_id);
       }
-      await write(req, estate_id, { type: 'UpdateEstate', estate_id, changes });
+      const before = state.fields.external_id;
+      const after = changes.external_id === undefined ? before : changes.external_id;
+      const moving = state.status === 'ACTIVE' && after !== before;
+      if (moving) {
+        await requireAccess(req, state.organization_id, Object.keys(state.members), 'WRITE');
+        if (after) await externalId(req, 'ClaimExternalId', state.organization_id, after, estate_id);
+      }
+      try {
+        await write(req, estate_id, { type: 'UpdateEstate', estate_id, changes });
+      } catch (err) {
+        if (moving && after) await externalId(req, 'ReleaseExternalId', state.organization_id, after, estate_id);
+        throw err;
+      }
+      if (moving && before) await externalId(req, 'ReleaseExternalId', state.organization_id, before, estate_id);
       return detailReply(estate_id);
     },
 
@@ -370,6 +397,7 @@ export async function startEstates(deps: EstatesDeps): Promise<EstatesService> {
       const before = await reads.get<EstateDetailDoc>(C.detail, estate_id);
       const { before: state } = await write(req, estate_id, { type: 'DeleteEstate', estate_id });
       for (const file of Object.values(state.files)) await blobs.delete(file.blob_key);
+      if (state.fields.external_id) await externalId(req, 'ReleaseExternalId', state.organization_id, state.fields.external_id, estate_id);
       if (!before?.view) return {};
       const { roofs: _r, floors: _f, files: _fi, media: _m, members: _me, ...listForm } = renderEstate(before.view, before.assessment, config.publicUrl);
       return listForm;

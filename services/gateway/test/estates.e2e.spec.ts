@@ -177,7 +177,7 @@ describe('estates: create, read, list (API.md 4.3)', () => {
 
 describe('estates: edit and delete', () => {
   it('PATCH changes the editable fields and answers the new estate; dimensions merge; null clears', async () => {
-    const created = await create(owner, FULL);
+    const created = await create(owner, { ...FULL, external_id: 'whise-4712' });
     const res = await stack.as(owner).patch(`/estates/${created.id}`, { name: 'Villa Maan', dimensions: { depth_cm: 1200 }, box: null, eco_facilities: ['HEAT_PUMP'] });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ name: 'Villa Maan', box: null, eco_facilities: ['HEAT_PUMP'], dimensions: { width_cm: 850, depth_cm: 1200, cornice_height_cm: 620 } });
@@ -363,6 +363,29 @@ describe('estates: tenancy and roles (API.md 3)', () => {
     expect((await stack.as(owner).get(`/estates/${estate.id}`)).json().members).toEqual([]);
     // access ended too: the role comes from identity
     expect((await stack.as(buyer).get(`/estates/${estate.id}`)).statusCode).toBe(404);
+  });
+});
+
+describe('external_id names one estate per organization', () => {
+  it('refuses a second estate with the same external_id (409), per organization, and frees it on change or deletion', async () => {
+    const first = await create(owner, { external_id: 'crm-42' });
+    const again = await stack.as(owner).post('/estates', { external_id: 'crm-42' });
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toEqual({ statusCode: 409, error: 'Conflict', message: [`external_id "crm-42" already names estate ${first.id}`] });
+    // another organization has its own namespace
+    expect((await stack.as(other.token).post('/estates', { external_id: 'crm-42' })).statusCode).toBe(201);
+
+    const second = await create(owner, { external_id: 'crm-43' });
+    expect((await stack.as(owner).patch(`/estates/${second.id}`, { external_id: 'crm-42' })).statusCode).toBe(409);
+    expect((await stack.as(owner).get(`/estates/${second.id}`)).json().external_id).toBe('crm-43');
+    // renaming frees the old id; deleting frees the current one
+    expect((await stack.as(owner).patch(`/estates/${first.id}`, { external_id: 'crm-41' })).statusCode).toBe(200);
+    expect((await stack.as(owner).patch(`/estates/${second.id}`, { external_id: 'crm-42' })).statusCode).toBe(200);
+    expect((await stack.as(owner).delete(`/estates/${second.id}`)).statusCode).toBe(200);
+    expect((await stack.as(owner).post('/estates', { external_id: 'crm-42' })).statusCode).toBe(201);
+    // a refused estate leaves its external_id free
+    expect((await stack.as(owner).post('/estates', { external_id: 'crm-44', country: 'NL', zip_code: '9000' })).statusCode).toBe(400);
+    expect((await stack.as(owner).post('/estates', { external_id: 'crm-44' })).statusCode).toBe(201);
   });
 });
 
