@@ -48,8 +48,17 @@ export async function readUpload(request: FastifyRequest, accept: readonly strin
   if (!mimetype || !accept.includes(mimetype)) {
     throw new HttpError(415, [`file must be one of ${accept.join(', ')} (decided from its content)`]);
   }
-  const chosen = (name ?? filename).trim();
-  return { bytes, mimetype, name: chosen === '' ? 'upload' : chosen.slice(0, 255) };
+  const chosen = displayName(name ?? filename);
+  return { bytes, mimetype, name: chosen === '' ? 'upload' : chosen };
+}
+
+/**
+ * A file's name is shown and offered as a download name, never used as a path: keep its last path
+ * segment, drop control characters, and cap its length, whichever part it came from.
+ */
+export function displayName(raw: string): string {
+  const base = raw.split(/[\\/]/).pop() ?? '';
+  return base.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, 255);
 }
 
 function uploadError(error: unknown): HttpError {
