@@ -297,7 +297,13 @@ function contentDisposition(name: string): string {
 }
 
 function validate(schema: RouteDef['body'], value: unknown, where: 'body' | 'query'): unknown {
-  if (!schema) return where === 'query' ? {} : undefined;
+  if (!schema && where === 'query') {
+    // Like unknown body fields, a parameter the route does not take is refused rather than ignored.
+    const unknown = Object.keys((value ?? {}) as object);
+    if (unknown.length > 0) throw new HttpError(400, unknown.map((key) => `${key} is not an allowed query parameter`));
+    return {};
+  }
+  if (!schema) return undefined;
   // reportInput: a wrong type reads "must be a number", not "is required".
   const result = schema.safeParse(value, { reportInput: true });
   if (!result.success) throw new HttpError(400, formatIssues(result.error.issues, where));

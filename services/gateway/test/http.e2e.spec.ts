@@ -84,6 +84,12 @@ describe('HTTP behaviour every client relies on', () => {
     });
   });
 
+  it('refuses query parameters a route does not take, as it refuses unknown body fields', async () => {
+    const res = await stack.app.inject({ method: 'GET', url: '/users/me?debug=1&limit=5', headers: { authorization: `Bearer ${token}` } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ statusCode: 400, error: 'Bad Request', message: ['debug is not an allowed query parameter', 'limit is not an allowed query parameter'] });
+  });
+
   it('answers an unknown route with 404 in the error shape', async () => {
     const res = await stack.app.inject({ method: 'GET', url: '/no/such/route' });
     expect(res.statusCode).toBe(404);
