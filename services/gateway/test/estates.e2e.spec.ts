@@ -152,6 +152,7 @@ describe('estates: create, read, list (API.md 4.3)', () => {
       [{ habitable_space_m2: 0 }, /habitable_space_m2 must be >= 1/],
       [{ habitable_space_m2: 'big' }, /habitable_space_m2 must be a number/],
       [{ habitable_space_m2: 1e308 }, /habitable_space_m2 must be <= 1000000/],
+      [{ name: 'Villa\u0000' }, /name must not contain control characters/],
       [{ number_of_floors: 1.5 }, /number_of_floors must be an integer/],
       [{ year_built: 999 }, /year_built must be >= 1000/],
       [{ installation_age: -1 }, /installation_age must be >= 0/],

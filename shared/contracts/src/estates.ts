@@ -20,7 +20,8 @@ import { Timestamp, Uuid } from './identity.ts';
 
 // ---- field rules ----
 
-const text = (max: number) => z.string().trim().min(1).max(max);
+// Control characters (NUL, escapes) in a name or address are never data: refuse them.
+const text = (max: number) => z.string().trim().min(1).max(max).regex(/^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]*$/, 'must not contain control characters');
 /** No real home part reaches a million (m2, cm or kWp): a bound that keeps nonsense like 1e308 out. */
 const SANITY_MAX = 1_000_000;
 const atLeastOne = () => z.number().min(1).max(SANITY_MAX);

@@ -12,7 +12,7 @@ export type Scope = z.infer<typeof Scope>;
 /** What a client holds unless issued otherwise (API.md 3): everything but `audit`. */
 export const DEFAULT_SCOPES: Scope[] = ['estates', 'renovations', 'calculations', 'reports', 'organization'];
 
-const name = z.string().trim().min(1).max(200);
+const name = z.string().trim().min(1).max(200).regex(/^[^\u0000-\u001f\u007f]*$/, 'must not contain control characters');
 const email = z.email({ error: 'must be an email address' }).max(320);
 const externalId = z.string().min(1).max(255).nullable();
 
