@@ -30,6 +30,8 @@ export interface SigningKeysOptions {
  */
 export class SigningKeys {
   private keys: StoredKey[] = [];
+  /** The rotation under way: concurrent signers share it rather than each making (and persisting) a key. */
+  private rotating: Promise<StoredKey> | null = null;
   private constructor(private readonly options: SigningKeysOptions) {}
 
   static async open(options: SigningKeysOptions): Promise<SigningKeys> {
@@ -49,6 +51,11 @@ export class SigningKeys {
     const now = this.options.now().getTime();
     const newest = this.keys.at(-1);
     if (newest && now - Date.parse(newest.created_at) < this.options.rotateAfterMs) return newest;
+    this.rotating ??= this.rotate(now).finally(() => (this.rotating = null));
+    return this.rotating;
+  }
+
+  private async rotate(now: number): Promise<StoredKey> {
     const { privateKey, publicKey } = await generateKeyPair(TOKEN_ALG, { crv: 'Ed25519', extractable: true });
     const kid = randomUUID();
     const key: StoredKey = {
