@@ -1,4 +1,4 @@
-import type { Country, HeatingType } from '@renopath/contracts';
+import type { HeatingType } from '@renopath/contracts';
 import { DATA, type VatCase } from './data.ts';
 import type { VatRuleId } from './types.ts';
 
@@ -49,8 +49,4 @@ export function vatFor(ruleId: VatRuleId, ctx: VatContext): VatDecision {
   }
   const effective = parts.reduce((sum, p) => sum + p.share * p.rate, 0);
   return { rule: ruleId, case_id: c.id, parts, effective_rate: Math.round(effective * 10000) / 10000 };
-}
-
-export function countryOfVatRule(ruleId: VatRuleId): Country {
-  return ruleId.startsWith('NL_') ? 'NL' : 'BE';
 }
