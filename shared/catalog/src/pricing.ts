@@ -68,7 +68,8 @@ export function unitPriceRow(type: string, country: Country, region: Region): Un
   return rows.find((r) => r.region === region) ?? rows.find((r) => r.region === null);
 }
 
-function regionalFactor(region: Region): number {
+/** The region's factor on a country-wide price row (regional-price-factors.json; 1 when the region has none). */
+export function regionalFactor(region: Region): number {
   return DATA.regionalFactors.rows.find((r) => r.region === region)?.factor ?? 1;
 }
 

@@ -1,7 +1,7 @@
 import { getNode, rootOf } from './catalogue.ts';
 import { costIndexFactor } from './cost-index.ts';
 import { DATA } from './data.ts';
-import { priceCore, priceItem, type PriceItemInput, type PricedItem, type PricingEstate } from './pricing.ts';
+import { priceCore, priceItem, regionalFactor, type PriceItemInput, type PricedItem, type PricingEstate } from './pricing.ts';
 
 export interface SupportedItem {
   renovation_component_type: string;
@@ -75,9 +75,8 @@ export function supportingWorks(items: readonly SupportedItem[], estate: Support
       m3 += row.waste_m3_per_unit * item.quantity;
       supports.push(item.renovation_component_type);
     }
-    const regional = country === 'BE' ? (DATA.regionalFactors.rows.find((r) => r.region === region)?.factor ?? 1) : 1;
     if (demolition > 0 && !skip.has('DEMOLITION')) {
-      lump('DEMOLITION', demolition * regional * costIndexFactor(country, year).factor, 'REMOVAL_*', supports,
+      lump('DEMOLITION', demolition * regionalFactor(region) * costIndexFactor(country, year).factor, 'REMOVAL_*', supports,
         'Demolition priced per replaced element (supporting-works.json removal rows).');
     }
     if (m3 > 0 && !skip.has('WASTE_DISPOSAL')) {
