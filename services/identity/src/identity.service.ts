@@ -94,9 +94,11 @@ export async function startIdentity(deps: IdentityDeps): Promise<IdentityService
     return { user_id, position: registered.position };
   }
 
-  async function issueClient(req: ServiceRequest, user_id: string, organization_id: string, scopes: Scope[]): Promise<ApiClientCreated & { position: bigint | null }> {
-    const client_id = randomUUID();
-    const client_secret = newSecret();
+  /** A new API client; the credentials are the bootstrap's configured ones, else both are made here. */
+  async function issueClient(
+    req: ServiceRequest, user_id: string, organization_id: string, scopes: Scope[],
+    { client_id, client_secret }: { client_id: string; client_secret: string } = { client_id: randomUUID(), client_secret: newSecret() },
+  ): Promise<ApiClientCreated & { position: bigint | null }> {
     const webhook_secret = newWebhookSecret();
     const result = await handleCommand(store, apiClientStream(client_id), apiClientDecider, {
       type: 'IssueApiClient', client_id, user_id, organization_id, scopes, secret_hash: await hashSecret(client_secret), webhook_secret,
@@ -110,17 +112,7 @@ export async function startIdentity(deps: IdentityDeps): Promise<IdentityService
     await handleCommand(store, organizationStream(organization_id), organizationDecider, {
       type: 'CreateOrganization', organization_id, name: body.name, country: body.country, owner_user_id: user_id,
     }, ctx(req));
-    let client: ApiClientCreated & { position: bigint | null };
-    if (clientCredentials) {
-      const webhook_secret = newWebhookSecret();
-      const r = await handleCommand(store, apiClientStream(clientCredentials.client_id), apiClientDecider, {
-        type: 'IssueApiClient', client_id: clientCredentials.client_id, user_id, organization_id, scopes: DEFAULT_SCOPES,
-        secret_hash: await hashSecret(clientCredentials.client_secret), webhook_secret,
-      }, ctx(req));
-      client = { ...clientCredentials, webhook_secret, user_id, organization_id, scopes: DEFAULT_SCOPES, position: r.position };
-    } else {
-      client = await issueClient(req, user_id, organization_id, DEFAULT_SCOPES);
-    }
+    const client = await issueClient(req, user_id, organization_id, DEFAULT_SCOPES, clientCredentials);
     await settle(client.position);
     const [organization, user] = await Promise.all([reads.get<Organization>(C.organizations, organization_id), getUser(user_id)]);
     return { organization: organization!, user: user!, client_id: client.client_id, client_secret: client.client_secret, webhook_secret: client.webhook_secret };
