@@ -1,4 +1,5 @@
 import { DomainError } from '@renopath/platform';
+import { isPostalCodeOf } from '@renopath/energy';
 import type { Decider } from '@renopath/platform/service/decider.ts';
 import {
   ESTATE_FIELD_NAMES,
@@ -97,9 +98,6 @@ function sameValue(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
-const BE_ZIP = /^[1-9]\d{3}$/;
-const NL_ZIP = /^[1-9]\d{3} ?[A-Za-z]{2}$/;
-
 /**
  * Rules across fields, checked on the estate as it would be after the change, so a PATCH may fix
  * two related fields at once. Plain 400s: API.md keeps 422 for the job request alone.
@@ -107,9 +105,10 @@ const NL_ZIP = /^[1-9]\d{3} ?[A-Za-z]{2}$/;
 export function estateRuleViolations(f: EstateFieldValues): string[] {
   const problems: string[] = [];
   if (f.zip_code !== null) {
-    if (f.country === 'BE' && !BE_ZIP.test(f.zip_code)) problems.push('zip_code must be a Belgian postal code (4 digits)');
-    else if (f.country === 'NL' && !NL_ZIP.test(f.zip_code)) problems.push('zip_code must be a Dutch postal code (4 digits and 2 letters)');
-    else if (f.country === null && !BE_ZIP.test(f.zip_code) && !NL_ZIP.test(f.zip_code)) {
+    // The same rule as the trajectory request's (energy model): one definition of a BE and an NL postal code.
+    if (f.country === 'BE' && !isPostalCodeOf(f.zip_code, 'BE')) problems.push('zip_code must be a Belgian postal code (4 digits)');
+    else if (f.country === 'NL' && !isPostalCodeOf(f.zip_code, 'NL')) problems.push('zip_code must be a Dutch postal code (4 digits and 2 letters)');
+    else if (f.country === null && !isPostalCodeOf(f.zip_code, 'BE') && !isPostalCodeOf(f.zip_code, 'NL')) {
       problems.push('zip_code must be a Belgian (4 digits) or Dutch (4 digits and 2 letters) postal code');
     }
   }
