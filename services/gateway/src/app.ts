@@ -124,12 +124,12 @@ export function buildGateway(deps: GatewayDeps): Gateway {
 
   // ---- operational endpoints ----
   app.get('/health', async () => ({ status: 'ok' }));
-  app.get('/ready', async (_request, reply) => {
+  app.get('/ready', async () => {
     try {
       await bus.request(IdentitySubjects.jwks, {}, { timeoutMs: 2000 });
       return { status: 'ready' };
     } catch {
-      return reply.code(503).header('retry-after', '5').send({ statusCode: 503, error: 'Service Unavailable', message: ['identity service is not reachable'] });
+      throw new HttpError(503, ['identity service is not reachable'], { 'retry-after': '5' });
     }
   });
   const openapi = openApiDocument(routes, config.publicUrl);
