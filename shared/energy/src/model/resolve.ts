@@ -2,9 +2,10 @@
  * Fill every missing input from the typology (country, construction period, format), adjusted for
  * year_renovated and installation_age; tag each input with its source and flag what matters.
  */
-import type {
-  Country, DataSource, EcoFacility, EnergyEfficiencyType, GlazingType, HeatingDevice, HeatingType, InsulationLevel,
-  PropertyDescription, Region,
+import {
+  GlazingType, InsulationLevel,
+  type Country, type DataSource, type EcoFacility, type EnergyEfficiencyType, type HeatingDevice, type HeatingType,
+  type PropertyDescription, type Region,
 } from '@renopath/contracts';
 import { confidence, consistency, envelope, systems, typologyCell, type TypologyCell } from './data.ts';
 import { detectRegion, scaleOfRegion } from './region.ts';
@@ -26,8 +27,9 @@ export interface Resolved {
   flags: DataQualityFlag[];
 }
 
-const LEVEL_ORDER: readonly InsulationLevel[] = ['NONE', 'LIGHT', 'MODERATE', 'STRONG'];
-const GLAZING_ORDER: readonly GlazingType[] = ['SINGLE_GLAZING', 'DOUBLE_GLAZING', 'HR', 'TRIPLE_GLAZING'];
+/** The contracts' enums list their levels from worst to best. */
+const LEVEL_ORDER = InsulationLevel.options;
+const GLAZING_ORDER = GlazingType.options;
 const HEAT_PUMPS: ReadonlySet<string> = new Set(['HEAT_PUMP_AIR_WATER', 'HEAT_PUMP_GEOTHERMAL', 'HEAT_PUMP_AIR_AIR', 'HEAT_PUMP_HYBRID']);
 const LOCAL_DEVICES: ReadonlySet<string> = new Set(systems.space_heating.distribution.local_devices);
 const APARTMENT_TYPES: ReadonlySet<string> = new Set(envelope.geometry.apartment_types);
