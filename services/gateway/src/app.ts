@@ -4,7 +4,7 @@ import multipart from '@fastify/multipart';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { formatIssues, IdentitySubjects, TokenRequestBody, type Actor, type ServiceRequest } from '@renopath/contracts';
-import { openSqliteReadStore, type BlobStore, type Bus, type ReadStore } from '@renopath/platform';
+import { openSqliteReadStore, type BlobStore, type Bus, type Closeable, type ReadStore } from '@renopath/platform';
 import { settleAcrossContexts } from '@renopath/platform/service/settlement.ts';
 import type { GatewayConfig } from './config.ts';
 import { TokenVerifier, Unauthorized } from './http/auth.ts';
@@ -83,6 +83,9 @@ export function buildGateway(deps: GatewayDeps): Gateway {
   const signer = new DownloadSigner(deps.downloadSecret, config.publicUrl, DOWNLOAD_LINK_TTL_S, deps.now);
   const idempotencyStore = deps.idempotencyStore ?? openSqliteReadStore({ file: ':memory:' });
   if (!deps.idempotencyStore) app.addHook('onClose', async () => idempotencyStore.close());
+  // The revocation feed `start()` opens ends with the app, not only with the bus under it.
+  let revocations: Closeable | null = null;
+  app.addHook('onClose', async () => revocations?.close());
   // A request still unanswered after twice the bus timeout was abandoned; its key may be used again.
   const idempotency = new IdempotencyKeys(idempotencyStore, 2 * config.busTimeoutMs + config.settleTimeoutMs, deps.now);
 
@@ -263,7 +266,7 @@ export function buildGateway(deps: GatewayDeps): Gateway {
     app,
     verifier,
     async start() {
-      await verifier.start(`gateway-revocations-${randomUUID()}`);
+      revocations = await verifier.start(`gateway-revocations-${randomUUID()}`);
     },
   };
 }

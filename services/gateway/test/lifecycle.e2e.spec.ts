@@ -1,0 +1,49 @@
+import { randomBytes } from 'node:crypto';
+import pino from 'pino';
+import { describe, expect, it } from 'vitest';
+import { IdentitySubjects } from '@renopath/contracts';
+import { createMemoryBus, type BlobStore, type Bus } from '@renopath/platform';
+import { buildGateway } from '../src/app.ts';
+import { loadGatewayConfig } from '../src/config.ts';
+
+const gatewayOn = (bus: Bus) =>
+  buildGateway({
+    bus,
+    config: loadGatewayConfig({ LOG_LEVEL: 'silent' }),
+    logger: pino({ level: 'silent' }),
+    blobs: {} as BlobStore,
+    downloadSecret: randomBytes(32),
+  });
+
+describe('gateway lifecycle', () => {
+  it('answers /ready with 503 in the error shape of API.md 2, with Retry-After, while the identity service is unreachable', async () => {
+    const bus = createMemoryBus();
+    const { app } = gatewayOn(bus);
+    try {
+      const res = await app.inject({ method: 'GET', url: '/ready' });
+      expect(res.statusCode).toBe(503);
+      expect(res.headers['retry-after']).toBe('5');
+      expect(res.headers['x-request-id']).toBeTruthy();
+      expect(res.json()).toEqual({ statusCode: 503, error: 'Service Unavailable', message: ['identity service is not reachable'] });
+    } finally {
+      await app.close();
+      await bus.close();
+    }
+  });
+
+  it('stops following revocations when the app closes, though the bus stays open', async () => {
+    const bus = createMemoryBus();
+    await bus.handle(IdentitySubjects.jwks, async () => ({ keys: [] }));
+    await bus.handle(IdentitySubjects.revokedClients, async () => ({ client_ids: [] }));
+    const closed: string[] = [];
+    const consume: Bus['consume'] = async (name, options, handler) => {
+      const subscription = await bus.consume(name, options, handler);
+      return { close: async () => (closed.push(name), subscription.close()) };
+    };
+    const gateway = gatewayOn(Object.assign(Object.create(bus) as Bus, { consume }));
+    await gateway.start();
+    await gateway.app.close();
+    expect(closed).toEqual([expect.stringMatching(/^gateway-revocations-/)]);
+    await bus.close();
+  });
+});
