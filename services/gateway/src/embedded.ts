@@ -1,15 +1,12 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { loadEstatesConfig } from '@renopath/estates/config.ts';
 import { startEstatesContext, UPLOADS_BLOB_STORE } from '@renopath/estates/start.ts';
 import { loadIdentityConfig } from '@renopath/identity/config.ts';
 import { startIdentityContext } from '@renopath/identity/start.ts';
 import { createLogger, openBlobStore, PlatformEnv, platformConfig } from '@renopath/platform/service/adapters.ts';
 import { createMemoryBus } from '@renopath/platform/memory/memory-bus.ts';
-import { openSqliteReadStore } from '@renopath/platform';
 import { buildGateway } from './app.ts';
 import { loadGatewayConfig } from './config.ts';
-import { loadDownloadSecret } from './http/signed-links.ts';
+import { openGatewayStorage } from './storage.ts';
 
 /**
  * Embedded mode (`npm start`): the gateway and every service in one process, SQLite files under
@@ -32,9 +29,7 @@ export async function startEmbedded(env: NodeJS.ProcessEnv = process.env, option
   const identity = await startIdentityContext(identityConfig, bus, logger.child({ context: 'identity' }));
   const estates = await startEstatesContext(estatesConfig, bus, logger.child({ context: 'estates' }), blobs);
   const bootstrap = await identity.service.bootstrapIfEmpty(identityConfig.bootstrap);
-  const downloadSecret = await loadDownloadSecret(gatewayConfig.downloadSigningSecret, join(gatewayConfig.dataDir, 'gateway', 'download-signing.key'));
-  mkdirSync(join(gatewayConfig.dataDir, 'gateway'), { recursive: true });
-  const idempotencyStore = openSqliteReadStore({ file: join(gatewayConfig.dataDir, 'gateway', 'idempotency.db') });
+  const { downloadSecret, idempotencyStore } = await openGatewayStorage(gatewayConfig);
   const gateway = buildGateway({ bus, config: gatewayConfig, logger, blobs, downloadSecret, idempotencyStore });
   await gateway.start();
   return {

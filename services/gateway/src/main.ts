@@ -1,10 +1,7 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { openSqliteReadStore } from '@renopath/platform';
 import { PlatformEnv, createLogger, openBlobStore, openBus, platformConfig } from '@renopath/platform/service/adapters.ts';
 import { buildGateway } from './app.ts';
 import { loadGatewayConfig } from './config.ts';
-import { loadDownloadSecret } from './http/signed-links.ts';
+import { openGatewayStorage } from './storage.ts';
 
 /** The gateway as its own process (distributed mode): HTTP in front, the bus behind. */
 const config = loadGatewayConfig();
@@ -13,10 +10,7 @@ const logger = createLogger(config.logLevel, 'gateway');
 const bus = await openBus(platform, 'gateway');
 // The blob store the estates service reads uploads from: it must be the same store (a shared volume for `fs`, or GridFS).
 const blobs = await openBlobStore(platform, 'blobs');
-const downloadSecret = await loadDownloadSecret(config.downloadSigningSecret, join(config.dataDir, 'gateway', 'download-signing.key'));
-mkdirSync(join(config.dataDir, 'gateway'), { recursive: true });
-// Idempotency-Key records (API.md 6): gateway replicas behind one load balancer need one shared store.
-const idempotencyStore = openSqliteReadStore({ file: join(config.dataDir, 'gateway', 'idempotency.db') });
+const { downloadSecret, idempotencyStore } = await openGatewayStorage(config);
 const gateway = buildGateway({ bus, config, logger, blobs, downloadSecret, idempotencyStore });
 await gateway.start();
 await gateway.app.listen({ port: config.port, host: config.host });
