@@ -1,12 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import { createMemoryBus, openSqliteEventStore, openSqliteReadStore, NO_STREAM } from '@renopath/platform';
+import { EstatesSubjects, IdentitySubjects, type Estate, type ServiceRequest } from '@renopath/contracts';
 import { EMPTY_ESTATE_FIELDS } from './estate/estate.decider.ts';
 import { C, type EstateListDoc } from './estate-views/estate-views.projection.ts';
 import { startEstates } from './estates.service.ts';
 
 const ESTATE = '11111111-1111-4111-8111-111111111111';
 const ORG = '22222222-2222-4222-8222-222222222222';
+const USER = 'abcdef01-2345-4678-89ab-cdef01234567';
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const close of closers.splice(0).reverse()) await close();
@@ -39,5 +41,30 @@ describe('estates service start-up', () => {
     const second = await startEstates(deps);
     closers.push(() => second.close());
     expect((await readStore.get<EstateListDoc>(C.list, ESTATE))!.quality_label).toBe(graded.quality_label);
+  });
+});
+
+describe('estates service ids', () => {
+  it('keeps managing_user_id in lower case, like every other id, whatever case the body uses', async () => {
+    const eventStore = openSqliteEventStore({ file: ':memory:' });
+    const readStore = openSqliteReadStore({ file: ':memory:' });
+    const bus = createMemoryBus();
+    closers.push(() => eventStore.close(), () => readStore.close(), () => bus.close());
+    // identity: the caller owns ORG, whose only member is USER
+    const me = await bus.handle(IdentitySubjects.me, async () => [{ organizations: [{ organization_id: ORG, member_type: 'OWNER' }] }]);
+    const members = await bus.handle(IdentitySubjects.organizationMembers, async () => [{ user_id: USER }]);
+    closers.push(() => me.close(), () => members.close());
+    const blobs = { put: async () => { throw new Error('unused'); }, get: async () => null, head: async () => null, delete: async () => {}, close: async () => {} };
+    const service = await startEstates({ bus, eventStore, readStore, blobs, log: pino({ level: 'silent' }), config: { publicUrl: 'http://x', settleTimeoutMs: 5000 } });
+    closers.push(() => service.close());
+    const request = (body: unknown, params: Record<string, string> = {}): ServiceRequest => ({
+      actor: { user_id: USER, organization_id: ORG, client_id: 'c', scopes: [] }, correlation_id: 'c', params, query: {}, body,
+    });
+
+    const created = await bus.request<Estate>(EstatesSubjects.createEstate, request({ name: 'Villa', managing_user_id: USER.toUpperCase() }));
+    expect(created.managing_user_id).toBe(USER);
+    await bus.request(EstatesSubjects.updateEstate, request({ managing_user_id: USER.toUpperCase() }, { estate_id: created.id }));
+    // the same user in other letters is no change
+    expect((await eventStore.readStream(`estate-${created.id}`)).map((e) => e.type)).toEqual(['EstateCreated']);
   });
 });

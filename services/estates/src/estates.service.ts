@@ -95,6 +95,10 @@ const notFound = (what: string) => new DomainError(404, [`${what} not found`]);
 
 const toDomainEvent = (e: RecordedEvent) => ({ type: e.type, data: e.data }) as EstateEvent;
 
+/** Ids are stored in lower case (paths are lowered too): a body's managing_user_id in any case names the same user. */
+const lowerIds = <B extends { managing_user_id?: string | null | undefined }>(body: B): B =>
+  body.managing_user_id ? { ...body, managing_user_id: body.managing_user_id.toLowerCase() } : body;
+
 export async function startEstates(deps: EstatesDeps): Promise<EstatesService> {
   const { bus, eventStore: store, readStore: reads, blobs, config, log } = deps;
   const now = deps.now ?? (() => new Date());
@@ -179,7 +183,7 @@ export async function startEstates(deps: EstatesDeps): Promise<EstatesService> {
     const members = await bus.request<OrganizationMember[]>(IdentitySubjects.organizationMembers, {
       actor: req.actor, correlation_id: req.correlation_id, params: { organization_id }, query: {}, body: {},
     });
-    if (!members.some((m) => m.user_id === user_id.toLowerCase())) {
+    if (!members.some((m) => m.user_id === user_id)) {
       throw new DomainError(400, ["managing_user_id must be a user of the estate's organization"]);
     }
   }
@@ -316,7 +320,7 @@ export async function startEstates(deps: EstatesDeps): Promise<EstatesService> {
   const handlers: Record<string, Handler> = {
     [S.createEstate]: async (req) => {
       const actor = actorOf(req);
-      const body = parse(CreateEstateBody, req.body);
+      const body = lowerIds(parse(CreateEstateBody, req.body));
       const role = (await rolesOf(req)).get(actor.organization_id);
       if (!role || !WRITER_ROLES.has(role)) throw new DomainError(403, ['only owners and employees of the organization may create estates']);
       await checkManagingUser(req, actor.organization_id, body.managing_user_id);
@@ -369,7 +373,7 @@ export async function startEstates(deps: EstatesDeps): Promise<EstatesService> {
 
     [S.updateEstate]: async (req) => {
       const estate_id = estateIdOf(req);
-      const changes = parse(UpdateEstateBody, req.body);
+      const changes = lowerIds(parse(UpdateEstateBody, req.body));
       const { state } = await loadState(estate_id);
       if (state.status === 'ACTIVE' && changes.managing_user_id) {
         await requireAccess(req, state.organization_id, Object.keys(state.members), 'WRITE');
