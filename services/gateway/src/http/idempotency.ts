@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { ReadStore } from '@renopath/platform';
 import { HttpError } from './errors.ts';
 
@@ -18,8 +18,11 @@ interface KeyRecord {
   status: number | null;
   reply: unknown;
   started_at: number;
+  /** Which claim holds the key: an abandoned request that ends late must not finish or free its successor's. */
+  claim: string;
 }
 
+/** `id` names the claim, not just the key: `complete` and `release` act only while that claim holds it. */
 export type Claim = { kind: 'new'; id: string } | { kind: 'replay'; status: number; reply: unknown };
 
 export class IdempotencyKeys {
@@ -59,20 +62,30 @@ export class IdempotencyKeys {
       if (live && now - existing.started_at < this.abandonAfterMs) {
         throw new HttpError(409, ['a request with this Idempotency-Key is still in progress']);
       }
-      await tx.put<KeyRecord>(COLLECTION, id, { fingerprint, state: 'IN_PROGRESS', status: null, reply: null, started_at: now });
-      return { kind: 'new', id };
+      const claim = randomUUID();
+      await tx.put<KeyRecord>(COLLECTION, id, { fingerprint, state: 'IN_PROGRESS', status: null, reply: null, started_at: now, claim });
+      return { kind: 'new', id: `${claim}/${id}` };
     });
   }
 
-  async complete(id: string, status: number, reply: unknown): Promise<void> {
+  async complete(claimId: string, status: number, reply: unknown): Promise<void> {
+    const [claim, id] = splitClaim(claimId);
     await this.store.transaction(async (tx) => {
       const record = await tx.get<KeyRecord>(COLLECTION, id);
-      if (record) await tx.put<KeyRecord>(COLLECTION, id, { ...record, state: 'DONE', status, reply: reply ?? null });
+      if (record?.claim === claim) await tx.put<KeyRecord>(COLLECTION, id, { ...record, state: 'DONE', status, reply: reply ?? null });
     });
   }
 
   /** A failed request leaves no trace: the client may retry with the same key. */
-  async release(id: string): Promise<void> {
-    await this.store.transaction((tx) => tx.delete(COLLECTION, id));
+  async release(claimId: string): Promise<void> {
+    const [claim, id] = splitClaim(claimId);
+    await this.store.transaction(async (tx) => {
+      if ((await tx.get<KeyRecord>(COLLECTION, id))?.claim === claim) await tx.delete(COLLECTION, id);
+    });
   }
+}
+
+function splitClaim(claimId: string): [claim: string, id: string] {
+  const slash = claimId.indexOf('/');
+  return [claimId.slice(0, slash), claimId.slice(slash + 1)];
 }

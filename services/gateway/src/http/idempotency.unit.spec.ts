@@ -47,6 +47,19 @@ describe('Idempotency-Key records (API.md 6)', () => {
     expect((await keys.claim('c', 'k2', 'fp')).kind).toBe('new');
   });
 
+  it('lets a request that outlived the abandon bound neither finish nor free the key its successor now holds', async () => {
+    const late = (await keys.claim('c', 'k', 'fp')) as { id: string };
+    now += 30_001;
+    const successor = (await keys.claim('c', 'k', 'fp')) as { id: string };
+    expect(successor.id).not.toBe(late.id);
+    await keys.release(late.id);
+    expect(await status(keys.claim('c', 'k', 'fp'))).toBe(409);
+    await keys.complete(late.id, 500, { stale: true });
+    expect(await status(keys.claim('c', 'k', 'fp'))).toBe(409);
+    await keys.complete(successor.id, 201, { id: 'y' });
+    expect(await keys.claim('c', 'k', 'fp')).toEqual({ kind: 'replay', status: 201, reply: { id: 'y' } });
+  });
+
   it('accepts visible ASCII keys up to 255 characters', () => {
     expect(IdempotencyKeys.keyOf(undefined)).toBeNull();
     expect(IdempotencyKeys.keyOf('crm-7f3a:order/12')).toBe('crm-7f3a:order/12');
