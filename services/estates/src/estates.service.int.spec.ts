@@ -4,6 +4,7 @@ import { createMemoryBus, openSqliteEventStore, openSqliteReadStore, NO_STREAM }
 import { EstatesSubjects, IdentitySubjects, type Estate, type ServiceRequest } from '@renopath/contracts';
 import { EMPTY_ESTATE_FIELDS } from './estate/estate.decider.ts';
 import { C, type EstateListDoc } from './estate-views/estate-views.projection.ts';
+import { externalIdStream } from './external-id/external-id.decider.ts';
 import { startEstates } from './estates.service.ts';
 
 const ESTATE = '11111111-1111-4111-8111-111111111111';
@@ -44,7 +45,7 @@ describe('estates service start-up', () => {
   });
 });
 
-describe('estates service ids', () => {
+describe('estates service handlers', () => {
   it('keeps managing_user_id in lower case, like every other id, whatever case the body uses', async () => {
     const eventStore = openSqliteEventStore({ file: ':memory:' });
     const readStore = openSqliteReadStore({ file: ':memory:' });
@@ -66,5 +67,36 @@ describe('estates service ids', () => {
     await bus.request(EstatesSubjects.updateEstate, request({ managing_user_id: USER.toUpperCase() }, { estate_id: created.id }));
     // the same user in other letters is no change
     expect((await eventStore.readStream(`estate-${created.id}`)).map((e) => e.type)).toEqual(['EstateCreated']);
+  });
+
+  it('a read model slower than the settle bound (503) still moves the external_id with the stored change', async () => {
+    const eventStore = openSqliteEventStore({ file: ':memory:' });
+    const sqlite = openSqliteReadStore({ file: ':memory:' });
+    const bus = createMemoryBus();
+    closers.push(() => eventStore.close(), () => sqlite.close(), () => bus.close());
+    // The projection writes through transactions: hold them back for a while once `lagging` is set.
+    let lagging = false;
+    const readStore: typeof sqlite = Object.assign(Object.create(sqlite), {
+      transaction: async (fn: Parameters<typeof sqlite.transaction>[0]) => {
+        if (lagging) await new Promise((resolve) => setTimeout(resolve, 400));
+        return sqlite.transaction(fn);
+      },
+    });
+    const me = await bus.handle(IdentitySubjects.me, async () => [{ organizations: [{ organization_id: ORG, member_type: 'OWNER' }] }]);
+    closers.push(() => me.close());
+    const blobs = { put: async () => { throw new Error('unused'); }, get: async () => null, head: async () => null, delete: async () => {}, close: async () => {} };
+    const service = await startEstates({ bus, eventStore, readStore, blobs, log: pino({ level: 'silent' }), config: { publicUrl: 'http://x', settleTimeoutMs: 100 } });
+    closers.push(() => service.close());
+    const request = (body: unknown, params: Record<string, string> = {}): ServiceRequest => ({
+      actor: { user_id: USER, organization_id: ORG, client_id: 'c', scopes: [] }, correlation_id: 'c', params, query: {}, body,
+    });
+    const created = await bus.request<Estate>(EstatesSubjects.createEstate, request({ external_id: 'crm-1' }));
+
+    lagging = true;
+    await expect(bus.request(EstatesSubjects.updateEstate, request({ external_id: 'crm-2' }, { estate_id: created.id }))).rejects.toMatchObject({ status: 503 });
+    expect((await eventStore.readStream(`estate-${created.id}`)).map((e) => e.type)).toEqual(['EstateCreated', 'EstateUpdated']);
+    const last = async (external_id: string) => (await eventStore.readStream(externalIdStream(ORG, external_id))).at(-1)?.type;
+    expect(await last('crm-2')).toBe('ExternalIdClaimed');
+    expect(await last('crm-1')).toBe('ExternalIdReleased');
   });
 });

@@ -167,14 +167,24 @@ export async function startEstates(deps: EstatesDeps): Promise<EstatesService> {
     return doc as EstateDetailDoc & { view: EstateView };
   }
 
-  /** Reads the stream, checks the caller may write, runs the decider and waits until the read models show it. */
-  async function write(req: ServiceRequest, estate_id: string, command: EstateCommand, options: { system?: boolean } = {}) {
+  /**
+   * Reads the stream, checks the caller may write and runs the decider. What must follow a stored change
+   * (freeing an external_id, deleting bytes) goes between this and `settle`: a read model slower than the
+   * settle bound answers 503, but the change is stored all the same.
+   */
+  async function record(req: ServiceRequest, estate_id: string, command: EstateCommand, options: { system?: boolean } = {}) {
     const { state } = await loadState(estate_id);
     if (state.status !== 'ACTIVE') throw notFound('estate');
     if (!options.system) await requireAccess(req, state.organization_id, Object.keys(state.members), 'WRITE');
     const result = await handleCommand(store, estateStream(estate_id), estateDecider, command, ctx(req));
-    await settle(result.position);
-    return { before: state, after: result.state };
+    return { before: state, after: result.state, position: result.position };
+  }
+
+  /** `record`, then wait until the read models show the change. */
+  async function write(req: ServiceRequest, estate_id: string, command: EstateCommand, options: { system?: boolean } = {}) {
+    const recorded = await record(req, estate_id, command, options);
+    await settle(recorded.position);
+    return recorded;
   }
 
   /** `managing_user_id` must be a member of the estate's organization (API.md 4.3). */
@@ -297,9 +307,10 @@ export async function startEstates(deps: EstatesDeps): Promise<EstatesService> {
         const estate_id = estateIdOf(req);
         const file_id = idParam(req, 'file_id', what);
         const before = await reads.get<EstateDetailDoc>(C.detail, estate_id);
-        const { before: state } = await write(req, estate_id, { type: 'RemoveFile', estate_id, file_id, kind });
+        const { before: state, position } = await record(req, estate_id, { type: 'RemoveFile', estate_id, file_id, kind });
         // The bytes go with the file, so its download links answer 404 from now on.
         await blobs.delete(state.files[file_id]!.blob_key);
+        await settle(position);
         const file = before?.view?.[list].find((f) => f.id === file_id);
         return file ? renderFile(file, false) : {};
       },
@@ -386,22 +397,25 @@ export async function startEstates(deps: EstatesDeps): Promise<EstatesService> {
         await requireAccess(req, state.organization_id, Object.keys(state.members), 'WRITE');
         if (after) await externalId(req, 'ClaimExternalId', state.organization_id, after, estate_id);
       }
+      let position: bigint | null;
       try {
-        await write(req, estate_id, { type: 'UpdateEstate', estate_id, changes });
+        ({ position } = await record(req, estate_id, { type: 'UpdateEstate', estate_id, changes }));
       } catch (err) {
         if (moving && after) await externalId(req, 'ReleaseExternalId', state.organization_id, after, estate_id);
         throw err;
       }
       if (moving && before) await externalId(req, 'ReleaseExternalId', state.organization_id, before, estate_id);
+      await settle(position);
       return detailReply(estate_id);
     },
 
     [S.deleteEstate]: async (req) => {
       const estate_id = estateIdOf(req);
       const before = await reads.get<EstateDetailDoc>(C.detail, estate_id);
-      const { before: state } = await write(req, estate_id, { type: 'DeleteEstate', estate_id });
+      const { before: state, position } = await record(req, estate_id, { type: 'DeleteEstate', estate_id });
       for (const file of Object.values(state.files)) await blobs.delete(file.blob_key);
       if (state.fields.external_id) await externalId(req, 'ReleaseExternalId', state.organization_id, state.fields.external_id, estate_id);
+      await settle(position);
       if (!before?.view) return {};
       const { roofs: _r, floors: _f, files: _fi, media: _m, members: _me, ...listForm } = renderEstate(before.view, before.assessment, config.publicUrl);
       return listForm;
