@@ -13,7 +13,7 @@ import labelsJson from '../../data/labels.json' with { type: 'json' };
 import confidenceJson from '../../data/confidence.json' with { type: 'json' };
 import consistencyJson from '../../data/consistency.json' with { type: 'json' };
 import calibrationJson from '../../data/calibration.json' with { type: 'json' };
-import type { Country, EstateFormat, GlazingType, InsulationLevel } from '@renopath/contracts';
+import { EstateFormat, type Country, type GlazingType, type InsulationLevel } from '@renopath/contracts';
 import { ELEMENTS, ORIENTATIONS, type Element, type OpaqueElement, type Orientation } from './types.ts';
 
 const num = z.number();
@@ -260,11 +260,9 @@ function buildCell(country: Country, period: z.infer<typeof Period>, format: Est
   };
 }
 
-const FORMATS: readonly EstateFormat[] = ['OPEN', 'SEMI_OPEN', 'CLOSED'];
-
 function buildCountry(country: Country): TypologyCell[] {
   const periods = typology.countries[country].periods;
-  const partial = periods.flatMap((p) => FORMATS.map((f) => buildCell(country, p, f)));
+  const partial = periods.flatMap((p) => EstateFormat.options.map((f) => buildCell(country, p, f)));
   // The bare element of an insulated period: the latest earlier period (same format) whose element was uninsulated.
   return partial.map((cell) => {
     const bare = {} as Record<OpaqueElement, number>;
