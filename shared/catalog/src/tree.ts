@@ -85,7 +85,7 @@ const heatPump = (device: HeatingDevice): Effect => ({
   add_eco_facilities: ['HEAT_PUMP'],
 });
 
-const ROOTS: Record<Exclude<Scope, never>, Def[]> = {
+const ROOTS: Record<Scope, Def[]> = {
   general: [
     {
       id: 'OUTER_WALL_INSULATION', name: 'Outer wall insulation', nl: 'Buitenmuurisolatie', fr: 'Isolation des murs extérieurs',
@@ -456,7 +456,6 @@ function build(): Map<string, CatalogueNode> {
   const nodes = new Map<string, CatalogueNode>();
   const visit = (def: Def, scope: Scope, parent: CatalogueNode | null): void => {
     if (nodes.has(def.id)) throw new Error(`duplicate catalogue node ${def.id}`);
-    const inherited = parent ?? null;
     const node: CatalogueNode = {
       renovation_component_type: def.id,
       scope,
@@ -464,15 +463,15 @@ function build(): Map<string, CatalogueNode> {
       name_nl: def.nl,
       name_fr: def.fr,
       parent: parent?.renovation_component_type ?? null,
-      unit: def.unit ?? inherited?.unit ?? 'piece',
+      unit: def.unit ?? parent?.unit ?? 'piece',
       children: (def.children ?? []).map((c) => c.id),
-      quantity_rule: def.q ?? inherited?.quantity_rule ?? 'count',
-      grant_category: def.cat ?? inherited?.grant_category ?? 'OTHER',
-      vat: def.vat ?? inherited?.vat ?? RENOVATION,
+      quantity_rule: def.q ?? parent?.quantity_rule ?? 'count',
+      grant_category: def.cat ?? parent?.grant_category ?? 'OTHER',
+      vat: def.vat ?? parent?.vat ?? RENOVATION,
       effect: def.effect ?? null,
-      requirements: [...(inherited?.requirements ?? []), ...(def.req ?? [])],
-      exclusive_group: def.excl ?? inherited?.exclusive_group ?? null,
-      structural: def.structural ?? inherited?.structural ?? false,
+      requirements: [...(parent?.requirements ?? []), ...(def.req ?? [])],
+      exclusive_group: def.excl ?? parent?.exclusive_group ?? null,
+      structural: def.structural ?? parent?.structural ?? false,
       planner_measure: def.planner ?? false,
     };
     nodes.set(def.id, node);
