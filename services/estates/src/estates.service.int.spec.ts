@@ -69,7 +69,7 @@ describe('estates service handlers', () => {
     expect((await eventStore.readStream(`estate-${created.id}`)).map((e) => e.type)).toEqual(['EstateCreated']);
   });
 
-  it('a read model slower than the settle bound (503) still moves the external_id with the stored change', async () => {
+  it('a read model slower than the settle bound (503) still moves or frees the external_id with the stored change', async () => {
     const eventStore = openSqliteEventStore({ file: ':memory:' });
     const sqlite = openSqliteReadStore({ file: ':memory:' });
     const bus = createMemoryBus();
@@ -98,5 +98,9 @@ describe('estates service handlers', () => {
     const last = async (external_id: string) => (await eventStore.readStream(externalIdStream(ORG, external_id))).at(-1)?.type;
     expect(await last('crm-2')).toBe('ExternalIdClaimed');
     expect(await last('crm-1')).toBe('ExternalIdReleased');
+
+    // deleting frees the external_id, read model or not
+    await expect(bus.request(EstatesSubjects.deleteEstate, request({}, { estate_id: created.id }))).rejects.toMatchObject({ status: 503 });
+    expect(await last('crm-2')).toBe('ExternalIdReleased');
   });
 });
