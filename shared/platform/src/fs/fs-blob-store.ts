@@ -52,22 +52,30 @@ export class FsBlobStore implements BlobStore {
   }
 
   async get(key: string): Promise<Blob | null> {
-    const info = await this.head(key);
-    if (!info) return null;
-    try {
+    // The bytes give the size: no stat as `head` needs.
+    return this.whenPresent(async () => {
+      const sidecar = await this.sidecar(key);
       const body = await readFile(this.dataPath(key));
-      return { ...info, size: body.length, body };
-    } catch (error) {
-      if (isMissing(error)) return null;
-      throw error;
-    }
+      return { key, content_type: sidecar.content_type, created_at: sidecar.created_at, size: body.length, body };
+    });
   }
 
   async head(key: string): Promise<BlobInfo | null> {
-    try {
-      const sidecar = JSON.parse(await readFile(this.metaPath(key), 'utf8')) as Sidecar;
+    return this.whenPresent(async () => {
+      const sidecar = await this.sidecar(key);
       const { size } = await stat(this.dataPath(key));
       return { key, content_type: sidecar.content_type, created_at: sidecar.created_at, size };
+    });
+  }
+
+  private async sidecar(key: string): Promise<Sidecar> {
+    return JSON.parse(await readFile(this.metaPath(key), 'utf8')) as Sidecar;
+  }
+
+  /** A blob whose sidecar or bytes are missing does not exist. */
+  private async whenPresent<T>(read: () => Promise<T>): Promise<T | null> {
+    try {
+      return await read();
     } catch (error) {
       if (isMissing(error)) return null;
       throw error;
