@@ -32,6 +32,8 @@ export interface TokenVerifierOptions {
 export class TokenVerifier {
   private jwks: JWTVerifyGetKey | null = null;
   private lastRefresh = 0;
+  /** The key-set fetch under way: requests that meet an unknown `kid` meanwhile wait for it instead of failing. */
+  private refreshing: Promise<boolean> | null = null;
   private readonly cache = new Map<string, CachedToken>();
   private readonly revoked = new Set<string>();
   private readonly now: () => number;
@@ -57,13 +59,17 @@ export class TokenVerifier {
     this.revoked.add(clientId);
   }
 
-  private async refreshKeys(force = false) {
+  private async refreshKeys(force = false): Promise<boolean> {
+    if (this.refreshing) return this.refreshing;
     const interval = this.options.jwksRefreshIntervalMs ?? 10_000;
     if (!force && this.now() - this.lastRefresh < interval) return false;
     this.lastRefresh = this.now();
-    const set = await this.options.bus.request<Jwks>(IdentitySubjects.jwks, {});
-    this.jwks = createLocalJWKSet(set as unknown as JSONWebKeySet);
-    return true;
+    this.refreshing = (async () => {
+      const set = await this.options.bus.request<Jwks>(IdentitySubjects.jwks, {});
+      this.jwks = createLocalJWKSet(set as unknown as JSONWebKeySet);
+      return true;
+    })().finally(() => (this.refreshing = null));
+    return this.refreshing;
   }
 
   async verify(authorization: string | undefined): Promise<Actor> {

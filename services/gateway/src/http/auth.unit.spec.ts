@@ -1,0 +1,55 @@
+import { randomUUID } from 'node:crypto';
+import { exportJWK, generateKeyPair, SignJWT, type JWK } from 'jose';
+import { afterEach, describe, expect, it } from 'vitest';
+import { IdentitySubjects } from '@renopath/contracts';
+import { createMemoryBus, type MemoryBus } from '@renopath/platform';
+import { TokenVerifier } from './auth.ts';
+
+const ISSUER = 'renopath';
+const AUDIENCE = 'renopath-api';
+
+async function keyPair() {
+  const { privateKey, publicKey } = await generateKeyPair('EdDSA', { crv: 'Ed25519' });
+  const kid = randomUUID();
+  const jwk: JWK = { ...(await exportJWK(publicKey)), kid, alg: 'EdDSA', use: 'sig' };
+  const token = () =>
+    new SignJWT({ org: randomUUID(), client_id: randomUUID(), scope: 'estates' })
+      .setProtectedHeader({ alg: 'EdDSA', kid })
+      .setIssuer(ISSUER)
+      .setAudience(AUDIENCE)
+      .setSubject(randomUUID())
+      .setIssuedAt()
+      .setExpirationTime('1h')
+      .setJti(randomUUID())
+      .sign(privateKey);
+  return { jwk, token };
+}
+
+let bus: MemoryBus | null = null;
+afterEach(async () => bus?.close());
+
+describe('TokenVerifier', () => {
+  it('lets requests that meet a new key while the key set is being fetched wait for that fetch, not fail', async () => {
+    bus = createMemoryBus();
+    const first = await keyPair();
+    const rotated = await keyPair();
+    let published = [first.jwk];
+    let fetches = 0;
+    await bus.handle(IdentitySubjects.jwks, async () => {
+      fetches += 1;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      return { keys: published };
+    });
+    let skew = 0;
+    const verifier = new TokenVerifier({ bus, issuer: ISSUER, audience: AUDIENCE, now: () => Date.now() + skew });
+    await verifier.verify(`Bearer ${await first.token()}`);
+    expect(fetches).toBe(1);
+
+    // The identity service rotated; past the refresh interval, two requests carry tokens of the new key at once.
+    published = [first.jwk, rotated.jwk];
+    skew = 20_000;
+    const results = await Promise.allSettled([verifier.verify(`Bearer ${await rotated.token()}`), verifier.verify(`Bearer ${await rotated.token()}`)]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled']);
+    expect(fetches).toBe(2);
+  });
+});
