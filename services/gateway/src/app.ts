@@ -200,6 +200,8 @@ export function buildGateway(deps: GatewayDeps): Gateway {
             limit(`client:${request.actor.client_id}`);
             if (route.scope && !request.actor.scopes.includes(route.scope)) throw new HttpError(403);
           } else if (route.auth === 'admin') {
+            // Like the token endpoint: guesses at the admin token are limited per address.
+            limit(`ip:${request.ip}`);
             const given = /^Bearer (.+)$/i.exec(request.headers.authorization ?? '')?.[1];
             if (!given || !adminToken || !safeEqual(Buffer.from(given), adminToken)) throw new Unauthorized('bad admin token');
           } else {

@@ -6,10 +6,10 @@ import { createMemoryBus, type BlobStore, type Bus } from '@renopath/platform';
 import { buildGateway } from '../src/app.ts';
 import { loadGatewayConfig } from '../src/config.ts';
 
-const gatewayOn = (bus: Bus) =>
+const gatewayOn = (bus: Bus, env: Record<string, string> = {}) =>
   buildGateway({
     bus,
-    config: loadGatewayConfig({ LOG_LEVEL: 'silent' }),
+    config: loadGatewayConfig({ LOG_LEVEL: 'silent', ...env }),
     logger: pino({ level: 'silent' }),
     blobs: {} as BlobStore,
     downloadSecret: randomBytes(32),
@@ -45,5 +45,21 @@ describe('gateway lifecycle', () => {
     await gateway.app.close();
     expect(closed).toEqual([expect.stringMatching(/^gateway-revocations-/)]);
     await bus.close();
+  });
+
+  it('limits guesses at the admin token per address (429 with Retry-After)', async () => {
+    const bus = createMemoryBus();
+    const { app } = gatewayOn(bus, { RENOPATH_ADMIN_TOKEN: 'operator-token-0123456789', RENOPATH_RATE_LIMIT_PER_SECOND: '1', RENOPATH_RATE_LIMIT_BURST: '3' });
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 5; i++) {
+        const guess = await app.inject({ method: 'POST', url: '/admin/api-clients', headers: { authorization: `Bearer guess-${i}-0123456789abcdef` }, payload: {} });
+        statuses.push(guess.statusCode);
+      }
+      expect(statuses).toEqual([401, 401, 401, 429, 429]);
+    } finally {
+      await app.close();
+      await bus.close();
+    }
   });
 });
