@@ -126,6 +126,7 @@ function pageWindow(options: QueryOptions): { limit: number; offset: number } {
 }
 
 const DOC_CACHE_LIMIT = 50_000;
+const STATEMENT_CACHE_LIMIT = 500;
 const VERSION_CHECK_MS = 100;
 const docKey = (collection: string, id: string) => `${collection}\u0000${id}`;
 
@@ -148,6 +149,8 @@ export class SqliteReadStore implements ReadStore {
    * changed `data_version` (a commit by any other connection) clears the lot, checked every 100 ms.
    */
   private readonly docs = new Map<string, string>();
+  private readonly writerStatements = new Map<string, Database.Statement<SqlValue[], unknown>>();
+  private readonly readerStatements = new Map<string, Database.Statement<SqlValue[], unknown>>();
   private dataVersion = 0n;
   private versionCheckedAt = 0;
 
@@ -294,13 +297,25 @@ export class SqliteReadStore implements ReadStore {
     const { limit, offset } = pageWindow(options);
     const orderParams: SqlValue[] = [];
     const order = compileOrder(options.sort, orderParams);
-    const rows = db
-      .prepare<SqlValue[], { doc: string }>(`SELECT doc FROM documents WHERE ${where.sql} ORDER BY ${order} LIMIT ? OFFSET ?`)
+    const rows = this.prepared<{ doc: string }>(db, `SELECT doc FROM documents WHERE ${where.sql} ORDER BY ${order} LIMIT ? OFFSET ?`)
       .all(...where.params, ...orderParams, limit, offset);
-    const counted = db
-      .prepare<SqlValue[], { total: bigint }>(`SELECT count(*) AS total FROM documents WHERE ${where.sql}`)
-      .get(...where.params);
-    return { items: rows.map((r) => JSON.parse(r.doc) as T), total: Number(counted?.total ?? 0n) };
+    // Unpaged, the rows are every match: counting them again would be a second scan.
+    const total = options.pageSize === undefined
+      ? rows.length
+      : Number(this.prepared<{ total: bigint }>(db, `SELECT count(*) AS total FROM documents WHERE ${where.sql}`).get(...where.params)?.total ?? 0n);
+    return { items: rows.map((r) => JSON.parse(r.doc) as T), total };
+  }
+
+  /** Query shapes repeat (their values are bound), so each is compiled once per connection. */
+  private prepared<R>(db: Database.Database, sql: string): Database.Statement<SqlValue[], R> {
+    const cache = db === this.db ? this.writerStatements : this.readerStatements;
+    let statement = cache.get(sql);
+    if (!statement) {
+      if (cache.size >= STATEMENT_CACHE_LIMIT) cache.clear();
+      statement = db.prepare<SqlValue[], unknown>(sql);
+      cache.set(sql, statement);
+    }
+    return statement as Database.Statement<SqlValue[], R>;
   }
 
   private assertOpen(): void {
