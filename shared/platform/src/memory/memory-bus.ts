@@ -95,11 +95,13 @@ export class MemoryBus implements Bus {
     let failure: unknown;
     const copy = this.options.copyRequests ?? true;
     const timeoutMs = options.timeoutMs ?? this.requestTimeoutMs;
+    // Copied before the request is registered: a payload the wire cannot carry leaves no pending entry behind.
+    const sent = copy ? viaJson(payload) : payload;
     const reply = await new Promise<Reply>((resolve, reject) => {
       const pending = { deadline: Date.now() + timeoutMs, reject: () => reject(new BusUnavailableError(subject, `no reply within ${timeoutMs} ms`)) };
       this.pending.add(pending);
       this.sweepPending();
-      serveRequest(responder.handler, copy ? viaJson(payload) : payload, subject, (error, s) => {
+      serveRequest(responder.handler, sent, subject, (error, s) => {
         failure = error;
         this.options.onHandlerError?.(error, s);
       }).then(
