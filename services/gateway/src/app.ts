@@ -298,7 +298,9 @@ function answerClientError(this: FastifyInstance, err: Error & { code?: string }
 /** `inline` with an ASCII fallback name and the exact name per RFC 6266 / 5987. */
 function contentDisposition(name: string): string {
   const fallback = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  return `inline; filename="${fallback}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+  // encodeURIComponent leaves ' ( ) * bare, which RFC 5987's attr-char does not allow (a ' ends the language part).
+  const exact = encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `inline; filename="${fallback}"; filename*=UTF-8''${exact}`;
 }
 
 function validate(schema: RouteDef['body'], value: unknown, where: 'body' | 'query'): unknown {
