@@ -38,12 +38,12 @@ export function startRelay(options: {
   const { context, eventStore, checkpoints, bus, log, onPublished } = options;
   const name = `relay-${context}`;
   let published = 0n;
-  let closed = false;
+  const stop = new AbortController();
   let subscription: ReturnType<EventStore['subscribeToAll']> | null = null;
   const waiters = new Set<{ position: bigint; resolve: () => void }>();
 
   const loop = (async () => {
-    for (let attempt = 0; !closed; attempt++) {
+    for (let attempt = 0; !stop.signal.aborted; attempt++) {
       try {
         published = await checkpoints.load(name);
         subscription = eventStore.subscribeToAll({ after: published });
@@ -56,9 +56,9 @@ export function startRelay(options: {
           for (const w of waiters) if (w.position <= published) (waiters.delete(w), w.resolve());
         }
       } catch (err) {
-        if (closed) return;
+        if (stop.signal.aborted) return;
         log.warn({ err, relay: name }, 'relay interrupted; resuming from its checkpoint');
-        await sleep(backoff(attempt, 100, 5_000));
+        await sleep(backoff(attempt, 100, 5_000), stop.signal);
       }
     }
   })();
@@ -76,7 +76,7 @@ export function startRelay(options: {
       });
     },
     async close() {
-      closed = true;
+      stop.abort();
       await subscription?.close();
       await loop;
     },
