@@ -50,8 +50,14 @@ export class TokenVerifier {
     const subscription = await this.options.bus.consume(consumerName, follow, async (event: EventEnvelope) => {
       this.markRevoked(String(event.data['client_id']));
     });
-    const { client_ids } = await this.options.bus.request<{ client_ids: string[] }>(IdentitySubjects.revokedClients, {});
-    for (const id of client_ids) this.revoked.add(id);
+    try {
+      const { client_ids } = await this.options.bus.request<{ client_ids: string[] }>(IdentitySubjects.revokedClients, {});
+      for (const id of client_ids) this.revoked.add(id);
+    } catch (error) {
+      // A verifier that could not start must not leave its feed running.
+      await subscription.close();
+      throw error;
+    }
     return subscription;
   }
 

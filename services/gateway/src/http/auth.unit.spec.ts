@@ -52,4 +52,18 @@ describe('TokenVerifier', () => {
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled']);
     expect(fetches).toBe(2);
   });
+
+  it('closes its revocation feed when it cannot load the clients revoked earlier', async () => {
+    const memory = createMemoryBus();
+    bus = memory;
+    await memory.handle(IdentitySubjects.jwks, async () => ({ keys: [] }));
+    const closed: string[] = [];
+    const consume: MemoryBus['consume'] = async (name, options, handler) => {
+      const subscription = await memory.consume(name, options, handler);
+      return { close: async () => (closed.push(name), subscription.close()) };
+    };
+    const verifier = new TokenVerifier({ bus: Object.assign(Object.create(memory) as MemoryBus, { consume }), issuer: ISSUER, audience: AUDIENCE });
+    await expect(verifier.start('revocations-test')).rejects.toThrow(/no responders/);
+    expect(closed).toEqual(['revocations-test']);
+  });
 });
