@@ -135,9 +135,12 @@ export function buildGateway(deps: GatewayDeps): Gateway {
       throw new HttpError(503, ['identity service is not reachable'], { 'retry-after': '5' });
     }
   });
-  const openapi = openApiDocument(routes, config.publicUrl);
-  app.get('/openapi.json', async () => openapi);
-  app.get('/docs', async (_request, reply) => reply.type('text/html; charset=utf-8').send(docsPage(openapi)));
+  // Both are built on first request and kept: the routes they describe do not change while the app runs.
+  let openapi: ReturnType<typeof openApiDocument> | null = null;
+  let docs: string | null = null;
+  const document = () => (openapi ??= openApiDocument(routes, config.publicUrl));
+  app.get('/openapi.json', async () => document());
+  app.get('/docs', async (_request, reply) => reply.type('text/html; charset=utf-8').send((docs ??= docsPage(document()))));
 
   // ---- signed downloads: no bearer token, the link's signature is the credential ----
   app.get(`${DOWNLOAD_PATH}/:blob/:name`, async (request, reply) => {
