@@ -13,6 +13,9 @@ import { serveRequest, unwrapReply, type Reply } from '../internal/reply.ts';
 
 /** How often request deadlines are checked: timeouts fire within this much of their due time. */
 const SWEEP_INTERVAL_MS = 50;
+/** How often (in published events) the log is trimmed, and what it keeps when nobody consumes. */
+const TRIM_EVERY = 1024;
+const RETAIN_WITHOUT_CONSUMERS = 10_000;
 import { anySubjectMatches, subjectMatches } from '../internal/subjects.ts';
 
 /** Deep copy through JSON, so handlers and callers get what the wire would give them. */
@@ -64,7 +67,13 @@ export class MemoryBus implements Bus {
   private sweeper: NodeJS.Timeout | undefined;
   /** Responders per concrete subject, so a request does not match every pattern each time. */
   private readonly routes = new Map<string, Responder[]>();
-  private readonly log: Published[] = [];
+  /**
+   * The retained part of the event log; `base` is the absolute index of its first entry. Entries every
+   * durable consumer has passed are dropped (like a JetStream stream with interest retention), so a
+   * long-running embedded process does not keep every event it ever published.
+   */
+  private log: Published[] = [];
+  private base = 0;
   private readonly publishedIds = new Set<string>();
   private readonly durables = new Map<string, Durable>();
   private readonly consumers = new Set<Closeable>();
@@ -151,15 +160,35 @@ export class MemoryBus implements Bus {
     if (this.publishedIds.has(event.event_id)) return;
     this.publishedIds.add(event.event_id);
     this.log.push({ subject, event: viaJson(event) });
+    if (this.log.length % TRIM_EVERY === 0) this.trim();
     this.published.notify();
+  }
+
+  private get end(): number {
+    return this.base + this.log.length;
+  }
+
+  private at(offset: number): Published | undefined {
+    return this.log[offset - this.base];
+  }
+
+  /** Drops what every durable consumer has passed; with none, keeps the most recent entries only. */
+  private trim(): void {
+    let keepFrom = this.durables.size === 0 ? this.end - RETAIN_WITHOUT_CONSUMERS : this.end;
+    for (const durable of this.durables.values()) keepFrom = Math.min(keepFrom, durable.offset);
+    const drop = keepFrom - this.base;
+    if (drop <= 0) return;
+    for (const entry of this.log.slice(0, drop)) this.publishedIds.delete(entry.event.event_id);
+    this.log = this.log.slice(drop);
+    this.base = keepFrom;
   }
 
   async consume(consumer: string, options: ConsumeOptions, handler: EventHandler): Promise<Closeable> {
     this.assertOpen();
     let durable = this.durables.get(consumer);
     if (!durable) {
-      // A new durable starts at the beginning of the log, like a JetStream consumer with deliver-all.
-      durable = { offset: options.transient ? this.log.length : 0, active: false, subjects: options.subjects };
+      // New durables start at the oldest retained event (deliver-all); transient listeners at the end.
+      durable = { offset: options.transient ? this.end : this.base, active: false, subjects: options.subjects };
       this.durables.set(consumer, durable);
     }
     if (durable.active) throw new Error(`consumer ${consumer} is already consuming on this bus`);
@@ -172,6 +201,8 @@ export class MemoryBus implements Bus {
         stop.abort();
         await running;
         durable.active = false;
+        // A transient listener leaves nothing behind (NATS drops it when idle): it must not hold the log.
+        if (options.transient) this.durables.delete(consumer);
         this.consumers.delete(closeable);
       },
     };
@@ -183,10 +214,10 @@ export class MemoryBus implements Bus {
   private async deliver(durable: Durable, subjects: string[], handler: EventHandler, stop: AbortSignal): Promise<void> {
     let attempt = 0;
     while (!stop.aborted) {
-      while (durable.offset < this.log.length && !anySubjectMatches(subjects, this.log[durable.offset]!.subject)) {
+      while (durable.offset < this.end && !anySubjectMatches(subjects, this.at(durable.offset)!.subject)) {
         durable.offset += 1;
       }
-      const next = this.log[durable.offset];
+      const next = this.at(durable.offset);
       if (!next) {
         await this.published.wait(undefined, stop);
         continue;
@@ -207,8 +238,8 @@ export class MemoryBus implements Bus {
     const durable = this.durables.get(consumer);
     if (!durable) return false;
     // The offset moves past an event only once its handler succeeded: nothing matching beyond it is left.
-    for (let i = durable.offset; i < this.log.length; i++) {
-      if (anySubjectMatches(durable.subjects, this.log[i]!.subject)) return false;
+    for (let i = durable.offset; i < this.end; i++) {
+      if (anySubjectMatches(durable.subjects, this.at(i)!.subject)) return false;
     }
     return true;
   }
