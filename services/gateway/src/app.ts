@@ -61,7 +61,7 @@ export function buildGateway(deps: GatewayDeps): Gateway {
   const { bus, config, blobs } = deps;
   const routes = [...identityRoutes, ...estatesRoutes, ...(deps.routes ?? [])];
   const app = Fastify({
-    loggerInstance: deps.logger as FastifyBaseLogger,
+    loggerInstance: deps.logger.child({}, { serializers: { req: serializeRequest } }) as FastifyBaseLogger,
     bodyLimit: ONE_MIB,
     trustProxy: config.trustProxy,
     genReqId: (req) => {
@@ -304,6 +304,11 @@ function contentDisposition(name: string): string {
   // encodeURIComponent leaves ' ( ) * bare, which RFC 5987's attr-char does not allow (a ' ends the language part).
   const exact = encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
   return `inline; filename="${fallback}"; filename*=UTF-8''${exact}`;
+}
+
+/** What a request log line says of the request: signed links' signatures are credentials, never logged. */
+export function serializeRequest(req: { method?: string; url?: string; host?: string; ip?: string }) {
+  return { method: req.method, url: req.url?.replace(/([?&]signature=)[^&]*/g, '$1[redacted]'), host: req.host, remoteAddress: req.ip };
 }
 
 function validate(schema: RouteDef['body'], value: unknown, where: 'body' | 'query'): unknown {
