@@ -34,11 +34,10 @@ export interface CommandContext {
   now: string;
 }
 
-export interface CommandResult<S, E> {
+export interface CommandResult<S> {
   state: S;
   /** Global position of the last appended event; null when the decider produced nothing. */
   position: bigint | null;
-  events: E[];
 }
 
 const toDomainEvent = (e: RecordedEvent): DomainEvent => ({ type: e.type, data: e.data });
@@ -55,12 +54,12 @@ export async function handleCommand<C, E extends DomainEvent, S>(
   command: C,
   context: CommandContext,
   maxAttempts = 3,
-): Promise<CommandResult<S, E>> {
+): Promise<CommandResult<S>> {
   for (let attempt = 1; ; attempt++) {
     const recorded = await store.readStream(stream);
     let state = fold(decider, recorded.map(toDomainEvent) as E[]);
     const decided = decider.decide(command, state);
-    if (decided.length === 0) return { state, position: null, events: [] };
+    if (decided.length === 0) return { state, position: null };
     const last = recorded.at(-1);
     try {
       const result = await store.append(
@@ -75,7 +74,7 @@ export async function handleCommand<C, E extends DomainEvent, S>(
         last ? exact(last.revision) : NO_STREAM,
       );
       for (const e of decided) state = decider.evolve(state, e);
-      return { state, position: result.position, events: decided };
+      return { state, position: result.position };
     } catch (err) {
       if (!(err instanceof WrongExpectedRevisionError)) throw err;
       if (attempt >= maxAttempts) throw new DomainError(409, [`${stream} was changed concurrently; try again`]);
