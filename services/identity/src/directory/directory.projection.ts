@@ -47,12 +47,11 @@ export async function projectDirectory(recorded: RecordedEvent, tx: ReadStoreTx)
     case 'UserUpdated': {
       const user = await tx.get<User>(C.users, event.data.user_id);
       if (!user) return;
-      await tx.put(C.users, user.id, { ...user, ...event.data.changes, updated_at: at });
+      const updated = { ...user, ...event.data.changes, updated_at: at };
+      await tx.put(C.users, user.id, updated);
+      const { email_address, first_name, last_name } = updated;
       const { items } = await tx.query<MemberDoc>(C.members, { filter: { user_id: user.id } });
-      for (const m of items) {
-        const { email_address, first_name, last_name } = { ...user, ...event.data.changes };
-        await tx.put(C.members, m.id, { ...m, email_address, first_name, last_name });
-      }
+      for (const m of items) await tx.put(C.members, m.id, { ...m, email_address, first_name, last_name });
       return;
     }
     case 'OrganizationCreated': {
