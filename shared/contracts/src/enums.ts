@@ -1,6 +1,10 @@
 import { z } from 'zod';
 
-/** Enumerations shared by HTTP bodies, commands, events and the energy model (API.md 4.3, 5.1). */
+/**
+ * Enumerations shared by HTTP bodies, commands, events and the energy model. The values of
+ * INTERFACE.md come first in each list and are binding (clients are coded against them); values
+ * after the `// extensions` marker go beyond it (API.md: an extension adds, never renames).
+ */
 
 export const Country = z.enum(['BE', 'NL']);
 export const Region = z.enum(['FLANDERS', 'BRUSSELS', 'WALLONIA', 'NETHERLANDS']);
@@ -8,40 +12,52 @@ export const EnergyEfficiencyType = z.enum(['EPC_FLANDERS', 'EPC_BRUSSELS', 'EPC
 export const EstateFormat = z.enum(['OPEN', 'SEMI_OPEN', 'CLOSED']);
 export const EstateType = z.enum(['HOUSE', 'VILLA', 'BUNGALOW', 'FARMHOUSE', 'APARTMENT', 'DUPLEX', 'PENTHOUSE', 'STUDIO', 'MIXED_USE']);
 export const InsulationLevel = z.enum(['NONE', 'LIGHT', 'MODERATE', 'STRONG']);
-export const RoofType = z.enum(['INCLINED', 'FLAT']);
+/** The trajectory request's `roof_type`: the home's roofs together (MIXED: inclined and flat parts). */
+export const RoofType = z.enum(['INCLINED', 'FLAT', 'MIXED']);
+/** What the space under an inclined roof is used for (trajectory request). */
+export const AtticUsage = z.enum(['STORAGE', 'LIVING_SPACE', 'NOT_USED']);
+/** Insulation of the floor above a basement (INTERFACE.md lists no LIGHT level here; LIGHT is an extension). */
+export const FloorAboveBasementInsulation = z.enum(['NONE', 'MODERATE', 'STRONG', /* extensions */ 'LIGHT']);
+/** Clear height of the basement under the ground floor: decides whether its ceiling can be insulated from below. */
+export const BasementCeilingHeight = z.enum(['HIGHER_THAN_120_CM', 'LOWER_THAN_120_CM']);
+/** Width of the cavity of a cavity wall: 5 cm or more can be filled. */
+export const CavityWallWidth = z.enum(['EQUAL_OR_MORE_THAN_5_CM', 'LESS_THAN_5_CM']);
+/** Extension: what delivers the heat in the rooms; it decides a heat pump's flow temperature and so its efficiency. */
+export const HeatEmitterType = z.enum(['RADIATORS', 'LOW_TEMPERATURE_RADIATORS', 'FLOOR_HEATING', 'AIR']);
+/** Age band of the heating installation. */
+export const InstallationAge = z.enum(['ZERO_TO_FIVE_YEARS_OLD', 'FIVE_TO_TEN_YEARS_OLD', 'OLDER_THAN_TEN_YEARS']);
 export const GlazingType = z.enum(['SINGLE_GLAZING', 'DOUBLE_GLAZING', 'HR', 'TRIPLE_GLAZING']);
 export const VentilationType = z.enum(['NONE', 'SYSTEM_A', 'SYSTEM_B', 'SYSTEM_C', 'SYSTEM_D']);
-/** Where the home stands on the ground: no basement (solid floor on the ground), crawl space, (un)heated cellar. */
-export const BasementType = z.enum(['NONE', 'CRAWL_SPACE', 'UNHEATED', 'HEATED']);
-/** The energy carrier of space heating. */
-export const HeatingType = z.enum(['NATURAL_GAS', 'FUEL_OIL', 'PROPANE', 'ELECTRIC', 'WOOD_PELLETS', 'WOOD', 'DISTRICT_HEATING', 'NONE']);
-/** The space-heating generator. Heat pumps run on ELECTRIC (a hybrid on ELECTRIC or NATURAL_GAS). */
+/**
+ * What lies under the ground floor: no basement (a floor on the ground), a basement under all or part
+ * of it, or not known. CRAWL_SPACE (extension): a shallow unheated void, insulated from below like a
+ * basement ceiling when it is high enough.
+ */
+export const BasementType = z.enum(['NONE', 'FULL', 'PARTIAL', 'UNSPECIFIED', /* extensions */ 'CRAWL_SPACE']);
+/** The kind of space heating, mostly by energy carrier (HEAT_PUMP: an electric heat pump). */
+export const HeatingType = z.enum(['ELECTRIC', 'FUEL_OIL', 'GAS', 'HEAT_PUMP', 'PELLET_FUEL', 'WOOD', 'NONE', /* extensions */ 'PROPANE', 'DISTRICT_HEATING']);
+/** The space-heating generator. */
 export const HeatingDevice = z.enum([
-  'NON_CONDENSING_BOILER',
-  'CONDENSING_BOILER',
-  'HEAT_PUMP_AIR_WATER',
-  'HEAT_PUMP_GEOTHERMAL',
-  'HEAT_PUMP_AIR_AIR',
-  'HEAT_PUMP_HYBRID',
-  'DIRECT_ELECTRIC',
   'DIRECT_ACCUMULATION',
+  'CONDENSING_BOILER',
+  'NON_CONDENSING_BOILER',
   'STOVE',
+  'AIR_AIR_HEAT_PUMP',
+  'AIR_WATER_HEAT_PUMP',
+  'GEOTHERMAL_HEAT_PUMP',
+  // extensions
+  'HYBRID_HEAT_PUMP',
+  'DIRECT_ELECTRIC',
   'PELLET_BOILER',
   'DISTRICT_HEATING_SUBSTATION',
 ]);
-/** The domestic hot-water generator. */
-export const SanitaryHeatingDevice = z.enum([
-  'SAME_AS_HEATING',
-  'GAS_INSTANTANEOUS',
-  'ELECTRIC_BOILER',
-  'HEAT_PUMP_BOILER',
-  'SOLAR_BOILER',
-]);
+/** The domestic hot-water generator; NOT_SEPARATED: the space-heating device also makes hot water. */
+export const SanitaryHeatingDevice = z.enum(['GAS_BOILER', 'FUEL_OIL_BOILER', 'ELECTRIC_BOILER', 'HEAT_PUMP_BOILER', 'NOT_SEPARATED', 'NONE']);
 export const EcoFacility = z.enum(['SOLAR_PANELS', 'SOLAR_BOILER', 'HEAT_PUMP', 'HOME_BATTERY', 'RAINWATER_TANK', 'VENTILATION_C', 'VENTILATION_D', 'GREEN_ROOF', 'EV_CHARGER']);
 /** Estate-only enumerations (API.md 4.3). */
 export const EstateStatus = z.enum(['DRAFT', 'FOR_SALE', 'UNDER_OPTION', 'SOLD', 'FOR_RENT', 'RENTED', 'OFF_MARKET']);
-/** The estate's roof type is the trajectory request's `roof_type` under its estate name. */
-export const EstateRoofType = RoofType;
+/** The type of one roof of an estate (a home with both has two roofs). */
+export const EstateRoofType = z.enum(['INCLINED', 'FLAT']);
 export const EstateFloorType = z.enum(['BASEMENT', 'GROUND_FLOOR', 'UPPER_FLOOR', 'ATTIC']);
 export const EstateRoomType = z.enum([
   'LIVING_ROOM', 'DINING_ROOM', 'KITCHEN', 'BEDROOM', 'BATHROOM', 'TOILET', 'HALL', 'OFFICE', 'LAUNDRY', 'STORAGE', 'GARAGE', 'CELLAR', 'ATTIC_ROOM', 'OTHER',
@@ -65,6 +81,12 @@ export type EstateFormat = z.infer<typeof EstateFormat>;
 export type EstateType = z.infer<typeof EstateType>;
 export type InsulationLevel = z.infer<typeof InsulationLevel>;
 export type RoofType = z.infer<typeof RoofType>;
+export type AtticUsage = z.infer<typeof AtticUsage>;
+export type FloorAboveBasementInsulation = z.infer<typeof FloorAboveBasementInsulation>;
+export type BasementCeilingHeight = z.infer<typeof BasementCeilingHeight>;
+export type CavityWallWidth = z.infer<typeof CavityWallWidth>;
+export type InstallationAge = z.infer<typeof InstallationAge>;
+export type HeatEmitterType = z.infer<typeof HeatEmitterType>;
 export type GlazingType = z.infer<typeof GlazingType>;
 export type VentilationType = z.infer<typeof VentilationType>;
 export type BasementType = z.infer<typeof BasementType>;

@@ -1,85 +1,123 @@
 import { z } from 'zod';
 import {
-  BasementType, Country, EcoFacility, EstateFormat, EstateType, GlazingType, HeatingDevice, HeatingType,
-  InsulationLevel, RoofType, SanitaryHeatingDevice, VentilationType,
+  AtticUsage, BasementCeilingHeight, BasementType, CavityWallWidth, Country, EcoFacility, EstateFormat, EstateType,
+  FloorAboveBasementInsulation, GlazingType, HeatEmitterType, HeatingDevice, HeatingType, InstallationAge, InsulationLevel, RoofType,
+  SanitaryHeatingDevice, VentilationType,
 } from './enums.ts';
 
 /**
- * The suggested-renovation-trajectory request (API.md 5.1). The property fields are also the energy
- * model's input: the catalogue expresses a measure's energy effect as a patch of these fields.
- * Units: surfaces and habitable space in m2; width, depth and cornice height in m; cavity width in cm.
+ * The suggested-renovation-trajectory request (INTERFACE.md "Suggested-trajectory request body",
+ * API.md 5). Its names, types and enums are binding; fields marked "extension" go beyond it.
+ * The property fields are also the energy model's input: the catalogue expresses a measure's energy
+ * effect as a patch of these fields.
+ * Units (API.md 1): `*_surface` and `habitable_space_m2` in m2; `building_width`, `building_depth`
+ * and `cornice_height` in metres.
  */
-/** No real home reaches a million m2 or metres: a bound that keeps nonsense like 1e308 out of the model. */
+/** Numbers with a minimum are >= 1; no real home reaches a million m2 or metres, a bound that keeps 1e308 out. */
 const atLeastOne = () => z.number().min(1).max(1_000_000);
+const text = (max: number) => z.string().max(max).regex(/^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]*$/, 'must not contain control characters');
 const httpUrl = () =>
   z.url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL' }).max(2048);
 
 export const PropertyFields = {
   // required
-  year_built: z.number().int(),
+  year_built: z.number().int().min(1),
   estate_format: EstateFormat,
   habitable_space_m2: atLeastOne(),
   zip_code: z.string().min(1).max(16),
   country: Country,
-  // building
-  estate_type: EstateType.optional(),
-  year_renovated: z.number().int().optional(),
-  number_of_floors: z.number().int().min(1).optional(),
+  // roof
+  roof_type: RoofType.optional(),
+  inclined_roof_pane_surface: atLeastOne().optional(),
+  flat_roof_pane_surface: atLeastOne().optional(),
+  inclined_roof_insulation_type: InsulationLevel.optional(),
+  flat_roof_insulation_type: InsulationLevel.optional(),
+  attic_usage: AtticUsage.optional(),
+  // systems
+  heating_type: HeatingType.optional(),
+  heating_device: HeatingDevice.optional(),
+  sanitary_heating_device: SanitaryHeatingDevice.optional(),
+  installation_age: InstallationAge.optional(),
+  has_solar_panels: z.boolean().optional(),
+  has_solar_boiler: z.boolean().optional(),
+  // floor
+  /** Area of the ground floor (m2): the floor that loses heat to the ground, a crawl space or a basement. */
+  ground_floor_surface: atLeastOne().optional(),
+  basement_type: BasementType.optional(),
+  basement_ceiling_surface: atLeastOne().optional(),
+  basement_ceiling_height: BasementCeilingHeight.optional(),
+  solid_ground_floor_insulation_type: InsulationLevel.optional(),
+  floor_above_basement_insulation_type: FloorAboveBasementInsulation.optional(),
+  // walls
+  outer_wall_insulation_type: InsulationLevel.optional(),
+  has_cavity_wall: z.boolean().optional(),
+  cavity_wall_width: CavityWallWidth.optional(),
+  has_cavity_wall_insulation: z.boolean().optional(),
+  // windows
+  window_glazing_type: GlazingType.optional(),
+  /** Total glazed area including frames (m2). */
+  window_glazing_surface: atLeastOne().optional(),
+  // geometry (metres)
   building_width: atLeastOne().optional(),
   building_depth: atLeastOne().optional(),
   cornice_height: atLeastOne().optional(),
-  /** A known current EPC score on the region's scale: the model is calibrated to it. */
-  energy_efficiency_score: z.number().optional(),
-  // roof
-  roof_type: RoofType.optional(),
-  inclined_roof_surface: atLeastOne().optional(),
-  inclined_roof_insulation_type: InsulationLevel.optional(),
-  flat_roof_surface: atLeastOne().optional(),
-  flat_roof_insulation_type: InsulationLevel.optional(),
-  // walls
-  /** Opaque outer-wall area (m2), windows and doors excluded: what insulation would cover. */
+  /** A known current EPC score on the region's scale (no bound: scores go below zero). */
+  energy_efficiency_score: z.number().min(-10_000).max(10_000).optional(),
+  // address and price
+  street: text(255).optional(),
+  house_number: text(32).optional(),
+  house_number_extra: text(32).optional(),
+  place: text(255).optional(),
+  price: atLeastOne().optional(),
+  // extensions
+  /** Extension: the kind of home; apartments expose fewer elements. */
+  estate_type: EstateType.optional(),
+  /** Extension: the year of the last deep renovation. */
+  year_renovated: z.number().int().min(1).optional(),
+  /** Extension: storeys above ground. */
+  number_of_floors: z.number().int().min(1).max(200).optional(),
+  /** Extension: opaque outer-wall area (m2), windows and doors excluded: what insulation would cover. */
   outer_wall_surface: atLeastOne().optional(),
-  outer_wall_insulation_type: InsulationLevel.optional(),
-  has_cavity_wall: z.boolean().optional(),
-  cavity_wall_width: atLeastOne().optional(),
-  has_cavity_wall_insulation: z.boolean().optional(),
-  // windows
-  /** Total glazed area including frames (m2). */
-  window_surface: atLeastOne().optional(),
-  window_glazing_type: GlazingType.optional(),
-  // floor
-  basement_type: BasementType.optional(),
-  basement_ceiling_surface: atLeastOne().optional(),
-  floor_above_basement_insulation_type: InsulationLevel.optional(),
-  solid_ground_floor_surface: atLeastOne().optional(),
-  solid_ground_floor_insulation_type: InsulationLevel.optional(),
-  // systems
+  /** Extension: ventilation system (old-style `ventilation_type` values). */
   ventilation_type: VentilationType.optional(),
-  heating_type: HeatingType.optional(),
-  heating_device: HeatingDevice.optional(),
-  /** Age of the heating installation in years. */
-  installation_age: z.number().int().min(0).optional(),
-  sanitary_heating_device: SanitaryHeatingDevice.optional(),
-  solar_panels_kwp: z.number().min(0).optional(),
-  has_solar_boiler: z.boolean().optional(),
-  eco_facilities: z.array(EcoFacility).optional(),
+  /** Extension: peak power of the solar panels (kWp); `has_solar_panels` alone gets a typical system. */
+  solar_panels_kwp: z.number().min(0).max(1000).optional(),
+  /**
+   * Extension: the window frames were renewed with the glazing (modern insulated frames). Without it,
+   * HR or triple glass may sit in old frames (glass-only replacement), which insulate less.
+   */
+  has_renewed_window_frames: z.boolean().optional(),
+  /** Extension: measured air permeability at 50 Pa, v50 in m3/(h.m2) (a blower-door test). */
+  air_tightness_v50: z.number().min(0.1).max(50).optional(),
+  /** Extension: the heat emitters (they set a heat pump's flow temperature). */
+  heat_emitter_type: HeatEmitterType.optional(),
+  /** Extension: the estate's eco facilities (INTERFACE.md's estate `energy_context.eco_facilities`). */
+  eco_facilities: z.array(EcoFacility).max(EcoFacility.options.length).optional(),
 } as const;
 
 /** The property description alone: what the energy model reads. */
 export const PropertyDescription = z.strictObject(PropertyFields);
 export type PropertyDescription = z.infer<typeof PropertyDescription>;
 
-/** The job request: the property plus job fields. Unknown properties are rejected (406). */
-export const TrajectoryRequest = z.strictObject({
-  ...PropertyFields,
-  external_id: z.string().min(1).max(255).optional(),
-  title: z.string().max(255).optional(),
+/** Fields of the job itself, not of the property. */
+export const TrajectoryJobFields = {
+  title: text(255).optional(),
   description: z.string().max(5000).optional(),
-  webhook_url: httpUrl().optional(),
   epc_url: httpUrl().optional(),
-});
+  external_id: z.string().min(1).max(255).optional(),
+  webhook_url: httpUrl().optional(),
+} as const;
+
+/** The job request: the property plus job fields. Unknown properties are rejected (406). */
+export const TrajectoryRequest = z.strictObject({ ...PropertyFields, ...TrajectoryJobFields });
 export type TrajectoryRequest = z.infer<typeof TrajectoryRequest>;
 
 /** The property fields, by name: the keys a catalogue effect may patch. */
 export type PropertyField = keyof typeof PropertyFields;
 export const PROPERTY_FIELD_NAMES = Object.keys(PropertyFields) as PropertyField[];
+
+/** The property part of a job request (drops the job's own fields). */
+export function propertyOf(request: TrajectoryRequest): PropertyDescription {
+  const { title: _t, description: _d, epc_url: _e, external_id: _x, webhook_url: _w, ...property } = request;
+  return property;
+}
