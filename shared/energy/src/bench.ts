@@ -26,7 +26,7 @@ export function benchProperties(n = 240): PropertyDescription[] {
       zip_code: zip,
       country,
     };
-    if (i % 4 === 1) Object.assign(p, { window_glazing_type: 'DOUBLE_GLAZING', outer_wall_insulation_type: 'LIGHT', heating_device: 'CONDENSING_BOILER' });
+    if (i % 4 === 1) Object.assign(p, { window_glazing_type: 'DOUBLE_GLAZING', outer_wall_insulation_type: 'LIGHT', heating_device: 'CONDENSING_BOILER', installation_age: 'OLDER_THAN_TEN_YEARS' });
     if (i % 4 === 2) Object.assign(p, { building_width: 7, building_depth: 11, cornice_height: 6.5, solar_panels_kwp: 3 });
     if (i % 9 === 3) Object.assign(p, { estate_type: 'APARTMENT' });
     if (i % 5 === 4) Object.assign(p, { energy_efficiency_score: 250 + (i % 300) });
@@ -41,11 +41,11 @@ export const PLANNER_PATCHES: Partial<PropertyDescription>[] = [
   { outer_wall_insulation_type: 'STRONG' },
   { has_cavity_wall: true, has_cavity_wall_insulation: true },
   { solid_ground_floor_insulation_type: 'MODERATE' },
-  { window_glazing_type: 'HR' },
-  { window_glazing_type: 'TRIPLE_GLAZING' },
-  { heating_type: 'ELECTRIC', heating_device: 'HEAT_PUMP_AIR_WATER' },
-  { heating_type: 'NATURAL_GAS', heating_device: 'HEAT_PUMP_HYBRID' },
-  { heating_type: 'NATURAL_GAS', heating_device: 'CONDENSING_BOILER', installation_age: 0 },
+  { window_glazing_type: 'HR', has_renewed_window_frames: true },
+  { window_glazing_type: 'TRIPLE_GLAZING', has_renewed_window_frames: true },
+  { heating_type: 'HEAT_PUMP', heating_device: 'AIR_WATER_HEAT_PUMP' },
+  { heating_type: 'GAS', heating_device: 'HYBRID_HEAT_PUMP' },
+  { air_tightness_v50: 6 },
   { ventilation_type: 'SYSTEM_D' },
   { solar_panels_kwp: 4 },
   { has_solar_boiler: true },

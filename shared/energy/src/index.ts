@@ -1,6 +1,7 @@
 export { evaluate, evaluateVariants } from './model/evaluate.ts';
 export type { EvaluateOptions, VariantsResult } from './model/evaluate.ts';
 export { checkConsistency } from './model/consistency.ts';
+export { propertyFromIndication } from './model/indication.ts';
 export type { ConsistencyOptions } from './model/consistency.ts';
 export { detectRegion, isPostalCodeOf, scaleOfRegion } from './model/region.ts';
 export { labelFor, labelsOf, qualityLabelFor, expectedPriceErrorFor } from './model/labels.ts';

@@ -1,8 +1,8 @@
 /**
- * Calibration harness over the handbook's calibration cases (data/README.md of the handbook):
+ * Calibration harness over the calibration cases (data/calibration-cases.json, copied from the handbook):
  * stratum A (real Flemish EPCs) and stratum B (TABULA net heat need). Pure functions; the CLI prints them.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -10,8 +10,6 @@ import { PropertyDescription } from '@renopath/contracts';
 import { evaluate } from '../model/evaluate.ts';
 import { labelFor, labelsOf } from '../model/labels.ts';
 import { DEFAULT_PARAMETERS, type ModelParameters } from '../model/parameters.ts';
-import type { CertificateCorrection } from '../model/data.ts';
-import fitSettingsJson from '../../data/calibration-fit.json' with { type: 'json' };
 
 export const CalibrationCase = z.object({
   id: z.string(),
@@ -25,23 +23,14 @@ export const CalibrationCase = z.object({
 });
 export type CalibrationCase = z.infer<typeof CalibrationCase>;
 
-/** The handbook directory: RENOPATH_HANDBOOK_DIR, else `shared` beside the repository root. */
-export function handbookDir(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.RENOPATH_HANDBOOK_DIR) return resolve(env.RENOPATH_HANDBOOK_DIR);
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    const pkg = join(dir, 'package.json');
-    if (existsSync(pkg) && (JSON.parse(readFileSync(pkg, 'utf8')) as { workspaces?: unknown }).workspaces) break;
-    const up = dirname(dir);
-    if (up === dir) throw new Error('repository root not found; set RENOPATH_HANDBOOK_DIR');
-    dir = up;
-  }
-  return resolve(dir, '..', 'shared');
-}
+/** The package's data directory (the calibration cases are committed there: the repository stands alone). */
+export const DATA_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'data');
 
-export function loadCases(dir: string = handbookDir()): CalibrationCase[] {
-  const raw: unknown = JSON.parse(readFileSync(join(dir, 'data', 'calibration-cases.json'), 'utf8'));
-  return z.array(CalibrationCase).parse(raw);
+/** The calibration cases: the committed copy, or a calibration-cases.json in another directory. */
+export function loadCases(dir: string = DATA_DIR): CalibrationCase[] {
+  const raw = JSON.parse(readFileSync(join(dir, 'calibration-cases.json'), 'utf8')) as unknown;
+  const list = Array.isArray(raw) ? raw : (raw as { cases?: unknown }).cases;
+  return z.array(CalibrationCase).parse(list);
 }
 
 export const isStratumA = (c: CalibrationCase) => c.expected.epc_score !== null;
@@ -259,161 +248,4 @@ export function summariseB(rows: readonly CaseB[]): SummaryB {
     monotonic_in_year: { pass: yearViolations.length === 0, violations: yearViolations },
     ordered_by_format: { pass: formatViolations.length === 0, violations: formatViolations },
   };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Fitting the stratum A parameters (data/calibration-fit.json): a log-linear certificate correction on top of
-// the physical model, least absolute deviations, then the level chosen for the target metrics.
-
-const FitSettings = z.object({
-  irls_iterations: z.number().int().positive(),
-  irls_min_residual: z.number().positive(),
-  level_shift_grid: z.object({ from: z.number(), to: z.number(), step: z.number().positive() }),
-});
-export type FitSettings = z.infer<typeof FitSettings>;
-export const FIT_SETTINGS: FitSettings = FitSettings.parse(fitSettingsJson);
-
-const BAND_EDGES = DEFAULT_PARAMETERS.certificateCorrection.age_bands.map((b) => b.to_year);
-
-interface Prepared {
-  cases: CalibrationCase[];
-  /** Certificate score of the physical model without any correction. */
-  base: number[];
-  features: number[][];
-  y: number[];
-}
-
-const UNCORRECTED: ModelParameters = {
-  certificateCorrection: { ...DEFAULT_PARAMETERS.certificateCorrection, regions: [] },
-};
-
-function featuresOf(c: CalibrationCase, correction: CertificateCorrection): number[] {
-  const [lo, hi] = correction.area_range_m2;
-  const area = Math.min(hi, Math.max(lo, c.inputs.habitable_space_m2));
-  const band = BAND_EDGES.findIndex((to) => c.inputs.year_built <= to);
-  const house = !['APARTMENT', 'STUDIO', 'PENTHOUSE', 'DUPLEX'].includes(c.inputs.estate_type ?? 'HOUSE');
-  const f = c.inputs.estate_format;
-  // The last age band and SEMI_OPEN are the reference categories.
-  const bands = BAND_EDGES.slice(0, -1).map((_, i) => (band === i ? 1 : 0));
-  return [1, Math.log(area / correction.reference_area_m2), ...bands, house && f === 'OPEN' ? 1 : 0, house && f === 'CLOSED' ? 1 : 0];
-}
-
-function prepare(cases: readonly CalibrationCase[]): Prepared {
-  const list = cases.filter(isStratumA);
-  const base = list.map((c) => evaluate(c.inputs, { parameters: UNCORRECTED }).epc_score);
-  const corr = DEFAULT_PARAMETERS.certificateCorrection;
-  return {
-    cases: list, base,
-    features: list.map((c) => featuresOf(c, corr)),
-    y: list.map((c, i) => Math.log(c.expected.epc_score! / base[i]!)),
-  };
-}
-
-/** Solve the small symmetric system A x = b (Gaussian elimination with partial pivoting). */
-function solve(a: number[][], b: number[]): number[] {
-  const n = b.length;
-  const m = a.map((row, i) => [...row, b[i]!]);
-  for (let col = 0; col < n; col++) {
-    let piv = col;
-    for (let r = col + 1; r < n; r++) if (Math.abs(m[r]![col]!) > Math.abs(m[piv]![col]!)) piv = r;
-    [m[col], m[piv]] = [m[piv]!, m[col]!];
-    const d = m[col]![col]!;
-    if (Math.abs(d) < 1e-12) continue;
-    for (let r = 0; r < n; r++) {
-      if (r === col) continue;
-      const f = m[r]![col]! / d;
-      for (let k = col; k <= n; k++) m[r]![k]! -= f * m[col]![k]!;
-    }
-  }
-  return m.map((row, i) => (Math.abs(row[i]!) < 1e-12 ? 0 : row[n]! / row[i]!));
-}
-
-/** Least absolute deviations by iteratively reweighted least squares. */
-function lad(x: readonly number[][], y: readonly number[], settings: FitSettings): number[] {
-  const p = x[0]!.length;
-  let w = y.map(() => 1);
-  let beta = new Array<number>(p).fill(0);
-  for (let it = 0; it < settings.irls_iterations; it++) {
-    const ata = Array.from({ length: p }, () => new Array<number>(p).fill(0));
-    const aty = new Array<number>(p).fill(0);
-    x.forEach((row, i) => {
-      for (let j = 0; j < p; j++) {
-        aty[j]! += w[i]! * row[j]! * y[i]!;
-        for (let k = 0; k < p; k++) ata[j]![k]! += w[i]! * row[j]! * row[k]!;
-      }
-    });
-    beta = solve(ata, aty);
-    w = x.map((row, i) => 1 / Math.max(settings.irls_min_residual, Math.abs(y[i]! - row.reduce((s, v, j) => s + v * beta[j]!, 0))));
-  }
-  return beta;
-}
-
-function scores(prep: Prepared, idx: readonly number[], beta: readonly number[], shift: number): CaseA[] {
-  return idx.map((i) => caseA(prep.cases[i]!, prep.base[i]! * Math.exp(shift + prep.features[i]!.reduce((s, v, j) => s + v * beta[j]!, 0))));
-}
-
-function fitOn(prep: Prepared, train: readonly number[], settings: FitSettings): { beta: number[]; loss: number } {
-  const beta = lad(train.map((i) => prep.features[i]!), train.map((i) => prep.y[i]!), settings);
-  const g = settings.level_shift_grid;
-  let best = { shift: 0, within: -1, ape: Infinity };
-  for (let k = 0; g.from + k * g.step <= g.to + 1e-9; k++) {
-    const shift = g.from + k * g.step;
-    const rows = scores(prep, train, beta, shift);
-    const within = rows.filter((r) => r.within_one_class).length / rows.length;
-    const ape = median(rows.map((r) => r.ape));
-    const better = within > best.within + 1e-12
-      || (Math.abs(within - best.within) <= 1e-12 && (ape < best.ape - 1e-12 || (Math.abs(ape - best.ape) <= 1e-12 && Math.abs(shift) < Math.abs(best.shift))));
-    if (better) best = { shift, within, ape };
-  }
-  const fitted = beta.slice();
-  fitted[0]! += best.shift;
-  const loss = median(scores(prep, train, fitted, 0).map((r) => Math.abs(r.ln_ratio)));
-  return { beta: fitted, loss };
-}
-
-export interface FittedA {
-  correction: CertificateCorrection;
-  /** Median |ln(pred/obs)| on the training cases. */
-  trainingMedianAbsLn: number;
-}
-
-function toCorrection(beta: readonly number[]): CertificateCorrection {
-  const base = DEFAULT_PARAMETERS.certificateCorrection;
-  const nb = BAND_EDGES.length - 1;
-  return {
-    ...base,
-    regions: ['FLANDERS', 'BRUSSELS', 'WALLONIA'],
-    log_scale: beta[0]!,
-    size_exponent: beta[1]!,
-    age_bands: base.age_bands.map((b, i) => ({ to_year: b.to_year, log_factor: i < nb ? beta[2 + i]! : 0 })),
-    formats: { OPEN: beta[2 + nb]!, SEMI_OPEN: 0, CLOSED: beta[3 + nb]! },
-  };
-}
-
-/** Fit the stratum A correction on all cases (what data/calibration.json records). */
-export function fitStratumA(cases: readonly CalibrationCase[], settings: FitSettings = FIT_SETTINGS): FittedA {
-  const prep = prepare(cases);
-  const fit = fitOn(prep, prep.cases.map((_, i) => i), settings);
-  return { correction: toCorrection(fit.beta), trainingMedianAbsLn: fit.loss };
-}
-
-/** Leave-one-out: refit on the other cases, predict the held-out one. Returns out-of-fold rows and each fold's fit. */
-export function crossValidateStratumA(
-  cases: readonly CalibrationCase[], settings: FitSettings = FIT_SETTINGS,
-): { rows: CaseA[]; folds: FittedA[] } {
-  const prep = prepare(cases);
-  const rows: CaseA[] = [];
-  const folds: FittedA[] = [];
-  prep.cases.forEach((_, held) => {
-    const train = prep.cases.map((__, i) => i).filter((i) => i !== held);
-    const fit = fitOn(prep, train, settings);
-    folds.push({ correction: toCorrection(fit.beta), trainingMedianAbsLn: fit.loss });
-    rows.push(scores(prep, [held], fit.beta, 0)[0]!);
-  });
-  return { rows, folds };
-}
-
-/** Model parameters carrying a fitted correction. */
-export function parametersFrom(fit: FittedA): ModelParameters {
-  return { certificateCorrection: fit.correction };
 }

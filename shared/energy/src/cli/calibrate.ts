@@ -1,93 +1,124 @@
 /**
- * Runs the model over the handbook's calibration cases and prints per case and overall figures for
- * stratum A (Flemish EPC scores) and stratum B (TABULA heat need), with leave-one-out results for the
- * fitted certificate correction. Exit code 1 when a target of the issue is missed.
+ * `npm run calibrate [-- --data <dir>] [--write]`: grouped cross-validation of the stock fit on the EPC
+ * listings beside the two baselines (per stratum and age band), the fit on all of them, then the handbook's
+ * calibration cases (47 Flemish certificates, 38 TABULA heat needs). Without --data it runs on the committed
+ * sample (data/epc-listings-sample.csv); --data reads <dir>/train.csv (the full 192k listings) and evaluates
+ * any other CSV there as held-out certificates; --write records the fit in data/stock.json.
+ * Exit code 1 when a target is missed.
  */
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { DATA_DIR, loadCases, runStratumA, runStratumB, summariseA, summariseB, type SummaryA } from '../calibration/harness.ts';
 import {
-  crossValidateStratumA, fitStratumA, handbookDir, loadCases, runStratumA, runStratumB, summariseA, summariseB,
-  type CaseA, type SummaryA,
-} from '../calibration/harness.ts';
+  AGE_BANDS, ageBandBaseline, ageBandOf, groupMedianBaseline, metrics, readListings, STRATA, stratumOf, type Listing, type Metrics,
+} from '../calibration/listings.ts';
+import { compare, crossValidate, fitStock, predictTabulated, tabulate, type ComparisonRow } from '../calibration/stock-fit.ts';
 import { DEFAULT_PARAMETERS } from '../model/parameters.ts';
 import { TARGETS } from '../calibration/targets.ts';
 
-const pct = (x: number) => `${(100 * x).toFixed(1)} %`;
-const f2 = (x: number) => x.toFixed(2);
+const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 const f3 = (x: number) => x.toFixed(3);
 const pad = (s: string | number, n: number) => String(s).padEnd(n);
 const lpad = (s: string | number, n: number) => String(s).padStart(n);
 
-function printCasesA(rows: readonly CaseA[]): void {
-  console.log(`  ${pad('case', 15)}${pad('year', 6)}${pad('format', 10)}${lpad('m2', 6)}${lpad('obs', 7)}${lpad('pred', 7)}  obs/pred label  w1  ${lpad('ln', 6)}${lpad('APE', 8)}`);
+function args(argv: readonly string[]): { data: string | null; write: boolean } {
+  const i = argv.indexOf('--data');
+  const data = i >= 0 ? argv[i + 1] ?? null : null;
+  if (i >= 0 && !data) throw new Error('--data needs a directory');
+  return { data: data ? resolve(data) : null, write: argv.includes('--write') };
+}
+
+const cell = (m: Metrics) => `${lpad(pct(m.within_one), 6)} ${lpad(pct(m.exact), 6)} ${lpad(pct(m.median_ape), 6)} ${lpad(f3(m.bias), 6)}`;
+
+function printTable(title: string, rows: readonly ComparisonRow[]): void {
+  console.log(`\n${title}`);
+  console.log(`  ${pad('', 32)}${pad('model', 28)}${pad('age-band median', 28)}decade x facades x area x province median`);
+  console.log(`  ${pad('group', 24)}${lpad('n', 7)} ${'  w1-in  exact medAPE   bias  '.repeat(3)}`);
   for (const r of rows) {
-    console.log(`  ${pad(r.id, 15)}${pad(r.year_built, 6)}${pad(r.estate_format, 10)}${lpad(Math.round(r.habitable_space_m2), 6)}${lpad(Math.round(r.observed), 7)}${lpad(Math.round(r.predicted), 7)}  ${pad(`${r.observed_label}/${r.predicted_label}`, 15)}${r.within_one_class ? 'yes' : 'no '} ${lpad(f2(r.ln_ratio), 6)}${lpad(pct(r.ape), 8)}`);
+    console.log(`  ${pad(r.group, 24)}${lpad(r.model.n, 7)}  ${cell(r.model)}  ${cell(r.ageBand)}  ${cell(r.groupMedian)}`);
   }
 }
 
+function beats(r: ComparisonRow): boolean {
+  return r.model.within_one >= r.groupMedian.within_one && r.model.median_ape <= r.groupMedian.median_ape;
+}
+
 function printSummaryA(title: string, s: SummaryA): void {
-  console.log(`  ${title} (n=${s.n})`);
-  console.log(`    median |ln(pred/obs)|   ${f3(s.median_abs_ln)}`);
-  console.log(`    median APE              ${pct(s.median_ape)}   (bootstrap 95 % ${pct(s.ci95.median_ape[0])} - ${pct(s.ci95.median_ape[1])})`);
-  console.log(`    within one class        ${pct(s.within_one_class)}   (bootstrap 95 % ${pct(s.ci95.within_one_class[0])} - ${pct(s.ci95.within_one_class[1])})`);
-  console.log(`    label exact             ${pct(s.label_exact)}`);
-  console.log(`    bias median ln          ${f3(s.bias_median_ln)}`);
-  console.log(`    MAE                     ${s.mae.toFixed(0)} kWh/m2.yr`);
-  console.log(`    Spearman                ${f3(s.spearman)}`);
-  console.log(`    bias by age band        ${Object.entries(s.bias_by_age_band).map(([k, v]) => `${k} ${f2(v.median_ln)} (n=${v.n})`).join(', ')}`);
-  console.log(`    bias by format          ${Object.entries(s.bias_by_format).map(([k, v]) => `${k} ${f2(v.median_ln)} (n=${v.n})`).join(', ')}`);
+  console.log(`  ${title} (n=${s.n}): within one ${pct(s.within_one_class)}, exact ${pct(s.label_exact)}, median APE ${pct(s.median_ape)}, median |ln| ${f3(s.median_abs_ln)}, bias ${f3(s.bias_median_ln)}, Spearman ${f3(s.spearman)}`);
+  console.log(`    bias by age band ${Object.entries(s.bias_by_age_band).map(([k, v]) => `${k} ${v.median_ln.toFixed(2)} (n=${v.n})`).join(', ')}`);
+  console.log(`    bias by format   ${Object.entries(s.bias_by_format).map(([k, v]) => `${k} ${v.median_ln.toFixed(2)} (n=${v.n})`).join(', ')}`);
 }
 
 function main(): void {
-  const dir = handbookDir();
-  const cases = loadCases(dir);
+  const opts = args(process.argv.slice(2));
   const failures: string[] = [];
-  console.log(`Calibration cases: ${cases.length} from the handbook's data/calibration-cases.json`);
+  const check = (label: string, ok: boolean) => { console.log(`  ${ok ? 'PASS' : 'FAIL'}  ${label}`); if (!ok) failures.push(label); };
 
-  console.log('\nSTRATUM A - real Flemish EPC scores (inputs: year, format, area, glazing flag)');
-  const uncorrected = summariseA(runStratumA(cases, { certificateCorrection: { ...DEFAULT_PARAMETERS.certificateCorrection, regions: [] } }));
-  const rows = runStratumA(cases);
-  printCasesA(rows);
-  const shipped = summariseA(rows);
-  printSummaryA('Shipped model (data/calibration.json), in-sample', shipped);
-  console.log(`  Physics without the certificate correction: median |ln| ${f3(uncorrected.median_abs_ln)}, median APE ${pct(uncorrected.median_ape)}, within one class ${pct(uncorrected.within_one_class)}`);
+  const trainPath = opts.data ? join(opts.data, 'train.csv') : join(DATA_DIR, 'epc-listings-sample.csv');
+  const listings = readListings(trainPath);
+  console.log(`EPC listings: ${listings.length} usable certificates (score, year and area known) from ${opts.data ? 'train.csv of --data' : 'the committed sample data/epc-listings-sample.csv'}`);
+  const tables = tabulate(listings);
 
-  const fit = fitStratumA(cases);
-  const rec = DEFAULT_PARAMETERS.certificateCorrection;
-  const diffs = [
-    fit.correction.log_scale - rec.log_scale, fit.correction.size_exponent - rec.size_exponent,
-    ...fit.correction.age_bands.map((b, i) => b.log_factor - rec.age_bands[i]!.log_factor),
-    fit.correction.formats.OPEN - rec.formats.OPEN, fit.correction.formats.CLOSED - rec.formats.CLOSED,
-  ].map(Math.abs);
-  const same = Math.max(...diffs) < 1e-3;
-  console.log(`  Fitted parameters (7, fit on all 47): log_scale ${f3(fit.correction.log_scale)}, size_exponent ${f3(fit.correction.size_exponent)}, age bands ${fit.correction.age_bands.map((b) => `<=${b.to_year}: ${f3(b.log_factor)}`).join(', ')}, OPEN ${f3(fit.correction.formats.OPEN)}, CLOSED ${f3(fit.correction.formats.CLOSED)}`);
-  console.log(`  Recorded parameters equal this fit: ${same ? 'yes' : 'NO - rerun the fit and update data/calibration.json'}`);
-  if (!same) failures.push('recorded parameters differ from the fit');
+  const cv = crossValidate(listings, tables, 5);
+  const byStratum = compare(listings, cv, stratumOf).sort((a, b) => STRATA.indexOf(a.group as never) - STRATA.indexOf(b.group as never));
+  printTable('GROUPED 5-FOLD CROSS-VALIDATION (folds by postal code, year and area; out-of-fold; w1-in = within one label)', byStratum);
+  const byBand = compare(listings, cv, (l) => `${stratumOf(l)} ${ageBandOf(l.year)}`)
+    .sort((a, b) => a.group.localeCompare(b.group) || AGE_BANDS.indexOf(a.group as never) - AGE_BANDS.indexOf(b.group as never));
+  printTable('  by stratum and age band', byBand);
 
-  const cv = crossValidateStratumA(cases);
-  const oof = summariseA(cv.rows);
-  printSummaryA('Leave-one-out (every parameter refitted without the held-out case), out-of-fold', oof);
-  const range = (xs: number[]) => `${f3(Math.min(...xs))} .. ${f3(Math.max(...xs))}`;
-  console.log(`    fold parameter ranges   log_scale ${range(cv.folds.map((f) => f.correction.log_scale))}, size_exponent ${range(cv.folds.map((f) => f.correction.size_exponent))}, OPEN ${range(cv.folds.map((f) => f.correction.formats.OPEN))}`);
+  const fit = fitStock(listings, tables);
+  console.log('\nSTOCK FIT on all listings (levels at anchor years; size coefficient):');
+  for (const [k, s] of Object.entries(fit)) console.log(`  ${pad(k, 20)} ${s.anchor_years.map((y, i) => `${y}:${s.level[i]!.toFixed(2)}`).join(' ')}  size ${s.size_coefficient.toFixed(2)}`);
+  if (opts.write) {
+    const path = join(DATA_DIR, 'stock.json');
+    const json = JSON.parse(readFileSync(path, 'utf8')) as { strata: unknown };
+    json.strata = fit;
+    writeFileSync(path, `${JSON.stringify(json, null, 2)}\n`);
+    console.log(`  written to data/stock.json`);
+  }
+  const recorded = DEFAULT_PARAMETERS.stock;
+  const shipped = listings.map((l, i) => predictTabulated(recorded, l, tables[i]!));
+  console.log('  the recorded data/stock.json on these listings (in-sample):');
+  for (const s of STRATA) {
+    const idx = listings.map((l, i) => (stratumOf(l) === s ? i : -1)).filter((i) => i >= 0);
+    if (idx.length === 0) continue;
+    const m = metrics(idx.map((i) => listings[i]!), idx.map((i) => shipped[i]!));
+    console.log(`    ${pad(s, 20)} n ${lpad(m.n, 6)}  within one ${pct(m.within_one)}, exact ${pct(m.exact)}, median APE ${pct(m.median_ape)}, bias ${f3(m.bias)}`);
+  }
+
+  // Held-out certificates: any other CSV in --data, fitted on train.csv, never seen by the fit.
+  if (opts.data) {
+    for (const file of readdirSync(opts.data).filter((f) => f.endsWith('.csv') && f !== 'train.csv').sort()) {
+      const held: Listing[] = readListings(join(opts.data, file));
+      if (held.length === 0) continue;
+      const heldTables = tabulate(held);
+      const b1 = ageBandBaseline(listings);
+      const b2 = groupMedianBaseline(listings);
+      const rows = compare(held, { model: held.map((l, i) => predictTabulated(fit, l, heldTables[i]!)), ageBand: held.map(b1), groupMedian: held.map(b2), folds: [] }, stratumOf);
+      printTable(`HELD-OUT ${file} (fit on train.csv)`, rows);
+    }
+  }
+
+  const cases = loadCases();
+  console.log(`\nCALIBRATION CASES: ${cases.length} (data/calibration-cases.json)`);
+  console.log('STRATUM A - 47 real Flemish EPC scores (inputs: year, format, area, glazing flag), the shipped model');
+  printSummaryA('shipped model', summariseA(runStratumA(cases)));
 
   console.log('\nSTRATUM B - TABULA net heat need, heating_need_kwh_per_m2 (20 C TABULA conditions)');
   const b = runStratumB(cases);
-  console.log(`  ${pad('case', 18)}${pad('year', 6)}${pad('format', 10)}${lpad('obs', 8)}${lpad('pred', 8)}${lpad('error', 9)}`);
-  for (const r of b) console.log(`  ${pad(r.id, 18)}${pad(r.year_built, 6)}${pad(r.estate_format, 10)}${lpad(r.observed.toFixed(1), 8)}${lpad(r.predicted.toFixed(1), 8)}${lpad(pct(r.relative_error), 9)}`);
   const sb = summariseB(b);
   for (const [country, s] of Object.entries(sb.by_country)) {
     console.log(`  ${country} (n=${s.n}): MAPE ${pct(s.mape)}, median |rel. error| ${pct(s.median_abs_rel)}, mean signed ${pct(s.mean_signed_rel)}`);
   }
-  console.log(`  Monotonic check 1 (need falls with year, per country and format): ${sb.monotonic_in_year.pass ? 'pass' : `FAIL ${sb.monotonic_in_year.violations.join('; ')}`}`);
-  console.log(`  Monotonic check 2 (CLOSED < SEMI_OPEN < OPEN, per country and year): ${sb.ordered_by_format.pass ? 'pass' : `FAIL ${sb.ordered_by_format.violations.join('; ')}`}`);
+  const worst = [...b].sort((x, y) => Math.abs(y.relative_error) - Math.abs(x.relative_error)).slice(0, 3);
+  console.log(`  largest errors: ${worst.map((r) => `${r.id} ${pct(r.relative_error)}`).join(', ')}`);
+  console.log(`  monotonic in year: ${sb.monotonic_in_year.pass ? 'pass' : `FAIL ${sb.monotonic_in_year.violations.join('; ')}`}; CLOSED < SEMI_OPEN < OPEN: ${sb.ordered_by_format.pass ? 'pass' : `FAIL ${sb.ordered_by_format.violations.join('; ')}`}`);
 
-  console.log('\nTARGETS (issue "The energy model", Done when)');
-  const check = (label: string, ok: boolean) => { console.log(`  ${ok ? 'PASS' : 'FAIL'}  ${label}`); if (!ok) failures.push(label); };
-  check(`A within one class >= ${pct(TARGETS.stratumA.withinOneClassMin)}: in-sample ${pct(shipped.within_one_class)}, out-of-fold ${pct(oof.within_one_class)}`,
-    shipped.within_one_class >= TARGETS.stratumA.withinOneClassMin && oof.within_one_class >= TARGETS.stratumA.withinOneClassMin);
-  check(`A median APE < ${pct(TARGETS.stratumA.medianApeMax)}: in-sample ${pct(shipped.median_ape)}, out-of-fold ${pct(oof.median_ape)}`,
-    shipped.median_ape < TARGETS.stratumA.medianApeMax && oof.median_ape < TARGETS.stratumA.medianApeMax);
-  for (const [country, s] of Object.entries(sb.by_country)) {
-    check(`B ${country} MAPE < ${pct(TARGETS.stratumB.mapeMax)}: ${pct(s.mape)}`, s.mape < TARGETS.stratumB.mapeMax);
+  console.log('\nTARGETS (issue 10, Done when)');
+  for (const r of byStratum) {
+    check(`${r.group}: model within one ${pct(r.model.within_one)} >= baseline ${pct(r.groupMedian.within_one)} and median APE ${pct(r.model.median_ape)} <= ${pct(r.groupMedian.median_ape)}`, beats(r));
   }
+  for (const [country, s] of Object.entries(sb.by_country)) check(`B ${country} MAPE < ${pct(TARGETS.stratumB.mapeMax)}: ${pct(s.mape)}`, s.mape < TARGETS.stratumB.mapeMax);
   check('B monotonicity checks', sb.monotonic_in_year.pass && sb.ordered_by_format.pass);
   if (failures.length > 0) process.exitCode = 1;
 }

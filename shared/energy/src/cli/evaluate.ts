@@ -1,18 +1,12 @@
 /**
- * Reads a JSON array of trajectory requests on stdin, writes a JSON array of evaluations on stdout.
+ * Reads a JSON array of trajectory job requests (INTERFACE.md's request body) on stdin, writes a JSON array of evaluations on stdout.
  * A bad element (schema or consistency rules) gets { "error": ... } in its place; invalid JSON exits 1.
  */
-import { formatIssues, PROPERTY_FIELD_NAMES, TrajectoryRequest, type PropertyDescription } from '@renopath/contracts';
+import { formatIssues, propertyOf, TrajectoryRequest } from '@renopath/contracts';
 import { checkConsistency } from '../model/consistency.ts';
 import { evaluate } from '../model/evaluate.ts';
 
 type Output = Record<string, unknown>;
-
-function propertyOf(request: TrajectoryRequest): PropertyDescription {
-  const out: Record<string, unknown> = {};
-  for (const f of PROPERTY_FIELD_NAMES) if (request[f] !== undefined) out[f] = request[f];
-  return out as PropertyDescription;
-}
 
 export function evaluateRequests(input: unknown, now: Date): Output[] {
   if (!Array.isArray(input)) throw new TypeError('stdin must hold a JSON array of trajectory requests');

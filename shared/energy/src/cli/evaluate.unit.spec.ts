@@ -13,9 +13,12 @@ function run(stdin: string) {
 
 describe('energy:evaluate CLI', () => {
   it('evaluates a good array and puts an error in place of each bad element', () => {
-    const good = { year_built: 1960, estate_format: 'CLOSED', habitable_space_m2: 120, zip_code: '9000', country: 'BE', title: 'Rijhuis' };
+    const good = {
+      year_built: 1960, estate_format: 'CLOSED', habitable_space_m2: 120, zip_code: '9000', country: 'BE',
+      title: 'Rijhuis', external_id: 'crm-17', webhook_url: 'https://example.com/hook', street: 'Kerkstraat', house_number: '12', place: 'Gent', price: 325000,
+    };
     const schemaBad = { year_built: 1960, estate_format: 'ROW', habitable_space_m2: 0, zip_code: '9000', country: 'BE' };
-    const inconsistent = { ...good, heating_type: 'FUEL_OIL', heating_device: 'HEAT_PUMP_AIR_WATER' };
+    const inconsistent = { ...good, heating_type: 'FUEL_OIL', heating_device: 'AIR_WATER_HEAT_PUMP' };
     const nl = { year_built: 1980, estate_format: 'SEMI_OPEN', habitable_space_m2: 110, zip_code: '3731 AB', country: 'NL' };
     const r = run(JSON.stringify([good, schemaBad, inconsistent, nl]));
     expect(r.code).toBe(0);
@@ -26,11 +29,12 @@ describe('energy:evaluate CLI', () => {
     expect(typeof out[0]!.epc_score).toBe('number');
     expect(out[0]!.geometry.envelope.wall_m2).toBeGreaterThan(0);
     expect(out[0]!.heat_loss.h_transmission_w_per_k).toBeGreaterThan(0);
-    expect(out[0]!.delivered_energy_kwh_per_year.NATURAL_GAS).toBeGreaterThan(0);
+    expect(out[0]!.delivered_energy_kwh_per_year.GAS).toBeGreaterThan(0);
+    expect(out[0]!.assumed).not.toHaveProperty('title');
     expect(out[0]!.data_quality.sources.year_built).toBe('INPUT');
     expect(out[1]!.error.code).toBe('INVALID_REQUEST');
     expect(out[1]!.error.messages.join(' ')).toContain('estate_format');
-    expect(out[2]!.error).toEqual({ code: 'INCONSISTENT_REQUEST', messages: ['heating_device HEAT_PUMP_AIR_WATER is not compatible with heating_type FUEL_OIL'] });
+    expect(out[2]!.error).toEqual({ code: 'INCONSISTENT_REQUEST', messages: ['heating_device AIR_WATER_HEAT_PUMP is not compatible with heating_type FUEL_OIL'] });
     expect(out[3]!.energy_efficiency_type).toBe('ENERGY_LABEL_NL');
   });
 

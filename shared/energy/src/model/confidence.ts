@@ -1,15 +1,22 @@
-import type { DataSource, PropertyDescription } from '@renopath/contracts';
+import type { DataSource, PropertyDescription, Region } from '@renopath/contracts';
 import { confidence } from './data.ts';
 import type { SourceOverrides } from './resolve.ts';
+import type { DataQualityFlag, ExpectedScoreError } from './types.ts';
 
 const FACTOR = confidence.source_factor;
 const TOTAL_WEIGHT = confidence.items.reduce((s, i) => s + i.weight, 0);
 
+export interface ConfidenceContext {
+  region: Region;
+  flags: readonly DataQualityFlag[];
+}
+
 /**
  * Importance-weighted share of the inputs resting on direct data (DOMAIN.md 3, weights in data/confidence.json).
  * An item counts with the best source among its given fields; an item with no given field is a MODEL default.
+ * With a context: times the segment's factor (segments without validation data count less), minus the warning flags' penalties.
  */
-export function confidenceScore(p: PropertyDescription, overrides: SourceOverrides = {}): number {
+export function confidenceScore(p: PropertyDescription, overrides: SourceOverrides = {}, context?: ConfidenceContext): number {
   let sum = 0;
   for (const item of confidence.items) {
     let best = FACTOR.MODEL;
@@ -20,5 +27,19 @@ export function confidenceScore(p: PropertyDescription, overrides: SourceOverrid
     }
     sum += item.weight * best;
   }
-  return sum / TOTAL_WEIGHT;
+  let score = sum / TOTAL_WEIGHT;
+  if (!context) return score;
+  score *= confidence.segments.factor[context.region];
+  const penalties = confidence.flag_penalties;
+  let penalty = 0;
+  for (const f of context.flags) penalty += penalties.penalty[f.code] ?? 0;
+  score -= Math.min(penalties.max_total, penalty);
+  return Math.max(0, score);
+}
+
+/** The expected error of the score at a confidence level (data/confidence.json, measured by npm run calibrate). */
+export function expectedScoreError(confidenceScore: number): ExpectedScoreError {
+  const bands = confidence.expected_score_error.bands;
+  const band = bands.find((b) => confidenceScore >= b.min) ?? bands[bands.length - 1]!;
+  return { median_pct: band.median_pct, within_one_label: band.within_one_label, extrapolated: band.extrapolated };
 }

@@ -4,14 +4,14 @@ import { evaluate } from './evaluate.ts';
 
 const required: PropertyDescription = { year_built: 1972, estate_format: 'SEMI_OPEN', habitable_space_m2: 160, zip_code: '2600', country: 'BE' };
 
-const lidarGeometry = { building_width: 8, building_depth: 11, cornice_height: 6.2, inclined_roof_surface: 105 };
+const lidarGeometry = { building_width: 8, building_depth: 11, cornice_height: 6.2, inclined_roof_pane_surface: 105 };
 const described: PropertyDescription = {
   ...required, ...lidarGeometry,
-  heating_type: 'NATURAL_GAS', heating_device: 'NON_CONDENSING_BOILER', installation_age: 22,
+  heating_type: 'GAS', heating_device: 'NON_CONDENSING_BOILER', installation_age: 'OLDER_THAN_TEN_YEARS',
   window_glazing_type: 'DOUBLE_GLAZING',
   inclined_roof_insulation_type: 'LIGHT', outer_wall_insulation_type: 'NONE', solid_ground_floor_insulation_type: 'NONE',
 };
-const lidar = { building_width: 'LIDAR', building_depth: 'LIDAR', cornice_height: 'LIDAR', inclined_roof_surface: 'LIDAR' } as const;
+const lidar = { building_width: 'LIDAR', building_depth: 'LIDAR', cornice_height: 'LIDAR', inclined_roof_pane_surface: 'LIDAR' } as const;
 
 describe('confidence anchors (DOMAIN.md 3, weights in data/confidence.json)', () => {
   it('only the five required fields -> below 0.60, quality D', () => {
@@ -32,9 +32,9 @@ describe('confidence anchors (DOMAIN.md 3, weights in data/confidence.json)', ()
   it('everything given plus an EPC score -> at least 0.90, quality A', () => {
     const everything: PropertyDescription = {
       ...described, estate_type: 'HOUSE', year_renovated: 2005, number_of_floors: 2, roof_type: 'INCLINED',
-      outer_wall_surface: 110, has_cavity_wall: true, cavity_wall_width: 5, has_cavity_wall_insulation: false, window_surface: 24,
-      basement_type: 'NONE', solid_ground_floor_surface: 88, ventilation_type: 'SYSTEM_A', sanitary_heating_device: 'SAME_AS_HEATING',
-      solar_panels_kwp: 0, has_solar_boiler: false, energy_efficiency_score: 420,
+      outer_wall_surface: 110, has_cavity_wall: true, cavity_wall_width: 'EQUAL_OR_MORE_THAN_5_CM', has_cavity_wall_insulation: false, window_glazing_surface: 24,
+      basement_type: 'NONE', ground_floor_surface: 88, ventilation_type: 'SYSTEM_A', sanitary_heating_device: 'NOT_SEPARATED',
+      has_solar_panels: false, solar_panels_kwp: 0, has_solar_boiler: false, energy_efficiency_score: 420,
     };
     const e = evaluate(everything, { sources: { ...lidar, energy_efficiency_score: 'EPC_DOCUMENT' } });
     expect(e.confidence_score).toBeGreaterThanOrEqual(0.9);

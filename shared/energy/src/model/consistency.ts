@@ -10,9 +10,9 @@ export interface ConsistencyOptions {
 
 type Request = PropertyDescription & Record<string, unknown>;
 
-const INCLINED_FIELDS = ['inclined_roof_surface', 'inclined_roof_insulation_type'] as const;
-const FLAT_FIELDS = ['flat_roof_surface', 'flat_roof_insulation_type'] as const;
-const BASEMENT_FIELDS = ['basement_ceiling_surface', 'floor_above_basement_insulation_type'] as const;
+const INCLINED_FIELDS = ['inclined_roof_pane_surface', 'inclined_roof_insulation_type'] as const;
+const FLAT_FIELDS = ['flat_roof_pane_surface', 'flat_roof_insulation_type'] as const;
+const BASEMENT_FIELDS = ['basement_ceiling_surface', 'basement_ceiling_height', 'floor_above_basement_insulation_type'] as const;
 
 export function checkConsistency(request: Request, options: ConsistencyOptions): string[] {
   const out: string[] = [];

@@ -13,7 +13,10 @@ import labelsJson from '../../data/labels.json' with { type: 'json' };
 import confidenceJson from '../../data/confidence.json' with { type: 'json' };
 import consistencyJson from '../../data/consistency.json' with { type: 'json' };
 import calibrationJson from '../../data/calibration.json' with { type: 'json' };
-import { EstateFormat, type Country, type GlazingType, type InsulationLevel } from '@renopath/contracts';
+import stockJson from '../../data/stock.json' with { type: 'json' };
+import {
+  BasementType, Country, EstateFormat, HeatingType, InstallationAge, type GlazingType, type InsulationLevel,
+} from '@renopath/contracts';
 import { ELEMENTS, ORIENTATIONS, type Element, type OpaqueElement, type Orientation } from './types.ts';
 
 const num = z.number();
@@ -22,12 +25,9 @@ const perOrientation = z.object({ E: num, S: num, W: num, N: num });
 const levels = z.object({ NONE: num, LIGHT: num, MODERATE: num, STRONG: num });
 const band = z.tuple([num, num]);
 const levelBands = z.object({ NONE: band, LIGHT: band, MODERATE: band, STRONG: band });
-const glazingRow = z.object({ u: num, g: num });
-const glazingTable = z.object({
-  SINGLE_GLAZING: glazingRow, DOUBLE_GLAZING: glazingRow, HR: glazingRow, TRIPLE_GLAZING: glazingRow,
-});
+const glazingNumbers = z.object({ SINGLE_GLAZING: num, DOUBLE_GLAZING: num, HR: num, TRIPLE_GLAZING: num });
 const carrierTable = z.object({
-  NATURAL_GAS: num, FUEL_OIL: num, PROPANE: num, ELECTRICITY: num, WOOD_PELLETS: num, WOOD: num, DISTRICT_HEATING: num,
+  GAS: num, FUEL_OIL: num, PROPANE: num, ELECTRICITY: num, PELLET_FUEL: num, WOOD: num, DISTRICT_HEATING: num,
 });
 const byCountry = <T extends z.ZodType>(t: T) => z.object({ BE: t, NL: t });
 
@@ -50,7 +50,7 @@ export type Archetype = z.infer<typeof Archetype>;
 
 const Cell = z.object({ archetypes: z.array(z.string()).min(1), u_from: z.string().optional() });
 const Period = z.object({
-  id: z.string(), from: num, to: num,
+  id: z.string(), representative_year: num, from: num, to: num,
   cells: z.object({ OPEN: Cell, SEMI_OPEN: Cell, CLOSED: Cell }),
 });
 
@@ -69,6 +69,7 @@ export const climate = z.object({
     }),
     utilisation_a0: num, utilisation_tau0_h: num,
   }),
+  design: z.object({ indoor_c: num, outdoor_c: byCountry(num) }),
   certificate_methods: z.object({
     FLANDERS: z.object({ set_point_c: num, reduced_heating: z.boolean(), climate: z.enum(['BE', 'NL']) }),
     BRUSSELS: z.object({ set_point_c: num, reduced_heating: z.boolean(), climate: z.enum(['BE', 'NL']) }),
@@ -82,8 +83,12 @@ export const envelope = z.object({
   u_bands: z.object({ roof: levelBands, wall: levelBands, floor: levelBands }),
   cavity_fill: z.object({ r_added_m2k_per_w: num }),
   unheated_space: z.object({ r_added_m2k_per_w: num, floor_b_factor: num }),
-  glazing: z.object({
-    BE: glazingTable, NL: glazingTable,
+  windows: z.object({
+    frame_fraction: num,
+    glass_u: glazingNumbers, glass_g: glazingNumbers,
+    frame_u: z.object({ old: num, modern: num, triple: num }),
+    edge_u: z.object({ old: num, modern: num }),
+    modern_frames_years: band, hr_double_years: band,
     u_bands: z.object({ SINGLE_GLAZING: band, DOUBLE_GLAZING: band, HR: band, TRIPLE_GLAZING: band }),
   }),
   geometry: z.object({
@@ -95,24 +100,28 @@ export const envelope = z.object({
     apartment_door_m2: num,
   }),
   defaults: z.object({
-    basement_type: byCountry(z.enum(['NONE', 'CRAWL_SPACE', 'UNHEATED', 'HEATED'])),
+    basement_type: byCountry(BasementType),
+    partial_basement_share: num,
     renewed_in_renovation: z.array(z.enum(['roof', 'window'])),
   }),
+  indication_defaults: z.object({ estate_format: EstateFormat, country: Country, zip_code: byCountry(z.string()) }),
 }).parse(envelopeJson);
 
-const generation = z.object({ efficiency: num.optional(), spf: byCountry(num).optional(), heat_pump_share: num.optional(), backup_efficiency: num.optional() });
+const spfByEmitter = z.object({ UNKNOWN: num, RADIATORS: num, LOW_TEMPERATURE_RADIATORS: num, FLOOR_HEATING: num, AIR: num });
+const generation = z.object({ efficiency: num.optional(), spf: byCountry(spfByEmitter).optional(), heat_pump_share: num.optional(), backup_efficiency: num.optional() });
 export const systems = z.object({
   space_heating: z.object({
     generation: z.record(z.string(), generation),
     distribution: z.object({ central: num, local: num, local_devices: z.array(z.string()) }),
-    ageing: z.object({ boiler_age_years: num, boiler_factor: num }),
+    ageing: z.object({ factor_by_installation_age: z.record(InstallationAge, num) }),
     carrier_of_device: z.record(z.string(), z.string()),
     device_of_carrier: z.record(z.string(), z.string()),
   }),
   defaults: z.object({
-    heating_type: byCountry(z.string()),
+    heating_type: byCountry(HeatingType),
     condensing_from_year_built: byCountry(num),
-    condensing_if_installation_age_at_most: num,
+    condensing_ramp_half_width_years: num,
+    condensing_installation_ages: z.array(InstallationAge),
     condensing_from_renovation_year: num,
     ventilation_system_c_from_year_built: num,
   }),
@@ -122,8 +131,11 @@ export const systems = z.object({
     efficiency: z.record(z.string(), num),
   }),
   auxiliary: z.object({ central_heating_kwh: num, ventilation_kwh: z.record(z.string(), num) }),
-  ventilation: z.object({ heat_recovery: z.record(z.string(), num) }),
-  pv: z.object({ yield_kwh_per_kwp: byCountry(num), assumed_kwp_when_only_flagged: num }),
+  ventilation: z.object({ heat_recovery: z.record(z.string(), num), infiltration: z.object({ flow_per_v50: num }) }),
+  pv: z.object({
+    yield_kwh_per_kwp: byCountry(num),
+    typical_system: z.object({ house_kwp_per_m2: num, house_kwp_range: band, apartment_kwp: num }),
+  }),
 }).parse(systemsJson);
 
 export const factors = z.object({
@@ -152,6 +164,11 @@ export const confidence = z.object({
   expected_price_error: z.object({
     bands: z.array(z.object({ min: num, average_pct: num, standard_deviation_pct: num, at_least: z.boolean() })),
   }),
+  segments: z.object({ factor: z.object({ FLANDERS: num, BRUSSELS: num, WALLONIA: num, NETHERLANDS: num }) }),
+  flag_penalties: z.object({ penalty: z.record(z.string(), num), max_total: num }),
+  expected_score_error: z.object({
+    bands: z.array(z.object({ min: num, median_pct: num, within_one_label: num, extrapolated: z.boolean() })),
+  }),
 }).parse(confidenceJson);
 
 export const consistency = z.object({
@@ -160,22 +177,30 @@ export const consistency = z.object({
   devices_by_heating_type: z.record(z.string(), z.union([z.array(z.string()), z.string()])),
 }).parse(consistencyJson);
 
-const RegionName = z.enum(['FLANDERS', 'BRUSSELS', 'WALLONIA', 'NETHERLANDS']);
-export const CertificateCorrection = z.object({
-  regions: z.array(RegionName),
-  log_scale: num,
-  size_exponent: num,
-  reference_area_m2: num,
-  area_range_m2: z.tuple([num, num]),
-  age_bands: z.array(z.object({ to_year: num, log_factor: num })).min(1),
-  formats: z.object({ OPEN: num, SEMI_OPEN: num, CLOSED: num }),
-});
-export type CertificateCorrection = z.infer<typeof CertificateCorrection>;
 export const calibration = z.object({
   model_version: z.string(),
-  certificate_correction: CertificateCorrection,
   given_score: z.object({ plausible_factor_min: num, plausible_factor_max: num }),
 }).parse(calibrationJson);
+
+export const StockStratum = z.object({
+  anchor_years: z.array(num).min(1),
+  level: z.array(num).min(1),
+  size_coefficient: num,
+  reference_area_m2: num,
+  /** Additive level of the home's province (postal-code ranges of stock.json). */
+  province_offsets: z.record(z.string(), num),
+}).refine((s) => s.anchor_years.length === s.level.length, 'one level per anchor year');
+export type StockStratum = z.infer<typeof StockStratum>;
+export type StockParameters = Record<string, StockStratum>;
+export const stock = z.object({
+  renovated_state: z.object({
+    roof_u: num, wall_u: num, floor_u: num, window_u: num, window_g: num, heat_pump_share_max: num, pv_share_max: num,
+  }),
+  certificate_default_state: z.object({ window_u: num, window_g: num, boiler_efficiency: num }),
+  provinces: z.object({ ranges: z.array(z.tuple([num, num, z.string()])) }),
+  unfitted_level: num,
+  strata: z.record(z.string(), StockStratum),
+}).parse(stockJson);
 
 // ---------------------------------------------------------------------------------------------
 // Typology cells: one per (country, period, format), ready for the model.
@@ -185,6 +210,8 @@ export interface TypologyCell {
   period: string;
   from: number;
   to: number;
+  /** The year the period's archetype stands for; between two of them the model blends the periods. */
+  representativeYear: number;
   format: EstateFormat;
   archetypes: string[];
   aRef: number;
@@ -222,7 +249,7 @@ export function levelOfU(element: OpaqueElement, u: number): InsulationLevel {
 }
 
 export function glazingOfU(u: number): GlazingType {
-  const b = envelope.glazing.u_bands;
+  const b = envelope.windows.u_bands;
   if (u >= b.SINGLE_GLAZING[0]) return 'SINGLE_GLAZING';
   if (u >= b.DOUBLE_GLAZING[0]) return 'DOUBLE_GLAZING';
   if (u >= b.HR[0]) return 'HR';
@@ -250,7 +277,7 @@ function buildCell(country: Country, period: z.infer<typeof Period>, format: Est
   const flat = rows.filter((r) => r.roof_type === 'FLAT').length;
   const storeys = rows.reduce((s, r) => s + r.a_ref / (envelope.geometry.useful_to_gross * r.area.floor), 0) / n;
   return {
-    country, period: period.id, from: period.from, to: period.to, format,
+    country, period: period.id, from: period.from, to: period.to, representativeYear: period.representative_year, format,
     archetypes: spec.archetypes, aRef, ratio, u, g, orientationShare,
     nInf: rows.reduce((s, r) => s + r.n_inf, 0) / n,
     duTb: rows.reduce((s, r) => s + r.du_tb, 0) / n,
@@ -285,6 +312,64 @@ export function typologyCell(country: Country, yearBuilt: number, format: Estate
   // Before the first or after the last period: take the nearest.
   const ofFormat = list.filter((c) => c.format === format);
   return yearBuilt < ofFormat[0]!.from ? ofFormat[0]! : ofFormat[ofFormat.length - 1]!;
+}
+
+/** Two neighbouring periods and the weight of the first: a home between their representative years is a blend of both. */
+export interface CellBlend {
+  a: TypologyCell;
+  b: TypologyCell;
+  /** Weight of a (1 at a's representative year, 0 at b's). */
+  w: number;
+  /** The nearer of the two: its discrete traits (period name, typical levels, roof type). */
+  near: TypologyCell;
+}
+
+const blendCache = new Map<string, CellBlend>();
+
+export function cellBlend(country: Country, year: number, format: EstateFormat): CellBlend {
+  const key = `${country}${format}${year}`;
+  const hit = blendCache.get(key);
+  if (hit) return hit;
+  const list = cells[country].filter((c) => c.format === format);
+  let out: CellBlend;
+  if (year <= list[0]!.representativeYear) out = { a: list[0]!, b: list[0]!, w: 1, near: list[0]! };
+  else if (year >= list[list.length - 1]!.representativeYear) {
+    const last = list[list.length - 1]!;
+    out = { a: last, b: last, w: 1, near: last };
+  } else {
+    const i = list.findIndex((c) => c.representativeYear > year);
+    const a = list[i - 1]!;
+    const b = list[i]!;
+    const w = (b.representativeYear - year) / (b.representativeYear - a.representativeYear);
+    out = { a, b, w, near: typologyCell(country, year, format) };
+  }
+  if (blendCache.size < 10_000) blendCache.set(key, out);
+  return out;
+}
+
+const lerp = (x: number, y: number, w: number) => w * x + (1 - w) * y;
+function lerpRecord<K extends string>(x: Record<K, number>, y: Record<K, number>, w: number): Record<K, number> {
+  const out = {} as Record<K, number>;
+  for (const k of Object.keys(x) as K[]) out[k] = lerp(x[k], y[k], w);
+  return out;
+}
+
+/** The blended archetype: numeric traits weighted, discrete traits of the nearer period. */
+export function blendedCell(b: CellBlend): TypologyCell {
+  if (b.a === b.b) return b.a;
+  const { a, b: c, w } = b;
+  return {
+    ...b.near,
+    aRef: lerp(a.aRef, c.aRef, w),
+    ratio: lerpRecord(a.ratio, c.ratio, w),
+    u: lerpRecord(a.u, c.u, w),
+    g: lerp(a.g, c.g, w),
+    orientationShare: lerpRecord(a.orientationShare, c.orientationShare, w),
+    nInf: lerp(a.nInf, c.nInf, w),
+    duTb: lerp(a.duTb, c.duTb, w),
+    bare: lerpRecord(a.bare, c.bare, w),
+    storeys: lerp(a.storeys, c.storeys, w),
+  };
 }
 
 export function allCells(): TypologyCell[] {

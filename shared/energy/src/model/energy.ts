@@ -1,6 +1,6 @@
 /** Delivered, primary energy, CO2 and cost from the net needs, through the system efficiencies (DOMAIN-SOURCES 2.3, 2.5-2.8). */
 import type { Country } from '@renopath/contracts';
-import { factors, systems } from './data.ts';
+import { factors, stock, systems } from './data.ts';
 import type { AssumedProperty, Carrier, PerCarrier } from './types.ts';
 import { CARRIERS } from './types.ts';
 
@@ -8,27 +8,33 @@ const SH = systems.space_heating;
 const DHW = systems.hot_water;
 const LOCAL = new Set(SH.distribution.local_devices);
 const BOILERS = new Set(['NON_CONDENSING_BOILER', 'CONDENSING_BOILER', 'PELLET_BOILER']);
+const BOILER_KINDS = new Set(['NON_CONDENSING_BOILER', 'CONDENSING_BOILER']);
 
 const CARRIER_OF_TYPE: Record<string, Carrier> = {
-  NATURAL_GAS: 'NATURAL_GAS', FUEL_OIL: 'FUEL_OIL', PROPANE: 'PROPANE', ELECTRIC: 'ELECTRICITY',
-  WOOD_PELLETS: 'WOOD_PELLETS', WOOD: 'WOOD', DISTRICT_HEATING: 'DISTRICT_HEATING', NONE: 'ELECTRICITY',
+  GAS: 'GAS', FUEL_OIL: 'FUEL_OIL', PROPANE: 'PROPANE', ELECTRIC: 'ELECTRICITY', HEAT_PUMP: 'ELECTRICITY',
+  PELLET_FUEL: 'PELLET_FUEL', WOOD: 'WOOD', DISTRICT_HEATING: 'DISTRICT_HEATING', NONE: 'ELECTRICITY',
 };
 
 export function zeroCarriers(): PerCarrier {
-  return { NATURAL_GAS: 0, FUEL_OIL: 0, PROPANE: 0, ELECTRICITY: 0, WOOD_PELLETS: 0, WOOD: 0, DISTRICT_HEATING: 0 };
+  return { GAS: 0, FUEL_OIL: 0, PROPANE: 0, ELECTRICITY: 0, PELLET_FUEL: 0, WOOD: 0, DISTRICT_HEATING: 0 };
 }
 
 function fuelCarrier(a: AssumedProperty): Carrier {
   switch (a.heating_device) {
-    case 'PELLET_BOILER': return 'WOOD_PELLETS';
+    case 'PELLET_BOILER': return 'PELLET_FUEL';
     case 'DISTRICT_HEATING_SUBSTATION': return 'DISTRICT_HEATING';
     case 'DIRECT_ELECTRIC': case 'DIRECT_ACCUMULATION': return 'ELECTRICITY';
     default: {
-      const c = CARRIER_OF_TYPE[a.heating_type] ?? 'NATURAL_GAS';
+      const c = CARRIER_OF_TYPE[a.heating_type] ?? 'GAS';
       // A boiler or stove cannot burn electricity: an inconsistent pair falls back to gas.
-      return c === 'ELECTRICITY' ? 'NATURAL_GAS' : c;
+      return c === 'ELECTRICITY' ? 'GAS' : c;
     }
   }
+}
+
+/** The fuel of a hybrid heat pump's boiler: gas unless the home burns propane or oil. */
+function hybridBackup(a: AssumedProperty): Carrier {
+  return a.heating_type === 'PROPANE' ? 'PROPANE' : a.heating_type === 'FUEL_OIL' ? 'FUEL_OIL' : 'GAS';
 }
 
 export interface Delivered {
@@ -37,40 +43,93 @@ export interface Delivered {
   pvProduction: number;
 }
 
+/** What the stock level (data/stock.json) adds for systems the client did not describe. */
+export interface StockSystems {
+  /**
+   * An undescribed boiler's expected kind: 0 non-condensing, 1 condensing, below 0 towards the certificate's
+   * old-boiler default; null when the client described the device (its own efficiency counts).
+   */
+  condensingShare: number | null;
+  /** Expected share of heat from an air-water heat pump when no heating system was described (0..1). */
+  heatPumpShare: number;
+}
+
+const NO_STOCK: StockSystems = { condensingShare: null, heatPumpShare: 0 };
+
+/** A heat pump's seasonal performance for the home's emitters (data/systems.json emitters). */
+function spfOf(device: string, a: AssumedProperty, country: Country): number {
+  const gen = SH.generation[device] ?? SH.generation.AIR_WATER_HEAT_PUMP!;
+  return gen.spf![country][a.heat_emitter_type ?? 'UNKNOWN'];
+}
+
+/** Seasonal performance of each heat pump on this home's emitters (the planner's sizing and comparison). */
+export function heatPumpSpf(a: AssumedProperty): Record<'AIR_WATER_HEAT_PUMP' | 'GEOTHERMAL_HEAT_PUMP' | 'AIR_AIR_HEAT_PUMP' | 'HYBRID_HEAT_PUMP', number> {
+  return {
+    AIR_WATER_HEAT_PUMP: spfOf('AIR_WATER_HEAT_PUMP', a, a.country),
+    GEOTHERMAL_HEAT_PUMP: spfOf('GEOTHERMAL_HEAT_PUMP', a, a.country),
+    AIR_AIR_HEAT_PUMP: spfOf('AIR_AIR_HEAT_PUMP', a, a.country),
+    HYBRID_HEAT_PUMP: spfOf('HYBRID_HEAT_PUMP', a, a.country),
+  };
+}
+
+/** Delivered energy of the space heating alone (kWh/yr per carrier into out). */
+function spaceHeating(out: PerCarrier, a: AssumedProperty, country: Country, heat: number, s: StockSystems, device: string): void {
+  const gen = SH.generation[device] ?? SH.generation.DIRECT_ELECTRIC!;
+  const ageFactor = BOILERS.has(device) && a.installation_age !== null ? SH.ageing.factor_by_installation_age[a.installation_age] ?? 1 : 1;
+  if (device === 'HYBRID_HEAT_PUMP') {
+    const share = gen.heat_pump_share ?? 0;
+    out.ELECTRICITY += (share * heat) / spfOf(device, a, country);
+    out[hybridBackup(a)] += ((1 - share) * heat) / (gen.backup_efficiency ?? 1);
+  } else if (gen.spf) {
+    out.ELECTRICITY += heat / spfOf(device, a, country);
+  } else {
+    let efficiency = gen.efficiency ?? 1;
+    // An undescribed boiler is condensing with the stock's probability: its expected efficiency.
+    if (BOILER_KINDS.has(device) && s.condensingShare !== null) {
+      const old = SH.generation.NON_CONDENSING_BOILER!.efficiency!;
+      efficiency = s.condensingShare >= 0
+        ? old + s.condensingShare * (SH.generation.CONDENSING_BOILER!.efficiency! - old)
+        : old + s.condensingShare * (old - stock.certificate_default_state.boiler_efficiency);
+    }
+    out[fuelCarrier(a)] += heat / (efficiency * ageFactor);
+  }
+}
+
 /**
  * @param heatingNeed net space-heating need under the certificate conditions (kWh/yr)
  * @param hotWaterNeed net hot-water need (kWh/yr)
+ * @param stockSystems expected systems of an undescribed home (expected values over the stock)
  */
-export function deliveredEnergy(a: AssumedProperty, country: Country, heatingNeed: number, hotWaterNeed: number): Delivered {
+export function deliveredEnergy(
+  a: AssumedProperty, country: Country, heatingNeed: number, hotWaterNeed: number, stockSystems: StockSystems = NO_STOCK,
+): Delivered {
   const out = zeroCarriers();
   const device = a.heating_device;
-  const gen = SH.generation[device] ?? SH.generation.DIRECT_ELECTRIC!;
   const local = LOCAL.has(device);
   const heat = heatingNeed / (local ? SH.distribution.local : SH.distribution.central);
-  const aged = BOILERS.has(device) && a.installation_age !== null && a.installation_age > SH.ageing.boiler_age_years;
-  const ageFactor = aged ? SH.ageing.boiler_factor : 1;
-
-  if (device === 'HEAT_PUMP_HYBRID') {
-    const share = gen.heat_pump_share ?? 0;
-    out.ELECTRICITY += (share * heat) / gen.spf![country];
-    out.NATURAL_GAS += ((1 - share) * heat) / (gen.backup_efficiency ?? 1);
-  } else if (gen.spf) {
-    out.ELECTRICITY += heat / gen.spf[country];
-  } else {
-    out[fuelCarrier(a)] += heat / ((gen.efficiency ?? 1) * ageFactor);
-  }
+  const hp = stockSystems.heatPumpShare;
+  spaceHeating(out, a, country, (1 - hp) * heat, stockSystems, device);
+  if (hp > 0) spaceHeating(out, a, country, hp * heatingNeed / SH.distribution.central, stockSystems, 'AIR_WATER_HEAT_PUMP');
+  const ageFactor = BOILERS.has(device) && a.installation_age !== null ? SH.ageing.factor_by_installation_age[a.installation_age] ?? 1 : 1;
 
   // Hot water: solar share first, the rest by the hot-water generator.
   const water = hotWaterNeed * (a.has_solar_boiler ? 1 - DHW.solar_fraction : 1);
   const sanitary = a.sanitary_heating_device;
   const eff = DHW.efficiency;
-  if (sanitary === 'GAS_INSTANTANEOUS') out.NATURAL_GAS += water / eff.GAS_INSTANTANEOUS!;
-  else if (sanitary === 'ELECTRIC_BOILER') out.ELECTRICITY += water / eff.ELECTRIC_BOILER!;
+  if (sanitary === 'GAS_BOILER') out.GAS += water / eff.GAS_BOILER!;
+  else if (sanitary === 'FUEL_OIL_BOILER') out.FUEL_OIL += water / eff.FUEL_OIL_BOILER!;
+  else if (sanitary === 'ELECTRIC_BOILER' || sanitary === 'NONE') out.ELECTRICITY += water / eff.ELECTRIC_BOILER!;
   else if (sanitary === 'HEAT_PUMP_BOILER') out.ELECTRICITY += water / eff.HEAT_PUMP_BOILER!;
-  else if (device === 'HEAT_PUMP_AIR_WATER' || device === 'HEAT_PUMP_GEOTHERMAL') out.ELECTRICITY += water / eff.HEAT_PUMP_WATER!;
-  else if (device === 'HEAT_PUMP_HYBRID') out.NATURAL_GAS += water / eff.CONDENSING_BOILER!;
+  else if (device === 'AIR_WATER_HEAT_PUMP' || device === 'GEOTHERMAL_HEAT_PUMP') out.ELECTRICITY += water / eff.HEAT_PUMP_WATER!;
+  else if (device === 'HYBRID_HEAT_PUMP') out[hybridBackup(a)] += water / eff.CONDENSING_BOILER!;
   else if (local) out.ELECTRICITY += water / eff.ELECTRIC_BOILER!;
-  else out[fuelCarrier(a)] += water / ((eff[device] ?? eff.CONDENSING_BOILER!) * ageFactor);
+  else {
+    let e = eff[device] ?? eff.CONDENSING_BOILER!;
+    const share = stockSystems.condensingShare;
+    if (BOILER_KINDS.has(device) && share !== null) e = eff.NON_CONDENSING_BOILER! + Math.max(0, share) * (eff.CONDENSING_BOILER! - eff.NON_CONDENSING_BOILER!);
+    out[fuelCarrier(a)] += ((1 - hp) * water) / (e * ageFactor);
+    out.ELECTRICITY += (hp * water) / eff.HEAT_PUMP_WATER!;
+  }
 
   // Auxiliaries: circulator and controls of central systems, ventilation fans.
   if (!local) out.ELECTRICITY += systems.auxiliary.central_heating_kwh;

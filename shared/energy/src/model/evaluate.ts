@@ -1,25 +1,27 @@
 import type { PropertyDescription } from '@renopath/contracts';
-import { calibration, climate, MODEL_VERSION, systems } from './data.ts';
-import { certificateFactor, DEFAULT_PARAMETERS, type ModelParameters } from './parameters.ts';
-import { confidenceScore } from './confidence.ts';
-import { deliveredEnergy, hotWaterNeed, weigh } from './energy.ts';
+import { calibration, climate, levelOfU, glazingOfU, MODEL_VERSION, stock, systems } from './data.ts';
+import { DEFAULT_PARAMETERS, stockLevel, type ModelParameters } from './parameters.ts';
+import { confidenceScore, expectedScoreError } from './confidence.ts';
+import { deliveredEnergy, heatPumpSpf, hotWaterNeed, weigh, type StockSystems } from './energy.ts';
 import { computeGeometry } from './geometry.ts';
 import { heatBalance, heatLoss, type BalanceInput } from './heat-balance.ts';
 import { expectedPriceErrorFor, labelFor, qualityLabelFor } from './labels.ts';
-import { resolveProperty, type Resolved, type SourceOverrides } from './resolve.ts';
-import type { CalibrationInfo, DataQualityFlag, Evaluation, HeatBalance, HeatLoss, PerCarrier } from './types.ts';
+import { resolveProperty, typicalKwp, type Resolved, type SourceOverrides } from './resolve.ts';
+import type { AssumedProperty, CalibrationInfo, DataQualityFlag, Evaluation, HeatBalance, HeatLoss, PerCarrier, StockInfo } from './types.ts';
 import { CARRIERS } from './types.ts';
 import { envelopeU } from './uvalues.ts';
 
 export interface EvaluateOptions {
   /** Where given fields came from (EPC_DOCUMENT, LIDAR, PROVIDER); given fields default to INPUT. */
   sources?: SourceOverrides;
-  /** Alternative fitted parameters (calibration tooling only). */
+  /** Alternative stock parameters (calibration tooling only). */
   parameters?: ModelParameters;
 }
 
 interface Run {
   resolved: Resolved;
+  assumed: AssumedProperty;
+  stock: StockInfo;
   geometry: Evaluation['geometry'];
   loss: HeatLoss;
   tabula: HeatBalance;
@@ -27,29 +29,59 @@ interface Run {
   hotWater: number;
   delivered: PerCarrier;
   pv: number;
-  /** Certificate correction of the home (data/calibration.json): modelled primary per m2 -> score. */
-  scale: number;
   primaryGross: number;
   pvPrimaryCredit: number;
   modelledScore: number;
+  designLoadKw: number;
 }
 
 interface Adjustment { mode: 'RATIO' | 'SHIFT'; factor: number; shift: number }
 
+const STATE = stock.renovated_state;
+const INFILTRATION = systems.ventilation.infiltration.flow_per_v50;
+
+/** An undescribed boiler: condensing with a probability that ramps with the year, moved by the stock level. */
+function condensingShareOf(p: PropertyDescription, a: AssumedProperty, level: number): number | null {
+  if (p.heating_device !== undefined || (a.heating_device !== 'NON_CONDENSING_BOILER' && a.heating_device !== 'CONDENSING_BOILER')) return null;
+  const d = systems.defaults;
+  const from = d.condensing_from_year_built[a.country];
+  const prior = p.installation_age === undefined && p.year_renovated === undefined
+    ? Math.min(1, Math.max(0, (a.year_built - from + d.condensing_ramp_half_width_years) / (2 * d.condensing_ramp_half_width_years)))
+    : a.heating_device === 'CONDENSING_BOILER' ? 1 : 0;
+  return level >= 0 ? prior + (1 - prior) * Math.min(1, level) : prior + level;
+}
+
 function run(p: PropertyDescription, options: EvaluateOptions): Run {
   const params = options.parameters ?? DEFAULT_PARAMETERS;
   const resolved = resolveProperty(p, options.sources);
-  const { assumed: a, cell } = resolved;
+  const { cell } = resolved;
+  let a = resolved.assumed;
+  // The stock level fills what the client did not describe (data/stock.json); described parts stay as given.
+  const level = stockLevel(params, resolved.region, resolved.apartment, a.year_built, a.habitable_space_m2, a.zip_code);
+  const beyond = Math.min(1, Math.max(0, level - 1));
+  const stockSystems: StockSystems = {
+    condensingShare: condensingShareOf(p, a, level),
+    heatPumpShare: resolved.heatingKnown ? 0 : beyond * STATE.heat_pump_share_max,
+  };
+  if (stockSystems.condensingShare !== null) {
+    a = { ...a, heating_device: stockSystems.condensingShare >= 0.5 ? 'CONDENSING_BOILER' : 'NON_CONDENSING_BOILER' };
+  }
+  const expectedKwp = resolved.pvKnown ? 0 : beyond * STATE.pv_share_max * typicalKwp(a.habitable_space_m2, resolved.apartment);
+  if (expectedKwp > 0) a = { ...a, solar_panels_kwp: expectedKwp };
   const geometry = computeGeometry(resolved);
-  const env = envelopeU(cell, a);
+  const env = envelopeU(resolved.blend, cell, a, resolved.known, level);
   const e = geometry.envelope;
+  // A measured v50 replaces the archetype's infiltration (EPB: 0.04 x v50 x envelope area, per ventilated volume).
+  const nInf = a.air_tightness_v50 !== null
+    ? (INFILTRATION * a.air_tightness_v50 * e.total_m2) / (climate.heat_balance.room_height_m * a.habitable_space_m2)
+    : cell.nInf;
   const input: BalanceInput = {
     area: a.habitable_space_m2,
     areas: { roof: e.roof_m2, wall: e.wall_m2, floor: e.floor_m2, window: e.window_m2, door: e.door_m2 },
     u: env.u,
     floorB: env.floorB,
     duTb: cell.duTb,
-    nInf: cell.nInf,
+    nInf,
     heatRecovery: systems.ventilation.heat_recovery[a.ventilation_type] ?? 0,
     g: env.g,
     orientationShare: cell.orientationShare,
@@ -68,33 +100,47 @@ function run(p: PropertyDescription, options: EvaluateOptions): Run {
     heatingDays: certClimate.heating_days, meanOutdoor: certClimate.mean_outdoor_c, solar: certClimate.solar_kwh_per_m2,
   });
   const hotWater = hotWaterNeed(a.habitable_space_m2, resolved.apartment);
-  const { byCarrier, pvProduction } = deliveredEnergy(a, a.country, certificate.heating_need_kwh, hotWater);
+  const { byCarrier, pvProduction } = deliveredEnergy(a, a.country, certificate.heating_need_kwh, hotWater, stockSystems);
   const w = weigh(byCarrier, pvProduction, a.country);
-  const scale = certificateFactor(params, resolved.region, a.year_built, a.estate_format, a.habitable_space_m2, resolved.apartment);
+  const design = climate.design;
+  const designLoadKw = ((loss.h_transmission_w_per_k + loss.h_ventilation_w_per_k) * (design.indoor_c - design.outdoor_c[a.country])) / 1000;
+  // Undescribed elements are reported at the level their stock U corresponds to.
+  const k = resolved.known;
+  if (!k.wall || !k.window || (!k.inclinedRoof && a.inclined_roof_insulation_type !== null) || (!k.flatRoof && a.flat_roof_insulation_type !== null)) {
+    a = {
+      ...a,
+      outer_wall_insulation_type: k.wall ? a.outer_wall_insulation_type : levelOfU('wall', env.u.wall),
+      window_glazing_type: k.window ? a.window_glazing_type : glazingOfU(env.u.window),
+      inclined_roof_insulation_type: k.inclinedRoof || a.inclined_roof_insulation_type === null ? a.inclined_roof_insulation_type : levelOfU('roof', env.u.roof),
+      flat_roof_insulation_type: k.flatRoof || a.flat_roof_insulation_type === null ? a.flat_roof_insulation_type : levelOfU('roof', env.u.roof),
+    };
+  }
   return {
-    resolved, geometry, loss, tabula, certificate, hotWater, delivered: byCarrier, pv: pvProduction, scale,
+    resolved, assumed: a, geometry, loss, tabula, certificate, hotWater, delivered: byCarrier, pv: pvProduction,
+    stock: { level, condensing_share: stockSystems.condensingShare, heat_pump_share: stockSystems.heatPumpShare, expected_pv_kwp: expectedKwp },
     primaryGross: w.primaryGross, pvPrimaryCredit: w.pvPrimaryCredit,
-    modelledScore: (scale * (w.primaryGross - w.pvPrimaryCredit)) / a.habitable_space_m2,
+    modelledScore: (w.primaryGross - w.pvPrimaryCredit) / a.habitable_space_m2,
+    designLoadKw,
   };
 }
 
 /** The adjustment that makes the current score equal the given one: a factor on the modelled consumption, else a shift. */
 function adjustmentTo(r: Run, given: number): Adjustment {
-  const A = r.resolved.assumed.habitable_space_m2;
-  const factor = ((given * A) / r.scale + r.pvPrimaryCredit) / r.primaryGross;
+  const A = r.assumed.habitable_space_m2;
+  const factor = ((given * A) + r.pvPrimaryCredit) / r.primaryGross;
   if (r.primaryGross > 0 && Number.isFinite(factor) && factor > 0) return { mode: 'RATIO', factor, shift: 0 };
   return { mode: 'SHIFT', factor: 1, shift: given - r.modelledScore };
 }
 
 function finish(r: Run, options: EvaluateOptions, p: PropertyDescription, adj: Adjustment | null, givenScore: number | null): Evaluation {
   const { resolved } = r;
-  const a = resolved.assumed;
+  const a = r.assumed;
   const A = a.habitable_space_m2;
   const factor = adj?.factor ?? 1;
   const delivered = { ...r.delivered };
   if (factor !== 1) for (const c of CARRIERS) delivered[c] *= factor;
   const w = weigh(delivered, r.pv, a.country);
-  const score = (r.scale * (w.primaryGross - w.pvPrimaryCredit)) / A + (adj?.shift ?? 0);
+  const score = (w.primaryGross - w.pvPrimaryCredit) / A + (adj?.shift ?? 0);
   const flags: DataQualityFlag[] = resolved.flags.slice();
   let cal: CalibrationInfo | null = null;
   if (adj && givenScore !== null) {
@@ -107,7 +153,7 @@ function finish(r: Run, options: EvaluateOptions, p: PropertyDescription, adj: A
       });
     }
   }
-  const conf = confidenceScore(p, options.sources);
+  const conf = confidenceScore(p, options.sources, { region: resolved.region, flags });
   return {
     region: resolved.region,
     country: a.country,
@@ -119,11 +165,15 @@ function finish(r: Run, options: EvaluateOptions, p: PropertyDescription, adj: A
     confidence_score: conf,
     quality_label: qualityLabelFor(conf),
     expected_price_error: expectedPriceErrorFor(conf),
+    expected_score_error: expectedScoreError(conf),
     data_quality: { sources: resolved.sources, flags },
     assumed: a,
     typology: { period: resolved.cell.period, archetypes: resolved.cell.archetypes },
     geometry: r.geometry,
     heat_loss: r.loss,
+    design_heat_load_kw: r.designLoadKw,
+    heat_pump_spf: heatPumpSpf(a),
+    stock: r.stock,
     heating_need_kwh_per_m2: r.tabula.heating_need_kwh_per_m2,
     heating_need_kwh_per_year: r.tabula.heating_need_kwh,
     heat_balance: r.tabula,

@@ -8,7 +8,7 @@ const GLAZING: GlazingType[] = ['SINGLE_GLAZING', 'DOUBLE_GLAZING', 'HR', 'TRIPL
 const homes: PropertyDescription[] = [
   { year_built: 1925, estate_format: 'CLOSED', habitable_space_m2: 130, zip_code: '9000', country: 'BE' },
   { year_built: 1965, estate_format: 'SEMI_OPEN', habitable_space_m2: 170, zip_code: '4000', country: 'BE' },
-  { year_built: 1985, estate_format: 'OPEN', habitable_space_m2: 220, zip_code: '1050', country: 'BE', basement_type: 'UNHEATED' },
+  { year_built: 1985, estate_format: 'OPEN', habitable_space_m2: 220, zip_code: '1050', country: 'BE', basement_type: 'FULL' },
   { year_built: 1998, estate_format: 'SEMI_OPEN', habitable_space_m2: 150, zip_code: '2000', country: 'BE' },
   { year_built: 2014, estate_format: 'OPEN', habitable_space_m2: 200, zip_code: '8000', country: 'BE', heating_device: 'CONDENSING_BOILER' },
   { year_built: 1935, estate_format: 'SEMI_OPEN', habitable_space_m2: 110, zip_code: '3731 AB', country: 'NL' },
@@ -40,11 +40,11 @@ describe('monotonicity: a measure never worsens the score', () => {
     });
     it(`heat pumps against a boiler, ${label(home)}`, () => {
       for (const boiler of ['NON_CONDENSING_BOILER', 'CONDENSING_BOILER'] as const) {
-        const gas = score({ ...home, heating_type: 'NATURAL_GAS', heating_device: boiler });
-        for (const hp of ['HEAT_PUMP_AIR_WATER', 'HEAT_PUMP_GEOTHERMAL'] as const) {
-          expect(score({ ...home, heating_type: 'ELECTRIC', heating_device: hp }), `${hp} vs ${boiler}`).toBeLessThan(gas);
+        const gas = score({ ...home, heating_type: 'GAS', heating_device: boiler });
+        for (const hp of ['AIR_WATER_HEAT_PUMP', 'GEOTHERMAL_HEAT_PUMP'] as const) {
+          expect(score({ ...home, heating_type: 'HEAT_PUMP', heating_device: hp }), `${hp} vs ${boiler}`).toBeLessThan(gas);
         }
-        expect(score({ ...home, heating_type: 'NATURAL_GAS', heating_device: 'HEAT_PUMP_HYBRID' })).toBeLessThan(gas);
+        expect(score({ ...home, heating_type: 'GAS', heating_device: 'HYBRID_HEAT_PUMP' })).toBeLessThan(gas);
       }
     });
     it(`PV and solar boiler, ${label(home)}`, () => {
@@ -80,7 +80,7 @@ describe('calibration to a given score', () => {
   });
 
   it('a measure moves it by the modelled ratio', () => {
-    const patches: Partial<PropertyDescription>[] = [{ outer_wall_insulation_type: 'STRONG' }, { window_glazing_type: 'HR' }, { heating_type: 'ELECTRIC', heating_device: 'HEAT_PUMP_AIR_WATER' }];
+    const patches: Partial<PropertyDescription>[] = [{ outer_wall_insulation_type: 'STRONG' }, { window_glazing_type: 'HR' }, { heating_type: 'HEAT_PUMP', heating_device: 'AIR_WATER_HEAT_PUMP' }];
     const { base, variants } = evaluateVariants(home, patches);
     expect(base.epc_score).toBeCloseTo(480, 9);
     expect(variants).toHaveLength(3);
@@ -139,26 +139,49 @@ describe('typology defaults, sources and flags', () => {
   });
 
   it('a recent installation is a condensing boiler, an old one loses efficiency', () => {
-    expect(evaluate({ ...minimal, installation_age: 4 }).assumed.heating_device).toBe('CONDENSING_BOILER');
-    const old = evaluate({ ...minimal, heating_device: 'CONDENSING_BOILER', installation_age: 25 });
-    const young = evaluate({ ...minimal, heating_device: 'CONDENSING_BOILER', installation_age: 5 });
+    expect(evaluate({ ...minimal, installation_age: 'ZERO_TO_FIVE_YEARS_OLD' }).assumed.heating_device).toBe('CONDENSING_BOILER');
+    const old = evaluate({ ...minimal, heating_device: 'CONDENSING_BOILER', installation_age: 'OLDER_THAN_TEN_YEARS' });
+    const young = evaluate({ ...minimal, heating_device: 'CONDENSING_BOILER', installation_age: 'FIVE_TO_TEN_YEARS_OLD' });
     expect(old.epc_score).toBeGreaterThan(young.epc_score);
   });
 
   it('a renovation year lifts the roof and glazing defaults', () => {
     const renovated = evaluate({ ...minimal, year_renovated: 2010 });
     expect(renovated.assumed.window_glazing_type).toBe('HR');
-    expect(renovated.assumed.roof_insulation_type).toBe('MODERATE');
+    expect(renovated.assumed.inclined_roof_insulation_type).toBe('MODERATE');
     expect(renovated.assumed.outer_wall_insulation_type).toBe('NONE');
     expect(renovated.epc_score).toBeLessThan(evaluate(minimal).epc_score);
   });
 
   it('eco facilities fill the systems', () => {
     const e = evaluate({ ...minimal, eco_facilities: ['HEAT_PUMP', 'SOLAR_PANELS', 'VENTILATION_D'] });
-    expect(e.assumed.heating_device).toBe('HEAT_PUMP_AIR_WATER');
+    expect(e.assumed.heating_device).toBe('AIR_WATER_HEAT_PUMP');
     expect(e.assumed.ventilation_type).toBe('SYSTEM_D');
     expect(e.assumed.solar_panels_kwp).toBeGreaterThan(0);
     expect(e.data_quality.flags.map((f) => f.code)).toContain('ASSUMED_PV_SIZE');
+  });
+
+  it('has_solar_panels without a size gets a typical system, tagged MODEL, and credits PV', () => {
+    const e = evaluate({ ...minimal, has_solar_panels: true });
+    expect(e.assumed.solar_panels_kwp).toBeGreaterThan(2);
+    expect(e.data_quality.sources.solar_panels_kwp).toBe('MODEL');
+    expect(e.data_quality.sources.has_solar_panels).toBe('INPUT');
+    expect(e.epc_score).toBeLessThan(evaluate(minimal).epc_score);
+  });
+
+  it('a MIXED roof weighs its inclined and flat parts by their surfaces', () => {
+    const mixed = (flat: 'NONE' | 'STRONG') => evaluate({ ...minimal, roof_type: 'MIXED', inclined_roof_pane_surface: 60, flat_roof_pane_surface: 20, inclined_roof_insulation_type: 'NONE', flat_roof_insulation_type: flat });
+    expect(mixed('NONE').assumed.flat_roof_share).toBeCloseTo(0.25, 9);
+    expect(mixed('NONE').geometry.envelope.roof_m2).toBeCloseTo(80, 9);
+    expect(mixed('STRONG').heat_loss.by_element_w_per_k.roof).toBeLessThan(mixed('NONE').heat_loss.by_element_w_per_k.roof);
+  });
+
+  it('a PARTIAL basement splits the ground floor between its two floor fields', () => {
+    const partial = evaluate({ ...minimal, basement_type: 'PARTIAL', ground_floor_surface: 80, basement_ceiling_surface: 20, floor_above_basement_insulation_type: 'STRONG', solid_ground_floor_insulation_type: 'NONE' });
+    expect(partial.assumed.basement_share).toBeCloseTo(0.25, 9);
+    expect(partial.geometry.envelope.floor_m2).toBeCloseTo(80, 9);
+    const none = evaluate({ ...minimal, basement_type: 'NONE', ground_floor_surface: 80, solid_ground_floor_insulation_type: 'NONE' });
+    expect(partial.heat_loss.by_element_w_per_k.floor).toBeLessThan(none.heat_loss.by_element_w_per_k.floor);
   });
 
   it('an unknown zip code is flagged, not fatal', () => {
@@ -192,7 +215,7 @@ describe('geometry', () => {
     expect(apartment.geometry.envelope.floor_m2).toBe(0);
     expect(apartment.geometry.envelope.total_m2).toBeLessThan(house.geometry.envelope.total_m2 / 2);
     expect(evaluate({ ...flat, estate_type: 'PENTHOUSE' }).geometry.envelope.roof_m2).toBeGreaterThan(0);
-    expect(evaluate({ ...flat, estate_type: 'APARTMENT', basement_type: 'UNHEATED' }).geometry.envelope.floor_m2).toBeGreaterThan(0);
+    expect(evaluate({ ...flat, estate_type: 'APARTMENT', basement_type: 'FULL' }).geometry.envelope.floor_m2).toBeGreaterThan(0);
   });
 
   it('the typology proportions follow the habitable space', () => {

@@ -17,6 +17,11 @@ function roofPerFootprint(cell: TypologyCell, roofType: 'INCLINED' | 'FLAT'): nu
   return roofType === 'INCLINED' ? G.inclined_roof_factor : 1;
 }
 
+/** Roof area per m2 of footprint; a MIXED roof covers its flat share flat and the rest pitched. */
+function roofFactor(cell: TypologyCell, a: Resolved['assumed']): number {
+  return a.flat_roof_share * roofPerFootprint(cell, 'FLAT') + (1 - a.flat_roof_share) * roofPerFootprint(cell, 'INCLINED');
+}
+
 /**
  * Envelope areas. With width and depth: a box of that footprint, its exposed facades and height.
  * Apartments: a box of one (duplex two) storeys whose roof and floor count only when described.
@@ -54,7 +59,7 @@ export function computeGeometry(r: Resolved): Geometry {
     window = r.surfaces.window ?? Math.min(cell.ratio.window * A, G.max_window_share_of_facade * facade);
     door = r.apartment ? G.apartment_door_m2 : cell.ratio.door * cell.aRef * Math.sqrt(A / cell.aRef);
     wall = r.surfaces.wall ?? Math.max(G.min_opaque_wall_share * facade, facade - window - door);
-    roof = r.roofExposed ? (r.surfaces.roof ?? footprint * roofPerFootprint(cell, a.roof_type)) : 0;
+    roof = r.roofExposed ? (r.surfaces.roof ?? footprint * roofFactor(cell, a)) : 0;
   } else {
     method = 'TYPOLOGY';
     const size = A / cell.aRef;
@@ -69,7 +74,7 @@ export function computeGeometry(r: Resolved): Geometry {
     if (r.surfaces.window === null && window > G.max_window_share_of_facade * grossFacade) {
       window = G.max_window_share_of_facade * grossFacade;
     }
-    roof = r.surfaces.roof ?? footprint * roofPerFootprint(cell, a.roof_type);
+    roof = r.surfaces.roof ?? footprint * roofFactor(cell, a);
     height = a.cornice_height ?? floors * G.storey_height_m;
   }
   const floor = r.floorExposed ? (r.surfaces.floor ?? footprint) : 0;

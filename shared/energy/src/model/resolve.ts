@@ -4,12 +4,13 @@
  */
 import {
   GlazingType, InsulationLevel,
-  type Country, type DataSource, type EcoFacility, type EnergyEfficiencyType, type HeatingDevice, type HeatingType,
-  type PropertyDescription, type Region,
+  type BasementType, type Country, type DataSource, type EcoFacility, type EnergyEfficiencyType, type HeatingDevice, type HeatingType,
+  type PropertyDescription, type Region, type RoofType, type SanitaryHeatingDevice, type VentilationType,
 } from '@renopath/contracts';
-import { confidence, consistency, envelope, systems, typologyCell, type TypologyCell } from './data.ts';
+import { blendedCell, cellBlend, confidence, consistency, envelope, systems, typologyCell, type CellBlend, type TypologyCell } from './data.ts';
 import { detectRegion, scaleOfRegion } from './region.ts';
 import type { AssumedProperty, DataQualityFlag } from './types.ts';
+import type { Known } from './uvalues.ts';
 
 export type SourceOverrides = Partial<Record<string, DataSource>>;
 
@@ -17,7 +18,15 @@ export interface Resolved {
   assumed: AssumedProperty;
   region: Region;
   scale: EnergyEfficiencyType;
+  /** The construction year's archetype, blended between the two periods around it. */
   cell: TypologyCell;
+  blend: CellBlend;
+  /** Which envelope parts the client described (the others take the stock's state). */
+  known: Known;
+  /** The client described the heating system (type, device or a heat pump among the eco facilities). */
+  heatingKnown: boolean;
+  /** The client stated whether there are solar panels, or their size. */
+  pvKnown: boolean;
   apartment: boolean;
   roofExposed: boolean;
   floorExposed: boolean;
@@ -30,7 +39,7 @@ export interface Resolved {
 /** The contracts' enums list their levels from worst to best. */
 const LEVEL_ORDER = InsulationLevel.options;
 const GLAZING_ORDER = GlazingType.options;
-const HEAT_PUMPS: ReadonlySet<string> = new Set(['HEAT_PUMP_AIR_WATER', 'HEAT_PUMP_GEOTHERMAL', 'HEAT_PUMP_AIR_AIR', 'HEAT_PUMP_HYBRID']);
+export const HEAT_PUMPS: ReadonlySet<string> = new Set(['AIR_WATER_HEAT_PUMP', 'GEOTHERMAL_HEAT_PUMP', 'AIR_AIR_HEAT_PUMP', 'HYBRID_HEAT_PUMP']);
 const LOCAL_DEVICES: ReadonlySet<string> = new Set(systems.space_heating.distribution.local_devices);
 const APARTMENT_TYPES: ReadonlySet<string> = new Set(envelope.geometry.apartment_types);
 
@@ -42,17 +51,21 @@ function has(eco: readonly EcoFacility[] | undefined, f: EcoFacility): boolean {
   return eco !== undefined && eco.includes(f);
 }
 
-function defaultLevel(cell: TypologyCell, element: 'roof' | 'wall' | 'floor'): InsulationLevel {
-  return cell.typical[element];
-}
-
 function boilerKind(country: Country, p: PropertyDescription): HeatingDevice {
   const d = systems.defaults;
-  const condensing =
-    (p.installation_age !== undefined && p.installation_age <= d.condensing_if_installation_age_at_most) ||
-    (p.installation_age === undefined && p.year_renovated !== undefined && p.year_renovated >= d.condensing_from_renovation_year) ||
-    (p.installation_age === undefined && p.year_built >= d.condensing_from_year_built[country]);
+  // A boiler younger than ten years is condensing (ecodesign, Sept 2015); an older one is as old as the home or its renovation.
+  const original = p.year_built >= d.condensing_from_year_built[country];
+  const condensing = p.installation_age !== undefined
+    ? d.condensing_installation_ages.includes(p.installation_age) || original
+    : original || (p.year_renovated !== undefined && p.year_renovated >= d.condensing_from_renovation_year);
   return condensing ? 'CONDENSING_BOILER' : 'NON_CONDENSING_BOILER';
+}
+
+/** The typical PV system of a home whose panels are known but not their size (data/systems.json). */
+export function typicalKwp(area: number, apartment: boolean): number {
+  const t = systems.pv.typical_system;
+  if (apartment) return t.apartment_kwp;
+  return Math.min(t.house_kwp_range[1], Math.max(t.house_kwp_range[0], t.house_kwp_per_m2 * area));
 }
 
 export function resolveProperty(p: PropertyDescription, overrides: SourceOverrides = {}): Resolved {
@@ -70,12 +83,16 @@ export function resolveProperty(p: PropertyDescription, overrides: SourceOverrid
     region = country === 'NL' ? 'NETHERLANDS' : 'FLANDERS';
     flags.push({ field: 'zip_code', code: 'ZIP_CODE_NOT_RECOGNISED', message: `zip_code ${p.zip_code} is not a postal code of ${country}; the region was assumed to be ${region}` });
   }
-  const cell = typologyCell(country, p.year_built, p.estate_format);
+  const blend = cellBlend(country, p.year_built, p.estate_format);
+  const cell = blendedCell(blend);
   const estateType = p.estate_type ?? 'HOUSE';
   mark('estate_type', given('estate_type'));
   const apartment = APARTMENT_TYPES.has(estateType);
 
-  for (const f of ['year_renovated', 'number_of_floors', 'building_width', 'building_depth', 'cornice_height', 'energy_efficiency_score', 'installation_age'] as const) {
+  for (const f of [
+    'year_renovated', 'number_of_floors', 'building_width', 'building_depth', 'cornice_height', 'energy_efficiency_score', 'installation_age',
+    'attic_usage', 'has_renewed_window_frames', 'air_tightness_v50', 'heat_emitter_type', 'basement_ceiling_height',
+  ] as const) {
     if (given(f)) mark(f, true);
   }
   if (p.year_renovated !== undefined && p.year_renovated < p.year_built) {
@@ -85,25 +102,34 @@ export function resolveProperty(p: PropertyDescription, overrides: SourceOverrid
   const renovationCell = renovationYear !== null ? typologyCell(country, renovationYear, p.estate_format) : null;
   const renewed = new Set<string>(envelope.defaults.renewed_in_renovation);
 
-  // Roof
-  const roofType: 'INCLINED' | 'FLAT' = p.roof_type
-    ?? (p.flat_roof_insulation_type !== undefined || p.flat_roof_surface !== undefined ? 'FLAT'
-      : p.inclined_roof_insulation_type !== undefined || p.inclined_roof_surface !== undefined ? 'INCLINED' : cell.roofType);
+  // Roof: one type, or MIXED with an inclined and a flat part, each with its own insulation.
+  const inclinedHint = p.inclined_roof_insulation_type !== undefined || p.inclined_roof_pane_surface !== undefined;
+  const flatHint = p.flat_roof_insulation_type !== undefined || p.flat_roof_pane_surface !== undefined;
+  const roofType: RoofType = p.roof_type
+    ?? (inclinedHint && flatHint ? 'MIXED' : flatHint ? 'FLAT' : inclinedHint ? 'INCLINED' : cell.roofType);
   mark('roof_type', given('roof_type'));
-  const roofField = roofType === 'FLAT' ? 'flat_roof_insulation_type' : 'inclined_roof_insulation_type';
-  const roofGiven = (roofType === 'FLAT' ? p.flat_roof_insulation_type : p.inclined_roof_insulation_type)
-    ?? p.inclined_roof_insulation_type ?? p.flat_roof_insulation_type;
-  let roofLevel = roofGiven ?? defaultLevel(cell, 'roof');
-  if (!roofGiven && renovationCell && renewed.has('roof')) roofLevel = better(LEVEL_ORDER, roofLevel, renovationCell.typical.roof);
-  mark(roofField, roofGiven !== undefined);
-  const roofSurface = p.inclined_roof_surface !== undefined || p.flat_roof_surface !== undefined
-    ? (p.inclined_roof_surface ?? 0) + (p.flat_roof_surface ?? 0) : null;
-  mark(roofType === 'FLAT' ? 'flat_roof_surface' : 'inclined_roof_surface', roofSurface !== null);
+  let roofDefault = cell.typical.roof;
+  if (renovationCell && renewed.has('roof')) roofDefault = better(LEVEL_ORDER, roofDefault, renovationCell.typical.roof);
+  const hasInclined = roofType !== 'FLAT';
+  const hasFlat = roofType !== 'INCLINED';
+  const inclinedLevel = hasInclined ? (p.inclined_roof_insulation_type ?? roofDefault) : null;
+  const flatLevel = hasFlat ? (p.flat_roof_insulation_type ?? roofDefault) : null;
+  // A renovation year stands for a renewed roof and windows at least at the renovation period's level.
+  const renovatedParts = renovationCell !== null;
+  if (hasInclined) mark('inclined_roof_insulation_type', given('inclined_roof_insulation_type'));
+  if (hasFlat) mark('flat_roof_insulation_type', given('flat_roof_insulation_type'));
+  const roofSurface = p.inclined_roof_pane_surface !== undefined || p.flat_roof_pane_surface !== undefined
+    ? (hasInclined ? (p.inclined_roof_pane_surface ?? 0) : 0) + (hasFlat ? (p.flat_roof_pane_surface ?? 0) : 0) : null;
+  if (hasInclined) mark('inclined_roof_pane_surface', given('inclined_roof_pane_surface'));
+  if (hasFlat) mark('flat_roof_pane_surface', given('flat_roof_pane_surface'));
+  const flatShare = roofType === 'FLAT' ? 1 : roofType === 'INCLINED' ? 0
+    : p.inclined_roof_pane_surface !== undefined && p.flat_roof_pane_surface !== undefined
+      ? p.flat_roof_pane_surface / (p.flat_roof_pane_surface + p.inclined_roof_pane_surface) : 0.5;
 
   // Walls
   const wallGiven = p.outer_wall_insulation_type;
   const cavityFilled = p.has_cavity_wall_insulation === true;
-  const wallLevel = wallGiven ?? defaultLevel(cell, 'wall');
+  const wallLevel = wallGiven ?? cell.typical.wall;
   mark('outer_wall_insulation_type', wallGiven !== undefined);
   if (given('has_cavity_wall_insulation')) mark('has_cavity_wall_insulation', true);
   if (given('has_cavity_wall')) mark('has_cavity_wall', true);
@@ -117,33 +143,35 @@ export function resolveProperty(p: PropertyDescription, overrides: SourceOverrid
   let glazing = p.window_glazing_type ?? cell.typical.window;
   if (!p.window_glazing_type && renovationCell && renewed.has('window')) glazing = better(GLAZING_ORDER, glazing, renovationCell.typical.window);
   mark('window_glazing_type', given('window_glazing_type'));
-  mark('window_surface', given('window_surface'));
+  mark('window_glazing_surface', given('window_glazing_surface'));
 
-  // Floor
-  const basementType = p.basement_type
-    ?? (p.floor_above_basement_insulation_type !== undefined || p.basement_ceiling_surface !== undefined ? 'UNHEATED'
-      : p.solid_ground_floor_insulation_type !== undefined || p.solid_ground_floor_surface !== undefined ? 'NONE'
-        : envelope.defaults.basement_type[country]);
-  mark('basement_type', given('basement_type'));
-  const aboveBasement = basementType === 'UNHEATED' || basementType === 'CRAWL_SPACE';
-  const floorField = aboveBasement ? 'floor_above_basement_insulation_type' : 'solid_ground_floor_insulation_type';
-  const floorGiven = (aboveBasement ? p.floor_above_basement_insulation_type : p.solid_ground_floor_insulation_type)
-    ?? p.floor_above_basement_insulation_type ?? p.solid_ground_floor_insulation_type;
-  const floorLevel = floorGiven ?? defaultLevel(cell, 'floor');
-  mark(floorField, floorGiven !== undefined);
-  const floorSurface = p.basement_ceiling_surface !== undefined || p.solid_ground_floor_surface !== undefined
-    ? (p.basement_ceiling_surface ?? 0) + (p.solid_ground_floor_surface ?? 0) : null;
-  mark(aboveBasement ? 'basement_ceiling_surface' : 'solid_ground_floor_surface', floorSurface !== null);
+  // Floor: on the ground, above a basement or crawl space, or partly both.
+  const basementHint = p.floor_above_basement_insulation_type !== undefined || p.basement_ceiling_surface !== undefined || p.basement_ceiling_height !== undefined;
+  const statedBasement = p.basement_type === 'UNSPECIFIED' ? undefined : p.basement_type;
+  const basementType: BasementType = statedBasement
+    ?? (basementHint && p.solid_ground_floor_insulation_type !== undefined ? 'PARTIAL' : basementHint ? 'FULL' : envelope.defaults.basement_type[country]);
+  mark('basement_type', statedBasement !== undefined);
+  let basementShare = basementType === 'NONE' ? 0 : basementType === 'PARTIAL' ? envelope.defaults.partial_basement_share : 1;
+  if (basementType === 'PARTIAL' && p.basement_ceiling_surface !== undefined && p.ground_floor_surface !== undefined) {
+    basementShare = Math.min(1, p.basement_ceiling_surface / p.ground_floor_surface);
+  }
+  const solidLevel = p.solid_ground_floor_insulation_type ?? cell.typical.floor;
+  const aboveLevel = p.floor_above_basement_insulation_type ?? cell.typical.floor;
+  if (basementShare < 1) mark('solid_ground_floor_insulation_type', given('solid_ground_floor_insulation_type'));
+  if (basementShare > 0) mark('floor_above_basement_insulation_type', given('floor_above_basement_insulation_type'));
+  const floorSurface = p.ground_floor_surface ?? (basementType === 'FULL' || basementType === 'CRAWL_SPACE' ? p.basement_ceiling_surface : undefined) ?? null;
+  mark('ground_floor_surface', given('ground_floor_surface'));
+  if (basementShare > 0) mark('basement_ceiling_surface', given('basement_ceiling_surface'));
 
   // Heating
   const eco = p.eco_facilities;
   let heatingDevice: HeatingDevice | undefined = p.heating_device;
   let heatingType: HeatingType | undefined = p.heating_type;
-  if (!heatingDevice && !heatingType && has(eco, 'HEAT_PUMP')) { heatingDevice = 'HEAT_PUMP_AIR_WATER'; heatingType = 'ELECTRIC'; }
+  if (!heatingDevice && !heatingType && has(eco, 'HEAT_PUMP')) { heatingDevice = 'AIR_WATER_HEAT_PUMP'; heatingType = 'HEAT_PUMP'; }
   if (!heatingType) {
     heatingType = heatingDevice
-      ? (systems.space_heating.carrier_of_device[heatingDevice] as HeatingType | undefined) ?? systems.defaults.heating_type[country] as HeatingType
-      : systems.defaults.heating_type[country] as HeatingType;
+      ? (systems.space_heating.carrier_of_device[heatingDevice] as HeatingType | undefined) ?? systems.defaults.heating_type[country]
+      : systems.defaults.heating_type[country];
   }
   if (!heatingDevice) {
     const d = systems.space_heating.device_of_carrier[heatingType] ?? 'BOILER';
@@ -162,34 +190,60 @@ export function resolveProperty(p: PropertyDescription, overrides: SourceOverrid
     flags.push({ field: 'eco_facilities', code: 'INCONSISTENT_INPUT', message: `eco_facilities lists HEAT_PUMP but heating_device is ${heatingDevice}` });
   }
 
-  // Hot water, ventilation, PV, solar boiler
-  const sanitary = p.sanitary_heating_device
-    ?? (LOCAL_DEVICES.has(heatingDevice) ? 'ELECTRIC_BOILER' : 'SAME_AS_HEATING');
+  // Hot water: a local heater cannot make it, so NOT_SEPARATED falls back to an electric boiler.
+  let sanitary: SanitaryHeatingDevice = p.sanitary_heating_device
+    ?? (LOCAL_DEVICES.has(heatingDevice) ? 'ELECTRIC_BOILER' : 'NOT_SEPARATED');
   mark('sanitary_heating_device', given('sanitary_heating_device'));
-  const ventilation = p.ventilation_type
+  if (sanitary === 'NOT_SEPARATED' && LOCAL_DEVICES.has(heatingDevice)) {
+    flags.push({ field: 'sanitary_heating_device', code: 'INCONSISTENT_INPUT', message: `sanitary_heating_device NOT_SEPARATED but a ${heatingDevice} cannot make hot water; an electric boiler was assumed` });
+    sanitary = 'ELECTRIC_BOILER';
+  }
+  if (sanitary === 'NONE') {
+    flags.push({ field: 'sanitary_heating_device', code: 'NO_HOT_WATER_SYSTEM', message: 'sanitary_heating_device is NONE: like the certificate methods, the model assumes an electric storage boiler' });
+  }
+  const ventilation: VentilationType = p.ventilation_type
     ?? (has(eco, 'VENTILATION_D') ? 'SYSTEM_D' : has(eco, 'VENTILATION_C') ? 'SYSTEM_C'
       : p.year_built >= systems.defaults.ventilation_system_c_from_year_built ? 'SYSTEM_C' : 'NONE');
   mark('ventilation_type', given('ventilation_type'));
+
+  // PV: a stated size wins; panels known without a size get the home's typical system (source MODEL).
+  const panels = p.has_solar_panels ?? (has(eco, 'SOLAR_PANELS') ? true : undefined);
   let kwp = p.solar_panels_kwp ?? 0;
-  if (p.solar_panels_kwp === undefined && has(eco, 'SOLAR_PANELS')) {
-    kwp = systems.pv.assumed_kwp_when_only_flagged;
-    flags.push({ field: 'solar_panels_kwp', code: 'ASSUMED_PV_SIZE', message: `eco_facilities lists SOLAR_PANELS without solar_panels_kwp; ${kwp} kWp was assumed` });
+  if (p.solar_panels_kwp === undefined && panels === true) {
+    kwp = typicalKwp(p.habitable_space_m2, apartment);
+    flags.push({ field: 'solar_panels_kwp', code: 'ASSUMED_PV_SIZE', message: `solar panels without solar_panels_kwp; a typical ${kwp.toFixed(1)} kWp system was assumed` });
   }
-  if (p.solar_panels_kwp === 0 && has(eco, 'SOLAR_PANELS')) {
-    flags.push({ field: 'solar_panels_kwp', code: 'INCONSISTENT_INPUT', message: 'eco_facilities lists SOLAR_PANELS but solar_panels_kwp is 0' });
+  if (p.solar_panels_kwp !== undefined && p.solar_panels_kwp > 0 && p.has_solar_panels === false) {
+    flags.push({ field: 'has_solar_panels', code: 'INCONSISTENT_INPUT', message: `has_solar_panels is false but solar_panels_kwp is ${p.solar_panels_kwp}; the stated size was counted` });
+  }
+  if (p.solar_panels_kwp === 0 && panels === true) {
+    flags.push({ field: 'solar_panels_kwp', code: 'INCONSISTENT_INPUT', message: 'solar panels are listed but solar_panels_kwp is 0' });
   }
   mark('solar_panels_kwp', given('solar_panels_kwp'));
-  const solarBoiler = p.has_solar_boiler ?? (has(eco, 'SOLAR_BOILER') || sanitary === 'SOLAR_BOILER');
-  if (p.has_solar_boiler === false && (has(eco, 'SOLAR_BOILER') || sanitary === 'SOLAR_BOILER')) {
-    flags.push({ field: 'has_solar_boiler', code: 'INCONSISTENT_INPUT', message: 'has_solar_boiler is false but a solar boiler is listed elsewhere; none was counted' });
+  mark('has_solar_panels', given('has_solar_panels'));
+  const solarBoiler = p.has_solar_boiler ?? has(eco, 'SOLAR_BOILER');
+  if (p.has_solar_boiler === false && has(eco, 'SOLAR_BOILER')) {
+    flags.push({ field: 'has_solar_boiler', code: 'INCONSISTENT_INPUT', message: 'has_solar_boiler is false but eco_facilities lists SOLAR_BOILER; none was counted' });
   }
   mark('has_solar_boiler', given('has_solar_boiler'));
 
   // Exposure of an apartment's roof and floor: only when the caller describes them.
-  const roofDescribed = p.roof_type !== undefined || roofGiven !== undefined || roofSurface !== null;
-  const floorDescribed = p.basement_type !== undefined || floorGiven !== undefined || floorSurface !== null;
+  const roofDescribed = p.roof_type !== undefined || p.inclined_roof_insulation_type !== undefined || p.flat_roof_insulation_type !== undefined || roofSurface !== null;
+  const floorDescribed = statedBasement !== undefined || p.solid_ground_floor_insulation_type !== undefined
+    || p.floor_above_basement_insulation_type !== undefined || floorSurface !== null;
   const roofExposed = !apartment || roofDescribed || envelope.geometry.apartment_roof_exposed_by_default[estateType] === true;
   const floorExposed = !apartment || floorDescribed;
+
+  const known: Known = {
+    inclinedRoof: p.inclined_roof_insulation_type !== undefined || (renovatedParts && renewed.has('roof')),
+    flatRoof: p.flat_roof_insulation_type !== undefined || (renovatedParts && renewed.has('roof')),
+    wall: p.outer_wall_insulation_type !== undefined || p.has_cavity_wall_insulation !== undefined,
+    solidFloor: p.solid_ground_floor_insulation_type !== undefined,
+    aboveFloor: p.floor_above_basement_insulation_type !== undefined,
+    window: p.window_glazing_type !== undefined || (renovatedParts && renewed.has('window')),
+  };
+  const heatingKnown = p.heating_type !== undefined || p.heating_device !== undefined || has(eco, 'HEAT_PUMP');
+  const pvKnown = p.has_solar_panels !== undefined || p.solar_panels_kwp !== undefined || has(eco, 'SOLAR_PANELS');
 
   const assumed: AssumedProperty = {
     year_built: p.year_built,
@@ -205,12 +259,17 @@ export function resolveProperty(p: PropertyDescription, overrides: SourceOverrid
     cornice_height: p.cornice_height ?? null,
     energy_efficiency_score: p.energy_efficiency_score ?? null,
     roof_type: roofType,
-    roof_insulation_type: roofLevel,
+    inclined_roof_insulation_type: inclinedLevel,
+    flat_roof_insulation_type: flatLevel,
+    flat_roof_share: flatShare,
+    attic_usage: hasInclined ? (p.attic_usage ?? null) : null,
     outer_wall_insulation_type: wallLevel,
     has_cavity_wall_insulation: cavityFilled,
     window_glazing_type: glazing,
     basement_type: basementType,
-    floor_insulation_type: floorLevel,
+    basement_share: basementShare,
+    solid_ground_floor_insulation_type: solidLevel,
+    floor_above_basement_insulation_type: aboveLevel,
     ventilation_type: ventilation,
     heating_type: heatingType,
     heating_device: heatingDevice,
@@ -218,16 +277,24 @@ export function resolveProperty(p: PropertyDescription, overrides: SourceOverrid
     sanitary_heating_device: sanitary,
     solar_panels_kwp: kwp,
     has_solar_boiler: solarBoiler,
+    has_renewed_window_frames: p.has_renewed_window_frames ?? null,
+    air_tightness_v50: p.air_tightness_v50 ?? null,
+    heat_emitter_type: p.heat_emitter_type ?? null,
   };
 
   missingFlags(p, assumed, flags);
   unusualFlags(p, assumed, flags);
 
   return {
-    assumed, region, scale: scaleOfRegion(region), cell, apartment, roofExposed, floorExposed,
-    surfaces: { roof: roofSurface, wall: p.outer_wall_surface ?? null, window: p.window_surface ?? null, floor: floorSurface },
+    assumed, region, scale: scaleOfRegion(region), cell, blend, known, heatingKnown, pvKnown, apartment, roofExposed, floorExposed,
+    surfaces: { roof: roofSurface, wall: p.outer_wall_surface ?? null, window: p.window_glazing_surface ?? null, floor: floorSurface },
     sources, flags,
   };
+}
+
+/** The main roof's level: the inclined part's unless the roof is mostly flat. */
+export function mainRoofLevel(a: AssumedProperty): InsulationLevel {
+  return (a.flat_roof_share > 0.5 ? a.flat_roof_insulation_type : a.inclined_roof_insulation_type) ?? a.flat_roof_insulation_type ?? 'NONE';
 }
 
 const ASSUMED_VALUE: Record<string, (a: AssumedProperty) => string> = {
@@ -235,9 +302,9 @@ const ASSUMED_VALUE: Record<string, (a: AssumedProperty) => string> = {
   heating_device: (a) => a.heating_device,
   installation_age: () => 'unknown (no ageing penalty)',
   glazing: (a) => a.window_glazing_type,
-  roof_insulation: (a) => a.roof_insulation_type,
+  roof_insulation: (a) => mainRoofLevel(a),
   wall_insulation: (a) => a.outer_wall_insulation_type,
-  floor_insulation: (a) => a.floor_insulation_type,
+  floor_insulation: (a) => (a.basement_share > 0.5 ? a.floor_above_basement_insulation_type : a.solid_ground_floor_insulation_type),
 };
 
 function missingFlags(p: PropertyDescription, a: AssumedProperty, flags: DataQualityFlag[]): void {
@@ -254,8 +321,8 @@ function missingFlags(p: PropertyDescription, a: AssumedProperty, flags: DataQua
 }
 
 function unusualFlags(p: PropertyDescription, a: AssumedProperty, flags: DataQualityFlag[]): void {
-  const insulated = (l: InsulationLevel | undefined) => l === 'MODERATE' || l === 'STRONG';
-  const givenLevels: [string, InsulationLevel | undefined][] = [
+  const insulated = (l: string | undefined) => l === 'MODERATE' || l === 'STRONG';
+  const givenLevels: [string, string | undefined][] = [
     ['outer_wall_insulation_type', p.outer_wall_insulation_type],
     ['inclined_roof_insulation_type', p.inclined_roof_insulation_type],
     ['flat_roof_insulation_type', p.flat_roof_insulation_type],
@@ -276,8 +343,8 @@ function unusualFlags(p: PropertyDescription, a: AssumedProperty, flags: DataQua
       if (l === 'NONE') flags.push({ field: f, code: 'UNUSUAL_COMBINATION', message: `${f} NONE is unusual for a home built in ${a.year_built}` });
     }
   }
-  if (HEAT_PUMPS.has(a.heating_device) && a.heating_device !== 'HEAT_PUMP_HYBRID'
-    && a.outer_wall_insulation_type === 'NONE' && a.roof_insulation_type === 'NONE') {
+  if (HEAT_PUMPS.has(a.heating_device) && a.heating_device !== 'HYBRID_HEAT_PUMP'
+    && a.outer_wall_insulation_type === 'NONE' && mainRoofLevel(a) === 'NONE') {
     flags.push({ field: 'heating_device', code: 'UNUSUAL_COMBINATION', message: `a ${a.heating_device} in a home without wall and roof insulation is unusual and works poorly` });
   }
 }

@@ -1,5 +1,6 @@
 import type {
-  Country, DataSource, EnergyEfficiencyType, EstateFormat, GlazingType, InsulationLevel, QualityLabel, Region,
+  AtticUsage, BasementType, Country, DataSource, EnergyEfficiencyType, EstateFormat, GlazingType, HeatEmitterType, HeatingDevice,
+  HeatingType, InstallationAge, InsulationLevel, QualityLabel, Region, RoofType, SanitaryHeatingDevice, VentilationType,
 } from '@renopath/contracts';
 
 /** Opaque and transparent envelope elements of the heat balance. */
@@ -13,9 +14,9 @@ export type Orientation = 'E' | 'S' | 'W' | 'N';
 export const ORIENTATIONS: readonly Orientation[] = ['E', 'S', 'W', 'N'];
 
 /** Delivered-energy carriers (metered at the home's boundary). */
-export type Carrier = 'NATURAL_GAS' | 'FUEL_OIL' | 'PROPANE' | 'ELECTRICITY' | 'WOOD_PELLETS' | 'WOOD' | 'DISTRICT_HEATING';
+export type Carrier = 'GAS' | 'FUEL_OIL' | 'PROPANE' | 'ELECTRICITY' | 'PELLET_FUEL' | 'WOOD' | 'DISTRICT_HEATING';
 export const CARRIERS: readonly Carrier[] = [
-  'NATURAL_GAS', 'FUEL_OIL', 'PROPANE', 'ELECTRICITY', 'WOOD_PELLETS', 'WOOD', 'DISTRICT_HEATING',
+  'GAS', 'FUEL_OIL', 'PROPANE', 'ELECTRICITY', 'PELLET_FUEL', 'WOOD', 'DISTRICT_HEATING',
 ];
 export type PerCarrier = Record<Carrier, number>;
 
@@ -32,6 +33,28 @@ export interface ExpectedPriceError {
   standard_deviation_pct: number;
   /** true when the band's figures are lower bounds (below 0.60: "above 20 %"). */
   at_least: boolean;
+}
+
+/** The expected error of the score at a confidence level, measured by cross-validation on certificates. */
+export interface ExpectedScoreError {
+  /** Median absolute relative error of the score. */
+  median_pct: number;
+  /** Share of homes whose label is within one class. */
+  within_one_label: number;
+  /** true when no certificate measured this level: the figures are bounds from the nearest measured one. */
+  extrapolated: boolean;
+}
+
+/** What the stock (data/stock.json) assumed for the parts the client did not describe. */
+export interface StockInfo {
+  /** The stock level r (0 = the construction period's original state). */
+  level: number;
+  /** Expected kind of an undescribed boiler (1 condensing, 0 non-condensing, below 0 the certificate's old-boiler default); null when described. */
+  condensing_share: number | null;
+  /** Expected share of heat from a heat pump when no heating system was described. */
+  heat_pump_share: number;
+  /** Expected PV peak power when panels were not mentioned (kWp). */
+  expected_pv_kwp: number;
 }
 
 export interface EnvelopeAreas {
@@ -99,12 +122,18 @@ export interface Evaluation {
   confidence_score: number;
   quality_label: QualityLabel;
   expected_price_error: ExpectedPriceError;
+  expected_score_error: ExpectedScoreError;
   data_quality: { sources: Record<string, DataSource>; flags: DataQualityFlag[] };
   /** Every model input, given or filled from the typology (see data_quality.sources). */
   assumed: AssumedProperty;
   typology: { period: string; archetypes: string[] };
   geometry: Geometry;
   heat_loss: HeatLoss;
+  /** Design heat load at the national design outdoor temperature (kW): what a heat pump is sized on. */
+  design_heat_load_kw: number;
+  /** Seasonal performance factor each heat pump would reach on this home's emitters. */
+  heat_pump_spf: Record<'AIR_WATER_HEAT_PUMP' | 'GEOTHERMAL_HEAT_PUMP' | 'AIR_AIR_HEAT_PUMP' | 'HYBRID_HEAT_PUMP', number>;
+  stock: StockInfo;
   /** Net space-heating need under TABULA boundary conditions (20 C, reduced heating), per m2 of habitable space. */
   heating_need_kwh_per_m2: number;
   heating_need_kwh_per_year: number;
@@ -136,18 +165,30 @@ export interface AssumedProperty {
   building_depth: number | null;
   cornice_height: number | null;
   energy_efficiency_score: number | null;
-  roof_type: 'INCLINED' | 'FLAT';
-  roof_insulation_type: InsulationLevel;
+  roof_type: RoofType;
+  /** Insulation of the inclined part of the roof (null: the roof has none). */
+  inclined_roof_insulation_type: InsulationLevel | null;
+  /** Insulation of the flat part of the roof (null: the roof has none). */
+  flat_roof_insulation_type: InsulationLevel | null;
+  /** Share of the roof area that is flat (0 INCLINED, 1 FLAT, between for MIXED). */
+  flat_roof_share: number;
+  attic_usage: AtticUsage | null;
   outer_wall_insulation_type: InsulationLevel;
   has_cavity_wall_insulation: boolean;
   window_glazing_type: GlazingType;
-  basement_type: 'NONE' | 'CRAWL_SPACE' | 'UNHEATED' | 'HEATED';
-  floor_insulation_type: InsulationLevel;
-  ventilation_type: 'NONE' | 'SYSTEM_A' | 'SYSTEM_B' | 'SYSTEM_C' | 'SYSTEM_D';
-  heating_type: string;
-  heating_device: string;
-  installation_age: number | null;
-  sanitary_heating_device: string;
+  basement_type: BasementType;
+  /** Share of the ground floor above a basement or crawl space (the rest lies on the ground). */
+  basement_share: number;
+  solid_ground_floor_insulation_type: InsulationLevel;
+  floor_above_basement_insulation_type: InsulationLevel;
+  ventilation_type: VentilationType;
+  heating_type: HeatingType;
+  heating_device: HeatingDevice;
+  installation_age: InstallationAge | null;
+  sanitary_heating_device: SanitaryHeatingDevice;
   solar_panels_kwp: number;
   has_solar_boiler: boolean;
+  has_renewed_window_frames: boolean | null;
+  air_tightness_v50: number | null;
+  heat_emitter_type: HeatEmitterType | null;
 }

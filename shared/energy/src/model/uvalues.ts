@@ -1,5 +1,5 @@
-import type { InsulationLevel } from '@renopath/contracts';
-import { envelope, type TypologyCell } from './data.ts';
+import type { GlazingType, InsulationLevel } from '@renopath/contracts';
+import { envelope, stock, type CellBlend, type TypologyCell } from './data.ts';
 import type { AssumedProperty, Element, OpaqueElement } from './types.ts';
 
 export interface EnvelopeU {
@@ -9,11 +9,26 @@ export interface EnvelopeU {
   floorB: number;
 }
 
+/** Which parts the client described; the others take the stock's state (data/stock.json). */
+export interface Known {
+  inclinedRoof: boolean;
+  flatRoof: boolean;
+  wall: boolean;
+  solidFloor: boolean;
+  aboveFloor: boolean;
+  window: boolean;
+}
+
 const R = envelope.insulation_levels.r_added_m2k_per_w;
+const W = envelope.windows;
+const RENOVATED = stock.renovated_state;
+const UNPROVEN = stock.certificate_default_state;
 
 function clamp(x: number, [lo, hi]: readonly [number, number]): number {
   return Math.min(hi, Math.max(lo, x));
 }
+
+const ramp = (x: number, [from, to]: readonly [number, number]) => Math.min(1, Math.max(0, (x - from) / (to - from)));
 
 /** U of an opaque element at an insulation level: the period's TABULA U when the level is the period's own. */
 function opaqueU(cell: TypologyCell, element: OpaqueElement, level: InsulationLevel, extraR = 0): number {
@@ -24,18 +39,76 @@ function opaqueU(cell: TypologyCell, element: OpaqueElement, level: InsulationLe
   return clamp(1 / (1 / bare + R[level]), envelope.u_bands[element][level]);
 }
 
-export function envelopeU(cell: TypologyCell, a: AssumedProperty): EnvelopeU {
-  const roof = opaqueU(cell, 'roof', a.roof_insulation_type);
-  const wall = opaqueU(cell, 'wall', a.outer_wall_insulation_type, a.has_cavity_wall_insulation ? envelope.cavity_fill.r_added_m2k_per_w : 0);
-  let floor = opaqueU(cell, 'floor', a.floor_insulation_type);
-  const aboveUnheated = a.basement_type === 'UNHEATED' || a.basement_type === 'CRAWL_SPACE';
-  // A floor over a crawl space or unheated cellar gets the unheated space's extra R at every level, so levels stay ordered.
-  if (aboveUnheated) floor = 1 / (1 / floor + envelope.unheated_space.r_added_m2k_per_w);
-  const ownGlazing = a.window_glazing_type === cell.typical.window;
-  const table = envelope.glazing[a.country][a.window_glazing_type];
+/** The same, blended between the two periods around the construction year (no jump at a period edge). */
+function levelU(b: CellBlend, element: OpaqueElement, level: InsulationLevel, extraR = 0): number {
+  const ua = opaqueU(b.a, element, level, extraR);
+  return b.w === 1 ? ua : b.w * ua + (1 - b.w) * opaqueU(b.b, element, level, extraR);
+}
+
+/**
+ * An undescribed element: the period's own U moved by the stock level towards the renovated stock (level > 0,
+ * only if better) or towards the certificate's unproven default (level < 0, only if worse).
+ */
+function stockU(original: number, renovated: number, unproven: number, level: number): number {
+  if (level < 0) return unproven > original ? original - level * (unproven - original) : original;
+  return renovated < original ? original + Math.min(1, level) * (renovated - original) : original;
+}
+
+/** Whole-window U and g from glass, frames and their age (data/envelope.json windows). */
+export function windowOf(glazing: GlazingType, framesRenewed: boolean, windowsYear: number): { u: number; g: number } {
+  const modern = framesRenewed ? 1 : ramp(windowsYear, W.modern_frames_years);
+  const hr = framesRenewed ? 1 : ramp(windowsYear, W.hr_double_years);
+  const glass = glazing === 'DOUBLE_GLAZING' ? W.glass_u.DOUBLE_GLAZING + hr * (W.glass_u.HR - W.glass_u.DOUBLE_GLAZING) : W.glass_u[glazing];
+  const g = glazing === 'DOUBLE_GLAZING' ? W.glass_g.DOUBLE_GLAZING + hr * (W.glass_g.HR - W.glass_g.DOUBLE_GLAZING) : W.glass_g[glazing];
+  const newFrame = glazing === 'TRIPLE_GLAZING' && framesRenewed ? W.frame_u.triple : W.frame_u.modern;
+  const frame = W.frame_u.old + modern * (newFrame - W.frame_u.old);
+  const edge = glazing === 'SINGLE_GLAZING' ? 0 : W.edge_u.old + modern * (W.edge_u.modern - W.edge_u.old);
+  return { u: (1 - W.frame_fraction) * glass + W.frame_fraction * frame + edge, g };
+}
+
+function cellWindow(cell: TypologyCell, a: AssumedProperty, windowsYear: number): { u: number; g: number } {
+  const framesRenewed = a.has_renewed_window_frames === true;
+  const own = a.window_glazing_type === cell.typical.window || (a.window_glazing_type === 'DOUBLE_GLAZING' && cell.typical.window === 'HR');
+  // The home's own windows keep the archetype's figures; anything else is built from glass and frames.
+  if (own && !framesRenewed) return { u: cell.u.window, g: cell.g };
+  return windowOf(a.window_glazing_type, framesRenewed, windowsYear);
+}
+
+export function envelopeU(b: CellBlend, blended: TypologyCell, a: AssumedProperty, known: Known, level: number): EnvelopeU {
+  // A MIXED roof is its two parts weighted by area: the heat balance sees one roof element.
+  const roofOriginal = blended.u.roof;
+  const flat = a.flat_roof_insulation_type === null ? 0
+    : known.flatRoof ? levelU(b, 'roof', a.flat_roof_insulation_type) : stockU(roofOriginal, RENOVATED.roof_u, blended.bare.roof, level);
+  let inclined = a.inclined_roof_insulation_type === null ? 0
+    : known.inclinedRoof ? levelU(b, 'roof', a.inclined_roof_insulation_type) : stockU(roofOriginal, RENOVATED.roof_u, blended.bare.roof, level);
+  // An attic that is not lived in is an unheated space between roof and home (TABULA extra R).
+  if (a.attic_usage === 'STORAGE' || a.attic_usage === 'NOT_USED') inclined = 1 / (1 / inclined + envelope.unheated_space.r_added_m2k_per_w);
+  const roof = a.flat_roof_share * flat + (1 - a.flat_roof_share) * inclined;
+
+  const fill = a.has_cavity_wall_insulation ? envelope.cavity_fill.r_added_m2k_per_w : 0;
+  const wall = known.wall ? levelU(b, 'wall', a.outer_wall_insulation_type, fill) : stockU(blended.u.wall, RENOVATED.wall_u, blended.bare.wall, level);
+
+  // A floor over a crawl space or unheated basement gets the unheated space's extra R at every level, so levels stay ordered.
+  const aboveBare = known.aboveFloor ? levelU(b, 'floor', a.floor_above_basement_insulation_type) : stockU(blended.u.floor, RENOVATED.floor_u, blended.bare.floor, level);
+  const above = 1 / (1 / aboveBare + envelope.unheated_space.r_added_m2k_per_w);
+  const solid = known.solidFloor ? levelU(b, 'floor', a.solid_ground_floor_insulation_type) : stockU(blended.u.floor, RENOVATED.floor_u, blended.bare.floor, level);
+  const floor = a.basement_share * above + (1 - a.basement_share) * solid;
+
+  let window: { u: number; g: number };
+  if (known.window) {
+    const year = a.year_renovated !== null && a.year_renovated > a.year_built ? a.year_renovated : a.year_built;
+    const wa = cellWindow(b.a, a, year);
+    const wb = b.w === 1 ? wa : cellWindow(b.b, a, year);
+    window = { u: b.w * wa.u + (1 - b.w) * wb.u, g: b.w * wa.g + (1 - b.w) * wb.g };
+  } else {
+    const target = level < 0 ? UNPROVEN : { window_u: RENOVATED.window_u, window_g: RENOVATED.window_g };
+    const moves = level < 0 ? target.window_u > blended.u.window : target.window_u < blended.u.window;
+    const t = moves ? Math.min(1, Math.abs(level)) : 0;
+    window = { u: blended.u.window + t * (target.window_u - blended.u.window), g: blended.g + t * (target.window_g - blended.g) };
+  }
   return {
-    u: { roof, wall, floor, window: ownGlazing ? cell.u.window : table.u, door: cell.u.door },
-    g: ownGlazing ? cell.g : table.g,
+    u: { roof, wall, floor, window: window.u, door: blended.u.door },
+    g: window.g,
     floorB: envelope.unheated_space.floor_b_factor,
   };
 }

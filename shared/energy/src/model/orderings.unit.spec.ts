@@ -1,0 +1,130 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { GlazingType, InsulationLevel, PropertyDescription } from '@renopath/contracts';
+import { evaluate } from './evaluate.ts';
+
+// The orderings a building-physics expert expects (issue 10), swept over random homes.
+const LEVELS: InsulationLevel[] = ['NONE', 'LIGHT', 'MODERATE', 'STRONG'];
+const GLAZING: GlazingType[] = ['SINGLE_GLAZING', 'DOUBLE_GLAZING', 'HR', 'TRIPLE_GLAZING'];
+const EPS = 1e-6;
+const RUNS = 150;
+
+const ZIPS: { zip_code: string; country: 'BE' | 'NL' }[] = [
+  { zip_code: '9000', country: 'BE' }, { zip_code: '2000', country: 'BE' }, { zip_code: '3500', country: 'BE' }, { zip_code: '1050', country: 'BE' },
+  { zip_code: '4000', country: 'BE' }, { zip_code: '6000', country: 'BE' }, { zip_code: '3731 AB', country: 'NL' }, { zip_code: '1011 AB', country: 'NL' },
+];
+const zip = fc.constantFrom(...ZIPS);
+const maybe = <T>(a: fc.Arbitrary<T>) => fc.option(a, { nil: undefined });
+
+/** A random home: required fields plus a random subset of the description. */
+const home: fc.Arbitrary<PropertyDescription> = fc.record({
+  zip,
+  year_built: fc.integer({ min: 1850, max: 2025 }),
+  estate_format: fc.constantFrom('OPEN', 'SEMI_OPEN', 'CLOSED'),
+  habitable_space_m2: fc.integer({ min: 45, max: 400 }),
+  estate_type: maybe(fc.constantFrom('HOUSE', 'APARTMENT', 'VILLA')),
+  window_glazing_type: maybe(fc.constantFrom(...GLAZING)),
+  outer_wall_insulation_type: maybe(fc.constantFrom(...LEVELS)),
+  inclined_roof_insulation_type: maybe(fc.constantFrom(...LEVELS)),
+  solid_ground_floor_insulation_type: maybe(fc.constantFrom(...LEVELS)),
+  heating_type: maybe(fc.constantFrom('GAS', 'FUEL_OIL', 'ELECTRIC')),
+  has_solar_panels: maybe(fc.boolean()),
+  year_renovated: maybe(fc.integer({ min: 1990, max: 2025 })),
+}).map(({ zip: where, ...rest }) => {
+  const p = { ...rest, ...where } as PropertyDescription;
+  for (const k of Object.keys(p) as (keyof PropertyDescription)[]) if (p[k] === undefined) delete p[k];
+  return p;
+});
+
+const score = (p: PropertyDescription) => evaluate(p).epc_score;
+
+function nonIncreasing(values: number[]): boolean {
+  return values.every((v, i) => i === 0 || v <= values[i - 1]! + EPS * Math.max(1, Math.abs(values[i - 1]!)));
+}
+
+describe('orderings (property-based, random homes)', () => {
+  it('more insulation on any element never worsens the score', () => {
+    const field = fc.constantFrom('outer_wall_insulation_type', 'inclined_roof_insulation_type', 'flat_roof_insulation_type', 'solid_ground_floor_insulation_type', 'floor_above_basement_insulation_type');
+    fc.assert(fc.property(home, field, (h, f) => {
+      const base = { ...h };
+      if (f === 'flat_roof_insulation_type') { delete base.inclined_roof_insulation_type; base.roof_type = 'FLAT'; }
+      if (f === 'floor_above_basement_insulation_type') { delete base.solid_ground_floor_insulation_type; base.basement_type = 'FULL'; }
+      return nonIncreasing(LEVELS.map((l) => score({ ...base, [f]: l })));
+    }), { numRuns: RUNS });
+  });
+
+  it('better glazing never worsens the score, nor renewed frames', () => {
+    fc.assert(fc.property(home, fc.boolean(), (h, frames) => {
+      const s = GLAZING.map((g) => score({ ...h, window_glazing_type: g, has_renewed_window_frames: frames }));
+      const renewed = score({ ...h, window_glazing_type: 'HR', has_renewed_window_frames: true });
+      return nonIncreasing(s) && renewed <= score({ ...h, window_glazing_type: 'HR' }) + EPS;
+    }), { numRuns: RUNS });
+  });
+
+  it('a better system never worsens the score: non-condensing > condensing > heat pump; a hybrid beats the boiler', () => {
+    fc.assert(fc.property(home, (h) => {
+      const base = { ...h };
+      delete base.heating_type;
+      const old = score({ ...base, heating_type: 'GAS', heating_device: 'NON_CONDENSING_BOILER' });
+      const condensing = score({ ...base, heating_type: 'GAS', heating_device: 'CONDENSING_BOILER' });
+      const hybrid = score({ ...base, heating_type: 'GAS', heating_device: 'HYBRID_HEAT_PUMP' });
+      const hp = score({ ...base, heating_type: 'HEAT_PUMP', heating_device: 'GEOTHERMAL_HEAT_PUMP' });
+      return condensing <= old + EPS && hybrid < condensing && hp < condensing;
+    }), { numRuns: RUNS });
+  });
+
+  it('a lower air permeability (v50) never worsens the score', () => {
+    fc.assert(fc.property(home, (h) => nonIncreasing([24, 12, 6, 3, 1].map((v) => score({ ...h, air_tightness_v50: v })))), { numRuns: RUNS });
+  });
+
+  it('more solar panels lower the score by their physical credit only', () => {
+    fc.assert(fc.property(home, fc.double({ min: 0.5, max: 10, noNaN: true }), (h, kwp) => {
+      if (h.estate_type === 'APARTMENT') return true;
+      const without = evaluate({ ...h, has_solar_panels: false });
+      const withPv = evaluate({ ...h, has_solar_panels: true, solar_panels_kwp: kwp });
+      const yieldPerKwp = h.country === 'NL' ? 875 : 900;
+      const factor = h.country === 'NL' ? 1.45 : 2.5;
+      const credit = (kwp * yieldPerKwp * factor) / h.habitable_space_m2;
+      return Math.abs(without.epc_score - withPv.epc_score - credit) < 1e-6 * Math.max(1, credit);
+    }), { numRuns: RUNS });
+  });
+
+  it('detached >= semi-detached >= terraced for the same description (Belgium)', () => {
+    fc.assert(fc.property(home, (h) => {
+      if (h.estate_type === 'APARTMENT' || h.country === 'NL') return true;
+      const [open, semi, closed] = (['OPEN', 'SEMI_OPEN', 'CLOSED'] as const).map((f) => score({ ...h, estate_format: f }));
+      return open! >= semi! - EPS && semi! >= closed! - EPS;
+    }), { numRuns: RUNS });
+  });
+
+  it('no jump at a period edge: one year more changes a described home by a few percent at most', () => {
+    const edges = [1945, 1964, 1970, 1974, 1990, 1991, 2005, 2011, 2014];
+    fc.assert(fc.property(home, fc.constantFrom(...edges), (h, edge) => {
+      const d = { ...h, window_glazing_type: h.window_glazing_type ?? 'DOUBLE_GLAZING', outer_wall_insulation_type: h.outer_wall_insulation_type ?? 'LIGHT' };
+      delete d.year_renovated;
+      const a = score({ ...d, year_built: edge });
+      const b = score({ ...d, year_built: edge + 1 });
+      // Relative to the score, or a few kWh/m2 where PV brings it near zero.
+      return Math.abs(b - a) < Math.max(0.08 * Math.abs(a), 8);
+    }), { numRuns: RUNS });
+  });
+});
+
+describe('a deep renovation reaches the same label whatever the construction year', () => {
+  const deep: Partial<PropertyDescription> = {
+    roof_type: 'INCLINED', inclined_roof_insulation_type: 'STRONG', outer_wall_insulation_type: 'STRONG', solid_ground_floor_insulation_type: 'STRONG',
+    basement_type: 'NONE', window_glazing_type: 'TRIPLE_GLAZING', has_renewed_window_frames: true, air_tightness_v50: 3,
+    heating_type: 'HEAT_PUMP', heating_device: 'AIR_WATER_HEAT_PUMP', heat_emitter_type: 'LOW_TEMPERATURE_RADIATORS',
+    sanitary_heating_device: 'NOT_SEPARATED', ventilation_type: 'SYSTEM_D', has_solar_panels: false,
+  };
+  for (const [zip, country, format] of [['9000', 'BE', 'SEMI_OPEN'], ['2000', 'BE', 'OPEN'], ['4000', 'BE', 'CLOSED'], ['3731 AB', 'NL', 'SEMI_OPEN']] as const) {
+    it(`${country} ${zip} ${format}: one label from 1900 to 2020`, () => {
+      const labels = new Set<string>();
+      for (let year = 1900; year <= 2020; year += 5) {
+        labels.add(evaluate({ year_built: year, estate_format: format, habitable_space_m2: 150, zip_code: zip, country, ...deep }).epc_label);
+      }
+      expect([...labels]).toHaveLength(1);
+      if (country === 'BE' && zip !== '4000') expect([...labels][0]).toBe('A');
+    });
+  }
+});
