@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { PropertyDescription, Region } from '@renopath/contracts';
+import { PropertyDescription, PropertyFields, Region } from '@renopath/contracts';
 import {
   CLIENT_SCOPES, MEASURES_FOR_PLANNER, allNodes, applyEffect, availableItems, availableRoots, findNode, getNode,
-  isAllowedInScope, isLeaf, leavesOf, rootOf, rootsOf, selectionTree, type SelectionTreeNode,
+  isAllowedInScope, isLeaf, leavesOf, productFor, rootOf, rootsOf, selectionTree, type Predicate, type SelectionTreeNode,
 } from './index.ts';
 import { DATA } from './data.ts';
 import { unitPriceRow } from './pricing.ts';
@@ -61,7 +61,8 @@ describe('catalogue integrity', () => {
       ...DATA.vat.rates, ...DATA.vat.rules.flatMap((r) => r.cases), ...DATA.grants, ...DATA.income.rows,
       ...DATA.supporting.scaffolding, ...DATA.supporting.architect, ...DATA.supporting.safety_coordination,
       ...DATA.supporting.removal, DATA.supporting.waste_container, ...DATA.supporting.asbestos_inventory,
-      DATA.supporting.asbestos_inventory_triggers, ...DATA.quantity.rows,
+      DATA.supporting.asbestos_inventory_triggers, ...DATA.quantity.rows, ...DATA.prerequisites.rows, ...DATA.measureFigures.rows,
+      ...DATA.products.rows,
     ];
     const ids = new Set<string>();
     for (const row of rows) {
@@ -132,6 +133,39 @@ describe('catalogue integrity', () => {
     }
   });
 
+  it('compares property fields only with values the request schema accepts', () => {
+    // A renamed enum value (e.g. the old NATURAL_GAS) would otherwise make a rule silently never match.
+    const leavesOfPredicate = (p: Predicate): Extract<Predicate, { field: unknown }>[] =>
+      'all' in p ? p.all.flatMap(leavesOfPredicate) : 'any' in p ? p.any.flatMap(leavesOfPredicate) : 'of' in p ? p.of.flatMap(leavesOfPredicate) : [p];
+    let checked = 0;
+    for (const node of nodes) {
+      for (const r of node.requirements) {
+        for (const p of [r.applies_if, r.after_unless].filter((x): x is Predicate => x !== undefined).flatMap(leavesOfPredicate)) {
+          for (const v of Array.isArray(p.value) ? p.value : [p.value]) {
+            expect(PropertyFields[p.field].safeParse(v).success, `${node.renovation_component_type}: ${p.field} ${String(v)}`).toBe(true);
+            checked++;
+          }
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(20);
+  });
+
+  it('describes every window and glazing leaf as one 2025 product whose frames match its effect (products.json)', () => {
+    const windowLeaves = leavesOf(getNode('WINDOWS')).filter((l) => l.unit === 'm2');
+    expect(windowLeaves.length).toBe(8);
+    for (const leaf of windowLeaves) {
+      const type = leaf.renovation_component_type;
+      expect(DATA.products.rows.filter((r) => r.nodes.includes(type)), type).toHaveLength(1);
+      const product = productFor(type)!;
+      expect(applyEffect(leaf, {} as Partial<PropertyDescription>, 1).has_renewed_window_frames === true, type).toBe(product.renewed_frames);
+    }
+    // PRODUCT_WINDOW_HR: new HR windows meet the Flemish renovation requirement Uw <= 1.5 with Ug <= 1.1.
+    expect(productFor('WINDOW_REPLACEMENT_PVC_HR')).toMatchObject({ id: 'PRODUCT_WINDOW_HR', window_uw_max: 1.5, glazing_ug_max: 1.1 });
+    expect(productFor('GLAZING_REPLACEMENT_HR')).toMatchObject({ id: 'PRODUCT_GLAZING_HR', window_uw_max: null, renewed_frames: false });
+    expect(productFor('KITCHEN')).toBeUndefined();
+  });
+
   it('names only existing types in order prerequisites', () => {
     for (const node of nodes) for (const r of node.requirements) for (const t of r.after_any ?? []) expect(findNode(t), t).toBeDefined();
   });
@@ -178,8 +212,29 @@ describe('scope rules', () => {
   it('drops a root when the home can take none of its leaves', () => {
     const roots = (estate: Partial<PropertyDescription>) => availableRoots('general', estate).map((r) => r.renovation_component_type);
     expect(roots({})).toContain('FLOOR_INSULATION');
-    // A heated cellar: no floor insulation leaf applies (the floor is not a loss surface).
-    expect(roots({ basement_type: 'HEATED' })).not.toContain('FLOOR_INSULATION');
+    // A home that already has a solar water heater gets no second one; the heat-pump boiler keeps HOT_WATER.
+    const hotWater = availableItems('general', { has_solar_boiler: true }).find((t) => t.renovation_component_type === 'HOT_WATER')!;
+    expect(hotWater.children.map((c) => c.renovation_component_type)).toEqual(['HEAT_PUMP_BOILER']);
+  });
+
+  it('offers the floor works the ground floor can take (basement_type, basement_ceiling_height)', () => {
+    const floorLeaves = (estate: Partial<PropertyDescription>): string[] =>
+      availableItems('general', estate).find((t) => t.renovation_component_type === 'FLOOR_INSULATION')!.children.map((c) => c.renovation_component_type);
+    expect(floorLeaves({ basement_type: 'NONE' })).toEqual(['SOLID_FLOOR_INSULATION']);
+    expect(floorLeaves({ basement_type: 'FULL', basement_ceiling_height: 'HIGHER_THAN_120_CM' })).toEqual(['BASEMENT_CEILING_INSULATION']);
+    // A basement too low to stand in is insulated from below like a crawl space.
+    expect(floorLeaves({ basement_type: 'FULL', basement_ceiling_height: 'LOWER_THAN_120_CM' }))
+      .toEqual(['CRAWL_SPACE_FLOOR_INSULATION', 'CRAWL_SPACE_BOTTOM_INSULATION']);
+    expect(floorLeaves({ basement_type: 'PARTIAL' })).toEqual(['BASEMENT_CEILING_INSULATION', 'SOLID_FLOOR_INSULATION']);
+    expect(floorLeaves({ basement_type: 'CRAWL_SPACE' })).toEqual(['CRAWL_SPACE_FLOOR_INSULATION', 'CRAWL_SPACE_BOTTOM_INSULATION']);
+  });
+
+  it('offers pitched and flat roof works on a MIXED roof, and no attic-floor insulation under a lived-in attic', () => {
+    const roofTypes = (estate: Partial<PropertyDescription>): string[] =>
+      availableItems('roof', estate).flatMap(function flat(t: SelectionTreeNode): string[] { return [t.renovation_component_type, ...t.children.flatMap(flat)]; });
+    expect(roofTypes({ roof_type: 'MIXED' })).toEqual(expect.arrayContaining(['INCLINED_ROOF_INSULATION_INSIDE', 'FLAT_ROOF_INSULATION', 'ROOF_WINDOW', 'FLAT_ROOF_SKYLIGHT']));
+    expect(roofTypes({ roof_type: 'INCLINED', attic_usage: 'LIVING_SPACE' })).not.toContain('ATTIC_FLOOR_INSULATION');
+    expect(roofTypes({ roof_type: 'INCLINED', attic_usage: 'STORAGE' })).toContain('ATTIC_FLOOR_INSULATION');
   });
 });
 

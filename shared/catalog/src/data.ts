@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Country, HeatingType, Region } from '@renopath/contracts';
+import { Country, HeatingType, PROPERTY_FIELD_NAMES, Region, type PropertyField } from '@renopath/contracts';
 import unitPricesJson from '../data/unit-prices.json' with { type: 'json' };
 import regionalFactorsJson from '../data/regional-price-factors.json' with { type: 'json' };
 import costIndexJson from '../data/construction-cost-index.json' with { type: 'json' };
@@ -11,7 +11,10 @@ import flandersJson from '../data/grants/flanders.json' with { type: 'json' };
 import brusselsJson from '../data/grants/brussels.json' with { type: 'json' };
 import walloniaJson from '../data/grants/wallonia.json' with { type: 'json' };
 import netherlandsJson from '../data/grants/netherlands.json' with { type: 'json' };
-import { INCOME_CATEGORIES } from './types.ts';
+import prerequisitesJson from '../data/prerequisites.json' with { type: 'json' };
+import measureFiguresJson from '../data/measure-figures.json' with { type: 'json' };
+import productsJson from '../data/products.json' with { type: 'json' };
+import { INCOME_CATEGORIES, type Predicate } from './types.ts';
 
 /**
  * The catalogue's figures, parsed once at import: a malformed data file fails loudly at start-up
@@ -129,6 +132,36 @@ const SupportingWorks = z.strictObject({
 
 const QuantityRow = z.strictObject({ ...sourced, value: z.number().positive() });
 
+/** A predicate as data (types.ts Predicate); field names must be PropertyDescription's. */
+const PredicateSchema: z.ZodType<Predicate> = z.lazy(() => z.union([
+  z.strictObject({
+    field: z.enum(PROPERTY_FIELD_NAMES as [PropertyField, ...PropertyField[]]),
+    op: z.enum(['eq', 'neq', 'gte', 'lte', 'in', 'not_in', 'at_least_level', 'below_level']),
+    value: z.unknown(),
+    unknown: z.enum(['pass', 'fail']).optional(),
+  }),
+  z.strictObject({ all: z.array(PredicateSchema).min(1) }),
+  z.strictObject({ any: z.array(PredicateSchema).min(1) }),
+  z.strictObject({ at_least: z.number().int().min(1), of: z.array(PredicateSchema).min(1) }),
+]));
+const PrerequisiteRow = z.strictObject({
+  ...sourced,
+  measures: z.array(z.string()).min(1),
+  after_any: z.array(z.string()).min(1),
+  after_unless: PredicateSchema.optional(),
+  reason: z.string().min(5),
+});
+export type PrerequisiteRow = z.infer<typeof PrerequisiteRow>;
+const ProductRow = z.strictObject({
+  ...sourced,
+  nodes: z.array(z.string()).min(1),
+  description: z.string().min(5),
+  glazing_ug_max: z.number().positive(),
+  window_uw_max: z.number().positive().nullable(),
+  renewed_frames: z.boolean(),
+});
+export type ProductRow = z.infer<typeof ProductRow>;
+
 export const DATA = {
   unitPrices: z.strictObject({ description: z.string(), price_level_year: z.number().int(), rows: z.array(UnitPriceRow) })
     .parse(unitPricesJson),
@@ -138,8 +171,18 @@ export const DATA = {
   income: z.strictObject({ description: z.string(), default: IncomeCategory, rows: z.array(IncomeRow) }).parse(incomeJson),
   supporting: SupportingWorks.parse(supportingJson),
   quantity: z.strictObject({ description: z.string(), rows: z.array(QuantityRow) }).parse(quantityJson),
+  prerequisites: z.strictObject({ description: z.string(), rows: z.array(PrerequisiteRow) }).parse(prerequisitesJson),
+  measureFigures: z.strictObject({ description: z.string(), rows: z.array(QuantityRow) }).parse(measureFiguresJson),
+  products: z.strictObject({ description: z.string(), rows: z.array(ProductRow) }).parse(productsJson),
   grants: [flandersJson, brusselsJson, walloniaJson, netherlandsJson].flatMap((f) => GrantFile.parse(f).rules),
 };
+
+/** A named figure of an energy effect (measure-figures.json); a missing id is a programming error. */
+export function measureFigure(id: string): number {
+  const row = DATA.measureFigures.rows.find((r) => r.id === id);
+  if (!row) throw new Error(`measure-figures.json has no row ${id}`);
+  return row.value;
+}
 
 /** A named figure from quantity-rules.json; a missing id is a programming error. */
 export function quantityFigure(id: string): number {

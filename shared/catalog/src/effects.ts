@@ -5,7 +5,8 @@ import type { CatalogueNode } from './types.ts';
 
 /**
  * The property after the measure (pure; the input is not changed). Insulation, glazing and
- * ventilation levels never go down: insulating inside a wall already insulated outside keeps STRONG.
+ * ventilation levels never go down: insulating inside a wall already insulated outside keeps STRONG;
+ * likewise airtightness works never make a measured v50 worse.
  */
 export function applyEffect<P extends Partial<PropertyDescription>>(node: CatalogueNode | string, property: P, quantity: number): P {
   const effect = (typeof node === 'string' ? getNode(node) : node).effect;
@@ -19,6 +20,10 @@ export function applyEffect<P extends Partial<PropertyDescription>>(node: Catalo
   }
   for (const [field, value] of Object.entries(effect.defaults ?? {})) {
     if (next[field] === undefined) next[field] = value;
+  }
+  for (const [field, value] of Object.entries(effect.at_most ?? {})) {
+    const current = next[field];
+    next[field] = typeof current === 'number' ? Math.min(current, value) : value;
   }
   if (effect.add_kwp_from_quantity) {
     next.solar_panels_kwp = Math.round(((property.solar_panels_kwp ?? 0) + quantity) * 100) / 100;

@@ -22,3 +22,5 @@ export type { EligibleRenovationItem, GovernmentGrants, GrantGroup, GroupableIte
 export { MEASURES_FOR_PLANNER, canPlan } from './planner-measures.ts';
 export type { PlannerMeasure } from './planner-measures.ts';
 export { evaluate } from './predicates.ts';
+export { productFor } from './products.ts';
+export type { ProductRow } from './products.ts';

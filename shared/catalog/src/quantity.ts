@@ -38,7 +38,7 @@ function first(...values: (number | undefined)[]): number | undefined {
 }
 
 function roofSurface(ctx: QuantityContext): number | undefined {
-  const parts = (ctx.inclined_roof_surface ?? 0) + (ctx.flat_roof_surface ?? 0);
+  const parts = (ctx.inclined_roof_pane_surface ?? 0) + (ctx.flat_roof_pane_surface ?? 0);
   return first(ctx.roof_surface, parts > 0 ? parts : undefined);
 }
 
@@ -56,21 +56,24 @@ export function quantityFor(nodeOrType: CatalogueNode | string, ctx: QuantityCon
     case 'lump_sum':
       return 1;
     case 'inclined_roof_surface':
-      return need(first(ctx.inclined_roof_surface, ctx.roof_surface), 'inclined_roof_surface', 'roof_surface');
+      return need(first(ctx.inclined_roof_pane_surface, ctx.roof_surface), 'inclined_roof_pane_surface', 'roof_surface');
     case 'flat_roof_surface':
-      return need(first(ctx.flat_roof_surface, ctx.roof_surface), 'flat_roof_surface', 'roof_surface');
+      return need(first(ctx.flat_roof_pane_surface, ctx.roof_surface), 'flat_roof_pane_surface', 'roof_surface');
     case 'roof_surface':
-      return need(roofSurface(ctx), 'roof_surface', 'inclined_roof_surface', 'flat_roof_surface');
+      return need(roofSurface(ctx), 'roof_surface', 'inclined_roof_pane_surface', 'flat_roof_pane_surface');
     case 'attic_floor_surface':
       return need(first(ctx.attic_floor_surface, footprint(ctx)), 'attic_floor_surface', 'habitable_space_m2');
     case 'facade_net_surface':
       return need(ctx.outer_wall_surface, 'outer_wall_surface');
     case 'window_surface':
-      return need(ctx.window_surface, 'window_surface');
+      return need(ctx.window_glazing_surface, 'window_glazing_surface');
     case 'basement_ceiling_surface':
-      return need(first(ctx.basement_ceiling_surface, ctx.floor_surface, footprint(ctx)), 'basement_ceiling_surface', 'floor_surface', 'habitable_space_m2');
-    case 'solid_ground_floor_surface':
-      return need(first(ctx.solid_ground_floor_surface, ctx.floor_surface, footprint(ctx)), 'solid_ground_floor_surface', 'floor_surface', 'habitable_space_m2');
+      return need(
+        first(ctx.basement_ceiling_surface, ctx.floor_surface, ctx.ground_floor_surface, footprint(ctx)),
+        'basement_ceiling_surface', 'floor_surface', 'ground_floor_surface', 'habitable_space_m2',
+      );
+    case 'ground_floor_surface':
+      return need(first(ctx.ground_floor_surface, ctx.floor_surface, footprint(ctx)), 'ground_floor_surface', 'floor_surface', 'habitable_space_m2');
     case 'habitable_space':
       return need(ctx.habitable_space_m2, 'habitable_space_m2');
     case 'room_floor_surface':
@@ -91,9 +94,9 @@ export function quantityFor(nodeOrType: CatalogueNode | string, ctx: QuantityCon
     case 'railing_length':
       return need(first(ctx.railing_length, quantityFigure('RAILING_LENGTH_M')), 'railing_length');
     case 'pv_kwp_from_roof': {
-      const flat = ctx.roof_type === 'FLAT' || (ctx.flat_roof_surface !== undefined && ctx.inclined_roof_surface === undefined);
-      const surface = flat ? first(ctx.flat_roof_surface, ctx.roof_surface) : first(ctx.inclined_roof_surface, ctx.roof_surface);
-      if (surface === undefined) return need(undefined, 'inclined_roof_surface', 'flat_roof_surface', 'roof_surface');
+      const flat = ctx.roof_type === 'FLAT' || (ctx.flat_roof_pane_surface !== undefined && ctx.inclined_roof_pane_surface === undefined);
+      const surface = flat ? first(ctx.flat_roof_pane_surface, ctx.roof_surface) : first(ctx.inclined_roof_pane_surface, ctx.roof_surface);
+      if (surface === undefined) return need(undefined, 'inclined_roof_pane_surface', 'flat_roof_pane_surface', 'roof_surface');
       const usable = surface * quantityFigure(flat ? 'PV_USABLE_SHARE_FLAT' : 'PV_USABLE_SHARE_INCLINED');
       const kwp = Math.min(quantityFigure('PV_MAX_KWP'), usable / quantityFigure('PV_M2_PER_KWP'));
       // Panels come in ~0.4 kWp steps; one decimal is enough for pricing.

@@ -1,4 +1,5 @@
-import type { HeatingDevice, InsulationLevel, PropertyDescription } from '@renopath/contracts';
+import type { HeatEmitterType, HeatingDevice, InsulationLevel, PropertyDescription } from '@renopath/contracts';
+import { DATA, measureFigure } from './data.ts';
 import type {
   CatalogueNode, Effect, GrantCategory, Predicate, QuantityRule, Requirement, Scope, Unit, VatRuleId,
 } from './types.ts';
@@ -33,45 +34,28 @@ const DISTRIBUTION = { BE: 'BE_HEATING_DISTRIBUTION', NL: 'NL_STANDARD' } as con
 const SERVICE = { BE: 'BE_SERVICE', NL: 'NL_STANDARD' } as const;
 
 // Predicates reused by several nodes.
-const inclinedRoof: Predicate = { field: 'roof_type', op: 'eq', value: 'INCLINED' };
-const flatRoof: Predicate = { field: 'roof_type', op: 'eq', value: 'FLAT' };
-const roofInsulated: Predicate = {
-  any: [
-    { field: 'inclined_roof_insulation_type', op: 'at_least_level', value: 'MODERATE', unknown: 'fail' },
-    { field: 'flat_roof_insulation_type', op: 'at_least_level', value: 'MODERATE', unknown: 'fail' },
+// MIXED: the home has both an inclined and a flat part, so works on either apply.
+const inclinedRoof: Predicate = { field: 'roof_type', op: 'in', value: ['INCLINED', 'MIXED'] };
+const flatRoof: Predicate = { field: 'roof_type', op: 'in', value: ['FLAT', 'MIXED'] };
+/** A basement (full or partial; UNSPECIFIED may be one) whose ceiling is high enough to insulate from below. */
+const basementCeilingReachable: Predicate = {
+  all: [
+    { field: 'basement_type', op: 'in', value: ['FULL', 'PARTIAL', 'UNSPECIFIED'] },
+    { field: 'basement_ceiling_height', op: 'neq', value: 'LOWER_THAN_120_CM' },
   ],
 };
-/** "Insulated enough for a heat pump": at least two of roof, walls, glazing, floor at a decent level. */
-const envelopeReadyForHeatPump: Predicate = {
-  at_least: 2,
-  of: [
-    roofInsulated,
-    { field: 'outer_wall_insulation_type', op: 'at_least_level', value: 'MODERATE', unknown: 'fail' },
-    { field: 'window_glazing_type', op: 'at_least_level', value: 'HR', unknown: 'fail' },
+/** A crawl space, or a basement too low to stand in: insulated from below as a crawl space is. */
+const lowVoidUnderFloor: Predicate = {
+  any: [
+    { field: 'basement_type', op: 'in', value: ['CRAWL_SPACE', 'UNSPECIFIED'] },
     {
-      any: [
-        { field: 'floor_above_basement_insulation_type', op: 'at_least_level', value: 'MODERATE', unknown: 'fail' },
-        { field: 'solid_ground_floor_insulation_type', op: 'at_least_level', value: 'MODERATE', unknown: 'fail' },
+      all: [
+        { field: 'basement_type', op: 'in', value: ['FULL', 'PARTIAL'] },
+        { field: 'basement_ceiling_height', op: 'eq', value: 'LOWER_THAN_120_CM', unknown: 'fail' },
       ],
     },
   ],
 };
-const ENVELOPE_MEASURES = [
-  'CAVITY_WALL_INSULATION', 'EXTERIOR_WALL_INSULATION', 'INTERIOR_WALL_INSULATION',
-  'INCLINED_ROOF_INSULATION_INSIDE', 'INCLINED_ROOF_INSULATION_OUTSIDE', 'FLAT_ROOF_INSULATION', 'ATTIC_FLOOR_INSULATION',
-  'WINDOW_REPLACEMENT_PVC_HR', 'WINDOW_REPLACEMENT_PVC_TRIPLE', 'WINDOW_REPLACEMENT_WOOD_HR', 'WINDOW_REPLACEMENT_WOOD_TRIPLE',
-  'WINDOW_REPLACEMENT_ALUMINIUM_HR', 'WINDOW_REPLACEMENT_ALUMINIUM_TRIPLE', 'GLAZING_REPLACEMENT_HR', 'GLAZING_REPLACEMENT_TRIPLE',
-  'BASEMENT_CEILING_INSULATION', 'CRAWL_SPACE_FLOOR_INSULATION', 'SOLID_FLOOR_INSULATION',
-];
-/** Works that make the envelope airtight enough for balanced ventilation. */
-const AIRTIGHTENING_MEASURES = [
-  'AIRTIGHTNESS_IMPROVEMENT', 'EXTERIOR_WALL_INSULATION', 'INCLINED_ROOF_INSULATION_INSIDE', 'INCLINED_ROOF_INSULATION_OUTSIDE',
-  'WINDOW_REPLACEMENT_PVC_HR', 'WINDOW_REPLACEMENT_PVC_TRIPLE', 'WINDOW_REPLACEMENT_WOOD_HR', 'WINDOW_REPLACEMENT_WOOD_TRIPLE',
-  'WINDOW_REPLACEMENT_ALUMINIUM_HR', 'WINDOW_REPLACEMENT_ALUMINIUM_TRIPLE',
-];
-const HEAT_GENERATORS = [
-  'HEAT_PUMP_AIR_WATER', 'HEAT_PUMP_GEOTHERMAL', 'HEAT_PUMP_HYBRID', 'HEAT_PUMP_AIR_AIR', 'CONDENSING_BOILER', 'PELLET_BOILER',
-];
 
 type InsulationField =
   | 'outer_wall_insulation_type' | 'inclined_roof_insulation_type' | 'flat_roof_insulation_type'
@@ -79,9 +63,18 @@ type InsulationField =
 const insulate = (field: InsulationField, level: InsulationLevel): Effect => ({
   patch: { [field]: level } as Partial<PropertyDescription>,
 });
+/** Glass only: the old frames stay, so `has_renewed_window_frames` is left as it was. */
 const glazing = (type: 'HR' | 'TRIPLE_GLAZING'): Effect => ({ patch: { window_glazing_type: type } });
-const heatPump = (device: HeatingDevice): Effect => ({
-  patch: { heating_type: 'ELECTRIC', heating_device: device, installation_age: 0 },
+/** New windows: frames and glass, so the model credits the whole window, not glass in an old frame. */
+const newWindows = (type: 'HR' | 'TRIPLE_GLAZING'): Effect => ({
+  patch: { window_glazing_type: type, has_renewed_window_frames: true },
+});
+/** A heat pump sets the emitters only when it brings its own (air-air indoor units); water-based ones keep the existing emitters. */
+const heatPump = (device: HeatingDevice, emitters?: HeatEmitterType): Effect => ({
+  patch: {
+    heating_type: 'HEAT_PUMP', heating_device: device, installation_age: 'ZERO_TO_FIVE_YEARS_OLD',
+    ...(emitters ? { heat_emitter_type: emitters } : {}),
+  },
   add_eco_facilities: ['HEAT_PUMP'],
 });
 
@@ -94,12 +87,13 @@ const ROOTS: Record<Scope, Def[]> = {
         {
           id: 'CAVITY_WALL_INSULATION', name: 'Cavity wall insulation (injection)', nl: 'Spouwmuurisolatie', fr: 'Isolation de la coulisse',
           planner: true,
-          effect: { patch: { has_cavity_wall_insulation: true, outer_wall_insulation_type: 'MODERATE' } },
+          // A filled cavity is its own state (U ~0.5), not MODERATE wall insulation (U ~0.3): the model computes it.
+          effect: { patch: { has_cavity_wall_insulation: true } },
           req: [{
             applies_if: {
               all: [
                 { field: 'has_cavity_wall', op: 'eq', value: true, unknown: 'fail' },
-                { field: 'cavity_wall_width', op: 'gte', value: 5, unknown: 'fail' },
+                { field: 'cavity_wall_width', op: 'eq', value: 'EQUAL_OR_MORE_THAN_5_CM', unknown: 'fail' },
                 { field: 'has_cavity_wall_insulation', op: 'neq', value: true },
               ],
             },
@@ -135,22 +129,22 @@ const ROOTS: Record<Scope, Def[]> = {
             {
               id: 'WINDOW_REPLACEMENT_PVC', name: 'PVC frames', nl: 'PVC-ramen', fr: 'Châssis PVC',
               children: [
-                { id: 'WINDOW_REPLACEMENT_PVC_HR', name: 'PVC frames, HR++ glazing', nl: 'PVC-ramen met hoogrendementsglas', fr: 'Châssis PVC, vitrage haut rendement', planner: true, effect: glazing('HR') },
-                { id: 'WINDOW_REPLACEMENT_PVC_TRIPLE', name: 'PVC frames, triple glazing', nl: 'PVC-ramen met driedubbel glas', fr: 'Châssis PVC, triple vitrage', planner: true, effect: glazing('TRIPLE_GLAZING') },
+                { id: 'WINDOW_REPLACEMENT_PVC_HR', name: 'PVC frames, HR++ glazing', nl: 'PVC-ramen met hoogrendementsglas', fr: 'Châssis PVC, vitrage haut rendement', planner: true, effect: newWindows('HR') },
+                { id: 'WINDOW_REPLACEMENT_PVC_TRIPLE', name: 'PVC frames, triple glazing', nl: 'PVC-ramen met driedubbel glas', fr: 'Châssis PVC, triple vitrage', planner: true, effect: newWindows('TRIPLE_GLAZING') },
               ],
             },
             {
               id: 'WINDOW_REPLACEMENT_WOOD', name: 'Wooden frames', nl: 'Houten ramen', fr: 'Châssis bois',
               children: [
-                { id: 'WINDOW_REPLACEMENT_WOOD_HR', name: 'Wooden frames, HR++ glazing', nl: 'Houten ramen met hoogrendementsglas', fr: 'Châssis bois, vitrage haut rendement', effect: glazing('HR') },
-                { id: 'WINDOW_REPLACEMENT_WOOD_TRIPLE', name: 'Wooden frames, triple glazing', nl: 'Houten ramen met driedubbel glas', fr: 'Châssis bois, triple vitrage', effect: glazing('TRIPLE_GLAZING') },
+                { id: 'WINDOW_REPLACEMENT_WOOD_HR', name: 'Wooden frames, HR++ glazing', nl: 'Houten ramen met hoogrendementsglas', fr: 'Châssis bois, vitrage haut rendement', effect: newWindows('HR') },
+                { id: 'WINDOW_REPLACEMENT_WOOD_TRIPLE', name: 'Wooden frames, triple glazing', nl: 'Houten ramen met driedubbel glas', fr: 'Châssis bois, triple vitrage', effect: newWindows('TRIPLE_GLAZING') },
               ],
             },
             {
               id: 'WINDOW_REPLACEMENT_ALUMINIUM', name: 'Aluminium frames', nl: 'Aluminium ramen', fr: 'Châssis aluminium',
               children: [
-                { id: 'WINDOW_REPLACEMENT_ALUMINIUM_HR', name: 'Aluminium frames, HR++ glazing', nl: 'Aluminium ramen met hoogrendementsglas', fr: 'Châssis aluminium, vitrage haut rendement', effect: glazing('HR') },
-                { id: 'WINDOW_REPLACEMENT_ALUMINIUM_TRIPLE', name: 'Aluminium frames, triple glazing', nl: 'Aluminium ramen met driedubbel glas', fr: 'Châssis aluminium, triple vitrage', effect: glazing('TRIPLE_GLAZING') },
+                { id: 'WINDOW_REPLACEMENT_ALUMINIUM_HR', name: 'Aluminium frames, HR++ glazing', nl: 'Aluminium ramen met hoogrendementsglas', fr: 'Châssis aluminium, vitrage haut rendement', effect: newWindows('HR') },
+                { id: 'WINDOW_REPLACEMENT_ALUMINIUM_TRIPLE', name: 'Aluminium frames, triple glazing', nl: 'Aluminium ramen met driedubbel glas', fr: 'Châssis aluminium, triple vitrage', effect: newWindows('TRIPLE_GLAZING') },
               ],
             },
           ],
@@ -168,25 +162,25 @@ const ROOTS: Record<Scope, Def[]> = {
         {
           id: 'BASEMENT_CEILING_INSULATION', name: 'Basement ceiling insulation', nl: 'Kelderplafondisolatie', fr: 'Isolation du plafond de cave',
           q: 'basement_ceiling_surface', planner: true, effect: insulate('floor_above_basement_insulation_type', 'MODERATE'),
-          req: [{ applies_if: { field: 'basement_type', op: 'eq', value: 'UNHEATED' }, reason: 'Needs an unheated cellar below the floor.' }],
+          req: [{ applies_if: basementCeilingReachable, reason: 'Needs a basement under the floor with room (120 cm or more) to work on its ceiling.' }],
         },
         {
           id: 'CRAWL_SPACE_FLOOR_INSULATION', name: 'Floor insulation from the crawl space', nl: 'Vloerisolatie vanuit de kruipruimte',
           fr: 'Isolation du plancher par le vide sanitaire', q: 'basement_ceiling_surface', planner: true,
           effect: insulate('floor_above_basement_insulation_type', 'MODERATE'),
-          req: [{ applies_if: { field: 'basement_type', op: 'eq', value: 'CRAWL_SPACE' }, reason: 'Needs an accessible crawl space.' }],
+          req: [{ applies_if: lowVoidUnderFloor, reason: 'Needs an accessible crawl space.' }],
         },
         {
           id: 'CRAWL_SPACE_BOTTOM_INSULATION', name: 'Crawl-space bottom insulation', nl: 'Bodemisolatie kruipruimte',
           fr: 'Isolation du fond du vide sanitaire', q: 'basement_ceiling_surface',
           effect: insulate('floor_above_basement_insulation_type', 'LIGHT'),
-          req: [{ applies_if: { field: 'basement_type', op: 'eq', value: 'CRAWL_SPACE' }, reason: 'Needs an accessible crawl space.' }],
+          req: [{ applies_if: lowVoidUnderFloor, reason: 'Needs an accessible crawl space.' }],
         },
         {
           id: 'SOLID_FLOOR_INSULATION', name: 'Solid ground floor insulation (new floor build-up)', nl: 'Isolatie vloer op volle grond',
-          fr: 'Isolation du sol sur terre-plein', q: 'solid_ground_floor_surface', planner: true,
+          fr: 'Isolation du sol sur terre-plein', q: 'ground_floor_surface', planner: true,
           effect: insulate('solid_ground_floor_insulation_type', 'STRONG'),
-          req: [{ applies_if: { field: 'basement_type', op: 'eq', value: 'NONE' }, reason: 'Only for a floor resting on the ground.' }],
+          req: [{ applies_if: { field: 'basement_type', op: 'in', value: ['NONE', 'PARTIAL', 'UNSPECIFIED'] }, reason: 'Only for a floor resting on the ground (no basement, or the part beside a partial one).' }],
         },
       ],
     },
@@ -199,40 +193,38 @@ const ROOTS: Record<Scope, Def[]> = {
           children: [
             {
               id: 'HEAT_PUMP_AIR_WATER', name: 'Air-to-water heat pump', nl: 'Lucht-waterwarmtepomp', fr: 'Pompe à chaleur air-eau',
-              planner: true, effect: heatPump('HEAT_PUMP_AIR_WATER'),
-              req: [{ after_any: ENVELOPE_MEASURES, after_unless: envelopeReadyForHeatPump, reason: 'An all-electric heat pump needs an insulated envelope first (or choose a hybrid).' }],
+              planner: true, effect: heatPump('AIR_WATER_HEAT_PUMP'),
             },
             {
               id: 'HEAT_PUMP_GEOTHERMAL', name: 'Ground-source heat pump', nl: 'Bodem-waterwarmtepomp (geothermisch)', fr: 'Pompe à chaleur géothermique',
-              planner: true, effect: heatPump('HEAT_PUMP_GEOTHERMAL'),
-              req: [{ after_any: ENVELOPE_MEASURES, after_unless: envelopeReadyForHeatPump, reason: 'An all-electric heat pump needs an insulated envelope first (or choose a hybrid).' }],
+              planner: true, effect: heatPump('GEOTHERMAL_HEAT_PUMP'),
             },
             {
               id: 'HEAT_PUMP_HYBRID', name: 'Hybrid heat pump (with boiler)', nl: 'Hybride warmtepomp', fr: 'Pompe à chaleur hybride',
               planner: true, vat: { BE: 'BE_HYBRID_HEAT_PUMP', NL: 'NL_STANDARD' },
               // A hybrid keeps the boiler's carrier (gas unless stated) for peak load.
-              effect: { patch: { heating_device: 'HEAT_PUMP_HYBRID', installation_age: 0 }, defaults: { heating_type: 'NATURAL_GAS' }, add_eco_facilities: ['HEAT_PUMP'] },
+              effect: { patch: { heating_device: 'HYBRID_HEAT_PUMP', installation_age: 'ZERO_TO_FIVE_YEARS_OLD' }, defaults: { heating_type: 'GAS' }, add_eco_facilities: ['HEAT_PUMP'] },
             },
             {
               id: 'HEAT_PUMP_AIR_AIR', name: 'Air-to-air heat pump', nl: 'Lucht-luchtwarmtepomp', fr: 'Pompe à chaleur air-air',
-              planner: true, effect: heatPump('HEAT_PUMP_AIR_AIR'),
-              req: [{ after_any: ENVELOPE_MEASURES, after_unless: envelopeReadyForHeatPump, reason: 'An all-electric heat pump needs an insulated envelope first (or choose a hybrid).' }],
+              planner: true, effect: heatPump('AIR_AIR_HEAT_PUMP', 'AIR'),
             },
           ],
         },
         {
+          // A client may add it, but the planner never proposes it: a new gas boiler locks in fossil heating for ~15 years.
           id: 'CONDENSING_BOILER', name: 'Gas condensing boiler', nl: 'Condensatieketel op gas', fr: 'Chaudière gaz à condensation',
-          vat: FOSSIL, planner: true,
-          effect: { patch: { heating_type: 'NATURAL_GAS', heating_device: 'CONDENSING_BOILER', installation_age: 0 } },
+          vat: FOSSIL, planner: false,
+          effect: { patch: { heating_type: 'GAS', heating_device: 'CONDENSING_BOILER', installation_age: 'ZERO_TO_FIVE_YEARS_OLD' } },
           req: [{
-            applies_if: { field: 'heating_type', op: 'in', value: ['NATURAL_GAS', 'PROPANE'] },
+            applies_if: { field: 'heating_type', op: 'in', value: ['GAS', 'PROPANE'] },
             reason: 'Only where the home already has a gas supply; no new gas connections are planned.',
           }],
         },
         {
           id: 'PELLET_BOILER', name: 'Pellet boiler', nl: 'Pelletketel', fr: 'Chaudière à pellets',
           vat: RENOVATION, planner: true,
-          effect: { patch: { heating_type: 'WOOD_PELLETS', heating_device: 'PELLET_BOILER', installation_age: 0 } },
+          effect: { patch: { heating_type: 'PELLET_FUEL', heating_device: 'PELLET_BOILER', installation_age: 'ZERO_TO_FIVE_YEARS_OLD' } },
         },
       ],
     },
@@ -264,23 +256,30 @@ const ROOTS: Record<Scope, Def[]> = {
           id: 'VENTILATION_SYSTEM_D', name: 'Balanced ventilation with heat recovery (system D)', nl: 'Ventilatiesysteem D met warmteterugwinning',
           fr: 'Ventilation double flux (système D)', planner: true,
           effect: { patch: { ventilation_type: 'SYSTEM_D' }, add_eco_facilities: ['VENTILATION_D'] },
-          req: [{
-            after_any: AIRTIGHTENING_MEASURES,
-            after_unless: { field: 'window_glazing_type', op: 'at_least_level', value: 'HR', unknown: 'fail' },
-            reason: 'Heat recovery only pays off in an airtight envelope: airtightness works or new windows first.',
-          }],
         },
       ],
     },
     {
       id: 'AIRTIGHTNESS_IMPROVEMENT', name: 'Airtightness works with blower-door test', nl: 'Luchtdichtheidswerken met blowerdoortest',
       fr: 'Travaux d\u2019étanchéité à l\u2019air avec test d\u2019infiltrométrie', unit: 'lump_sum', q: 'lump_sum', cat: 'OTHER', vat: RENOVATION,
+      planner: true, effect: { at_most: { air_tightness_v50: measureFigure('V50_AFTER_AIRTIGHTNESS_WORKS') } },
+    },
+    {
+      id: 'HEAT_DISTRIBUTION', name: 'Heat emitters for the whole home', nl: 'Warmteafgifte voor de hele woning', fr: 'Émetteurs de chaleur pour tout le logement',
+      unit: 'm2', q: 'habitable_space', cat: 'TECHNICAL_INSTALLATIONS', vat: DISTRIBUTION, excl: 'HEAT_EMITTERS',
+      children: [
+        {
+          // Sold with a water-based heat pump as a separate item: the emitters set its flow temperature.
+          id: 'LOW_TEMPERATURE_RADIATORS_WHOLE_HOME', name: 'Low-temperature radiators in every heated room',
+          nl: 'Lagetemperatuurradiatoren in alle verwarmde ruimten', fr: 'Radiateurs basse température dans toutes les pièces chauffées',
+          planner: true, effect: { patch: { heat_emitter_type: 'LOW_TEMPERATURE_RADIATORS' } },
+        },
+      ],
     },
     {
       id: 'SOLAR_PANELS', name: 'Solar panels (PV)', nl: 'Zonnepanelen', fr: 'Panneaux photovoltaïques',
       unit: 'kWp', q: 'pv_kwp_from_roof', cat: 'TECHNICAL_INSTALLATIONS', vat: { BE: 'BE_SOLAR', NL: 'NL_PV' }, planner: true,
       effect: { add_kwp_from_quantity: true, add_eco_facilities: ['SOLAR_PANELS'] },
-      req: [{ after_any: HEAT_GENERATORS, after_unless: { field: 'heating_device', op: 'in', value: ['HEAT_PUMP_AIR_WATER', 'HEAT_PUMP_GEOTHERMAL', 'HEAT_PUMP_AIR_AIR', 'HEAT_PUMP_HYBRID', 'CONDENSING_BOILER', 'PELLET_BOILER'], unknown: 'pass' }, reason: 'PV is sized after the heating decision.' }],
     },
     {
       id: 'HOME_BATTERY', name: 'Home battery', nl: 'Thuisbatterij', fr: 'Batterie domestique',
@@ -334,7 +333,10 @@ const ROOTS: Record<Scope, Def[]> = {
         {
           id: 'ATTIC_FLOOR_INSULATION', name: 'Attic floor insulation (unheated attic)', nl: 'Zoldervloerisolatie', fr: 'Isolation du plancher des combles',
           q: 'attic_floor_surface', planner: true, effect: insulate('inclined_roof_insulation_type', 'STRONG'),
-          req: [{ applies_if: inclinedRoof, reason: 'Only under a pitched roof with an unheated attic.' }],
+          req: [{
+            applies_if: { all: [inclinedRoof, { field: 'attic_usage', op: 'neq', value: 'LIVING_SPACE' }] },
+            reason: 'Only under a pitched roof with an unheated attic (not lived in).',
+          }],
         },
       ],
     },
@@ -478,6 +480,16 @@ function build(): Map<string, CatalogueNode> {
     for (const child of def.children ?? []) visit(child, scope, node);
   };
   for (const [scope, roots] of Object.entries(ROOTS) as [Scope, Def[]][]) for (const root of roots) visit(root, scope, null);
+  // Order prerequisites live in data/prerequisites.json, each with its reason and source.
+  for (const row of DATA.prerequisites.rows) {
+    for (const type of row.measures) {
+      const node = nodes.get(type);
+      if (!node) throw new Error(`prerequisites.json ${row.id} names unknown measure ${type}`);
+      node.requirements.push({
+        after_any: row.after_any, reason: row.reason, ...(row.after_unless ? { after_unless: row.after_unless } : {}),
+      });
+    }
+  }
   return nodes;
 }
 

@@ -27,7 +27,7 @@ export type QuantityRule =
   | 'facade_net_surface'
   | 'window_surface'
   | 'basement_ceiling_surface'
-  | 'solid_ground_floor_surface'
+  | 'ground_floor_surface'
   | 'habitable_space'
   | 'room_floor_surface'
   | 'room_wall_surface'
@@ -58,6 +58,8 @@ export interface Effect {
   patch?: Partial<PropertyDescription>;
   /** Fields set only when the property does not give them (e.g. a hybrid keeps its gas carrier). */
   defaults?: Partial<PropertyDescription>;
+  /** Numbers the works bring down to at most this value (a lower v50 is tighter; a tighter home keeps its own). */
+  at_most?: { air_tightness_v50?: number };
   /** Adds the item's quantity (kWp) to `solar_panels_kwp`. */
   add_kwp_from_quantity?: boolean;
   add_eco_facilities?: EcoFacility[];
