@@ -27,7 +27,7 @@ describe('renopath CLI (wraps the admin API)', () => {
   it('creates an organization, a client with scopes, and revokes it', async () => {
     const org = await cli(['org', 'create', '--name', 'Immo CLI', '--country', 'BE', '--owner-email', 'cli@immo.example', '--owner-first-name', 'Cli', '--owner-last-name', 'User']);
     const created = JSON.parse(org.stdout);
-    expect(created.organization.name).toBe('Immo CLI');
+    expect(created.organization).toMatchObject({ organization_name: 'Immo CLI', country: 'BE' });
     const client = JSON.parse((await cli(['client', 'create', '--user', created.user.id, '--scopes', 'estates,audit'])).stdout);
     expect(client.scopes).toEqual(['estates', 'audit']);
     const token = await stack.token(client.client_id, client.client_secret);

@@ -110,6 +110,8 @@ describe('users', () => {
       expect(res.statusCode).toBe(200);
       const users = res.json();
       expect(users).toHaveLength(1);
+      // INTERFACE.md "User": id, email_address, first_name, last_name (the rest are extensions).
+      expect(Object.keys(users[0])).toEqual(expect.arrayContaining(['id', 'email_address', 'first_name', 'last_name']));
       expect(users[0]).toMatchObject({
         id: stack.bootstrap.user_id,
         email_address: 'demo@renopath.example',
@@ -120,11 +122,11 @@ describe('users', () => {
   });
 
   it('PATCH /users/{id} edits oneself and is readable by the next request', async () => {
-    const res = await stack.as(owner).patch(`/users/${stack.bootstrap.user_id}`, { first_name: 'Dana', external_id: 'crm-1' });
+    const res = await stack.as(owner).patch(`/users/${stack.bootstrap.user_id}`, { first_name: 'Dana', last_name: 'Demo', external_id: 'crm-1' });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ first_name: 'Dana', external_id: 'crm-1' });
+    expect(res.json()).toMatchObject({ id: stack.bootstrap.user_id, email_address: 'demo@renopath.example', first_name: 'Dana', last_name: 'Demo', external_id: 'crm-1' });
     const me = await stack.as(owner).get('/users/me');
-    expect(me.json()[0]).toMatchObject({ first_name: 'Dana', external_id: 'crm-1' });
+    expect(me.json()[0]).toMatchObject({ first_name: 'Dana', last_name: 'Demo', external_id: 'crm-1' });
   });
 
   it('PATCH /users/{id} rejects unknown and non-editable fields, and bad values', async () => {
@@ -146,7 +148,7 @@ describe('users', () => {
       member_type: 'EMPLOYEE',
     });
     expect(added.statusCode).toBe(201);
-    const emmaId = added.json().user_id;
+    const emmaId = added.json().id;
     const byOwner = await stack.as(owner).patch(`/users/${emmaId}`, { last_name: 'Peeters' });
     expect(byOwner.statusCode).toBe(200);
 
@@ -172,7 +174,7 @@ describe('users', () => {
       email_address: 'victor@victim.example', first_name: 'V', last_name: 'V', member_type: 'EMPLOYEE',
     });
     expect(added.statusCode).toBe(201);
-    const hijack = await stack.as(owner).patch(`/users/${added.json().user_id}`, { email_address: 'attacker@evil.example' });
+    const hijack = await stack.as(owner).patch(`/users/${added.json().id}`, { email_address: 'attacker@evil.example' });
     expect(hijack.statusCode).toBe(403);
     expect(hijack.json()).toEqual({ statusCode: 403, error: 'Forbidden' });
     const me = await stack.as(other.token).get('/users/me');
@@ -187,38 +189,108 @@ describe('users', () => {
 });
 
 describe('organizations', () => {
-  it('GET /organizations lists only the caller\'s organizations', async () => {
+  it('GET /organizations lists only the caller\'s organizations, each with every documented field', async () => {
     const other = await stack.tenant('Agency Two', 'two@agency.example');
     const mine = await stack.as(owner).get('/organizations');
     expect(mine.statusCode).toBe(200);
     expect(mine.json().map((o: { id: string }) => o.id)).toEqual([stack.bootstrap.organization_id]);
     const theirs = await stack.as(other.token).get('/v1/organizations');
-    expect(theirs.json()).toEqual([expect.objectContaining({ id: other.organization.id, name: 'Agency Two', country: 'NL', vat_number: null })]);
+    expect(theirs.json()).toEqual([{
+      id: other.organization.id,
+      phone_number: null,
+      email_address: null,
+      organization_name: 'Agency Two',
+      country: 'NL',
+      region: 'NETHERLANDS',
+      street: null,
+      house_number: null,
+      house_number_extra: null,
+      zipcode: null,
+      place: null,
+      vat_number: null,
+      external_id: null,
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
+    }]);
+    expect(theirs.json()[0]).not.toHaveProperty('name');
   });
 
-  it('PATCH /organizations/{id}: owner edits; employee 403; other tenant 404; bad body 400', async () => {
-    const res = await stack.as(owner).patch(`/organizations/${stack.bootstrap.organization_id}`, { name: 'Immo Demo', vat_number: 'BE0123456789' });
+  it('PATCH /organizations/{id} takes every field of INTERFACE.md and reads them back, region derived', async () => {
+    const org = stack.bootstrap.organization_id;
+    const body = {
+      phone_number: '+32 9 123 45 67',
+      email_address: 'info@immo-demo.example',
+      organization_name: 'Immo Demo',
+      country: 'BE',
+      street: 'Veldstraat',
+      house_number: '12',
+      house_number_extra: 'bus 3',
+      zipcode: '9000',
+      place: 'Gent',
+    };
+    const res = await stack.as(owner).patch(`/organizations/${org}`, body);
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ name: 'Immo Demo', vat_number: 'BE0123456789' });
+    expect(res.json()).toMatchObject({ id: org, ...body, region: 'FLANDERS' });
+    const listed = (await stack.as(owner).get('/organizations')).json()[0];
+    expect(listed).toMatchObject({ id: org, ...body, region: 'FLANDERS' });
 
+    // A zipcode in another region moves the organization there; clearing it leaves the region unknown.
+    const brussels = await stack.as(owner).patch(`/v1/organizations/${org}`, { zipcode: '1050', place: 'Elsene' });
+    expect(brussels.json()).toMatchObject({ zipcode: '1050', region: 'BRUSSELS', street: 'Veldstraat' });
+    const cleared = await stack.as(owner).patch(`/organizations/${org}`, { zipcode: null, house_number_extra: null });
+    expect(cleared.json()).toMatchObject({ zipcode: null, region: null, house_number_extra: null, house_number: '12' });
+    const extensions = await stack.as(owner).patch(`/organizations/${org}`, { vat_number: 'BE0123456789', external_id: 'crm-org-1' });
+    expect(extensions.json()).toMatchObject({ vat_number: 'BE0123456789', external_id: 'crm-org-1', organization_name: 'Immo Demo' });
+  });
+
+  it('PATCH /organizations/{id}: region is read-only; bad email, phone and zipcode are 400 naming the field', async () => {
+    const org = stack.bootstrap.organization_id;
+    const region = await stack.as(owner).patch(`/organizations/${org}`, { organization_name: 'X', region: 'WALLONIA' });
+    expect(region.statusCode).toBe(400);
+    expect(region.json()).toEqual({ statusCode: 400, error: 'Bad Request', message: ['region is not editable: it follows from zipcode and country'] });
+
+    const bad = await stack.as(owner).patch(`/organizations/${org}`, { email_address: 'nope', phone_number: 'call me', country: 'FR' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toEqual([
+      'phone_number must be a phone number: 8 to 15 digits, with an optional leading + and spaces',
+      'email_address must be an email address',
+      'country must be one of "BE", "NL"',
+    ]);
+    expect((await stack.as(owner).patch(`/organizations/${org}`, { phone_number: '+32 12' })).statusCode).toBe(400);
+
+    const be = await stack.as(owner).patch(`/organizations/${org}`, { country: 'BE', zipcode: '1234 AB' });
+    expect(be.statusCode).toBe(400);
+    expect(be.json().message).toEqual(['zipcode must be a Belgian postal code (4 digits, 1000-9999)']);
+    await stack.as(owner).patch(`/organizations/${org}`, { country: 'BE', zipcode: '2000' });
+    // The zipcode kept (2000) is not Dutch: the country cannot change alone.
+    const nl = await stack.as(owner).patch(`/organizations/${org}`, { country: 'NL' });
+    expect(nl.statusCode).toBe(400);
+    expect(nl.json().message).toEqual(['zipcode must be a Dutch postal code (4 digits and 2 letters, like 1234 AB)']);
+    const both = await stack.as(owner).patch(`/organizations/${org}`, { country: 'NL', zipcode: '1012 AB' });
+    expect(both.json()).toMatchObject({ country: 'NL', zipcode: '1012 AB', region: 'NETHERLANDS' });
+
+    const unknownField = await stack.as(owner).patch(`/organizations/${org}`, { owner_id: 'x', name: 'Old name' });
+    expect(unknownField.statusCode).toBe(400);
+    expect(unknownField.json().message).toEqual(['owner_id is not an allowed field', 'name is not an allowed field']);
+  });
+
+  it('PATCH /organizations/{id}: employee 403; other tenant 404', async () => {
     const added = await stack.as(owner).post(`/organizations/${stack.bootstrap.organization_id}/members`, {
       email_address: 'eric@agency.example', first_name: 'Eric', last_name: 'Employee', member_type: 'EMPLOYEE',
     });
-    const client = await stack.admin('POST', '/admin/api-clients', { user_id: added.json().user_id });
+    const client = await stack.admin('POST', '/admin/api-clients', { user_id: added.json().id });
     const employee = await stack.token(client.json().client_id, client.json().client_secret);
-    const byEmployee = await stack.as(employee).patch(`/organizations/${stack.bootstrap.organization_id}`, { name: 'Mine now' });
+    const byEmployee = await stack.as(employee).patch(`/organizations/${stack.bootstrap.organization_id}`, { organization_name: 'Mine now' });
     expect(byEmployee.statusCode).toBe(403);
+    expect(byEmployee.json()).toEqual({ statusCode: 403, error: 'Forbidden' });
 
     const other = await stack.tenant('Agency Three', 'three@agency.example');
-    const cross = await stack.as(other.token).patch(`/organizations/${stack.bootstrap.organization_id}`, { name: 'Stolen' });
+    const cross = await stack.as(other.token).patch(`/organizations/${stack.bootstrap.organization_id}`, { organization_name: 'Stolen' });
     expect(cross.statusCode).toBe(404);
     expect(cross.json()).toEqual({ statusCode: 404, error: 'Not Found', message: ['organization not found'] });
-
-    const bad = await stack.as(owner).patch(`/organizations/${stack.bootstrap.organization_id}`, { country: 'FR' });
-    expect(bad.statusCode).toBe(400);
-    expect(bad.json().message).toEqual(['country must be one of "BE", "NL"']);
-    const unknownField = await stack.as(owner).patch(`/organizations/${stack.bootstrap.organization_id}`, { owner_id: 'x' });
-    expect(unknownField.statusCode).toBe(400);
+    const name = (await stack.as(owner).get('/organizations')).json()[0].organization_name;
+    expect(name).not.toBe('Mine now');
+    expect(name).not.toBe('Stolen');
   });
 
   it('members: list, add (owner only), remove (keeps the last owner), tenant isolation', async () => {
@@ -227,12 +299,22 @@ describe('organizations', () => {
       email_address: 'carla@buyer.example', first_name: 'Carla', last_name: 'Client', member_type: 'CLIENT',
     });
     expect(add.statusCode).toBe(201);
-    expect(add.json()).toMatchObject({ organization_id: org, member_type: 'CLIENT', email_address: 'carla@buyer.example' });
-    const carlaId = add.json().user_id;
+    const carlaId = add.json().id;
+    expect(add.json()).toEqual({
+      id: carlaId,
+      email_address: 'carla@buyer.example',
+      first_name: 'Carla',
+      last_name: 'Client',
+      member_type: 'CLIENT',
+      user_id: carlaId,
+      organization_id: org,
+      created_at: expect.any(String),
+    });
 
     const list = await stack.as(owner).get(`/organizations/${org}/members`);
     expect(list.statusCode).toBe(200);
-    expect(list.json().map((m: { user_id: string }) => m.user_id)).toContain(carlaId);
+    expect(list.json().find((m: { id: string }) => m.id === carlaId)).toEqual(add.json());
+    expect(list.json().find((m: { id: string }) => m.id === stack.bootstrap.user_id)).toMatchObject({ member_type: 'OWNER', email_address: 'demo@renopath.example' });
 
     const carlaClient = await stack.admin('POST', '/admin/api-clients', { user_id: carlaId });
     const carla = await stack.token(carlaClient.json().client_id, carlaClient.json().client_secret);
@@ -254,10 +336,13 @@ describe('organizations', () => {
     expect((await stack.as(other.token).get(`/organizations/${org}/members`)).statusCode).toBe(404);
     expect((await stack.as(other.token).delete(`/organizations/${org}/members/${carlaId}`)).statusCode).toBe(404);
 
-    const removed = await stack.as(owner).delete(`/organizations/${org}/members/${carlaId}`);
+    expect((await stack.as(owner).delete(`/organizations/${org}/members/not-a-uuid`)).json()).toEqual({ statusCode: 404, error: 'Not Found', message: ['member not found'] });
+
+    const removed = await stack.as(owner).delete(`/v1/organizations/${org}/members/${carlaId}`);
     expect(removed.statusCode).toBe(200);
+    expect(removed.json()).toMatchObject({ id: carlaId, member_type: 'CLIENT' });
     const after = await stack.as(owner).get(`/organizations/${org}/members`);
-    expect(after.json().map((m: { user_id: string }) => m.user_id)).not.toContain(carlaId);
+    expect(after.json().map((m: { id: string }) => m.id)).not.toContain(carlaId);
     // A removed member's client can no longer obtain tokens for the organization.
     const again = await stack.app.inject({
       method: 'POST', url: '/v1/oauth/token',
@@ -268,6 +353,13 @@ describe('organizations', () => {
 
     const events = await stack.running.identity.storage.eventStore.readStream(`organization-${org}`);
     expect(events.map((e) => e.type)).toContain('OrganizationMemberRemoved');
+  });
+
+  it('the OpenAPI document names the member path parameter member_id', async () => {
+    const doc = (await stack.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    const op = doc.paths['/organizations/{organization_id}/members/{member_id}']?.delete;
+    expect(op?.parameters?.map((p: { name: string }) => p.name)).toEqual(['organization_id', 'member_id']);
+    expect(doc.paths['/organizations/{organization_id}/members/{user_id}']).toBeUndefined();
   });
 });
 
@@ -281,10 +373,32 @@ describe('operator admin API', () => {
     expect(body.client_secret).toMatch(/^[0-9a-f]{64}$/);
     expect(body.client_id).toMatch(/^[0-9a-f-]{36}$/);
     expect(body.webhook_secret).toMatch(/^whsec_/);
-    expect(body.organization).toMatchObject({ name: 'Makelaardij Noord', country: 'NL' });
+    expect(body.organization).toMatchObject({ organization_name: 'Makelaardij Noord', country: 'NL', region: 'NETHERLANDS', zipcode: null });
+    expect(body.organization).not.toHaveProperty('name');
     expect(body.user).toMatchObject({ email_address: 'noord@makelaar.example', organizations: [{ organization_id: body.organization.id, member_type: 'OWNER' }] });
     const stored = JSON.stringify(await stack.running.identity.storage.eventStore.readAll(), (_k, v) => (typeof v === 'bigint' ? String(v) : v));
     expect(stored).not.toContain(body.client_secret);
+  });
+
+  it('also takes the organization\'s INTERFACE.md fields (extension), and checks the zipcode before creating anyone', async () => {
+    const person = { email_address: 'zuid@makelaar.example', first_name: 'Zoë', last_name: 'Zuid' };
+    const address = { phone_number: '+32 3 555 12 34', email_address: 'info@zuid.example', street: 'Meir', house_number: '1', house_number_extra: null, zipcode: '2000', place: 'Antwerpen' };
+    const badZip = await stack.admin('POST', '/admin/organizations', { organization_name: 'Zuid', country: 'BE', ...address, zipcode: '200', owner: person });
+    expect(badZip.statusCode).toBe(400);
+    expect(badZip.json().message).toEqual(['zipcode must be a Belgian postal code (4 digits, 1000-9999)']);
+    const stored = await stack.running.identity.storage.eventStore.readAll();
+    expect(JSON.stringify(stored, (_k, v) => (typeof v === 'bigint' ? String(v) : v))).not.toContain('zuid@makelaar.example');
+
+    const res = await stack.admin('POST', '/admin/organizations', { organization_name: 'Zuid', country: 'BE', ...address, owner: person });
+    expect(res.statusCode).toBe(201);
+    expect(res.json().organization).toMatchObject({ organization_name: 'Zuid', country: 'BE', region: 'FLANDERS', ...address });
+
+    const neither = await stack.admin('POST', '/admin/organizations', { country: 'BE', owner: person });
+    expect(neither.json()).toEqual({ statusCode: 400, error: 'Bad Request', message: ['name is required'] });
+    const differ = await stack.admin('POST', '/admin/organizations', { name: 'A', organization_name: 'B', country: 'BE', owner: person });
+    expect(differ.json().message).toEqual(['organization_name must equal name when both are given']);
+    const region = await stack.admin('POST', '/admin/organizations', { name: 'A', country: 'BE', region: 'FLANDERS', owner: person });
+    expect(region.json().message).toEqual(['region is not editable: it follows from zipcode and country']);
   });
 
   it('creates a client with chosen scopes; a missing scope answers 403', async () => {

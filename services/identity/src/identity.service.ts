@@ -24,15 +24,16 @@ import {
   type ApiClientCreated,
   type AdminOrganizationCreated,
   type Organization,
+  type OrganizationProfile,
   type Scope,
   type ServiceRequest,
   type TokenReply,
   type User,
 } from '@renopath/contracts';
 import { apiClientDecider, apiClientStream } from './api-client/api-client.decider.ts';
-import { C, DIRECTORY_PROJECTION, projectDirectory, type ApiClientDoc, type MemberDoc } from './directory/directory.projection.ts';
+import { C, DIRECTORY_PROJECTION, memberKey, projectDirectory, type ApiClientDoc, type MemberDoc } from './directory/directory.projection.ts';
 import { emailClaimDecider, emailStream, normalizeEmail } from './email/email-claim.decider.ts';
-import { organizationDecider, organizationStream } from './organization/organization.decider.ts';
+import { organizationDecider, organizationStream, zipcodeProblem } from './organization/organization.decider.ts';
 import { hashSecret, newSecret, newWebhookSecret, verifySecret } from './tokens/secrets.ts';
 import type { SigningKeys } from './tokens/signing-keys.ts';
 import { userDecider, userStream } from './user/user.decider.ts';
@@ -107,15 +108,36 @@ export async function startIdentity(deps: IdentityDeps): Promise<IdentityService
   }
 
   async function createOrganizationWithOwner(req: ServiceRequest, body: AdminCreateOrganizationBody, clientCredentials?: { client_id: string; client_secret: string }): Promise<AdminOrganizationCreated> {
+    const profile = profileOf(body);
+    // Refused before the owner is registered, so a bad request leaves no user behind.
+    const problem = zipcodeProblem(profile.zipcode, profile.country);
+    if (problem) throw new DomainError(400, [problem]);
     const { user_id } = await claimEmailAndRegister(req, body.owner);
     const organization_id = randomUUID();
     await handleCommand(store, organizationStream(organization_id), organizationDecider, {
-      type: 'CreateOrganization', organization_id, name: body.name, country: body.country, owner_user_id: user_id,
+      type: 'CreateOrganization', organization_id, profile, owner_user_id: user_id,
     }, ctx(req));
     const client = await issueClient(req, user_id, organization_id, DEFAULT_SCOPES, clientCredentials);
     await settle(client.position);
     const [organization, user] = await Promise.all([reads.get<Organization>(C.organizations, organization_id), getUser(user_id)]);
     return { organization: organization!, user: user!, client_id: client.client_id, client_secret: client.client_secret, webhook_secret: client.webhook_secret };
+  }
+
+  /** The profile an admin body gives (`name` per API.md 3, `organization_name` per INTERFACE.md); the rest unknown. */
+  function profileOf(body: AdminCreateOrganizationBody): OrganizationProfile {
+    return {
+      phone_number: body.phone_number ?? null,
+      email_address: body.email_address ?? null,
+      organization_name: (body.organization_name ?? body.name)!,
+      country: body.country,
+      street: body.street ?? null,
+      house_number: body.house_number ?? null,
+      house_number_extra: body.house_number_extra ?? null,
+      zipcode: body.zipcode ?? null,
+      place: body.place ?? null,
+      vat_number: body.vat_number ?? null,
+      external_id: body.external_id ?? null,
+    };
   }
 
   /** May `actor` see (and, as `write`, edit) user `targetId`? 404 hides users of other tenants. */
@@ -204,7 +226,7 @@ export async function startIdentity(deps: IdentityDeps): Promise<IdentityService
     [S.updateOrganization]: async (req) => {
       const actor = actorOf(req);
       const organization_id = req.params['organization_id'] ?? '';
-      const changes = parse(UpdateOrganizationBody, req.body);
+      const { region: _readOnly, ...changes } = parse(UpdateOrganizationBody, req.body);
       const result = await handleCommand(store, organizationStream(organization_id), organizationDecider, {
         type: 'UpdateOrganization', organization_id, actor_user_id: actor.user_id, changes,
       }, ctx(req));
@@ -218,7 +240,7 @@ export async function startIdentity(deps: IdentityDeps): Promise<IdentityService
       // Clients (invited buyers) read their estates, not the agency's staff and other buyers (API.md 3).
       if (membership.member_type === 'CLIENT') throw new DomainError(403, ['clients may not list the organization\'s members']);
       const { items } = await reads.query<MemberDoc>(C.members, { filter: { organization_id }, sort: [{ field: 'created_at', order: 'ASC' }] });
-      return items.map(({ id: _id, ...member }) => member);
+      return items;
     },
 
     [S.addOrganizationMember]: async (req) => {
@@ -235,23 +257,22 @@ export async function startIdentity(deps: IdentityDeps): Promise<IdentityService
         type: 'AddOrganizationMember', organization_id, actor_user_id: actor.user_id, user_id, member_type: body.member_type,
       }, ctx(req));
       await settle(result.position);
-      const member = await reads.get<MemberDoc>(C.members, `${organization_id}:${user_id}`);
+      const member = await reads.get<MemberDoc>(C.members, memberKey(organization_id, user_id));
       if (!member) throw new Error('member not projected');
-      const { id: _id, ...rest } = member;
-      return rest;
+      return member;
     },
 
     [S.removeOrganizationMember]: async (req) => {
       const actor = actorOf(req);
       const organization_id = req.params['organization_id'] ?? '';
-      const user_id = req.params['user_id'] ?? '';
-      const before = await reads.get<MemberDoc>(C.members, `${organization_id}:${user_id}`);
+      // INTERFACE.md names the path parameter `member_id`; it is the member's user id.
+      const user_id = req.params['member_id'] ?? '';
+      const before = await reads.get<MemberDoc>(C.members, memberKey(organization_id, user_id));
       const result = await handleCommand(store, organizationStream(organization_id), organizationDecider, {
         type: 'RemoveOrganizationMember', organization_id, actor_user_id: actor.user_id, user_id,
       }, ctx(req));
       await settle(result.position);
-      const { id: _id, ...rest } = before!;
-      return rest;
+      return before;
     },
 
     [S.attachClientMember]: async (req) => {
@@ -267,10 +288,9 @@ export async function startIdentity(deps: IdentityDeps): Promise<IdentityService
         position = result.position;
       }
       await settle(position);
-      const member = await reads.get<MemberDoc>(C.members, `${body.organization_id}:${user_id}`);
+      const member = await reads.get<MemberDoc>(C.members, memberKey(body.organization_id, user_id));
       if (!member) throw new Error('member not projected');
-      const { id: _id, ...rest } = member;
-      return rest;
+      return member;
     },
 
     [S.adminCreateOrganization]: async (req) => createOrganizationWithOwner(req, parse(AdminCreateOrganizationBody, req.body)),
@@ -312,7 +332,7 @@ export async function startIdentity(deps: IdentityDeps): Promise<IdentityService
       const req: ServiceRequest = { actor: null, correlation_id: `bootstrap-${randomUUID()}`, params: {}, query: {}, body: {} };
       const created = await createOrganizationWithOwner(
         req,
-        { name: 'Demo organization', country: 'BE', owner: { email_address: 'demo@renopath.example', first_name: 'Demo', last_name: 'User' } },
+        { organization_name: 'Demo organization', country: 'BE', owner: { email_address: 'demo@renopath.example', first_name: 'Demo', last_name: 'User' } },
         { client_id: client_id.toLowerCase(), client_secret },
       );
       return { client_id: created.client_id, client_secret, organization_id: created.organization.id, user_id: created.user.id };

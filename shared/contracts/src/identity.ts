@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Country } from './enums.ts';
+import { Country, Region } from './enums.ts';
 
 /** Identity context: organizations, users, members, API clients and tokens (API.md 3, 4.6). */
 
@@ -39,8 +39,61 @@ export const UpdateUserBody = z
   .refine((b) => Object.keys(b).length > 0, nonEmpty);
 export type UpdateUserBody = z.infer<typeof UpdateUserBody>;
 
+/**
+ * A phone number as people write it: an optional leading +, digits, and spaces or ( ) . / - between
+ * them; 8 to 15 digits, the longest being E.164's maximum (ITU-T E.164, 2010).
+ */
+const phone = z
+  .string()
+  .trim()
+  .max(32)
+  .refine((v) => /^\+?[0-9][0-9 ()./-]*$/.test(v) && /^(?:\D*\d){8,15}\D*$/.test(v), {
+    message: 'must be a phone number: 8 to 15 digits, with an optional leading + and spaces',
+  });
+const text = (max: number) => z.string().trim().min(1).max(max).regex(/^[^\u0000-\u001f\u007f]*$/, 'must not contain control characters');
+
+/**
+ * The organization's editable profile (INTERFACE.md "Organization"; `vat_number` and `external_id`
+ * are extensions). `null` clears an optional field. The identity service checks `zipcode` against
+ * `country` (a postal code of that country), also when only one of them changes.
+ */
+const OrganizationProfileFields = {
+  phone_number: phone.nullable(),
+  email_address: email.nullable(),
+  organization_name: name,
+  country: Country,
+  street: text(200).nullable(),
+  house_number: text(16).nullable(),
+  house_number_extra: text(16).nullable(),
+  zipcode: text(16).nullable(),
+  place: text(200).nullable(),
+  vat_number: z.string().max(32).nullable(),
+  external_id: externalId,
+};
+/** What an organization event records about its profile; `region` is derived from it, never stored. */
+export const OrganizationProfile = z.object({
+  phone_number: z.string().nullable(),
+  email_address: z.string().nullable(),
+  organization_name: z.string(),
+  country: Country,
+  street: z.string().nullable(),
+  house_number: z.string().nullable(),
+  house_number_extra: z.string().nullable(),
+  zipcode: z.string().nullable(),
+  place: z.string().nullable(),
+  vat_number: z.string().nullable(),
+  external_id: z.string().nullable(),
+});
+export type OrganizationProfile = z.infer<typeof OrganizationProfile>;
+
+/** `region` follows from zipcode and country (INTERFACE.md: read-only); sending it is refused by name. */
+const notEditable = z
+  .custom<never>(() => false, { message: 'is not editable: it follows from zipcode and country' })
+  .optional()
+  .meta({ readOnly: true, description: 'Read-only: derived from zipcode and country; refused in a body.' });
+
 export const UpdateOrganizationBody = z
-  .strictObject({ name, country: Country, vat_number: z.string().max(32).nullable(), external_id: externalId })
+  .strictObject({ ...OrganizationProfileFields, region: notEditable })
   .partial()
   .refine((b) => Object.keys(b).length > 0, nonEmpty);
 export type UpdateOrganizationBody = z.infer<typeof UpdateOrganizationBody>;
@@ -54,11 +107,32 @@ export type AddOrganizationMemberBody = z.infer<typeof AddOrganizationMemberBody
 export const AttachClientMemberBody = z.strictObject({ organization_id: Uuid, ...PersonFields });
 export type AttachClientMemberBody = z.infer<typeof AttachClientMemberBody>;
 
-export const AdminCreateOrganizationBody = z.strictObject({
-  name,
-  country: Country,
-  owner: z.strictObject(PersonFields),
-});
+/**
+ * API.md 3 names the organization `name`; INTERFACE.md's `organization_name` and the other profile
+ * fields are accepted too (extension). One of `name` and `organization_name` is required.
+ */
+export const AdminCreateOrganizationBody = z
+  .strictObject({
+    ...OrganizationProfileFields,
+    name: name.optional(),
+    organization_name: name.optional(),
+    phone_number: OrganizationProfileFields.phone_number.optional(),
+    email_address: OrganizationProfileFields.email_address.optional(),
+    street: OrganizationProfileFields.street.optional(),
+    house_number: OrganizationProfileFields.house_number.optional(),
+    house_number_extra: OrganizationProfileFields.house_number_extra.optional(),
+    zipcode: OrganizationProfileFields.zipcode.optional(),
+    place: OrganizationProfileFields.place.optional(),
+    vat_number: OrganizationProfileFields.vat_number.optional(),
+    external_id: OrganizationProfileFields.external_id.optional(),
+    region: notEditable,
+    owner: z.strictObject(PersonFields),
+  })
+  .refine((b) => b.name !== undefined || b.organization_name !== undefined, { message: 'is required', path: ['name'] })
+  .refine((b) => b.name === undefined || b.organization_name === undefined || b.name === b.organization_name, {
+    message: 'must equal name when both are given',
+    path: ['organization_name'],
+  });
 export type AdminCreateOrganizationBody = z.infer<typeof AdminCreateOrganizationBody>;
 
 export const AdminCreateApiClientBody = z.strictObject({
@@ -88,10 +162,19 @@ export const User = z.object({
 });
 export type User = z.infer<typeof User>;
 
+/** INTERFACE.md "Organization" in its order; then the extensions. Unknown values are null. */
 export const Organization = z.object({
   id: Uuid,
-  name: z.string(),
+  phone_number: z.string().nullable(),
+  email_address: z.string().nullable(),
+  organization_name: z.string(),
   country: Country,
+  region: Region.nullable(),
+  street: z.string().nullable(),
+  house_number: z.string().nullable(),
+  house_number_extra: z.string().nullable(),
+  zipcode: z.string().nullable(),
+  place: z.string().nullable(),
   vat_number: z.string().nullable(),
   external_id: z.string().nullable(),
   created_at: Timestamp,
@@ -99,13 +182,15 @@ export const Organization = z.object({
 });
 export type Organization = z.infer<typeof Organization>;
 
+/** A member as INTERFACE.md lists them: `id` is the member's user id; `user_id`, `organization_id`, `created_at` are extensions. */
 export const OrganizationMember = z.object({
-  user_id: Uuid,
-  organization_id: Uuid,
-  member_type: MemberType,
+  id: Uuid,
   email_address: z.string(),
   first_name: z.string(),
   last_name: z.string(),
+  member_type: MemberType,
+  user_id: Uuid,
+  organization_id: Uuid,
   created_at: Timestamp,
 });
 export type OrganizationMember = z.infer<typeof OrganizationMember>;
@@ -160,11 +245,8 @@ export interface AccessTokenClaims {
 // ---- events (past tense; every event names its aggregate id) ----
 
 export const IdentityEvents = {
-  OrganizationCreated: z.object({ organization_id: Uuid, name: z.string(), country: Country }),
-  OrganizationUpdated: z.object({
-    organization_id: Uuid,
-    changes: z.object({ name: z.string(), country: Country, vat_number: z.string().nullable(), external_id: z.string().nullable() }).partial(),
-  }),
+  OrganizationCreated: z.object({ organization_id: Uuid, ...OrganizationProfile.shape }),
+  OrganizationUpdated: z.object({ organization_id: Uuid, changes: OrganizationProfile.partial() }),
   OrganizationMemberAdded: z.object({ organization_id: Uuid, user_id: Uuid, member_type: MemberType }),
   OrganizationMemberRemoved: z.object({ organization_id: Uuid, user_id: Uuid }),
   UserRegistered: z.object({ user_id: Uuid, email_address: z.string(), first_name: z.string(), last_name: z.string() }),

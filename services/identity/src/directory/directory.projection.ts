@@ -1,5 +1,6 @@
 import type { ReadStoreTx, RecordedEvent } from '@renopath/platform';
-import type { IdentityEvent, MemberType, Organization, OrganizationMember, Scope, User } from '@renopath/contracts';
+import { detectRegion } from '@renopath/energy/model/region.ts';
+import type { Country, IdentityEvent, MemberType, Organization, OrganizationMember, Region, Scope, User } from '@renopath/contracts';
 
 /**
  * The identity directory: users (with their memberships), organizations, members (denormalised
@@ -22,9 +23,25 @@ export interface ApiClientDoc {
   revoked: boolean;
   revoked_at: string | null;
 }
-export type MemberDoc = OrganizationMember & { id: string };
+/** Stored under `memberKey`; the document is the reply as it stands (`id` is the user's id). */
+export type MemberDoc = OrganizationMember;
 
-const memberId = (organization_id: string, user_id: string) => `${organization_id}:${user_id}`;
+export const memberKey = (organization_id: string, user_id: string) => `${organization_id}:${user_id}`;
+
+/** INTERFACE.md's read-only `region`: NL is one region; a Belgian one follows from the postal code's range (energy model data). */
+export function regionOf(country: Country, zipcode: string | null): Region | null {
+  if (country === 'NL') return 'NETHERLANDS';
+  return zipcode === null ? null : detectRegion(zipcode, 'BE');
+}
+
+/** The read in INTERFACE.md's field order, region derived again on every change. */
+function organizationRead(org: Omit<Organization, 'region'>): Organization {
+  const { id, phone_number, email_address, organization_name, country, street, house_number, house_number_extra, zipcode, place } = org;
+  return {
+    id, phone_number, email_address, organization_name, country, region: regionOf(country, zipcode), street, house_number, house_number_extra, zipcode, place,
+    vat_number: org.vat_number, external_id: org.external_id, created_at: org.created_at, updated_at: org.updated_at,
+  };
+}
 
 export async function projectDirectory(recorded: RecordedEvent, tx: ReadStoreTx): Promise<void> {
   const event = { type: recorded.type, data: recorded.data } as IdentityEvent;
@@ -51,41 +68,33 @@ export async function projectDirectory(recorded: RecordedEvent, tx: ReadStoreTx)
       await tx.put(C.users, user.id, updated);
       const { email_address, first_name, last_name } = updated;
       const { items } = await tx.query<MemberDoc>(C.members, { filter: { user_id: user.id } });
-      for (const m of items) await tx.put(C.members, m.id, { ...m, email_address, first_name, last_name });
+      for (const m of items) await tx.put(C.members, memberKey(m.organization_id, m.user_id), { ...m, email_address, first_name, last_name });
       return;
     }
     case 'OrganizationCreated': {
-      const org: Organization = {
-        id: event.data.organization_id,
-        name: event.data.name,
-        country: event.data.country,
-        vat_number: null,
-        external_id: null,
-        created_at: at,
-        updated_at: at,
-      };
-      await tx.put(C.organizations, org.id, org);
+      const { organization_id, ...profile } = event.data;
+      await tx.put(C.organizations, organization_id, organizationRead({ id: organization_id, ...profile, created_at: at, updated_at: at }));
       return;
     }
     case 'OrganizationUpdated': {
       const org = await tx.get<Organization>(C.organizations, event.data.organization_id);
-      if (org) await tx.put(C.organizations, org.id, { ...org, ...event.data.changes, updated_at: at });
+      if (org) await tx.put(C.organizations, org.id, organizationRead({ ...org, ...event.data.changes, updated_at: at }));
       return;
     }
     case 'OrganizationMemberAdded': {
       const { organization_id, user_id, member_type } = event.data;
       const user = await tx.get<User>(C.users, user_id);
       if (!user) return;
-      const id = memberId(organization_id, user_id);
-      const existing = await tx.get<MemberDoc>(C.members, id);
-      await tx.put<MemberDoc>(C.members, id, {
-        id,
-        user_id,
-        organization_id,
-        member_type,
+      const key = memberKey(organization_id, user_id);
+      const existing = await tx.get<MemberDoc>(C.members, key);
+      await tx.put<MemberDoc>(C.members, key, {
+        id: user_id,
         email_address: user.email_address,
         first_name: user.first_name,
         last_name: user.last_name,
+        member_type,
+        user_id,
+        organization_id,
         created_at: existing?.created_at ?? at,
       });
       await tx.put(C.users, user.id, { ...user, organizations: upsertMembership(user.organizations, organization_id, member_type), updated_at: at });
@@ -93,7 +102,7 @@ export async function projectDirectory(recorded: RecordedEvent, tx: ReadStoreTx)
     }
     case 'OrganizationMemberRemoved': {
       const { organization_id, user_id } = event.data;
-      await tx.delete(C.members, memberId(organization_id, user_id));
+      await tx.delete(C.members, memberKey(organization_id, user_id));
       const user = await tx.get<User>(C.users, user_id);
       if (user) {
         await tx.put(C.users, user.id, {
