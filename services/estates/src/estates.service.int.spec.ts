@@ -26,7 +26,7 @@ describe('estates service start-up', () => {
     const { position } = await eventStore.append(`estate-${ESTATE}`, [{
       event_id: 'e1', type: 'EstateCreated', occurred_at: '2025-01-01T00:00:00.000Z',
       metadata: { actor: { user_id: null, client_id: null }, correlation_id: 'c', causation_id: null },
-      data: { estate_id: ESTATE, organization_id: ORG, estate_provider_type: 'API', referral_token: 'T'.repeat(32), fields: { ...EMPTY_ESTATE_FIELDS, zip_code: '9000', country: 'BE', year_built: 1960, estate_format: 'OPEN', habitable_space_m2: 120 } },
+      data: { estate_id: ESTATE, organization_id: ORG, estate_provider_type: 'API', referral_token: 'T'.repeat(32), fields: { ...EMPTY_ESTATE_FIELDS, address: { ...EMPTY_ESTATE_FIELDS.address, zip_code: '9000', country: 'BE' }, year_built: 1960, estate_format: 'OPEN', habitable_space_m2: 120 } },
     }], NO_STREAM);
 
     const first = await startEstates(deps);

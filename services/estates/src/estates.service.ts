@@ -54,7 +54,7 @@ import {
   type MembershipDoc,
   type ReferralDoc,
 } from './estate-views/estate-views.projection.ts';
-import { renderEstate, renderFile, renderListForm, renderListItem, renderReferral } from './estate-views/estate-views.render.ts';
+import { renderEstate, renderFile, renderListForm, renderListItem, renderReferral, renderViewListForm } from './estate-views/estate-views.render.ts';
 import { MODEL_VERSION } from '@renopath/energy';
 import { assessEstate } from './quality/quality.ts';
 import { externalIdDecider, externalIdStream } from './external-id/external-id.decider.ts';
@@ -416,9 +416,7 @@ export async function startEstates(deps: EstatesDeps): Promise<EstatesService> {
       for (const file of Object.values(state.files)) await blobs.delete(file.blob_key);
       if (state.fields.external_id) await externalId(req, 'ReleaseExternalId', state.organization_id, state.fields.external_id, estate_id);
       await settle(position);
-      if (!before?.view) return {};
-      const { roofs: _r, floors: _f, files: _fi, media: _m, members: _me, ...listForm } = renderEstate(before.view, before.assessment, config.publicUrl);
-      return listForm;
+      return before?.view ? renderViewListForm(before.view, before.assessment, config.publicUrl) : {};
     },
 
     [S.history]: async (req) => {
@@ -489,7 +487,7 @@ export async function startEstates(deps: EstatesDeps): Promise<EstatesService> {
 
     [S.removeMember]: async (req) => {
       const estate_id = estateIdOf(req);
-      const user_id = idParam(req, 'user_id', 'member');
+      const user_id = idParam(req, 'member_id', 'member');
       const before = await reads.get<EstateDetailDoc>(C.detail, estate_id);
       await write(req, estate_id, { type: 'RemoveEstateMember', estate_id, user_id, reason: 'REMOVED_FROM_ESTATE' });
       return before?.view?.members.find((m) => m.user_id === user_id) ?? {};

@@ -136,7 +136,7 @@ describe.skipIf(!natsUp)('distributed mode over NATS', () => {
     const created = await fetch(`http://127.0.0.1:${port}/estates`, {
       method: 'POST',
       headers: { ...auth, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'Over NATS', zip_code: '8000', country: 'BE' }),
+      body: JSON.stringify({ name: 'Over NATS', address: { zip_code: '8000', country: 'BE' } }),
     });
     expect(created.status).toBe(201);
     const estate = (await created.json()) as { id: string; referral_link: string };

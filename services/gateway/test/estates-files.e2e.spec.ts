@@ -81,8 +81,18 @@ describe('files and media: upload, signed download, delete (API.md 4.3)', () => 
       expect(res.statusCode, type).toBe(201);
       expect(res.json().mimetype).toBe(type);
     }
-    const media = (await stack.as(owner).get(E())).json().media;
-    expect(media.map((m: { mimetype: string }) => m.mimetype)).toEqual(['image/jpeg', 'image/png', 'image/webp', 'video/mp4']);
+    const estate = (await stack.as(owner).get(E())).json();
+    expect(estate.media.map((m: { mimetype: string }) => m.mimetype)).toEqual(['image/jpeg', 'image/png', 'image/webp', 'video/mp4']);
+    // INTERFACE.md: the estate's media are its commercial_context.commercial_media_files ({id, name, url, mimetype}), in the list form too
+    const files = estate.commercial_context.commercial_media_files;
+    expect(files.map((m: { id: string }) => m.id)).toEqual(estate.media.map((m: { id: string }) => m.id));
+    for (const file of files) expect(file).toMatchObject({ id: expect.any(String), name: 'm', url: expect.stringMatching(/^http:\/\/localhost:8080\/v1\/downloads\//), mimetype: expect.any(String) });
+    expect((await download(files[0].url)).statusCode).toBe(200);
+    const listed = (await stack.as(owner).get('/estates')).json().find((e: { id: string }) => e.id === estateId);
+    expect(listed.commercial_context.commercial_media_files.map((m: { mimetype: string }) => m.mimetype)).toEqual(['image/jpeg', 'image/png', 'image/webp', 'video/mp4']);
+    expect((await download(listed.commercial_context.commercial_media_files[1].url)).statusCode).toBe(200);
+    const item = (await stack.as(owner).get('/v1/estate/list')).json().estates.find((i: { estate: { id: string } }) => i.estate.id === estateId);
+    expect(item.estate.commercial_context.commercial_media_files).toHaveLength(4);
   });
 
   it('refuses bytes of a type that is not allowed with 415, whatever the client says', async () => {

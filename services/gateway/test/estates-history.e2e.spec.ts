@@ -3,7 +3,7 @@ import { EstatesSubjects } from '@renopath/contracts';
 import { replayEstate } from '@renopath/estates/estate-views/estate-view.ts';
 import { renderEstate } from '@renopath/estates/estate-views/estate-views.render.ts';
 import { assessEstate } from '@renopath/estates/quality/quality.ts';
-import { PDF } from './files.ts';
+import { JPEG, PDF } from './files.ts';
 import { startStack, type Stack } from './stack.ts';
 
 let stack: Stack;
@@ -31,7 +31,8 @@ afterAll(async () => stack?.close());
 /** Download links are signed afresh on every read: compare estates without them. */
 function withoutLinks(estate: Record<string, unknown>) {
   const strip = (files: unknown) => (files as Array<Record<string, unknown>>).map(({ url: _u, blob_key: _k, ...rest }) => rest);
-  return { ...estate, files: strip(estate['files']), media: strip(estate['media']) };
+  const commercial = estate['commercial_context'] as Record<string, unknown>;
+  return { ...estate, files: strip(estate['files']), media: strip(estate['media']), commercial_context: { ...commercial, commercial_media_files: strip(commercial['commercial_media_files']) } };
 }
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 3)); // distinct millisecond timestamps between edits
@@ -60,7 +61,7 @@ describe('estate history and as_of (audit)', () => {
   });
 
   it('replays the history of a sequence of edits to exactly the current read model, and as_of answers past states', async () => {
-    const E = `/estates/${(await stack.as(owner).post('/estates', { name: 'v1', zip_code: '3000', country: 'BE', year_built: 1931, estate_format: 'CLOSED', habitable_space_m2: 110 })).json().id}`;
+    const E = `/estates/${(await stack.as(owner).post('/estates', { name: 'v1', address: { zip_code: '3000', country: 'BE' }, year_built: 1931, estate_format: 'CLOSED', habitable_space_m2: 110 })).json().id}`;
     await tick();
     await stack.as(owner).patch(E, { name: 'v2', estate_status: 'FOR_SALE' });
     await tick();
@@ -70,14 +71,15 @@ describe('estate history and as_of (audit)', () => {
     const floor = (await stack.as(owner).post(`${E}/floors`, { estate_floor_type: 'GROUND_FLOOR' })).json();
     await stack.as(owner).post(`${E}/floors/${floor.id}/rooms`, { estate_room_type: 'LIVING_ROOM', surface_m2: 30 });
     await stack.as(owner).upload(`${E}/files`, [{ name: 'file', filename: 'epc.pdf', content: PDF }]);
+    await stack.as(owner).upload(`${E}/media`, [{ name: 'file', filename: 'front.jpg', content: JPEG }]);
     await stack.as(owner).post(`${E}/members`, { email_address: 'hist@buyer.example', first_name: 'Hi', last_name: 'Story' });
     await tick();
-    await stack.as(owner).patch(E, { name: 'v3', dimensions: { width_cm: 700 } });
+    await stack.as(owner).patch(E, { name: 'v3', dimensions: { width_cm: 700 }, address: { street: 'Naamsestraat' } });
 
     const current = (await stack.as(owner).get(E)).json();
     const entries = await history(current.id);
     expect(entries.map((e) => e.type)).toEqual([
-      'EstateCreated', 'EstateUpdated', 'RoofAdded', 'RoofUpdated', 'FloorAdded', 'RoomAdded', 'EstateFileAdded', 'EstateMemberAdded', 'EstateUpdated',
+      'EstateCreated', 'EstateUpdated', 'RoofAdded', 'RoofUpdated', 'FloorAdded', 'RoomAdded', 'EstateFileAdded', 'EstateFileAdded', 'EstateMemberAdded', 'EstateUpdated',
     ]);
     // replaying the audit trail by hand gives the read model, field for field
     const replayed = replayEstate(entries)!;
@@ -127,8 +129,8 @@ describe('quality label and referral page', () => {
   it("serves a public page with the estate's type, place and estimated EPC label, and nothing private", async () => {
     const estate = (
       await stack.as(owner).post('/estates', {
-        name: 'Private name', street: 'Geheimstraat', house_number: '7', city: 'Leuven <script>alert(1)</script>', zip_code: '3000', country: 'BE',
-        estate_type: 'HOUSE', estate_format: 'SEMI_OPEN', year_built: 1960, habitable_space_m2: 140, heating_type: 'NATURAL_GAS', description: 'Secret notes',
+        name: 'Private name', address: { street: 'Geheimstraat', house_number: '7', place: 'Leuven <script>alert(1)</script>', zip_code: '3000', country: 'BE' },
+        estate_type: 'HOUSE', estate_format: 'SEMI_OPEN', year_built: 1960, habitable_space_m2: 140, energy_context: { heating_type: 'GAS' }, description: 'Secret notes',
       })
     ).json();
     await stack.as(owner).post(`/estates/${estate.id}/members`, { email_address: 'private@buyer.example', first_name: 'Priv', last_name: 'Ate' });
@@ -152,7 +154,7 @@ describe('quality label and referral page', () => {
   });
 
   it('shows no estimate while the five required fields are unknown', async () => {
-    const estate = (await stack.as(owner).post('/estates', { city: 'Brugge', estate_type: 'VILLA' })).json();
+    const estate = (await stack.as(owner).post('/estates', { address: { place: 'Brugge' }, estate_type: 'VILLA' })).json();
     expect(estate.quality_label).toBe('D');
     const page = await stack.app.inject({ method: 'GET', url: new URL(estate.referral_link).pathname });
     expect(page.body).toContain('Not enough is known about this home yet');
@@ -160,7 +162,7 @@ describe('quality label and referral page', () => {
   });
 
   it("takes the quality label from the estate's latest trajectory once there is one", async () => {
-    const estate = (await stack.as(owner).post('/estates', { zip_code: '9000', country: 'BE', year_built: 1980, estate_format: 'OPEN', habitable_space_m2: 180 })).json();
+    const estate = (await stack.as(owner).post('/estates', { address: { zip_code: '9000', country: 'BE' }, year_built: 1980, estate_format: 'OPEN', habitable_space_m2: 180 })).json();
     expect(estate.quality_label).toBe('D');
     await stack.running.bus.request(EstatesSubjects.recordTrajectoryQuality, {
       actor: null, correlation_id: 'calc-1', params: {}, query: {},

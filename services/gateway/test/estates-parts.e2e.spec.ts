@@ -14,7 +14,7 @@ beforeAll(async () => {
   stack = await startStack();
   owner = await stack.token();
   audit = await stack.clientToken(stack.bootstrap.user_id, ['estates', 'audit']);
-  const res = await stack.as(owner).post('/estates', { name: 'With parts', zip_code: '2000', country: 'BE', year_built: 1950, estate_format: 'CLOSED', habitable_space_m2: 120 });
+  const res = await stack.as(owner).post('/estates', { name: 'With parts', address: { zip_code: '2000', country: 'BE' }, year_built: 1950, estate_format: 'CLOSED', habitable_space_m2: 120 });
   estateId = res.json().id;
 });
 afterAll(async () => stack?.close());
@@ -23,23 +23,29 @@ const E = () => `/estates/${estateId}`;
 const history = async () => (await stack.as(audit).get(`/v1${E()}/history`)).json() as Array<{ type: string; data: Record<string, unknown> }>;
 
 describe('roofs (API.md 4.4)', () => {
-  it('full CRUD, each answer readable by the next request', async () => {
-    const created = await stack.as(owner).post(`${E()}/roofs`, { estate_roof_type: 'INCLINED', surface_m2: 85, insulation_type: 'NONE', name: 'Main roof' });
+  it('full CRUD with the body of INTERFACE.md, each answer readable by the next request', async () => {
+    // INTERFACE.md's roof body: dimensions.height_cm, estate_roof_type, surface_m2, is_decking_present, insulation_type
+    const body = { dimensions: { height_cm: 450 }, estate_roof_type: 'INCLINED', surface_m2: 85, is_decking_present: true, insulation_type: 'NONE' };
+    const created = await stack.as(owner).post(`${E()}/roofs`, { ...body, name: 'Main roof' });
     expect(created.statusCode).toBe(201);
     const roof = created.json();
     expect(roof).toEqual({
-      id: expect.stringMatching(/^[0-9a-f-]{36}$/), estate_id: estateId, name: 'Main roof', estate_roof_type: 'INCLINED', surface_m2: 85,
-      insulation_type: 'NONE', pitch_degrees: null, created_at: expect.stringMatching(ISO_MS_Z), updated_at: expect.stringMatching(ISO_MS_Z),
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/), ...body, estate_id: estateId, name: 'Main roof', pitch_degrees: null,
+      created_at: expect.stringMatching(ISO_MS_Z), updated_at: expect.stringMatching(ISO_MS_Z),
     });
     expect((await stack.as(owner).get(`${E()}/roofs/${roof.id}`)).json()).toEqual(roof);
     expect((await stack.as(owner).get(`${E()}/roofs`)).json()).toEqual([roof]);
     expect((await stack.as(owner).get(E())).json().roofs).toEqual([roof]);
 
-    const patched = await stack.as(owner).patch(`${E()}/roofs/${roof.id}`, { insulation_type: 'STRONG', pitch_degrees: 35 });
+    const patched = await stack.as(owner).patch(`${E()}/roofs/${roof.id}`, { insulation_type: 'STRONG', is_decking_present: false, pitch_degrees: 35, dimensions: { height_cm: 470 } });
     expect(patched.statusCode).toBe(200);
-    expect(patched.json()).toMatchObject({ ...roof, insulation_type: 'STRONG', pitch_degrees: 35, updated_at: expect.any(String) });
+    expect(patched.json()).toEqual({ ...roof, insulation_type: 'STRONG', is_decking_present: false, pitch_degrees: 35, dimensions: { height_cm: 470 }, updated_at: expect.any(String) });
     expect((await stack.as(owner).get(`${E()}/roofs/${roof.id}`)).json()).toEqual(patched.json());
-    expect((await history()).at(-1)).toEqual(expect.objectContaining({ type: 'RoofUpdated', data: { estate_id: estateId, roof_id: roof.id, changes: { insulation_type: 'STRONG', pitch_degrees: 35 } } }));
+    expect((await history()).at(-1)).toEqual(expect.objectContaining({
+      type: 'RoofUpdated', data: { estate_id: estateId, roof_id: roof.id, changes: { is_decking_present: false, insulation_type: 'STRONG', pitch_degrees: 35, dimensions: { height_cm: 470 } } },
+    }));
+    // the roofs are the energy model's roof: the estate's label is graded with them
+    expect((await stack.as(owner).get(E())).json().roofs).toEqual([patched.json()]);
 
     const removed = await stack.as(owner).delete(`${E()}/roofs/${roof.id}`);
     expect(removed.statusCode).toBe(200);
@@ -56,6 +62,10 @@ describe('roofs (API.md 4.4)', () => {
       ['', 'POST', { estate_roof_type: 'FLAT', surface_m2: 0 }, /surface_m2 must be > 0/],
       ['', 'POST', { estate_roof_type: 'FLAT', pitch_degrees: 91 }, /pitch_degrees must be <= 90/],
       ['', 'POST', { estate_roof_type: 'FLAT', insulation_type: 'THICK' }, /insulation_type must be one of/],
+      ['', 'POST', { estate_roof_type: 'FLAT', is_decking_present: 'yes' }, /is_decking_present must be a boolean/],
+      ['', 'POST', { estate_roof_type: 'FLAT', dimensions: { height_cm: 0 } }, /dimensions\.height_cm must be >= 1/],
+      ['', 'POST', { estate_roof_type: 'FLAT', height_cm: 300 }, /^height_cm is not an allowed field$/],
+      ['', 'POST', { estate_roof_type: 'MIXED' }, /estate_roof_type must be one of "INCLINED", "FLAT"/],
       ['', 'POST', { estate_roof_type: 'FLAT', colour: 'red' }, /colour is not an allowed field/],
       ['', 'POST', { estate_roof_type: 'FLAT', id: UNKNOWN }, /id is not editable/],
     ];
@@ -79,33 +89,47 @@ describe('roofs (API.md 4.4)', () => {
 
 describe('floors, rooms and staircases (API.md 4.4)', () => {
   it('full CRUD of floors, rooms under floors and staircases under floors', async () => {
-    const floor = (await stack.as(owner).post(`${E()}/floors`, { estate_floor_type: 'GROUND_FLOOR', surface_m2: 60, height_cm: 260 })).json();
-    expect(floor).toMatchObject({ estate_id: estateId, estate_floor_type: 'GROUND_FLOOR', surface_m2: 60, height_cm: 260, insulation_type: null, name: null, rooms: [], staircases: [] });
+    // INTERFACE.md's floor body: dimensions.height_cm, floor_number, estate_floor_type
+    const floorRes = await stack.as(owner).post(`${E()}/floors`, { dimensions: { height_cm: 260 }, floor_number: 0, estate_floor_type: 'GROUND_FLOOR', surface_m2: 60 });
+    expect(floorRes.statusCode).toBe(201);
+    const floor = floorRes.json();
+    expect(floor).toEqual({
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/), dimensions: { height_cm: 260 }, floor_number: 0, estate_floor_type: 'GROUND_FLOOR',
+      estate_id: estateId, name: null, surface_m2: 60, insulation_type: null, rooms: [], staircases: [], created_at: expect.any(String), updated_at: expect.any(String),
+    });
     const F = `${E()}/floors/${floor.id}`;
 
-    const roomRes = await stack.as(owner).post(`${F}/rooms`, { estate_room_type: 'KITCHEN', surface_m2: 14.5, window_count: 2 });
+    // INTERFACE.md's room body: surface_m2, estate_room_type
+    const roomRes = await stack.as(owner).post(`${F}/rooms`, { surface_m2: 14.5, estate_room_type: 'KITCHEN', window_count: 2 });
     expect(roomRes.statusCode).toBe(201);
     const room = roomRes.json();
-    expect(room).toMatchObject({ estate_id: estateId, floor_id: floor.id, estate_room_type: 'KITCHEN', surface_m2: 14.5, height_cm: null, window_count: 2 });
+    expect(room).toEqual({
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/), surface_m2: 14.5, estate_room_type: 'KITCHEN', estate_id: estateId, floor_id: floor.id,
+      name: null, window_count: 2, dimensions: { height_cm: null }, created_at: expect.any(String), updated_at: expect.any(String),
+    });
     expect((await stack.as(owner).get(`${F}/rooms/${room.id}`)).json()).toEqual(room);
     expect((await stack.as(owner).get(`${F}/rooms`)).json()).toEqual([room]);
     const roomPatched = await stack.as(owner).patch(`${F}/rooms/${room.id}`, { estate_room_type: 'DINING_ROOM', name: 'Eetkamer' });
     expect(roomPatched.json()).toMatchObject({ id: room.id, estate_room_type: 'DINING_ROOM', name: 'Eetkamer' });
 
-    const stairsRes = await stack.as(owner).post(`${F}/staircases`, { estate_staircase_type: 'QUARTER_TURN', step_count: 15, width_cm: 90 });
+    // INTERFACE.md's staircase body: dimensions.height_cm, estate_staircase_type
+    const stairsRes = await stack.as(owner).post(`${F}/staircases`, { dimensions: { height_cm: 270, width_cm: 90 }, estate_staircase_type: 'QUARTER_TURN', step_count: 15 });
     expect(stairsRes.statusCode).toBe(201);
     const stairs = stairsRes.json();
-    expect(stairs).toMatchObject({ estate_id: estateId, floor_id: floor.id, estate_staircase_type: 'QUARTER_TURN', step_count: 15, width_cm: 90 });
+    expect(stairs).toEqual({
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/), dimensions: { height_cm: 270, width_cm: 90 }, estate_staircase_type: 'QUARTER_TURN',
+      estate_id: estateId, floor_id: floor.id, name: null, step_count: 15, created_at: expect.any(String), updated_at: expect.any(String),
+    });
     expect((await stack.as(owner).get(`${F}/staircases/${stairs.id}`)).json()).toEqual(stairs);
-    const stairsPatched = await stack.as(owner).patch(`${F}/staircases/${stairs.id}`, { step_count: 16 });
-    expect(stairsPatched.json().step_count).toBe(16);
+    const stairsPatched = await stack.as(owner).patch(`${F}/staircases/${stairs.id}`, { step_count: 16, dimensions: { height_cm: 280 } });
+    expect(stairsPatched.json()).toMatchObject({ step_count: 16, dimensions: { height_cm: 280, width_cm: 90 } });
 
     const withParts = (await stack.as(owner).get(F)).json();
     expect(withParts.rooms).toEqual([roomPatched.json()]);
     expect(withParts.staircases).toEqual([stairsPatched.json()]);
     expect((await stack.as(owner).get(`${E()}/floors`)).json()).toEqual([withParts]);
-    const floorPatched = await stack.as(owner).patch(F, { name: 'Gelijkvloers', insulation_type: 'MODERATE' });
-    expect(floorPatched.json()).toMatchObject({ name: 'Gelijkvloers', insulation_type: 'MODERATE', rooms: [roomPatched.json()] });
+    const floorPatched = await stack.as(owner).patch(F, { name: 'Gelijkvloers', insulation_type: 'MODERATE', floor_number: 1, dimensions: { height_cm: 255 } });
+    expect(floorPatched.json()).toMatchObject({ name: 'Gelijkvloers', insulation_type: 'MODERATE', floor_number: 1, dimensions: { height_cm: 255 }, rooms: [roomPatched.json()] });
 
     expect((await stack.as(owner).delete(`${F}/rooms/${room.id}`)).json()).toEqual(roomPatched.json());
     expect((await stack.as(owner).get(`${F}/rooms/${room.id}`)).statusCode).toBe(404);
@@ -147,8 +171,11 @@ describe('floors, rooms and staircases (API.md 4.4)', () => {
       ['rooms', { estate_room_type: 'HALL', floor_id: UNKNOWN }, /floor_id is not editable/],
       ['staircases', { estate_staircase_type: 'ESCALATOR' }, /estate_staircase_type must be one of/],
       ['staircases', { estate_staircase_type: 'STRAIGHT', step_count: 0 }, /step_count must be >= 1/],
-      ['staircases', { estate_staircase_type: 'STRAIGHT', width_cm: 'wide' }, /width_cm must be a number/],
+      ['staircases', { estate_staircase_type: 'STRAIGHT', dimensions: { width_cm: 'wide' } }, /dimensions\.width_cm must be a number/],
+      ['staircases', { estate_staircase_type: 'STRAIGHT', dimensions: { depth_cm: 10 } }, /dimensions\.depth_cm is not an allowed field/],
       ['../floors', { estate_floor_type: 'ROOFTOP' }, /estate_floor_type must be one of/],
+      ['../floors', { estate_floor_type: 'BASEMENT', floor_number: -6 }, /floor_number must be >= -5/],
+      ['../floors', { estate_floor_type: 'UPPER_FLOOR', floor_number: 1.5 }, /floor_number must be an integer/],
       ['../floors', { estate_floor_type: 'BASEMENT', rooms: [] }, /rooms is not editable/],
     ];
     for (const [collection, body, message] of cases) {
@@ -163,7 +190,8 @@ describe('floors, rooms and staircases (API.md 4.4)', () => {
     const patchFloor = await stack.as(owner).patch(F, { staircases: [] });
     expect(patchFloor.json().message).toEqual(['staircases is not editable']);
     // a room is found only under its own floor
-    const otherFloor = (await stack.as(owner).post(`${E()}/floors`, { estate_floor_type: 'BASEMENT' })).json();
+    const otherFloor = (await stack.as(owner).post(`${E()}/floors`, { estate_floor_type: 'BASEMENT', floor_number: -1 })).json();
+    expect(otherFloor.floor_number).toBe(-1);
     expect((await stack.as(owner).get(`${E()}/floors/${otherFloor.id}/rooms/${room.id}`)).json().message).toEqual(['room not found']);
   });
 

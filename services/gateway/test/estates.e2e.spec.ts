@@ -11,49 +11,80 @@ const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f
 const ISO_MS_Z = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 
-const FULL = {
+/** A create body built from INTERFACE.md's "Estate" table: every writable field, nested as written there. */
+const INTERFACE_BODY = {
   external_id: 'whise-4711',
-  name: 'Villa Zonneweelde',
-  description: 'Half-open house near the park',
-  street: 'Kerkstraat',
-  house_number: '12',
-  box: 'B',
-  zip_code: '9000',
-  city: 'Gent',
-  country: 'BE',
+  managing_user_id: null,
+  year_built: 1972,
+  year_renovated: 2005,
   estate_type: 'HOUSE',
   estate_format: 'SEMI_OPEN',
   estate_status: 'FOR_SALE',
-  year_built: 1972,
-  year_renovated: 2005,
   habitable_space_m2: 160,
+  ground_surface_m2: 420,
+  address: { street: 'Kerkstraat', house_number: '12', house_number_extra: 'B', zip_code: '9000', place: 'Gent', country: 'BE' },
+  commercial_context: { price: 385000 },
+  energy_context: {
+    heating_type: 'GAS',
+    heating_device: 'CONDENSING_BOILER',
+    sanitary_heating_device: 'NOT_SEPARATED',
+    eco_facilities: ['SOLAR_PANELS', 'RAINWATER_TANK'],
+    ground_floor_insulation_type: 'NONE',
+    outer_wall_insulation_type: 'LIGHT',
+    epc_score: 320,
+  },
+  dimensions: { width_cm: 850, depth_cm: 1100, height_cm: 620 },
+};
+/** The extensions on top: the trajectory request's other energy fields, and the estate's own. */
+const FULL = {
+  ...INTERFACE_BODY,
+  name: 'Villa Zonneweelde',
+  description: 'Half-open house near the park',
   number_of_floors: 2,
-  dimensions: { width_cm: 850, depth_cm: 1100, cornice_height_cm: 620 },
-  energy_efficiency_score: null,
-  estate_roof_type: 'INCLINED',
-  outer_wall_insulation_type: 'LIGHT',
-  has_cavity_wall: true,
-  window_glazing_type: 'DOUBLE_GLAZING',
-  ground_floor_type: 'SOLID_GROUND_FLOOR',
-  ground_floor_insulation_type: 'NONE',
-  ventilation_type: 'SYSTEM_A',
-  heating_type: 'NATURAL_GAS',
-  heating_device: 'CONDENSING_BOILER',
-  installation_age: 8,
-  sanitary_heating_device: 'SAME_AS_HEATING',
-  eco_facilities: ['SOLAR_PANELS', 'RAINWATER_TANK'],
   estate_provider_type: 'WHISE',
+  energy_context: {
+    ...INTERFACE_BODY.energy_context,
+    ventilation_type: 'SYSTEM_A',
+    window_glazing_type: 'DOUBLE_GLAZING',
+    window_glazing_surface: 24,
+    has_cavity_wall: true,
+    cavity_wall_width: 'EQUAL_OR_MORE_THAN_5_CM',
+    has_cavity_wall_insulation: false,
+    outer_wall_surface: 160,
+    basement_type: 'PARTIAL',
+    basement_ceiling_surface: 30,
+    basement_ceiling_height: 'HIGHER_THAN_120_CM',
+    floor_above_basement_insulation_type: 'NONE',
+    solid_ground_floor_insulation_type: 'NONE',
+    ground_floor_surface: 80,
+    ground_floor_type: 'SOLID_GROUND_FLOOR',
+    installation_age: 'FIVE_TO_TEN_YEARS_OLD',
+    has_solar_panels: true,
+    solar_panels_kwp: 4,
+    has_solar_boiler: false,
+    attic_usage: 'STORAGE',
+    has_renewed_window_frames: true,
+    air_tightness_v50: 8,
+    heat_emitter_type: 'RADIATORS',
+  },
 };
 
-const ESTATE_FIELDS = [
-  'id', 'organization_id', 'external_id', 'estate_provider_type', 'name', 'description', 'street', 'house_number', 'box', 'zip_code', 'city',
-  'country', 'estate_type', 'estate_format', 'estate_status', 'year_built', 'year_renovated', 'habitable_space_m2', 'number_of_floors',
-  'energy_efficiency_score', 'estate_roof_type', 'outer_wall_surface', 'outer_wall_insulation_type', 'has_cavity_wall', 'cavity_wall_width',
-  'has_cavity_wall_insulation', 'window_surface', 'window_glazing_type', 'ground_floor_type', 'ground_floor_insulation_type', 'basement_type',
-  'basement_ceiling_surface', 'floor_above_basement_insulation_type', 'solid_ground_floor_surface', 'solid_ground_floor_insulation_type',
-  'ventilation_type', 'heating_type', 'heating_device', 'installation_age', 'sanitary_heating_device', 'solar_panels_kwp', 'has_solar_boiler',
-  'eco_facilities', 'managing_user_id', 'dimensions', 'quality_label', 'referral_link', 'roofs', 'floors', 'files', 'media', 'members',
-  'created_at', 'updated_at',
+/** INTERFACE.md's estate fields, then the extensions. */
+const INTERFACE_FIELDS = [
+  'id', 'commercial_context', 'energy_context', 'dimensions', 'address', 'managing_user_id', 'external_id', 'year_built', 'year_renovated',
+  'estate_type', 'estate_format', 'estate_status', 'habitable_space_m2', 'ground_surface_m2', 'files',
+];
+const EXTENSION_FIELDS = [
+  'organization_id', 'estate_provider_type', 'name', 'description', 'number_of_floors', 'media', 'roofs', 'floors', 'members', 'quality_label',
+  'referral_link', 'created_at', 'updated_at',
+];
+const ESTATE_FIELDS = [...INTERFACE_FIELDS, ...EXTENSION_FIELDS].sort();
+/** INTERFACE.md: the list read omits these. */
+const NOT_IN_LIST = ['energy_context', 'dimensions', 'habitable_space_m2', 'ground_surface_m2', 'files'];
+const LIST_FIELDS = ESTATE_FIELDS.filter((f) => ![...NOT_IN_LIST, 'media', 'roofs', 'floors', 'members'].includes(f));
+const ENERGY_FIELDS = [
+  'heating_type', 'heating_device', 'sanitary_heating_device', 'eco_facilities', 'ground_floor_insulation_type', 'outer_wall_insulation_type', 'epc_score',
+  ...Object.keys(FULL.energy_context).filter((k) => !(k in INTERFACE_BODY.energy_context)),
 ].sort();
 
 beforeAll(async () => {
@@ -81,12 +112,18 @@ describe('estates: create, read, list (API.md 4.3)', () => {
   it('creates an estate from an empty body: every documented field present, unknown as null, lists as []; readable at once', async () => {
     const created = await create(owner);
     expect(Object.keys(created).sort()).toEqual(ESTATE_FIELDS);
+    expect(Object.keys(created.address).sort()).toEqual(['country', 'house_number', 'house_number_extra', 'place', 'street', 'zip_code']);
+    expect(Object.keys(created.energy_context).sort()).toEqual(ENERGY_FIELDS);
     expect(created.id).toMatch(UUID_V4);
     expect(created.organization_id).toBe(stack.bootstrap.organization_id);
     expect(created.created_at).toMatch(ISO_MS_Z);
     expect(created.updated_at).toBe(created.created_at);
     expect(created).toMatchObject({
-      name: null, zip_code: null, estate_type: null, estate_provider_type: 'API', eco_facilities: [], dimensions: { width_cm: null, depth_cm: null, cornice_height_cm: null },
+      name: null, estate_type: null, estate_provider_type: 'API', ground_surface_m2: null,
+      address: { street: null, house_number: null, house_number_extra: null, zip_code: null, place: null, country: null },
+      commercial_context: { price: null, commercial_media_files: [] },
+      energy_context: { eco_facilities: [], epc_score: null, heating_type: null, cavity_wall_width: null },
+      dimensions: { width_cm: null, depth_cm: null, height_cm: null },
       roofs: [], floors: [], files: [], media: [], members: [], quality_label: 'D',
     });
     expect(created.referral_link).toMatch(/^http:\/\/localhost:8080\/r\/[A-Za-z0-9_-]{32}$/);
@@ -98,15 +135,30 @@ describe('estates: create, read, list (API.md 4.3)', () => {
     expect((await stack.as(owner).get('/v1/estate/list')).json().estates.map((i: { estate: { id: string } }) => i.estate.id)).toContain(created.id);
   });
 
-  it('keeps every given field, and serves the list forms with the item-level fields of /v1/estate/list', async () => {
+  it("takes a body built from INTERFACE.md's tables, nested, and answers every field as given", async () => {
+    const res = await stack.as(owner).post('/estates', { ...INTERFACE_BODY, external_id: 'interface-1' });
+    expect(res.statusCode, res.body).toBe(201);
+    const created = res.json();
+    expect(created).toMatchObject({
+      ...INTERFACE_BODY,
+      external_id: 'interface-1',
+      commercial_context: { price: 385000, commercial_media_files: [] },
+      files: [],
+    });
+    expect((await stack.as(owner).get(`/v1/estates/${created.id}`)).json()).toEqual(created);
+  });
+
+  it('keeps every given field, and serves the list forms without the fields INTERFACE.md leaves out of them', async () => {
     const created = await create(owner, FULL);
     const { estate_provider_type, ...fields } = FULL;
-    expect(created).toMatchObject({ ...fields, estate_provider_type });
+    expect(created).toMatchObject({ ...fields, commercial_context: { ...fields.commercial_context, commercial_media_files: [] }, estate_provider_type });
     expect(['A', 'B', 'C', 'D']).toContain(created.quality_label);
 
     const list = (await stack.as(owner).get('/v1/estates')).json();
     const form = list.find((e: { id: string }) => e.id === created.id);
-    const { roofs: _r, floors: _f, files: _fi, media: _m, members: _me, ...expectedForm } = created;
+    expect(Object.keys(form).sort()).toEqual(LIST_FIELDS);
+    for (const omitted of NOT_IN_LIST) expect(form).not.toHaveProperty(omitted);
+    const { roofs: _r, floors: _f, files: _fi, media: _m, members: _me, energy_context: _e, dimensions: _d, habitable_space_m2: _h, ground_surface_m2: _g, ...expectedForm } = created;
     expect(form).toEqual(expectedForm);
 
     const items = (await stack.as(owner).get('/v1/estate/list')).json().estates;
@@ -118,9 +170,9 @@ describe('estates: create, read, list (API.md 4.3)', () => {
   });
 
   it("grades the data with the energy model: the five required fields give an estimate, fewer give D", async () => {
-    const bare = await create(owner, { year_built: 1972, estate_format: 'OPEN', habitable_space_m2: 150, zip_code: '9000' });
+    const bare = await create(owner, { year_built: 1972, estate_format: 'OPEN', habitable_space_m2: 150, address: { zip_code: '9000' } });
     expect(bare.quality_label).toBe('D');
-    const rich = await create(owner, { ...FULL, estate_provider_type: 'API', external_id: null, energy_efficiency_score: 320 });
+    const rich = await create(owner, { ...FULL, estate_provider_type: 'API', external_id: null });
     expect(['A', 'B', 'C']).toContain(rich.quality_label);
   });
 
@@ -130,39 +182,54 @@ describe('estates: create, read, list (API.md 4.3)', () => {
     expect(res.json()).toMatchObject({ statusCode: 400, error: 'Bad Request', message: [expect.stringMatching(/^body must be an object/)] });
   });
 
-  it('rejects invalid values of every kind with 400 naming the field', async () => {
+  it('rejects invalid values of every kind with 400 naming the field with its path', async () => {
     const cases: Array<[Record<string, unknown>, RegExp]> = [
       [{ estate_type: 'CASTLE' }, /estate_type must be one of/],
       [{ estate_format: 'ROUND' }, /estate_format must be one of/],
       [{ estate_status: 'GONE' }, /estate_status must be one of/],
-      [{ eco_facilities: ['WIND_TURBINE'] }, /eco_facilities\.0 must be one of/],
-      [{ eco_facilities: ['HEAT_PUMP', 'HEAT_PUMP'] }, /eco_facilities must not repeat a value/],
-      [{ heating_type: 'COAL' }, /heating_type must be one of/],
-      [{ heating_device: 'FIREPLACE' }, /heating_device must be one of/],
-      [{ sanitary_heating_device: 'KETTLE' }, /sanitary_heating_device must be one of/],
-      [{ ground_floor_insulation_type: 'THICK' }, /ground_floor_insulation_type must be one of/],
-      [{ outer_wall_insulation_type: 'THICK' }, /outer_wall_insulation_type must be one of/],
-      [{ estate_roof_type: 'DOME' }, /estate_roof_type must be one of/],
-      [{ window_glazing_type: 'QUADRUPLE' }, /window_glazing_type must be one of/],
-      [{ ventilation_type: 'SYSTEM_E' }, /ventilation_type must be one of/],
-      [{ ground_floor_type: 'FLOATING' }, /ground_floor_type must be one of/],
-      [{ basement_type: 'DUNGEON' }, /basement_type must be one of/],
-      [{ country: 'DE' }, /country must be one of/],
+      [{ energy_context: { eco_facilities: ['WIND_TURBINE'] } }, /energy_context\.eco_facilities\.0 must be one of/],
+      [{ energy_context: { eco_facilities: ['HEAT_PUMP', 'HEAT_PUMP'] } }, /energy_context\.eco_facilities must not repeat a value/],
+      [{ energy_context: { heating_type: 'COAL' } }, /energy_context\.heating_type must be one of/],
+      [{ energy_context: { heating_type: 'NATURAL_GAS' } }, /energy_context\.heating_type must be one of/],
+      [{ energy_context: { heating_device: 'FIREPLACE' } }, /energy_context\.heating_device must be one of/],
+      [{ energy_context: { sanitary_heating_device: 'KETTLE' } }, /energy_context\.sanitary_heating_device must be one of/],
+      [{ energy_context: { ground_floor_insulation_type: 'THICK' } }, /energy_context\.ground_floor_insulation_type must be one of/],
+      [{ energy_context: { outer_wall_insulation_type: 'THICK' } }, /energy_context\.outer_wall_insulation_type must be one of/],
+      [{ energy_context: { window_glazing_type: 'QUADRUPLE' } }, /energy_context\.window_glazing_type must be one of/],
+      [{ energy_context: { ventilation_type: 'SYSTEM_E' } }, /energy_context\.ventilation_type must be one of/],
+      [{ energy_context: { ground_floor_type: 'FLOATING' } }, /energy_context\.ground_floor_type must be one of/],
+      [{ energy_context: { basement_type: 'DUNGEON' } }, /energy_context\.basement_type must be one of/],
+      [{ energy_context: { cavity_wall_width: 6 } }, /energy_context\.cavity_wall_width must be one of "EQUAL_OR_MORE_THAN_5_CM", "LESS_THAN_5_CM"/],
+      [{ energy_context: { installation_age: 8 } }, /energy_context\.installation_age must be one of/],
+      [{ energy_context: { solar_panels_kwp: -2 } }, /energy_context\.solar_panels_kwp must be >= 0/],
+      [{ energy_context: { window_glazing_surface: 0.5 } }, /energy_context\.window_glazing_surface must be >= 1/],
+      [{ energy_context: { epc_score: 'A' } }, /energy_context\.epc_score must be a number/],
+      [{ energy_context: { window_surface: 20 } }, /energy_context\.window_surface is not an allowed field/],
+      [{ energy_context: 'warm' }, /energy_context must be an object/],
+      [{ address: { country: 'DE' } }, /address\.country must be one of/],
+      [{ address: { city: 'Gent' } }, /address\.city is not an allowed field/],
+      [{ address: { zip_code: '' } }, /address\.zip_code must not be empty/],
       [{ estate_provider_type: 'ACME' }, /estate_provider_type must be one of/],
       [{ habitable_space_m2: 0 }, /habitable_space_m2 must be >= 1/],
       [{ habitable_space_m2: 'big' }, /habitable_space_m2 must be a number/],
       [{ habitable_space_m2: 1e308 }, /habitable_space_m2 must be <= 1000000/],
+      [{ ground_surface_m2: 0 }, /ground_surface_m2 must be >= 1/],
+      [{ commercial_context: { price: 0 } }, /commercial_context\.price must be >= 1/],
+      [{ commercial_context: { commercial_media_files: [] } }, /commercial_context\.commercial_media_files is not editable/],
       [{ name: 'Villa\u0000' }, /name must not contain control characters/],
       [{ number_of_floors: 1.5 }, /number_of_floors must be an integer/],
       [{ year_built: 999 }, /year_built must be >= 1000/],
-      [{ installation_age: -1 }, /installation_age must be >= 0/],
-      [{ solar_panels_kwp: -2 }, /solar_panels_kwp must be >= 0/],
       [{ dimensions: { width_cm: 0 } }, /dimensions\.width_cm must be >= 1/],
-      [{ dimensions: { height_cm: 100 } }, /dimensions\.height_cm is not an allowed field/],
-      [{ outer_wall_surface: 0.5 }, /outer_wall_surface must be >= 1/],
+      [{ dimensions: { cornice_height_cm: 100 } }, /dimensions\.cornice_height_cm is not an allowed field/],
       [{ managing_user_id: 'bob' }, /managing_user_id must be a UUID/],
-      [{ zip_code: '1234 AB', country: 'BE' }, /zip_code must be a Belgian postal code \(4 digits\)/],
+      [{ address: { zip_code: '1234 AB', country: 'BE' } }, /address\.zip_code must be a Belgian postal code \(4 digits\)/],
       [{ year_built: 2000, year_renovated: 1990 }, /year_renovated must not be before year_built/],
+      [{ energy_context: { has_cavity_wall: false, has_cavity_wall_insulation: true } }, /need energy_context\.has_cavity_wall true/],
+      [{ energy_context: { basement_type: 'NONE', basement_ceiling_surface: 20 } }, /need a basement_type other than NONE/],
+      // the flat names of the old estate are not INTERFACE.md's
+      [{ zip_code: '9000' }, /^zip_code is not an allowed field$/],
+      [{ city: 'Gent' }, /^city is not an allowed field$/],
+      [{ heating_type: 'GAS' }, /^heating_type is not an allowed field$/],
       [{ colour: 'red' }, /colour is not an allowed field/],
       [{ id: UNKNOWN }, /id is not editable/],
       [{ roofs: [] }, /roofs is not editable/],
@@ -177,16 +244,40 @@ describe('estates: create, read, list (API.md 4.3)', () => {
 });
 
 describe('estates: edit and delete', () => {
-  it('PATCH changes the editable fields and answers the new estate; dimensions merge; null clears', async () => {
+  it('PATCH changes the editable fields and answers the new estate; nested objects merge field by field; null clears', async () => {
     const created = await create(owner, { ...FULL, external_id: 'whise-4712' });
-    const res = await stack.as(owner).patch(`/estates/${created.id}`, { name: 'Villa Maan', dimensions: { depth_cm: 1200 }, box: null, eco_facilities: ['HEAT_PUMP'] });
-    expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ name: 'Villa Maan', box: null, eco_facilities: ['HEAT_PUMP'], dimensions: { width_cm: 850, depth_cm: 1200, cornice_height_cm: 620 } });
-    expect(res.json().updated_at >= created.updated_at).toBe(true);
-    expect((await stack.as(owner).get(`/estates/${created.id}`)).json()).toEqual(res.json());
+    const res = await stack.as(owner).patch(`/estates/${created.id}`, {
+      name: 'Villa Maan',
+      address: { street: 'Molenstraat' },
+      commercial_context: { price: 399000 },
+      energy_context: { heating_type: 'HEAT_PUMP', heating_device: 'AIR_WATER_HEAT_PUMP', eco_facilities: ['HEAT_PUMP'], epc_score: null },
+      dimensions: { depth_cm: 1200 },
+      ground_surface_m2: null,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const patched = res.json();
+    // only the named fields changed: the rest of each nested object stays
+    expect(patched).toEqual({
+      ...created,
+      name: 'Villa Maan',
+      address: { ...created.address, street: 'Molenstraat' },
+      commercial_context: { ...created.commercial_context, price: 399000 },
+      energy_context: { ...created.energy_context, heating_type: 'HEAT_PUMP', heating_device: 'AIR_WATER_HEAT_PUMP', eco_facilities: ['HEAT_PUMP'], epc_score: null },
+      dimensions: { width_cm: 850, depth_cm: 1200, height_cm: 620 },
+      ground_surface_m2: null,
+      quality_label: expect.any(String),
+      updated_at: expect.any(String),
+    });
+    expect(patched.updated_at >= created.updated_at).toBe(true);
+    expect((await stack.as(owner).get(`/estates/${created.id}`)).json()).toEqual(patched);
+
+    // a nested object set to null clears every field in it
+    const cleared = (await stack.as(owner).patch(`/estates/${created.id}`, { dimensions: null, energy_context: { eco_facilities: null } })).json();
+    expect(cleared.dimensions).toEqual({ width_cm: null, depth_cm: null, height_cm: null });
+    expect(cleared.energy_context).toEqual({ ...patched.energy_context, eco_facilities: [] });
   });
 
-  it('PATCH refuses fields that are not editable, naming each, and unknown fields; and needs a change', async () => {
+  it('PATCH refuses fields that are not editable, naming each, and unknown fields with their path; and needs a change', async () => {
     const { id } = await create(owner);
     for (const field of ['id', 'organization_id', 'created_at', 'updated_at', 'quality_label', 'referral_link', 'estate_provider_type', 'roofs', 'floors', 'files', 'media', 'members']) {
       const res = await stack.as(owner).patch(`/estates/${id}`, { [field]: field === 'roofs' ? [] : 'x', name: 'ok' });
@@ -195,14 +286,19 @@ describe('estates: edit and delete', () => {
     }
     const unknown = await stack.as(owner).patch(`/estates/${id}`, { surprise: 1 });
     expect(unknown.json()).toEqual({ statusCode: 400, error: 'Bad Request', message: ['surprise is not an allowed field'] });
+    const nested = await stack.as(owner).patch(`/estates/${id}`, { address: { city: 'Gent', box: 'B' } });
+    expect(nested.json()).toEqual({ statusCode: 400, error: 'Bad Request', message: ['address.city is not an allowed field', 'address.box is not an allowed field'] });
     const empty = await stack.as(owner).patch(`/estates/${id}`, {});
     expect(empty.statusCode).toBe(400);
     expect(empty.json().message).toEqual(['body must change at least one field']);
-    const rule = await stack.as(owner).patch(`/estates/${id}`, { zip_code: '9000', country: 'NL' });
+    const rule = await stack.as(owner).patch(`/estates/${id}`, { address: { zip_code: '9000', country: 'NL' } });
     expect(rule.statusCode).toBe(400);
-    expect(rule.json().message[0]).toMatch(/zip_code must be a Dutch postal code/);
+    expect(rule.json().message[0]).toMatch(/address\.zip_code must be a Dutch postal code/);
+    // the rule holds across two PATCHes: the country alone may not contradict the stored postal code
+    expect((await stack.as(owner).patch(`/estates/${id}`, { address: { zip_code: '9000' } })).statusCode).toBe(200);
+    expect((await stack.as(owner).patch(`/estates/${id}`, { address: { country: 'NL' } })).statusCode).toBe(400);
     // nothing was changed by the refused requests
-    expect((await stack.as(owner).get(`/estates/${id}`)).json()).toMatchObject({ name: null, zip_code: null });
+    expect((await stack.as(owner).get(`/estates/${id}`)).json()).toMatchObject({ name: null, address: { zip_code: '9000', country: null } });
   });
 
   it('managing_user_id must be a user of the same organization', async () => {
@@ -307,7 +403,11 @@ describe('estates: tenancy and roles (API.md 3)', () => {
     const added = await stack.as(employee.token).post(`/estates/${estate.id}/members`, { email_address: 'bea@buyer.example', first_name: 'Bea', last_name: 'Buyer' });
     expect(added.statusCode).toBe(201);
     const member = added.json();
-    expect(member).toMatchObject({ estate_id: estate.id, member_type: 'CLIENT', email_address: 'bea@buyer.example', first_name: 'Bea', last_name: 'Buyer' });
+    // INTERFACE.md's member (id, email_address, first_name, last_name, member_type), then the extensions; `id` is the user's id
+    expect(member).toEqual({
+      id: member.user_id, email_address: 'bea@buyer.example', first_name: 'Bea', last_name: 'Buyer', member_type: 'CLIENT',
+      user_id: expect.stringMatching(UUID_V4), estate_id: estate.id, created_at: expect.any(String),
+    });
     expect(member.created_at).toMatch(ISO_MS_Z);
     // attached to the organization as CLIENT
     const orgMembers = (await stack.as(owner).get(`/organizations/${stack.bootstrap.organization_id}/members`)).json();
@@ -341,7 +441,7 @@ describe('estates: tenancy and roles (API.md 3)', () => {
     expect(bad.json().message).toEqual(expect.arrayContaining(['email_address must be an email address', 'last_name is required']));
 
     // removing keeps them in the organization but ends their access to the estate
-    const removed = await stack.as(owner).delete(`/estates/${estate.id}/members/${member.user_id}`);
+    const removed = await stack.as(owner).delete(`/estates/${estate.id}/members/${member.id}`);
     expect(removed.statusCode).toBe(200);
     expect(removed.json()).toEqual(member);
     expect((await stack.as(owner).get(`/estates/${estate.id}/members`)).json()).toEqual([]);
@@ -385,7 +485,7 @@ describe('external_id names one estate per organization', () => {
     expect((await stack.as(owner).delete(`/estates/${second.id}`)).statusCode).toBe(200);
     expect((await stack.as(owner).post('/estates', { external_id: 'crm-42' })).statusCode).toBe(201);
     // a refused estate leaves its external_id free
-    expect((await stack.as(owner).post('/estates', { external_id: 'crm-44', country: 'NL', zip_code: '9000' })).statusCode).toBe(400);
+    expect((await stack.as(owner).post('/estates', { external_id: 'crm-44', address: { country: 'NL', zip_code: '9000' } })).statusCode).toBe(400);
     expect((await stack.as(owner).post('/estates', { external_id: 'crm-44' })).statusCode).toBe(201);
   });
 });
@@ -424,7 +524,7 @@ describe('estates in the OpenAPI document', () => {
       ['/estates/{estate_id}/floors/{floor_id}/staircases', ['get', 'post']],
       ['/estates/{estate_id}/floors/{floor_id}/staircases/{staircase_id}', ['get', 'patch', 'delete']],
       ['/estates/{estate_id}/members', ['get', 'post']],
-      ['/estates/{estate_id}/members/{user_id}', ['delete']],
+      ['/estates/{estate_id}/members/{member_id}', ['delete']],
       ['/v1/estate/list', ['get']],
       ['/v1/estates/{estate_id}/history', ['get']],
       ['/r/{token}', ['get']],

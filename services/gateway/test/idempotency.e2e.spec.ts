@@ -16,9 +16,9 @@ const post = (url: string, payload: object, key: string, bearer = owner) =>
 
 describe('Idempotency-Key on POST (API.md 6)', () => {
   it('answers a repeated request with the first answer and does the work once', async () => {
-    const first = await post('/estates', { name: 'Once', zip_code: '9000' }, 'crm-create-1');
+    const first = await post('/estates', { name: 'Once', address: { zip_code: '9000' } }, 'crm-create-1');
     expect(first.statusCode).toBe(201);
-    const again = await post('/v1/estates', { zip_code: '9000', name: 'Once' }, 'crm-create-1');
+    const again = await post('/v1/estates', { address: { zip_code: '9000' }, name: 'Once' }, 'crm-create-1');
     expect(again.statusCode).toBe(201);
     expect(again.json().id).toBe(first.json().id);
     const named = (await stack.as(owner).get('/estates')).json().filter((e: { name: string }) => e.name === 'Once');

@@ -27,8 +27,8 @@ describe('error messages name the field in plain language', () => {
   });
 
   it('reports a value of the wrong type once, without length rules meant for the right type', () => {
-    const result = CreateEstateBody.safeParse({ eco_facilities: 'SOLAR_PANELS' }, { reportInput: true });
-    expect(result.success ? [] : formatIssues(result.error.issues)).toEqual(['eco_facilities must be an array']);
+    const result = CreateEstateBody.safeParse({ energy_context: { eco_facilities: 'SOLAR_PANELS' } }, { reportInput: true });
+    expect(result.success ? [] : formatIssues(result.error.issues)).toEqual(['energy_context.eco_facilities must be an array']);
   });
 
   it('keeps 401, 403 and 500 bodies bare', () => {

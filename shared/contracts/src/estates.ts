@@ -1,21 +1,22 @@
 import { z } from 'zod';
 import {
-  BasementType, Country, EcoFacility, EstateFloorType, EstateFormat, EstateProviderType, EstateRoofType, EstateRoomType,
-  EstateStaircaseType, EstateStatus, EstateType, GlazingType, GroundFloorType, HeatingDevice, HeatingType, InsulationLevel,
-  QualityLabel, Region, SanitaryHeatingDevice, VentilationType,
+  Country, EcoFacility, EstateFloorType, EstateFormat, EstateProviderType, EstateRoofType, EstateRoomType, EstateStaircaseType,
+  EstateStatus, EstateType, GroundFloorType, InsulationLevel, QualityLabel, Region,
 } from './enums.ts';
 import { Timestamp, Uuid } from './identity.ts';
+import { PropertyFields } from './trajectory-request.ts';
 
 /**
- * Estates context (API.md 4.3, 4.4): an estate and its parts (roofs, floors with rooms and
- * staircases), files, media and estate members. One stream per estate holds everything.
+ * Estates context (INTERFACE.md "Estate", "Estate parts"; API.md 4.3, 4.4): an estate and its parts
+ * (roofs, floors with rooms and staircases), files, media and estate members. One stream per estate
+ * holds everything.
  *
- * The estate keeps every field of the trajectory request's PropertyDescription under the same name
- * (so a job can create an estate without losing data), except: `roof_type` is `estate_roof_type`
- * (API.md 4.3), the building's width, depth and cornice height are `dimensions.*_cm` in centimetres
- * (API.md 1), and the roof surfaces and insulation live on the estate's roofs (one per roof type).
- * `ground_floor_type` / `ground_floor_insulation_type` are the old-style summary of the floor; the
- * detailed basement and solid-floor fields win when both are given.
+ * Names, types and nesting are INTERFACE.md's: `address`, `commercial_context`, `energy_context` and
+ * `dimensions` are objects, from the HTTP body through commands and events to the replies. As an
+ * extension the energy context carries every other energy field of the trajectory request under the
+ * same name and type, so a job can create an estate without losing data; the roof surfaces and their
+ * insulation live on the estate's roofs (API.md 4.4), and `dimensions.*_cm` are the request's
+ * building width, depth and cornice height in centimetres (API.md 1).
  */
 
 // ---- field rules ----
@@ -28,104 +29,155 @@ const atLeastOne = () => z.number().min(1).max(SANITY_MAX);
 const positive = () => z.number().positive().max(SANITY_MAX);
 const year = () => z.number().int().min(1000).max(2100);
 const nullable = <T extends z.ZodType>(schema: T) => schema.nullable();
+/** A trajectory-request field under the estate: the same name and type, null when unknown. */
+const asInRequest = <T extends z.ZodType>(field: z.ZodOptional<T>) => field.unwrap().nullable();
 
 /** PATCH bodies must change something; checked only when the fields themselves are valid. */
 const nonEmpty = { message: 'must change at least one field', when: (p: { issues: unknown[] }) => p.issues.length === 0 };
-/** A field a client may read but never write: naming it in a PATCH body is a 400 naming the field. */
+/** A field a client may read but never write: naming it in a body is a 400 naming the field. */
 const readOnly = () => z.unknown().refine(() => false, { message: 'is not editable' }).optional();
 const readOnlyShape = <F extends string>(fields: readonly F[]) =>
   Object.fromEntries(fields.map((f) => [f, readOnly()])) as { [K in F]: ReturnType<typeof readOnly> };
-
-export const EstateDimensions = z.strictObject({
-  width_cm: nullable(atLeastOne()),
-  depth_cm: nullable(atLeastOne()),
-  cornice_height_cm: nullable(atLeastOne()),
-});
-export type EstateDimensions = z.infer<typeof EstateDimensions>;
-export const NO_DIMENSIONS: EstateDimensions = { width_cm: null, depth_cm: null, cornice_height_cm: null };
+const optionalFields = <S extends Record<string, z.ZodType>>(shape: S) =>
+  Object.fromEntries(Object.entries(shape).map(([k, v]) => [k, v.optional()])) as { [K in keyof S]: z.ZodOptional<S[K]> };
+/** A nested object in a body: any of its fields (null clears one); the object itself `null` clears them all. */
+const nestedInput = <S extends Record<string, z.ZodType>, F extends string = never>(shape: S, readOnlyFields: readonly F[] = []) =>
+  z.strictObject({ ...optionalFields(shape), ...readOnlyShape(readOnlyFields) }).nullable().optional();
 
 const ecoFacilities = z
   .array(EcoFacility)
   .max(EcoFacility.options.length)
   .refine((list) => new Set(list).size === list.length, { message: 'must not repeat a value' });
 
-/** The estate's own fields, every one nullable (unknown); dimensions are handled on their own. */
-export const EstateFieldRules = {
-  external_id: nullable(text(255)),
-  name: nullable(text(255)),
-  description: nullable(z.string().trim().max(5000)),
+/** INTERFACE.md `address`. */
+export const AddressRules = {
   street: nullable(text(255)),
   house_number: nullable(text(32)),
-  box: nullable(text(32)),
+  house_number_extra: nullable(text(32)),
   zip_code: nullable(text(16)),
-  city: nullable(text(255)),
+  place: nullable(text(255)),
   country: nullable(Country),
+} as const;
+
+/** INTERFACE.md `commercial_context` as written; reads add `commercial_media_files` (the estate's media). */
+export const CommercialContextRules = {
+  price: asInRequest(PropertyFields.price),
+} as const;
+
+/** INTERFACE.md `energy_context`, then (extension) the trajectory request's other energy fields. */
+export const EnergyContextRules = {
+  heating_type: asInRequest(PropertyFields.heating_type),
+  heating_device: asInRequest(PropertyFields.heating_device),
+  sanitary_heating_device: asInRequest(PropertyFields.sanitary_heating_device),
+  eco_facilities: ecoFacilities,
+  ground_floor_insulation_type: nullable(InsulationLevel),
+  outer_wall_insulation_type: asInRequest(PropertyFields.outer_wall_insulation_type),
+  // EPC scores go below zero (Flanders A+, Dutch energy-positive homes); the request's `energy_efficiency_score`.
+  epc_score: nullable(z.number().min(-1000).max(5000)),
+  // extensions
+  ventilation_type: asInRequest(PropertyFields.ventilation_type),
+  window_glazing_type: asInRequest(PropertyFields.window_glazing_type),
+  window_glazing_surface: asInRequest(PropertyFields.window_glazing_surface),
+  has_cavity_wall: asInRequest(PropertyFields.has_cavity_wall),
+  cavity_wall_width: asInRequest(PropertyFields.cavity_wall_width),
+  has_cavity_wall_insulation: asInRequest(PropertyFields.has_cavity_wall_insulation),
+  outer_wall_surface: asInRequest(PropertyFields.outer_wall_surface),
+  basement_type: asInRequest(PropertyFields.basement_type),
+  basement_ceiling_surface: asInRequest(PropertyFields.basement_ceiling_surface),
+  basement_ceiling_height: asInRequest(PropertyFields.basement_ceiling_height),
+  floor_above_basement_insulation_type: asInRequest(PropertyFields.floor_above_basement_insulation_type),
+  solid_ground_floor_insulation_type: asInRequest(PropertyFields.solid_ground_floor_insulation_type),
+  ground_floor_surface: asInRequest(PropertyFields.ground_floor_surface),
+  /** Old-style summary of what the ground floor rests on; the detailed basement fields win when both are given. */
+  ground_floor_type: nullable(GroundFloorType),
+  installation_age: asInRequest(PropertyFields.installation_age),
+  has_solar_panels: asInRequest(PropertyFields.has_solar_panels),
+  solar_panels_kwp: asInRequest(PropertyFields.solar_panels_kwp),
+  has_solar_boiler: asInRequest(PropertyFields.has_solar_boiler),
+  attic_usage: asInRequest(PropertyFields.attic_usage),
+  has_renewed_window_frames: asInRequest(PropertyFields.has_renewed_window_frames),
+  air_tightness_v50: asInRequest(PropertyFields.air_tightness_v50),
+  heat_emitter_type: asInRequest(PropertyFields.heat_emitter_type),
+} as const;
+
+/** INTERFACE.md `dimensions`, in centimetres; `height_cm` is the cornice height. */
+export const DimensionsRules = {
+  width_cm: nullable(atLeastOne()),
+  depth_cm: nullable(atLeastOne()),
+  height_cm: nullable(atLeastOne()),
+} as const;
+
+/** The estate's own top-level fields, every one nullable (unknown). */
+export const EstateOwnFieldRules = {
+  external_id: nullable(text(255)),
+  managing_user_id: nullable(Uuid),
+  year_built: nullable(year()),
+  year_renovated: nullable(year()),
   estate_type: nullable(EstateType),
   estate_format: nullable(EstateFormat),
   estate_status: nullable(EstateStatus),
-  year_built: nullable(year()),
-  year_renovated: nullable(year()),
   habitable_space_m2: nullable(atLeastOne()),
+  ground_surface_m2: nullable(atLeastOne()),
+  // extensions
+  name: nullable(text(255)),
+  description: nullable(z.string().trim().max(5000)),
   number_of_floors: nullable(z.number().int().min(1).max(200)),
-  // EPC scores go below zero (Flanders A+, Dutch energy-positive homes), so only finiteness is checked.
-  energy_efficiency_score: nullable(z.number().min(-1000).max(5000)),
-  estate_roof_type: nullable(EstateRoofType),
-  outer_wall_surface: nullable(atLeastOne()),
-  outer_wall_insulation_type: nullable(InsulationLevel),
-  has_cavity_wall: nullable(z.boolean()),
-  cavity_wall_width: nullable(atLeastOne()),
-  has_cavity_wall_insulation: nullable(z.boolean()),
-  window_surface: nullable(atLeastOne()),
-  window_glazing_type: nullable(GlazingType),
-  ground_floor_type: nullable(GroundFloorType),
-  ground_floor_insulation_type: nullable(InsulationLevel),
-  basement_type: nullable(BasementType),
-  basement_ceiling_surface: nullable(atLeastOne()),
-  floor_above_basement_insulation_type: nullable(InsulationLevel),
-  solid_ground_floor_surface: nullable(atLeastOne()),
-  solid_ground_floor_insulation_type: nullable(InsulationLevel),
-  ventilation_type: nullable(VentilationType),
-  heating_type: nullable(HeatingType),
-  heating_device: nullable(HeatingDevice),
-  installation_age: nullable(z.number().int().min(0).max(200)),
-  sanitary_heating_device: nullable(SanitaryHeatingDevice),
-  solar_panels_kwp: nullable(z.number().min(0).max(1000)),
-  has_solar_boiler: nullable(z.boolean()),
-  eco_facilities: ecoFacilities,
-  managing_user_id: nullable(Uuid),
 } as const;
 
+export const EstateAddress = z.object(AddressRules);
+export const EstateCommercialFields = z.object(CommercialContextRules);
+export const EstateEnergyContext = z.object(EnergyContextRules);
+export const EstateDimensions = z.object(DimensionsRules);
+export type EstateAddress = z.infer<typeof EstateAddress>;
+export type EstateEnergyContext = z.infer<typeof EstateEnergyContext>;
+export type EstateDimensions = z.infer<typeof EstateDimensions>;
+
 /** Every estate field with its value (events and read models carry all of them). */
-export const EstateFieldValues = z.object({ ...EstateFieldRules, dimensions: EstateDimensions });
+export const EstateFieldValues = z.object({
+  ...EstateOwnFieldRules,
+  address: EstateAddress,
+  commercial_context: EstateCommercialFields,
+  energy_context: EstateEnergyContext,
+  dimensions: EstateDimensions,
+});
 export type EstateFieldValues = z.infer<typeof EstateFieldValues>;
-export type EstateFieldName = keyof EstateFieldValues;
-export const ESTATE_FIELD_NAMES = [...Object.keys(EstateFieldRules), 'dimensions'] as EstateFieldName[];
 
-const optionalFields = <S extends Record<string, z.ZodType>>(shape: S) =>
-  Object.fromEntries(Object.entries(shape).map(([k, v]) => [k, v.optional()])) as { [K in keyof S]: z.ZodOptional<S[K]> };
-
-/** Dimensions in a body: any of the three, null clears one; `dimensions: null` clears all three. */
-const DimensionsInput = EstateDimensions.partial().nullable();
+/** What an EstateUpdated event changed: top-level fields, and only the changed fields of a nested object. */
+export const EstateChanges = z.object({
+  ...optionalFields(EstateOwnFieldRules),
+  address: EstateAddress.partial().optional(),
+  commercial_context: EstateCommercialFields.partial().optional(),
+  energy_context: EstateEnergyContext.partial().optional(),
+  dimensions: EstateDimensions.partial().optional(),
+});
+export type EstateChanges = z.infer<typeof EstateChanges>;
 
 /** Fields the service sets or that belong to sub-resources: never in a create or PATCH body. */
 export const ESTATE_READ_ONLY_FIELDS = [
   'id', 'organization_id', 'created_at', 'updated_at', 'quality_label', 'referral_link', 'roofs', 'floors', 'files', 'media', 'members',
 ] as const;
 
+const estateBodyShape = {
+  ...optionalFields(EstateOwnFieldRules),
+  address: nestedInput(AddressRules),
+  commercial_context: nestedInput(CommercialContextRules, ['commercial_media_files']),
+  // `eco_facilities: null` clears the list, like null clears any other field.
+  energy_context: nestedInput({ ...EnergyContextRules, eco_facilities: ecoFacilities.nullable() }),
+  dimensions: nestedInput(DimensionsRules),
+};
+
 /** POST /estates: no field is required (data quality decides what planning can do), every given one is checked. */
 export const CreateEstateBody = z.strictObject({
-  ...optionalFields(EstateFieldRules),
-  dimensions: DimensionsInput.optional(),
+  ...estateBodyShape,
   estate_provider_type: EstateProviderType.optional(),
   ...readOnlyShape(ESTATE_READ_ONLY_FIELDS),
 });
 export type CreateEstateBody = z.infer<typeof CreateEstateBody>;
 
-/** PATCH /estates/{id}: the estate's own fields; the provider is fixed at creation. */
+/** PATCH /estates/{id}: the estate's own fields (also managing_user_id); nested objects merge; the provider is fixed at creation. */
 export const UpdateEstateBody = z
   .strictObject({
-    ...optionalFields(EstateFieldRules),
-    dimensions: DimensionsInput.optional(),
+    ...estateBodyShape,
     ...readOnlyShape([...ESTATE_READ_ONLY_FIELDS, 'estate_provider_type']),
   })
   .refine((b) => Object.keys(b).length > 0, nonEmpty);
@@ -133,70 +185,104 @@ export type UpdateEstateBody = z.infer<typeof UpdateEstateBody>;
 
 // ---- parts ----
 
+/** INTERFACE.md's part fields first, extensions after; `dimensions` is a nested object like the estate's. */
 export const RoofFieldRules = {
-  name: nullable(text(255)),
   estate_roof_type: EstateRoofType,
   surface_m2: nullable(positive()),
+  is_decking_present: nullable(z.boolean()),
   insulation_type: nullable(InsulationLevel),
+  // extensions
+  name: nullable(text(255)),
   pitch_degrees: nullable(z.number().min(0).max(90)),
 } as const;
 export const FloorFieldRules = {
-  name: nullable(text(255)),
+  // Basements are below zero; no home has more than a few below or 200 above.
+  floor_number: nullable(z.number().int().min(-5).max(200)),
   estate_floor_type: EstateFloorType,
+  // extensions
+  name: nullable(text(255)),
   surface_m2: nullable(positive()),
-  height_cm: nullable(atLeastOne()),
   insulation_type: nullable(InsulationLevel),
 } as const;
 export const RoomFieldRules = {
-  name: nullable(text(255)),
-  estate_room_type: EstateRoomType,
   surface_m2: nullable(positive()),
-  height_cm: nullable(atLeastOne()),
+  estate_room_type: EstateRoomType,
+  // extensions
+  name: nullable(text(255)),
   window_count: nullable(z.number().int().min(0).max(1000)),
 } as const;
 export const StaircaseFieldRules = {
-  name: nullable(text(255)),
   estate_staircase_type: EstateStaircaseType,
+  // extensions
+  name: nullable(text(255)),
   step_count: nullable(z.number().int().min(1).max(500)),
-  width_cm: nullable(atLeastOne()),
 } as const;
 
-export const RoofFieldValues = z.object(RoofFieldRules);
-export const FloorFieldValues = z.object(FloorFieldRules);
-export const RoomFieldValues = z.object(RoomFieldRules);
-export const StaircaseFieldValues = z.object(StaircaseFieldRules);
+const heightOnly = { height_cm: nullable(atLeastOne()) } as const;
+export const RoofDimensionRules = heightOnly;
+export const FloorDimensionRules = heightOnly;
+/** Extension: INTERFACE.md gives a room no dimensions; its clear height is kept the same way. */
+export const RoomDimensionRules = heightOnly;
+/** `width_cm` is an extension. */
+export const StaircaseDimensionRules = { ...heightOnly, width_cm: nullable(atLeastOne()) } as const;
+
+const partValues = <S extends Record<string, z.ZodType>, D extends Record<string, z.ZodType>>(rules: S, dimensions: D) =>
+  z.object({ ...rules, dimensions: z.object(dimensions) });
+const partChanges = <S extends Record<string, z.ZodType>, D extends Record<string, z.ZodType>>(rules: S, dimensions: D) =>
+  z.object({ ...optionalFields(rules), dimensions: z.object(dimensions).partial().optional() });
+
+export const RoofFieldValues = partValues(RoofFieldRules, RoofDimensionRules);
+export const FloorFieldValues = partValues(FloorFieldRules, FloorDimensionRules);
+export const RoomFieldValues = partValues(RoomFieldRules, RoomDimensionRules);
+export const StaircaseFieldValues = partValues(StaircaseFieldRules, StaircaseDimensionRules);
 export type RoofFieldValues = z.infer<typeof RoofFieldValues>;
 export type FloorFieldValues = z.infer<typeof FloorFieldValues>;
 export type RoomFieldValues = z.infer<typeof RoomFieldValues>;
 export type StaircaseFieldValues = z.infer<typeof StaircaseFieldValues>;
+
+export const RoofChanges = partChanges(RoofFieldRules, RoofDimensionRules);
+export const FloorChanges = partChanges(FloorFieldRules, FloorDimensionRules);
+export const RoomChanges = partChanges(RoomFieldRules, RoomDimensionRules);
+export const StaircaseChanges = partChanges(StaircaseFieldRules, StaircaseDimensionRules);
+export type RoofChanges = z.infer<typeof RoofChanges>;
+export type FloorChanges = z.infer<typeof FloorChanges>;
+export type RoomChanges = z.infer<typeof RoomChanges>;
+export type StaircaseChanges = z.infer<typeof StaircaseChanges>;
+
+/** A part in a body: any field, `dimensions` partial (null clears). */
+export type PartInput<V> = { [K in keyof V]?: V[K] extends Record<string, unknown> ? Partial<V[K]> | null : V[K] };
 
 const PART_READ_ONLY = ['id', 'estate_id', 'created_at', 'updated_at'] as const;
 const FLOOR_READ_ONLY = [...PART_READ_ONLY, 'rooms', 'staircases'] as const;
 const FLOOR_PART_READ_ONLY = [...PART_READ_ONLY, 'floor_id'] as const;
 
 /** Create: the part's type is required (a part without one cannot carry renovation items); the rest may be unknown. */
-function partBodies<S extends Record<string, z.ZodType>>(rules: S, typeField: keyof S & string, readOnlyFields: readonly string[]) {
+function partBodies<S extends Record<string, z.ZodType>>(rules: S, dimensions: Record<string, z.ZodType>, typeField: keyof S & string, readOnlyFields: readonly string[]) {
   const rest = Object.fromEntries(Object.entries(rules).filter(([k]) => k !== typeField).map(([k, v]) => [k, v.optional()]));
-  const create = z.strictObject({ ...rest, [typeField]: rules[typeField]!, ...readOnlyShape(readOnlyFields) });
+  const create = z.strictObject({ ...rest, [typeField]: rules[typeField]!, dimensions: nestedInput(dimensions), ...readOnlyShape(readOnlyFields) });
   const update = z
-    .strictObject({ ...optionalFields(rules), ...readOnlyShape(readOnlyFields) })
+    .strictObject({ ...optionalFields(rules), dimensions: nestedInput(dimensions), ...readOnlyShape(readOnlyFields) })
     .refine((b) => Object.keys(b).length > 0, nonEmpty);
   return { create, update };
 }
 
-const roofBodies = partBodies(RoofFieldRules, 'estate_roof_type', PART_READ_ONLY);
-const floorBodies = partBodies(FloorFieldRules, 'estate_floor_type', FLOOR_READ_ONLY);
-const roomBodies = partBodies(RoomFieldRules, 'estate_room_type', FLOOR_PART_READ_ONLY);
-const staircaseBodies = partBodies(StaircaseFieldRules, 'estate_staircase_type', FLOOR_PART_READ_ONLY);
+const roofBodies = partBodies(RoofFieldRules, RoofDimensionRules, 'estate_roof_type', PART_READ_ONLY);
+const floorBodies = partBodies(FloorFieldRules, FloorDimensionRules, 'estate_floor_type', FLOOR_READ_ONLY);
+const roomBodies = partBodies(RoomFieldRules, RoomDimensionRules, 'estate_room_type', FLOOR_PART_READ_ONLY);
+const staircaseBodies = partBodies(StaircaseFieldRules, StaircaseDimensionRules, 'estate_staircase_type', FLOOR_PART_READ_ONLY);
 
-export const CreateRoofBody = roofBodies.create as unknown as z.ZodType<Partial<RoofFieldValues> & Pick<RoofFieldValues, 'estate_roof_type'>>;
-export const UpdateRoofBody = roofBodies.update as unknown as z.ZodType<Partial<RoofFieldValues>>;
-export const CreateFloorBody = floorBodies.create as unknown as z.ZodType<Partial<FloorFieldValues> & Pick<FloorFieldValues, 'estate_floor_type'>>;
-export const UpdateFloorBody = floorBodies.update as unknown as z.ZodType<Partial<FloorFieldValues>>;
-export const CreateRoomBody = roomBodies.create as unknown as z.ZodType<Partial<RoomFieldValues> & Pick<RoomFieldValues, 'estate_room_type'>>;
-export const UpdateRoomBody = roomBodies.update as unknown as z.ZodType<Partial<RoomFieldValues>>;
-export const CreateStaircaseBody = staircaseBodies.create as unknown as z.ZodType<Partial<StaircaseFieldValues> & Pick<StaircaseFieldValues, 'estate_staircase_type'>>;
-export const UpdateStaircaseBody = staircaseBodies.update as unknown as z.ZodType<Partial<StaircaseFieldValues>>;
+export type RoofInput = PartInput<RoofFieldValues>;
+export type FloorInput = PartInput<FloorFieldValues>;
+export type RoomInput = PartInput<RoomFieldValues>;
+export type StaircaseInput = PartInput<StaircaseFieldValues>;
+export const CreateRoofBody = roofBodies.create as unknown as z.ZodType<RoofInput & Pick<RoofFieldValues, 'estate_roof_type'>>;
+export const UpdateRoofBody = roofBodies.update as unknown as z.ZodType<RoofInput>;
+export const CreateFloorBody = floorBodies.create as unknown as z.ZodType<FloorInput & Pick<FloorFieldValues, 'estate_floor_type'>>;
+export const UpdateFloorBody = floorBodies.update as unknown as z.ZodType<FloorInput>;
+export const CreateRoomBody = roomBodies.create as unknown as z.ZodType<RoomInput & Pick<RoomFieldValues, 'estate_room_type'>>;
+export const UpdateRoomBody = roomBodies.update as unknown as z.ZodType<RoomInput>;
+export const CreateStaircaseBody = staircaseBodies.create as unknown as z.ZodType<StaircaseInput & Pick<StaircaseFieldValues, 'estate_staircase_type'>>;
+export const UpdateStaircaseBody = staircaseBodies.update as unknown as z.ZodType<StaircaseInput>;
 
 // ---- files, media and members ----
 
@@ -258,66 +344,90 @@ export type EstateListQuery = z.infer<typeof EstateListQuery>;
 
 // ---- replies (read models) ----
 
-export const Roof = z.object({ id: Uuid, estate_id: Uuid, ...RoofFieldRules, created_at: Timestamp, updated_at: Timestamp });
-export const Room = z.object({ id: Uuid, estate_id: Uuid, floor_id: Uuid, ...RoomFieldRules, created_at: Timestamp, updated_at: Timestamp });
-export const Staircase = z.object({ id: Uuid, estate_id: Uuid, floor_id: Uuid, ...StaircaseFieldRules, created_at: Timestamp, updated_at: Timestamp });
+const stamps = { created_at: Timestamp, updated_at: Timestamp } as const;
+export const Roof = z.object({ id: Uuid, dimensions: z.object(RoofDimensionRules), ...RoofFieldRules, estate_id: Uuid, ...stamps });
+export const Room = z.object({ id: Uuid, ...RoomFieldRules, estate_id: Uuid, floor_id: Uuid, dimensions: z.object(RoomDimensionRules), ...stamps });
+export const Staircase = z.object({ id: Uuid, dimensions: z.object(StaircaseDimensionRules), ...StaircaseFieldRules, estate_id: Uuid, floor_id: Uuid, ...stamps });
 export const Floor = z.object({
   id: Uuid,
-  estate_id: Uuid,
+  dimensions: z.object(FloorDimensionRules),
   ...FloorFieldRules,
+  estate_id: Uuid,
   rooms: z.array(Room),
   staircases: z.array(Staircase),
-  created_at: Timestamp,
-  updated_at: Timestamp,
+  ...stamps,
 });
 export type Roof = z.infer<typeof Roof>;
 export type Room = z.infer<typeof Room>;
 export type Staircase = z.infer<typeof Staircase>;
 export type Floor = z.infer<typeof Floor>;
 
-/** A file or a medium. `url` is a signed download link valid for one hour, made fresh on every read. */
+/** A file or a medium (INTERFACE.md: id, name, url, mimetype). `url` is a signed download link valid for one hour, made fresh on every read. */
 export const EstateFile = z.object({
   id: Uuid,
-  estate_id: Uuid,
   name: z.string(),
-  mimetype: z.string(),
-  size: z.number().int(),
   url: z.string().nullable(),
+  mimetype: z.string(),
+  // extensions
+  estate_id: Uuid,
+  size: z.number().int(),
   created_at: Timestamp,
 });
 export type EstateFile = z.infer<typeof EstateFile>;
 
+/** INTERFACE.md's estate member: `id` is the member's user id (DELETE .../members/{member_id} takes it). */
 export const EstateMember = z.object({
-  user_id: Uuid,
-  estate_id: Uuid,
-  /** Estate members are CLIENT (API.md 4.3). */
-  member_type: z.literal('CLIENT'),
+  id: Uuid,
   email_address: z.string(),
   first_name: z.string(),
   last_name: z.string(),
+  /** Estate members are CLIENT (API.md 4.3). */
+  member_type: z.literal('CLIENT'),
+  // extensions
+  user_id: Uuid,
+  estate_id: Uuid,
   created_at: Timestamp,
 });
 export type EstateMember = z.infer<typeof EstateMember>;
 
-/** The list form: the estate without its parts, files, media and members. */
+/** `commercial_context` in reads: the price and the estate's media. */
+export const EstateCommercialContext = EstateCommercialFields.extend({ commercial_media_files: z.array(EstateFile) });
+
+/** The list form (INTERFACE.md): without energy_context, dimensions, habitable_space_m2, ground_surface_m2, files, and (extension) parts, media and members. */
 export const EstateListForm = z.object({
   id: Uuid,
+  external_id: EstateOwnFieldRules.external_id,
+  managing_user_id: EstateOwnFieldRules.managing_user_id,
+  year_built: EstateOwnFieldRules.year_built,
+  year_renovated: EstateOwnFieldRules.year_renovated,
+  estate_type: EstateOwnFieldRules.estate_type,
+  estate_format: EstateOwnFieldRules.estate_format,
+  estate_status: EstateOwnFieldRules.estate_status,
+  address: EstateAddress,
+  commercial_context: EstateCommercialContext,
+  // extensions
   organization_id: Uuid,
   estate_provider_type: EstateProviderType,
-  ...EstateFieldRules,
-  dimensions: EstateDimensions,
+  name: EstateOwnFieldRules.name,
+  description: EstateOwnFieldRules.description,
+  number_of_floors: EstateOwnFieldRules.number_of_floors,
   quality_label: QualityLabel,
   referral_link: z.string(),
-  created_at: Timestamp,
-  updated_at: Timestamp,
+  ...stamps,
 });
 export type EstateListForm = z.infer<typeof EstateListForm>;
 
+/** The detailed form (`GET /estates/{id}`, POST and PATCH replies). */
 export const Estate = EstateListForm.extend({
+  habitable_space_m2: EstateOwnFieldRules.habitable_space_m2,
+  ground_surface_m2: EstateOwnFieldRules.ground_surface_m2,
+  energy_context: EstateEnergyContext,
+  dimensions: EstateDimensions,
+  files: z.array(EstateFile),
+  // extensions
+  media: z.array(EstateFile),
   roofs: z.array(Roof),
   floors: z.array(Floor),
-  files: z.array(EstateFile),
-  media: z.array(EstateFile),
   members: z.array(EstateMember),
 });
 export type Estate = z.infer<typeof Estate>;
@@ -349,7 +459,7 @@ export type EstateHistoryEntry = z.infer<typeof EstateHistoryEntry>;
 /** What the public referral page shows: what an agency's advert shows, and the model's estimate. */
 export const ReferralSummary = z.object({
   estate_type: EstateType.nullable(),
-  city: z.string().nullable(),
+  place: z.string().nullable(),
   zip_code: z.string().nullable(),
   country: Country.nullable(),
   region: Region.nullable(),
@@ -362,8 +472,6 @@ export type ReferralSummary = z.infer<typeof ReferralSummary>;
 
 // ---- commands (imperative; time and new ids come in, the decider stays pure) ----
 
-const fieldChanges = EstateFieldValues.partial();
-
 /** The person fields an estate keeps of each member (copied from identity). */
 const EstateMemberDetails = z.object({ email_address: z.string(), first_name: z.string(), last_name: z.string() }).partial();
 
@@ -374,21 +482,21 @@ export const EstateCommands = {
     estate_provider_type: EstateProviderType,
     /** Unguessable token of the public referral page, drawn by the handler. */
     referral_token: z.string(),
-    fields: CreateEstateBody,
+    fields: CreateEstateBody.omit({ estate_provider_type: true }),
   }),
   UpdateEstate: z.object({ estate_id: Uuid, changes: UpdateEstateBody }),
   DeleteEstate: z.object({ estate_id: Uuid }),
-  AddRoof: z.object({ estate_id: Uuid, roof_id: Uuid, fields: RoofFieldValues.partial() }),
-  UpdateRoof: z.object({ estate_id: Uuid, roof_id: Uuid, changes: RoofFieldValues.partial() }),
+  AddRoof: z.object({ estate_id: Uuid, roof_id: Uuid, fields: CreateRoofBody }),
+  UpdateRoof: z.object({ estate_id: Uuid, roof_id: Uuid, changes: UpdateRoofBody }),
   RemoveRoof: z.object({ estate_id: Uuid, roof_id: Uuid }),
-  AddFloor: z.object({ estate_id: Uuid, floor_id: Uuid, fields: FloorFieldValues.partial() }),
-  UpdateFloor: z.object({ estate_id: Uuid, floor_id: Uuid, changes: FloorFieldValues.partial() }),
+  AddFloor: z.object({ estate_id: Uuid, floor_id: Uuid, fields: CreateFloorBody }),
+  UpdateFloor: z.object({ estate_id: Uuid, floor_id: Uuid, changes: UpdateFloorBody }),
   RemoveFloor: z.object({ estate_id: Uuid, floor_id: Uuid }),
-  AddRoom: z.object({ estate_id: Uuid, floor_id: Uuid, room_id: Uuid, fields: RoomFieldValues.partial() }),
-  UpdateRoom: z.object({ estate_id: Uuid, floor_id: Uuid, room_id: Uuid, changes: RoomFieldValues.partial() }),
+  AddRoom: z.object({ estate_id: Uuid, floor_id: Uuid, room_id: Uuid, fields: CreateRoomBody }),
+  UpdateRoom: z.object({ estate_id: Uuid, floor_id: Uuid, room_id: Uuid, changes: UpdateRoomBody }),
   RemoveRoom: z.object({ estate_id: Uuid, floor_id: Uuid, room_id: Uuid }),
-  AddStaircase: z.object({ estate_id: Uuid, floor_id: Uuid, staircase_id: Uuid, fields: StaircaseFieldValues.partial() }),
-  UpdateStaircase: z.object({ estate_id: Uuid, floor_id: Uuid, staircase_id: Uuid, changes: StaircaseFieldValues.partial() }),
+  AddStaircase: z.object({ estate_id: Uuid, floor_id: Uuid, staircase_id: Uuid, fields: CreateStaircaseBody }),
+  UpdateStaircase: z.object({ estate_id: Uuid, floor_id: Uuid, staircase_id: Uuid, changes: UpdateStaircaseBody }),
   RemoveStaircase: z.object({ estate_id: Uuid, floor_id: Uuid, staircase_id: Uuid }),
   AddFile: z.object({ estate_id: Uuid, file_id: Uuid, kind: FileKind, upload: UploadedFile }),
   RemoveFile: z.object({ estate_id: Uuid, file_id: Uuid, kind: FileKind }),
@@ -424,21 +532,21 @@ export const EstateEvents = {
     referral_token: z.string(),
     fields: EstateFieldValues,
   }),
-  EstateUpdated: z.object({ estate_id: Uuid, changes: fieldChanges }),
+  EstateUpdated: z.object({ estate_id: Uuid, changes: EstateChanges }),
   /** Follows the removal events of every part and file; renovations and reports cascade from it. */
   EstateDeleted: z.object({ estate_id: Uuid, organization_id: Uuid }),
   RoofAdded: z.object({ estate_id: Uuid, roof_id: Uuid, fields: RoofFieldValues }),
-  RoofUpdated: z.object({ estate_id: Uuid, roof_id: Uuid, changes: RoofFieldValues.partial() }),
+  RoofUpdated: z.object({ estate_id: Uuid, roof_id: Uuid, changes: RoofChanges }),
   RoofRemoved: z.object({ estate_id: Uuid, roof_id: Uuid }),
   FloorAdded: z.object({ estate_id: Uuid, floor_id: Uuid, fields: FloorFieldValues }),
-  FloorUpdated: z.object({ estate_id: Uuid, floor_id: Uuid, changes: FloorFieldValues.partial() }),
+  FloorUpdated: z.object({ estate_id: Uuid, floor_id: Uuid, changes: FloorChanges }),
   /** Follows the RoomRemoved and StaircaseRemoved events of the floor's rooms and staircases. */
   FloorRemoved: z.object({ estate_id: Uuid, floor_id: Uuid }),
   RoomAdded: z.object({ estate_id: Uuid, floor_id: Uuid, room_id: Uuid, fields: RoomFieldValues }),
-  RoomUpdated: z.object({ estate_id: Uuid, floor_id: Uuid, room_id: Uuid, changes: RoomFieldValues.partial() }),
+  RoomUpdated: z.object({ estate_id: Uuid, floor_id: Uuid, room_id: Uuid, changes: RoomChanges }),
   RoomRemoved: z.object({ estate_id: Uuid, floor_id: Uuid, room_id: Uuid }),
   StaircaseAdded: z.object({ estate_id: Uuid, floor_id: Uuid, staircase_id: Uuid, fields: StaircaseFieldValues }),
-  StaircaseUpdated: z.object({ estate_id: Uuid, floor_id: Uuid, staircase_id: Uuid, changes: StaircaseFieldValues.partial() }),
+  StaircaseUpdated: z.object({ estate_id: Uuid, floor_id: Uuid, staircase_id: Uuid, changes: StaircaseChanges }),
   StaircaseRemoved: z.object({ estate_id: Uuid, floor_id: Uuid, staircase_id: Uuid }),
   EstateFileAdded: z.object({
     estate_id: Uuid,

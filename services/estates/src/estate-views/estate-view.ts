@@ -10,6 +10,7 @@ import type {
   Room,
   Staircase,
 } from '@renopath/contracts';
+import { applyChanges } from '../estate/estate.fields.ts';
 
 /** A file or medium as stored: the blob key stays inside; the gateway turns it into a signed `url`. */
 export interface StoredFile {
@@ -78,49 +79,49 @@ export function applyEstateEvent(view: EstateView | null, recorded: ViewEvent): 
   const touched = { ...view, updated_at: at };
   switch (event.type) {
     case 'EstateUpdated':
-      return { ...touched, fields: { ...view.fields, ...event.data.changes } };
+      return { ...touched, fields: applyChanges(view.fields, event.data.changes) };
     case 'EstateDeleted':
       return null;
 
     case 'RoofAdded':
-      return { ...touched, roofs: [...view.roofs, { id: event.data.roof_id, estate_id: view.id, ...event.data.fields, created_at: at, updated_at: at }] };
+      return { ...touched, roofs: [...view.roofs, { id: event.data.roof_id, ...event.data.fields, estate_id: view.id, created_at: at, updated_at: at }] };
     case 'RoofUpdated':
-      return { ...touched, roofs: view.roofs.map((r) => (r.id === event.data.roof_id ? { ...r, ...event.data.changes, updated_at: at } : r)) };
+      return { ...touched, roofs: view.roofs.map((r) => (r.id === event.data.roof_id ? { ...applyChanges(r, event.data.changes), updated_at: at } : r)) };
     case 'RoofRemoved':
       return { ...touched, roofs: view.roofs.filter((r) => r.id !== event.data.roof_id) };
 
     case 'FloorAdded':
       return {
         ...touched,
-        floors: [...view.floors, { id: event.data.floor_id, estate_id: view.id, ...event.data.fields, rooms: [], staircases: [], created_at: at, updated_at: at }],
+        floors: [...view.floors, { id: event.data.floor_id, ...event.data.fields, estate_id: view.id, rooms: [], staircases: [], created_at: at, updated_at: at }],
       };
     case 'FloorUpdated':
-      return withFloor(touched, event.data.floor_id, (f) => ({ ...f, ...event.data.changes, updated_at: at }));
+      return withFloor(touched, event.data.floor_id, (f) => ({ ...applyChanges(f, event.data.changes), updated_at: at }));
     case 'FloorRemoved':
       return { ...touched, floors: view.floors.filter((f) => f.id !== event.data.floor_id) };
 
     case 'RoomAdded': {
       const { room_id, floor_id, fields } = event.data;
-      const room: Room = { id: room_id, estate_id: view.id, floor_id, ...fields, created_at: at, updated_at: at };
+      const room: Room = { id: room_id, ...fields, estate_id: view.id, floor_id, created_at: at, updated_at: at };
       return withFloor(touched, floor_id, (f) => ({ ...f, rooms: [...f.rooms, room] }));
     }
     case 'RoomUpdated':
       return withFloor(touched, event.data.floor_id, (f) => ({
         ...f,
-        rooms: f.rooms.map((r) => (r.id === event.data.room_id ? { ...r, ...event.data.changes, updated_at: at } : r)),
+        rooms: f.rooms.map((r) => (r.id === event.data.room_id ? { ...applyChanges(r, event.data.changes), updated_at: at } : r)),
       }));
     case 'RoomRemoved':
       return withFloor(touched, event.data.floor_id, (f) => ({ ...f, rooms: f.rooms.filter((r) => r.id !== event.data.room_id) }));
 
     case 'StaircaseAdded': {
       const { staircase_id, floor_id, fields } = event.data;
-      const staircase: Staircase = { id: staircase_id, estate_id: view.id, floor_id, ...fields, created_at: at, updated_at: at };
+      const staircase: Staircase = { id: staircase_id, ...fields, estate_id: view.id, floor_id, created_at: at, updated_at: at };
       return withFloor(touched, floor_id, (f) => ({ ...f, staircases: [...f.staircases, staircase] }));
     }
     case 'StaircaseUpdated':
       return withFloor(touched, event.data.floor_id, (f) => ({
         ...f,
-        staircases: f.staircases.map((s) => (s.id === event.data.staircase_id ? { ...s, ...event.data.changes, updated_at: at } : s)),
+        staircases: f.staircases.map((s) => (s.id === event.data.staircase_id ? { ...applyChanges(s, event.data.changes), updated_at: at } : s)),
       }));
     case 'StaircaseRemoved':
       return withFloor(touched, event.data.floor_id, (f) => ({ ...f, staircases: f.staircases.filter((s) => s.id !== event.data.staircase_id) }));
@@ -128,7 +129,7 @@ export function applyEstateEvent(view: EstateView | null, recorded: ViewEvent): 
     case 'EstateFileAdded': {
       const { file_id, kind, name, mimetype, size, blob_key } = event.data;
       const list = kindList(kind);
-      return { ...touched, [list]: [...view[list], { id: file_id, estate_id: view.id, name, mimetype, size, blob_key, created_at: at }] };
+      return { ...touched, [list]: [...view[list], { id: file_id, name, mimetype, estate_id: view.id, size, blob_key, created_at: at }] };
     }
     case 'EstateFileRemoved': {
       const list = kindList(event.data.kind);
@@ -137,7 +138,8 @@ export function applyEstateEvent(view: EstateView | null, recorded: ViewEvent): 
 
     case 'EstateMemberAdded': {
       const { user_id, email_address, first_name, last_name } = event.data;
-      const member: EstateMember = { user_id, estate_id: view.id, member_type: 'CLIENT', email_address, first_name, last_name, created_at: at };
+      // INTERFACE.md's member `id` is the person's user id: one person is one member of an estate.
+      const member: EstateMember = { id: user_id, email_address, first_name, last_name, member_type: 'CLIENT', user_id, estate_id: view.id, created_at: at };
       return { ...touched, members: [...view.members.filter((m) => m.user_id !== user_id), member] };
     }
     case 'EstateMemberDetailsUpdated': {

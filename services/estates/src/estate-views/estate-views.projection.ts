@@ -1,7 +1,7 @@
 import type { ReadStoreTx, RecordedEvent } from '@renopath/platform';
 import type { EstateFieldValues, EstateProviderType, QualityLabel } from '@renopath/contracts';
 import { assessEstate, UNASSESSED, type Assessment } from '../quality/quality.ts';
-import { applyEstateEvent, type EstateView } from './estate-view.ts';
+import { applyEstateEvent, type EstateView, type StoredFile } from './estate-view.ts';
 
 /**
  * The estates read models, fed by one projection so they move together (one checkpoint, one
@@ -36,6 +36,8 @@ export interface EstateListDoc {
   external_id: string | null;
   referral_token: string;
   fields: EstateFieldValues;
+  /** The list form's `commercial_context.commercial_media_files`. */
+  media: StoredFile[];
   quality_label: QualityLabel;
   assessment: Assessment;
   created_at: string;
@@ -93,6 +95,7 @@ export async function projectEstateViews(event: RecordedEvent, tx: ReadStoreTx):
     external_id: view.fields.external_id,
     referral_token: view.referral_token,
     fields: view.fields,
+    media: view.media,
     quality_label: qualityLabelOf(view, assessment),
     assessment,
     created_at: view.created_at,

@@ -4,7 +4,7 @@ import type { EstateEvent } from '@renopath/contracts';
 import { EMPTY_ESTATE_FIELDS } from '../estate/estate.decider.ts';
 import { replayEstate } from './estate-view.ts';
 import { C, projectEstateViews, type EstateDetailDoc, type EstateListDoc, type MembershipDoc } from './estate-views.projection.ts';
-import { renderEstate } from './estate-views.render.ts';
+import { renderEstate, renderListForm, renderReferral } from './estate-views.render.ts';
 
 const ESTATE = '11111111-1111-4111-8111-111111111111';
 const ORG = '22222222-2222-4222-8222-222222222222';
@@ -46,13 +46,13 @@ const created: EstateEvent = {
   type: 'EstateCreated',
   data: {
     estate_id: ESTATE, organization_id: ORG, estate_provider_type: 'SKARABEE', referral_token: TOKEN,
-    fields: { ...EMPTY_ESTATE_FIELDS, external_id: 'sk-1', zip_code: '9000', country: 'BE', year_built: 1965, estate_format: 'OPEN', habitable_space_m2: 150 },
+    fields: { ...EMPTY_ESTATE_FIELDS, external_id: 'sk-1', address: { ...EMPTY_ESTATE_FIELDS.address, zip_code: '9000', place: 'Gent', country: 'BE' }, year_built: 1965, estate_format: 'OPEN', habitable_space_m2: 150 },
   },
 };
 const history: EstateEvent[] = [
   created,
   { type: 'EstateUpdated', data: { estate_id: ESTATE, changes: { name: 'Villa' } } },
-  { type: 'RoofAdded', data: { estate_id: ESTATE, roof_id: ROOF, fields: { name: null, estate_roof_type: 'FLAT', surface_m2: 90, insulation_type: 'STRONG', pitch_degrees: null } } },
+  { type: 'RoofAdded', data: { estate_id: ESTATE, roof_id: ROOF, fields: { estate_roof_type: 'FLAT', surface_m2: 90, is_decking_present: true, insulation_type: 'STRONG', name: null, pitch_degrees: null, dimensions: { height_cm: 40 } } } },
   { type: 'EstateMemberAdded', data: { estate_id: ESTATE, organization_id: ORG, user_id: USER, email_address: 'u@x.example', first_name: 'U', last_name: 'Ser' } },
 ];
 
@@ -75,6 +75,13 @@ describe('estate views projection', () => {
     const reply = renderEstate(detail.view!, detail.assessment, 'https://renopath.example');
     expect(reply.referral_link).toBe(`https://renopath.example/r/${TOKEN}`);
     expect(reply.roofs).toHaveLength(1);
+    expect(reply.members.map((m) => [m.id, m.user_id])).toEqual([[USER, USER]]);
+    // INTERFACE.md: the list read omits these; the referral page shows the place, not the address
+    const form = renderListForm(list, 'https://renopath.example');
+    for (const omitted of ['energy_context', 'dimensions', 'habitable_space_m2', 'ground_surface_m2', 'files']) expect(form).not.toHaveProperty(omitted);
+    expect(form.address).toEqual(reply.address);
+    expect(renderReferral(list)).toMatchObject({ place: 'Gent', zip_code: '9000', country: 'BE' });
+    expect(renderReferral(list)).not.toHaveProperty('address');
   });
 
   it('is idempotent: an event delivered again changes nothing', async () => {

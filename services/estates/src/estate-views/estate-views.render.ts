@@ -9,14 +9,18 @@ import type { EstateView, StoredFile } from './estate-view.ts';
  * hour on every read, so links are always fresh and the signing secret stays at the edge.
  */
 export type FileReply = EstateFile & { blob_key?: string };
-export type EstateReply = Omit<Estate, 'files' | 'media'> & { files: FileReply[]; media: FileReply[] };
+type WithFileReplies<T> = Omit<T, 'files' | 'media' | 'commercial_context'> & {
+  commercial_context: { price: number | null; commercial_media_files: FileReply[] };
+};
+export type EstateListReply = WithFileReplies<EstateListForm>;
+export type EstateReply = WithFileReplies<Estate> & { files: FileReply[]; media: FileReply[] };
 
 export const referralLink = (publicUrl: string, token: string) => `${publicUrl}/r/${token}`;
 
 /** `linkable` false: the file is gone (an `as_of` answer), so it gets no download link. */
 export function renderFile(file: StoredFile, linkable = true): FileReply {
-  const { blob_key, created_at, ...rest } = file;
-  return { ...rest, url: null, ...(linkable ? { blob_key } : {}), created_at };
+  const { id, name, mimetype, estate_id, size, blob_key, created_at } = file;
+  return { id, name, url: null, mimetype, estate_id, size, ...(linkable ? { blob_key } : {}), created_at };
 }
 
 interface ListSource {
@@ -25,18 +29,30 @@ interface ListSource {
   estate_provider_type: EstateListForm['estate_provider_type'];
   referral_token: string;
   fields: EstateView['fields'];
+  media: StoredFile[];
   created_at: string;
   updated_at: string;
 }
 
-function listForm(source: ListSource, quality_label: EstateListForm['quality_label'], publicUrl: string): EstateListForm {
-  const { external_id, ...fields } = source.fields;
+/** INTERFACE.md's list form: the estate without energy_context, dimensions, habitable_space_m2, ground_surface_m2 and files. */
+function listForm(source: ListSource, quality_label: EstateListForm['quality_label'], publicUrl: string, linkable: (file_id: string) => boolean): EstateListReply {
+  const f = source.fields;
   return {
     id: source.id,
+    external_id: f.external_id,
+    managing_user_id: f.managing_user_id,
+    year_built: f.year_built,
+    year_renovated: f.year_renovated,
+    estate_type: f.estate_type,
+    estate_format: f.estate_format,
+    estate_status: f.estate_status,
+    address: f.address,
+    commercial_context: { ...f.commercial_context, commercial_media_files: source.media.map((m) => renderFile(m, linkable(m.id))) },
     organization_id: source.organization_id,
-    external_id,
     estate_provider_type: source.estate_provider_type,
-    ...fields,
+    name: f.name,
+    description: f.description,
+    number_of_floors: f.number_of_floors,
     quality_label,
     referral_link: referralLink(publicUrl, source.referral_token),
     created_at: source.created_at,
@@ -44,11 +60,16 @@ function listForm(source: ListSource, quality_label: EstateListForm['quality_lab
   };
 }
 
-export function renderListForm(doc: EstateListDoc, publicUrl: string): EstateListForm {
-  return listForm(doc, doc.quality_label, publicUrl);
+export function renderListForm(doc: EstateListDoc, publicUrl: string): EstateListReply {
+  return listForm(doc, doc.quality_label, publicUrl, () => true);
 }
 
-export function renderListItem(doc: EstateListDoc, publicUrl: string): EstateListItem {
+/** The list form of a detailed view (the answer to a DELETE, whose files are gone: no links). */
+export function renderViewListForm(view: EstateView, assessment: Assessment, publicUrl: string): EstateListReply {
+  return listForm(view, qualityLabelOf(view, assessment), publicUrl, () => false);
+}
+
+export function renderListItem(doc: EstateListDoc, publicUrl: string) {
   const estate = renderListForm(doc, publicUrl);
   return {
     estate,
@@ -56,7 +77,7 @@ export function renderListItem(doc: EstateListDoc, publicUrl: string): EstateLis
     external_id: estate.external_id,
     quality_label: estate.quality_label,
     referral_link: estate.referral_link,
-  };
+  } satisfies Omit<EstateListItem, 'estate'> & { estate: EstateListReply };
 }
 
 export function renderEstate(
@@ -65,13 +86,18 @@ export function renderEstate(
   publicUrl: string,
   linkable: (file_id: string) => boolean = () => true,
 ): EstateReply {
-  const { created_at, updated_at, ...form } = listForm(view, qualityLabelOf(view, assessment), publicUrl);
+  const { created_at, updated_at, ...form } = listForm(view, qualityLabelOf(view, assessment), publicUrl, linkable);
+  const f = view.fields;
   return {
     ...form,
+    habitable_space_m2: f.habitable_space_m2,
+    ground_surface_m2: f.ground_surface_m2,
+    energy_context: f.energy_context,
+    dimensions: f.dimensions,
+    files: view.files.map((file) => renderFile(file, linkable(file.id))),
+    media: view.media.map((file) => renderFile(file, linkable(file.id))),
     roofs: view.roofs,
     floors: view.floors,
-    files: view.files.map((f) => renderFile(f, linkable(f.id))),
-    media: view.media.map((f) => renderFile(f, linkable(f.id))),
     members: view.members,
     created_at,
     updated_at,
@@ -83,9 +109,9 @@ export function renderReferral(doc: EstateListDoc): ReferralSummary {
   const a = doc.assessment;
   return {
     estate_type: doc.fields.estate_type,
-    city: doc.fields.city,
-    zip_code: doc.fields.zip_code,
-    country: doc.fields.country,
+    place: doc.fields.address.place,
+    zip_code: doc.fields.address.zip_code,
+    country: doc.fields.address.country,
     region: a.region,
     epc_label: a.epc_label,
     energy_efficiency_type: a.energy_efficiency_type,

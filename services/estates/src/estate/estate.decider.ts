@@ -2,19 +2,23 @@ import { DomainError } from '@renopath/platform';
 import { isPostalCodeOf } from '@renopath/energy';
 import type { Decider } from '@renopath/platform/service/decider.ts';
 import {
-  ESTATE_FIELD_NAMES,
-  NO_DIMENSIONS,
+  EstateFieldValues,
+  FloorFieldValues,
+  RoofFieldValues,
+  RoomFieldValues,
+  StaircaseFieldValues,
   type CreateEstateBody,
+  type EstateChanges,
   type EstateCommand,
   type EstateEvent,
-  type EstateFieldValues,
   type FileKind,
-  type FloorFieldValues,
-  type RoofFieldValues,
-  type RoomFieldValues,
-  type StaircaseFieldValues,
+  type FloorChanges,
+  type RoofChanges,
+  type RoomChanges,
+  type StaircaseChanges,
   type UpdateEstateBody,
 } from '@renopath/contracts';
+import { applyChanges, changesOf, emptyOf, filledFrom } from './estate.fields.ts';
 
 /**
  * One stream per estate (`estate-<id>`) holds the estate and all its parts, files and members, so
@@ -40,63 +44,31 @@ export interface EstateState {
   members: Record<string, true>;
 }
 
-export const EMPTY_ESTATE_FIELDS: EstateFieldValues = Object.freeze({
-  ...(Object.fromEntries(ESTATE_FIELD_NAMES.map((name) => [name, null])) as unknown as EstateFieldValues),
-  eco_facilities: [],
-  dimensions: NO_DIMENSIONS,
-});
+/** Every estate field unknown: null, lists empty, nested objects with every field null. */
+export const EMPTY_ESTATE_FIELDS: EstateFieldValues = Object.freeze(emptyOf(EstateFieldValues.shape) as EstateFieldValues);
+const ROOF = emptyOf(RoofFieldValues.shape) as RoofFieldValues;
+const FLOOR = emptyOf(FloorFieldValues.shape) as FloorFieldValues;
+const ROOM = emptyOf(RoomFieldValues.shape) as RoomFieldValues;
+const STAIRCASE = emptyOf(StaircaseFieldValues.shape) as StaircaseFieldValues;
 
 const notFound = (what: string) => new DomainError(404, [`${what} not found`]);
 const KIND_NAME: Record<FileKind, string> = { FILE: 'file', MEDIA: 'medium' };
 
-/** Fills the fields a create body left out (unknown: null) and resolves partial dimensions. */
-export function estateFieldsFrom(body: CreateEstateBody): EstateFieldValues {
-  const fields: Record<string, unknown> = { ...EMPTY_ESTATE_FIELDS };
-  for (const name of ESTATE_FIELD_NAMES) {
-    const value = (body as Record<string, unknown>)[name];
-    if (value !== undefined) fields[name] = value;
-  }
-  fields['eco_facilities'] ??= [];
-  fields['dimensions'] = { ...NO_DIMENSIONS, ...(body.dimensions ?? {}) };
-  return fields as unknown as EstateFieldValues;
+/** Fills the fields a create body left out (unknown: null) and resolves partial nested objects. */
+export function estateFieldsFrom(body: Omit<CreateEstateBody, 'estate_provider_type'>): EstateFieldValues {
+  return filledFrom(EMPTY_ESTATE_FIELDS, body);
 }
 
-/** The changes a PATCH makes: only fields whose value differs; dimensions merge field by field. */
-export function estateChanges(current: EstateFieldValues, body: UpdateEstateBody): Partial<EstateFieldValues> {
-  const changes: Record<string, unknown> = {};
-  for (const name of ESTATE_FIELD_NAMES) {
-    const given = (body as Record<string, unknown>)[name];
-    if (given === undefined) continue;
-    let next: unknown = given;
-    if (name === 'dimensions') next = given === null ? NO_DIMENSIONS : { ...current.dimensions, ...(given as object) };
-    if (name === 'eco_facilities' && given === null) next = [];
-    if (!sameValue(current[name], next)) changes[name] = next;
-  }
-  return changes as Partial<EstateFieldValues>;
+/** The changes a PATCH makes: only fields whose value differs; nested objects merge field by field. */
+export function estateChanges(current: EstateFieldValues, body: UpdateEstateBody): EstateChanges {
+  return changesOf(current, body, EMPTY_ESTATE_FIELDS) as EstateChanges;
 }
 
-function partChanges<F extends object>(current: F, given: Partial<F>): Partial<F> {
-  const changes: Partial<F> = {};
-  for (const [key, value] of Object.entries(given) as [keyof F, F[keyof F]][]) {
-    if (value !== undefined && !sameValue(current[key], value)) changes[key] = value;
-  }
-  return changes;
-}
+/** The estate's fields after a recorded change. */
+export const withEstateChanges = (fields: EstateFieldValues, changes: EstateChanges): EstateFieldValues => applyChanges(fields, changes);
 
-function partFields<F extends object>(template: Record<keyof F, null>, given: Partial<F>): F {
-  const out: Record<string, unknown> = { ...template };
-  for (const [key, value] of Object.entries(given)) if (value !== undefined) out[key] = value;
-  return out as F;
-}
-
-const ROOF: Record<keyof RoofFieldValues, null> = { name: null, estate_roof_type: null, surface_m2: null, insulation_type: null, pitch_degrees: null };
-const FLOOR: Record<keyof FloorFieldValues, null> = { name: null, estate_floor_type: null, surface_m2: null, height_cm: null, insulation_type: null };
-const ROOM: Record<keyof RoomFieldValues, null> = { name: null, estate_room_type: null, surface_m2: null, height_cm: null, window_count: null };
-const STAIRCASE: Record<keyof StaircaseFieldValues, null> = { name: null, estate_staircase_type: null, step_count: null, width_cm: null };
-
-function sameValue(a: unknown, b: unknown): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
-}
+const partFields = <F extends object>(template: F, given: object): F => filledFrom(template, given);
+const partChanges = <C, F extends object = object>(current: F, given: object, template: F): C => changesOf(current, given, template) as C;
 
 /**
  * Rules across fields, checked on the estate as it would be after the change, so a PATCH may fix
@@ -104,22 +76,24 @@ function sameValue(a: unknown, b: unknown): boolean {
  */
 export function estateRuleViolations(f: EstateFieldValues): string[] {
   const problems: string[] = [];
-  if (f.zip_code !== null) {
+  const { zip_code, country } = f.address;
+  if (zip_code !== null) {
     // The same rule as the trajectory request's (energy model): one definition of a BE and an NL postal code.
-    if (f.country === 'BE' && !isPostalCodeOf(f.zip_code, 'BE')) problems.push('zip_code must be a Belgian postal code (4 digits)');
-    else if (f.country === 'NL' && !isPostalCodeOf(f.zip_code, 'NL')) problems.push('zip_code must be a Dutch postal code (4 digits and 2 letters)');
-    else if (f.country === null && !isPostalCodeOf(f.zip_code, 'BE') && !isPostalCodeOf(f.zip_code, 'NL')) {
-      problems.push('zip_code must be a Belgian (4 digits) or Dutch (4 digits and 2 letters) postal code');
+    if (country === 'BE' && !isPostalCodeOf(zip_code, 'BE')) problems.push('address.zip_code must be a Belgian postal code (4 digits)');
+    else if (country === 'NL' && !isPostalCodeOf(zip_code, 'NL')) problems.push('address.zip_code must be a Dutch postal code (4 digits and 2 letters)');
+    else if (country === null && !isPostalCodeOf(zip_code, 'BE') && !isPostalCodeOf(zip_code, 'NL')) {
+      problems.push('address.zip_code must be a Belgian (4 digits) or Dutch (4 digits and 2 letters) postal code');
     }
   }
   if (f.year_built !== null && f.year_renovated !== null && f.year_renovated < f.year_built) {
     problems.push('year_renovated must not be before year_built');
   }
-  if (f.has_cavity_wall === false && (f.cavity_wall_width !== null || f.has_cavity_wall_insulation === true)) {
-    problems.push('cavity_wall_width and has_cavity_wall_insulation need has_cavity_wall true');
+  const e = f.energy_context;
+  if (e.has_cavity_wall === false && (e.cavity_wall_width !== null || e.has_cavity_wall_insulation === true)) {
+    problems.push('energy_context.cavity_wall_width and energy_context.has_cavity_wall_insulation need energy_context.has_cavity_wall true');
   }
-  if (f.basement_type === 'NONE' && (f.basement_ceiling_surface !== null || f.floor_above_basement_insulation_type !== null)) {
-    problems.push('basement_ceiling_surface and floor_above_basement_insulation_type need a basement_type other than NONE');
+  if (e.basement_type === 'NONE' && (e.basement_ceiling_surface !== null || e.basement_ceiling_height !== null || e.floor_above_basement_insulation_type !== null)) {
+    problems.push('energy_context.basement_ceiling_surface, basement_ceiling_height and floor_above_basement_insulation_type need a basement_type other than NONE');
   }
   return problems;
 }
@@ -156,7 +130,7 @@ export const estateDecider: Decider<EstateCommand, EstateEvent, EstateState> = {
         requireActive(state);
         const changes = estateChanges(state.fields, command.changes);
         if (Object.keys(changes).length === 0) return [];
-        checkRules({ ...state.fields, ...changes });
+        checkRules(withEstateChanges(state.fields, changes));
         return [{ type: 'EstateUpdated', data: { estate_id: command.estate_id, changes } }];
       }
       case 'DeleteEstate': {
@@ -181,7 +155,7 @@ export const estateDecider: Decider<EstateCommand, EstateEvent, EstateState> = {
         requireActive(state);
         const roof = state.roofs[command.roof_id];
         if (!roof) throw notFound('roof');
-        const changes = partChanges(roof, command.changes);
+        const changes = partChanges<RoofChanges>(roof, command.changes, ROOF);
         if (Object.keys(changes).length === 0) return [];
         return [{ type: 'RoofUpdated', data: { estate_id: command.estate_id, roof_id: command.roof_id, changes } }];
       }
@@ -198,7 +172,7 @@ export const estateDecider: Decider<EstateCommand, EstateEvent, EstateState> = {
       }
       case 'UpdateFloor': {
         const floor = requireFloor(state, command.floor_id);
-        const changes = partChanges(floor.fields, command.changes);
+        const changes = partChanges<FloorChanges>(floor.fields, command.changes, FLOOR);
         if (Object.keys(changes).length === 0) return [];
         return [{ type: 'FloorUpdated', data: { estate_id: command.estate_id, floor_id: command.floor_id, changes } }];
       }
@@ -216,7 +190,7 @@ export const estateDecider: Decider<EstateCommand, EstateEvent, EstateState> = {
       case 'UpdateRoom': {
         const room = requireFloor(state, command.floor_id).rooms[command.room_id];
         if (!room) throw notFound('room');
-        const changes = partChanges(room, command.changes);
+        const changes = partChanges<RoomChanges>(room, command.changes, ROOM);
         if (Object.keys(changes).length === 0) return [];
         const { estate_id, floor_id, room_id } = command;
         return [{ type: 'RoomUpdated', data: { estate_id, floor_id, room_id, changes } }];
@@ -236,7 +210,7 @@ export const estateDecider: Decider<EstateCommand, EstateEvent, EstateState> = {
       case 'UpdateStaircase': {
         const staircase = requireFloor(state, command.floor_id).staircases[command.staircase_id];
         if (!staircase) throw notFound('staircase');
-        const changes = partChanges(staircase, command.changes);
+        const changes = partChanges<StaircaseChanges>(staircase, command.changes, STAIRCASE);
         if (Object.keys(changes).length === 0) return [];
         const { estate_id, floor_id, staircase_id } = command;
         return [{ type: 'StaircaseUpdated', data: { estate_id, floor_id, staircase_id, changes } }];
@@ -298,21 +272,21 @@ export const estateDecider: Decider<EstateCommand, EstateEvent, EstateState> = {
       case 'EstateCreated':
         return { ...state, status: 'ACTIVE', organization_id: event.data.organization_id, fields: event.data.fields };
       case 'EstateUpdated':
-        return { ...state, fields: { ...state.fields, ...event.data.changes } };
+        return { ...state, fields: withEstateChanges(state.fields, event.data.changes) };
       case 'EstateDeleted':
         return { ...state, status: 'DELETED' };
       case 'RoofAdded':
         return { ...state, roofs: { ...state.roofs, [event.data.roof_id]: event.data.fields } };
       case 'RoofUpdated': {
         const roof = state.roofs[event.data.roof_id];
-        return roof ? { ...state, roofs: { ...state.roofs, [event.data.roof_id]: { ...roof, ...event.data.changes } } } : state;
+        return roof ? { ...state, roofs: { ...state.roofs, [event.data.roof_id]: applyChanges(roof, event.data.changes) } } : state;
       }
       case 'RoofRemoved':
         return { ...state, roofs: without(state.roofs, event.data.roof_id) };
       case 'FloorAdded':
         return { ...state, floors: { ...state.floors, [event.data.floor_id]: { fields: event.data.fields, rooms: {}, staircases: {} } } };
       case 'FloorUpdated':
-        return withFloor(state, event.data.floor_id, (f) => ({ ...f, fields: { ...f.fields, ...event.data.changes } }));
+        return withFloor(state, event.data.floor_id, (f) => ({ ...f, fields: applyChanges(f.fields, event.data.changes) }));
       case 'FloorRemoved':
         return { ...state, floors: without(state.floors, event.data.floor_id) };
       case 'RoomAdded':
@@ -320,7 +294,7 @@ export const estateDecider: Decider<EstateCommand, EstateEvent, EstateState> = {
       case 'RoomUpdated':
         return withFloor(state, event.data.floor_id, (f) => {
           const room = f.rooms[event.data.room_id];
-          return room ? { ...f, rooms: { ...f.rooms, [event.data.room_id]: { ...room, ...event.data.changes } } } : f;
+          return room ? { ...f, rooms: { ...f.rooms, [event.data.room_id]: applyChanges(room, event.data.changes) } } : f;
         });
       case 'RoomRemoved':
         return withFloor(state, event.data.floor_id, (f) => ({ ...f, rooms: without(f.rooms, event.data.room_id) }));
@@ -329,7 +303,7 @@ export const estateDecider: Decider<EstateCommand, EstateEvent, EstateState> = {
       case 'StaircaseUpdated':
         return withFloor(state, event.data.floor_id, (f) => {
           const staircase = f.staircases[event.data.staircase_id];
-          return staircase ? { ...f, staircases: { ...f.staircases, [event.data.staircase_id]: { ...staircase, ...event.data.changes } } } : f;
+          return staircase ? { ...f, staircases: { ...f.staircases, [event.data.staircase_id]: applyChanges(staircase, event.data.changes) } } : f;
         });
       case 'StaircaseRemoved':
         return withFloor(state, event.data.floor_id, (f) => ({ ...f, staircases: without(f.staircases, event.data.staircase_id) }));

@@ -22,24 +22,24 @@ const created: EstateEvent = {
     organization_id: ORG,
     estate_provider_type: 'API',
     referral_token: TOKEN,
-    fields: { ...EMPTY_ESTATE_FIELDS, name: 'Villa Zon', zip_code: '9000', country: 'BE', year_built: 1965 },
+    fields: { ...EMPTY_ESTATE_FIELDS, name: 'Villa Zon', address: { ...EMPTY_ESTATE_FIELDS.address, zip_code: '9000', country: 'BE' }, year_built: 1965 },
   },
 };
 const roofAdded: EstateEvent = {
   type: 'RoofAdded',
-  data: { estate_id: ESTATE, roof_id: ROOF, fields: { name: null, estate_roof_type: 'INCLINED', surface_m2: 80, insulation_type: null, pitch_degrees: null } },
+  data: { estate_id: ESTATE, roof_id: ROOF, fields: { estate_roof_type: 'INCLINED', surface_m2: 80, is_decking_present: null, insulation_type: null, name: null, pitch_degrees: null, dimensions: { height_cm: null } } },
 };
 const floorAdded: EstateEvent = {
   type: 'FloorAdded',
-  data: { estate_id: ESTATE, floor_id: FLOOR, fields: { name: 'Ground', estate_floor_type: 'GROUND_FLOOR', surface_m2: 70, height_cm: null, insulation_type: null } },
+  data: { estate_id: ESTATE, floor_id: FLOOR, fields: { floor_number: 0, estate_floor_type: 'GROUND_FLOOR', name: 'Ground', surface_m2: 70, insulation_type: null, dimensions: { height_cm: 260 } } },
 };
 const roomAdded: EstateEvent = {
   type: 'RoomAdded',
-  data: { estate_id: ESTATE, floor_id: FLOOR, room_id: ROOM, fields: { name: null, estate_room_type: 'KITCHEN', surface_m2: 12, height_cm: null, window_count: null } },
+  data: { estate_id: ESTATE, floor_id: FLOOR, room_id: ROOM, fields: { surface_m2: 12, estate_room_type: 'KITCHEN', name: null, window_count: null, dimensions: { height_cm: null } } },
 };
 const stairsAdded: EstateEvent = {
   type: 'StaircaseAdded',
-  data: { estate_id: ESTATE, floor_id: FLOOR, staircase_id: STAIRS, fields: { name: null, estate_staircase_type: 'STRAIGHT', step_count: 14, width_cm: null } },
+  data: { estate_id: ESTATE, floor_id: FLOOR, staircase_id: STAIRS, fields: { estate_staircase_type: 'STRAIGHT', name: null, step_count: 14, dimensions: { height_cm: 280, width_cm: null } } },
 };
 const fileAdded: EstateEvent = {
   type: 'EstateFileAdded',
@@ -55,7 +55,7 @@ describe('estate decider', () => {
   it('creates an estate with every field present (unknown: null, lists: [])', () => {
     spec
       .given([])
-      .when({ type: 'CreateEstate', estate_id: ESTATE, organization_id: ORG, estate_provider_type: 'API', referral_token: TOKEN, fields: { name: 'Villa Zon', zip_code: '9000', country: 'BE', year_built: 1965 } })
+      .when({ type: 'CreateEstate', estate_id: ESTATE, organization_id: ORG, estate_provider_type: 'API', referral_token: TOKEN, fields: { name: 'Villa Zon', address: { zip_code: '9000', country: 'BE' }, year_built: 1965 } })
       .then([created]);
   });
 
@@ -68,26 +68,35 @@ describe('estate decider', () => {
   it('checks the postal code against the country, and the years against each other', () => {
     const create = (fields: Record<string, unknown>) =>
       spec.given([]).when({ type: 'CreateEstate', estate_id: ESTATE, organization_id: ORG, estate_provider_type: 'API', referral_token: TOKEN, fields });
-    create({ zip_code: '1234 AB', country: 'BE' }).thenFails(400, /zip_code must be a Belgian postal code \(4 digits\)/);
-    create({ zip_code: '9000', country: 'NL' }).thenFails(400, /Dutch postal code/);
-    create({ zip_code: 'ABC' }).thenFails(400, /zip_code/);
+    create({ address: { zip_code: '1234 AB', country: 'BE' } }).thenFails(400, /address\.zip_code must be a Belgian postal code \(4 digits\)/);
+    create({ address: { zip_code: '9000', country: 'NL' } }).thenFails(400, /Dutch postal code/);
+    create({ address: { zip_code: 'ABC' } }).thenFails(400, /zip_code/);
     create({ year_built: 1990, year_renovated: 1980 }).thenFails(400, /year_renovated must not be before year_built/);
-    create({ has_cavity_wall: false, cavity_wall_width: 5 }).thenFails(400, /has_cavity_wall/);
-    create({ basement_type: 'NONE', floor_above_basement_insulation_type: 'LIGHT' }).thenFails(400, /basement_type/);
+    create({ energy_context: { has_cavity_wall: false, cavity_wall_width: 'LESS_THAN_5_CM' } }).thenFails(400, /has_cavity_wall/);
+    create({ energy_context: { basement_type: 'NONE', basement_ceiling_height: 'LOWER_THAN_120_CM' } }).thenFails(400, /basement_type/);
     // the rules apply to the estate after the change, so a PATCH can fix two fields at once
-    spec.given([created]).when({ type: 'UpdateEstate', estate_id: ESTATE, changes: { country: 'NL' } }).thenFails(400, /Dutch/);
+    spec.given([created]).when({ type: 'UpdateEstate', estate_id: ESTATE, changes: { address: { country: 'NL' } } }).thenFails(400, /Dutch/);
     spec
       .given([created])
-      .when({ type: 'UpdateEstate', estate_id: ESTATE, changes: { country: 'NL', zip_code: '1012 AB' } })
-      .then([{ type: 'EstateUpdated', data: { estate_id: ESTATE, changes: { zip_code: '1012 AB', country: 'NL' } } }]);
+      .when({ type: 'UpdateEstate', estate_id: ESTATE, changes: { address: { country: 'NL', zip_code: '1012 AB' } } })
+      .then([{ type: 'EstateUpdated', data: { estate_id: ESTATE, changes: { address: { zip_code: '1012 AB', country: 'NL' } } } }]);
   });
 
-  it('records only what a PATCH changes; dimensions merge field by field', () => {
-    spec.given([created]).when({ type: 'UpdateEstate', estate_id: ESTATE, changes: { name: 'Villa Zon' } }).then([]);
+  it('records only what a PATCH changes; nested objects merge field by field; null clears', () => {
+    spec.given([created]).when({ type: 'UpdateEstate', estate_id: ESTATE, changes: { name: 'Villa Zon', address: { country: 'BE' } } }).then([]);
     spec
       .given([created])
-      .when({ type: 'UpdateEstate', estate_id: ESTATE, changes: { name: 'Villa Maan', year_built: 1965, dimensions: { width_cm: 800 } } })
-      .then([{ type: 'EstateUpdated', data: { estate_id: ESTATE, changes: { name: 'Villa Maan', dimensions: { width_cm: 800, depth_cm: null, cornice_height_cm: null } } } }]);
+      .when({ type: 'UpdateEstate', estate_id: ESTATE, changes: { name: 'Villa Maan', year_built: 1965, address: { street: 'Kerkstraat', zip_code: '9000' }, dimensions: { width_cm: 800 } } })
+      .then([{ type: 'EstateUpdated', data: { estate_id: ESTATE, changes: { name: 'Villa Maan', address: { street: 'Kerkstraat' }, dimensions: { width_cm: 800 } } } }]);
+    // `null` for a nested object clears each of its known fields; for a list it empties it
+    const furnishedAddress: EstateEvent = { type: 'EstateUpdated', data: { estate_id: ESTATE, changes: { address: { street: 'Kerkstraat' }, energy_context: { eco_facilities: ['HEAT_PUMP'] } } } };
+    spec
+      .given([created, furnishedAddress])
+      .when({ type: 'UpdateEstate', estate_id: ESTATE, changes: { address: null, energy_context: { eco_facilities: null } } })
+      .then([{ type: 'EstateUpdated', data: { estate_id: ESTATE, changes: { address: { street: null, zip_code: null, country: null }, energy_context: { eco_facilities: [] } } } }]);
+    const state = fold(estateDecider, [created, furnishedAddress]);
+    expect(state.fields.address).toEqual({ ...EMPTY_ESTATE_FIELDS.address, street: 'Kerkstraat', zip_code: '9000', country: 'BE' });
+    expect(state.fields.energy_context.eco_facilities).toEqual(['HEAT_PUMP']);
   });
 
   it('adds, updates and removes a roof, naming the estate and the roof', () => {
@@ -95,14 +104,22 @@ describe('estate decider', () => {
     spec.given([created, roofAdded]).when({ type: 'AddRoof', estate_id: ESTATE, roof_id: ROOF, fields: { estate_roof_type: 'FLAT' } }).thenFails(409);
     spec
       .given([created, roofAdded])
-      .when({ type: 'UpdateRoof', estate_id: ESTATE, roof_id: ROOF, changes: { surface_m2: 80, insulation_type: 'STRONG' } })
-      .then([{ type: 'RoofUpdated', data: { estate_id: ESTATE, roof_id: ROOF, changes: { insulation_type: 'STRONG' } } }]);
+      .when({ type: 'UpdateRoof', estate_id: ESTATE, roof_id: ROOF, changes: { surface_m2: 80, insulation_type: 'STRONG', dimensions: { height_cm: 450 } } })
+      .then([{ type: 'RoofUpdated', data: { estate_id: ESTATE, roof_id: ROOF, changes: { insulation_type: 'STRONG', dimensions: { height_cm: 450 } } } }]);
     spec.given([created, roofAdded]).when({ type: 'RemoveRoof', estate_id: ESTATE, roof_id: ROOF }).then([{ type: 'RoofRemoved', data: { estate_id: ESTATE, roof_id: ROOF } }]);
     spec.given([created]).when({ type: 'RemoveRoof', estate_id: ESTATE, roof_id: ROOF }).thenFails(404, /roof not found/);
   });
 
   it('keeps rooms and staircases under their floor', () => {
     spec.given([created]).when({ type: 'AddRoom', estate_id: ESTATE, floor_id: FLOOR, room_id: ROOM, fields: { estate_room_type: 'KITCHEN' } }).thenFails(404, /floor not found/);
+    spec
+      .given([created])
+      .when({ type: 'AddFloor', estate_id: ESTATE, floor_id: FLOOR, fields: { estate_floor_type: 'GROUND_FLOOR', floor_number: 0, name: 'Ground', surface_m2: 70, dimensions: { height_cm: 260 } } })
+      .then([floorAdded]);
+    spec
+      .given([created, floorAdded])
+      .when({ type: 'AddStaircase', estate_id: ESTATE, floor_id: FLOOR, staircase_id: STAIRS, fields: { estate_staircase_type: 'STRAIGHT', step_count: 14, dimensions: { height_cm: 280 } } })
+      .then([stairsAdded]);
     spec.given([created, floorAdded]).when({ type: 'AddRoom', estate_id: ESTATE, floor_id: FLOOR, room_id: ROOM, fields: { estate_room_type: 'KITCHEN', surface_m2: 12 } }).then([roomAdded]);
     spec
       .given([created, floorAdded, roomAdded])

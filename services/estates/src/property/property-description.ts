@@ -1,17 +1,23 @@
 import {
   PropertyDescription,
   type CreateEstateBody,
+  type EstateAddress,
+  type EstateEnergyContext,
   type EstateFieldValues,
   type InsulationLevel,
+  type PropertyField,
   type RoofFieldValues,
+  type RoofType,
 } from '@renopath/contracts';
 
 /**
  * The bridge between an estate and the energy model's input (the trajectory request's property).
  * Names are shared; the differences are spelled out here, once:
- * - `estate_roof_type` is the request's `roof_type`;
+ * - the request's flat fields live in the estate's `address`, `commercial_context` (price) and
+ *   `energy_context`; `energy_context.epc_score` is the request's `energy_efficiency_score`;
  * - `dimensions.*_cm` (centimetres) are `building_width`, `building_depth`, `cornice_height` (metres);
- * - the roof surfaces and insulation live on the estate's roofs, one per roof type;
+ * - the roof surfaces and insulation live on the estate's roofs: `roof_type` is INCLINED, FLAT or
+ *   MIXED after the roofs there are;
  * - the old-style `ground_floor_type` / `ground_floor_insulation_type` fill in the detailed floor fields
  *   when those are unknown.
  */
@@ -26,41 +32,52 @@ export interface EstateData {
   roofs: readonly RoofLike[];
 }
 
-const copied = [
-  'year_built', 'estate_format', 'habitable_space_m2', 'zip_code', 'country', 'estate_type', 'year_renovated', 'number_of_floors',
-  'energy_efficiency_score', 'outer_wall_surface', 'outer_wall_insulation_type', 'has_cavity_wall', 'cavity_wall_width',
-  'has_cavity_wall_insulation', 'window_surface', 'window_glazing_type', 'basement_type', 'basement_ceiling_surface',
-  'floor_above_basement_insulation_type', 'solid_ground_floor_surface', 'solid_ground_floor_insulation_type', 'ventilation_type',
-  'heating_type', 'heating_device', 'installation_age', 'sanitary_heating_device', 'solar_panels_kwp', 'has_solar_boiler',
-] as const satisfies readonly (keyof EstateFieldValues & keyof PropertyDescription)[];
+const OWN = ['year_built', 'estate_format', 'habitable_space_m2', 'estate_type', 'year_renovated', 'number_of_floors'] as const satisfies readonly (keyof EstateFieldValues & PropertyField)[];
+const ADDRESS = ['zip_code', 'country', 'street', 'house_number', 'house_number_extra', 'place'] as const satisfies readonly (keyof EstateAddress & PropertyField)[];
+const ENERGY = [
+  'heating_type', 'heating_device', 'sanitary_heating_device', 'outer_wall_insulation_type', 'ventilation_type', 'window_glazing_type',
+  'window_glazing_surface', 'has_cavity_wall', 'cavity_wall_width', 'has_cavity_wall_insulation', 'outer_wall_surface', 'basement_type',
+  'basement_ceiling_surface', 'basement_ceiling_height', 'floor_above_basement_insulation_type', 'solid_ground_floor_insulation_type',
+  'ground_floor_surface', 'installation_age', 'has_solar_panels', 'solar_panels_kwp', 'has_solar_boiler', 'attic_usage',
+  'has_renewed_window_frames', 'air_tightness_v50', 'heat_emitter_type',
+] as const satisfies readonly (keyof EstateEnergyContext & PropertyField)[];
+
+const ROOF_PREFIX = { INCLINED: 'inclined_roof', FLAT: 'flat_roof' } as const;
 
 const toMetres = (cm: number | null) => (cm === null ? undefined : Math.round(cm * 10) / 1000);
 const toCentimetres = (m: number | undefined) => (m === undefined ? null : Math.round(m * 100_000) / 1000);
 
+function copyKnown(from: Record<string, unknown>, names: readonly string[], to: Record<string, unknown>) {
+  for (const name of names) if (from[name] !== null && from[name] !== undefined) to[name] = from[name];
+}
+
 /** The estate's own data as the model's input; null when one of the five required fields is unknown. */
 export function propertyFromEstate({ fields: f, roofs }: EstateData): PropertyDescription | null {
-  if (REQUIRED_PROPERTY_FIELDS.some((name) => f[name] === null)) return null;
   const p: Record<string, unknown> = {};
-  for (const name of copied) if (f[name] !== null) p[name] = f[name];
-  if (f.eco_facilities.length > 0) p['eco_facilities'] = f.eco_facilities;
+  copyKnown(f, OWN, p);
+  copyKnown(f.address, ADDRESS, p);
+  copyKnown(f.energy_context, ENERGY, p);
+  if (REQUIRED_PROPERTY_FIELDS.some((name) => p[name] === undefined)) return null;
+  if (f.commercial_context.price !== null) p['price'] = f.commercial_context.price;
+  if (f.energy_context.epc_score !== null) p['energy_efficiency_score'] = f.energy_context.epc_score;
+  if (f.energy_context.eco_facilities.length > 0) p['eco_facilities'] = f.energy_context.eco_facilities;
 
   p['building_width'] = toMetres(f.dimensions.width_cm);
   p['building_depth'] = toMetres(f.dimensions.depth_cm);
-  p['cornice_height'] = toMetres(f.dimensions.cornice_height_cm);
+  p['cornice_height'] = toMetres(f.dimensions.height_cm);
 
-  if (f.estate_roof_type !== null) p['roof_type'] = f.estate_roof_type;
-  for (const type of ['INCLINED', 'FLAT'] as const) {
-    // The request rejects a roof type together with the other type's fields (API.md 5.3).
-    if (f.estate_roof_type !== null && f.estate_roof_type !== type) continue;
+  const types = (['INCLINED', 'FLAT'] as const).filter((type) => roofs.some((r) => r.estate_roof_type === type));
+  const roofType: RoofType | undefined = types.length === 2 ? 'MIXED' : types[0];
+  if (roofType) p['roof_type'] = roofType;
+  for (const type of types) {
     const { surface, insulation } = roofSummary(roofs.filter((r) => r.estate_roof_type === type));
-    const prefix = type === 'INCLINED' ? 'inclined_roof' : 'flat_roof';
-    if (surface !== undefined) p[`${prefix}_surface`] = surface;
-    if (insulation !== undefined) p[`${prefix}_insulation_type`] = insulation;
+    if (surface !== undefined) p[`${ROOF_PREFIX[type]}_pane_surface`] = surface;
+    if (insulation !== undefined) p[`${ROOF_PREFIX[type]}_insulation_type`] = insulation;
   }
 
-  fillGroundFloor(p, f);
+  fillGroundFloor(p, f.energy_context);
   for (const [key, value] of Object.entries(p)) if (value === undefined) delete p[key];
-  // What the estate accepts is a superset of the model's minimums (a 0.5 m wide dimension, say): keep only what the model takes.
+  // What the estate accepts is a superset of the model's minimums (a 0.5 m high cornice, say): keep only what the model takes.
   const parsed = PropertyDescription.safeParse(p);
   if (parsed.success) return parsed.data;
   for (const issue of parsed.error.issues) delete p[String(issue.path[0])];
@@ -80,15 +97,16 @@ function roofSummary(roofs: readonly RoofLike[]): { surface?: number; insulation
 }
 
 /** The old-style ground-floor summary stands in for the detailed fields the estate does not have. */
-function fillGroundFloor(p: Record<string, unknown>, f: EstateFieldValues) {
-  const level = f.ground_floor_insulation_type;
-  switch (f.ground_floor_type) {
+function fillGroundFloor(p: Record<string, unknown>, e: EstateEnergyContext) {
+  const level = e.ground_floor_insulation_type;
+  switch (e.ground_floor_type) {
     case 'SOLID_GROUND_FLOOR':
       p['basement_type'] ??= 'NONE';
       if (level !== null) p['solid_ground_floor_insulation_type'] ??= level;
       return;
     case 'FLOOR_ABOVE_BASEMENT':
-      p['basement_type'] ??= 'UNHEATED';
+      // The whole ground floor rests on the basement, as far as the old-style summary says.
+      p['basement_type'] ??= 'FULL';
       if (level !== null && p['basement_type'] !== 'NONE') p['floor_above_basement_insulation_type'] ??= level;
       return;
     case 'FLOOR_ABOVE_CRAWL_SPACE':
@@ -106,23 +124,28 @@ function fillGroundFloor(p: Record<string, unknown>, f: EstateFieldValues) {
  * The estate (and its roofs) a property describes: how a trajectory job creates or updates the estate
  * of its request without losing a field. `eco_facilities: []` and an absent list read the same.
  */
-export function estateFromProperty(p: PropertyDescription): { fields: CreateEstateBody; roofs: Array<Pick<RoofFieldValues, 'estate_roof_type' | 'surface_m2' | 'insulation_type'>> } {
-  const fields: Record<string, unknown> = {};
-  for (const name of copied) if (p[name] !== undefined) fields[name] = p[name];
-  if (p.eco_facilities?.length) fields['eco_facilities'] = p.eco_facilities;
-  if (p.roof_type !== undefined) fields['estate_roof_type'] = p.roof_type;
-  const dimensions = {
-    width_cm: toCentimetres(p.building_width),
-    depth_cm: toCentimetres(p.building_depth),
-    cornice_height_cm: toCentimetres(p.cornice_height),
-  };
+export function estateFromProperty(p: PropertyDescription): { fields: Omit<CreateEstateBody, 'estate_provider_type'>; roofs: RoofLike[] } {
+  const own: Record<string, unknown> = {};
+  const address: Record<string, unknown> = {};
+  const energy: Record<string, unknown> = {};
+  copyKnown(p, OWN, own);
+  copyKnown(p, ADDRESS, address);
+  copyKnown(p, ENERGY, energy);
+  if (p.energy_efficiency_score !== undefined) energy['epc_score'] = p.energy_efficiency_score;
+  if (p.eco_facilities?.length) energy['eco_facilities'] = p.eco_facilities;
+  const fields: Record<string, unknown> = { ...own, address, energy_context: energy };
+  if (p.price !== undefined) fields['commercial_context'] = { price: p.price };
+  const dimensions = { width_cm: toCentimetres(p.building_width), depth_cm: toCentimetres(p.building_depth), height_cm: toCentimetres(p.cornice_height) };
   if (Object.values(dimensions).some((v) => v !== null)) fields['dimensions'] = dimensions;
-  const roofs: Array<Pick<RoofFieldValues, 'estate_roof_type' | 'surface_m2' | 'insulation_type'>> = [];
-  if (p.inclined_roof_surface !== undefined || p.inclined_roof_insulation_type !== undefined) {
-    roofs.push({ estate_roof_type: 'INCLINED', surface_m2: p.inclined_roof_surface ?? null, insulation_type: p.inclined_roof_insulation_type ?? null });
+
+  const roofs: RoofLike[] = [];
+  for (const type of ['INCLINED', 'FLAT'] as const) {
+    const surface = p[`${ROOF_PREFIX[type]}_pane_surface`];
+    const insulation = p[`${ROOF_PREFIX[type]}_insulation_type`];
+    // A roof of each type the request names, so `roof_type` reads back the same.
+    if (p.roof_type === type || p.roof_type === 'MIXED' || surface !== undefined || insulation !== undefined) {
+      roofs.push({ estate_roof_type: type, surface_m2: surface ?? null, insulation_type: insulation ?? null });
+    }
   }
-  if (p.flat_roof_surface !== undefined || p.flat_roof_insulation_type !== undefined) {
-    roofs.push({ estate_roof_type: 'FLAT', surface_m2: p.flat_roof_surface ?? null, insulation_type: p.flat_roof_insulation_type ?? null });
-  }
-  return { fields: fields as CreateEstateBody, roofs };
+  return { fields: fields as Omit<CreateEstateBody, 'estate_provider_type'>, roofs };
 }

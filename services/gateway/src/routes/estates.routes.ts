@@ -75,11 +75,11 @@ const upload = (path: string, subject: string, noun: string, accept: readonly st
 
 export const estatesRoutes: RouteDef[] = [
   { ...base, method: 'POST', path: '/estates', subject: S.createEstate, body: CreateEstateBody, signLinks: true, status: 201, reply: Estate, summary: 'Create an estate (no field is required; every given one is checked)', errors: [400, 401, 403] },
-  { ...base, method: 'GET', path: '/estates', subject: S.listEstates, status: 200, reply: z.array(EstateListForm), summary: 'The estates the caller sees, list form, newest first', errors: [401, 403] },
-  { ...base, method: 'GET', path: E, subject: S.getEstate, ids: ['estate_id'], query: GetEstateQuery, signLinks: true, status: 200, reply: Estate, summary: 'One estate with its parts, files, media and members; `as_of` replays its history to that moment', errors: [400, 401, 403, 404] },
-  { ...base, method: 'PATCH', path: E, subject: S.updateEstate, ids: ['estate_id'], body: UpdateEstateBody, signLinks: true, status: 200, reply: Estate, summary: "Edit an estate's own fields (also managing_user_id, a user of the same organization)", errors: [400, 401, 403, 404] },
+  { ...base, method: 'GET', path: '/estates', subject: S.listEstates, signLinks: true, status: 200, reply: z.array(EstateListForm), summary: 'The estates the caller sees, list form (without energy_context, dimensions, habitable_space_m2, ground_surface_m2 and files), newest first', errors: [401, 403] },
+  { ...base, method: 'GET', path: E, subject: S.getEstate, ids: ['estate_id'], query: GetEstateQuery, signLinks: true, status: 200, reply: Estate, summary: 'One estate with its nested contexts, parts, files, media and members; `as_of` replays its history to that moment', errors: [400, 401, 403, 404] },
+  { ...base, method: 'PATCH', path: E, subject: S.updateEstate, ids: ['estate_id'], body: UpdateEstateBody, signLinks: true, status: 200, reply: Estate, summary: "Edit an estate's fields; nested objects (address, commercial_context, energy_context, dimensions) merge, null clears (also managing_user_id, a user of the same organization)", errors: [400, 401, 403, 404] },
   { ...base, method: 'DELETE', path: E, subject: S.deleteEstate, ids: ['estate_id'], status: 200, reply: EstateListForm, summary: 'Delete an estate with its parts and files (its history stays readable)', errors: [401, 403, 404] },
-  { ...base, prefix: 'v1', method: 'GET', path: '/estate/list', subject: S.estateList, query: EstateListQuery, status: 200, reply: EstateListReply, summary: 'The estates the caller sees, with provider, external id, quality label and referral link per item', errors: [400, 401, 403] },
+  { ...base, prefix: 'v1', method: 'GET', path: '/estate/list', subject: S.estateList, query: EstateListQuery, signLinks: true, status: 200, reply: EstateListReply, summary: 'The estates the caller sees, with provider, external id, quality label and referral link per item', errors: [400, 401, 403] },
   { ...base, prefix: 'v1', scope: 'audit', tag: 'audit', method: 'GET', path: `${E}/history`, subject: S.history, ids: ['estate_id'], status: 200, reply: z.array(EstateHistoryEntry), summary: "The estate's events, oldest first: who, when and what (scope audit)", errors: [401, 403, 404] },
 
   upload(`${E}/files`, S.addFile, 'file', FILE_MEDIA_TYPES),
@@ -110,7 +110,7 @@ export const estatesRoutes: RouteDef[] = [
 
   { ...base, method: 'GET', path: `${E}/members`, subject: S.listMembers, ids: ['estate_id'], status: 200, reply: z.array(EstateMember), summary: "The estate's members (CLIENT)", errors: [401, 403, 404] },
   { ...base, method: 'POST', path: `${E}/members`, subject: S.addMember, ids: ['estate_id'], body: AddEstateMemberBody, status: 201, reply: EstateMember, summary: 'Add an estate member; they also become a CLIENT of the organization (an existing member keeps their role)', errors: [400, 401, 403, 404] },
-  { ...base, method: 'DELETE', path: `${E}/members/{user_id}`, subject: S.removeMember, ids: ['estate_id', 'user_id'], status: 200, reply: EstateMember, summary: 'Remove an estate member (they stay in the organization)', errors: [401, 403, 404] },
+  { ...base, method: 'DELETE', path: `${E}/members/{member_id}`, subject: S.removeMember, ids: ['estate_id', 'member_id'], status: 200, reply: EstateMember, summary: 'Remove an estate member (they stay in the organization)', errors: [401, 403, 404] },
 
   { method: 'GET', path: '/r/{token}', prefix: 'bare', auth: 'none', subject: S.referral, kind: 'html', render: (reply) => referralPage(ReferralSummary.parse(reply)), status: 200, reply: ReferralSummary, summary: "Public referral page of an estate: type, place and the model's current EPC estimate (HTML, no login)", tag: 'estates', errors: [404] },
 ];

@@ -18,7 +18,7 @@ const SCALE_NAMES: Record<string, string> = {
  */
 export function referralPage(s: ReferralSummary): string {
   const type = s.estate_type ? (TYPE_NAMES[s.estate_type] ?? s.estate_type) : 'Home';
-  const place = [s.zip_code, s.city].filter((v): v is string => Boolean(v)).join(' ');
+  const place = [s.zip_code, s.place].filter((v): v is string => Boolean(v)).join(' ');
   const region = s.region ? REGION_NAMES[s.region] ?? s.region : null;
   const where = [place, region].filter(Boolean).join(', ');
   const estimate =
