@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import * as contracts from '@renopath/contracts';
 import { ErrorBody, TokenReply, TokenRequestBody } from '@renopath/contracts';
 import { DOWNLOAD_PATH } from './http/signed-links.ts';
 import type { RouteDef } from './routes/route.ts';
@@ -9,6 +10,25 @@ const schemaOf = (schema: z.ZodType, io: 'input' | 'output'): Json => {
   const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Json;
   return rest;
 };
+
+/**
+ * The resources of INTERFACE.md by name, published under `components.schemas` also where their
+ * endpoints are not served yet (calculation jobs, renovations, reports), so integrators can code
+ * against the shapes now.
+ */
+const RESOURCE_SCHEMAS = [
+  'TrajectoryRequest', 'CalculationJob', 'IndicationRequest', 'IndicationRecord',
+  'Estate', 'EstateListForm', 'EstateListReply', 'Roof', 'Floor', 'Room', 'Staircase', 'EstateFile', 'EstateMember',
+  'Organization', 'OrganizationMember', 'User', 'TokenReply',
+  'CreateRenovationBody', 'RenovationCreated', 'Renovation', 'RenovationWithFiles', 'RenovationSearchPage', 'RenovationItemBody', 'RenovationItem',
+  'AvailableItem', 'RenovationOverview', 'RenovationOverviewV1', 'GovernmentGrants', 'CreateReportBody', 'Report', 'OldStyleReport',
+] as const;
+const REQUEST_SCHEMAS = new Set<string>(['TrajectoryRequest', 'IndicationRequest', 'CreateRenovationBody', 'RenovationItemBody', 'CreateReportBody']);
+
+function resourceSchemas(): Record<string, Json> {
+  const all = contracts as unknown as Record<string, z.ZodType>;
+  return Object.fromEntries(RESOURCE_SCHEMAS.map((name) => [name, schemaOf(all[name]!, REQUEST_SCHEMAS.has(name) ? 'input' : 'output')]));
+}
 
 const ALWAYS = [500];
 const UPLOAD_SCHEMA = {
@@ -117,7 +137,7 @@ export function openApiDocument(routes: RouteDef[], serverUrl: string): Json {
     servers: [{ url: serverUrl }],
     paths,
     components: {
-      schemas: { Error: schemaOf(ErrorBody, 'output') },
+      schemas: { Error: schemaOf(ErrorBody, 'output'), ...resourceSchemas() },
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Access token from POST /v1/oauth/token' },
         admin: { type: 'http', scheme: 'bearer', description: 'RENOPATH_ADMIN_TOKEN (operator admin API)' },
