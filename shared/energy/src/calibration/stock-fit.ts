@@ -11,7 +11,7 @@ import {
   ageBandBaseline, foldOf, groupMedianBaseline, metrics, propertyOfListing, stockStratumOf, type Listing, type Metrics, type Predictor,
 } from './listings.ts';
 
-const GRID_STEPS = 30;
+const GRID_STEPS = 40;
 export const LEVEL_GRID: readonly number[] = Array.from({ length: GRID_STEPS + 1 }, (_, i) => MIN_LEVEL + (i * (MAX_LEVEL - MIN_LEVEL)) / GRID_STEPS);
 const OFFSET_GRID = Array.from({ length: 21 }, (_, i) => -1 + i * 0.1);
 const ANCHORS = [1900, 1930, 1945, 1958, 1970, 1980, 1990, 1998, 2005, 2010, 2015, 2018, 2022];

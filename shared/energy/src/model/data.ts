@@ -98,6 +98,7 @@ export const envelope = z.object({
     apartment_types: z.array(z.string()),
     apartment_roof_exposed_by_default: z.record(z.string(), z.boolean()),
     apartment_door_m2: num,
+    apartment_unknown_position: z.object({ roof_m2_per_m2: num, floor_m2_per_m2: num }),
   }),
   defaults: z.object({
     basement_type: byCountry(BasementType),
@@ -194,7 +195,7 @@ export type StockStratum = z.infer<typeof StockStratum>;
 export type StockParameters = Record<string, StockStratum>;
 export const stock = z.object({
   renovated_state: z.object({
-    roof_u: num, wall_u: num, floor_u: num, window_u: num, window_g: num, heat_pump_share_max: num, pv_share_max: num,
+    roof_u: num, wall_u: num, floor_u: num, window_u: num, window_g: num, heat_pump_share_max: num, pv_share_max: num, heat_recovery_share_max: num,
   }),
   certificate_default_state: z.object({ window_u: num, window_g: num, boiler_efficiency: num }),
   provinces: z.object({ ranges: z.array(z.tuple([num, num, z.string()])) }),

@@ -52,9 +52,11 @@ export interface StockSystems {
   condensingShare: number | null;
   /** Expected share of heat from an air-water heat pump when no heating system was described (0..1). */
   heatPumpShare: number;
+  /** Expected share of balanced ventilation with heat recovery when no ventilation was described (0..1): its fans' electricity. */
+  heatRecoveryShare: number;
 }
 
-const NO_STOCK: StockSystems = { condensingShare: null, heatPumpShare: 0 };
+const NO_STOCK: StockSystems = { condensingShare: null, heatPumpShare: 0, heatRecoveryShare: 0 };
 
 /** A heat pump's seasonal performance for the home's emitters (data/systems.json emitters). */
 function spfOf(device: string, a: AssumedProperty, country: Country): number {
@@ -133,7 +135,9 @@ export function deliveredEnergy(
 
   // Auxiliaries: circulator and controls of central systems, ventilation fans.
   if (!local) out.ELECTRICITY += systems.auxiliary.central_heating_kwh;
-  out.ELECTRICITY += systems.auxiliary.ventilation_kwh[a.ventilation_type] ?? 0;
+  const fans = systems.auxiliary.ventilation_kwh;
+  const hr = stockSystems.heatRecoveryShare;
+  out.ELECTRICITY += (1 - hr) * (fans[a.ventilation_type] ?? 0) + hr * (fans.SYSTEM_D ?? 0);
 
   return { byCarrier: out, pvProduction: a.solar_panels_kwp * systems.pv.yield_kwh_per_kwp[country] };
 }

@@ -39,6 +39,8 @@ interface Adjustment { mode: 'RATIO' | 'SHIFT'; factor: number; shift: number }
 
 const STATE = stock.renovated_state;
 const INFILTRATION = systems.ventilation.infiltration.flow_per_v50;
+const RECOVERY: Readonly<Record<string, number>> = systems.ventilation.heat_recovery;
+const has = (p: PropertyDescription, f: string) => p.eco_facilities !== undefined && (p.eco_facilities as readonly string[]).includes(f);
 
 /** An undescribed boiler: condensing with a probability that ramps with the year, moved by the stock level. */
 function condensingShareOf(p: PropertyDescription, a: AssumedProperty, level: number): number | null {
@@ -59,9 +61,11 @@ function run(p: PropertyDescription, options: EvaluateOptions): Run {
   // The stock level fills what the client did not describe (data/stock.json); described parts stay as given.
   const level = stockLevel(params, resolved.region, resolved.apartment, a.year_built, a.habitable_space_m2, a.zip_code);
   const beyond = Math.min(1, Math.max(0, level - 1));
+  const ventilationKnown = p.ventilation_type !== undefined || has(p, 'VENTILATION_C') || has(p, 'VENTILATION_D');
   const stockSystems: StockSystems = {
     condensingShare: condensingShareOf(p, a, level),
     heatPumpShare: resolved.heatingKnown ? 0 : beyond * STATE.heat_pump_share_max,
+    heatRecoveryShare: ventilationKnown ? 0 : Math.min(1, Math.max(0, level - 2)) * STATE.heat_recovery_share_max,
   };
   if (stockSystems.condensingShare !== null) {
     a = { ...a, heating_device: stockSystems.condensingShare >= 0.5 ? 'CONDENSING_BOILER' : 'NON_CONDENSING_BOILER' };
@@ -82,7 +86,7 @@ function run(p: PropertyDescription, options: EvaluateOptions): Run {
     floorB: env.floorB,
     duTb: cell.duTb,
     nInf,
-    heatRecovery: systems.ventilation.heat_recovery[a.ventilation_type] ?? 0,
+    heatRecovery: (1 - stockSystems.heatRecoveryShare) * (RECOVERY[a.ventilation_type] ?? 0) + stockSystems.heatRecoveryShare * (RECOVERY.SYSTEM_D ?? 0),
     g: env.g,
     orientationShare: cell.orientationShare,
     apartment: resolved.apartment,
@@ -117,7 +121,10 @@ function run(p: PropertyDescription, options: EvaluateOptions): Run {
   }
   return {
     resolved, assumed: a, geometry, loss, tabula, certificate, hotWater, delivered: byCarrier, pv: pvProduction,
-    stock: { level, condensing_share: stockSystems.condensingShare, heat_pump_share: stockSystems.heatPumpShare, expected_pv_kwp: expectedKwp },
+    stock: {
+      level, condensing_share: stockSystems.condensingShare, heat_pump_share: stockSystems.heatPumpShare, expected_pv_kwp: expectedKwp,
+      heat_recovery_share: stockSystems.heatRecoveryShare,
+    },
     primaryGross: w.primaryGross, pvPrimaryCredit: w.pvPrimaryCredit,
     modelledScore: (w.primaryGross - w.pvPrimaryCredit) / a.habitable_space_m2,
     designLoadKw,

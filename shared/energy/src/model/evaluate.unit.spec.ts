@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { GlazingType, InsulationLevel, PropertyDescription } from '@renopath/contracts';
+import { envelope } from './data.ts';
 import { evaluate, evaluateVariants } from './evaluate.ts';
 
 const LEVELS: InsulationLevel[] = ['NONE', 'LIGHT', 'MODERATE', 'STRONG'];
@@ -207,15 +208,22 @@ describe('geometry', () => {
     expect(walls[2]).toBeCloseTo(16 * 6, 6);
   });
 
-  it('apartments expose fewer elements', () => {
+  it('apartments expose fewer elements; one of unknown position carries the building\'s average roof and floor per m2', () => {
     const flat = { year_built: 1975, estate_format: 'CLOSED', habitable_space_m2: 85, zip_code: '1050', country: 'BE' } as const;
     const apartment = evaluate({ ...flat, estate_type: 'APARTMENT' });
     const house = evaluate(flat);
-    expect(apartment.geometry.envelope.roof_m2).toBe(0);
-    expect(apartment.geometry.envelope.floor_m2).toBe(0);
-    expect(apartment.geometry.envelope.total_m2).toBeLessThan(house.geometry.envelope.total_m2 / 2);
-    expect(evaluate({ ...flat, estate_type: 'PENTHOUSE' }).geometry.envelope.roof_m2).toBeGreaterThan(0);
-    expect(evaluate({ ...flat, estate_type: 'APARTMENT', basement_type: 'FULL' }).geometry.envelope.floor_m2).toBeGreaterThan(0);
+    const position = envelope.geometry.apartment_unknown_position;
+    expect(apartment.geometry.envelope.roof_m2).toBeCloseTo(position.roof_m2_per_m2 * 85, 6);
+    expect(apartment.geometry.envelope.floor_m2).toBeCloseTo(position.floor_m2_per_m2 * 85, 6);
+    expect(apartment.geometry.exposed.roof).toBe(false);
+    expect(apartment.geometry.envelope.total_m2).toBeLessThan(house.geometry.envelope.total_m2);
+    expect(apartment.geometry.envelope.roof_m2).toBeLessThan(house.geometry.envelope.roof_m2);
+    const penthouse = evaluate({ ...flat, estate_type: 'PENTHOUSE' });
+    expect(penthouse.geometry.envelope.roof_m2).toBeGreaterThan(apartment.geometry.envelope.roof_m2);
+    expect(penthouse.geometry.envelope.floor_m2).toBe(0);
+    const ground = evaluate({ ...flat, estate_type: 'APARTMENT', basement_type: 'FULL' });
+    expect(ground.geometry.envelope.floor_m2).toBeGreaterThan(apartment.geometry.envelope.floor_m2);
+    expect(ground.geometry.envelope.roof_m2).toBe(0);
   });
 
   it('the typology proportions follow the habitable space', () => {

@@ -3,6 +3,7 @@ import type { Resolved } from './resolve.ts';
 import type { Geometry } from './types.ts';
 
 const G = envelope.geometry;
+const POSITION = G.apartment_unknown_position;
 const FACADES = { OPEN: 4, SEMI_OPEN: 3, CLOSED: 2 } as const;
 
 /** Facade length exposed to outside air: front and back always, plus one or two gables. */
@@ -24,7 +25,8 @@ function roofFactor(cell: TypologyCell, a: Resolved['assumed']): number {
 
 /**
  * Envelope areas. With width and depth: a box of that footprint, its exposed facades and height.
- * Apartments: a box of one (duplex two) storeys whose roof and floor count only when described.
+ * Apartments: a box of one (duplex two) storeys whose roof and floor count whole when described (a penthouse's roof
+ * always); an apartment of unknown position carries the building's average roof and floor per m2 (TABULA BE MFH).
  * Otherwise the typology's proportions: floor, roof and windows scale with the area, walls and doors with
  * sqrt(area x floors) relative to the archetype. Given surfaces override all of these.
  */
@@ -59,7 +61,7 @@ export function computeGeometry(r: Resolved): Geometry {
     window = r.surfaces.window ?? Math.min(cell.ratio.window * A, G.max_window_share_of_facade * facade);
     door = r.apartment ? G.apartment_door_m2 : cell.ratio.door * cell.aRef * Math.sqrt(A / cell.aRef);
     wall = r.surfaces.wall ?? Math.max(G.min_opaque_wall_share * facade, facade - window - door);
-    roof = r.roofExposed ? (r.surfaces.roof ?? footprint * roofFactor(cell, a)) : 0;
+    roof = r.roofExposed ? (r.surfaces.roof ?? footprint * roofFactor(cell, a)) : r.positionUnknown ? POSITION.roof_m2_per_m2 * A : 0;
   } else {
     method = 'TYPOLOGY';
     const size = A / cell.aRef;
@@ -77,7 +79,7 @@ export function computeGeometry(r: Resolved): Geometry {
     roof = r.surfaces.roof ?? footprint * roofFactor(cell, a);
     height = a.cornice_height ?? floors * G.storey_height_m;
   }
-  const floor = r.floorExposed ? (r.surfaces.floor ?? footprint) : 0;
+  const floor = r.floorExposed ? (r.surfaces.floor ?? footprint) : r.positionUnknown ? POSITION.floor_m2_per_m2 * A : 0;
   return {
     habitable_space_m2: A,
     floors,
@@ -85,6 +87,7 @@ export function computeGeometry(r: Resolved): Geometry {
     volume_m3: footprint * height,
     method,
     envelope: { roof_m2: roof, wall_m2: wall, window_m2: window, door_m2: door, floor_m2: floor, total_m2: roof + wall + window + door + floor },
-    exposed: { roof: roof > 0, floor: floor > 0, facades: FACADES[a.estate_format] },
+    // Exposed as a whole: an apartment of unknown position carries only an expected share of roof and floor.
+    exposed: { roof: roof > 0 && !r.positionUnknown, floor: floor > 0 && !r.positionUnknown, facades: FACADES[a.estate_format] },
   };
 }

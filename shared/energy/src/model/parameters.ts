@@ -13,7 +13,7 @@ export interface ModelParameters {
 
 export const DEFAULT_PARAMETERS: ModelParameters = { stock: stock.strata };
 
-export const MAX_LEVEL = 2;
+export const MAX_LEVEL = 3;
 export const MIN_LEVEL = -1;
 
 export function stratumKey(region: Region, apartment: boolean): string {

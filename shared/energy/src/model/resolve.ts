@@ -30,6 +30,8 @@ export interface Resolved {
   apartment: boolean;
   roofExposed: boolean;
   floorExposed: boolean;
+  /** An apartment whose position in the building is unknown: it carries the building's average roof and floor per m2 (data/envelope.json). */
+  positionUnknown: boolean;
   /** Surfaces the caller gave (m2). */
   surfaces: { roof: number | null; wall: number | null; window: number | null; floor: number | null };
   sources: Record<string, DataSource>;
@@ -233,6 +235,7 @@ export function resolveProperty(p: PropertyDescription, overrides: SourceOverrid
     || p.floor_above_basement_insulation_type !== undefined || floorSurface !== null;
   const roofExposed = !apartment || roofDescribed || envelope.geometry.apartment_roof_exposed_by_default[estateType] === true;
   const floorExposed = !apartment || floorDescribed;
+  const positionUnknown = apartment && !roofExposed && !floorExposed;
 
   const known: Known = {
     inclinedRoof: p.inclined_roof_insulation_type !== undefined || (renovatedParts && renewed.has('roof')),
@@ -286,7 +289,7 @@ export function resolveProperty(p: PropertyDescription, overrides: SourceOverrid
   unusualFlags(p, assumed, flags);
 
   return {
-    assumed, region, scale: scaleOfRegion(region), cell, blend, known, heatingKnown, pvKnown, apartment, roofExposed, floorExposed,
+    assumed, region, scale: scaleOfRegion(region), cell, blend, known, heatingKnown, pvKnown, apartment, roofExposed, floorExposed, positionUnknown,
     surfaces: { roof: roofSurface, wall: p.outer_wall_surface ?? null, window: p.window_glazing_surface ?? null, floor: floorSurface },
     sources, flags,
   };

@@ -55,6 +55,8 @@ export interface StockInfo {
   heat_pump_share: number;
   /** Expected PV peak power when panels were not mentioned (kWp). */
   expected_pv_kwp: number;
+  /** Expected share of balanced ventilation with heat recovery when no ventilation was described. */
+  heat_recovery_share: number;
 }
 
 export interface EnvelopeAreas {
