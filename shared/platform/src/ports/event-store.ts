@@ -21,6 +21,8 @@ export interface EventMetadata {
   correlation_id: string;
   /** The event or command id that directly caused this event. */
   causation_id: string | null;
+  /** The client's `Idempotency-Key`, scoped by API client, when the request carried one (audit only). */
+  idempotency_key?: string;
 }
 
 /** An event as the caller proposes it. `event_id` is chosen by the caller (idempotency key). */
@@ -47,6 +49,15 @@ export interface AppendResult {
   next_revision: bigint;
   /** Global position of the last appended event. */
   position: bigint;
+}
+
+export interface AppendOptions {
+  /**
+   * Makes the append once-only: the store records the key with the append's result in the same
+   * transaction as the events, and a later append to the same stream under the same key writes
+   * nothing and answers that first result (whatever its events and expected revision).
+   */
+  idempotencyKey?: string;
 }
 
 export class WrongExpectedRevisionError extends Error {
@@ -108,7 +119,9 @@ export interface EventStore {
    * revision conflict and EventIdConflictError when only some ids, or the same ids at another
    * revision, were stored before.
    */
-  append(stream: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
+  append(stream: string, events: NewEvent[], expected: ExpectedRevision, options?: AppendOptions): Promise<AppendResult>;
+  /** The result of the append made to `stream` under `idempotencyKey`, or null when there was none. */
+  appendedUnder(stream: string, idempotencyKey: string): Promise<AppendResult | null>;
   /** Events of one stream in revision order; [] when the stream does not exist. */
   readStream(stream: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
   /** Events of the global log in position order. */

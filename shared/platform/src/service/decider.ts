@@ -55,9 +55,13 @@ export async function handleCommand<C, E extends DomainEvent, S>(
   context: CommandContext,
   maxAttempts = 3,
 ): Promise<CommandResult<S>> {
+  const idempotencyKey = appendKey(context, command);
   for (let attempt = 1; ; attempt++) {
     const recorded = await store.readStream(stream);
     let state = fold(decider, recorded.map(toDomainEvent) as E[]);
+    // A retried request whose command was already stored (its first attempt died before answering) is not decided again.
+    const earlier = idempotencyKey === undefined ? null : await store.appendedUnder(stream, idempotencyKey);
+    if (earlier) return { state, position: earlier.position };
     const decided = decider.decide(command, state);
     if (decided.length === 0) return { state, position: null };
     const last = recorded.at(-1);
@@ -72,6 +76,7 @@ export async function handleCommand<C, E extends DomainEvent, S>(
           occurred_at: context.now,
         })),
         last ? exact(last.revision) : NO_STREAM,
+        idempotencyKey === undefined ? {} : { idempotencyKey },
       );
       for (const e of decided) state = decider.evolve(state, e);
       return { state, position: result.position };
@@ -80,4 +85,15 @@ export async function handleCommand<C, E extends DomainEvent, S>(
       if (attempt >= maxAttempts) throw new DomainError(409, [`${stream} was changed concurrently; try again`]);
     }
   }
+}
+
+/**
+ * The store key of one command of a keyed request: the request's key and the command's type, so a
+ * request that writes one stream twice (a claim, then its compensating release) keeps both writes.
+ */
+function appendKey(context: CommandContext, command: unknown): string | undefined {
+  const key = context.metadata.idempotency_key;
+  if (key === undefined) return undefined;
+  const type = typeof command === 'object' && command !== null && 'type' in command ? String((command as { type: unknown }).type) : '';
+  return `${key}#${type}`;
 }

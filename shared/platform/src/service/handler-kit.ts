@@ -1,3 +1,4 @@
+import { createHash, randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { formatIssues, type Actor, type ServiceRequest } from '@renopath/contracts';
 import { DomainError, type EventEnvelope } from '../ports/bus.ts';
@@ -7,15 +8,31 @@ import type { CommandContext } from './decider.ts';
 /** What every service's bus handlers share: event metadata, read-your-writes, the caller, validation. */
 
 /** The metadata and time stamped on the events one request causes. */
-export function commandContext(req: Pick<ServiceRequest, 'actor' | 'correlation_id'>, now: Date): CommandContext {
+export function commandContext(req: Pick<ServiceRequest, 'actor' | 'correlation_id' | 'idempotency_key'>, now: Date): CommandContext {
   return {
     now: now.toISOString(),
     metadata: {
       actor: { user_id: req.actor?.user_id ?? null, client_id: req.actor?.client_id ?? null },
       correlation_id: req.correlation_id,
       causation_id: null,
+      // The event store dedupes the request's appends on it (see handleCommand): a retry after a crash writes nothing twice.
+      ...(req.idempotency_key ? { idempotency_key: req.idempotency_key } : {}),
     },
   };
+}
+
+/**
+ * The id of a resource a request creates: random, or derived from the request's idempotency key so
+ * that a retry of a create whose first attempt died names the same resource (and the store dedupes it).
+ * `purpose` tells apart the ids one request makes (`estate`, `roof`, `user`...). UUID v4 in form.
+ */
+export function newId(req: Pick<ServiceRequest, 'idempotency_key'>, purpose: string): string {
+  if (!req.idempotency_key) return randomUUID();
+  const bytes = createHash('sha256').update(`renopath-id\0${purpose}\0${req.idempotency_key}`).digest().subarray(0, 16);
+  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = bytes.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 /** The context of events a reactor appends for another context's event: same actor and correlation, that event as cause. */

@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import {
   EventIdConflictError,
   WrongExpectedRevisionError,
+  type AppendOptions,
   type AppendResult,
   type CheckpointStore,
   type EventStore,
@@ -42,6 +43,13 @@ CREATE TABLE IF NOT EXISTS events (
   occurred_at TEXT    NOT NULL,
   UNIQUE (stream, revision)
 );
+CREATE TABLE IF NOT EXISTS idempotent_appends (
+  idempotency_key TEXT    NOT NULL,
+  stream          TEXT    NOT NULL,
+  next_revision   INTEGER NOT NULL,
+  position        INTEGER NOT NULL,
+  PRIMARY KEY (idempotency_key, stream)
+) WITHOUT ROWID;
 ${CHECKPOINT_SCHEMA}`;
 
 interface EventRow {
@@ -115,19 +123,35 @@ export class SqliteEventStore implements EventStore {
         `SELECT ${COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`,
       ),
       head: this.db.prepare<[], { head: bigint | null }>('SELECT max(position) AS head FROM events'),
+      keyed: this.db.prepare<[string, string], { next_revision: bigint; position: bigint }>(
+        'SELECT next_revision, position FROM idempotent_appends WHERE idempotency_key = ? AND stream = ?',
+      ),
+      recordKey: this.db.prepare('INSERT INTO idempotent_appends (idempotency_key, stream, next_revision, position) VALUES (?, ?, ?, ?)'),
     };
     this.appendTransaction = this.db.transaction(
-      (stream: string, events: NewEvent[], expected: ExpectedRevision): AppendResult =>
-        this.appendInTransaction(stream, events, expected),
+      (stream: string, events: NewEvent[], expected: ExpectedRevision, key: string | undefined): AppendResult => {
+        // The key is looked up inside the write lock: of two racing appends under one key, the second sees the first.
+        const earlier = key === undefined ? undefined : this.statements.keyed.get(key, stream);
+        if (earlier) return { next_revision: earlier.next_revision, position: earlier.position };
+        const result = this.appendInTransaction(stream, events, expected);
+        if (key !== undefined) this.statements.recordKey.run(key, stream, result.next_revision, result.position);
+        return result;
+      },
     );
   }
 
-  async append(stream: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+  async append(stream: string, events: NewEvent[], expected: ExpectedRevision, options: AppendOptions = {}): Promise<AppendResult> {
     this.assertOpen();
     // IMMEDIATE takes the write lock before reading the revision, so two processes cannot both pass the check.
-    const result = this.appendTransaction.immediate(stream, events, expected);
+    const result = this.appendTransaction.immediate(stream, events, expected, options.idempotencyKey);
     appended.notify();
     return result;
+  }
+
+  async appendedUnder(stream: string, idempotencyKey: string): Promise<AppendResult | null> {
+    this.assertOpen();
+    const row = this.statements.keyed.get(idempotencyKey, stream);
+    return row ? { next_revision: row.next_revision, position: row.position } : null;
   }
 
   private appendInTransaction(stream: string, events: NewEvent[], expected: ExpectedRevision): AppendResult {

@@ -176,6 +176,62 @@ export function eventStoreContract(name: string, open: EventStoreFactory, option
       });
     });
 
+    describe('idempotency key', () => {
+      it('answers a second append under the same key with the first result and writes nothing', async () => {
+        const store = await openStore();
+        const stream = uniqueName('estate');
+        const key = uniqueName('client:key');
+        expect(await store.appendedUnder(stream, key)).toBeNull();
+        const first = await store.append(stream, [newEvent(), newEvent()], NO_STREAM, { idempotencyKey: key });
+        expect(await store.appendedUnder(stream, key)).toEqual(first);
+        const head = await store.headPosition();
+        // A retry re-decides: other event ids, and an expected revision that no longer holds.
+        expect(await store.append(stream, [newEvent()], NO_STREAM, { idempotencyKey: key })).toEqual(first);
+        expect(await store.headPosition()).toBe(head);
+        expect(await store.readStream(stream)).toHaveLength(2);
+      });
+
+      it('keeps keys per stream, and records nothing for an append that failed', async () => {
+        const store = await openStore();
+        const [a, b] = [uniqueName('estate'), uniqueName('estate')];
+        const key = uniqueName('client:key');
+        await store.append(a, [newEvent()], NO_STREAM, { idempotencyKey: key });
+        expect(await store.appendedUnder(b, key)).toBeNull();
+        await store.append(b, [newEvent()], NO_STREAM);
+        const refused = await rejection(store.append(b, [newEvent()], NO_STREAM, { idempotencyKey: key }));
+        expect(refused).toBeInstanceOf(WrongExpectedRevisionError);
+        expect(await store.appendedUnder(b, key)).toBeNull();
+        expect((await store.append(b, [newEvent()], exact(0n), { idempotencyKey: key })).next_revision).toBe(1n);
+      });
+
+      it('lets exactly one of two racing appends under one key write', async () => {
+        const store = await openStore();
+        const stream = uniqueName('estate');
+        const key = uniqueName('client:key');
+        const results = await Promise.all([
+          store.append(stream, [newEvent()], NO_STREAM, { idempotencyKey: key }),
+          store.append(stream, [newEvent()], NO_STREAM, { idempotencyKey: key }),
+        ]);
+        expect(results[1]).toEqual(results[0]);
+        expect(await store.readStream(stream)).toHaveLength(1);
+      });
+
+      it('remembers keys after the store is closed and reopened', async () => {
+        const storage = uniqueName('store');
+        const stream = uniqueName('estate');
+        const key = uniqueName('client:key');
+        const first = await (async () => {
+          const store = await open(storage);
+          const result = await store.append(stream, [newEvent()], NO_STREAM, { idempotencyKey: key });
+          await store.close();
+          return result;
+        })();
+        const store = await openStore(storage);
+        expect(await store.append(stream, [newEvent()], exact(0n), { idempotencyKey: key })).toEqual(first);
+        expect(await store.readStream(stream)).toHaveLength(1);
+      });
+    });
+
     describe('global log', () => {
       it('orders events of all streams by strictly increasing position', async () => {
         const store = await openStore();
