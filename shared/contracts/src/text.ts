@@ -1,0 +1,47 @@
+import { z } from 'zod';
+
+/**
+ * What free text may hold, in one place: names, addresses and descriptions are shown to people, in
+ * PDFs and in other systems, so characters that are never data there are refused at the edge:
+ * - C0 and C1 control characters and DEL (NUL ends strings in C, ESC drives terminals); a
+ *   description keeps tab and line breaks;
+ * - unpaired UTF-16 surrogates (not text: they break UTF-8 encoders and databases);
+ * - bidirectional embedding, override and isolate controls (U+202A-U+202E, U+2066-U+2069), which make
+ *   a name read differently from what it is ("Trojan Source").
+ */
+
+const CONTROLS_SINGLE_LINE = /[\u0000-\u001f\u007f-\u009f]/;
+const CONTROLS_MULTI_LINE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const BIDI_CONTROLS = /[\u202a-\u202e\u2066-\u2069]/;
+
+export const TEXT_MESSAGES = {
+  controls: 'must not contain control characters',
+  controlsMultiLine: 'must not contain control characters other than tabs and line breaks',
+  surrogates: 'must be valid Unicode text (it contains an unpaired surrogate)',
+  bidi: 'must not contain bidirectional override or isolate characters',
+} as const;
+
+/** The problem with `value` as free text, or null when it is fine. */
+export function textProblem(value: string, multiLine = false): string | null {
+  if ((multiLine ? CONTROLS_MULTI_LINE : CONTROLS_SINGLE_LINE).test(value)) {
+    return multiLine ? TEXT_MESSAGES.controlsMultiLine : TEXT_MESSAGES.controls;
+  }
+  if (LONE_SURROGATE.test(value)) return TEXT_MESSAGES.surrogates;
+  if (BIDI_CONTROLS.test(value)) return TEXT_MESSAGES.bidi;
+  return null;
+}
+
+/** The rules as a zod refinement, for strings declared with other bounds (`z.string().max(n).superRefine(textRules(true))`). */
+export const textRules = (multiLine: boolean) => (value: string, ctx: z.core.$RefinementCtx<string>) => {
+  const problem = textProblem(value, multiLine);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem, input: value });
+};
+
+const checked = (schema: z.ZodString, multiLine: boolean) => schema.superRefine(textRules(multiLine));
+
+/** A name, a street, a title: one line, trimmed, 1 to `max` characters. */
+export const singleLine = (max: number) => checked(z.string().trim().min(1).max(max), false);
+
+/** A description or a note: line breaks and tabs allowed, trimmed, at most `max` characters (may be empty). */
+export const multiLine = (max: number) => checked(z.string().trim().max(max), true);
