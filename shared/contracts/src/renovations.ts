@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { Timestamp, Uuid } from './identity.ts';
+import { EnergyEfficiencyType, Region } from './enums.ts';
+import { EstateFieldValues, FloorFieldValues, RoofFieldValues, RoomFieldValues, StaircaseFieldValues } from './estates.ts';
 
 /**
  * Renovations and reports (INTERFACE.md "Renovation", "Renovation item", "Renovation overview",
@@ -12,8 +14,11 @@ const money = () => z.number();
 
 // ---- requests ----
 
-/** `POST /renovations`. */
-export const CreateRenovationBody = z.strictObject({ estate_id: Uuid });
+/** `POST /renovations`; `renovation_name` is an extension (the search list shows it). */
+export const CreateRenovationBody = z.strictObject({
+  estate_id: Uuid,
+  renovation_name: z.string().trim().min(1).max(255).regex(/^[^\u0000-\u001f\u007f]*$/, 'must not contain control characters').optional(),
+});
 export type CreateRenovationBody = z.infer<typeof CreateRenovationBody>;
 
 /** `POST` and `PATCH` of an item in any of the four scopes. `count` is the number of units (>= 1). */
@@ -28,7 +33,8 @@ export type RenovationItemBody = z.infer<typeof RenovationItemBody>;
 
 export const SortBy = z.enum(['created_at', 'updated_at']);
 export const SortOrder = z.enum(['ASC', 'DESC']);
-const booleanString = z.enum(['true', 'false']).transform((v) => v === 'true');
+// A boolean as it arrives in a query string; services re-validate what the gateway already turned into a boolean.
+const booleanString = z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]);
 const positiveInt = (max: number) => z.coerce.number<string>().int().min(1).max(max);
 
 /** `GET /v1/renovations` query (API.md 4.5 names INTERFACE.md's parameters). */
@@ -62,6 +68,11 @@ export const Renovation = z.object({
   energy_efficiency_indication: z.string().nullable(),
   /** The scale of that label: EPC_FLANDERS | EPC_BRUSSELS | EPC_WALLONIA | ENERGY_LABEL_NL. */
   energy_efficiency_type: z.string().nullable(),
+  // extensions
+  renovation_name: z.string().nullable(),
+  total_estimated_cost_incl_vat: money(),
+  created_at: Timestamp,
+  updated_at: Timestamp,
 });
 export const RenovationWithFiles = Renovation.extend({ files: z.array(RenovationFile) });
 export const RenovationCreated = z.object({ id: Uuid, estate_id: Uuid });
@@ -115,6 +126,10 @@ export const SelectionNode: z.ZodType<SelectionNode> = z.lazy(() =>
 /** INTERFACE.md: an array of objects, each a map keyed by component type name. */
 export const SelectionTree = z.array(z.record(z.string(), SelectionNode));
 
+/** Where an item sits: the general scope, a roof, a room (on its floor) or a staircase (on its floor). */
+export const RenovationScope = z.enum(['GENERAL', 'ROOF', 'ROOM', 'STAIRCASE', 'DERIVED']);
+export type RenovationScope = z.infer<typeof RenovationScope>;
+
 export const RenovationItem = z.object({
   id: Uuid,
   root_renovation_component_type: z.string(),
@@ -124,6 +139,27 @@ export const RenovationItem = z.object({
   estimated_vat_cost: money(),
   subsidy_amount: money(),
   count: z.number(),
+  // extensions: where the item sits, how its figures were made and from which data rows (STYLE.md 11)
+  scope: RenovationScope,
+  roof_id: Uuid.nullable(),
+  floor_id: Uuid.nullable(),
+  room_id: Uuid.nullable(),
+  staircase_id: Uuid.nullable(),
+  /** The quantity priced, in `unit`: the linked part's surface (or the estate's) times `count`, or `count` units. */
+  quantity: z.number(),
+  unit: z.string(),
+  /** The catalogue leaf whose price was used (an inner node is priced as its first leaf). */
+  priced_as: z.string().nullable(),
+  vat_rate: z.number(),
+  grant_category: z.string().nullable(),
+  scheme: z.string().nullable(),
+  conditions: z.array(z.string()),
+  /** Data rows behind the figures: unit-prices.json, vat-rules.json and grants/*.json ids. */
+  sources: z.object({ price_row: z.string().nullable(), vat_case: z.string().nullable(), grant_rules: z.array(z.string()) }),
+  /** Derived items only: the client item types this supporting work serves. */
+  supports: z.array(z.string()),
+  /** Why the item could not be priced fully (missing estate data); empty when it was. */
+  issues: z.array(z.string()),
 });
 export type RenovationItem = z.infer<typeof RenovationItem>;
 
@@ -143,6 +179,11 @@ const OverviewSummary = z.object({
   total_estimated_vat_cost: money(),
   /** Extension (v1 names it; old style carries it too). */
   total_estimated_cost_incl_vat: money(),
+  // extensions: the label reached with the items, the price year and what kept figures from being complete
+  energy_efficiency_indication: z.string().nullable(),
+  energy_efficiency_type: z.string().nullable(),
+  price_year: z.number().int().nullable(),
+  issues: z.array(z.string()),
 });
 /** Old style: `summary` plus the arrays at the top level. */
 export const RenovationOverview = z.object({ summary: OverviewSummary, ...OverviewArrays });
@@ -162,6 +203,8 @@ export const GovernmentGrantGroup = z.object({
       subsidy_amount: money(),
       scheme: z.string(),
       conditions: z.array(z.string()),
+      /** Extension: the grant rows applied (grants/<region>.json ids). */
+      grant_rules: z.array(z.string()),
     }),
   ),
 });
@@ -171,3 +214,185 @@ export const GovernmentGrants = z.partialRecord(GrantCategory, GovernmentGrantGr
 export const Report = z.object({ id: Uuid, url: z.string(), is_outdated: z.boolean(), created_at: Timestamp, name: z.string() });
 export const OldStyleReport = z.object({ id: Uuid, name: z.string(), url: z.string(), mimetype: z.string() });
 export type Report = z.infer<typeof Report>;
+
+/** `GET /renovations/{id}/overview` and its v1 form: `as_of` (extension) replays the renovation's history to that moment. */
+export const RenovationOverviewQuery = z.strictObject({
+  as_of: z.iso.datetime({ offset: true, error: 'must be an ISO-8601 timestamp' }).optional(),
+});
+
+/** One event of a renovation's history (audit): who, when and what. */
+export const RenovationHistoryEntry = z.object({
+  event_id: z.string(),
+  type: z.string(),
+  revision: z.number().int(),
+  occurred_at: Timestamp,
+  actor: z.object({ user_id: z.string().nullable(), client_id: z.string().nullable() }),
+  correlation_id: z.string(),
+  causation_id: z.string().nullable(),
+  data: z.record(z.string(), z.unknown()),
+});
+export type RenovationHistoryEntry = z.infer<typeof RenovationHistoryEntry>;
+
+// ---- the renovations context: what its streams hold (`renovation-<id>`) ----
+
+/** The client scopes; `DERIVED` items are added by the system only. */
+export const ItemScope = z.enum(['GENERAL', 'ROOF', 'ROOM', 'STAIRCASE']);
+export type ItemScope = z.infer<typeof ItemScope>;
+
+/** Where a client item sits: the part it is linked to gives its quantity and removes it when the part goes. */
+export const ItemPlacement = z.object({
+  scope: ItemScope,
+  roof_id: Uuid.nullable(),
+  floor_id: Uuid.nullable(),
+  room_id: Uuid.nullable(),
+  staircase_id: Uuid.nullable(),
+});
+export type ItemPlacement = z.infer<typeof ItemPlacement>;
+
+/**
+ * The estate as the renovations context keeps it (its own copy, fed by the estates context's events):
+ * what pricing, quantities, the energy indication and access control need.
+ */
+export const RenovationEstateSnapshot = z.object({
+  estate_id: Uuid,
+  organization_id: Uuid,
+  fields: EstateFieldValues,
+  roofs: z.array(RoofFieldValues.extend({ id: Uuid })),
+  floors: z.array(
+    FloorFieldValues.extend({
+      id: Uuid,
+      rooms: z.array(RoomFieldValues.extend({ id: Uuid })),
+      staircases: z.array(StaircaseFieldValues.extend({ id: Uuid })),
+    }),
+  ),
+  /** User ids of the estate's members (CLIENT). */
+  members: z.array(Uuid),
+  deleted: z.boolean(),
+});
+export type RenovationEstateSnapshot = z.infer<typeof RenovationEstateSnapshot>;
+
+const itemSources = z.object({ price_row: z.string().nullable(), vat_case: z.string().nullable(), grant_rules: z.array(z.string()) });
+
+/** One item's figures: quantity, cost, VAT and grant from the catalogue for the estate's country, region, age and year. */
+export const ItemFigures = z.object({
+  quantity: z.number(),
+  unit: z.string(),
+  priced_as: z.string().nullable(),
+  estimated_cost: money(),
+  estimated_vat_cost: money(),
+  vat_rate: z.number(),
+  subsidy_amount: money(),
+  grant_category: z.string().nullable(),
+  scheme: z.string().nullable(),
+  conditions: z.array(z.string()),
+  sources: itemSources,
+  issues: z.array(z.string()),
+});
+export type ItemFigures = z.infer<typeof ItemFigures>;
+
+/** A supporting work the items need (scaffolding, architect, demolition, waste, asbestos inventory ...). */
+export const DerivedItemFigures = ItemFigures.extend({
+  id: Uuid,
+  renovation_component_type: z.string(),
+  supports: z.array(z.string()),
+});
+export type DerivedItemFigures = z.infer<typeof DerivedItemFigures>;
+
+const totals = z.object({
+  estimated_cost: money(),
+  estimated_vat_cost: money(),
+  subsidy_amount: money(),
+  total_estimated_cost_incl_vat: money(),
+});
+
+/** Everything that follows from a renovation's items and its estate, recomputed on every change of either. */
+export const RenovationValuation = z.object({
+  year: z.number().int(),
+  catalogue_version: z.string(),
+  model_version: z.string(),
+  country: z.enum(['BE', 'NL']).nullable(),
+  region: Region.nullable(),
+  /** By item id. */
+  items: z.record(z.string(), ItemFigures),
+  derived: z.array(DerivedItemFigures),
+  /** The label the estate reaches with the items, on `energy_efficiency_type`'s scale. */
+  energy_efficiency_indication: z.string().nullable(),
+  energy_efficiency_type: EnergyEfficiencyType.nullable(),
+  epc_score_after: z.number().nullable(),
+  /** Items plus derived items. */
+  totals,
+  issues: z.array(z.string()),
+});
+export type RenovationValuation = z.infer<typeof RenovationValuation>;
+
+const itemChoice = { renovation_component_type: z.string(), count: z.number() } as const;
+/** What every command that changes the figures carries: the estate as this context knows it and the price year. */
+const valuationInputs = { estate: RenovationEstateSnapshot, year: z.number().int() } as const;
+
+/** Commands (imperative): time and new ids come in, the decider stays pure. */
+export const RenovationCommands = {
+  CreateRenovation: z.object({ renovation_id: Uuid, renovation_name: z.string().nullable(), ...valuationInputs }),
+  AddRenovationItem: z.object({ renovation_id: Uuid, item_id: Uuid, placement: ItemPlacement, ...itemChoice, ...valuationInputs }),
+  UpdateRenovationItem: z.object({
+    renovation_id: Uuid,
+    item_id: Uuid,
+    placement: ItemPlacement,
+    changes: z.object(itemChoice).partial(),
+    ...valuationInputs,
+  }),
+  RemoveRenovationItem: z.object({ renovation_id: Uuid, item_id: Uuid, placement: ItemPlacement, ...valuationInputs }),
+  /** The estate changed: items of removed parts go, quantities and figures follow the parts. */
+  ReconcileWithEstate: z.object({ renovation_id: Uuid, ...valuationInputs }),
+  DeleteRenovation: z.object({ renovation_id: Uuid, reason: z.enum(['DELETED', 'ESTATE_DELETED']) }),
+} as const;
+export type RenovationCommandType = keyof typeof RenovationCommands;
+export type RenovationCommand = {
+  [K in RenovationCommandType]: { type: K } & z.infer<(typeof RenovationCommands)[K]>;
+}[RenovationCommandType];
+
+/** Events (past tense); each names its renovation. */
+export const RenovationEvents = {
+  RenovationCreated: z.object({ renovation_id: Uuid, estate_id: Uuid, organization_id: Uuid, renovation_name: z.string().nullable() }),
+  RenovationItemAdded: z.object({
+    renovation_id: Uuid,
+    item_id: Uuid,
+    placement: ItemPlacement,
+    root_renovation_component_type: z.string(),
+    ...itemChoice,
+  }),
+  RenovationItemUpdated: z.object({
+    renovation_id: Uuid,
+    item_id: Uuid,
+    changes: z.object({ root_renovation_component_type: z.string(), ...itemChoice }).partial(),
+  }),
+  /** `PART_REMOVED`: the roof, room, staircase or floor it was linked to was deleted. */
+  RenovationItemRemoved: z.object({ renovation_id: Uuid, item_id: Uuid, reason: z.enum(['REMOVED', 'PART_REMOVED']) }),
+  /** The figures after a change of the items or of the estate (only when they differ from the last ones). */
+  RenovationValued: z.object({ renovation_id: Uuid, valuation: RenovationValuation }),
+  /** Soft delete: the renovation stays in the search with `include_deleted`. */
+  RenovationDeleted: z.object({ renovation_id: Uuid, estate_id: Uuid, reason: z.enum(['DELETED', 'ESTATE_DELETED']) }),
+} as const;
+export type RenovationEventType = keyof typeof RenovationEvents;
+export type RenovationEvent = {
+  [K in RenovationEventType]: { type: K; data: z.infer<(typeof RenovationEvents)[K]> };
+}[RenovationEventType];
+
+/** Subjects of the renovations context (`cmd.renovations.*`, `qry.renovations.*`; events on `evt.renovations.<EventType>`). */
+export const RenovationsSubjects = {
+  createRenovation: 'cmd.renovations.create-renovation',
+  listRenovations: 'qry.renovations.list-renovations',
+  getRenovation: 'qry.renovations.get-renovation',
+  deleteRenovation: 'cmd.renovations.delete-renovation',
+  overview: 'qry.renovations.overview',
+  overviewV1: 'qry.renovations.overview-v1',
+  governmentGrants: 'qry.renovations.government-grants',
+  search: 'qry.renovations.search',
+  history: 'qry.renovations.history',
+  /** The item subjects serve all four scopes: the path's roof_id, room_id or staircase_id names the scope. */
+  addItem: 'cmd.renovations.add-item',
+  listItems: 'qry.renovations.list-items',
+  getItem: 'qry.renovations.get-item',
+  updateItem: 'cmd.renovations.update-item',
+  removeItem: 'cmd.renovations.remove-item',
+  availableItems: 'qry.renovations.available-items',
+} as const;

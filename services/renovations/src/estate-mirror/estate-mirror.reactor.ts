@@ -1,0 +1,71 @@
+import type { Logger } from 'pino';
+import type { Bus, Closeable, EventEnvelope, ReadStore } from '@renopath/platform';
+import type { Settlement } from '@renopath/platform/service/settlement.ts';
+import { EstateEvents, type EstateEvent, type EstateEventType } from '@renopath/contracts';
+import { applyEstateEvent, type Snapshot } from './estate-mirror.ts';
+
+/** Durable consumer name: it must not change, or the bus would start a new consumer from the beginning. */
+export const ESTATES_CONSUMER = 'renovations-estates';
+
+export const M = {
+  /** The estate snapshots this context prices with (`EstateMirrorDoc`). */
+  estates: 'renovations_estates',
+  /** Who is a member of which estate: the estates a CLIENT sees renovations of. */
+  estateMembers: 'renovations_estate_members',
+} as const;
+
+export interface EstateMirrorDoc {
+  id: string;
+  /** Estate stream revision of the last applied event: a redelivered event is skipped. */
+  revision: number;
+  organization_id: string;
+  snapshot: Snapshot;
+}
+
+export interface EstateMemberDoc {
+  estate_id: string;
+  user_id: string;
+  organization_id: string;
+}
+
+/**
+ * Keeps this context's copy of the estates (parsed with the estates context's event schemas), then
+ * hands each event to the cascade (`estate-cascade/`). The copy is written once per event; the cascade
+ * runs again on a redelivery, which is safe because its commands change nothing the second time.
+ */
+export function startEstateMirrorReactor(options: {
+  bus: Bus;
+  readStore: ReadStore;
+  log: Logger;
+  settlement?: Settlement;
+  cascade(envelope: EventEnvelope, event: EstateEvent, snapshot: Snapshot): Promise<void>;
+}): Promise<Closeable> {
+  const { bus, readStore, log, cascade } = options;
+  const tracked = options.settlement?.reactor(ESTATES_CONSUMER, ['estates']);
+  return bus.consume(ESTATES_CONSUMER, { subjects: ['evt.estates.>'] }, async (envelope) => {
+    const schema = EstateEvents[envelope.type as EstateEventType];
+    const parsed = schema?.safeParse(envelope.data);
+    if (parsed && !parsed.success) {
+      log.error({ event_id: envelope.event_id, type: envelope.type, issues: parsed.error.issues.slice(0, 5) }, 'estates event does not match its contract; skipped');
+    } else if (parsed?.success) {
+      const event = { type: envelope.type, data: parsed.data } as EstateEvent;
+      const snapshot = await readStore.transaction(async (tx) => {
+        const estate_id = event.data.estate_id;
+        const doc = await tx.get<EstateMirrorDoc>(M.estates, estate_id);
+        if (doc && doc.revision >= envelope.revision) return doc.snapshot;
+        const next = applyEstateEvent(doc?.snapshot ?? null, event);
+        if (!next) return null;
+        await tx.put<EstateMirrorDoc>(M.estates, estate_id, { id: estate_id, revision: envelope.revision, organization_id: next.organization_id, snapshot: next });
+        if ((event.type === 'EstateMemberAdded' && event.data.status !== 'PENDING') || event.type === 'EstateMemberActivated') {
+          const { user_id, organization_id } = event.data;
+          await tx.put<EstateMemberDoc>(M.estateMembers, `${estate_id}:${user_id}`, { estate_id, user_id, organization_id });
+        } else if (event.type === 'EstateMemberRemoved') {
+          await tx.delete(M.estateMembers, `${estate_id}:${event.data.user_id}`);
+        }
+        return next;
+      });
+      if (snapshot) await cascade(envelope, event, snapshot);
+    }
+    tracked?.handled(envelope);
+  });
+}

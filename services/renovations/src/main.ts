@@ -1,0 +1,19 @@
+import { createLogger, openBus } from '@renopath/platform/service/adapters.ts';
+import { loadRenovationsConfig } from './config.ts';
+import { startRenovationsContext } from './start.ts';
+
+/** The renovations service as its own process (distributed mode): it serves the bus, not HTTP. */
+const config = loadRenovationsConfig();
+const log = createLogger(config.platform.logLevel, 'renovations');
+const bus = await openBus(config.platform, 'renovations');
+const renovations = await startRenovationsContext(config, bus, log);
+log.info('renovations service started');
+
+const shutdown = async (signal: string) => {
+  log.info({ signal }, 'shutting down');
+  await renovations.close();
+  await bus.close();
+  process.exit(0);
+};
+process.once('SIGTERM', () => void shutdown('SIGTERM'));
+process.once('SIGINT', () => void shutdown('SIGINT'));

@@ -1,0 +1,189 @@
+import { DomainError } from '@renopath/platform';
+import type { Decider } from '@renopath/platform/service/decider.ts';
+import type {
+  ItemPlacement,
+  RenovationCommand,
+  RenovationEstateSnapshot,
+  RenovationEvent,
+  RenovationValuation,
+} from '@renopath/contracts';
+import { findOnFloor, findRoof } from '../estate-mirror/estate-mirror.ts';
+import { refusalOf, rootTypeOf, valuate, type ValuedItem } from './valuation.ts';
+
+/**
+ * A renovation: its client items in four scopes, and the figures that follow from them and the
+ * estate (`RenovationValued`, recomputed on every change of either). Pure: the estate as this
+ * context knows it, the price year and new ids arrive in the command.
+ */
+export interface ItemState extends ValuedItem {
+  root_renovation_component_type: string;
+}
+
+export interface RenovationState {
+  status: 'NONE' | 'ACTIVE' | 'DELETED';
+  renovation_id: string | null;
+  estate_id: string | null;
+  organization_id: string | null;
+  items: ItemState[];
+  valuation: RenovationValuation | null;
+}
+
+export const RENOVATION_STREAM_PREFIX = 'renovation-';
+export const renovationStream = (renovation_id: string) => `${RENOVATION_STREAM_PREFIX}${renovation_id}`;
+
+const notFound = (what: string) => new DomainError(404, [`${what} not found`]);
+
+function requireActive(state: RenovationState) {
+  if (state.status !== 'ACTIVE') throw notFound('renovation');
+}
+
+/** The part an item is linked to must be a part of the estate, on the floor the path names (404 otherwise, like another tenant's id). */
+export function checkPlacement(estate: RenovationEstateSnapshot, placement: ItemPlacement): void {
+  switch (placement.scope) {
+    case 'GENERAL':
+      return;
+    case 'ROOF':
+      if (!placement.roof_id || !findRoof(estate, placement.roof_id)) throw notFound('roof');
+      return;
+    case 'ROOM': {
+      const found = placement.room_id ? findOnFloor(estate, 'rooms', placement.room_id) : null;
+      if (!found || (placement.floor_id !== null && found.floor.id !== placement.floor_id)) throw notFound('room');
+      return;
+    }
+    case 'STAIRCASE': {
+      const found = placement.staircase_id ? findOnFloor(estate, 'staircases', placement.staircase_id) : null;
+      if (!found || (placement.floor_id !== null && found.floor.id !== placement.floor_id)) throw notFound('staircase');
+    }
+  }
+}
+
+/** Whether the part an item is linked to is still there. */
+function partExists(estate: RenovationEstateSnapshot, placement: ItemPlacement): boolean {
+  try {
+    checkPlacement(estate, placement);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const samePlace = (a: ItemPlacement, b: ItemPlacement) =>
+  a.scope === b.scope && a.roof_id === b.roof_id && a.room_id === b.room_id && a.staircase_id === b.staircase_id;
+
+function findItem(state: RenovationState, item_id: string, placement: ItemPlacement): ItemState {
+  const item = state.items.find((i) => i.item_id === item_id);
+  if (!item || !samePlace(item.placement, placement)) throw notFound('renovation item');
+  return item;
+}
+
+function refuse(estate: RenovationEstateSnapshot, placement: ItemPlacement, type: string, year: number) {
+  const refusal = refusalOf(estate, placement, type, year);
+  if (refusal) throw new DomainError(400, [refusal]);
+}
+
+/** `RenovationValued` when the figures after the change differ from the last ones. */
+function revalued(state: RenovationState, items: readonly ValuedItem[], estate: RenovationEstateSnapshot, year: number): RenovationEvent[] {
+  const valuation = valuate(state.renovation_id!, items, estate, year);
+  if (state.valuation && JSON.stringify(state.valuation) === JSON.stringify(valuation)) return [];
+  return [{ type: 'RenovationValued', data: { renovation_id: state.renovation_id!, valuation } }];
+}
+
+function decide(command: RenovationCommand, state: RenovationState): RenovationEvent[] {
+  switch (command.type) {
+    case 'CreateRenovation': {
+      if (state.status !== 'NONE') throw new DomainError(409, ['renovation already exists']);
+      const { estate } = command;
+      if (estate.deleted) throw notFound('estate');
+      const created: RenovationEvent = {
+        type: 'RenovationCreated',
+        data: { renovation_id: command.renovation_id, estate_id: estate.estate_id, organization_id: estate.organization_id, renovation_name: command.renovation_name },
+      };
+      const valuation = valuate(command.renovation_id, [], estate, command.year);
+      return [created, { type: 'RenovationValued', data: { renovation_id: command.renovation_id, valuation } }];
+    }
+    case 'AddRenovationItem': {
+      requireActive(state);
+      const { estate, placement, item_id, renovation_component_type, count, year } = command;
+      if (state.items.some((i) => i.item_id === item_id)) return [];
+      checkPlacement(estate, placement);
+      refuse(estate, placement, renovation_component_type, year);
+      const added: ItemState = { item_id, placement, renovation_component_type, count, root_renovation_component_type: rootTypeOf(renovation_component_type) };
+      return [
+        {
+          type: 'RenovationItemAdded',
+          data: { renovation_id: state.renovation_id!, item_id, placement, root_renovation_component_type: added.root_renovation_component_type, renovation_component_type, count },
+        },
+        ...revalued(state, [...state.items, added], estate, year),
+      ];
+    }
+    case 'UpdateRenovationItem': {
+      requireActive(state);
+      const { estate, placement, item_id, changes, year } = command;
+      checkPlacement(estate, placement);
+      const item = findItem(state, item_id, placement);
+      const type = changes.renovation_component_type ?? item.renovation_component_type;
+      if (changes.renovation_component_type !== undefined) refuse(estate, placement, type, year);
+      const next: ItemState = { ...item, renovation_component_type: type, count: changes.count ?? item.count, root_renovation_component_type: rootTypeOf(type) };
+      const changed = {
+        ...(type !== item.renovation_component_type ? { renovation_component_type: type, root_renovation_component_type: next.root_renovation_component_type } : {}),
+        ...(next.count !== item.count ? { count: next.count } : {}),
+      };
+      const items = state.items.map((i) => (i.item_id === item_id ? next : i));
+      return [
+        ...(Object.keys(changed).length ? [{ type: 'RenovationItemUpdated' as const, data: { renovation_id: state.renovation_id!, item_id, changes: changed } }] : []),
+        ...revalued(state, items, estate, year),
+      ];
+    }
+    case 'RemoveRenovationItem': {
+      requireActive(state);
+      const { estate, placement, item_id, year } = command;
+      findItem(state, item_id, placement);
+      return [
+        { type: 'RenovationItemRemoved', data: { renovation_id: state.renovation_id!, item_id, reason: 'REMOVED' } },
+        ...revalued(state, state.items.filter((i) => i.item_id !== item_id), estate, year),
+      ];
+    }
+    case 'ReconcileWithEstate': {
+      if (state.status !== 'ACTIVE') return [];
+      const { estate, year } = command;
+      const gone = state.items.filter((i) => !partExists(estate, i.placement));
+      const removed: RenovationEvent[] = gone.map((i) => ({
+        type: 'RenovationItemRemoved',
+        data: { renovation_id: state.renovation_id!, item_id: i.item_id, reason: 'PART_REMOVED' },
+      }));
+      return [...removed, ...revalued(state, state.items.filter((i) => !gone.includes(i)), estate, year)];
+    }
+    case 'DeleteRenovation': {
+      if (state.status === 'DELETED' && command.reason === 'ESTATE_DELETED') return [];
+      requireActive(state);
+      return [{ type: 'RenovationDeleted', data: { renovation_id: state.renovation_id!, estate_id: state.estate_id!, reason: command.reason } }];
+    }
+  }
+}
+
+function evolve(state: RenovationState, event: RenovationEvent): RenovationState {
+  switch (event.type) {
+    case 'RenovationCreated':
+      return { ...state, status: 'ACTIVE', renovation_id: event.data.renovation_id, estate_id: event.data.estate_id, organization_id: event.data.organization_id };
+    case 'RenovationItemAdded': {
+      const { item_id, placement, renovation_component_type, root_renovation_component_type, count } = event.data;
+      return { ...state, items: [...state.items, { item_id, placement, renovation_component_type, root_renovation_component_type, count }] };
+    }
+    case 'RenovationItemUpdated':
+      return { ...state, items: state.items.map((i) => (i.item_id === event.data.item_id ? { ...i, ...event.data.changes } : i)) };
+    case 'RenovationItemRemoved':
+      return { ...state, items: state.items.filter((i) => i.item_id !== event.data.item_id) };
+    case 'RenovationValued':
+      return { ...state, valuation: event.data.valuation };
+    case 'RenovationDeleted':
+      return { ...state, status: 'DELETED' };
+    default:
+      return state;
+  }
+}
+
+export const renovationDecider: Decider<RenovationCommand, RenovationEvent, RenovationState> = {
+  initialState: () => ({ status: 'NONE', renovation_id: null, estate_id: null, organization_id: null, items: [], valuation: null }),
+  decide,
+  evolve,
+};
