@@ -6,7 +6,8 @@ import autocannon from 'autocannon';
 /**
  * `npm run bench`: performance figures measured in one run on this machine (targets live here,
  * never in timed test assertions). Prints requests/s and p99 of the authenticated gateway route
- * and of a bare Fastify route, and their ratio; then the energy model's figures.
+ * and of a bare Fastify route, and their ratio; then the energy model's figures; then renovations:
+ * an item add (its derived works and EPC indication included) and the overview of a 30-item renovation.
  */
 const DURATION_S = Number(process.env['BENCH_DURATION_S'] ?? 5);
 /** Rounds alternate the two routes so that a burst of noise on this shared machine hits both alike. */
@@ -98,6 +99,85 @@ async function benchEnergyModel() {
   await benchEnergy();
 }
 
+/** p-quantile of latencies in ms. */
+const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
+
+/**
+ * Renovations: p99 of `POST .../items` on a renovation of 29 items (the 30th item: pricing, supporting
+ * works and the energy indication recomputed, read-your-writes included), one request at a time, and
+ * of `GET /v1/renovations/{id}/overview` of a 30-item renovation under load.
+ */
+async function benchRenovations() {
+  const RENOVATIONS = Number(process.env['BENCH_RENOVATIONS'] ?? 8);
+  const SAMPLES = Number(process.env['BENCH_SAMPLES_PER_RENOVATION'] ?? 12);
+  const server = fork(fileURLToPath(new URL('./bench/gateway-server.ts', import.meta.url)), {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  const ready = await new Promise<Ready>((resolve, reject) => {
+    server.once('message', (m) => resolve(m as Ready));
+    server.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
+  });
+  try {
+    const base = `http://127.0.0.1:${ready.gatewayPort}`;
+    const res = await fetch(`${base}/v1/oauth/token`, {
+      method: 'POST',
+      headers: { 'x-service-client-id': ready.client_id, 'x-service-client-secret': ready.client_secret },
+    });
+    const { access_token } = (await res.json()) as { access_token: string };
+    const auth = { authorization: `Bearer ${access_token}` };
+    const call = async (method: string, path: string, body?: unknown) => {
+      const headers = body ? { ...auth, 'content-type': 'application/json' } : auth;
+      const r = await fetch(`${base}${path}`, { method, headers, ...(body ? { body: JSON.stringify(body) } : {}) });
+      if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${await r.text()}`);
+      return (await r.json()) as Record<string, string>;
+    };
+    const estate = await call('POST', '/estates', {
+      address: { street: 'Kouter', house_number: '12', zip_code: '9000', place: 'Gent', country: 'BE' },
+      year_built: 1960, estate_type: 'HOUSE', estate_format: 'SEMI_OPEN', habitable_space_m2: 140,
+      energy_context: { heating_type: 'GAS', outer_wall_surface: 120, window_glazing_surface: 18 },
+    });
+    const E = `/estates/${estate['id']}`;
+    const roof = await call('POST', `${E}/roofs`, { estate_roof_type: 'INCLINED', surface_m2: 80 });
+    const floor = await call('POST', `${E}/floors`, { estate_floor_type: 'GROUND_FLOOR' });
+    const room = await call('POST', `${E}/floors/${floor['id']}/rooms`, { estate_room_type: 'LIVING_ROOM', surface_m2: 30 });
+    const stairs = await call('POST', `${E}/floors/${floor['id']}/staircases`, { estate_staircase_type: 'STRAIGHT' });
+    const places = (R: string): Array<[string, string]> => [
+      [`${R}/items`, 'HEAT_PUMP_AIR_WATER'], [`${R}/items`, 'EXTERIOR_WALL_INSULATION'], [`${R}/items`, 'WINDOW_REPLACEMENT_PVC_TRIPLE'],
+      [`${R}/items`, 'SOLID_FLOOR_INSULATION'], [`${R}/items`, 'VENTILATION_SYSTEM_D'], [`${R}/items`, 'HOME_BATTERY'],
+      [`${R}/roofs/${roof['id']}/items`, 'INCLINED_ROOF_INSULATION_INSIDE'], [`${R}/roofs/${roof['id']}/items`, 'ROOF_COVERING_TILES'],
+      [`${R}/roofs/${roof['id']}/items`, 'HANGING_GUTTER_METAL'], [`${R}/rooms/${room['id']}/items`, 'FLOORING_PARQUET'],
+      [`${R}/rooms/${room['id']}/items`, 'RADIATOR_REPLACEMENT'], [`${R}/staircases/${stairs['id']}/items`, 'STAIRCASE_REPLACEMENT_WOOD'],
+    ];
+    const adds: number[] = [];
+    let overviewId = '';
+    for (let r = 0; r < RENOVATIONS; r++) {
+      const R = `/renovations/${(await call('POST', '/renovations', { estate_id: estate['id'] }))['id']}`;
+      const at = places(R);
+      for (let i = 0; i < 29; i++) await call('POST', at[i % at.length]![0], { renovation_component_type: at[i % at.length]![1], count: 1 });
+      for (let s = 0; s < SAMPLES; s++) {
+        const [path, type] = at[s % at.length]!;
+        const started = performance.now();
+        const item = await call('POST', path, { renovation_component_type: type, count: 1 });
+        adds.push(performance.now() - started);
+        await call('DELETE', `${path}/${item['id']}`);
+      }
+      overviewId = R.split('/').pop()!;
+      if (r === RENOVATIONS - 1) await call('POST', at[0]![0], { renovation_component_type: at[0]![1], count: 1 });
+    }
+    console.log(`renovations benchmark: ${adds.length} item adds on renovations of 29 items (one at a time), then the overview of a 30-item renovation`);
+    console.log(`  POST .../items (30th item)           p50 ${quantile(adds, 0.5).toFixed(1).padStart(6)} ms   p99 ${quantile(adds, 0.99).toFixed(1).padStart(6)} ms`);
+    const url = `${base}/v1/renovations/${overviewId}/overview`;
+    await autocannon({ url, connections: 10, duration: 2, headers: auth });
+    const r = await autocannon({ url, connections: 10, duration: DURATION_S, headers: auth });
+    if (r.non2xx > 0 || r.errors > 0) throw new Error(`${url}: ${r.non2xx} non-2xx, ${r.errors} errors`);
+    console.log(`  GET /v1/renovations/{id}/overview    ${r.requests.average.toFixed(0).padStart(7)} req/s   p50 ${String(r.latency.p50).padStart(4)} ms   p99 ${String(r.latency.p99).padStart(4)} ms   (10 connections, ${r.requests.total} requests)`);
+  } finally {
+    server.send('stop');
+  }
+}
+
 const only = process.argv[2];
 if (!only || only === 'gateway') await benchGateway();
 if (!only || only === 'energy') await benchEnergyModel();
+if (!only || only === 'renovations') await benchRenovations();

@@ -12,7 +12,7 @@ import {
 } from '@renopath/platform';
 import { fold, handleCommand } from '@renopath/platform/service/decider.ts';
 import { runProjection, type Projection } from '@renopath/platform/projection-runner.ts';
-import { actorOf, commandContext, parse, reactionContext, readYourWrites } from '@renopath/platform/service/handler-kit.ts';
+import { actorOf, commandContext, newId, parse, reactionContext, readYourWrites } from '@renopath/platform/service/handler-kit.ts';
 import type { Settlement } from '@renopath/platform/service/settlement.ts';
 import {
   AddEstateMemberBody,
@@ -35,14 +35,14 @@ import {
   type Actor,
   type EstateCommand,
   type EstateEvent,
-  type EstateHistoryEntry,
   type FileKind,
   type MemberType,
   type OrganizationMember,
   type ServiceRequest,
   type User,
 } from '@renopath/contracts';
-import { estateDecider, estateStream, type EstateState } from './estate/estate.decider.ts';
+import { activeMembers, estateDecider, estateStream, type EstateState } from './estate/estate.decider.ts';
+import { historyEntry } from './history/estate-history.ts';
 import { replayEstate, type EstateView } from './estate-views/estate-view.ts';
 import {
   C,
@@ -58,6 +58,7 @@ import { renderEstate, renderFile, renderListForm, renderListItem, renderReferra
 import { MODEL_VERSION } from '@renopath/energy';
 import { assessEstate } from './quality/quality.ts';
 import { externalIdDecider, externalIdStream } from './external-id/external-id.decider.ts';
+import { startMemberActivationReactor } from './reactors/member-activation.reactor.ts';
 import { startMemberDetailsReactor } from './reactors/member-details.reactor.ts';
 import { startOrganizationMembersReactor } from './reactors/organization-members.reactor.ts';
 
@@ -120,26 +121,31 @@ export async function startEstates(deps: EstatesDeps): Promise<EstatesService> {
 
   // ---- who may do what (API.md 3) ----
 
-  /** The caller's role per organization, from identity (consistent at once, so a removed member loses access at once). */
-  async function rolesOf(req: ServiceRequest): Promise<Map<string, MemberType>> {
+  /**
+   * The caller's role in the token's organization, from identity: active memberships only, read at
+   * once, so a removed member loses access at once. The user's other organizations grant nothing here.
+   */
+  async function roleOf(req: ServiceRequest): Promise<MemberType | null> {
+    const actor = actorOf(req);
     const [user] = await bus.request<User[]>(IdentitySubjects.me, { actor: req.actor, correlation_id: req.correlation_id, params: {}, query: {}, body: {} });
-    return new Map((user?.organizations ?? []).map((m) => [m.organization_id, m.member_type]));
+    return user?.organizations.find((m) => m.organization_id === actor.organization_id)?.member_type ?? null;
   }
 
   /**
-   * Owners and employees of the estate's organization write; its estate members read, while they are
-   * still in that organization. Anyone else does not learn that the estate exists.
+   * Owners and employees of the estate's organization write; its estate members read, once they
+   * accepted and while they are still in that organization. Only a token of the estate's organization
+   * counts. Anyone else does not learn that the estate exists.
    */
-  function accessOf(roles: Map<string, MemberType>, actor: Actor, organization_id: string, memberIds: Iterable<string>): Access | null {
-    const role = roles.get(organization_id);
-    if (role && WRITER_ROLES.has(role)) return 'WRITE';
-    if (role && [...memberIds].includes(actor.user_id)) return 'READ';
+  function accessOf(role: MemberType | null, actor: Actor, organization_id: string, activeMemberIds: Iterable<string>): Access | null {
+    if (organization_id !== actor.organization_id || !role) return null;
+    if (WRITER_ROLES.has(role)) return 'WRITE';
+    if ([...activeMemberIds].includes(actor.user_id)) return 'READ';
     return null;
   }
 
-  async function requireAccess(req: ServiceRequest, organization_id: string, memberIds: Iterable<string>, need: Access) {
+  async function requireAccess(req: ServiceRequest, organization_id: string, activeMemberIds: Iterable<string>, need: Access) {
     const actor = actorOf(req);
-    const access = accessOf(await rolesOf(req), actor, organization_id, memberIds);
+    const access = accessOf(await roleOf(req), actor, organization_id, activeMemberIds);
     if (!access) throw notFound('estate');
     if (need === 'WRITE' && access !== 'WRITE') throw new DomainError(403, ['only owners and employees of the organization may change an estate']);
     return access;
@@ -152,13 +158,13 @@ export async function startEstates(deps: EstatesDeps): Promise<EstatesService> {
     return { state: fold(estateDecider, events.map(toDomainEvent)), events };
   }
 
-  /** The current detailed form, for a reader with at least `need`. */
+  /** The current detailed form, for a reader with at least `need`, as that reader may see it. */
   async function readable(req: ServiceRequest, need: Access = 'READ') {
     const estate_id = estateIdOf(req);
     const doc = await reads.get<EstateDetailDoc>(C.detail, estate_id);
     if (!doc?.view) throw notFound('estate');
-    await requireAccess(req, doc.view.organization_id, doc.view.members.map((m) => m.user_id), need);
-    return { view: doc.view, assessment: doc.assessment };
+    const access = await requireAccess(req, doc.view.organization_id, activeIn(doc.view), need);
+    return { view: asSeenBy(doc.view, access, actorOf(req)), assessment: doc.assessment };
   }
 
   async function currentView(estate_id: string): Promise<EstateDetailDoc & { view: EstateView }> {
@@ -175,7 +181,7 @@ export async function startEstates(deps: EstatesDeps): Promise<EstatesService> {
   async function record(req: ServiceRequest, estate_id: string, command: EstateCommand, options: { system?: boolean } = {}) {
     const { state } = await loadState(estate_id);
     if (state.status !== 'ACTIVE') throw notFound('estate');
-    if (!options.system) await requireAccess(req, state.organization_id, Object.keys(state.members), 'WRITE');
+    if (!options.system) await requireAccess(req, state.organization_id, activeMembers(state), 'WRITE');
     const result = await handleCommand(store, estateStream(estate_id), estateDecider, command, ctx(req));
     return { before: state, after: result.state, position: result.position };
   }
@@ -193,7 +199,8 @@ export async function startEstates(deps: EstatesDeps): Promise<EstatesService> {
     const members = await bus.request<OrganizationMember[]>(IdentitySubjects.organizationMembers, {
       actor: req.actor, correlation_id: req.correlation_id, params: { organization_id }, query: {}, body: {},
     });
-    if (!members.some((m) => m.user_id === user_id)) {
+    // An invitee who has not accepted is nobody's manager yet.
+    if (!members.some((m) => m.user_id === user_id && m.status !== 'PENDING')) {
       throw new DomainError(400, ["managing_user_id must be a user of the estate's organization"]);
     }
   }
@@ -203,22 +210,26 @@ export async function startEstates(deps: EstatesDeps): Promise<EstatesService> {
     return renderEstate(doc.view, doc.assessment, config.publicUrl);
   };
 
-  /** Estates the caller sees: their organizations' (as owner or employee) and the ones they are a member of. */
+  /**
+   * Estates the caller sees, in the token's organization only: all of them for its owners and
+   * employees, the ones they accepted an invitation to for its clients.
+   */
   async function visibleList(req: ServiceRequest, filter: z.infer<typeof EstateListQuery>): Promise<EstateListDoc[]> {
     const actor = actorOf(req);
-    const roles = await rolesOf(req);
-    const writerOrgs = [...roles].filter(([, role]) => WRITER_ROLES.has(role)).map(([org]) => org);
+    const role = await roleOf(req);
+    if (!role) return [];
     const extra = {
       ...(filter.external_id !== undefined ? { external_id: filter.external_id } : {}),
       ...(filter.estate_provider_type !== undefined ? { estate_provider_type: filter.estate_provider_type } : {}),
     };
-    const { items: memberships } = await reads.query<MembershipDoc>(C.memberships, { filter: { user_id: actor.user_id } });
-    const memberOf = memberships.filter((m) => roles.has(m.organization_id) && !writerOrgs.includes(m.organization_id)).map((m) => m.estate_id);
-    const [byOrg, byMembership] = await Promise.all([
-      writerOrgs.length ? reads.query<EstateListDoc>(C.list, { filter: { organization_id: { $in: writerOrgs }, ...extra } }) : { items: [] },
-      memberOf.length ? reads.query<EstateListDoc>(C.list, { filter: { _id: { $in: memberOf }, ...extra } }) : { items: [] },
-    ]);
-    const all = [...byOrg.items, ...byMembership.items];
+    let all: EstateListDoc[];
+    if (WRITER_ROLES.has(role)) {
+      all = (await reads.query<EstateListDoc>(C.list, { filter: { organization_id: actor.organization_id, ...extra } })).items;
+    } else {
+      const { items: memberships } = await reads.query<MembershipDoc>(C.memberships, { filter: { user_id: actor.user_id, organization_id: actor.organization_id } });
+      const memberOf = memberships.filter((m) => m.status !== 'PENDING').map((m) => m.estate_id);
+      all = memberOf.length ? (await reads.query<EstateListDoc>(C.list, { filter: { _id: { $in: memberOf }, ...extra } })).items : [];
+    }
     // Newest first; the id breaks ties so the order is stable.
     return all.sort((a, b) => (a.created_at === b.created_at ? a.id.localeCompare(b.id) : b.created_at.localeCompare(a.created_at)));
   }
@@ -266,7 +277,7 @@ export async function startEstates(deps: EstatesDeps): Promise<EstatesService> {
       add: async (req) => {
         const base = ids(req);
         const fields = parse(spec.create, req.body);
-        const part_id = randomUUID();
+        const part_id = newId(req, kind);
         await write(req, base.estate_id, { type: spec.add, ...base, [idKey]: part_id, fields } as EstateCommand);
         return findPart((await currentView(base.estate_id)).view, kind, base.floor_id ?? null, part_id);
       },
@@ -297,7 +308,7 @@ export async function startEstates(deps: EstatesDeps): Promise<EstatesService> {
         const estate_id = estateIdOf(req);
         const upload = parse(UploadedFile, req.body);
         if (!(await blobs.head(upload.blob_key))) throw new DomainError(400, ['the uploaded file is not in the blob store']);
-        const file_id = randomUUID();
+        const file_id = newId(req, 'file');
         await write(req, estate_id, { type: 'AddFile', estate_id, file_id, kind, upload });
         const file = (await currentView(estate_id)).view[list].find((f) => f.id === file_id);
         if (!file) throw new Error('file not projected');
@@ -332,10 +343,10 @@ export async function startEstates(deps: EstatesDeps): Promise<EstatesService> {
     [S.createEstate]: async (req) => {
       const actor = actorOf(req);
       const body = lowerIds(parse(CreateEstateBody, req.body));
-      const role = (await rolesOf(req)).get(actor.organization_id);
+      const role = await roleOf(req);
       if (!role || !WRITER_ROLES.has(role)) throw new DomainError(403, ['only owners and employees of the organization may create estates']);
       await checkManagingUser(req, actor.organization_id, body.managing_user_id);
-      const estate_id = randomUUID();
+      const estate_id = newId(req, 'estate');
       const { estate_provider_type = 'API', ...fields } = body;
       const external = fields.external_id ?? null;
       if (external) await externalId(req, 'ClaimExternalId', actor.organization_id, external, estate_id);
@@ -375,10 +386,11 @@ export async function startEstates(deps: EstatesDeps): Promise<EstatesService> {
       const estate_id = estateIdOf(req);
       const { state, events } = await loadState(estate_id);
       if (state.status === 'NONE') throw notFound('estate');
-      await requireAccess(req, state.organization_id, Object.keys(state.members), 'READ');
+      const access = await requireAccess(req, state.organization_id, activeMembers(state), 'READ');
       const asOf = Date.parse(query.as_of);
-      const view = replayEstate(events.filter((e) => Date.parse(e.occurred_at) <= asOf));
-      if (!view) throw new DomainError(404, [`estate did not exist at ${query.as_of}`]);
+      const past = replayEstate(events.filter((e) => Date.parse(e.occurred_at) <= asOf));
+      if (!past) throw new DomainError(404, [`estate did not exist at ${query.as_of}`]);
+      const view = asSeenBy(past, access, actorOf(req));
       return renderEstate(view, assessEstate(view), config.publicUrl, (file_id) => file_id in state.files);
     },
 
@@ -387,14 +399,14 @@ export async function startEstates(deps: EstatesDeps): Promise<EstatesService> {
       const changes = lowerIds(parse(UpdateEstateBody, req.body));
       const { state } = await loadState(estate_id);
       if (state.status === 'ACTIVE' && changes.managing_user_id) {
-        await requireAccess(req, state.organization_id, Object.keys(state.members), 'WRITE');
+        await requireAccess(req, state.organization_id, activeMembers(state), 'WRITE');
         await checkManagingUser(req, state.organization_id, changes.managing_user_id);
       }
       const before = state.fields.external_id;
       const after = changes.external_id === undefined ? before : changes.external_id;
       const moving = state.status === 'ACTIVE' && after !== before;
       if (moving) {
-        await requireAccess(req, state.organization_id, Object.keys(state.members), 'WRITE');
+        await requireAccess(req, state.organization_id, activeMembers(state), 'WRITE');
         if (after) await externalId(req, 'ClaimExternalId', state.organization_id, after, estate_id);
       }
       let position: bigint | null;
@@ -423,17 +435,9 @@ export async function startEstates(deps: EstatesDeps): Promise<EstatesService> {
       const estate_id = estateIdOf(req);
       const { state, events } = await loadState(estate_id);
       if (state.status === 'NONE') throw notFound('estate');
-      await requireAccess(req, state.organization_id, Object.keys(state.members), 'READ');
-      return events.map((e): EstateHistoryEntry => ({
-        event_id: e.event_id,
-        type: e.type,
-        revision: Number(e.revision),
-        occurred_at: e.occurred_at,
-        actor: e.metadata.actor,
-        correlation_id: e.metadata.correlation_id,
-        causation_id: e.metadata.causation_id,
-        data: e.data,
-      }));
+      const access = await requireAccess(req, state.organization_id, activeMembers(state), 'READ');
+      const reader = { actor: actorOf(req), client: access === 'READ' };
+      return events.map((e) => historyEntry(e, reader));
     },
 
     [S.addFile]: files.add,
@@ -469,17 +473,20 @@ export async function startEstates(deps: EstatesDeps): Promise<EstatesService> {
       const body = parse(AddEstateMemberBody, req.body);
       const { state } = await loadState(estate_id);
       if (state.status !== 'ACTIVE') throw notFound('estate');
-      await requireAccess(req, state.organization_id, Object.keys(state.members), 'WRITE');
-      // Identity makes the person a CLIENT of the organization (an existing member keeps their role).
+      await requireAccess(req, state.organization_id, activeMembers(state), 'WRITE');
+      // Identity invites the person as a CLIENT of the organization (an active member keeps their role and
+      // is active here at once); an invitee is PENDING, under the names given here, until they accept.
       const member = await bus.request<OrganizationMember>(IdentitySubjects.attachClientMember, {
         actor: req.actor,
         correlation_id: req.correlation_id,
+        // A retried invitation (its first attempt died) is the same invitation in identity too.
+        ...(req.idempotency_key ? { idempotency_key: req.idempotency_key } : {}),
         params: {},
         query: {},
-        body: { organization_id: state.organization_id, ...body },
+        body: { organization_id: state.organization_id, ...body, estate_id },
       });
-      const { user_id, email_address, first_name, last_name } = member;
-      await write(req, estate_id, { type: 'AddEstateMember', estate_id, user_id, email_address, first_name, last_name });
+      const { user_id, email_address, first_name, last_name, status } = member;
+      await write(req, estate_id, { type: 'AddEstateMember', estate_id, user_id, email_address, first_name, last_name, status });
       const added = (await currentView(estate_id)).view.members.find((m) => m.user_id === user_id);
       if (!added) throw new Error('member not projected');
       return added;
@@ -529,6 +536,20 @@ export async function startEstates(deps: EstatesDeps): Promise<EstatesService> {
     }),
   );
   subscriptions.push(
+    await startMemberActivationReactor({
+      bus,
+      readStore: reads,
+      log,
+      ...(deps.settlement ? { settlement: deps.settlement } : {}),
+      activateMember: async (event, estate_id, user_id) => {
+        const result = await handleCommand(store, estateStream(estate_id), estateDecider, {
+          type: 'ActivateEstateMember', estate_id, user_id,
+        }, reactionContext(event, now()));
+        await settle(result.position);
+      },
+    }),
+  );
+  subscriptions.push(
     await startMemberDetailsReactor({
       bus,
       readStore: reads,
@@ -551,6 +572,17 @@ export async function startEstates(deps: EstatesDeps): Promise<EstatesService> {
       await projection.close();
     },
   };
+}
+
+/** Members whose invitation was accepted (views of earlier versions carry no status: all active). */
+const activeIn = (view: EstateView) => view.members.filter((m) => m.status !== 'PENDING').map((m) => m.user_id);
+
+/**
+ * What a reader sees of an estate: a CLIENT (an invited buyer) sees themself among the members, never
+ * the other buyers (their names and addresses are not theirs to read).
+ */
+function asSeenBy(view: EstateView, access: Access, actor: Actor): EstateView {
+  return access === 'WRITE' ? view : { ...view, members: view.members.filter((m) => m.user_id === actor.user_id) };
 }
 
 /** Kept outside the projection's collections, so a rebuild does not erase it. */

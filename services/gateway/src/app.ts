@@ -1,16 +1,17 @@
-import { randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Duplex } from 'node:stream';
 import multipart from '@fastify/multipart';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { formatIssues, IdentitySubjects, TokenRequestBody, type Actor, type ServiceRequest } from '@renopath/contracts';
-import { openSqliteReadStore, type BlobStore, type Bus, type Closeable, type ReadStore } from '@renopath/platform';
+import { DomainError, openSqliteReadStore, type BlobStore, type Bus, type Closeable, type ReadStore } from '@renopath/platform';
 import { settleAcrossContexts } from '@renopath/platform/service/settlement.ts';
+import { newId } from '@renopath/platform/service/handler-kit.ts';
 import type { GatewayConfig } from './config.ts';
 import { TokenVerifier, Unauthorized } from './http/auth.ts';
 import { handleError, HttpError } from './http/errors.ts';
 import { IdempotencyKeys } from './http/idempotency.ts';
-import { RateLimiter } from './http/rate-limit.ts';
+import { FailureLimiter, RateLimiter } from './http/rate-limit.ts';
 import { DOWNLOAD_PATH, DownloadSigner } from './http/signed-links.ts';
 import { readUpload, UPLOAD_LIMITS } from './http/uploads.ts';
 import { docsPage, openApiDocument } from './openapi.ts';
@@ -30,12 +31,16 @@ export interface GatewayDeps {
   downloadSecret: Buffer;
   /** Where Idempotency-Key records live (API.md 6); in memory when not given. */
   idempotencyStore?: ReadStore;
+  /** No other gateway uses `idempotencyStore` (embedded mode): a claim left by an earlier process is abandoned at once. */
+  idempotencyExclusive?: boolean;
   now?: () => number;
 }
 
 export interface Gateway {
   app: FastifyInstance;
   verifier: TokenVerifier;
+  /** Every declared route (the attack suite walks them all, so a new route is covered as it lands). */
+  routes: readonly RouteDef[];
   start(): Promise<void>;
 }
 
@@ -63,31 +68,44 @@ export function buildGateway(deps: GatewayDeps): Gateway {
   const app = Fastify({
     loggerInstance: deps.logger.child({}, { serializers: { req: serializeRequest } }) as FastifyBaseLogger,
     bodyLimit: ONE_MIB,
-    trustProxy: config.trustProxy,
-    genReqId: (req) => {
-      const given = req.headers['x-request-id'];
-      return typeof given === 'string' && SANE_REQUEST_ID.test(given) ? given : randomUUID();
+    trustProxy: trustProxyOption(config.trustProxy),
+    // The correlation id of the request's events and of read-your-writes is ours: a client's
+    // x-request-id is echoed and logged, never trusted to name (or collide with) another request.
+    genReqId: () => randomUUID(),
+    childLoggerFactory: (logger, bindings, options, raw) => {
+      const given = clientRequestId(raw.headers['x-request-id']);
+      return logger.child(given ? { ...bindings, client_request_id: given } : bindings, options);
     },
     routerOptions: { ignoreTrailingSlash: true },
     clientErrorHandler: answerClientError,
     // A malformed or over-long path never reaches the router's hooks: answer it in the contract's shape too.
     frameworkErrors: (error, request, reply) => {
-      reply.header('x-request-id', request.id);
+      tagReply(request, reply);
       const unknown = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
       return handleError(new HttpError(unknown ? 404 : 400, [unknown ? 'not found' : 'path is not a valid URL']), request, reply);
     },
   });
   const verifier = new TokenVerifier({ bus, issuer: config.issuer, audience: config.audience, ...(deps.now ? { now: deps.now } : {}) });
   const limiter = new RateLimiter(config.rateLimit.perSecond, config.rateLimit.burst, deps.now);
-  const adminToken = config.adminToken ? Buffer.from(config.adminToken) : null;
+  // Wrong client secrets per client id, whatever address they come from (API.md 3): 10, then one a minute;
+  // and per address, whatever client ids it tries: 20, then one every 30 s (off with the rate limit).
+  const secretFailures = new FailureLimiter(10, 60, deps.now);
+  const addressFailures = limiter.enabled ? new FailureLimiter(20, 30, deps.now) : null;
+  // The admin token is compared as fixed-length MACs under a key of this process, so timing tells nothing of its length.
+  const adminMacKey = randomBytes(32);
+  const adminMac = (value: string) => createHmac('sha256', adminMacKey).update(value).digest();
+  const adminToken = config.adminToken ? adminMac(config.adminToken) : null;
   const signer = new DownloadSigner(deps.downloadSecret, config.publicUrl, DOWNLOAD_LINK_TTL_S, deps.now);
   const idempotencyStore = deps.idempotencyStore ?? openSqliteReadStore({ file: ':memory:' });
   if (!deps.idempotencyStore) app.addHook('onClose', async () => idempotencyStore.close());
   // The revocation feed `start()` opens ends with the app, not only with the bus under it.
   let revocations: Closeable | null = null;
   app.addHook('onClose', async () => revocations?.close());
-  // A request still unanswered after twice the bus timeout was abandoned; its key may be used again.
-  const idempotency = new IdempotencyKeys(idempotencyStore, 2 * config.busTimeoutMs + config.settleTimeoutMs, deps.now);
+  const idempotency = new IdempotencyKeys(idempotencyStore, {
+    exclusive: deps.idempotencyExclusive ?? false,
+    ...(deps.now ? { now: deps.now } : {}),
+  });
+  app.addHook('onClose', async () => idempotency.close());
 
   // Streams multipart bodies; routes of kind `upload` read them (size and part limits: API.md 1).
   void app.register(multipart, { limits: UPLOAD_LIMITS, throwFileSizeLimit: true });
@@ -99,7 +117,7 @@ export function buildGateway(deps: GatewayDeps): Gateway {
   );
   // Set when the request arrives, so every reply (errors included) carries it; a sync hook costs no promise.
   app.addHook('onRequest', (request, reply, done) => {
-    reply.header('x-request-id', request.id);
+    tagReply(request, reply);
     done();
   });
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: ONE_MIB }, (_req, body, done) => {
@@ -185,7 +203,20 @@ export function buildGateway(deps: GatewayDeps): Gateway {
     }
     const parsed = TokenRequestBody.safeParse(credentials, { reportInput: true });
     if (!parsed.success) throw new HttpError(400, formatIssues(parsed.error.issues));
-    return call(IdentitySubjects.issueToken, request, { params: {}, query: {}, body: parsed.data });
+    // Guesses at one client's secret are limited whatever addresses they come from, and one address's whatever ids it tries.
+    const clientKey = `secret:${parsed.data.client_id.toLowerCase()}`;
+    const addressKey = `secret-ip:${request.ip}`;
+    const wait = Math.max(secretFailures.blockedFor(clientKey), addressFailures?.blockedFor(addressKey) ?? 0);
+    if (wait > 0) throw new HttpError(429, ['too many failed attempts; try again later'], { 'retry-after': String(wait) });
+    try {
+      return await call(IdentitySubjects.issueToken, request, { params: {}, query: {}, body: parsed.data });
+    } catch (err) {
+      if (err instanceof DomainError && err.status === 400) {
+        secretFailures.fail(clientKey);
+        addressFailures?.fail(addressKey);
+      }
+      throw err;
+    }
   });
 
   // ---- declared routes ----
@@ -206,7 +237,7 @@ export function buildGateway(deps: GatewayDeps): Gateway {
             // Like the token endpoint: guesses at the admin token are limited per address.
             limit(`ip:${request.ip}`);
             const given = /^Bearer (.+)$/i.exec(request.headers.authorization ?? '')?.[1];
-            if (!given || !adminToken || !safeEqual(Buffer.from(given), adminToken)) throw new Unauthorized('bad admin token');
+            if (!given || !adminToken || !timingSafeEqual(adminMac(given), adminToken)) throw new Unauthorized('bad admin token');
           } else {
             limit(`ip:${request.ip}`);
           }
@@ -234,6 +265,7 @@ export function buildGateway(deps: GatewayDeps): Gateway {
             }
           }
           let claimed: string | null = null;
+          let serviceKey: string | null = null;
           if (idempotencyKey && request.actor) {
             // `/x` and `/v1/x` are one resource (API.md 1): the route and its ids name the target.
             const target = `${route.method} ${route.path} ${JSON.stringify(params)}`;
@@ -241,19 +273,26 @@ export function buildGateway(deps: GatewayDeps): Gateway {
             const claim = await idempotency.claim(request.actor.client_id, idempotencyKey, fingerprint);
             if (claim.kind === 'replay') return send(reply, { ...route, status: claim.status }, route.signLinks ? signer.signReply(claim.reply) : claim.reply);
             claimed = claim.id;
+            serviceKey = IdempotencyKeys.serviceKey(request.actor.client_id, idempotencyKey, fingerprint);
           }
           let uploaded: string | null = null;
           let result: unknown;
           try {
             if (upload) {
-              uploaded = `uploads/${randomUUID()}`;
+              // A keyed retry writes the same bytes under the same key, which the first attempt's file may already name.
+              uploaded = `uploads/${serviceKey ? newId({ idempotency_key: serviceKey }, 'upload') : randomUUID()}`;
               await blobs.put(uploaded, upload.bytes, upload.mimetype);
               body = { blob_key: uploaded, name: upload.name, mimetype: upload.mimetype, size: upload.bytes.length };
             }
-            result = await call(route.subject, request, { params, query: query as Record<string, unknown>, body });
+            result = await call(route.subject, request, {
+              params, query: query as Record<string, unknown>, body, ...(serviceKey ? { idempotency_key: serviceKey } : {}),
+            });
           } catch (error) {
-            // The service refused the file (unknown estate, validation): its bytes must not linger.
-            if (uploaded) await blobs.delete(uploaded).catch((err: unknown) => request.log.warn({ err }, 'could not remove a refused upload'));
+            // The service refused the file (unknown estate, validation): its bytes must not linger. After a
+            // timeout or a late read model (503) the file may be stored, and the bytes stay.
+            if (uploaded && error instanceof DomainError && error.status < 500) {
+              await blobs.delete(uploaded).catch((err: unknown) => request.log.warn({ err }, 'could not remove a refused upload'));
+            }
             if (claimed) await idempotency.release(claimed);
             throw error;
           }
@@ -270,6 +309,7 @@ export function buildGateway(deps: GatewayDeps): Gateway {
   return {
     app,
     verifier,
+    routes,
     async start() {
       revocations = await verifier.start(`gateway-revocations-${randomUUID()}`);
     },
@@ -338,6 +378,22 @@ function isJson(contentType: string | undefined): boolean {
   return /^application\/json\s*(;|$)/i.test(contentType ?? '');
 }
 
-function safeEqual(a: Buffer, b: Buffer) {
-  return a.length === b.length && timingSafeEqual(a, b);
+/**
+ * Fastify refuses a bare hop count (it cannot tell the proxy from a direct client); configured as one,
+ * the operator says the gateway is reachable only through that many proxies, so trust exactly those hops.
+ */
+function trustProxyOption(trust: GatewayConfig['trustProxy']): false | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trust === 'number') return (_address, hop) => hop < trust;
+  return trust;
+}
+
+/** A client's own request id, when it is one we may echo and log. */
+function clientRequestId(header: string | string[] | undefined): string | null {
+  return typeof header === 'string' && SANE_REQUEST_ID.test(header) ? header : null;
+}
+
+/** Every reply names the request: the client's x-request-id echoed (ours otherwise), and our correlation id. */
+function tagReply(request: FastifyRequest, reply: FastifyReply) {
+  reply.header('x-request-id', clientRequestId(request.headers['x-request-id']) ?? request.id);
+  reply.header('x-correlation-id', request.id);
 }

@@ -9,6 +9,8 @@ const USAGE = `usage: renopath <command> [options]
   org create --name NAME --country BE|NL --owner-email EMAIL --owner-first-name NAME --owner-last-name NAME
   client create --user USER_ID [--organization ORG_ID] [--scopes estates,renovations,...]
   client revoke CLIENT_ID
+  client rotate-webhook-secret CLIENT_ID     a new webhook signing secret, shown once
+  outbox [--to EMAIL] [--limit N]            messages waiting in the outbox (embedded mode: invitations, address confirmations)
 
 environment: RENOPATH_URL (default http://localhost:8080), RENOPATH_ADMIN_TOKEN (required)`;
 
@@ -25,6 +27,8 @@ async function main(argv: string[]): Promise<number> {
       user: { type: 'string' },
       organization: { type: 'string' },
       scopes: { type: 'string' },
+      to: { type: 'string' },
+      limit: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -60,6 +64,11 @@ async function main(argv: string[]): Promise<number> {
     });
   }
   if (noun === 'client' && verb === 'revoke' && arg) return send('DELETE', `/admin/api-clients/${encodeURIComponent(arg)}`);
+  if (noun === 'client' && verb === 'rotate-webhook-secret' && arg) return send('POST', `/admin/api-clients/${encodeURIComponent(arg)}/webhook-secret`);
+  if (noun === 'outbox' && !verb) {
+    const query = new URLSearchParams({ ...(values.to ? { to: values.to } : {}), ...(values.limit ? { limit: values.limit } : {}) }).toString();
+    return send('GET', `/admin/outbox${query ? `?${query}` : ''}`);
+  }
   return print(USAGE, 2);
 }
 

@@ -1,8 +1,8 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { TOKEN_DEFAULTS } from '@renopath/contracts';
 
 /** The gateway's configuration (API.md 7), parsed once at start-up; nothing else reads process.env. */
-const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 
 const Env = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
@@ -13,11 +13,11 @@ const Env = z.object({
   RENOPATH_RATE_LIMIT_BURST: z.coerce.number().min(0).default(100),
   RENOPATH_SETTLE_TIMEOUT_MS: z.coerce.number().int().min(0).default(5000),
   /** The bounded contexts a write may have effects in: the gateway waits for all of them to settle. */
-  RENOPATH_CONTEXTS: z.string().regex(/^[a-z]+(,[a-z]+)*$/, 'RENOPATH_CONTEXTS must be a comma-separated list of context names').default('identity,estates'),
+  RENOPATH_CONTEXTS: z.string().regex(/^[a-z]+(,[a-z]+)*$/, 'RENOPATH_CONTEXTS must be a comma-separated list of context names').default('identity,estates,renovations'),
   RENOPATH_TOKEN_ISSUER: z.string().min(1).default(TOKEN_DEFAULTS.issuer),
   RENOPATH_TOKEN_AUDIENCE: z.string().min(1).default(TOKEN_DEFAULTS.audience),
   RENOPATH_BUS_TIMEOUT_MS: z.coerce.number().int().min(1).default(10_000),
-  RENOPATH_TRUST_PROXY: bool.default(false),
+  RENOPATH_TRUST_PROXY: z.preprocess((v) => (v === '' ? undefined : v), z.string().optional()),
   RENOPATH_DATA_DIR: z.string().min(1).default('./data'),
   /** Signs download links; every gateway replica needs the same one. Unset: generated once and kept in the data dir. */
   RENOPATH_DOWNLOAD_SIGNING_SECRET: z.preprocess(
@@ -38,10 +38,38 @@ export interface GatewayConfig {
   issuer: string;
   audience: string;
   busTimeoutMs: number;
-  trustProxy: boolean;
+  /** Which `X-Forwarded-For` hops are believed: none, the last N, or those added by these addresses. */
+  trustProxy: false | number | string[];
   dataDir: string;
   downloadSigningSecret: string | null;
   logLevel: z.infer<typeof Env>['LOG_LEVEL'];
+}
+
+/**
+ * `RENOPATH_TRUST_PROXY`: unset trusts no `X-Forwarded-For`; a hop count (`1` behind one proxy) or
+ * a comma-separated list of the proxies' addresses or CIDRs. `true` would let any client pick the
+ * address its rate limit is counted under, so it is refused.
+ */
+export function parseTrustProxy(value: string | undefined): false | number | string[] {
+  if (value === undefined || value === 'false' || value === '0') return false;
+  if (/^[0-9]{1,2}$/.test(value)) return Number(value);
+  const entries = value.split(',').map((entry) => entry.trim());
+  const bad = entries.filter((entry) => !isAddressOrCidr(entry));
+  if (value === 'true' || bad.length > 0) {
+    throw new Error(
+      `invalid configuration: RENOPATH_TRUST_PROXY must be the number of proxies in front of the gateway (1, 2) or a comma-separated list of their addresses or CIDRs (10.0.0.0/8,192.168.1.10)` +
+        (value === 'true' ? '; "true" would trust any client\'s X-Forwarded-For' : `; not an address: ${bad.slice(0, 3).join(', ')}`),
+    );
+  }
+  return entries;
+}
+
+function isAddressOrCidr(entry: string): boolean {
+  const [address, bits, ...rest] = entry.split('/');
+  const version = isIP(address ?? '');
+  if (version === 0 || rest.length > 0) return false;
+  if (bits === undefined) return true;
+  return /^[0-9]{1,3}$/.test(bits) && Number(bits) <= (version === 4 ? 32 : 128);
 }
 
 export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
@@ -62,7 +90,7 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
     issuer: e.RENOPATH_TOKEN_ISSUER,
     audience: e.RENOPATH_TOKEN_AUDIENCE,
     busTimeoutMs: e.RENOPATH_BUS_TIMEOUT_MS,
-    trustProxy: e.RENOPATH_TRUST_PROXY,
+    trustProxy: parseTrustProxy(e.RENOPATH_TRUST_PROXY),
     dataDir: e.RENOPATH_DATA_DIR,
     downloadSigningSecret: e.RENOPATH_DOWNLOAD_SIGNING_SECRET ?? null,
     logLevel: e.LOG_LEVEL,

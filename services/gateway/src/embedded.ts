@@ -2,10 +2,13 @@ import { loadEstatesConfig } from '@renopath/estates/config.ts';
 import { startEstatesContext, UPLOADS_BLOB_STORE } from '@renopath/estates/start.ts';
 import { loadIdentityConfig } from '@renopath/identity/config.ts';
 import { startIdentityContext } from '@renopath/identity/start.ts';
+import { loadRenovationsConfig } from '@renopath/renovations/config.ts';
+import { startRenovationsContext } from '@renopath/renovations/start.ts';
 import { createLogger, openBlobStore, PlatformEnv, platformConfig } from '@renopath/platform/service/adapters.ts';
 import { createMemoryBus } from '@renopath/platform/memory/memory-bus.ts';
 import { buildGateway } from './app.ts';
 import { loadGatewayConfig } from './config.ts';
+import { renovationsRoutes } from './routes/renovations.routes.ts';
 import { openGatewayStorage } from './storage.ts';
 
 /**
@@ -28,14 +31,18 @@ export async function startEmbedded(env: NodeJS.ProcessEnv = process.env, option
   const blobs = await openBlobStore(platform, UPLOADS_BLOB_STORE);
   const identity = await startIdentityContext(identityConfig, bus, logger.child({ context: 'identity' }));
   const estates = await startEstatesContext(estatesConfig, bus, logger.child({ context: 'estates' }), blobs);
+  // Before the bootstrap: its copy of identity and the estates follows their events from the first one.
+  const renovations = await startRenovationsContext(loadRenovationsConfig(env), bus, logger.child({ context: 'renovations' }));
   const bootstrap = await identity.service.bootstrapIfEmpty(identityConfig.bootstrap);
   const { downloadSecret, idempotencyStore } = await openGatewayStorage(gatewayConfig);
-  const gateway = buildGateway({ bus, config: gatewayConfig, logger, blobs, downloadSecret, idempotencyStore });
+  // The idempotency records are in this process's own data dir: a claim left unfinished there is a dead process's.
+  const gateway = buildGateway({ bus, config: gatewayConfig, logger, blobs, downloadSecret, idempotencyStore, idempotencyExclusive: true, routes: renovationsRoutes });
   await gateway.start();
   return {
     gateway,
     identity,
     estates,
+    renovations,
     bus,
     blobs,
     bootstrap,
@@ -43,6 +50,7 @@ export async function startEmbedded(env: NodeJS.ProcessEnv = process.env, option
     async close() {
       await gateway.app.close();
       await idempotencyStore.close();
+      await renovations.close();
       await estates.close();
       await identity.close();
       await blobs.close();

@@ -1,6 +1,8 @@
 import { PlatformEnv, createLogger, openBlobStore, openBus, platformConfig } from '@renopath/platform/service/adapters.ts';
+import { BusUnavailableError } from '@renopath/platform';
 import { buildGateway } from './app.ts';
 import { loadGatewayConfig } from './config.ts';
+import { renovationsRoutes } from './routes/renovations.routes.ts';
 import { openGatewayStorage } from './storage.ts';
 
 /** The gateway as its own process (distributed mode): HTTP in front, the bus behind. */
@@ -11,8 +13,18 @@ const bus = await openBus(platform, 'gateway');
 // The blob store the estates service reads uploads from: it must be the same store (a shared volume for `fs`, or GridFS).
 const blobs = await openBlobStore(platform, 'blobs');
 const { downloadSecret, idempotencyStore } = await openGatewayStorage(config);
-const gateway = buildGateway({ bus, config, logger, blobs, downloadSecret, idempotencyStore });
-await gateway.start();
+const gateway = buildGateway({ bus, config, logger, blobs, downloadSecret, idempotencyStore, routes: renovationsRoutes });
+// Processes start in no set order: until identity answers on the bus, wait for it rather than exit.
+for (let attempt = 1; ; attempt++) {
+  try {
+    await gateway.start();
+    break;
+  } catch (err) {
+    if (!(err instanceof BusUnavailableError) || attempt >= 120) throw err;
+    logger.warn({ err: err.message }, 'identity is not reachable yet; waiting for it');
+    await new Promise((resolve) => setTimeout(resolve, Math.min(2000, 100 * attempt)));
+  }
+}
 await gateway.app.listen({ port: config.port, host: config.host });
 
 const shutdown = async (signal: string) => {

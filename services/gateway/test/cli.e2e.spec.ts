@@ -36,6 +36,22 @@ describe('renopath CLI (wraps the admin API)', () => {
     expect((await stack.as(token).get('/users/me')).statusCode).toBe(401);
   });
 
+  it('shows the outbox (invitations waiting for the operator to pass on) and rotates a webhook secret', async () => {
+    const org = JSON.parse((await cli(['org', 'create', '--name', 'Immo Mail', '--country', 'BE', '--owner-email', 'mail@immo.example', '--owner-first-name', 'Ma', '--owner-last-name', 'Il'])).stdout);
+    const token = await stack.token(org.client_id, org.client_secret);
+    await stack.as(token).post(`/organizations/${org.organization.id}/members`, { email_address: 'invitee@immo.example', first_name: 'In', last_name: 'Vitee', member_type: 'EMPLOYEE' });
+    const listed = JSON.parse((await cli(['outbox', '--to', 'invitee@immo.example'])).stdout);
+    expect(listed).toHaveLength(1);
+    expect(listed[0]).toMatchObject({ to: 'invitee@immo.example', subject: 'Immo Mail invited you to Renopath' });
+    expect(listed[0].text).toMatch(/POST .*\/v1\/invitations\/accept/);
+    expect(JSON.parse((await cli(['outbox', '--limit', '1'])).stdout)).toHaveLength(1);
+
+    const rotated = JSON.parse((await cli(['client', 'rotate-webhook-secret', org.client_id])).stdout);
+    expect(rotated).toEqual({ client_id: org.client_id, webhook_secret: expect.stringMatching(/^whsec_/) });
+    expect(rotated.webhook_secret).not.toBe(org.webhook_secret);
+    await expect(cli(['client', 'rotate-webhook-secret', '00000000-0000-4000-8000-000000000000'])).rejects.toMatchObject({ code: 1 });
+  });
+
   it('fails with a non-zero exit code on an API error or a missing admin token', async () => {
     await expect(cli(['org', 'create', '--name', 'X', '--country', 'FR'])).rejects.toMatchObject({ code: 1 });
     await expect(cli(['client', 'revoke', 'abc'], { RENOPATH_ADMIN_TOKEN: '' })).rejects.toMatchObject({ code: 2 });

@@ -14,8 +14,6 @@ const PENDING: Record<string, string> = {
   '/calculations': 'calculation jobs (synchronous indication)',
   '/v1/renovations/{renovation_id}/reports': 'reports',
   '/renovations/{renovation_id}/report': 'reports',
-  '/v1/renovations': 'renovations',
-  '/renovations': 'renovations',
 };
 const pendingFor = (path: string) => Object.entries(PENDING).find(([prefix]) => path === prefix || path.startsWith(`${prefix}/`))?.[1];
 

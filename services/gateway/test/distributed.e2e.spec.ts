@@ -7,10 +7,11 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { connect } from 'nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cascadeScenarios, fetchClient, type Client } from './renovations.fixtures.ts';
 
 /**
- * The distributed mode, proven: the gateway and the identity service as separate processes, each
- * with its own data dir, talking over the real NATS server.
+ * The distributed mode, proven: the gateway, identity, estates and renovations services as separate
+ * processes, each with its own data dir, talking over the real NATS server.
  */
 const NATS_URL = process.env['RENOPATH_TEST_NATS_URL'] ?? 'nats://127.0.0.1:4222';
 const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
@@ -75,8 +76,9 @@ describe.skipIf(!natsUp)('distributed mode over NATS', () => {
     const shared = mkdtempSync(join(tmpdir(), 'renopath-dist-'));
     const publicUrl = { RENOPATH_PUBLIC_URL: `http://127.0.0.1:${port}` };
     start('services/estates/src/main.ts', publicUrl, shared);
+    start('services/renovations/src/main.ts', {});
     start('services/gateway/src/main.ts', { PORT: String(port), HOST: '127.0.0.1', RENOPATH_RATE_LIMIT_PER_SECOND: '0', ...publicUrl }, shared);
-    // Three tsx processes start on two shared cores: generous, since a slow start is not a failure.
+    // Four tsx processes start on two shared cores: generous, since a slow start is not a failure.
     const deadline = Date.now() + 90_000;
     for (;;) {
       try {
@@ -87,6 +89,15 @@ describe.skipIf(!natsUp)('distributed mode over NATS', () => {
       }
       if (Date.now() > deadline) throw new Error('gateway + identity did not become ready over NATS');
       await new Promise((r) => setTimeout(r, 250));
+    }
+    // A fresh identity process answers before its first-start client exists: wait for that too (a few
+    // tries a second apart, under the per-client limit on failed attempts).
+    for (let attempt = 1; attempt <= 8; attempt++) {
+      const res = await fetch(`http://127.0.0.1:${port}/v1/oauth/token`, {
+        method: 'POST', headers: { 'x-service-client-id': clientId, 'x-service-client-secret': clientSecret },
+      });
+      if (res.status === 200) break;
+      await new Promise((r) => setTimeout(r, 1000));
     }
   }, 120_000);
 
@@ -153,5 +164,24 @@ describe.skipIf(!natsUp)('distributed mode over NATS', () => {
     expect(downloaded.status).toBe(200);
     expect(Buffer.from(await downloaded.arrayBuffer()).toString()).toBe('%PDF-1.4\n%%EOF\n');
     expect((await fetch(estate.referral_link)).status).toBe(200);
+  });
+  describe('renovations as their own process: cascades from the estates process, on the next read', () => {
+    let client: Client;
+    beforeAll(async () => {
+      const tokenRes = await fetch(`http://127.0.0.1:${port}/v1/oauth/token`, {
+        method: 'POST',
+        headers: { 'x-service-client-id': clientId, 'x-service-client-secret': clientSecret },
+      });
+      const { access_token } = (await tokenRes.json()) as { access_token: string };
+      client = fetchClient(`http://127.0.0.1:${port}`, access_token);
+      // the renovations process may still be subscribing: wait until it answers (readiness, not timing)
+      const deadline = Date.now() + 30_000;
+      while ((await client.get('/v1/renovations')).statusCode !== 200) {
+        if (Date.now() > deadline) throw new Error('renovations service did not answer over NATS');
+        await new Promise((r) => setTimeout(r, 250));
+      }
+    }, 60_000);
+
+    for (const [name, scenario] of Object.entries(cascadeScenarios(() => client))) it(name, scenario, 30_000);
   });
 });

@@ -52,7 +52,7 @@ describe('estate history and as_of (audit)', () => {
       event_id: expect.any(String),
       occurred_at: created.json().created_at,
       actor: { user_id: stack.bootstrap.user_id, client_id: stack.bootstrap.client_id },
-      correlation_id: 'crm-create-1',
+      correlation_id: created.headers['x-correlation-id'],
       causation_id: null,
       data: { estate_id: id, organization_id: stack.bootstrap.organization_id, estate_provider_type: 'API' },
     });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { estatesRoutes } from '../src/routes/estates.routes.ts';
 import { PDF } from './files.ts';
+import { acceptInvitation, confirmEmailChange } from './mail.ts';
 import { startStack, type Stack } from './stack.ts';
 
 let stack: Stack;
@@ -105,6 +106,7 @@ async function demoMember(email: string, member_type: 'EMPLOYEE' | 'CLIENT' | 'O
   const res = await stack.as(owner).post(`/organizations/${stack.bootstrap.organization_id}/members`, { email_address: email, first_name: 'Eva', last_name: 'Member', member_type });
   expect(res.statusCode).toBe(201);
   const user_id = res.json().user_id as string;
+  await acceptInvitation(stack, email);
   return { user_id, token: await stack.clientToken(user_id) };
 }
 
@@ -406,16 +408,19 @@ describe('estates: tenancy and roles (API.md 3)', () => {
     // INTERFACE.md's member (id, email_address, first_name, last_name, member_type), then the extensions; `id` is the user's id
     expect(member).toEqual({
       id: member.user_id, email_address: 'bea@buyer.example', first_name: 'Bea', last_name: 'Buyer', member_type: 'CLIENT',
-      user_id: expect.stringMatching(UUID_V4), estate_id: estate.id, created_at: expect.any(String),
+      user_id: expect.stringMatching(UUID_V4), estate_id: estate.id, status: 'PENDING', created_at: expect.any(String),
     });
     expect(member.created_at).toMatch(ISO_MS_Z);
-    // attached to the organization as CLIENT
+    // invited to the organization as CLIENT too, pending like the estate membership
     const orgMembers = (await stack.as(owner).get(`/organizations/${stack.bootstrap.organization_id}/members`)).json();
-    expect(orgMembers.find((m: { user_id: string }) => m.user_id === member.user_id)).toMatchObject({ member_type: 'CLIENT' });
+    expect(orgMembers.find((m: { user_id: string }) => m.user_id === member.user_id)).toMatchObject({ member_type: 'CLIENT', status: 'PENDING' });
     // readable at once through the estate and the members list
     expect((await stack.as(owner).get(`/estates/${estate.id}/members`)).json()).toEqual([member]);
     expect((await stack.as(owner).get(`/estates/${estate.id}`)).json().members).toEqual([member]);
 
+    // accepting the mailed invitation starts both memberships, visible to the very next request
+    expect(await acceptInvitation(stack, 'bea@buyer.example')).toMatchObject({ user_id: member.user_id, member_type: 'CLIENT', status: 'ACTIVE', estate_ids: [estate.id] });
+    expect((await stack.as(owner).get(`/estates/${estate.id}/members`)).json()).toEqual([{ ...member, status: 'ACTIVE' }]);
     const buyer = await stack.clientToken(member.user_id);
     const elsewhere = await create(owner, { name: 'Another estate of the agency' });
     expect((await stack.as(buyer).get(`/estates/${estate.id}`)).statusCode).toBe(200);
@@ -433,7 +438,7 @@ describe('estates: tenancy and roles (API.md 3)', () => {
     expect((await stack.as(buyer).upload(`/estates/${estate.id}/files`, [{ name: 'file', filename: 'a.pdf', content: PDF }])).statusCode).toBe(403);
 
     // adding again keeps one membership; an unknown member id is 404; bad bodies are 400
-    expect((await stack.as(owner).post(`/estates/${estate.id}/members`, { email_address: 'BEA@buyer.example', first_name: 'Bea', last_name: 'Buyer' })).statusCode).toBe(201);
+    expect((await stack.as(owner).post(`/estates/${estate.id}/members`, { email_address: 'BEA@buyer.example', first_name: 'Bea', last_name: 'Buyer' })).json()).toMatchObject({ status: 'ACTIVE' });
     expect((await stack.as(owner).get(`/estates/${estate.id}/members`)).json()).toHaveLength(1);
     expect((await stack.as(owner).delete(`/estates/${estate.id}/members/${UNKNOWN}`)).statusCode).toBe(404);
     const bad = await stack.as(owner).post(`/estates/${estate.id}/members`, { email_address: 'nope', first_name: 'X' });
@@ -443,7 +448,7 @@ describe('estates: tenancy and roles (API.md 3)', () => {
     // removing keeps them in the organization but ends their access to the estate
     const removed = await stack.as(owner).delete(`/estates/${estate.id}/members/${member.id}`);
     expect(removed.statusCode).toBe(200);
-    expect(removed.json()).toEqual(member);
+    expect(removed.json()).toEqual({ ...member, status: 'ACTIVE' });
     expect((await stack.as(owner).get(`/estates/${estate.id}/members`)).json()).toEqual([]);
     expect((await stack.as(buyer).get(`/estates/${estate.id}`)).statusCode).toBe(404);
     const stillInOrg = (await stack.as(owner).get(`/organizations/${stack.bootstrap.organization_id}/members`)).json();
@@ -453,6 +458,7 @@ describe('estates: tenancy and roles (API.md 3)', () => {
   it('removing someone from the organization ends their estate memberships there, as events', async () => {
     const estate = await create(owner, { name: 'Shared with Carl' });
     const member = (await stack.as(owner).post(`/estates/${estate.id}/members`, { email_address: 'carl@buyer.example', first_name: 'Carl', last_name: 'Client' })).json();
+    await acceptInvitation(stack, 'carl@buyer.example');
     const buyer = await stack.clientToken(member.user_id);
     const audit = await stack.clientToken(stack.bootstrap.user_id, ['estates', 'audit']);
     expect((await stack.as(buyer).get(`/estates/${estate.id}`)).statusCode).toBe(200);
@@ -491,14 +497,19 @@ describe('external_id names one estate per organization', () => {
 });
 
 describe('estate members follow identity', () => {
-  it('shows a member\'s new name and email address in every estate as soon as the PATCH answers', async () => {
+  it('shows a member\'s new name and confirmed email address in every estate as soon as the change answers', async () => {
     const estate = await create(owner, { name: 'Shared with Dora' });
     const member = (await stack.as(owner).post(`/estates/${estate.id}/members`, { email_address: 'dora@buyer.example', first_name: 'Dora', last_name: 'Client' })).json();
+    await acceptInvitation(stack, 'dora@buyer.example');
+    const dora = await stack.clientToken(member.user_id);
     const before = (await stack.as(owner).get(`/estates/${estate.id}`)).json().updated_at;
-    const patched = await stack.as(owner).patch(`/users/${member.user_id}`, { first_name: 'Dorothea', email_address: 'dorothea@buyer.example' });
+    const patched = await stack.as(dora).patch(`/users/${member.user_id}`, { first_name: 'Dorothea', email_address: 'dorothea@buyer.example' });
     expect(patched.statusCode).toBe(200);
+    expect(patched.json()).toMatchObject({ first_name: 'Dorothea', email_address: 'dora@buyer.example', pending_email_address: 'dorothea@buyer.example' });
+    expect((await stack.as(owner).get(`/estates/${estate.id}/members`)).json()).toEqual([{ ...member, status: 'ACTIVE', first_name: 'Dorothea' }]);
+    expect((await confirmEmailChange(stack, 'dorothea@buyer.example')).statusCode).toBe(200);
     expect((await stack.as(owner).get(`/estates/${estate.id}/members`)).json()).toEqual([
-      { ...member, first_name: 'Dorothea', email_address: 'dorothea@buyer.example' },
+      { ...member, status: 'ACTIVE', first_name: 'Dorothea', email_address: 'dorothea@buyer.example' },
     ]);
     // the member's profile changed, not the estate
     expect((await stack.as(owner).get(`/estates/${estate.id}`)).json().updated_at).toBe(before);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { acceptInvitation } from './mail.ts';
 import { startStack, type Stack } from './stack.ts';
 
 let stack: Stack;
@@ -149,6 +150,9 @@ describe('users', () => {
     });
     expect(added.statusCode).toBe(201);
     const emmaId = added.json().id;
+    // Invited, not yet a member: nobody may edit her through the organization.
+    expect((await stack.as(owner).patch(`/users/${emmaId}`, { last_name: 'Peeters' })).statusCode).toBe(404);
+    await acceptInvitation(stack, 'emma@agency.example');
     const byOwner = await stack.as(owner).patch(`/users/${emmaId}`, { last_name: 'Peeters' });
     expect(byOwner.statusCode).toBe(200);
 
@@ -168,23 +172,19 @@ describe('users', () => {
     expect(notUuid.statusCode).toBe(404);
   });
 
-  it('PATCH /users/{id}: an owner who added another tenant\'s user by email may not rewrite that user (403)', async () => {
+  it('PATCH /users/{id}: an owner who invited another tenant\'s user may not rewrite that user, before (404) or after they accept (403)', async () => {
     const other = await stack.tenant('Victim agency', 'victor@victim.example');
     const added = await stack.as(owner).post(`/organizations/${stack.bootstrap.organization_id}/members`, {
       email_address: 'victor@victim.example', first_name: 'V', last_name: 'V', member_type: 'EMPLOYEE',
     });
     expect(added.statusCode).toBe(201);
+    expect((await stack.as(owner).patch(`/users/${added.json().id}`, { last_name: 'Renamed' })).statusCode).toBe(404);
+    await acceptInvitation(stack, 'victor@victim.example');
     const hijack = await stack.as(owner).patch(`/users/${added.json().id}`, { email_address: 'attacker@evil.example' });
     expect(hijack.statusCode).toBe(403);
     expect(hijack.json()).toEqual({ statusCode: 403, error: 'Forbidden' });
     const me = await stack.as(other.token).get('/users/me');
     expect(me.json()[0].email_address).toBe('victor@victim.example');
-  });
-
-  it('PATCH /users/{id} refuses an email address another user has (409)', async () => {
-    await stack.tenant('Third agency', 'taken@third.example');
-    const res = await stack.as(owner).patch(`/users/${stack.bootstrap.user_id}`, { email_address: 'Taken@Third.example' });
-    expect(res.statusCode).toBe(409);
   });
 });
 
@@ -278,6 +278,7 @@ describe('organizations', () => {
     const added = await stack.as(owner).post(`/organizations/${stack.bootstrap.organization_id}/members`, {
       email_address: 'eric@agency.example', first_name: 'Eric', last_name: 'Employee', member_type: 'EMPLOYEE',
     });
+    await acceptInvitation(stack, 'eric@agency.example');
     const client = await stack.admin('POST', '/admin/api-clients', { user_id: added.json().id });
     const employee = await stack.token(client.json().client_id, client.json().client_secret);
     const byEmployee = await stack.as(employee).patch(`/organizations/${stack.bootstrap.organization_id}`, { organization_name: 'Mine now' });
@@ -308,12 +309,17 @@ describe('organizations', () => {
       member_type: 'CLIENT',
       user_id: carlaId,
       organization_id: org,
+      status: 'PENDING',
       created_at: expect.any(String),
     });
 
     const list = await stack.as(owner).get(`/organizations/${org}/members`);
     expect(list.statusCode).toBe(200);
     expect(list.json().find((m: { id: string }) => m.id === carlaId)).toEqual(add.json());
+    // A pending member holds nothing: no API client can act for her in the organization.
+    expect((await stack.admin('POST', '/admin/api-clients', { user_id: carlaId })).statusCode).toBe(400);
+    await acceptInvitation(stack, 'carla@buyer.example');
+    expect((await stack.as(owner).get(`/organizations/${org}/members`)).json().find((m: { id: string }) => m.id === carlaId)).toEqual({ ...add.json(), status: 'ACTIVE' });
     expect(list.json().find((m: { id: string }) => m.id === stack.bootstrap.user_id)).toMatchObject({ member_type: 'OWNER', email_address: 'demo@renopath.example' });
 
     const carlaClient = await stack.admin('POST', '/admin/api-clients', { user_id: carlaId });
@@ -340,7 +346,7 @@ describe('organizations', () => {
 
     const removed = await stack.as(owner).delete(`/v1/organizations/${org}/members/${carlaId}`);
     expect(removed.statusCode).toBe(200);
-    expect(removed.json()).toMatchObject({ id: carlaId, member_type: 'CLIENT' });
+    expect(removed.json()).toMatchObject({ id: carlaId, member_type: 'CLIENT', status: 'ACTIVE' });
     const after = await stack.as(owner).get(`/organizations/${org}/members`);
     expect(after.json().map((m: { id: string }) => m.id)).not.toContain(carlaId);
     // A removed member's client can no longer obtain tokens for the organization.
@@ -376,6 +382,7 @@ describe('operator admin API', () => {
     expect(body.organization).toMatchObject({ organization_name: 'Makelaardij Noord', country: 'NL', region: 'NETHERLANDS', zipcode: null });
     expect(body.organization).not.toHaveProperty('name');
     expect(body.user).toMatchObject({ email_address: 'noord@makelaar.example', organizations: [{ organization_id: body.organization.id, member_type: 'OWNER' }] });
+    expect(body.owner_status).toBe('ACTIVE');
     const stored = JSON.stringify(await stack.running.identity.storage.eventStore.readAll(), (_k, v) => (typeof v === 'bigint' ? String(v) : v));
     expect(stored).not.toContain(body.client_secret);
   });
@@ -455,18 +462,18 @@ describe('admin API off', () => {
 });
 
 describe('internal: attach a client member (used by the estates context)', () => {
-  it('creates the user as CLIENT, keeps an existing member\'s role, and is idempotent', async () => {
+  it('invites a new address as a pending CLIENT, keeps an existing member\'s role, and names one user per address', async () => {
     const org = stack.bootstrap.organization_id;
     const req = (email: string) => ({
       actor: null, correlation_id: 'test', params: {}, query: {},
       body: { organization_id: org, email_address: email, first_name: 'Bea', last_name: 'Buyer' },
     });
-    const first = await stack.running.bus.request<{ member_type: string; user_id: string }>('cmd.identity.attach-client-member', req('bea@buyer.example'));
-    expect(first.member_type).toBe('CLIENT');
+    const first = await stack.running.bus.request<{ member_type: string; user_id: string; status: string }>('cmd.identity.attach-client-member', req('bea@buyer.example'));
+    expect(first).toMatchObject({ member_type: 'CLIENT', status: 'PENDING' });
     const again = await stack.running.bus.request<{ user_id: string }>('cmd.identity.attach-client-member', req('BEA@buyer.example'));
     expect(again.user_id).toBe(first.user_id);
-    const ownerStays = await stack.running.bus.request<{ member_type: string }>('cmd.identity.attach-client-member', req('demo@renopath.example'));
-    expect(ownerStays.member_type).toBe('OWNER');
+    const ownerStays = await stack.running.bus.request<{ member_type: string; status: string }>('cmd.identity.attach-client-member', req('demo@renopath.example'));
+    expect(ownerStays).toMatchObject({ member_type: 'OWNER', status: 'ACTIVE' });
     await expect(
       stack.running.bus.request('cmd.identity.attach-client-member', { ...req('x@y.example'), body: { ...req('x@y.example').body, organization_id: '00000000-0000-4000-8000-000000000000' } }),
     ).rejects.toMatchObject({ status: 404 });

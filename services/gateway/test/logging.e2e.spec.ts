@@ -9,7 +9,7 @@ import { buildGateway } from '../src/app.ts';
 import { loadGatewayConfig } from '../src/config.ts';
 
 describe('request logs', () => {
-  it('carry the request id but never a signed link\'s signature', async () => {
+  it('carry the request ids but never a signed link\'s signature', async () => {
     const lines: string[] = [];
     const sink = new Writable({ write: (chunk, _enc, done) => (lines.push(String(chunk)), done()) });
     const dir = mkdtempSync(join(tmpdir(), 'renopath-log-'));
@@ -22,7 +22,9 @@ describe('request logs', () => {
       const res = await app.inject({ method: 'GET', url: '/v1/downloads/abc/plan.pdf?expires=1&signature=TOP-SECRET', headers: { 'x-request-id': 'req-77' } });
       expect(res.statusCode).toBe(403);
       const log = lines.join('');
-      expect(log).toContain('"reqId":"req-77"');
+      // The client's id is logged apart from ours (the correlation id is the service's own).
+      expect(log).toContain('"client_request_id":"req-77"');
+      expect(log).toContain(`"reqId":"${res.headers['x-correlation-id']}"`);
       expect(log).toContain('signature=[redacted]');
       expect(log).not.toContain('TOP-SECRET');
     } finally {

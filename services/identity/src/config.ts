@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { TOKEN_DEFAULTS } from '@renopath/contracts';
 import { PlatformEnv, platformConfig, type PlatformConfig } from '@renopath/platform/service/adapters.ts';
+import { parseSecretsKey } from './webhook-secrets/secret-box.ts';
 
 /** The identity service's configuration, parsed once at start-up (STYLE.md 10). */
 const Env = PlatformEnv.extend({
@@ -11,6 +12,20 @@ const Env = PlatformEnv.extend({
   RENOPATH_SETTLE_TIMEOUT_MS: z.coerce.number().int().min(0).default(5000),
   RENOPATH_BOOTSTRAP_CLIENT_ID: z.uuid({ error: 'RENOPATH_BOOTSTRAP_CLIENT_ID must be a UUID' }).optional(),
   RENOPATH_BOOTSTRAP_CLIENT_SECRET: z.string().min(32, 'RENOPATH_BOOTSTRAP_CLIENT_SECRET must be at least 32 characters').optional(),
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  RENOPATH_PUBLIC_URL: z.url({ error: 'RENOPATH_PUBLIC_URL must be an absolute URL' }).optional(),
+  // Empty counts as unset, so a compose file can leave the variable blank.
+  RENOPATH_SMTP_URL: z
+    .string()
+    .optional()
+    .transform((v) => (v ? v : undefined))
+    .refine((v) => v === undefined || /^smtps?:\/\/[^/\s]+/.test(v), 'RENOPATH_SMTP_URL must be an smtp:// or smtps:// URL'),
+  RENOPATH_MAIL_FROM: z.string().min(3).max(320).default('Renopath <no-reply@renopath.invalid>'),
+  RENOPATH_SECRETS_KEY: z
+    .string()
+    .optional()
+    .transform((v) => (v ? v : undefined))
+    .refine((v) => v === undefined || parseSecretsKey(v) !== null, 'RENOPATH_SECRETS_KEY must be 32 bytes as 64 hex characters or base64'),
 });
 
 export interface IdentityServiceConfig {
@@ -21,6 +36,13 @@ export interface IdentityServiceConfig {
   keyRotationMs: number;
   settleTimeoutMs: number;
   bootstrap: { client_id?: string; client_secret?: string };
+  /** Base of the links in messages (the gateway's public address). */
+  publicUrl: string;
+  /** null: the outbox under the data dir (embedded), read with `renopath outbox`. */
+  smtpUrl: string | null;
+  mailFrom: string;
+  /** null: generated once into the identity data dir. */
+  secretsKey: Buffer | null;
 }
 
 export function loadIdentityConfig(env: NodeJS.ProcessEnv = process.env): IdentityServiceConfig {
@@ -38,5 +60,9 @@ export function loadIdentityConfig(env: NodeJS.ProcessEnv = process.env): Identi
       ...(e.RENOPATH_BOOTSTRAP_CLIENT_ID ? { client_id: e.RENOPATH_BOOTSTRAP_CLIENT_ID } : {}),
       ...(e.RENOPATH_BOOTSTRAP_CLIENT_SECRET ? { client_secret: e.RENOPATH_BOOTSTRAP_CLIENT_SECRET } : {}),
     },
+    publicUrl: (e.RENOPATH_PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
+    smtpUrl: e.RENOPATH_SMTP_URL ?? null,
+    mailFrom: e.RENOPATH_MAIL_FROM,
+    secretsKey: e.RENOPATH_SECRETS_KEY ? parseSecretsKey(e.RENOPATH_SECRETS_KEY) : null,
   };
 }

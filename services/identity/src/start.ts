@@ -4,9 +4,19 @@ import type { Bus } from '@renopath/platform';
 import { openContextStorage } from '@renopath/platform/service/adapters.ts';
 import { startRelay } from '@renopath/platform/service/relay.ts';
 import { Settlement } from '@renopath/platform/service/settlement.ts';
+import type { Mailer } from '@renopath/platform/ports/mailer.ts';
+import { openFsOutboxMailer } from '@renopath/platform/fs/fs-outbox-mailer.ts';
+import { openSmtpMailer } from '@renopath/platform/smtp/smtp-mailer.ts';
 import type { IdentityServiceConfig } from './config.ts';
 import { startIdentity, type IdentityService } from './identity.service.ts';
 import { SigningKeys } from './tokens/signing-keys.ts';
+import { openSecretBox } from './webhook-secrets/secret-box.ts';
+
+/** SMTP when configured, else the outbox folder the operator reads (`renopath outbox`). */
+export async function openMailer(config: IdentityServiceConfig): Promise<Mailer> {
+  if (config.smtpUrl) return openSmtpMailer({ url: config.smtpUrl, from: config.mailFrom });
+  return openFsOutboxMailer({ dir: join(config.platform.dataDir, CONTEXT, 'outbox'), from: config.mailFrom });
+}
 
 export const CONTEXT = 'identity';
 
@@ -19,6 +29,8 @@ export async function startIdentityContext(config: IdentityServiceConfig, bus: B
     tokenTtlMs: config.tokenTtlSeconds * 1000,
     now: () => new Date(),
   });
+  const mailer = await openMailer(config);
+  const secrets = await openSecretBox(config.secretsKey, join(config.platform.dataDir, CONTEXT, 'secrets.key'));
   const settlement = new Settlement({ context: CONTEXT, bus, eventStore: storage.eventStore, log });
   const relay = startRelay({
     context: CONTEXT, eventStore: storage.eventStore, checkpoints: storage.checkpoints, bus, log, onPublished: settlement.onPublished,
@@ -30,18 +42,24 @@ export async function startIdentityContext(config: IdentityServiceConfig, bus: B
     eventStore: storage.eventStore,
     readStore: storage.readStore,
     keys,
+    mailer,
+    secrets,
     log,
-    config: { issuer: config.issuer, audience: config.audience, tokenTtlSeconds: config.tokenTtlSeconds, settleTimeoutMs: config.settleTimeoutMs },
+    config: {
+      issuer: config.issuer, audience: config.audience, tokenTtlSeconds: config.tokenTtlSeconds, settleTimeoutMs: config.settleTimeoutMs, publicUrl: config.publicUrl,
+    },
   });
   return {
     service,
     storage,
     keys,
+    mailer,
     async close() {
       await settling.close();
       await service.close();
       await relay.close();
       await storage.close();
+      await mailer.close();
     },
   };
 }

@@ -3,8 +3,9 @@ import {
   Country, EcoFacility, EstateFloorType, EstateFormat, EstateProviderType, EstateRoofType, EstateRoomType, EstateStaircaseType,
   EstateStatus, EstateType, GroundFloorType, InsulationLevel, QualityLabel, Region,
 } from './enums.ts';
-import { Timestamp, Uuid } from './identity.ts';
+import { MembershipStatus, Timestamp, Uuid } from './identity.ts';
 import { PropertyFields } from './trajectory-request.ts';
+import { multiLine, singleLine } from './text.ts';
 
 /**
  * Estates context (INTERFACE.md "Estate", "Estate parts"; API.md 4.3, 4.4): an estate and its parts
@@ -21,8 +22,8 @@ import { PropertyFields } from './trajectory-request.ts';
 
 // ---- field rules ----
 
-// Control characters (NUL, escapes) in a name or address are never data: refuse them.
-const text = (max: number) => z.string().trim().min(1).max(max).regex(/^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]*$/, 'must not contain control characters');
+// Control characters, unpaired surrogates and bidi overrides in a name or address are never data: text.ts.
+const text = singleLine;
 /** No real home part reaches a million (m2, cm or kWp): a bound that keeps nonsense like 1e308 out. */
 const SANITY_MAX = 1_000_000;
 const atLeastOne = () => z.number().min(1).max(SANITY_MAX);
@@ -120,7 +121,7 @@ export const EstateOwnFieldRules = {
   ground_surface_m2: nullable(atLeastOne()),
   // extensions
   name: nullable(text(255)),
-  description: nullable(z.string().trim().max(5000)),
+  description: nullable(multiLine(5000)),
   number_of_floors: nullable(z.number().int().min(1).max(200)),
 } as const;
 
@@ -386,6 +387,8 @@ export const EstateMember = z.object({
   // extensions
   user_id: Uuid,
   estate_id: Uuid,
+  /** PENDING until the invitee accepts the emailed invitation (names and address as the inviter gave them); grants nothing before. */
+  status: MembershipStatus,
   created_at: Timestamp,
 });
 export type EstateMember = z.infer<typeof EstateMember>;
@@ -443,7 +446,10 @@ export const EstateListReply = z.object({ estates: z.array(EstateListItem) });
 export type EstateListItem = z.infer<typeof EstateListItem>;
 export type EstateListReply = z.infer<typeof EstateListReply>;
 
-/** One event of an estate's history (audit): who, when and what. */
+/**
+ * One event of an estate's history (audit): who, when and what. Upload keys are never shown; a
+ * CLIENT reader sees other members' details and other callers' client ids as null.
+ */
 export const EstateHistoryEntry = z.object({
   event_id: z.string(),
   type: z.string(),
@@ -506,7 +512,10 @@ export const EstateCommands = {
     email_address: z.string(),
     first_name: z.string(),
     last_name: z.string(),
+    status: MembershipStatus,
   }),
+  /** The invitee accepted (identity's OrganizationMemberAdded): a pending membership starts granting access. */
+  ActivateEstateMember: z.object({ estate_id: Uuid, user_id: Uuid }),
   RemoveEstateMember: z.object({ estate_id: Uuid, user_id: Uuid, reason: z.enum(['REMOVED_FROM_ESTATE', 'LEFT_ORGANIZATION']) }),
   /** A member renamed or changed their email address in identity: the estate's copy follows. */
   UpdateEstateMemberDetails: z.object({ estate_id: Uuid, user_id: Uuid, changes: EstateMemberDetails }),
@@ -565,7 +574,10 @@ export const EstateEvents = {
     email_address: z.string(),
     first_name: z.string(),
     last_name: z.string(),
+    /** Absent in events of earlier versions, which knew only active members. */
+    status: MembershipStatus.optional(),
   }),
+  EstateMemberActivated: z.object({ estate_id: Uuid, organization_id: Uuid, user_id: Uuid }),
   EstateMemberDetailsUpdated: z.object({ estate_id: Uuid, organization_id: Uuid, user_id: Uuid, changes: EstateMemberDetails }),
   EstateMemberRemoved: z.object({
     estate_id: Uuid,

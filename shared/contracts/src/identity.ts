@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Country, Region } from './enums.ts';
+import { singleLine } from './text.ts';
 
 /** Identity context: organizations, users, members, API clients and tokens (API.md 3, 4.6). */
 
@@ -7,12 +8,16 @@ export const Uuid = z.uuid({ error: 'must be a UUID' });
 export const Timestamp = z.string();
 export const MemberType = z.enum(['OWNER', 'EMPLOYEE', 'CLIENT']);
 export type MemberType = z.infer<typeof MemberType>;
+/** Extension (API.md 4.6): an invited member is PENDING, granting nothing, until they accept the emailed invitation. */
+export const MembershipStatus = z.enum(['PENDING', 'ACTIVE']);
+export type MembershipStatus = z.infer<typeof MembershipStatus>;
 export const Scope = z.enum(['estates', 'renovations', 'calculations', 'reports', 'organization', 'audit']);
 export type Scope = z.infer<typeof Scope>;
 /** What a client holds unless issued otherwise (API.md 3): everything but `audit`. */
 export const DEFAULT_SCOPES: Scope[] = ['estates', 'renovations', 'calculations', 'reports', 'organization'];
 
-const name = z.string().trim().min(1).max(200).regex(/^[^\u0000-\u001f\u007f]*$/, 'must not contain control characters');
+// Text rules (controls, unpaired surrogates, bidi overrides): text.ts.
+const name = singleLine(200);
 const email = z.email({ error: 'must be an email address' }).max(320);
 const externalId = z.string().min(1).max(255).nullable();
 
@@ -50,7 +55,7 @@ const phone = z
   .refine((v) => /^\+?[0-9][0-9 ()./-]*$/.test(v) && /^(?:\D*\d){8,15}\D*$/.test(v), {
     message: 'must be a phone number: 8 to 15 digits, with an optional leading + and spaces',
   });
-const text = (max: number) => z.string().trim().min(1).max(max).regex(/^[^\u0000-\u001f\u007f]*$/, 'must not contain control characters');
+const text = singleLine;
 
 /**
  * The organization's editable profile (INTERFACE.md "Organization"; `vat_number` and `external_id`
@@ -104,7 +109,12 @@ const PersonFields = { email_address: email, first_name: name, last_name: name }
 export const AddOrganizationMemberBody = z.strictObject({ ...PersonFields, member_type: MemberType });
 export type AddOrganizationMemberBody = z.infer<typeof AddOrganizationMemberBody>;
 
-export const AttachClientMemberBody = z.strictObject({ organization_id: Uuid, ...PersonFields });
+export const AttachClientMemberBody = z.strictObject({
+  organization_id: Uuid,
+  ...PersonFields,
+  /** The estate the person is invited to (named in the invitation). */
+  estate_id: Uuid.optional(),
+});
 export type AttachClientMemberBody = z.infer<typeof AttachClientMemberBody>;
 
 /**
@@ -135,6 +145,16 @@ export const AdminCreateOrganizationBody = z
   });
 export type AdminCreateOrganizationBody = z.infer<typeof AdminCreateOrganizationBody>;
 
+/**
+ * Extensions: redeeming the single-use, expiring token a message sent to an address carries. The
+ * token is the proof that the redeemer reads that address.
+ */
+const EmailedToken = z.string().min(20).max(400).regex(/^[A-Za-z0-9._-]+$/, 'must be the code from the message');
+export const AcceptInvitationBody = z.strictObject({ token: EmailedToken });
+export type AcceptInvitationBody = z.infer<typeof AcceptInvitationBody>;
+export const ConfirmEmailChangeBody = z.strictObject({ token: EmailedToken });
+export type ConfirmEmailChangeBody = z.infer<typeof ConfirmEmailChangeBody>;
+
 export const AdminCreateApiClientBody = z.strictObject({
   user_id: Uuid,
   /** Extension: which of the user's organizations the client acts in; default the user's first. */
@@ -156,7 +176,10 @@ export const User = z.object({
   first_name: z.string(),
   last_name: z.string(),
   external_id: z.string().nullable(),
+  /** Active memberships only: a pending invitation grants nothing. */
   organizations: z.array(Membership),
+  /** Extension: an address asked for and not yet confirmed from that address; null when none. */
+  pending_email_address: z.string().nullable(),
   created_at: Timestamp,
   updated_at: Timestamp,
 });
@@ -191,9 +214,39 @@ export const OrganizationMember = z.object({
   member_type: MemberType,
   user_id: Uuid,
   organization_id: Uuid,
+  /** PENDING: invited, names and address as the inviter gave them; ACTIVE: accepted (or created by the operator). */
+  status: MembershipStatus,
   created_at: Timestamp,
 });
 export type OrganizationMember = z.infer<typeof OrganizationMember>;
+
+/** Reply of `POST /v1/invitations/accept`: the membership the invitation granted. */
+export const InvitationAcceptance = z.object({
+  organization_id: Uuid,
+  user_id: Uuid,
+  member_type: MemberType,
+  status: z.literal('ACTIVE'),
+  /** The estates whose invitations this acceptance activated too (estate members). */
+  estate_ids: z.array(Uuid),
+});
+export type InvitationAcceptance = z.infer<typeof InvitationAcceptance>;
+
+/** Reply of `POST /v1/email-changes/confirm`. */
+export const EmailChangeConfirmation = z.object({ user_id: Uuid, email_address: z.string() });
+export type EmailChangeConfirmation = z.infer<typeof EmailChangeConfirmation>;
+
+/** Reply of the operator's `POST /admin/api-clients/{client_id}/webhook-secret`: the new secret, shown once. */
+export const WebhookSecretRotated = z.object({ client_id: Uuid, webhook_secret: z.string() });
+export type WebhookSecretRotated = z.infer<typeof WebhookSecretRotated>;
+
+/** The operator's view of the embedded outbox (`GET /admin/outbox`, `renopath outbox`). */
+export const OutboxQuery = z.strictObject({
+  to: z.email({ error: 'must be an email address' }).max(320).optional(),
+  limit: z.coerce.number().int().min(1).max(1000).optional(),
+});
+export type OutboxQuery = z.infer<typeof OutboxQuery>;
+export const OutboxMessage = z.object({ id: z.string(), from: z.string(), to: z.string(), subject: z.string(), text: z.string(), sent_at: Timestamp });
+export type OutboxMessage = z.infer<typeof OutboxMessage>;
 
 export const ApiClientCreated = z.object({
   client_id: Uuid,
@@ -207,7 +260,10 @@ export type ApiClientCreated = z.infer<typeof ApiClientCreated>;
 
 export const AdminOrganizationCreated = z.object({
   organization: Organization,
+  /** The owner. When the address already had an account, only what the operator gave is shown and the owner is PENDING. */
   user: User,
+  /** Extension: ACTIVE for a new address; PENDING until an existing account accepts the emailed invitation. */
+  owner_status: MembershipStatus,
   client_id: Uuid,
   client_secret: z.string(),
   webhook_secret: z.string(),
@@ -247,13 +303,33 @@ export interface AccessTokenClaims {
 export const IdentityEvents = {
   OrganizationCreated: z.object({ organization_id: Uuid, ...OrganizationProfile.shape }),
   OrganizationUpdated: z.object({ organization_id: Uuid, changes: OrganizationProfile.partial() }),
+  /** An active member (the owner at creation, an accepted invitation, a role change). */
   OrganizationMemberAdded: z.object({ organization_id: Uuid, user_id: Uuid, member_type: MemberType }),
+  /**
+   * A pending membership: grants nothing until the invitee redeems the token (only its SHA-256 is
+   * stored) before `expires_at`. Names and address are the inviter's, shown only to this organization.
+   */
+  OrganizationMemberInvited: z.object({
+    organization_id: Uuid,
+    user_id: Uuid,
+    member_type: MemberType,
+    invitation_id: Uuid,
+    email_address: z.string(),
+    first_name: z.string(),
+    last_name: z.string(),
+    /** The estate that invited them (estate members), else null. */
+    estate_id: Uuid.nullable(),
+    token_hash: z.string(),
+    expires_at: Timestamp,
+  }),
   OrganizationMemberRemoved: z.object({ organization_id: Uuid, user_id: Uuid }),
   UserRegistered: z.object({ user_id: Uuid, email_address: z.string(), first_name: z.string(), last_name: z.string() }),
   UserUpdated: z.object({
     user_id: Uuid,
     changes: z.object({ email_address: z.string(), first_name: z.string(), last_name: z.string(), external_id: z.string().nullable() }).partial(),
   }),
+  /** A new address asked for; it replaces the current one only when confirmed with the token sent to it (hash stored). */
+  UserEmailChangeRequested: z.object({ user_id: Uuid, email_address: z.string(), token_hash: z.string(), expires_at: Timestamp }),
   /** Claims an email address for one user (uniqueness through a stream per address). */
   EmailAddressClaimed: z.object({ email_address: z.string(), user_id: Uuid }),
   EmailAddressReleased: z.object({ email_address: z.string(), user_id: Uuid }),
@@ -264,9 +340,12 @@ export const IdentityEvents = {
     scopes: z.array(Scope),
     /** scrypt hash of the secret; the secret itself is never stored. */
     secret_hash: z.string(),
-    /** Needed in clear to sign webhooks (Standard Webhooks HMAC). */
-    webhook_secret: z.string(),
+    /** The webhook signing secret, AES-256-GCM under RENOPATH_SECRETS_KEY (never in clear in an event or on the bus). */
+    webhook_secret_encrypted: z.string().optional(),
+    /** Written in clear by earlier versions only; read for compatibility, never written. */
+    webhook_secret: z.string().optional(),
   }),
+  ApiClientWebhookSecretRotated: z.object({ client_id: Uuid, webhook_secret_encrypted: z.string() }),
   ApiClientRevoked: z.object({ client_id: Uuid, user_id: Uuid, organization_id: Uuid }),
 } as const;
 export type IdentityEventType = keyof typeof IdentityEvents;

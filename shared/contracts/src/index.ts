@@ -6,3 +6,4 @@ export * from './service.ts';
 export * from './estates.ts';
 export * from './calculations.ts';
 export * from './renovations.ts';
+export * from './text.ts';

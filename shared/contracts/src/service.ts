@@ -8,6 +8,11 @@ export interface ServiceRequest<B = unknown, P = Record<string, string>, Q = Rec
   /** null only on the token endpoint and the operator admin API. */
   actor: Actor | null;
   correlation_id: string;
+  /**
+   * The client's `Idempotency-Key` scoped by API client and request (`<client_id>:<request hash>:<key>`):
+   * services put it in their events' metadata and the event store writes a keyed command once.
+   */
+  idempotency_key?: string;
   params: P;
   query: Q;
   body: B;
@@ -34,4 +39,10 @@ export const IdentitySubjects = {
    * AttachClientMemberBody; reply: OrganizationMember.
    */
   attachClientMember: 'cmd.identity.attach-client-member',
+  /** Public (no token): redeem an emailed invitation token; the pending membership becomes ACTIVE. */
+  acceptInvitation: 'cmd.identity.accept-invitation',
+  /** Public (no token): redeem an emailed email-change token; the user's address changes. */
+  confirmEmailChange: 'cmd.identity.confirm-email-change',
+  adminRotateWebhookSecret: 'cmd.identity.admin-rotate-webhook-secret',
+  adminOutbox: 'qry.identity.admin-outbox',
 } as const;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { textRules } from './text.ts';
 import {
   AtticUsage, BasementCeilingHeight, BasementType, CavityWallWidth, Country, EcoFacility, EstateFormat, EstateType,
   FloorAboveBasementInsulation, GlazingType, HeatEmitterType, HeatingDevice, HeatingType, InstallationAge, InsulationLevel, RoofType,
@@ -15,7 +16,8 @@ import {
  */
 /** Numbers with a minimum are >= 1; no real home reaches a million m2 or metres, a bound that keeps 1e308 out. */
 const atLeastOne = () => z.number().min(1).max(1_000_000);
-const text = (max: number) => z.string().max(max).regex(/^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]*$/, 'must not contain control characters');
+// Control characters, unpaired surrogates and bidi overrides are never data: text.ts.
+const text = (max: number) => z.string().max(max).superRefine(textRules(true));
 const httpUrl = () =>
   z.url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL' }).max(2048);
 
@@ -102,7 +104,7 @@ export type PropertyDescription = z.infer<typeof PropertyDescription>;
 /** Fields of the job itself, not of the property. */
 export const TrajectoryJobFields = {
   title: text(255).optional(),
-  description: z.string().max(5000).optional(),
+  description: z.string().max(5000).superRefine(textRules(true)).optional(),
   epc_url: httpUrl().optional(),
   external_id: z.string().min(1).max(255).optional(),
   webhook_url: httpUrl().optional(),

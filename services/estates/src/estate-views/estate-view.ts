@@ -137,10 +137,15 @@ export function applyEstateEvent(view: EstateView | null, recorded: ViewEvent): 
     }
 
     case 'EstateMemberAdded': {
-      const { user_id, email_address, first_name, last_name } = event.data;
+      const { user_id, email_address, first_name, last_name, status = 'ACTIVE' } = event.data;
       // INTERFACE.md's member `id` is the person's user id: one person is one member of an estate.
-      const member: EstateMember = { id: user_id, email_address, first_name, last_name, member_type: 'CLIENT', user_id, estate_id: view.id, created_at: at };
+      const member: EstateMember = { id: user_id, email_address, first_name, last_name, member_type: 'CLIENT', user_id, estate_id: view.id, status, created_at: at };
       return { ...touched, members: [...view.members.filter((m) => m.user_id !== user_id), member] };
+    }
+    case 'EstateMemberActivated': {
+      // The invitee accepted: their membership changed, not the estate, so its updated_at stays.
+      const { user_id } = event.data;
+      return { ...view, members: view.members.map((m) => (m.user_id === user_id ? { ...m, status: 'ACTIVE' as const } : m)) };
     }
     case 'EstateMemberDetailsUpdated': {
       const { user_id, changes } = event.data;

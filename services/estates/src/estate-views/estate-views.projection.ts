@@ -1,5 +1,5 @@
 import type { ReadStoreTx, RecordedEvent } from '@renopath/platform';
-import type { EstateFieldValues, EstateProviderType, QualityLabel } from '@renopath/contracts';
+import type { EstateFieldValues, EstateProviderType, MembershipStatus, QualityLabel } from '@renopath/contracts';
 import { assessEstate, UNASSESSED, type Assessment } from '../quality/quality.ts';
 import { applyEstateEvent, type EstateView, type StoredFile } from './estate-view.ts';
 
@@ -48,6 +48,8 @@ export interface MembershipDoc {
   estate_id: string;
   user_id: string;
   organization_id: string;
+  /** Absent in documents of earlier versions, which were all active. */
+  status?: MembershipStatus;
 }
 
 export interface ReferralDoc {
@@ -106,9 +108,11 @@ export async function projectEstateViews(event: RecordedEvent, tx: ReadStoreTx):
     case 'EstateCreated':
       await tx.put<ReferralDoc>(C.referrals, view.referral_token, { estate_id });
       return;
-    case 'EstateMemberAdded': {
+    case 'EstateMemberAdded':
+    case 'EstateMemberActivated': {
       const user_id = String(event.data['user_id']);
-      await tx.put<MembershipDoc>(C.memberships, membershipId(estate_id, user_id), { estate_id, user_id, organization_id: view.organization_id });
+      const status = view.members.find((m) => m.user_id === user_id)?.status ?? 'ACTIVE';
+      await tx.put<MembershipDoc>(C.memberships, membershipId(estate_id, user_id), { estate_id, user_id, organization_id: view.organization_id, status });
       return;
     }
     case 'EstateMemberRemoved':

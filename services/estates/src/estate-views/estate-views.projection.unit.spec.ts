@@ -70,7 +70,7 @@ describe('estate views projection', () => {
     expect(list).toMatchObject({ id: ESTATE, organization_id: ORG, estate_provider_type: 'SKARABEE', external_id: 'sk-1', referral_token: TOKEN, quality_label: detail.assessment.quality_label });
     expect(list.fields.name).toBe('Villa');
     expect(await store.get(C.referrals, TOKEN)).toEqual({ estate_id: ESTATE });
-    expect((await store.query<MembershipDoc>(C.memberships, { filter: { user_id: USER } })).items).toEqual([{ estate_id: ESTATE, user_id: USER, organization_id: ORG }]);
+    expect((await store.query<MembershipDoc>(C.memberships, { filter: { user_id: USER } })).items).toEqual([{ estate_id: ESTATE, user_id: USER, organization_id: ORG, status: 'ACTIVE' }]);
 
     const reply = renderEstate(detail.view!, detail.assessment, 'https://renopath.example');
     expect(reply.referral_link).toBe(`https://renopath.example/r/${TOKEN}`);

@@ -13,6 +13,7 @@ import {
   type EstateEvent,
   type FileKind,
   type FloorChanges,
+  type MembershipStatus,
   type RoofChanges,
   type RoomChanges,
   type StaircaseChanges,
@@ -40,9 +41,13 @@ export interface EstateState {
   roofs: Record<string, RoofFieldValues>;
   floors: Record<string, FloorState>;
   files: Record<string, { kind: FileKind; blob_key: string }>;
-  /** user id -> true; kept after deletion so the history stays readable by the estate's members. */
-  members: Record<string, true>;
+  /** user id -> status; kept after deletion so the history stays readable by the estate's members. A PENDING member reads nothing. */
+  members: Record<string, MembershipStatus>;
 }
+
+/** The members who hold access: invited ones only once they accepted. */
+export const activeMembers = (state: Pick<EstateState, 'members'>): string[] =>
+  Object.entries(state.members).filter(([, status]) => status === 'ACTIVE').map(([user_id]) => user_id);
 
 /** Every estate field unknown: null, lists empty, nested objects with every field null. */
 export const EMPTY_ESTATE_FIELDS: EstateFieldValues = Object.freeze(emptyOf(EstateFieldValues.shape) as EstateFieldValues);
@@ -237,13 +242,22 @@ export const estateDecider: Decider<EstateCommand, EstateEvent, EstateState> = {
 
       case 'AddEstateMember': {
         requireActive(state);
-        if (state.members[command.user_id]) return [];
-        const { estate_id, user_id, email_address, first_name, last_name } = command;
-        return [{ type: 'EstateMemberAdded', data: { estate_id, organization_id: state.organization_id, user_id, email_address, first_name, last_name } }];
+        const { estate_id, user_id, email_address, first_name, last_name, status } = command;
+        const current = state.members[user_id];
+        if (current === 'ACTIVE') return [];
+        // Pending, and now an active member of the organization (they accepted elsewhere): the membership starts.
+        if (current === 'PENDING') return status === 'ACTIVE' ? [{ type: 'EstateMemberActivated', data: { estate_id, organization_id: state.organization_id, user_id } }] : [];
+        return [{ type: 'EstateMemberAdded', data: { estate_id, organization_id: state.organization_id, user_id, email_address, first_name, last_name, status } }];
+      }
+      case 'ActivateEstateMember': {
+        // Replayed from identity's events: a member no longer invited, or already active, is nothing to do.
+        if (state.status !== 'ACTIVE' || state.members[command.user_id] !== 'PENDING') return [];
+        return [{ type: 'EstateMemberActivated', data: { estate_id: command.estate_id, organization_id: state.organization_id, user_id: command.user_id } }];
       }
       case 'UpdateEstateMemberDetails': {
         // Replayed from identity's events: a member who left, or an estate that is gone, is nothing to do.
-        if (state.status !== 'ACTIVE' || !state.members[command.user_id] || Object.keys(command.changes).length === 0) return [];
+        // A pending invitee's own profile is not the inviting organization's to see: only active members follow.
+        if (state.status !== 'ACTIVE' || state.members[command.user_id] !== 'ACTIVE' || Object.keys(command.changes).length === 0) return [];
         const { estate_id, user_id, changes } = command;
         return [{ type: 'EstateMemberDetailsUpdated', data: { estate_id, organization_id: state.organization_id, user_id, changes } }];
       }
@@ -312,7 +326,10 @@ export const estateDecider: Decider<EstateCommand, EstateEvent, EstateState> = {
       case 'EstateFileRemoved':
         return { ...state, files: without(state.files, event.data.file_id) };
       case 'EstateMemberAdded':
-        return { ...state, members: { ...state.members, [event.data.user_id]: true } };
+        // Events of earlier versions carry no status: they knew only active members.
+        return { ...state, members: { ...state.members, [event.data.user_id]: event.data.status ?? 'ACTIVE' } };
+      case 'EstateMemberActivated':
+        return { ...state, members: { ...state.members, [event.data.user_id]: 'ACTIVE' } };
       case 'EstateMemberRemoved':
         return { ...state, members: without(state.members, event.data.user_id) };
       default:

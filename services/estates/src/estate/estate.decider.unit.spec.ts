@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { deciderSpec } from '@renopath/platform/service/decider-spec.ts';
 import { fold } from '@renopath/platform/service/decider.ts';
 import type { EstateEvent } from '@renopath/contracts';
-import { EMPTY_ESTATE_FIELDS, estateDecider } from './estate.decider.ts';
+import { activeMembers, EMPTY_ESTATE_FIELDS, estateDecider } from './estate.decider.ts';
 
 const spec = deciderSpec(estateDecider);
 const ESTATE = '11111111-1111-4111-8111-111111111111';
@@ -169,8 +169,8 @@ describe('estate decider', () => {
   });
 
   it('adds members idempotently; leaving the organization removes them without error when already gone', () => {
-    const add = { type: 'AddEstateMember' as const, estate_id: ESTATE, user_id: USER, email_address: 'b@x.example', first_name: 'B', last_name: 'Uyer' };
-    spec.given([created]).when(add).then([memberAdded]);
+    const add = { type: 'AddEstateMember' as const, estate_id: ESTATE, user_id: USER, email_address: 'b@x.example', first_name: 'B', last_name: 'Uyer', status: 'ACTIVE' as const };
+    spec.given([created]).when(add).then([{ ...memberAdded, data: { ...memberAdded.data, status: 'ACTIVE' } }]);
     spec.given([created, memberAdded]).when(add).then([]);
     spec
       .given([created, memberAdded])
@@ -178,6 +178,20 @@ describe('estate decider', () => {
       .then([{ type: 'EstateMemberRemoved', data: { estate_id: ESTATE, organization_id: ORG, user_id: USER, reason: 'LEFT_ORGANIZATION' } }]);
     spec.given([created]).when({ type: 'RemoveEstateMember', estate_id: ESTATE, user_id: USER, reason: 'LEFT_ORGANIZATION' }).then([]);
     spec.given([created]).when({ type: 'RemoveEstateMember', estate_id: ESTATE, user_id: USER, reason: 'REMOVED_FROM_ESTATE' }).thenFails(404, /member not found/);
+  });
+
+  it('an invited member is pending until they accept; accepting (or a later add as active) starts the membership once', () => {
+    const pendingAdded = { type: 'EstateMemberAdded' as const, data: { ...memberAdded.data, status: 'PENDING' as const } };
+    const activated = { type: 'EstateMemberActivated' as const, data: { estate_id: ESTATE, organization_id: ORG, user_id: USER } };
+    const add = { type: 'AddEstateMember' as const, estate_id: ESTATE, user_id: USER, email_address: 'b@x.example', first_name: 'B', last_name: 'Uyer', status: 'PENDING' as const };
+    spec.given([created]).when(add).then([pendingAdded]);
+    spec.given([created, pendingAdded]).when(add).then([]);
+    spec.given([created, pendingAdded]).when({ ...add, status: 'ACTIVE' }).then([activated]);
+    spec.given([created, pendingAdded]).when({ type: 'ActivateEstateMember', estate_id: ESTATE, user_id: USER }).then([activated]);
+    spec.given([created, pendingAdded, activated]).when({ type: 'ActivateEstateMember', estate_id: ESTATE, user_id: USER }).then([]);
+    spec.given([created]).when({ type: 'ActivateEstateMember', estate_id: ESTATE, user_id: USER }).then([]);
+    expect(activeMembers(fold(estateDecider, [created, pendingAdded]))).toEqual([]);
+    expect(activeMembers(fold(estateDecider, [created, pendingAdded, activated]))).toEqual([USER]);
   });
 
   it('follows a member\'s new name from identity, only while they are a member', () => {
@@ -194,6 +208,6 @@ describe('estate decider', () => {
     const state = fold(estateDecider, [...furnished, { type: 'SomethingElse', data: {} } as unknown as EstateEvent]);
     expect(state.status).toBe('ACTIVE');
     expect(Object.keys(state.floors[FLOOR]!.rooms)).toEqual([ROOM]);
-    expect(state.members).toEqual({ [USER]: true });
+    expect(state.members).toEqual({ [USER]: 'ACTIVE' });
   });
 });

@@ -29,7 +29,8 @@ export function startMemberDetailsReactor(options: {
     for (const field of COPIED_FIELDS) if (typeof given[field] === 'string') changes[field] = given[field];
     if (Object.keys(changes).length > 0) {
       const { items } = await readStore.query<MembershipDoc>(C.memberships, { filter: { user_id } });
-      for (const membership of items) await updateMember(event, membership.estate_id, user_id, changes);
+      // An invitee's own profile is not the inviting organization's to see before they accept.
+      for (const membership of items) if (membership.status !== 'PENDING') await updateMember(event, membership.estate_id, user_id, changes);
     }
     tracked?.handled(event);
   });

@@ -9,6 +9,9 @@ export class Unauthorized extends Error {
   }
 }
 
+/** How far ahead of ours the issuer's clock may be. */
+const MAX_CLOCK_SKEW_S = 60;
+
 interface CachedToken {
   actor: Actor;
   exp: number;
@@ -127,6 +130,8 @@ export class TokenVerifier {
       }
     }
     const p = result.payload;
+    // A token issued in the future was not issued by our clock: a forged or replayed-early one.
+    if (typeof p.iat !== 'number' || p.iat > Math.floor(this.now() / 1000) + MAX_CLOCK_SKEW_S) throw new Unauthorized('token issued in the future');
     const scopes = String(p['scope'] ?? '').split(' ').filter((s): s is Scope => Scope.safeParse(s).success);
     if (typeof p.sub !== 'string' || typeof p['org'] !== 'string' || typeof p['client_id'] !== 'string' || typeof p.exp !== 'number') {
       throw new Unauthorized('token lacks required claims');

@@ -16,11 +16,20 @@ export class HttpError extends Error {
 }
 
 const RETRY_AFTER_S = '5';
+/** A body with thousands of problems (40,000 unknown keys) gets a short answer: the first ones and a count. */
+const MAX_MESSAGES = 20;
+const MAX_MESSAGE_LENGTH = 300;
+
+export function capMessages(messages: string[]): string[] {
+  const shown = messages.slice(0, MAX_MESSAGES).map((m) => (m.length > MAX_MESSAGE_LENGTH ? `${m.slice(0, MAX_MESSAGE_LENGTH - 3)}...` : m));
+  const more = messages.length - shown.length;
+  return more > 0 ? [...shown, `... and ${more} more problem${more === 1 ? '' : 's'}`] : shown;
+}
 
 /** The one error handler: every failure leaves in the error shape of API.md 2. */
 export function handleError(err: unknown, request: FastifyRequest, reply: FastifyReply) {
   const send = (status: number, messages: string[] = [], headers: Record<string, string> = {}) =>
-    reply.code(status).headers(headers).type('application/json; charset=utf-8').send(errorBody(status, messages));
+    reply.code(status).headers(headers).type('application/json; charset=utf-8').send(errorBody(status, capMessages(messages)));
 
   if (err instanceof HttpError) return send(err.statusCode, err.messages, err.headers);
   if (err instanceof DomainError) return send(err.status, err.messages, err.status === 503 ? { 'retry-after': RETRY_AFTER_S } : {});

@@ -80,7 +80,7 @@ export const estatesRoutes: RouteDef[] = [
   { ...base, method: 'PATCH', path: E, subject: S.updateEstate, ids: ['estate_id'], body: UpdateEstateBody, signLinks: true, status: 200, reply: Estate, summary: "Edit an estate's fields; nested objects (address, commercial_context, energy_context, dimensions) merge, null clears (also managing_user_id, a user of the same organization)", errors: [400, 401, 403, 404] },
   { ...base, method: 'DELETE', path: E, subject: S.deleteEstate, ids: ['estate_id'], status: 200, reply: EstateListForm, summary: 'Delete an estate with its parts and files (its history stays readable)', errors: [401, 403, 404] },
   { ...base, prefix: 'v1', method: 'GET', path: '/estate/list', subject: S.estateList, query: EstateListQuery, signLinks: true, status: 200, reply: EstateListReply, summary: 'The estates the caller sees, with provider, external id, quality label and referral link per item', errors: [400, 401, 403] },
-  { ...base, prefix: 'v1', scope: 'audit', tag: 'audit', method: 'GET', path: `${E}/history`, subject: S.history, ids: ['estate_id'], status: 200, reply: z.array(EstateHistoryEntry), summary: "The estate's events, oldest first: who, when and what (scope audit)", errors: [401, 403, 404] },
+  { ...base, prefix: 'v1', scope: 'audit', tag: 'audit', method: 'GET', path: `${E}/history`, subject: S.history, ids: ['estate_id'], status: 200, reply: z.array(EstateHistoryEntry), summary: "The estate's events, oldest first: who, when and what (scope audit). Upload keys are left out; a CLIENT reader sees no other member's details and no staff client id", errors: [401, 403, 404] },
 
   upload(`${E}/files`, S.addFile, 'file', FILE_MEDIA_TYPES),
   { ...base, method: 'DELETE', path: `${E}/files/{file_id}`, subject: S.removeFile, ids: ['estate_id', 'file_id'], status: 200, reply: EstateFile, summary: 'Delete a file; its download links answer 404 from then on', errors: [401, 403, 404] },
@@ -108,8 +108,8 @@ export const estatesRoutes: RouteDef[] = [
     reply: Staircase, create: CreateStaircaseBody, update: UpdateStaircaseBody,
   }),
 
-  { ...base, method: 'GET', path: `${E}/members`, subject: S.listMembers, ids: ['estate_id'], status: 200, reply: z.array(EstateMember), summary: "The estate's members (CLIENT)", errors: [401, 403, 404] },
-  { ...base, method: 'POST', path: `${E}/members`, subject: S.addMember, ids: ['estate_id'], body: AddEstateMemberBody, status: 201, reply: EstateMember, summary: 'Add an estate member; they also become a CLIENT of the organization (an existing member keeps their role)', errors: [400, 401, 403, 404] },
+  { ...base, method: 'GET', path: `${E}/members`, subject: S.listMembers, ids: ['estate_id'], status: 200, reply: z.array(EstateMember), summary: "The estate's members (CLIENT), invited ones with status PENDING; a CLIENT reader sees only themself", errors: [401, 403, 404] },
+  { ...base, method: 'POST', path: `${E}/members`, subject: S.addMember, ids: ['estate_id'], body: AddEstateMemberBody, status: 201, reply: EstateMember, summary: 'Invite an estate member: PENDING (and a pending CLIENT of the organization) until they accept the invitation mailed to the address; answered with the names given here. An active member of the organization is a member at once and keeps their role', errors: [400, 401, 403, 404] },
   { ...base, method: 'DELETE', path: `${E}/members/{member_id}`, subject: S.removeMember, ids: ['estate_id', 'member_id'], status: 200, reply: EstateMember, summary: 'Remove an estate member (they stay in the organization)', errors: [401, 403, 404] },
 
   { method: 'GET', path: '/r/{token}', prefix: 'bare', auth: 'none', subject: S.referral, kind: 'html', render: (reply) => referralPage(ReferralSummary.parse(reply)), status: 200, reply: ReferralSummary, summary: "Public referral page of an estate: type, place and the model's current EPC estimate (HTML, no login)", tag: 'estates', errors: [404] },

@@ -23,8 +23,14 @@ export interface ApiClientDoc {
   revoked: boolean;
   revoked_at: string | null;
 }
-/** Stored under `memberKey`; the document is the reply as it stands (`id` is the user's id). */
+/**
+ * Stored under `memberKey`; the document is the reply as it stands (`id` is the user's id). Documents
+ * of earlier versions have no `status`: they were all active (`memberReply`).
+ */
 export type MemberDoc = OrganizationMember;
+export const memberReply = (doc: MemberDoc): MemberDoc => ({ ...doc, status: doc.status ?? 'ACTIVE' });
+/** User documents of earlier versions have no `pending_email_address`. */
+export const userReply = (user: User): User => ({ ...user, pending_email_address: user.pending_email_address ?? null });
 
 export const memberKey = (organization_id: string, user_id: string) => `${organization_id}:${user_id}`;
 
@@ -55,6 +61,7 @@ export async function projectDirectory(recorded: RecordedEvent, tx: ReadStoreTx)
         last_name: event.data.last_name,
         external_id: null,
         organizations: [],
+        pending_email_address: null,
         created_at: at,
         updated_at: at,
       };
@@ -64,11 +71,20 @@ export async function projectDirectory(recorded: RecordedEvent, tx: ReadStoreTx)
     case 'UserUpdated': {
       const user = await tx.get<User>(C.users, event.data.user_id);
       if (!user) return;
-      const updated = { ...user, ...event.data.changes, updated_at: at };
+      const confirmed = event.data.changes.email_address !== undefined;
+      const updated = { ...user, ...event.data.changes, ...(confirmed ? { pending_email_address: null } : {}), updated_at: at };
       await tx.put(C.users, user.id, updated);
       const { email_address, first_name, last_name } = updated;
       const { items } = await tx.query<MemberDoc>(C.members, { filter: { user_id: user.id } });
-      for (const m of items) await tx.put(C.members, memberKey(m.organization_id, m.user_id), { ...m, email_address, first_name, last_name });
+      // Organizations the user has not joined keep the names their inviter gave, never the user's own.
+      for (const m of items) {
+        if (memberReply(m).status === 'ACTIVE') await tx.put(C.members, memberKey(m.organization_id, m.user_id), { ...m, email_address, first_name, last_name });
+      }
+      return;
+    }
+    case 'UserEmailChangeRequested': {
+      const user = await tx.get<User>(C.users, event.data.user_id);
+      if (user) await tx.put(C.users, user.id, { ...user, pending_email_address: event.data.email_address, updated_at: at });
       return;
     }
     case 'OrganizationCreated': {
@@ -95,9 +111,21 @@ export async function projectDirectory(recorded: RecordedEvent, tx: ReadStoreTx)
         member_type,
         user_id,
         organization_id,
+        status: 'ACTIVE',
         created_at: existing?.created_at ?? at,
       });
       await tx.put(C.users, user.id, { ...user, organizations: upsertMembership(user.organizations, organization_id, member_type), updated_at: at });
+      return;
+    }
+    case 'OrganizationMemberInvited': {
+      const { organization_id, user_id, member_type, email_address, first_name, last_name } = event.data;
+      const key = memberKey(organization_id, user_id);
+      const existing = await tx.get<MemberDoc>(C.members, key);
+      if (existing && memberReply(existing).status === 'ACTIVE') return;
+      // What the inviter gave: the invitee's own profile is not this organization's to see before they accept.
+      await tx.put<MemberDoc>(C.members, key, {
+        id: user_id, email_address, first_name, last_name, member_type, user_id, organization_id, status: 'PENDING', created_at: existing?.created_at ?? at,
+      });
       return;
     }
     case 'OrganizationMemberRemoved': {

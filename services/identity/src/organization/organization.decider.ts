@@ -3,20 +3,59 @@ import { DomainError } from '@renopath/platform';
 import { isPostalCodeOf } from '@renopath/energy/model/region.ts';
 import type { Decider } from '@renopath/platform/service/decider.ts';
 import type { Country, IdentityEvent, MemberType, OrganizationProfile } from '@renopath/contracts';
+import { sameHash } from '../mail/emailed-token.ts';
 
 type OrganizationEvent = Extract<IdentityEvent, { type: `Organization${string}` }>;
 
+/** What an invitation records: who was asked (as the inviter named them) and the hash of the emailed code. */
+export interface InvitationTerms {
+  invitation_id: string;
+  email_address: string;
+  first_name: string;
+  last_name: string;
+  estate_id: string | null;
+  token_hash: string;
+  expires_at: string;
+}
+
 export type OrganizationCommand =
-  | { type: 'CreateOrganization'; organization_id: string; profile: OrganizationProfile; owner_user_id: string }
+  /** `owner_invitation`: the owner's address already has an account, which must accept before it owns anything. */
+  | { type: 'CreateOrganization'; organization_id: string; profile: OrganizationProfile; owner_user_id: string; owner_invitation?: InvitationTerms }
   /** `actor_user_id` null: the operator (admin API), who is not bound by the owner rule. */
   | { type: 'UpdateOrganization'; organization_id: string; actor_user_id: string | null; changes: Partial<OrganizationProfile> }
-  | { type: 'AddOrganizationMember'; organization_id: string; actor_user_id: string | null; user_id: string; member_type: MemberType }
+  /**
+   * Invites a person: a pending membership until they accept. An active member is not invited
+   * again: an owner's invitation changes their role; an `attach` (estate member) leaves it as it is.
+   * `attach` keeps the role a pending invitation already offers, else offers CLIENT.
+   */
+  | {
+      type: 'InviteOrganizationMember';
+      organization_id: string;
+      actor_user_id: string | null;
+      user_id: string;
+      member_type: MemberType;
+      attach: boolean;
+      invitation: InvitationTerms;
+    }
+  /** Redeems an emailed code; `now` comes in with the command (the decider stays pure). */
+  | { type: 'AcceptOrganizationInvitation'; organization_id: string; invitation_id: string; token_hash: string; now: string }
   | { type: 'RemoveOrganizationMember'; organization_id: string; actor_user_id: string | null; user_id: string };
+
+export interface PendingMembership {
+  member_type: MemberType;
+  invitations: Record<string, { token_hash: string; expires_at: string; estate_id: string | null }>;
+}
 
 export interface OrganizationState extends OrganizationProfile {
   exists: boolean;
+  /** Active members: only these hold a role. */
   members: Record<string, MemberType>;
+  /** Invited, not yet accepted: they hold nothing. */
+  pending: Record<string, PendingMembership>;
 }
+
+/** One answer for every code that does not work (unknown, used, expired, withdrawn): it tells nothing more. */
+export const INVALID_INVITATION = () => new DomainError(400, ['the invitation code is not valid or has expired']);
 
 const NO_PROFILE: OrganizationProfile = {
   phone_number: null, email_address: null, organization_name: '', country: 'BE', street: null, house_number: null,
@@ -49,17 +88,19 @@ function requireOwner(state: OrganizationState, actor: string | null) {
 }
 
 export const organizationDecider: Decider<OrganizationCommand, OrganizationEvent, OrganizationState> = {
-  initialState: () => ({ exists: false, ...NO_PROFILE, members: {} }),
+  initialState: () => ({ exists: false, ...NO_PROFILE, members: {}, pending: {} }),
 
   decide(command, state) {
     switch (command.type) {
       case 'CreateOrganization': {
         if (state.exists) throw new DomainError(409, ['organization already exists']);
-        const { organization_id, profile, owner_user_id } = command;
+        const { organization_id, profile, owner_user_id, owner_invitation } = command;
         checkZipcode(profile.zipcode, profile.country);
         return [
           { type: 'OrganizationCreated', data: { organization_id, ...profile } },
-          { type: 'OrganizationMemberAdded', data: { organization_id, user_id: owner_user_id, member_type: 'OWNER' } },
+          owner_invitation
+            ? { type: 'OrganizationMemberInvited', data: { organization_id, user_id: owner_user_id, member_type: 'OWNER', ...owner_invitation } }
+            : { type: 'OrganizationMemberAdded', data: { organization_id, user_id: owner_user_id, member_type: 'OWNER' } },
         ];
       }
       case 'UpdateOrganization': {
@@ -74,19 +115,35 @@ export const organizationDecider: Decider<OrganizationCommand, OrganizationEvent
         if (Object.keys(changes).length === 0) return [];
         return [{ type: 'OrganizationUpdated', data: { organization_id: command.organization_id, changes } }];
       }
-      case 'AddOrganizationMember': {
+      case 'InviteOrganizationMember': {
         requireOwner(state, command.actor_user_id);
-        if (state.members[command.user_id] === command.member_type) return [];
-        if (state.members[command.user_id] === 'OWNER' && ownerCount(state) === 1) throw lastOwner();
-        return [
-          {
-            type: 'OrganizationMemberAdded',
-            data: { organization_id: command.organization_id, user_id: command.user_id, member_type: command.member_type },
-          },
-        ];
+        const { organization_id, user_id, invitation } = command;
+        const role = state.members[user_id];
+        if (role) {
+          if (command.attach || role === command.member_type) return [];
+          if (role === 'OWNER' && ownerCount(state) === 1) throw lastOwner();
+          return [{ type: 'OrganizationMemberAdded', data: { organization_id, user_id, member_type: command.member_type } }];
+        }
+        const member_type = command.attach ? (state.pending[user_id]?.member_type ?? 'CLIENT') : command.member_type;
+        return [{ type: 'OrganizationMemberInvited', data: { organization_id, user_id, member_type, ...invitation } }];
+      }
+      case 'AcceptOrganizationInvitation': {
+        if (!state.exists) throw INVALID_INVITATION();
+        for (const [user_id, pending] of Object.entries(state.pending)) {
+          const invitation = pending.invitations[command.invitation_id];
+          if (!invitation) continue;
+          if (!sameHash(invitation.token_hash, command.token_hash) || Date.parse(command.now) >= Date.parse(invitation.expires_at)) break;
+          return [{ type: 'OrganizationMemberAdded', data: { organization_id: command.organization_id, user_id, member_type: pending.member_type } }];
+        }
+        // Used (the membership is active and the invitation gone), withdrawn, expired or never issued.
+        throw INVALID_INVITATION();
       }
       case 'RemoveOrganizationMember': {
         requireOwner(state, command.actor_user_id);
+        // Removing someone invited withdraws the invitation.
+        if (state.pending[command.user_id] && !state.members[command.user_id]) {
+          return [{ type: 'OrganizationMemberRemoved', data: { organization_id: command.organization_id, user_id: command.user_id } }];
+        }
         if (!state.members[command.user_id]) throw new DomainError(404, ['member not found']);
         if (state.members[command.user_id] === 'OWNER' && ownerCount(state) === 1) throw lastOwner();
         return [{ type: 'OrganizationMemberRemoved', data: { organization_id: command.organization_id, user_id: command.user_id } }];
@@ -102,11 +159,19 @@ export const organizationDecider: Decider<OrganizationCommand, OrganizationEvent
       }
       case 'OrganizationUpdated':
         return { ...state, ...event.data.changes };
-      case 'OrganizationMemberAdded':
-        return { ...state, members: { ...state.members, [event.data.user_id]: event.data.member_type } };
+      case 'OrganizationMemberInvited': {
+        const { user_id, member_type, invitation_id, token_hash, expires_at, estate_id } = event.data;
+        const invitations = { ...state.pending[user_id]?.invitations, [invitation_id]: { token_hash, expires_at, estate_id } };
+        return { ...state, pending: { ...state.pending, [user_id]: { member_type, invitations } } };
+      }
+      case 'OrganizationMemberAdded': {
+        const { [event.data.user_id]: _accepted, ...pending } = state.pending;
+        return { ...state, members: { ...state.members, [event.data.user_id]: event.data.member_type }, pending };
+      }
       case 'OrganizationMemberRemoved': {
         const { [event.data.user_id]: _removed, ...members } = state.members;
-        return { ...state, members };
+        const { [event.data.user_id]: _withdrawn, ...pending } = state.pending;
+        return { ...state, members, pending };
       }
       default:
         return state;
