@@ -226,6 +226,12 @@ export interface TypologyCell {
   duTb: number;
   roofType: 'INCLINED' | 'FLAT';
   typical: { roof: InsulationLevel; wall: InsulationLevel; floor: InsulationLevel; window: GlazingType };
+  /**
+   * Each archetype's own window (TABULA U_Actual and g, its glazing class, its window area): a cell averaging two
+   * archetypes of different glazing (NL 1992-2005 semi-detached: SFH.04.Semi double 2.78, TH.04.End HR 2.13) keeps
+   * the window of the archetype whose glazing is the stated one, not the average of both.
+   */
+  windows: { glazing: GlazingType; u: number; g: number; area: number }[];
   /** U of the period's uninsulated element, where the level's added resistance goes on top. */
   bare: Record<OpaqueElement, number>;
   /** Storeys implied by reference area / (useful_to_gross x floor area). */
@@ -284,6 +290,7 @@ function buildCell(country: Country, period: z.infer<typeof Period>, format: Est
     duTb: rows.reduce((s, r) => s + r.du_tb, 0) / n,
     roofType: flat * 2 > n ? 'FLAT' : 'INCLINED',
     typical: { roof: levelOfU('roof', u.roof), wall: levelOfU('wall', u.wall), floor: levelOfU('floor', u.floor), window: glazingOfU(u.window) },
+    windows: uRows.map((r) => ({ glazing: glazingOfU(r.h.window / r.area.window), u: r.h.window / r.area.window, g: r.g, area: r.area.window })),
     storeys,
   };
 }

@@ -231,4 +231,12 @@ describe('geometry', () => {
     expect(e.geometry.envelope.roof_m2).toBeCloseTo(117.63, 1);
     expect(e.geometry.envelope.wall_m2).toBeCloseTo(185.40, 1);
   });
+
+  it('a Dutch 1992-2005 semi-detached cell keeps the window of the archetype whose glazing is stated, not their average', () => {
+    // The cell averages NL.N.SFH.04.Semi (double, Uw 2.78) and NL.N.TH.04.End (HR, Uw 2.13); the average (2.49) is neither.
+    const base = { year_built: 1998, estate_format: 'SEMI_OPEN', habitable_space_m2: 145.2, zip_code: '3731', country: 'NL' } as const;
+    const double = evaluate({ ...base, window_glazing_type: 'DOUBLE_GLAZING' }).heating_need_kwh_per_m2;
+    const hr = evaluate({ ...base, window_glazing_type: 'HR' }).heating_need_kwh_per_m2;
+    expect(double).toBeGreaterThan(hr + 3);
+  });
 });

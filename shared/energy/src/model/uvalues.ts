@@ -66,11 +66,22 @@ export function windowOf(glazing: GlazingType, framesRenewed: boolean, windowsYe
   return { u: (1 - W.frame_fraction) * glass + W.frame_fraction * frame + edge, g };
 }
 
+/** Area-weighted window of the archetypes given (their TABULA U_Actual and g). */
+function archetypeWindow(ws: TypologyCell['windows']): { u: number; g: number } {
+  const area = ws.reduce((s, w) => s + w.area, 0);
+  return { u: ws.reduce((s, w) => s + w.u * w.area, 0) / area, g: ws.reduce((s, w) => s + w.g * w.area, 0) / area };
+}
+
 function cellWindow(cell: TypologyCell, a: AssumedProperty, windowsYear: number): { u: number; g: number } {
   const framesRenewed = a.has_renewed_window_frames === true;
-  const own = a.window_glazing_type === cell.typical.window || (a.window_glazing_type === 'DOUBLE_GLAZING' && cell.typical.window === 'HR');
   // The home's own windows keep the archetype's figures; anything else is built from glass and frames.
-  if (own && !framesRenewed) return { u: cell.u.window, g: cell.g };
+  if (!framesRenewed) {
+    // A cell of two archetypes (Dutch semi-detached) keeps the window of the archetype whose glazing is the stated one.
+    const exact = cell.windows.filter((w) => w.glazing === a.window_glazing_type);
+    if (exact.length > 0 && exact.length < cell.windows.length) return archetypeWindow(exact);
+    const own = a.window_glazing_type === cell.typical.window || (a.window_glazing_type === 'DOUBLE_GLAZING' && cell.typical.window === 'HR');
+    if (own) return { u: cell.u.window, g: cell.g };
+  }
   return windowOf(a.window_glazing_type, framesRenewed, windowsYear);
 }
 
