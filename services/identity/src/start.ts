@@ -20,8 +20,11 @@ export async function openMailer(config: IdentityServiceConfig): Promise<Mailer>
 
 export const CONTEXT = 'identity';
 
-/** Opens the identity context's storage, its relay and its bus handlers on a given bus. */
-export async function startIdentityContext(config: IdentityServiceConfig, bus: Bus, log: Logger) {
+/**
+ * Opens the identity context's storage, its relay and its bus handlers on a given bus. With
+ * `deferServe`, the handlers wait for `service.serve()` (a process bootstraps its client first).
+ */
+export async function startIdentityContext(config: IdentityServiceConfig, bus: Bus, log: Logger, options: { deferServe?: boolean } = {}) {
   const storage = await openContextStorage(config.platform, CONTEXT);
   const keys = await SigningKeys.open({
     file: join(config.platform.dataDir, CONTEXT, 'signing-keys.json'),
@@ -45,6 +48,7 @@ export async function startIdentityContext(config: IdentityServiceConfig, bus: B
     mailer,
     secrets,
     log,
+    deferServe: options.deferServe ?? false,
     config: {
       issuer: config.issuer, audience: config.audience, tokenTtlSeconds: config.tokenTtlSeconds, settleTimeoutMs: config.settleTimeoutMs, publicUrl: config.publicUrl,
     },

@@ -323,6 +323,19 @@ export const IdentityEvents = {
     expires_at: Timestamp,
   }),
   OrganizationMemberRemoved: z.object({ organization_id: Uuid, user_id: Uuid }),
+  /**
+   * An organization asked for with its owner and API client (admin API, first start). The onboarding
+   * process manager carries it out: registers the owner (or, for an address that has an account,
+   * invites them with `owner_invitation`), creates the organization, issues the client.
+   */
+  OnboardingStarted: z.object({
+    organization_id: Uuid,
+    profile: OrganizationProfile,
+    /** `user_id`: the owner's id when the address has no account yet. */
+    owner: z.object({ user_id: Uuid, email_address: z.string(), first_name: z.string(), last_name: z.string() }),
+    owner_invitation: z.object({ invitation_id: Uuid, token_hash: z.string(), expires_at: Timestamp }),
+    client: z.object({ client_id: z.string(), scopes: z.array(Scope), secret_hash: z.string(), webhook_secret_encrypted: z.string() }),
+  }),
   UserRegistered: z.object({ user_id: Uuid, email_address: z.string(), first_name: z.string(), last_name: z.string() }),
   UserUpdated: z.object({
     user_id: Uuid,

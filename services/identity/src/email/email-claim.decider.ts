@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
-import { DomainError } from '@renopath/platform';
+import { claimDecider } from '@renopath/platform/service/claim.ts';
 import type { Decider } from '@renopath/platform/service/decider.ts';
 import type { IdentityEvent } from '@renopath/contracts';
 
 type EmailEvent = Extract<IdentityEvent, { type: 'EmailAddressClaimed' | 'EmailAddressReleased' }>;
 
-/** One stream per address makes addresses unique without a cross-stream transaction. */
+/** One stream per address makes addresses unique without a cross-stream transaction (platform's claim decider). */
 export type EmailClaimCommand =
   | { type: 'ClaimEmailAddress'; email_address: string; user_id: string }
   | { type: 'ReleaseEmailAddress'; email_address: string; user_id: string };
@@ -18,28 +18,20 @@ export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 export const emailStream = (email: string) =>
   `email-${createHash('sha256').update(normalizeEmail(email)).digest('hex').slice(0, 40)}`;
 
+const claims = claimDecider<EmailClaimCommand, EmailEvent>({
+  claim: 'ClaimEmailAddress',
+  release: 'ReleaseEmailAddress',
+  claimed: 'EmailAddressClaimed',
+  released: 'EmailAddressReleased',
+  holderOf: (command) => command.user_id,
+  holderIn: (event) => event.data.user_id,
+  data: (command) => ({ email_address: normalizeEmail(command.email_address), user_id: command.user_id }),
+  conflict: () => 'email_address is already used by another user',
+});
+
+/** The generic claim, with its holder named `user_id` as identity's callers read it. */
 export const emailClaimDecider: Decider<EmailClaimCommand, EmailEvent, EmailClaimState> = {
   initialState: () => ({ user_id: null }),
-  decide(command, state) {
-    const email_address = normalizeEmail(command.email_address);
-    switch (command.type) {
-      case 'ClaimEmailAddress':
-        if (state.user_id === command.user_id) return [];
-        if (state.user_id !== null) throw new DomainError(409, ['email_address is already used by another user']);
-        return [{ type: 'EmailAddressClaimed', data: { email_address, user_id: command.user_id } }];
-      case 'ReleaseEmailAddress':
-        if (state.user_id !== command.user_id) return [];
-        return [{ type: 'EmailAddressReleased', data: { email_address, user_id: command.user_id } }];
-    }
-  },
-  evolve(state, event) {
-    switch (event.type) {
-      case 'EmailAddressClaimed':
-        return { user_id: event.data.user_id };
-      case 'EmailAddressReleased':
-        return { user_id: null };
-      default:
-        return state;
-    }
-  },
+  decide: (command, state) => claims.decide(command, { holder: state.user_id }),
+  evolve: (state, event) => ({ user_id: claims.evolve({ holder: state.user_id }, event).holder }),
 };

@@ -21,3 +21,14 @@ describe('email claim decider', () => {
       .then([{ type: 'EmailAddressReleased', data: { email_address: 'a@b.example', user_id: 'u1' } }]);
   });
 });
+
+describe('email claim decider, as a platform claim', () => {
+  it('is free again once released, and a second release records nothing', () => {
+    const released = { type: 'EmailAddressReleased' as const, data: { email_address: 'a@b.example', user_id: 'u1' } };
+    spec.given([claimed, released]).when({ type: 'ReleaseEmailAddress', email_address: 'a@b.example', user_id: 'u1' }).then([]);
+    spec
+      .given([claimed, released])
+      .when({ type: 'ClaimEmailAddress', email_address: 'a@b.example', user_id: 'u2' })
+      .then([{ type: 'EmailAddressClaimed', data: { email_address: 'a@b.example', user_id: 'u2' } }]);
+  });
+});

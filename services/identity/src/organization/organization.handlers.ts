@@ -1,0 +1,102 @@
+import { handleCommand } from '@renopath/platform/service/decider.ts';
+import { DomainError } from '@renopath/platform';
+import { actorOf, parse } from '@renopath/platform/service/handler-kit.ts';
+import { AcceptInvitationBody, AddOrganizationMemberBody, AttachClientMemberBody, IdentitySubjects as S, UpdateOrganizationBody, type InvitationAcceptance, type Organization, type ServiceRequest } from '@renopath/contracts';
+import { C, memberKey, memberReply, type MemberDoc } from '../directory/directory.projection.ts';
+import { readEmailedToken } from '../mail/emailed-token.ts';
+import { INVALID_INVITATION, organizationDecider, organizationStream } from './organization.decider.ts';
+import type { Access } from '../access/access.ts';
+import type { Invitations } from '../invitation/invitation.ts';
+import { type IdentityKit } from '../kit.ts';
+
+/** The organization query set and its commands: profile, members, invitations accepted. */
+export function organizationHandlers(kit: IdentityKit, { requireMembership, requireTokenOrganization }: Access, { invite }: Invitations) {
+  const { store, reads, now, ctx, settle, getUser, orgState } = kit;
+
+  const handlers: Record<string, (req: ServiceRequest) => Promise<unknown>> = {
+    [S.organizations]: async (req) => {
+      // The token's organization, while the user is an active member: never the user's other organizations.
+      const actor = actorOf(req);
+      const me = await getUser(actor.user_id);
+      if (!me?.organizations.some((m) => m.organization_id === actor.organization_id)) return [];
+      const org = await reads.get<Organization>(C.organizations, actor.organization_id);
+      return org ? [org] : [];
+    },
+
+    [S.updateOrganization]: async (req) => {
+      const actor = actorOf(req);
+      const organization_id = req.params['organization_id'] ?? '';
+      requireTokenOrganization(actor, organization_id);
+      const { region: _readOnly, ...changes } = parse(UpdateOrganizationBody, req.body);
+      const result = await handleCommand(store, organizationStream(organization_id), organizationDecider, {
+        type: 'UpdateOrganization', organization_id, actor_user_id: actor.user_id, changes,
+      }, ctx(req));
+      await settle(result.position);
+      return await reads.get<Organization>(C.organizations, organization_id);
+    },
+
+    [S.organizationMembers]: async (req) => {
+      const organization_id = req.params['organization_id'] ?? '';
+      const membership = await requireMembership(actorOf(req), organization_id);
+      // Clients (invited buyers) read their estates, not the agency's staff and other buyers (API.md 3).
+      if (membership.member_type === 'CLIENT') throw new DomainError(403, ['clients may not list the organization\'s members']);
+      const { items } = await reads.query<MemberDoc>(C.members, { filter: { organization_id }, sort: [{ field: 'created_at', order: 'ASC' }] });
+      return items.map(memberReply);
+    },
+
+    [S.addOrganizationMember]: async (req) => {
+      const actor = actorOf(req);
+      const organization_id = req.params['organization_id'] ?? '';
+      requireTokenOrganization(actor, organization_id);
+      const body = parse(AddOrganizationMemberBody, req.body);
+      // Check the owner rule before creating anybody, so a refused request leaves no trace.
+      const org = await orgState(organization_id);
+      const role = org.members[actor.user_id];
+      if (!org.exists || !role) throw new DomainError(404, ['organization not found']);
+      if (role !== 'OWNER') throw new DomainError(403, ['only an owner of the organization may do this']);
+      return invite(req, { organization_id, actor_user_id: actor.user_id, person: body, member_type: body.member_type, attach: false, estate_id: null });
+    },
+
+    [S.acceptInvitation]: async (req): Promise<InvitationAcceptance> => {
+      const { token } = parse(AcceptInvitationBody, req.body);
+      const read = readEmailedToken(token, 2);
+      if (!read) throw INVALID_INVITATION();
+      const [organization_id, invitation_id] = read.ids as [string, string];
+      const before = await orgState(organization_id);
+      const invitee = Object.entries(before.pending).find(([, p]) => p.invitations[invitation_id]);
+      if (!invitee) throw INVALID_INVITATION();
+      const [user_id, pending] = invitee;
+      const result = await handleCommand(store, organizationStream(organization_id), organizationDecider, {
+        type: 'AcceptOrganizationInvitation', organization_id, invitation_id, token_hash: read.token_hash, now: now().toISOString(),
+      }, ctx(req));
+      await settle(result.position);
+      const estate_ids = [...new Set(Object.values(pending.invitations).flatMap((i) => (i.estate_id ? [i.estate_id] : [])))];
+      return { organization_id, user_id, member_type: result.state.members[user_id] ?? pending.member_type, status: 'ACTIVE', estate_ids };
+    },
+
+    [S.removeOrganizationMember]: async (req) => {
+      const actor = actorOf(req);
+      const organization_id = req.params['organization_id'] ?? '';
+      requireTokenOrganization(actor, organization_id);
+      // INTERFACE.md names the path parameter `member_id`; it is the member's user id.
+      const user_id = req.params['member_id'] ?? '';
+      const before = await reads.get<MemberDoc>(C.members, memberKey(organization_id, user_id));
+      const result = await handleCommand(store, organizationStream(organization_id), organizationDecider, {
+        type: 'RemoveOrganizationMember', organization_id, actor_user_id: actor.user_id, user_id,
+      }, ctx(req));
+      await settle(result.position);
+      return before && memberReply(before);
+    },
+
+    [S.attachClientMember]: async (req) => {
+      const { organization_id, estate_id, ...person } = parse(AttachClientMemberBody, req.body);
+      const org = await orgState(organization_id);
+      if (!org.exists) throw new DomainError(404, ['organization not found']);
+      // The estates context checked that the caller may write the estate; an active member keeps their role.
+      return invite(req, { organization_id, actor_user_id: null, person, member_type: 'CLIENT', attach: true, estate_id: estate_id ?? null });
+    },
+
+  };
+
+  return handlers;
+}

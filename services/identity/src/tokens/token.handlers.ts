@@ -1,0 +1,45 @@
+import { fold } from '@renopath/platform/service/decider.ts';
+import { DomainError } from '@renopath/platform';
+import { parse } from '@renopath/platform/service/handler-kit.ts';
+import { IdentitySubjects as S, TokenRequestBody, type ServiceRequest, type TokenReply } from '@renopath/contracts';
+import { apiClientDecider, apiClientStream } from '../api-client/api-client.decider.ts';
+import { C, type ApiClientDoc } from '../directory/directory.projection.ts';
+import { verifySecret } from './secrets.ts';
+import { type IdentityKit, UUID_RE } from '../kit.ts';
+
+const INVALID_CLIENT = new DomainError(400, ['client_id or client_secret is not valid']);
+
+/** The token endpoint and what the gateway needs to verify tokens: keys and revoked clients. */
+export function tokenHandlers(kit: IdentityKit) {
+  const { store, reads, keys, config, getUser } = kit;
+
+  const handlers: Record<string, (req: ServiceRequest) => Promise<unknown>> = {
+    [S.issueToken]: async (req) => {
+      const body = parse(TokenRequestBody, req.body);
+      const events = UUID_RE.test(body.client_id) ? await store.readStream(apiClientStream(body.client_id.toLowerCase())) : [];
+      const client = fold(apiClientDecider, events.map((e) => e as never));
+      const known = client.exists && !client.revoked;
+      // An unknown or revoked id is checked against a dummy hash: its answer takes as long as a wrong secret's.
+      const matches = await verifySecret(body.client_secret, known ? client.secret_hash : null);
+      if (!known || !matches) throw INVALID_CLIENT;
+      // A client whose user left the organization must not act in it any more.
+      const user = await getUser(client.user_id);
+      if (!user?.organizations.some((m) => m.organization_id === client.organization_id)) throw INVALID_CLIENT;
+      const access_token = await keys.sign(
+        { iss: config.issuer, aud: config.audience, sub: client.user_id, org: client.organization_id, client_id: body.client_id.toLowerCase(), scope: client.scopes.join(' ') },
+        config.tokenTtlSeconds,
+      );
+      return { access_token, expires_in: config.tokenTtlSeconds, token_type: 'Bearer' } satisfies TokenReply;
+    },
+
+    [S.jwks]: async () => keys.jwks(),
+
+    [S.revokedClients]: async () => {
+      const { items } = await reads.query<ApiClientDoc>(C.clients, { filter: { revoked: true } });
+      return { client_ids: items.map((c) => c.client_id) };
+    },
+
+  };
+
+  return handlers;
+}
