@@ -1,7 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { pino } from 'pino';
-import { createMemoryBus, openSqliteEventStore, openSqliteReadStore, NO_STREAM } from '@renopath/platform';
-import { EstatesSubjects, IdentitySubjects, type Estate, type ServiceRequest } from '@renopath/contracts';
+import { createMemoryBus, openSqliteEventStore, openSqliteReadStore, NO_STREAM, type Bus } from '@renopath/platform';
+import { EstatesSubjects, type Estate, type ServiceRequest } from '@renopath/contracts';
+import { DIRECTORY_CONSUMER } from './directory/directory.reactor.ts';
 import { EMPTY_ESTATE_FIELDS } from './estate/estate.decider.ts';
 import { C, type EstateListDoc } from './estate-views/estate-views.projection.ts';
 import { externalIdStream } from './external-id/external-id.decider.ts';
@@ -14,6 +16,16 @@ const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const close of closers.splice(0).reverse()) await close();
 });
+
+/** Identity records an active member: estates learns roles from identity's events, never by asking. */
+async function memberOf(bus: Bus, organization_id: string, user_id: string, member_type: 'OWNER' | 'EMPLOYEE' | 'CLIENT') {
+  await bus.publish('evt.identity.OrganizationMemberAdded', {
+    context: 'identity', event_id: randomUUID(), type: 'OrganizationMemberAdded', stream: `organization-${organization_id}`, revision: 0, position: 1,
+    occurred_at: '2026-01-01T00:00:00.000Z', data: { organization_id, user_id, member_type },
+    metadata: { actor: { user_id: null, client_id: null }, correlation_id: randomUUID(), causation_id: null },
+  });
+  await vi.waitFor(async () => expect(await bus.isCaughtUp(DIRECTORY_CONSUMER)).toBe(true), { timeout: 5000, interval: 10 });
+}
 
 describe('estates service start-up', () => {
   it('rebuilds the estate views when the energy model that graded them has changed', async () => {
@@ -51,13 +63,11 @@ describe('estates service handlers', () => {
     const readStore = openSqliteReadStore({ file: ':memory:' });
     const bus = createMemoryBus();
     closers.push(() => eventStore.close(), () => readStore.close(), () => bus.close());
-    // identity: the caller owns ORG, whose only member is USER
-    const me = await bus.handle(IdentitySubjects.me, async () => [{ organizations: [{ organization_id: ORG, member_type: 'OWNER' }] }]);
-    const members = await bus.handle(IdentitySubjects.organizationMembers, async () => [{ user_id: USER }]);
-    closers.push(() => me.close(), () => members.close());
     const blobs = { put: async () => { throw new Error('unused'); }, get: async () => null, head: async () => null, delete: async () => {}, close: async () => {} };
     const service = await startEstates({ bus, eventStore, readStore, blobs, log: pino({ level: 'silent' }), config: { publicUrl: 'http://x', settleTimeoutMs: 5000 } });
     closers.push(() => service.close());
+    // identity: the caller owns ORG, whose only member is USER
+    await memberOf(bus, ORG, USER, 'OWNER');
     const request = (body: unknown, params: Record<string, string> = {}): ServiceRequest => ({
       actor: { user_id: USER, organization_id: ORG, client_id: 'c', scopes: [] }, correlation_id: 'c', params, query: {}, body,
     });
@@ -82,11 +92,11 @@ describe('estates service handlers', () => {
         return sqlite.transaction(fn);
       },
     });
-    const me = await bus.handle(IdentitySubjects.me, async () => [{ organizations: [{ organization_id: ORG, member_type: 'OWNER' }] }]);
-    closers.push(() => me.close());
     const blobs = { put: async () => { throw new Error('unused'); }, get: async () => null, head: async () => null, delete: async () => {}, close: async () => {} };
     const service = await startEstates({ bus, eventStore, readStore, blobs, log: pino({ level: 'silent' }), config: { publicUrl: 'http://x', settleTimeoutMs: 100 } });
     closers.push(() => service.close());
+    // identity: the caller owns ORG, whose only member is USER
+    await memberOf(bus, ORG, USER, 'OWNER');
     const request = (body: unknown, params: Record<string, string> = {}): ServiceRequest => ({
       actor: { user_id: USER, organization_id: ORG, client_id: 'c', scopes: [] }, correlation_id: 'c', params, query: {}, body,
     });
@@ -97,10 +107,10 @@ describe('estates service handlers', () => {
     expect((await eventStore.readStream(`estate-${created.id}`)).map((e) => e.type)).toEqual(['EstateCreated', 'EstateUpdated']);
     const last = async (external_id: string) => (await eventStore.readStream(externalIdStream(ORG, external_id))).at(-1)?.type;
     expect(await last('crm-2')).toBe('ExternalIdClaimed');
-    expect(await last('crm-1')).toBe('ExternalIdReleased');
+    await vi.waitFor(async () => expect(await last('crm-1')).toBe('ExternalIdReleased'), { timeout: 10_000, interval: 20 });
 
-    // deleting frees the external_id, read model or not
+    // deleting frees the external_id, read model or not: the process manager does it from the stored event
     await expect(bus.request(EstatesSubjects.deleteEstate, request({}, { estate_id: created.id }))).rejects.toMatchObject({ status: 503 });
-    expect(await last('crm-2')).toBe('ExternalIdReleased');
+    await vi.waitFor(async () => expect(await last('crm-2')).toBe('ExternalIdReleased'), { timeout: 10_000, interval: 20 });
   });
 });

@@ -11,6 +11,7 @@ import type {
   Staircase,
 } from '@renopath/contracts';
 import { applyChanges } from '../estate/estate.fields.ts';
+import { parseEstateEvent } from '../estate/estate.events.ts';
 
 /** A file or medium as stored: the blob key stays inside; the gateway turns it into a signed `url`. */
 export interface StoredFile {
@@ -55,7 +56,7 @@ const kindList = (kind: FileKind): 'files' | 'media' => (kind === 'FILE' ? 'file
 
 /** Applies one event of an estate's stream; `null` before creation and after deletion. Unknown events change nothing. */
 export function applyEstateEvent(view: EstateView | null, recorded: ViewEvent): EstateView | null {
-  const event = { type: recorded.type, data: recorded.data } as EstateEvent;
+  const event = parseEstateEvent(recorded);
   const at = recorded.occurred_at;
   if (event.type === 'EstateCreated') {
     const { estate_id, organization_id, estate_provider_type, referral_token, fields } = event.data;

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Bus, Closeable, EventEnvelope, ReadStore } from '@renopath/platform';
 import type { Settlement } from '@renopath/platform/service/settlement.ts';
+import { IdentityEvents } from '@renopath/contracts';
 import { C, type MembershipDoc } from '../estate-views/estate-views.projection.ts';
 
 /** Durable consumer name: it must not change, or the bus would start a new consumer from the beginning. */
@@ -21,8 +22,15 @@ export function startMemberActivationReactor(options: {
   const { bus, readStore, log, activateMember } = options;
   const tracked = options.settlement?.reactor(MEMBER_ACTIVATION_CONSUMER, ['identity']);
   return bus.consume(MEMBER_ACTIVATION_CONSUMER, { subjects: ['evt.identity.OrganizationMemberAdded'] }, async (event) => {
-    const organization_id = String(event.data['organization_id']);
-    const user_id = String(event.data['user_id']);
+    // Parsed with the contract (the place where an upcaster goes); a malformed event would be redelivered
+    // forever, so it is logged and passed over.
+    const parsed = IdentityEvents.OrganizationMemberAdded.safeParse(event.data);
+    if (!parsed.success) {
+      options.log.error({ err: parsed.error, event_id: event.event_id, type: event.type }, 'identity event does not match its contract; skipped');
+      tracked?.handled(event);
+      return;
+    }
+    const { organization_id, user_id } = parsed.data;
     const { items } = await readStore.query<MembershipDoc>(C.memberships, { filter: { organization_id, user_id, status: 'PENDING' } });
     for (const membership of items) await activateMember(event, membership.estate_id, user_id);
     if (items.length) log.info({ organization_id, user_id, estates: items.length }, 'estate memberships started with the accepted invitation');

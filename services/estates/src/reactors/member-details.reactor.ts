@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Bus, Closeable, EventEnvelope, ReadStore } from '@renopath/platform';
 import type { Settlement } from '@renopath/platform/service/settlement.ts';
+import { IdentityEvents } from '@renopath/contracts';
 import { C, type MembershipDoc } from '../estate-views/estate-views.projection.ts';
 
 /** Durable consumer name: it must not change, or the bus would start a new consumer from the beginning. */
@@ -23,8 +24,15 @@ export function startMemberDetailsReactor(options: {
   const { bus, readStore, updateMember } = options;
   const tracked = options.settlement?.reactor(MEMBER_DETAILS_CONSUMER, ['identity']);
   return bus.consume(MEMBER_DETAILS_CONSUMER, { subjects: ['evt.identity.UserUpdated'] }, async (event) => {
-    const user_id = String(event.data['user_id']);
-    const given = (event.data['changes'] ?? {}) as Record<string, unknown>;
+    // Parsed with the contract (the place where an upcaster goes); a malformed event would be redelivered
+    // forever, so it is logged and passed over.
+    const parsed = IdentityEvents.UserUpdated.safeParse(event.data);
+    if (!parsed.success) {
+      options.log.error({ err: parsed.error, event_id: event.event_id, type: event.type }, 'identity event does not match its contract; skipped');
+      tracked?.handled(event);
+      return;
+    }
+    const { user_id, changes: given } = parsed.data;
     const changes: MemberDetails = {};
     for (const field of COPIED_FIELDS) if (typeof given[field] === 'string') changes[field] = given[field];
     if (Object.keys(changes).length > 0) {

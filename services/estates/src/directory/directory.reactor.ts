@@ -1,0 +1,55 @@
+import type { Logger } from 'pino';
+import type { Bus, Closeable, ReadStore } from '@renopath/platform';
+import type { Settlement } from '@renopath/platform/service/settlement.ts';
+import { IdentityEvents, type MemberType } from '@renopath/contracts';
+
+/** Durable consumer name: it must not change, or the bus would start a new consumer from the beginning. */
+export const DIRECTORY_CONSUMER = 'estates-directory';
+
+/**
+ * `<organization_id>:<user_id>` -> the member's role, active memberships only (an invitation grants
+ * nothing until accepted). Outside the estate views' collections: a rebuild of those leaves it alone.
+ */
+export const ROLES = 'estates_roles';
+
+export interface RoleDoc {
+  organization_id: string;
+  user_id: string;
+  member_type: MemberType;
+}
+
+export const roleId = (organization_id: string, user_id: string) => `${organization_id}:${user_id}`;
+
+/**
+ * What estates needs of identity, kept from its events so a request never asks identity (issue 9):
+ * each organization member's role (access follows the token's organization and the role there,
+ * API.md 3; a managing user must be an active member). A role change is a new `OrganizationMemberAdded`.
+ * Writes are a put or a delete by key, so a redelivery changes nothing. The gateway's settle waits for
+ * this consumer after an identity write, so a removed member loses access with the removal's reply.
+ */
+export function startDirectoryReactor(options: { bus: Bus; readStore: ReadStore; log: Logger; settlement?: Settlement }): Promise<Closeable> {
+  const { bus, readStore, log } = options;
+  const tracked = options.settlement?.reactor(DIRECTORY_CONSUMER, ['identity']);
+  const subjects = ['OrganizationMemberAdded', 'OrganizationMemberRemoved'].map((type) => `evt.identity.${type}`);
+  return bus.consume(DIRECTORY_CONSUMER, { subjects }, async (envelope) => {
+    try {
+      if (envelope.type === 'OrganizationMemberAdded') {
+        const { organization_id, user_id, member_type } = IdentityEvents.OrganizationMemberAdded.parse(envelope.data);
+        await readStore.transaction((tx) => tx.put<RoleDoc>(ROLES, roleId(organization_id, user_id), { organization_id, user_id, member_type }));
+      } else if (envelope.type === 'OrganizationMemberRemoved') {
+        const { organization_id, user_id } = IdentityEvents.OrganizationMemberRemoved.parse(envelope.data);
+        await readStore.transaction((tx) => tx.delete(ROLES, roleId(organization_id, user_id)));
+      }
+    } catch (err) {
+      // A malformed event would be redelivered forever: log it and move on (the place an upcaster goes).
+      if (!(err instanceof Error && err.name === 'ZodError')) throw err;
+      log.error({ err, event_id: envelope.event_id, type: envelope.type }, 'identity event does not match its contract; skipped');
+    }
+    tracked?.handled(envelope);
+  });
+}
+
+/** The caller's role in an organization, from the local copy. */
+export async function roleIn(readStore: ReadStore, organization_id: string, user_id: string): Promise<MemberType | null> {
+  return (await readStore.get<RoleDoc>(ROLES, roleId(organization_id, user_id)))?.member_type ?? null;
+}

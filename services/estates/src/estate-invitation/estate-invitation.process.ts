@@ -1,0 +1,53 @@
+import type { Logger } from 'pino';
+import type { Bus, Closeable, EventEnvelope, EventStore } from '@renopath/platform';
+import { fold, handleCommand } from '@renopath/platform/service/decider.ts';
+import { reactionContext } from '@renopath/platform/service/handler-kit.ts';
+import type { Settlement } from '@renopath/platform/service/settlement.ts';
+import { IdentityEvents } from '@renopath/contracts';
+import { parseEstateEvent } from '../estate/estate.events.ts';
+import { estateDecider, estateStream } from '../estate/estate.decider.ts';
+
+/** Durable consumer name: it must not change, or the bus would start a new consumer from the beginning. */
+export const ESTATE_INVITATION_CONSUMER = 'estates-estate-invitation';
+
+/**
+ * The estate member invitation spans two contexts: estates asks identity to invite (`addMember`), identity
+ * records `OrganizationMemberInvited` with the estate's id, and the estate records its pending member.
+ * The request appends that member itself (its reply shows them), but a crash, or a failed append, after
+ * identity's answer would leave an invitee the estate never lists: this process manager finishes the
+ * workflow from identity's stored event. Durable consumer: resumed where it left off after a restart.
+ *
+ * Idempotent: a member the estate already has is nothing to add, and a user the estate ever had (since
+ * removed) is not brought back by a replayed invitation: a new invitation goes through `addMember` again.
+ */
+export function startEstateInvitationProcess(options: {
+  bus: Bus;
+  eventStore: EventStore;
+  log: Logger;
+  now: () => Date;
+  /** Waits until the views show an appended change. */
+  settle(position: bigint | null): Promise<void>;
+  settlement?: Settlement;
+}): Promise<Closeable> {
+  const { bus, eventStore, log, now, settle } = options;
+  const tracked = options.settlement?.reactor(ESTATE_INVITATION_CONSUMER, ['identity']);
+  return bus.consume(ESTATE_INVITATION_CONSUMER, { subjects: ['evt.identity.OrganizationMemberInvited'] }, async (event: EventEnvelope) => {
+    const parsed = IdentityEvents.OrganizationMemberInvited.safeParse(event.data);
+    if (!parsed.success) {
+      log.error({ err: parsed.error, event_id: event.event_id }, 'identity event does not match its contract; skipped');
+    } else if (parsed.data.estate_id) {
+      const { estate_id, organization_id, user_id, email_address, first_name, last_name } = parsed.data;
+      const history = await eventStore.readStream(estateStream(estate_id));
+      const state = fold(estateDecider, history.map(parseEstateEvent));
+      const everMember = history.some((e) => e.type === 'EstateMemberAdded' && e.data['user_id'] === user_id);
+      if (state.status === 'ACTIVE' && state.organization_id === organization_id && !everMember) {
+        const result = await handleCommand(eventStore, estateStream(estate_id), estateDecider, {
+          type: 'AddEstateMember', estate_id, user_id, email_address, first_name, last_name, status: 'PENDING',
+        }, reactionContext(event, now()));
+        await settle(result.position);
+        log.info({ estate_id, user_id }, 'estate member recorded from the invitation identity stored');
+      }
+    }
+    tracked?.handled(event);
+  });
+}

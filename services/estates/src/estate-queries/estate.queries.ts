@@ -1,0 +1,60 @@
+import type { z } from 'zod';
+import { actorOf, parse } from '@renopath/platform/service/handler-kit.ts';
+import { EstateListQuery, GetEstateQuery, type ServiceRequest } from '@renopath/contracts';
+import { activeIn, asSeenBy, notFound, WRITER_ROLES, type Access } from '../access/access.ts';
+import { C, type EstateDetailDoc, type EstateListDoc, type MembershipDoc } from '../estate-views/estate-views.projection.ts';
+import { renderEstate, renderListForm, renderListItem } from '../estate-views/estate-views.render.ts';
+import type { EstatesKit, Handler } from '../kit/estates-kit.ts';
+
+/** The current detailed form, for a reader with at least `need`, as that reader may see it. */
+export async function readable(kit: EstatesKit, req: ServiceRequest, need: Access = 'READ') {
+  const estate_id = kit.estateIdOf(req);
+  const doc = await kit.reads.get<EstateDetailDoc>(C.detail, estate_id);
+  if (!doc?.view) throw notFound('estate');
+  const access = await kit.access.requireAccess(req, doc.view.organization_id, activeIn(doc.view), need);
+  return { view: asSeenBy(doc.view, access, actorOf(req)), assessment: doc.assessment };
+}
+
+/** Queries of the estate views: the lists, the detailed form, the members. */
+export function estateQueries(kit: EstatesKit, asOf: Handler): Record<'list' | 'estateList' | 'get' | 'members', Handler> {
+  const { reads, config } = kit;
+
+  /**
+   * Estates the caller sees, in the token's organization only: all of them for its owners and
+   * employees, the ones they accepted an invitation to for its clients.
+   */
+  async function visibleList(req: ServiceRequest, filter: z.infer<typeof EstateListQuery>): Promise<EstateListDoc[]> {
+    const actor = actorOf(req);
+    const role = await kit.access.roleOf(req);
+    if (!role) return [];
+    const extra = {
+      ...(filter.external_id !== undefined ? { external_id: filter.external_id } : {}),
+      ...(filter.estate_provider_type !== undefined ? { estate_provider_type: filter.estate_provider_type } : {}),
+    };
+    let all: EstateListDoc[];
+    if (WRITER_ROLES.has(role)) {
+      all = (await reads.query<EstateListDoc>(C.list, { filter: { organization_id: actor.organization_id, ...extra } })).items;
+    } else {
+      const { items: memberships } = await reads.query<MembershipDoc>(C.memberships, { filter: { user_id: actor.user_id, organization_id: actor.organization_id } });
+      const memberOf = memberships.filter((m) => m.status !== 'PENDING').map((m) => m.estate_id);
+      all = memberOf.length ? (await reads.query<EstateListDoc>(C.list, { filter: { _id: { $in: memberOf }, ...extra } })).items : [];
+    }
+    // Newest first; the id breaks ties so the order is stable.
+    return all.sort((a, b) => (a.created_at === b.created_at ? a.id.localeCompare(b.id) : b.created_at.localeCompare(a.created_at)));
+  }
+
+  return {
+    list: async (req) => (await visibleList(req, {})).map((doc) => renderListForm(doc, config.publicUrl)),
+    estateList: async (req) => {
+      const filter = parse(EstateListQuery, req.query ?? {});
+      return { estates: (await visibleList(req, filter)).map((doc) => renderListItem(doc, config.publicUrl)) };
+    },
+    get: async (req) => {
+      const query = parse(GetEstateQuery, req.query ?? {});
+      if (query.as_of !== undefined) return asOf(req);
+      const { view, assessment } = await readable(kit, req);
+      return renderEstate(view, assessment, config.publicUrl);
+    },
+    members: async (req) => (await readable(kit, req)).view.members,
+  };
+}
