@@ -5,8 +5,8 @@ import autocannon from 'autocannon';
 
 /**
  * `npm run bench`: performance figures measured in one run on this machine (targets live here,
- * never in timed test assertions). Prints requests/s and p99 of the authenticated gateway route
- * and of a bare Fastify route, and their ratio; then the energy model's figures; then renovations:
+ * never in timed test assertions). Prints requests/s and p99 of two authenticated gateway routes
+ * (`GET /users/me`, `GET /estates/{id}`) and of a bare Fastify route, and their ratios; then the energy model's figures; then renovations:
  * an item add (its derived works and EPC indication included) and the overview of a 30-item renovation.
  */
 const DURATION_S = Number(process.env['BENCH_DURATION_S'] ?? 5);
@@ -61,32 +61,47 @@ async function benchGateway() {
       `gateway benchmark: ${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${DURATION_S} s per route (medians), ` +
         'server in its own process (log level warn)',
     );
-    const bareUrl = `http://127.0.0.1:${ready.barePort}/bare`;
-    const meUrl = `http://127.0.0.1:${ready.gatewayPort}/users/me`;
     const auth = { authorization: `Bearer ${access_token}` };
+    const created = await fetch(`http://127.0.0.1:${ready.gatewayPort}/estates`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ address: { street: 'Kouter', house_number: '12', zip_code: '9000', place: 'Gent', country: 'BE' }, year_built: 1960 }),
+    });
+    if (created.status !== 201) throw new Error(`POST /estates: ${created.status} ${await created.text()}`);
+    const estateId = ((await created.json()) as { id: string }).id;
+    const bareUrl = `http://127.0.0.1:${ready.barePort}/bare`;
+    // Two authenticated routes: one answered by identity, one by estates (its access checks included).
+    const routes = [
+      { name: 'gateway GET /users/me (bearer)', url: `http://127.0.0.1:${ready.gatewayPort}/users/me` },
+      { name: 'gateway GET /estates/{id} (bearer)', url: `http://127.0.0.1:${ready.gatewayPort}/estates/${estateId}` },
+    ];
     // A short warm-up lets the JIT settle before the measured runs.
     await autocannon({ url: bareUrl, connections: CONNECTIONS, duration: 2 });
-    await autocannon({ url: meUrl, connections: CONNECTIONS, duration: 2, headers: auth });
+    for (const route of routes) await autocannon({ url: route.url, connections: CONNECTIONS, duration: 2, headers: auth });
     const bareRuns: Run[] = [];
-    const meRuns: Run[] = [];
+    const routeRuns: Run[][] = routes.map(() => []);
     for (let round = 0; round < ROUNDS; round++) {
       bareRuns.push(await load(server, bareUrl));
-      meRuns.push(await load(server, meUrl, auth));
+      for (const [i, route] of routes.entries()) routeRuns[i]!.push(await load(server, route.url, auth));
     }
     const bare = median(bareRuns);
-    const me = median(meRuns);
     const row = (name: string, r: Run) =>
       console.log(
-        `  ${name.padEnd(34)} ${r.rps.toFixed(0).padStart(7)} req/s   p99 ${String(r.p99).padStart(4)} ms   ` +
+        `  ${name.padEnd(38)} ${r.rps.toFixed(0).padStart(7)} req/s   p99 ${String(r.p99).padStart(4)} ms   ` +
           `server CPU ${r.cpuPerRequest.toFixed(1).padStart(6)} us/request   (${r.total} requests)`,
       );
     row('bare Fastify GET /bare', bare);
-    row('gateway GET /users/me (bearer)', me);
-    const ratio = me.rps / bare.rps;
-    console.log(`  throughput ratio authenticated / bare: ${(ratio * 100).toFixed(1)}%  (target >= 40%: ${ratio >= 0.4 ? 'met' : 'NOT met'})`);
-    // On a 2-core machine the load generator shares the CPU, so the bare route is partly client-bound;
-    // server CPU per request is the capacity each route would have on a dedicated core.
-    console.log(`  server-CPU ratio (bare us / authenticated us per request): ${((bare.cpuPerRequest / me.cpuPerRequest) * 100).toFixed(1)}%`);
+    for (const [i, route] of routes.entries()) row(route.name, median(routeRuns[i]!));
+    for (const [i, route] of routes.entries()) {
+      const r = median(routeRuns[i]!);
+      const ratio = r.rps / bare.rps;
+      console.log(
+        `  ${route.name}: throughput / bare ${(ratio * 100).toFixed(1)}% (target >= 40%: ${ratio >= 0.4 ? 'met' : 'NOT met'}); ` +
+          // On a 2-core machine the load generator shares the CPU, so the bare route is partly client-bound;
+          // server CPU per request is the capacity each route would have on a dedicated core.
+          `server CPU bare / route ${((bare.cpuPerRequest / r.cpuPerRequest) * 100).toFixed(1)}%`,
+      );
+    }
   } finally {
     server.send('stop');
   }

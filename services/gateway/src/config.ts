@@ -11,6 +11,11 @@ const Env = z.object({
   RENOPATH_ADMIN_TOKEN: z.preprocess((v) => (v === '' ? undefined : v), z.string().min(16, 'RENOPATH_ADMIN_TOKEN must be at least 16 characters').optional()),
   RENOPATH_RATE_LIMIT_PER_SECOND: z.coerce.number().min(0).default(50),
   RENOPATH_RATE_LIMIT_BURST: z.coerce.number().min(0).default(100),
+  /** Distributed mode: the Redis every gateway replica counts the rate limit in. */
+  RENOPATH_RATE_LIMIT_REDIS_URL: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.string().regex(/^rediss?:\/\//, 'RENOPATH_RATE_LIMIT_REDIS_URL must be a redis:// or rediss:// URL').optional(),
+  ),
   RENOPATH_SETTLE_TIMEOUT_MS: z.coerce.number().int().min(0).default(5000),
   /** The bounded contexts a write may have effects in: the gateway waits for all of them to settle. */
   RENOPATH_CONTEXTS: z.string().regex(/^[a-z]+(,[a-z]+)*$/, 'RENOPATH_CONTEXTS must be a comma-separated list of context names').default('identity,estates,renovations'),
@@ -32,7 +37,7 @@ export interface GatewayConfig {
   host: string;
   publicUrl: string;
   adminToken: string | null;
-  rateLimit: { perSecond: number; burst: number };
+  rateLimit: { perSecond: number; burst: number; redisUrl: string | null };
   settleTimeoutMs: number;
   contexts: string[];
   issuer: string;
@@ -84,7 +89,7 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
     host: e.HOST,
     publicUrl,
     adminToken: e.RENOPATH_ADMIN_TOKEN ?? null,
-    rateLimit: { perSecond: e.RENOPATH_RATE_LIMIT_PER_SECOND, burst: e.RENOPATH_RATE_LIMIT_BURST },
+    rateLimit: { perSecond: e.RENOPATH_RATE_LIMIT_PER_SECOND, burst: e.RENOPATH_RATE_LIMIT_BURST, redisUrl: e.RENOPATH_RATE_LIMIT_REDIS_URL ?? null },
     settleTimeoutMs: e.RENOPATH_SETTLE_TIMEOUT_MS,
     contexts: e.RENOPATH_CONTEXTS.split(','),
     issuer: e.RENOPATH_TOKEN_ISSUER,

@@ -14,18 +14,24 @@ const bus = await openBus(platform, 'gateway');
 const blobs = await openBlobStore(platform, 'blobs');
 const { downloadSecret, idempotencyStore } = await openGatewayStorage(config);
 const gateway = buildGateway({ bus, config, logger, blobs, downloadSecret, idempotencyStore, routes: renovationsRoutes });
-// Processes start in no set order: until identity answers on the bus, wait for it rather than exit.
-for (let attempt = 1; ; attempt++) {
-  try {
-    await gateway.start();
-    break;
-  } catch (err) {
-    if (!(err instanceof BusUnavailableError) || attempt >= 120) throw err;
-    logger.warn({ err: err.message }, 'identity is not reachable yet; waiting for it');
-    await new Promise((resolve) => setTimeout(resolve, Math.min(2000, 100 * attempt)));
-  }
-}
+// Processes start in no set order: listen at once (/health answers, /ready says 503 until identity and every
+// context answer), and load identity's keys and revocations as soon as it is there, however long that takes.
 await gateway.app.listen({ port: config.port, host: config.host });
+void (async () => {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await gateway.start();
+      return;
+    } catch (err) {
+      if (!(err instanceof BusUnavailableError)) {
+        logger.error({ err }, 'could not start following identity');
+      } else if (attempt === 1 || attempt % 30 === 0) {
+        logger.warn({ err: err.message, attempt }, 'identity is not reachable yet; waiting for it');
+      }
+      await new Promise((resolve) => setTimeout(resolve, Math.min(5000, 100 * 2 ** Math.min(attempt, 6))));
+    }
+  }
+})();
 
 const shutdown = async (signal: string) => {
   logger.info({ signal }, 'shutting down');

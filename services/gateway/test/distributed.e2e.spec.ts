@@ -29,7 +29,7 @@ async function reachable(url: string): Promise<boolean> {
 }
 
 const natsUp = await reachable(NATS_URL);
-if (!natsUp) console.warn(`[skip] distributed e2e (gateway + identity over NATS): nothing listens on ${NATS_URL}`);
+if (!natsUp) console.warn(`[skip] distributed e2e (gateway, identity, estates, renovations over NATS, in several start orders): nothing listens on ${NATS_URL}`);
 
 async function freePort(): Promise<number> {
   return new Promise((done) => {
@@ -41,14 +41,31 @@ async function freePort(): Promise<number> {
   });
 }
 
-describe.skipIf(!natsUp)('distributed mode over NATS', () => {
+type Service = 'gateway' | 'identity' | 'estates' | 'renovations';
+
+/**
+ * One distributed stack: the four services as processes, started in `order`, each given a moment
+ * to come up (and find its peers missing) before the next. Its own JetStream stream and subject
+ * prefix, so stacks do not see each other's events.
+ */
+function distributedStack(order: Service[]) {
   const run = randomUUID().replace(/-/g, '').slice(0, 12);
   const stream = `RENOPATH_TEST_${run}`;
   const dirs: string[] = [];
   const children: ChildProcess[] = [];
-  const clientId = randomUUID();
-  const clientSecret = 'ab'.repeat(32);
-  let port = 0;
+  const running = new Map<Service, { child: ChildProcess; again: () => ChildProcess }>();
+  const stack = {
+    port: 0,
+    clientId: randomUUID(),
+    clientSecret: 'ab'.repeat(32),
+    /** Stops one service (SIGTERM) and starts it again on its own data dir, the others left running. */
+    async restart(service: Service) {
+      const { child, again } = running.get(service)!;
+      child.kill('SIGTERM');
+      await new Promise((r) => (child.exitCode !== null || child.signalCode !== null ? r(null) : child.once('exit', r)));
+      running.set(service, { child: again(), again });
+    },
+  };
 
   /** `dataDir` shared by two processes stands for a shared volume (the gateway and estates share the blob store). */
   const start = (script: string, env: Record<string, string>, dataDir = mkdtempSync(join(tmpdir(), 'renopath-dist-'))) => {
@@ -61,7 +78,7 @@ describe.skipIf(!natsUp)('distributed mode over NATS', () => {
         RENOPATH_NATS_STREAM: stream,
         RENOPATH_NATS_PREFIX: `t${run}`,
         RENOPATH_DATA_DIR: dataDir,
-        LOG_LEVEL: 'warn',
+        LOG_LEVEL: 'error',
         ...env,
       },
       stdio: ['ignore', 'inherit', 'inherit'],
@@ -71,16 +88,29 @@ describe.skipIf(!natsUp)('distributed mode over NATS', () => {
   };
 
   beforeAll(async () => {
-    port = await freePort();
-    start('services/identity/src/main.ts', { RENOPATH_BOOTSTRAP_CLIENT_ID: clientId, RENOPATH_BOOTSTRAP_CLIENT_SECRET: clientSecret });
+    const port = await freePort();
+    stack.port = port;
     const shared = mkdtempSync(join(tmpdir(), 'renopath-dist-'));
     const publicUrl = { RENOPATH_PUBLIC_URL: `http://127.0.0.1:${port}` };
-    start('services/estates/src/main.ts', publicUrl, shared);
-    start('services/renovations/src/main.ts', {});
-    start('services/gateway/src/main.ts', { PORT: String(port), HOST: '127.0.0.1', RENOPATH_RATE_LIMIT_PER_SECOND: '0', ...publicUrl }, shared);
+    const launch = (service: Service, script: string, env: Record<string, string>, dataDir = mkdtempSync(join(tmpdir(), 'renopath-dist-'))) => {
+      const again = () => start(script, env, dataDir);
+      running.set(service, { child: again(), again });
+    };
+    const starters: Record<Service, () => void> = {
+      identity: () => launch('identity', 'services/identity/src/main.ts', { RENOPATH_BOOTSTRAP_CLIENT_ID: stack.clientId, RENOPATH_BOOTSTRAP_CLIENT_SECRET: stack.clientSecret }),
+      estates: () => launch('estates', 'services/estates/src/main.ts', publicUrl, shared),
+      renovations: () => launch('renovations', 'services/renovations/src/main.ts', {}),
+      gateway: () => launch('gateway', 'services/gateway/src/main.ts', { PORT: String(port), HOST: '127.0.0.1', RENOPATH_RATE_LIMIT_PER_SECOND: '0', ...publicUrl }, shared),
+    };
+    for (const [i, service] of order.entries()) {
+      starters[service]();
+      // Let it start without the ones after it (the point of the order); not an assertion on time.
+      if (i < order.length - 1) await new Promise((r) => setTimeout(r, 1500));
+    }
     // Four tsx processes start on two shared cores: generous, since a slow start is not a failure.
     const deadline = Date.now() + 90_000;
     for (;;) {
+      for (const child of children) if (child.exitCode !== null) throw new Error(`a service exited (code ${child.exitCode}) while its peers were missing`);
       try {
         const res = await fetch(`http://127.0.0.1:${port}/ready`);
         if (res.status === 200) break;
@@ -90,26 +120,50 @@ describe.skipIf(!natsUp)('distributed mode over NATS', () => {
       if (Date.now() > deadline) throw new Error('gateway + identity did not become ready over NATS');
       await new Promise((r) => setTimeout(r, 250));
     }
-    // A fresh identity process answers before its first-start client exists: wait for that too (a few
-    // tries a second apart, under the per-client limit on failed attempts).
-    for (let attempt = 1; attempt <= 8; attempt++) {
-      const res = await fetch(`http://127.0.0.1:${port}/v1/oauth/token`, {
-        method: 'POST', headers: { 'x-service-client-id': clientId, 'x-service-client-secret': clientSecret },
-      });
-      if (res.status === 200) break;
-      await new Promise((r) => setTimeout(r, 1000));
-    }
   }, 120_000);
 
   afterAll(async () => {
     for (const child of children) {
-      child.kill('SIGTERM');
-      await new Promise((r) => (child.exitCode !== null ? r(null) : child.once('exit', r)));
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await new Promise((r) => (child.exitCode !== null || child.signalCode !== null ? r(null) : child.once('exit', r)));
     }
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
     const nc = await connect({ servers: NATS_URL });
     await (await nc.jetstreamManager()).streams.delete(stream).catch(() => undefined);
     await nc.close();
+  });
+
+  return stack;
+}
+
+const token = async (stack: { port: number; clientId: string; clientSecret: string }) => {
+  const res = await fetch(`http://127.0.0.1:${stack.port}/v1/oauth/token`, {
+    method: 'POST',
+    headers: { 'x-service-client-id': stack.clientId, 'x-service-client-secret': stack.clientSecret },
+  });
+  return { status: res.status, access_token: ((await res.json()) as { access_token?: string }).access_token ?? '' };
+};
+
+/** Until a context's process answers through the gateway (it may still be subscribing): readiness, not timing. */
+async function untilAnswers(url: string, auth: Record<string, string>, what: string) {
+  const deadline = Date.now() + 30_000;
+  while ((await fetch(url, { headers: auth })).status !== 200) {
+    if (Date.now() > deadline) throw new Error(`${what} service did not answer over NATS`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+describe.skipIf(!natsUp)('distributed mode over NATS', () => {
+  const stack = distributedStack(['identity', 'estates', 'renovations', 'gateway']);
+  let port = 0;
+  let clientId = '';
+  let clientSecret = '';
+  beforeAll(() => {
+    ({ port, clientId, clientSecret } = stack);
+  });
+
+  it('identity answers the bus only once its first-start client exists: the first token after /ready works', async () => {
+    expect((await token(stack)).status).toBe(200);
   });
 
   it('gets a token and /users/me through the gateway from the identity process', async () => {
@@ -139,11 +193,7 @@ describe.skipIf(!natsUp)('distributed mode over NATS', () => {
     const { access_token } = (await tokenRes.json()) as { access_token: string };
     const auth = { authorization: `Bearer ${access_token}` };
     // the estates process may still be subscribing: wait until it answers (readiness, not timing)
-    const deadline = Date.now() + 30_000;
-    while ((await fetch(`http://127.0.0.1:${port}/estates`, { headers: auth })).status !== 200) {
-      if (Date.now() > deadline) throw new Error('estates service did not answer over NATS');
-      await new Promise((r) => setTimeout(r, 250));
-    }
+    await untilAnswers(`http://127.0.0.1:${port}/estates`, auth, 'estates');
     const created = await fetch(`http://127.0.0.1:${port}/estates`, {
       method: 'POST',
       headers: { ...auth, 'content-type': 'application/json' },
@@ -185,3 +235,44 @@ describe.skipIf(!natsUp)('distributed mode over NATS', () => {
     for (const [name, scenario] of Object.entries(cascadeScenarios(() => client))) it(name, scenario, 30_000);
   });
 });
+
+/** Processes start in any order: each rides out its missing peers and the stack works once all are up. */
+for (const order of [
+  ['gateway', 'estates', 'renovations', 'identity'],
+  ['renovations', 'estates', 'gateway', 'identity'],
+  ['estates', 'identity', 'gateway', 'renovations'],
+] as Service[][]) {
+  describe.skipIf(!natsUp)(`distributed mode over NATS, started in the order ${order.join(', ')}`, () => {
+    const stack = distributedStack(order);
+
+    it('serves a token, /users/me, an estate and renovations (and rides out a restart of identity)', { timeout: 90_000 }, async () => {
+      const { status, access_token } = await token(stack);
+      expect(status).toBe(200);
+      const base = `http://127.0.0.1:${stack.port}`;
+      const auth = { authorization: `Bearer ${access_token}` };
+      const me = await fetch(`${base}/v1/users/me`, { headers: auth });
+      expect(me.status).toBe(200);
+      await untilAnswers(`${base}/estates`, auth, 'estates');
+      const created = await fetch(`${base}/estates`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: `Started ${order.join('-')}`, address: { zip_code: '8000', country: 'BE' } }),
+      });
+      expect(created.status).toBe(201);
+      const estate = (await created.json()) as { id: string };
+      expect(((await (await fetch(`${base}/v1/estates/${estate.id}`, { headers: auth })).json()) as { name: string }).name).toBe(`Started ${order.join('-')}`);
+      await untilAnswers(`${base}/v1/renovations`, auth, 'renovations');
+
+      if (order[0] !== 'gateway') return;
+      // Restarted on its own, identity comes back with its keys and client: old tokens still work, new ones are issued.
+      await stack.restart('identity');
+      const deadline = Date.now() + 45_000;
+      while ((await token(stack)).status !== 200) {
+        if (Date.now() > deadline) throw new Error('identity did not come back after its restart');
+        await new Promise((r) => setTimeout(r, 500));
+      }
+      expect((await fetch(`${base}/v1/users/me`, { headers: auth })).status).toBe(200);
+      expect((await fetch(`${base}/v1/estates/${estate.id}`, { headers: auth })).status).toBe(200);
+    });
+  });
+}

@@ -50,7 +50,17 @@ export function zip(entries: Array<[name: string, content: string]>): Buffer {
   return Buffer.concat([...locals, directory, end]);
 }
 
-export const DOCX = zip([['[Content_Types].xml', '<Types/>'], ['_rels/.rels', '<Relationships/>'], ['word/document.xml', '<w:document/>']]);
-export const XLSX = zip([['[Content_Types].xml', '<Types/>'], ['xl/workbook.xml', '<workbook/>']]);
+/** `[Content_Types].xml` as Office writes it: its main part's content type is what names the kind of document. */
+const contentTypes = (part: string, type: string) =>
+  `<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Override PartName="${part}" ContentType="${type}"/></Types>`;
+export const DOCX = zip([
+  ['[Content_Types].xml', contentTypes('/word/document.xml', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml')],
+  ['_rels/.rels', '<Relationships/>'],
+  ['word/document.xml', '<w:document/>'],
+]);
+export const XLSX = zip([
+  ['[Content_Types].xml', contentTypes('/xl/workbook.xml', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml')],
+  ['xl/workbook.xml', '<workbook/>'],
+]);
 export const ODT = zip([['mimetype', 'application/vnd.oasis.opendocument.text'], ['content.xml', '<office:document-content/>']]);
 export const PLAIN_ZIP = zip([['notes.txt', 'hello']]);

@@ -105,6 +105,19 @@ describe('HTTP behaviour every client relies on', () => {
     expect(error.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 
+  it('generates /openapi.json from the route schemas: every declared route, bare and under /v1, with its success status', async () => {
+    const doc = (await stack.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    const missing = stack.running.gateway.routes.flatMap((route) => {
+      const paths = route.prefix === 'both' ? [route.path, `/v1${route.path}`] : route.prefix === 'v1' ? [`/v1${route.path}`] : [route.path];
+      return paths.filter((path) => !doc.paths[path]?.[route.method.toLowerCase()]?.responses?.[String(route.status)]).map((path) => `${route.method} ${path}`);
+    });
+    expect(missing).toEqual([]);
+    for (const path of ['/v1/oauth/token', '/health', '/ready', '/v1/downloads/{blob}/{name}']) expect(doc.paths).toHaveProperty([path]);
+    expect(doc.paths['/v1/oauth/token'].post.requestBody.required).toBe(false);
+    expect(doc.paths['/estates/{estate_id}/files'].post.requestBody.content).toHaveProperty(['multipart/form-data']);
+    expect(JSON.stringify(doc)).not.toContain('x-renopath-multipart');
+  });
+
   it('serves health, readiness, the OpenAPI document and the docs page', async () => {
     expect((await stack.app.inject({ method: 'GET', url: '/health' })).json()).toEqual({ status: 'ok' });
     expect((await stack.app.inject({ method: 'GET', url: '/ready' })).statusCode).toBe(200);
@@ -116,9 +129,13 @@ describe('HTTP behaviour every client relies on', () => {
     const patch = doc.paths['/organizations/{organization_id}'].patch;
     expect(patch.requestBody.content['application/json'].schema.additionalProperties).toBe(false);
     expect(Object.keys(patch.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '403', '404']));
+    // swagger-ui, served from the assets in its package (no CDN: the service runs offline), reading the same document.
     const docs = await stack.app.inject({ method: 'GET', url: '/docs' });
     expect(docs.headers['content-type']).toMatch(/text\/html/);
-    expect(docs.body).toContain('/organizations/{organization_id}/members');
+    expect(docs.body).not.toMatch(/https?:\/\//);
+    const bundle = await stack.app.inject({ method: 'GET', url: '/docs/static/swagger-ui-bundle.js' });
+    expect(bundle.statusCode).toBe(200);
+    expect((await stack.app.inject({ method: 'GET', url: '/docs/json' })).json().paths).toHaveProperty(['/organizations/{organization_id}/members']);
   });
 
   it('answers 429 with Retry-After once a client exceeds its rate', async () => {

@@ -3,6 +3,7 @@ import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { IdentitySubjects } from '@renopath/contracts';
 import { createMemoryBus, type BlobStore, type Bus } from '@renopath/platform';
+import { settleSubject } from '@renopath/platform/service/settlement.ts';
 import { buildGateway } from '../src/app.ts';
 import { loadGatewayConfig } from '../src/config.ts';
 
@@ -16,7 +17,7 @@ const gatewayOn = (bus: Bus, env: Record<string, string> = {}) =>
   });
 
 describe('gateway lifecycle', () => {
-  it('answers /ready with 503 in the error shape of API.md 2, with Retry-After, while the identity service is unreachable', async () => {
+  it('answers /ready with 503 in the error shape of API.md 2, with Retry-After, until identity and every context answer', async () => {
     const bus = createMemoryBus();
     const { app } = gatewayOn(bus);
     try {
@@ -24,7 +25,19 @@ describe('gateway lifecycle', () => {
       expect(res.statusCode).toBe(503);
       expect(res.headers['retry-after']).toBe('5');
       expect(res.headers['x-request-id']).toBeTruthy();
-      expect(res.json()).toEqual({ statusCode: 503, error: 'Service Unavailable', message: ['identity service is not reachable'] });
+      expect(res.json()).toEqual({
+        statusCode: 503,
+        error: 'Service Unavailable',
+        message: ['identity service is not reachable', 'estates service is not reachable', 'renovations service is not reachable'],
+      });
+      // Peers arrive in any order; the gateway names what is still missing, then is ready.
+      await bus.handle(IdentitySubjects.jwks, async () => ({ keys: [] }));
+      await bus.handle(settleSubject('renovations'), async () => ({ position: null, complete: true }));
+      expect((await app.inject({ method: 'GET', url: '/ready' })).json().message).toEqual(['estates service is not reachable']);
+      await bus.handle(settleSubject('estates'), async () => ({ position: null, complete: true }));
+      const ready = await app.inject({ method: 'GET', url: '/ready' });
+      expect(ready.statusCode).toBe(200);
+      expect(ready.json()).toEqual({ status: 'ready' });
     } finally {
       await app.close();
       await bus.close();

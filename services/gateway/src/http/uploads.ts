@@ -44,7 +44,7 @@ export async function readUpload(request: FastifyRequest, accept: readonly strin
   }
   if (!bytes) throw new HttpError(400, ['file is required (a multipart part named file)']);
   if (bytes.length === 0) throw new HttpError(400, ['file must not be empty']);
-  const mimetype = sniffMediaType(bytes);
+  const mimetype = await sniffMediaType(bytes);
   if (!mimetype || !accept.includes(mimetype)) {
     throw new HttpError(415, [`file must be one of ${accept.join(', ')} (decided from its content)`]);
   }

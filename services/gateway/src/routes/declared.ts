@@ -1,0 +1,186 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest, preValidationAsyncHookHandler } from 'fastify';
+import { z } from 'zod';
+import { ErrorBody, IdentitySubjects, type ServiceRequest } from '@renopath/contracts';
+import { DomainError, type BlobStore, type Bus } from '@renopath/platform';
+import { settleAcrossContexts } from '@renopath/platform/service/settlement.ts';
+import { newId } from '@renopath/platform/service/handler-kit.ts';
+import { HttpError } from '../http/errors.ts';
+import { IdempotencyKeys } from '../http/idempotency.ts';
+import { readUpload, type Upload } from '../http/uploads.ts';
+import { requireScope } from '../plugins/auth.ts';
+import { MULTIPART_BODY } from '../plugins/docs.ts';
+import type { RouteDef } from './route.ts';
+
+export interface DeclaredRoutesOptions {
+  routes: readonly RouteDef[];
+  bus: Bus;
+  blobs: BlobStore;
+  contexts: string[];
+  busTimeoutMs: number;
+  settleTimeoutMs: number;
+}
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const HTML_HEADERS = {
+  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors *",
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+};
+const UPLOAD_SCHEMA = {
+  type: 'object',
+  properties: { file: { type: 'string', format: 'binary' }, name: { type: 'string', maxLength: 255 } },
+  required: ['file'],
+};
+const errorResponse = { description: 'Error (API.md 2)', content: { 'application/json': { schema: ErrorBody } } };
+
+/**
+ * The routes of the contexts' route tables (`*.routes.ts`), each declared to Fastify with its zod
+ * schemas (so `/openapi.json` describes it) and its hooks in the order the contract answers in:
+ * who calls (401), their budget (429), their scope (403), ids (404), content type (415), then the zod
+ * validation of query and body (400). The handler turns the request into the service's typed request,
+ * with its idempotency key, and answers a write once its effects are readable.
+ */
+export async function declaredRoutes(app: FastifyInstance, options: DeclaredRoutesOptions) {
+  const { bus, blobs } = options;
+  const call = async <T>(subject: string, request: FastifyRequest, payload: Omit<ServiceRequest, 'correlation_id' | 'actor'>) =>
+    bus.request<T>(subject, { ...payload, actor: request.actor, correlation_id: request.id } satisfies ServiceRequest, { timeoutMs: options.busTimeoutMs });
+
+  /** Read your writes across contexts; past the bound the write stands and the answer says so. */
+  const settleEffects = async (request: FastifyRequest, reply: FastifyReply) => {
+    const settled = await settleAcrossContexts({ bus, contexts: options.contexts, correlationId: request.id, timeoutMs: options.settleTimeoutMs })
+      .catch((err: unknown) => (request.log.warn({ err }, 'a context did not settle in time'), false));
+    if (settled) return;
+    request.log.warn({ correlation_id: request.id }, 'write answered before every effect was readable');
+    reply.header('x-renopath-settled', 'false');
+  };
+
+  for (const route of options.routes) {
+    if (route.auth === 'admin' && !app.auth.adminEnabled) continue; // the admin API exists only when configured
+    const paths = route.prefix === 'both' ? [route.path, `/v1${route.path}`] : route.prefix === 'v1' ? [`/v1${route.path}`] : [route.path];
+    const kind = route.kind ?? 'json';
+    const limit = app.limit ? [app.limit as unknown as preValidationAsyncHookHandler] : [];
+    const preValidation: preValidationAsyncHookHandler[] =
+      route.auth === 'bearer' ? [app.auth.bearer, ...limit, ...(route.scope ? [requireScope(route.scope)] : [])]
+      // Like the token endpoint: guesses at the admin token are limited per address, before they are checked.
+      : route.auth === 'admin' ? [...limit, app.auth.admin]
+      : limit;
+    preValidation.push(requestChecks(route));
+
+    for (const path of paths) {
+      app.route({
+        method: route.method,
+        url: path.replace(/\{(\w+)\}/g, ':$1'),
+        schema: routeSchema(route, path),
+        preValidation,
+        handler: async (request, reply) => {
+          const params = request.params as Record<string, string>;
+          const idempotencyKey = route.method === 'POST' && request.actor ? IdempotencyKeys.keyOf(request.headers['idempotency-key']) : null;
+          let body: unknown = route.body ? request.body : undefined;
+          let upload: Upload | null = null;
+          if (kind === 'upload') upload = await readUpload(request, route.accept ?? []);
+          let claimed: string | null = null;
+          let serviceKey: string | null = null;
+          if (idempotencyKey && request.actor) {
+            // `/x` and `/v1/x` are one resource (API.md 1): the route and its ids name the target.
+            const target = `${route.method} ${route.path} ${JSON.stringify(params)}`;
+            const fingerprint = IdempotencyKeys.fingerprint(upload ? [target, upload.name, upload.bytes] : [target, JSON.stringify(body ?? null)]);
+            const claim = await app.idempotency.claim(request.actor.client_id, idempotencyKey, fingerprint);
+            if (claim.kind === 'replay') return send(reply, { ...route, status: claim.status }, route.signLinks ? app.signer.signReply(claim.reply) : claim.reply);
+            claimed = claim.id;
+            serviceKey = IdempotencyKeys.serviceKey(request.actor.client_id, idempotencyKey, fingerprint);
+          }
+          let uploaded: string | null = null;
+          let result: unknown;
+          try {
+            if (upload) {
+              // A keyed retry writes the same bytes under the same key, which the first attempt's file may already name.
+              uploaded = `uploads/${serviceKey ? newId({ idempotency_key: serviceKey }, 'upload') : randomUUID()}`;
+              await blobs.put(uploaded, upload.bytes, upload.mimetype);
+              body = { blob_key: uploaded, name: upload.name, mimetype: upload.mimetype, size: upload.bytes.length };
+            }
+            result = await call(route.subject, request, {
+              params, query: (route.query ? request.query : {}) as Record<string, unknown>, body, ...(serviceKey ? { idempotency_key: serviceKey } : {}),
+            });
+          } catch (error) {
+            // The service refused the file (unknown estate, validation): its bytes must not linger. After a
+            // timeout or a late read model (503) the file may be stored, and the bytes stay.
+            if (uploaded && error instanceof DomainError && error.status < 500) {
+              await blobs.delete(uploaded).catch((err: unknown) => request.log.warn({ err }, 'could not remove a refused upload'));
+            }
+            if (claimed) await app.idempotency.release(claimed);
+            throw error;
+          }
+          if (route.method !== 'GET') await settleEffects(request, reply);
+          if (claimed) await app.idempotency.complete(claimed, route.status, result);
+          if (route.subject === IdentitySubjects.adminRevokeApiClient) app.auth.verifier.markRevoked(params['client_id']!.toLowerCase());
+          if (route.signLinks) result = app.signer.signReply(result);
+          return send(reply, route, result);
+        },
+      });
+    }
+  }
+}
+
+/** What the contract answers before the body is validated: unknown ids, unknown query parameters, wrong content types. */
+function requestChecks(route: RouteDef): preValidationAsyncHookHandler {
+  const kind = route.kind ?? 'json';
+  return async function checks(request) {
+    const params = request.params as Record<string, string>;
+    for (const id of route.ids ?? []) {
+      if (!UUID_RE.test(params[id] ?? '')) throw new HttpError(404, [`${id.replace(/_id$/, '').replace(/_/g, ' ')} not found`]);
+    }
+    if (!route.query) {
+      // Like unknown body fields, a parameter the route does not take is refused rather than ignored.
+      const unknown = Object.keys((request.query ?? {}) as object);
+      if (unknown.length > 0) throw new HttpError(400, unknown.map((key) => `${key} is not an allowed query parameter`));
+    }
+    if (kind !== 'upload' && request.isMultipart()) throw new HttpError(415, ['multipart/form-data is only accepted by upload endpoints']);
+    if (route.method === 'POST' && request.actor) IdempotencyKeys.keyOf(request.headers['idempotency-key']);
+    if (kind === 'upload') return;
+    // Only the token endpoint takes forms; text/plain and forms elsewhere are a wrong content type (API.md 2).
+    if (route.body && request.body !== undefined && !isJson(request.headers['content-type'])) {
+      throw new HttpError(415, [`content-type ${String(request.headers['content-type'] ?? '')} is not supported here; send application/json`]);
+    }
+    if (!route.body && route.method !== 'GET' && route.method !== 'DELETE' && request.body !== undefined) {
+      throw new HttpError(400, ['this endpoint takes no body']);
+    }
+    // An absent body is an empty one; a JSON `null` is a value of the wrong type.
+    if (route.body && request.body === undefined) request.body = {};
+  };
+}
+
+/** The route's zod schemas and documentation, as the zod type provider and `@fastify/swagger` read them. */
+function routeSchema(route: RouteDef, path: string) {
+  const names = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+  const responses: Record<number, unknown> = {
+    [route.status]:
+      route.kind === 'html'
+        ? { description: route.summary, content: { 'text/html': { schema: z.string() } } }
+        : { description: route.summary, content: { 'application/json': { schema: route.reply ?? z.unknown() } } },
+  };
+  for (const status of new Set([...route.errors, 500, ...(route.auth !== 'none' ? [429] : [])])) responses[status] ??= errorResponse;
+  return {
+    tags: [route.tag],
+    summary: route.summary,
+    operationId: `${route.method.toLowerCase()}${path.replace(/[^A-Za-z0-9]+(\w)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
+    security: route.auth === 'bearer' ? [{ bearer: route.scope ? [route.scope] : [] }] : route.auth === 'admin' ? [{ admin: [] }] : [],
+    ...(names.length > 0 ? { params: z.object(Object.fromEntries(names.map((n) => [n, route.ids?.includes(n) ? z.string().meta({ format: 'uuid' }) : z.string()]))) } : {}),
+    ...(route.query ? { querystring: route.query } : {}),
+    ...(route.kind === 'upload'
+      ? { [MULTIPART_BODY]: { ...UPLOAD_SCHEMA, description: `one part file (${(route.accept ?? []).join(', ')}), optionally a part name` } }
+      : route.body ? { body: route.body } : {}),
+    response: responses,
+  };
+}
+
+function send(reply: FastifyReply, route: RouteDef, result: unknown) {
+  if (route.kind === 'html' && route.render) {
+    return reply.code(route.status).headers(HTML_HEADERS).type('text/html; charset=utf-8').send(route.render(result));
+  }
+  return reply.code(route.status).send(result);
+}
+
+function isJson(contentType: string | undefined): boolean {
+  return /^application\/json\s*(;|$)/i.test(contentType ?? '');
+}
