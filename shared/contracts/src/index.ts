@@ -7,3 +7,4 @@ export * from './estates.ts';
 export * from './calculations.ts';
 export * from './renovations.ts';
 export * from './text.ts';
+export * from './estate-property.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PropertyDescription, type CreateEstateBody } from '@renopath/contracts';
 import { estateFieldsFrom } from '../estate/estate.decider.ts';
-import { estateFromProperty, propertyFromEstate } from './property-description.ts';
+import { estateFromProperty, propertyFromEstate } from '@renopath/contracts';
 
 type Roof = { estate_roof_type: 'INCLINED' | 'FLAT'; surface_m2: number | null; insulation_type: 'NONE' | 'LIGHT' | 'MODERATE' | 'STRONG' | null };
 /** An estate as a create body would make it, with its roofs. */

@@ -1,6 +1,6 @@
 import { evaluate } from '@renopath/energy';
 import type { EnergyEfficiencyType, QualityLabel, Region } from '@renopath/contracts';
-import { propertyFromEstate, type EstateData } from '../property/property-description.ts';
+import { propertyFromEstate, type EstateData } from '@renopath/contracts';
 
 /** What the energy model says about an estate's own data (DOMAIN.md 3), before any trajectory. */
 export interface Assessment {

@@ -1,14 +1,6 @@
-import {
-  PropertyDescription,
-  type CreateEstateBody,
-  type EstateAddress,
-  type EstateEnergyContext,
-  type EstateFieldValues,
-  type InsulationLevel,
-  type PropertyField,
-  type RoofFieldValues,
-  type RoofType,
-} from '@renopath/contracts';
+import type { InsulationLevel, RoofType } from './enums.ts';
+import type { CreateEstateBody, EstateAddress, EstateEnergyContext, EstateFieldValues, RoofFieldValues } from './estates.ts';
+import { PropertyDescription, type PropertyField } from './trajectory-request.ts';
 
 /**
  * The bridge between an estate and the energy model's input (the trajectory request's property).
@@ -20,6 +12,8 @@ import {
  *   MIXED after the roofs there are;
  * - the old-style `ground_floor_type` / `ground_floor_insulation_type` fill in the detailed floor fields
  *   when those are unknown.
+ * Every context that prices or evaluates an estate (estates, renovations, calculations) reads it
+ * through this one module, from its own copy of the estate.
  */
 
 /** The five fields without which the model cannot say anything (API.md 5.1). */
@@ -51,13 +45,15 @@ function copyKnown(from: Record<string, unknown>, names: readonly string[], to: 
   for (const name of names) if (from[name] !== null && from[name] !== undefined) to[name] = from[name];
 }
 
-/** The estate's own data as the model's input; null when one of the five required fields is unknown. */
-export function propertyFromEstate({ fields: f, roofs }: EstateData): PropertyDescription | null {
+/**
+ * Every property field the estate knows (unknowns left out), before the model's required fields are
+ * checked: what catalogue predicates and quantities read.
+ */
+export function knownPropertyOfEstate({ fields: f, roofs }: EstateData): Partial<PropertyDescription> {
   const p: Record<string, unknown> = {};
   copyKnown(f, OWN, p);
   copyKnown(f.address, ADDRESS, p);
   copyKnown(f.energy_context, ENERGY, p);
-  if (REQUIRED_PROPERTY_FIELDS.some((name) => p[name] === undefined)) return null;
   if (f.commercial_context.price !== null) p['price'] = f.commercial_context.price;
   if (f.energy_context.epc_score !== null) p['energy_efficiency_score'] = f.energy_context.epc_score;
   if (f.energy_context.eco_facilities.length > 0) p['eco_facilities'] = f.energy_context.eco_facilities;
@@ -66,23 +62,37 @@ export function propertyFromEstate({ fields: f, roofs }: EstateData): PropertyDe
   p['building_depth'] = toMetres(f.dimensions.depth_cm);
   p['cornice_height'] = toMetres(f.dimensions.height_cm);
 
-  const types = (['INCLINED', 'FLAT'] as const).filter((type) => roofs.some((r) => r.estate_roof_type === type));
-  const roofType: RoofType | undefined = types.length === 2 ? 'MIXED' : types[0];
-  if (roofType) p['roof_type'] = roofType;
-  for (const type of types) {
-    const { surface, insulation } = roofSummary(roofs.filter((r) => r.estate_roof_type === type));
-    if (surface !== undefined) p[`${ROOF_PREFIX[type]}_pane_surface`] = surface;
-    if (insulation !== undefined) p[`${ROOF_PREFIX[type]}_insulation_type`] = insulation;
-  }
+  Object.assign(p, roofFields(roofs));
 
   fillGroundFloor(p, f.energy_context);
   for (const [key, value] of Object.entries(p)) if (value === undefined) delete p[key];
+  return p as Partial<PropertyDescription>;
+}
+
+/** The estate's own data as the model's input; null when one of the five required fields is unknown. */
+export function propertyFromEstate(estate: EstateData): PropertyDescription | null {
+  const p: Record<string, unknown> = { ...knownPropertyOfEstate(estate) };
+  if (REQUIRED_PROPERTY_FIELDS.some((name) => p[name] === undefined)) return null;
   // What the estate accepts is a superset of the model's minimums (a 0.5 m high cornice, say): keep only what the model takes.
   const parsed = PropertyDescription.safeParse(p);
   if (parsed.success) return parsed.data;
   for (const issue of parsed.error.issues) delete p[String(issue.path[0])];
   const retried = PropertyDescription.safeParse(p);
   return retried.success ? retried.data : null;
+}
+
+/** The request's roof fields after the roofs there are: `roof_type` (MIXED with both kinds), pane surfaces and insulation. */
+export function roofFields(roofs: readonly RoofLike[]): Partial<PropertyDescription> {
+  const out: Record<string, unknown> = {};
+  const types = (['INCLINED', 'FLAT'] as const).filter((type) => roofs.some((r) => r.estate_roof_type === type));
+  const roofType: RoofType | undefined = types.length === 2 ? 'MIXED' : types[0];
+  if (roofType) out['roof_type'] = roofType;
+  for (const type of types) {
+    const { surface, insulation } = roofSummary(roofs.filter((r) => r.estate_roof_type === type));
+    if (surface !== undefined) out[`${ROOF_PREFIX[type]}_pane_surface`] = surface;
+    if (insulation !== undefined) out[`${ROOF_PREFIX[type]}_insulation_type`] = insulation;
+  }
+  return out as Partial<PropertyDescription>;
 }
 
 /** Surfaces add up; the insulation is that of the largest roof of the type whose insulation is known. */
