@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Timestamp, Uuid } from './identity.ts';
 import { EnergyEfficiencyType, Region } from './enums.ts';
-import { EstateFieldValues, FloorFieldValues, RoofFieldValues, RoomFieldValues, StaircaseFieldValues } from './estates.ts';
+import { EstateFieldValues, EstateHistoryEntry, FloorFieldValues, RoofFieldValues, RoomFieldValues, StaircaseFieldValues } from './estates.ts';
 
 /**
  * Renovations and reports (INTERFACE.md "Renovation", "Renovation item", "Renovation overview",
@@ -220,17 +220,8 @@ export const RenovationOverviewQuery = z.strictObject({
   as_of: z.iso.datetime({ offset: true, error: 'must be an ISO-8601 timestamp' }).optional(),
 });
 
-/** One event of a renovation's history (audit): who, when and what. */
-export const RenovationHistoryEntry = z.object({
-  event_id: z.string(),
-  type: z.string(),
-  revision: z.number().int(),
-  occurred_at: Timestamp,
-  actor: z.object({ user_id: z.string().nullable(), client_id: z.string().nullable() }),
-  correlation_id: z.string(),
-  causation_id: z.string().nullable(),
-  data: z.record(z.string(), z.unknown()),
-});
+/** One event of a renovation's history (audit): the same entry as an estate's history. */
+export const RenovationHistoryEntry = EstateHistoryEntry;
 export type RenovationHistoryEntry = z.infer<typeof RenovationHistoryEntry>;
 
 // ---- the renovations context: what its streams hold (`renovation-<id>`) ----
