@@ -1,7 +1,11 @@
 import type { PricedItem } from './pricing.ts';
 import { GRANT_CATEGORIES, type GrantCategory } from './types.ts';
 
-export type GroupableItem = PricedItem & { renovation_item_id?: string | null };
+/** What grouping reads of an item: a priced item, or any item that carries the same figures. */
+export type GroupableItem = Pick<
+  PricedItem,
+  'renovation_component_type' | 'estimated_cost' | 'estimated_vat_cost' | 'subsidy_amount' | 'scheme' | 'conditions'
+> & { grant_category: string | null; renovation_item_id?: string | null };
 
 export interface EligibleRenovationItem {
   renovation_item_id: string | null;
@@ -24,7 +28,8 @@ export type GovernmentGrants = Partial<Record<GrantCategory, GrantGroup>>;
 const round2 = (x: number): number => Math.round(x * 100) / 100;
 
 /** The API's government-grants object (API.md 4.5): categories with at least one item that gets a grant. */
-export function groupByGrantCategory(items: readonly GroupableItem[]): GovernmentGrants {
+/** `extend` adds fields of the caller's own (extensions) to each eligible item. */
+export function groupByGrantCategory<T extends GroupableItem>(items: readonly T[], extend?: (item: T) => Record<string, unknown>): GovernmentGrants {
   const result: GovernmentGrants = {};
   for (const category of GRANT_CATEGORIES) {
     const eligible = items.filter((i) => i.grant_category === category && i.subsidy_amount > 0);
@@ -40,6 +45,7 @@ export function groupByGrantCategory(items: readonly GroupableItem[]): Governmen
         subsidy_amount: i.subsidy_amount,
         scheme: i.scheme,
         conditions: i.conditions,
+        ...extend?.(i),
       })),
     };
   }

@@ -1,4 +1,4 @@
-import { availableItems, findNode, selectionTree, GRANT_CATEGORIES, type ClientScope, type SelectionTreeNode } from '@renopath/catalog';
+import { availableItems, findNode, groupByGrantCategory, selectionTree, type ClientScope, type SelectionTreeNode } from '@renopath/catalog';
 import type {
   ItemFigures,
   ItemPlacement,
@@ -154,27 +154,11 @@ export function renderOverview(doc: RenovationDoc, estate: RenovationEstateSnaps
 /** API.md 4.5: per category, the items (client and derived) that get a grant, with scheme and conditions. */
 export function renderGrants(doc: RenovationDoc) {
   const all = [...doc.items.map((i) => renderItem(doc, i)), ...renderDerived(doc)];
-  const result: Record<string, unknown> = {};
-  for (const category of GRANT_CATEGORIES) {
-    const eligible = all.filter((i) => i.grant_category === category && i.subsidy_amount > 0);
-    if (eligible.length === 0) continue;
-    result[category] = {
-      total_subsidy_amount: round2(eligible.reduce((s, i) => s + i.subsidy_amount, 0)),
-      total_estimated_cost: round2(eligible.reduce((s, i) => s + i.estimated_cost, 0)),
-      total_estimated_vat_cost: round2(eligible.reduce((s, i) => s + i.estimated_vat_cost, 0)),
-      eligible_renovation_items: eligible.map((i) => ({
-        renovation_item_id: i.id,
-        renovation_component_type: i.renovation_component_type,
-        estimated_cost: i.estimated_cost,
-        subsidy_amount: i.subsidy_amount,
-        scheme: i.scheme ?? '',
-        conditions: i.conditions,
-        // extension: the grant rows applied
-        grant_rules: i.sources.grant_rules,
-      })),
-    };
-  }
-  return result;
+  return groupByGrantCategory(
+    all.map((i) => ({ ...i, renovation_item_id: i.id, scheme: i.scheme ?? '' })),
+    // extension: the grant rows applied
+    (i) => ({ grant_rules: i.sources.grant_rules }),
+  );
 }
 
 export function renderSearchEntry(doc: RenovationDoc, estate: RenovationEstateSnapshot | null, managingExternalId: string | null): RenovationSearchEntry {
