@@ -22,6 +22,8 @@ export const PlatformEnv = z.object({
   /** JetStream stream and subject namespace: lets deployments (and test runs) share one NATS server. */
   RENOPATH_NATS_STREAM: z.string().regex(/^[A-Za-z0-9_-]+$/).default('RENOPATH_EVENTS'),
   RENOPATH_NATS_PREFIX: z.string().regex(/^[A-Za-z0-9_-]*$/).default(''),
+  /** SQLite commit durability: FULL (survives power loss) or NORMAL (survives process crashes; no fsync per commit). */
+  RENOPATH_SQLITE_SYNCHRONOUS: z.enum(['FULL', 'NORMAL']).default('FULL'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 export type PlatformEnv = z.infer<typeof PlatformEnv>;
@@ -33,6 +35,7 @@ export interface PlatformConfig {
   bus: string;
   blobStore: string;
   nats: { stream: string; prefix: string };
+  sqliteSynchronous: 'FULL' | 'NORMAL';
   logLevel: PlatformEnv['LOG_LEVEL'];
 }
 
@@ -43,6 +46,7 @@ export const platformConfig = (e: PlatformEnv): PlatformConfig => ({
   bus: e.RENOPATH_BUS,
   blobStore: e.RENOPATH_BLOB_STORE,
   nats: { stream: e.RENOPATH_NATS_STREAM, prefix: e.RENOPATH_NATS_PREFIX },
+  sqliteSynchronous: e.RENOPATH_SQLITE_SYNCHRONOUS,
   logLevel: e.LOG_LEVEL,
 });
 
@@ -70,8 +74,8 @@ export async function openContextStorage(config: PlatformConfig, context: string
     throw new Error(`RENOPATH_READ_STORE=${config.readStore}: only "sqlite" is available in this build (MongoDB arrives with its own adapter)`);
   }
   const dir = contextDir(config, context);
-  const eventStore = openSqliteEventStore({ file: join(dir, 'events.db') });
-  const readStore = openSqliteReadStore({ file: join(dir, 'read.db') });
+  const eventStore = openSqliteEventStore({ file: join(dir, 'events.db'), synchronous: config.sqliteSynchronous });
+  const readStore = openSqliteReadStore({ file: join(dir, 'read.db'), synchronous: config.sqliteSynchronous });
   return {
     eventStore,
     checkpoints: eventStore.checkpoints,

@@ -15,13 +15,15 @@ import {
   type Subscription,
 } from '../ports/event-store.ts';
 import { Signal } from '../internal/async.ts';
-import { openSqlite } from './sqlite-connection.ts';
+import { openSqlite, type SqliteSynchronous } from './sqlite-connection.ts';
 
 export interface SqliteEventStoreOptions {
   /** Database file, or `:memory:` for tests. */
   file: string;
   /** How often an idle subscription looks for appends made by another process (ms). */
   pollIntervalMs?: number;
+  /** Commit durability (sqlite-connection.ts); FULL unless set. */
+  synchronous?: SqliteSynchronous;
 }
 
 const CHECKPOINT_SCHEMA = `
@@ -103,7 +105,7 @@ export class SqliteEventStore implements EventStore {
   private closed = false;
 
   constructor(options: SqliteEventStoreOptions) {
-    this.db = openSqlite(options.file, SCHEMA);
+    this.db = openSqlite(options.file, SCHEMA, options.synchronous);
     this.pollIntervalMs = options.pollIntervalMs ?? 200;
     this.checkpoints = new SqliteCheckpointStore(this.db, false);
     this.statements = {

@@ -9,11 +9,13 @@ import type {
   Scalar,
 } from '../ports/read-store.ts';
 import { Mutex } from '../internal/async.ts';
-import { openSqlite } from './sqlite-connection.ts';
+import { openSqlite, type SqliteSynchronous } from './sqlite-connection.ts';
 
 export interface SqliteReadStoreOptions {
   /** Database file, or `:memory:` for tests. */
   file: string;
+  /** Commit durability (sqlite-connection.ts); FULL unless set. */
+  synchronous?: SqliteSynchronous;
 }
 
 const SCHEMA = `
@@ -155,7 +157,7 @@ export class SqliteReadStore implements ReadStore {
   private versionCheckedAt = 0;
 
   constructor(options: SqliteReadStoreOptions) {
-    this.db = openSqlite(options.file, SCHEMA);
+    this.db = openSqlite(options.file, SCHEMA, options.synchronous);
     const inMemory = options.file === ':memory:' || options.file === '';
     this.reader = inMemory ? null : new Database(options.file, { readonly: true, fileMustExist: true });
     this.reader?.defaultSafeIntegers(true);
