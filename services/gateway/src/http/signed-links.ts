@@ -26,11 +26,25 @@ export class DownloadSigner {
     return createHmac('sha256', this.secret).update(`${key}\n${name}\n${expires}`).digest();
   }
 
+  /**
+   * The last link made per (key, name): a link depends only on them and the expiry second, so a
+   * reply read again within the same second signs nothing (the HMAC was the gateway's main cost on
+   * replies with files and media).
+   */
+  private readonly recent = new Map<string, { expires: number; link: string }>();
+
   /** An absolute URL valid for `ttlSeconds` from now. */
   link(key: string, name: string): string {
     const expires = Math.floor(this.now() / 1000) + this.ttlSeconds;
+    const id = `${key.length}:${key}${name}`; // the length makes it unambiguous
+    const cached = this.recent.get(id);
+    if (cached?.expires === expires) return cached.link;
     const signature = this.mac(key, name, expires).toString('base64url');
-    return `${this.publicUrl}${DOWNLOAD_PATH}/${Buffer.from(key).toString('base64url')}/${encodeURIComponent(name)}?expires=${expires}&signature=${signature}`;
+    const link = `${this.publicUrl}${DOWNLOAD_PATH}/${Buffer.from(key).toString('base64url')}/${encodeURIComponent(name)}?expires=${expires}&signature=${signature}`;
+    // Bounded: past this many distinct files the cache starts over rather than grow.
+    if (this.recent.size >= LINK_CACHE_MAX) this.recent.clear();
+    this.recent.set(id, { expires, link });
+    return link;
   }
 
   /** The blob a link names, or why it is refused. */
@@ -47,23 +61,46 @@ export class DownloadSigner {
   /**
    * Replaces, in a reply, every object's `blob_key` by a signed `url` (named after the object's
    * `name`). An object whose `url` is null and has no key keeps `url: null` (the file is gone).
+   * Copy on write: a part of the reply without keys is returned as it is, not copied.
    */
   signReply<T>(value: T): T {
-    if (Array.isArray(value)) return value.map((v) => this.signReply(v)) as T;
-    if (value === null || typeof value !== 'object') return value;
-    const out: Record<string, unknown> = {};
-    const source = value as Record<string, unknown>;
-    for (const [k, v] of Object.entries(source)) {
-      if (k === 'blob_key') continue;
-      if (k === 'url' && typeof source['blob_key'] === 'string') {
-        out[k] = this.link(source['blob_key'], typeof source['name'] === 'string' ? source['name'] : 'download');
-      } else {
-        out[k] = this.signReply(v);
+    if (Array.isArray(value)) {
+      let out: unknown[] | null = null;
+      for (let i = 0; i < value.length; i++) {
+        const signed = this.signReply(value[i]);
+        if (signed !== value[i]) (out ??= value.slice())[i] = signed;
       }
+      return (out ?? value) as T;
     }
-    return out as T;
+    if (value === null || typeof value !== 'object') return value;
+    const source = value as Record<string, unknown>;
+    const hasKey = Object.hasOwn(source, 'blob_key');
+    let out: Record<string, unknown> | null = null;
+    // Rebuilt in the source's key order whenever one value changes, so the reply's bytes are as before.
+    const keys = Object.keys(source);
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i]!;
+      const v = source[k];
+      if (k === 'blob_key') continue;
+      const next = k === 'url' && typeof source['blob_key'] === 'string'
+        ? this.link(source['blob_key'], typeof source['name'] === 'string' ? source['name'] : 'download')
+        : this.signReply(v);
+      if (out === null && (hasKey || next !== v)) {
+        out = {};
+        for (let j = 0; j < i; j++) if (keys[j] !== 'blob_key') out[keys[j]!] = source[keys[j]!];
+      }
+      if (out !== null) out[k] = next;
+    }
+    if (out === null && hasKey) {
+      out = {};
+      for (const k of keys) if (k !== 'blob_key') out[k] = source[k];
+    }
+    return (out ?? value) as T;
   }
 }
+
+/** Distinct (key, name) links remembered at most. */
+const LINK_CACHE_MAX = 10_000;
 
 /**
  * The signing secret: configured (every gateway replica must share it), else made once and kept in

@@ -3,13 +3,14 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, preValidationAsyncH
 import { z } from 'zod';
 import { ErrorBody, IdentitySubjects, type ServiceRequest } from '@renopath/contracts';
 import { DomainError, type BlobStore, type Bus } from '@renopath/platform';
-import { settleAcrossContexts } from '@renopath/platform/service/settlement.ts';
+import { contextsToSettle, settleAcrossContexts } from '@renopath/platform/service/settlement.ts';
 import { newId } from '@renopath/platform/service/handler-kit.ts';
 import { HttpError } from '../http/errors.ts';
 import { IdempotencyKeys } from '../http/idempotency.ts';
 import { readUpload, type Upload } from '../http/uploads.ts';
 import { requireScope } from '../plugins/auth.ts';
 import { MULTIPART_BODY } from '../plugins/docs.ts';
+import { validatorWithStatus } from '../plugins/validation.ts';
 import type { RouteDef } from './route.ts';
 
 export interface DeclaredRoutesOptions {
@@ -47,8 +48,10 @@ export async function declaredRoutes(app: FastifyInstance, options: DeclaredRout
     bus.request<T>(subject, { ...payload, actor: request.actor, correlation_id: request.id } satisfies ServiceRequest, { timeoutMs: options.busTimeoutMs });
 
   /** Read your writes across contexts; past the bound the write stands and the answer says so. */
-  const settleEffects = async (request: FastifyRequest, reply: FastifyReply) => {
-    const settled = await settleAcrossContexts({ bus, contexts: options.contexts, correlationId: request.id, timeoutMs: options.settleTimeoutMs })
+  const settleEffects = async (request: FastifyRequest, reply: FastifyReply, subject: string) => {
+    // Only the contexts the write can reach: its own and those consuming its events (issue 9).
+    const contexts = contextsToSettle(subject, options.contexts);
+    const settled = await settleAcrossContexts({ bus, contexts, correlationId: request.id, timeoutMs: options.settleTimeoutMs })
       .catch((err: unknown) => (request.log.warn({ err }, 'a context did not settle in time'), false));
     if (settled) return;
     request.log.warn({ correlation_id: request.id }, 'write answered before every effect was readable');
@@ -72,6 +75,8 @@ export async function declaredRoutes(app: FastifyInstance, options: DeclaredRout
         method: route.method,
         url: path.replace(/\{(\w+)\}/g, ':$1'),
         schema: routeSchema(route, path),
+        // The route's schema object is documentation-shaped; the compiler reads its zod parts like the app-wide one.
+        ...(route.invalidBodyStatus && route.invalidBodyStatus !== 400 ? { validatorCompiler: validatorWithStatus(route.invalidBodyStatus) as never } : {}),
         preValidation,
         handler: async (request, reply) => {
           const params = request.params as Record<string, string>;
@@ -111,7 +116,7 @@ export async function declaredRoutes(app: FastifyInstance, options: DeclaredRout
             if (claimed) await app.idempotency.release(claimed);
             throw error;
           }
-          if (route.method !== 'GET') await settleEffects(request, reply);
+          if (route.method !== 'GET') await settleEffects(request, reply, route.subject);
           if (claimed) await app.idempotency.complete(claimed, route.status, result);
           if (route.subject === IdentitySubjects.adminRevokeApiClient) app.auth.verifier.markRevoked(params['client_id']!.toLowerCase());
           if (route.signLinks) result = app.signer.signReply(result);

@@ -39,4 +39,9 @@ export interface RouteDef {
   render?: (reply: unknown) => string;
   /** Every `blob_key` in the reply becomes a signed download `url` valid for an hour. */
   signLinks?: boolean;
+  /**
+   * The status of a body that does not match `body` (default 400). Job creation answers 406 for
+   * per-property violations (API.md 5.2).
+   */
+  invalidBodyStatus?: 400 | 406;
 }

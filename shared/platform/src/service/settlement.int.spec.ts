@@ -1,4 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { EVENT_CONSUMPTION } from '@renopath/contracts';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryBus } from '../memory/memory-bus.ts';
@@ -6,7 +10,7 @@ import type { Bus, Closeable } from '../ports/bus.ts';
 import { ANY } from '../ports/event-store.ts';
 import { openSqliteEventStore } from '../sqlite/sqlite-event-store.ts';
 import { startRelay, type Relay } from './relay.ts';
-import { settleAcrossContexts, Settlement } from './settlement.ts';
+import { contextsToSettle, settleAcrossContexts, Settlement } from './settlement.ts';
 
 const log = pino({ level: 'silent' });
 const open: Array<{ close(): Promise<void> }> = [];
@@ -84,5 +88,60 @@ describe('settling a request across contexts', () => {
     await identity.append('user-1', 'UserUpdated', correlation);
     expect(await settleAcrossContexts({ bus, contexts: ['identity'], correlationId: correlation, timeoutMs: 1000 })).toBe(true);
     expect(await identity.settlement.settle({ correlation_id: correlation, after: {}, timeout_ms: 100 })).toEqual({ position: 1, complete: true });
+  });
+
+  it('asks only the contexts a write can reach: its own and those consuming it, transitively', async () => {
+    const running = ['identity', 'estates', 'renovations'];
+    expect(contextsToSettle('cmd.estates.update-estate', running)).toEqual(['estates', 'renovations']);
+    expect(contextsToSettle('cmd.renovations.add-item', running)).toEqual(['renovations']);
+    expect(contextsToSettle('cmd.identity.update-user', running)).toEqual(['identity', 'estates', 'renovations']);
+    // Adding an estate member has identity invite the person: identity's consumers are waited for too.
+    expect(contextsToSettle('cmd.estates.add-member', running)).toEqual(['identity', 'estates', 'renovations']);
+    // A declared consumer is asked once it runs, never before.
+    expect(contextsToSettle('cmd.renovations.add-item', [...running, 'reporting'])).toEqual(['renovations', 'reporting']);
+    // A calculation job's workflow writes estates and renovations under the request's correlation id.
+    expect(contextsToSettle('cmd.calculations.create-trajectory-job', [...running, 'calculations'])).toEqual(['estates', 'renovations', 'calculations']);
+    expect(contextsToSettle('cmd.estates.update-estate', [...running, 'calculations'])).toEqual(['estates', 'renovations', 'calculations']);
+    // A context the graph does not know rules nothing out.
+    expect(contextsToSettle('cmd.planning.plan', running)).toEqual(running);
+
+    const bus = createMemoryBus();
+    open.push(bus);
+    const asked: string[] = [];
+    const request = bus.request.bind(bus);
+    bus.request = (subject, payload, options) => (asked.push(subject), request(subject, payload, options));
+    await context('identity', bus);
+    const estates = await context('estates', bus);
+    const correlation = randomUUID();
+    await estates.append('estate-1', 'EstateUpdated', correlation);
+    expect(await settleAcrossContexts({ bus, contexts: contextsToSettle('cmd.estates.update-estate', ['identity', 'estates']), correlationId: correlation, timeoutMs: 1000 })).toBe(true);
+    expect(new Set(asked)).toEqual(new Set(['qry.estates.settle']));
+  });
+
+  it('declares every consumption the services have: each `evt.<origin>.` a consumer follows is in EVENT_CONSUMPTION', () => {
+    const services = fileURLToPath(new URL('../../../../services/', import.meta.url));
+    const sources = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+        e.isDirectory() ? (e.name === 'testing' ? [] : sources(join(dir, e.name))) : e.name.endsWith('.ts') && !e.name.endsWith('.spec.ts') ? [join(dir, e.name)] : []);
+    const found: Record<string, Set<string>> = {};
+    for (const context of readdirSync(services)) {
+      if (context === 'gateway') continue; // follows revocations for its token cache; it settles nothing
+      let files: string[];
+      try {
+        files = sources(join(services, context, 'src'));
+      } catch {
+        continue;
+      }
+      for (const file of files) {
+        const text = readFileSync(file, 'utf8');
+        if (!/\.consume\(/.test(text)) continue;
+        for (const [, origin] of text.matchAll(/evt\.([a-z]+)\./g)) if (origin !== context) (found[context] ??= new Set()).add(origin!);
+      }
+    }
+    expect(Object.keys(found).length).toBeGreaterThan(0);
+    for (const [context, origins] of Object.entries(found)) {
+      const declared = (EVENT_CONSUMPTION as Record<string, readonly string[]>)[context] ?? [];
+      expect([...origins].filter((o) => !declared.includes(o)), `${context} consumes undeclared origins`).toEqual([]);
+    }
   });
 });

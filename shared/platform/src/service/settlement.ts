@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { contextsAffectedBy } from '@renopath/contracts';
 import { BusUnavailableError, type Bus, type Closeable, type EventEnvelope } from '../ports/bus.ts';
 import type { EventStore, RecordedEvent } from '../ports/event-store.ts';
 import { sleep } from '../internal/async.ts';
@@ -13,9 +14,10 @@ import type { Relay } from './relay.ts';
  *   2. each of its reactors that listens to one of those origins has handled the origin's events up to
  *      that position (it handled a later one, or it has nothing left to handle), and what the reactors
  *      appended is on the bus too,
- * with the position of its own last event for that correlation id (or null). The gateway asks every
- * context, adds the positions it learns to `after`, and asks again until no new position appears:
- * then every effect of the request, cascades of cascades included, is readable.
+ * with the position of its own last event for that correlation id (or null). The gateway asks the
+ * contexts the write can reach (`contextsToSettle`: its own, those consuming its events, transitively),
+ * adds the positions it learns to `after`, and asks again until no new position appears: then every
+ * effect of the request, cascades of cascades included, is readable.
  */
 export interface SettleQuery {
   correlation_id: string;
@@ -122,9 +124,27 @@ export class Settlement {
 }
 
 /**
- * The gateway's side: asks every context to settle a request's correlation id, feeds the positions
- * they report back in, and repeats until no context reports anything new, so cascades of cascades
- * are readable too. Resolves false when the bound passed first; rejects when a context failed.
+ * The running contexts (in their configured order) a request on `subject` must settle: its own
+ * context, those it commands and those consuming their events, transitively (`contextsAffectedBy` of
+ * shared/contracts' consumers.ts). A subject the graph does not know settles every running context.
+ */
+export function contextsToSettle(subject: string, running: readonly string[]): string[] {
+  const key = `${subject} ${running.join(',')}`;
+  let contexts = settleScopes.get(key);
+  if (!contexts) {
+    const affected = contextsAffectedBy(subject, running);
+    contexts = affected ? running.filter((context) => affected.includes(context)) : [...running];
+    settleScopes.set(key, contexts);
+  }
+  return contexts;
+}
+/** One entry per route subject: a handful, computed once. */
+const settleScopes = new Map<string, string[]>();
+
+/**
+ * The gateway's side: asks the given contexts (`contextsToSettle`) to settle a request's correlation
+ * id, feeds the positions they report back in, and repeats until no context reports anything new,
+ * so cascades of cascades are readable too. Resolves false when the bound passed first; rejects when a context failed.
  */
 export async function settleAcrossContexts(options: {
   bus: Bus;
