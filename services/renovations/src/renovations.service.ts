@@ -13,6 +13,7 @@ import { actorOf, commandContext, newId, parse, reactionContext, readYourWrites 
 import type { Settlement } from '@renopath/platform/service/settlement.ts';
 import {
   CreateRenovationBody,
+  CreateRenovationFromTrajectoryBody,
   RenovationItemBody,
   RenovationOverviewQuery,
   RenovationSearchQuery,
@@ -245,6 +246,32 @@ export async function startRenovations(deps: RenovationsDeps): Promise<Renovatio
       if (!estate || estate.deleted || !(await mayUse(actor, estate))) throw notFound('estate');
       const renovation_id = newId(req, 'renovation');
       await run(req, renovation_id, { type: 'CreateRenovation', renovation_id, renovation_name: body.renovation_name ?? null, estate, year: year() });
+      return { id: renovation_id, estate_id };
+    },
+
+    /**
+     * Internal (the trajectory worker): the renovation made of a plan's steps, with the job's actor.
+     * The same access as `POST /renovations` (the `renovations` scope the gateway checks over HTTP, then
+     * the estate); 404 also while this context's copy of the estate (or a roof) lags, so the caller retries.
+     */
+    [S.createFromTrajectory]: async (req) => {
+      const actor = actorOf(req);
+      if (!actor.scopes.includes('renovations')) throw new DomainError(403, []);
+      const body = parse(CreateRenovationFromTrajectoryBody, req.body);
+      const estate_id = body.estate_id.toLowerCase();
+      const renovation_id = body.renovation_id.toLowerCase();
+      const estate = await estateOf(estate_id);
+      if (!estate || estate.deleted || !(await mayUse(actor, estate))) throw notFound('estate');
+      await run(req, renovation_id, {
+        type: 'CreateRenovationFromTrajectory',
+        renovation_id,
+        renovation_name: body.name,
+        calculation_job_id: body.calculation_job_id.toLowerCase(),
+        items: body.items,
+        income_category: body.income_category ?? null,
+        estate,
+        year: body.year ?? year(),
+      });
       return { id: renovation_id, estate_id };
     },
 

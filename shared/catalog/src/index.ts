@@ -24,3 +24,7 @@ export type { PlannerMeasure } from './planner-measures.ts';
 export { evaluate } from './predicates.ts';
 export { productFor } from './products.ts';
 export type { ProductRow } from './products.ts';
+export { effectsOfSet, leafOfType, priceSet, sumFigures, valueItemSet } from './item-set.ts';
+export type { MoneyFigures, SetEffects, SetItem, SetItemResult, SetPricing, ValuedSet } from './item-set.ts';
+export { PLANNER_DATA, regionalTarget, renovationObligationRule, stateOrderBlocks } from './planner-data.ts';
+export type { PlannerData, RegionalTarget, RenovationObligationRule } from './planner-data.ts';

@@ -8,3 +8,5 @@ export * from './calculations.ts';
 export * from './renovations.ts';
 export * from './text.ts';
 export * from './estate-property.ts';
+export * from './consumers.ts';
+export * from './trajectory.ts';

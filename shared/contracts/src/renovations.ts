@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Timestamp, Uuid } from './identity.ts';
-import { EnergyEfficiencyType, Region } from './enums.ts';
+import { EnergyEfficiencyType, IncomeCategory, Region } from './enums.ts';
 import { EstateFieldValues, EstateHistoryEntry, FloorFieldValues, RoofFieldValues, RoomFieldValues, StaircaseFieldValues } from './estates.ts';
 
 /**
@@ -240,6 +240,37 @@ export const ItemPlacement = z.object({
 });
 export type ItemPlacement = z.infer<typeof ItemPlacement>;
 
+/** One step of a trajectory as a renovation item: the plan's quantity (of one unit) is kept as the item's own. */
+export const TrajectoryItem = z.strictObject({
+  item_id: Uuid,
+  renovation_component_type: z.string().min(1).max(100),
+  placement: ItemPlacement,
+  count: z.literal(1),
+  quantity: z.number().min(0).max(1_000_000),
+  /** The step's `order` in the plan. */
+  step: z.number().int().min(1),
+});
+export type TrajectoryItem = z.infer<typeof TrajectoryItem>;
+
+/**
+ * Internal (the calculations worker, not HTTP): `cmd.renovations.create-from-trajectory`, with the
+ * job's actor. Creates the renovation and all its items in one append; the same body again answers
+ * the same `{ id, estate_id }`, another body for an existing id is 409; 404 while renovations does
+ * not know the estate (or a roof) yet, so the caller retries.
+ */
+export const CreateRenovationFromTrajectoryBody = z.strictObject({
+  renovation_id: Uuid,
+  estate_id: Uuid,
+  name: z.string().trim().min(1).max(255).nullable(),
+  calculation_job_id: Uuid,
+  items: z.array(TrajectoryItem).max(100),
+  /** The plan's price year (default: this year): the first figures are the plan's. */
+  year: z.number().int().min(2000).max(2100).optional(),
+  /** The income category the plan was priced for; kept by the renovation for its grants (default: the data's, MIDDLE). */
+  income_category: IncomeCategory.optional(),
+});
+export type CreateRenovationFromTrajectoryBody = z.infer<typeof CreateRenovationFromTrajectoryBody>;
+
 /**
  * The estate as the renovations context keeps it (its own copy, fed by the estates context's events):
  * what pricing, quantities, the energy indication and access control need.
@@ -317,12 +348,25 @@ export const RenovationValuation = z.object({
 export type RenovationValuation = z.infer<typeof RenovationValuation>;
 
 const itemChoice = { renovation_component_type: z.string(), count: z.number() } as const;
+/** Items from a trajectory: the plan's quantity of one unit (kept through estate changes) and the step. */
+const itemOrigin = { quantity: z.number().nullable().optional(), step: z.number().int().optional() } as const;
+/** Where a renovation made from a trajectory came from: the job, and a fingerprint of the body that made it (idempotency). */
+const TrajectoryOrigin = z.object({ calculation_job_id: Uuid, fingerprint: z.string() });
 /** What every command that changes the figures carries: the estate as this context knows it and the price year. */
 const valuationInputs = { estate: RenovationEstateSnapshot, year: z.number().int() } as const;
 
 /** Commands (imperative): time and new ids come in, the decider stays pure. */
 export const RenovationCommands = {
   CreateRenovation: z.object({ renovation_id: Uuid, renovation_name: z.string().nullable(), ...valuationInputs }),
+  /** A renovation whose items are a trajectory's steps, in one decision. */
+  CreateRenovationFromTrajectory: z.object({
+    renovation_id: Uuid,
+    renovation_name: z.string().nullable(),
+    calculation_job_id: Uuid,
+    items: z.array(TrajectoryItem),
+    income_category: IncomeCategory.nullable(),
+    ...valuationInputs,
+  }),
   AddRenovationItem: z.object({ renovation_id: Uuid, item_id: Uuid, placement: ItemPlacement, ...itemChoice, ...valuationInputs }),
   UpdateRenovationItem: z.object({
     renovation_id: Uuid,
@@ -343,18 +387,29 @@ export type RenovationCommand = {
 
 /** Events (past tense); each names its renovation. */
 export const RenovationEvents = {
-  RenovationCreated: z.object({ renovation_id: Uuid, estate_id: Uuid, organization_id: Uuid, renovation_name: z.string().nullable() }),
+  RenovationCreated: z.object({
+    renovation_id: Uuid,
+    estate_id: Uuid,
+    organization_id: Uuid,
+    renovation_name: z.string().nullable(),
+    /** Renovations made from a trajectory only. */
+    trajectory: TrajectoryOrigin.optional(),
+    /** The income category its grants are priced for, when the renovation states one. */
+    income_category: IncomeCategory.optional(),
+  }),
   RenovationItemAdded: z.object({
     renovation_id: Uuid,
     item_id: Uuid,
     placement: ItemPlacement,
     root_renovation_component_type: z.string(),
     ...itemChoice,
+    ...itemOrigin,
   }),
+  /** `quantity: null`: the item's own quantity is dropped (its type changed), the estate's applies. */
   RenovationItemUpdated: z.object({
     renovation_id: Uuid,
     item_id: Uuid,
-    changes: z.object({ root_renovation_component_type: z.string(), ...itemChoice }).partial(),
+    changes: z.object({ root_renovation_component_type: z.string(), ...itemChoice, quantity: z.number().nullable() }).partial(),
   }),
   /** `PART_REMOVED`: the roof, room, staircase or floor it was linked to was deleted. */
   RenovationItemRemoved: z.object({ renovation_id: Uuid, item_id: Uuid, reason: z.enum(['REMOVED', 'PART_REMOVED']) }),
@@ -371,6 +426,8 @@ export type RenovationEvent = {
 /** Subjects of the renovations context (`cmd.renovations.*`, `qry.renovations.*`; events on `evt.renovations.<EventType>`). */
 export const RenovationsSubjects = {
   createRenovation: 'cmd.renovations.create-renovation',
+  /** Internal (the calculations worker): body CreateRenovationFromTrajectoryBody; reply RenovationCreated `{ id, estate_id }`. */
+  createFromTrajectory: 'cmd.renovations.create-from-trajectory',
   listRenovations: 'qry.renovations.list-renovations',
   getRenovation: 'qry.renovations.get-renovation',
   deleteRenovation: 'cmd.renovations.delete-renovation',

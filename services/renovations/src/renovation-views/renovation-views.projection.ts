@@ -1,6 +1,6 @@
 import type { ReadStoreTx, RecordedEvent } from '@renopath/platform';
 import type { RenovationEvent, RenovationValuation } from '@renopath/contracts';
-import { RENOVATION_STREAM_PREFIX, type ItemState } from '../renovation/renovation.decider.ts';
+import { itemOf, RENOVATION_STREAM_PREFIX, type ItemState } from '../renovation/renovation.decider.ts';
 
 /**
  * The renovations read model: one document per renovation with its items, its figures and the
@@ -47,10 +47,8 @@ export function applyRenovationEvent(doc: RenovationDoc | null, e: Applied): Ren
   if (!doc) return doc;
   const next = { ...doc, updated_at: e.occurred_at, updated_position: position, revision };
   switch (event.type) {
-    case 'RenovationItemAdded': {
-      const { item_id, placement, renovation_component_type, root_renovation_component_type, count } = event.data;
-      return { ...next, items: [...doc.items, { item_id, placement, renovation_component_type, root_renovation_component_type, count }] };
-    }
+    case 'RenovationItemAdded':
+      return { ...next, items: [...doc.items, itemOf(event.data)] };
     case 'RenovationItemUpdated':
       return { ...next, items: doc.items.map((i) => (i.item_id === event.data.item_id ? { ...i, ...event.data.changes } : i)) };
     case 'RenovationItemRemoved':

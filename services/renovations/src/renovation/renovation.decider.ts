@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto';
 import { DomainError } from '@renopath/platform';
 import type { Decider } from '@renopath/platform/service/decider.ts';
 import type {
+  IncomeCategory,
   ItemPlacement,
   RenovationCommand,
   RenovationEstateSnapshot,
@@ -17,6 +19,8 @@ import { refusalOf, rootTypeOf, valuate, type ValuedItem } from './valuation.ts'
  */
 export interface ItemState extends ValuedItem {
   root_renovation_component_type: string;
+  /** Items from a trajectory: the step's order in the plan. */
+  step?: number;
 }
 
 export interface RenovationState {
@@ -26,6 +30,9 @@ export interface RenovationState {
   organization_id: string | null;
   items: ItemState[];
   valuation: RenovationValuation | null;
+  /** Renovations made from a trajectory: the job and the fingerprint of the body that made it. */
+  trajectory: { calculation_job_id: string; fingerprint: string } | null;
+  income_category: IncomeCategory | null;
 }
 
 export const RENOVATION_STREAM_PREFIX = 'renovation-';
@@ -83,9 +90,60 @@ function refuse(estate: RenovationEstateSnapshot, placement: ItemPlacement, type
 
 /** `RenovationValued` when the figures after the change differ from the last ones. */
 function revalued(state: RenovationState, items: readonly ValuedItem[], estate: RenovationEstateSnapshot, year: number): RenovationEvent[] {
-  const valuation = valuate(state.renovation_id!, items, estate, year);
+  const valuation = valuate(state.renovation_id!, items, estate, year, state.income_category ? { income_category: state.income_category } : {});
   if (state.valuation && JSON.stringify(state.valuation) === JSON.stringify(valuation)) return [];
   return [{ type: 'RenovationValued', data: { renovation_id: state.renovation_id!, valuation } }];
+}
+
+type FromTrajectory = Extract<RenovationCommand, { type: 'CreateRenovationFromTrajectory' }>;
+
+/** What makes two create-from-trajectory commands the same request (the estate and year may have moved on between retries). */
+export function trajectoryFingerprint(command: FromTrajectory): string {
+  const { estate, renovation_name, calculation_job_id, items, income_category } = command;
+  const canonical = JSON.stringify({
+    estate_id: estate.estate_id, renovation_name, calculation_job_id, income_category,
+    items: items.map((i) => [i.item_id, i.renovation_component_type, i.placement.scope, i.placement.roof_id, i.placement.floor_id, i.placement.room_id, i.placement.staircase_id, i.count, i.quantity, i.step]),
+  });
+  return createHash('sha256').update(canonical).digest('hex');
+}
+
+function createFromTrajectory(command: FromTrajectory, state: RenovationState): RenovationEvent[] {
+  const fingerprint = trajectoryFingerprint(command);
+  if (state.status !== 'NONE') {
+    if (state.trajectory?.fingerprint === fingerprint) return [];
+    throw new DomainError(409, [`renovation ${command.renovation_id} already exists with other contents`]);
+  }
+  const { estate, year, renovation_id, items } = command;
+  if (estate.deleted) throw notFound('estate');
+  const seen = new Set<string>();
+  for (const [i, item] of items.entries()) {
+    if (seen.has(item.item_id)) throw new DomainError(400, [`items[${i}].item_id ${item.item_id} is used twice`]);
+    seen.add(item.item_id);
+    checkPlacement(estate, item.placement);
+    const refusal = refusalOf(estate, item.placement, item.renovation_component_type, year);
+    if (refusal) throw new DomainError(400, [`items[${i}]: ${refusal}`]);
+  }
+  const income = command.income_category ? { income_category: command.income_category } : {};
+  const created: RenovationEvent = {
+    type: 'RenovationCreated',
+    data: {
+      renovation_id, estate_id: estate.estate_id, organization_id: estate.organization_id, renovation_name: command.renovation_name,
+      trajectory: { calculation_job_id: command.calculation_job_id, fingerprint }, ...income,
+    },
+  };
+  const states: ItemState[] = items.map((i) => ({
+    item_id: i.item_id, placement: i.placement, renovation_component_type: i.renovation_component_type, count: i.count,
+    root_renovation_component_type: rootTypeOf(i.renovation_component_type), quantity: i.quantity, step: i.step,
+  }));
+  const added: RenovationEvent[] = states.map((i) => ({
+    type: 'RenovationItemAdded',
+    data: {
+      renovation_id, item_id: i.item_id, placement: i.placement, root_renovation_component_type: i.root_renovation_component_type,
+      renovation_component_type: i.renovation_component_type, count: i.count, quantity: i.quantity ?? null, ...(i.step !== undefined ? { step: i.step } : {}),
+    },
+  }));
+  const valuation = valuate(renovation_id, states, estate, year, income);
+  return [created, ...added, { type: 'RenovationValued', data: { renovation_id, valuation } }];
 }
 
 function decide(command: RenovationCommand, state: RenovationState): RenovationEvent[] {
@@ -101,6 +159,8 @@ function decide(command: RenovationCommand, state: RenovationState): RenovationE
       const valuation = valuate(command.renovation_id, [], estate, command.year);
       return [created, { type: 'RenovationValued', data: { renovation_id: command.renovation_id, valuation } }];
     }
+    case 'CreateRenovationFromTrajectory':
+      return createFromTrajectory(command, state);
     case 'AddRenovationItem': {
       requireActive(state);
       const { estate, placement, item_id, renovation_component_type, count, year } = command;
@@ -123,9 +183,16 @@ function decide(command: RenovationCommand, state: RenovationState): RenovationE
       const item = findItem(state, item_id, placement);
       const type = changes.renovation_component_type ?? item.renovation_component_type;
       if (changes.renovation_component_type !== undefined) refuse(estate, placement, type, year);
-      const next: ItemState = { ...item, renovation_component_type: type, count: changes.count ?? item.count, root_renovation_component_type: rootTypeOf(type) };
+      const retyped = type !== item.renovation_component_type;
+      // A new type's quantity follows the estate: the plan's quantity was measured for the old one.
+      const dropQuantity = retyped && item.quantity !== undefined && item.quantity !== null;
+      const next: ItemState = {
+        ...item, renovation_component_type: type, count: changes.count ?? item.count, root_renovation_component_type: rootTypeOf(type),
+        ...(dropQuantity ? { quantity: null } : {}),
+      };
       const changed = {
-        ...(type !== item.renovation_component_type ? { renovation_component_type: type, root_renovation_component_type: next.root_renovation_component_type } : {}),
+        ...(retyped ? { renovation_component_type: type, root_renovation_component_type: next.root_renovation_component_type } : {}),
+        ...(dropQuantity ? { quantity: null } : {}),
         ...(next.count !== item.count ? { count: next.count } : {}),
       };
       const items = state.items.map((i) => (i.item_id === item_id ? next : i));
@@ -161,14 +228,25 @@ function decide(command: RenovationCommand, state: RenovationState): RenovationE
   }
 }
 
+/** An item as its `RenovationItemAdded` event states it (the decider and the read model fold it alike). */
+export function itemOf(data: Extract<RenovationEvent, { type: 'RenovationItemAdded' }>['data']): ItemState {
+  const { item_id, placement, renovation_component_type, root_renovation_component_type, count, quantity, step } = data;
+  return {
+    item_id, placement, renovation_component_type, root_renovation_component_type, count,
+    ...(quantity !== undefined && quantity !== null ? { quantity } : {}),
+    ...(step !== undefined ? { step } : {}),
+  };
+}
+
 function evolve(state: RenovationState, event: RenovationEvent): RenovationState {
   switch (event.type) {
     case 'RenovationCreated':
-      return { ...state, status: 'ACTIVE', renovation_id: event.data.renovation_id, estate_id: event.data.estate_id, organization_id: event.data.organization_id };
-    case 'RenovationItemAdded': {
-      const { item_id, placement, renovation_component_type, root_renovation_component_type, count } = event.data;
-      return { ...state, items: [...state.items, { item_id, placement, renovation_component_type, root_renovation_component_type, count }] };
-    }
+      return {
+        ...state, status: 'ACTIVE', renovation_id: event.data.renovation_id, estate_id: event.data.estate_id, organization_id: event.data.organization_id,
+        trajectory: event.data.trajectory ?? null, income_category: event.data.income_category ?? null,
+      };
+    case 'RenovationItemAdded':
+      return { ...state, items: [...state.items, itemOf(event.data)] };
     case 'RenovationItemUpdated':
       return { ...state, items: state.items.map((i) => (i.item_id === event.data.item_id ? { ...i, ...event.data.changes } : i)) };
     case 'RenovationItemRemoved':
@@ -183,7 +261,7 @@ function evolve(state: RenovationState, event: RenovationEvent): RenovationState
 }
 
 export const renovationDecider: Decider<RenovationCommand, RenovationEvent, RenovationState> = {
-  initialState: () => ({ status: 'NONE', renovation_id: null, estate_id: null, organization_id: null, items: [], valuation: null }),
+  initialState: () => ({ status: 'NONE', renovation_id: null, estate_id: null, organization_id: null, items: [], valuation: null, trajectory: null, income_category: null }),
   decide,
   evolve,
 };

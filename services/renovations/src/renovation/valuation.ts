@@ -1,20 +1,21 @@
 import { createHash } from 'node:crypto';
 import {
-  applyEffect,
   appliesTo,
   CATALOGUE_VERSION,
-  defaultLeaf,
+  effectsOfSet,
   findNode,
   isAllowedInScope,
-  isLeaf,
+  leafOfType,
   leavesOf,
   MissingQuantityInputError,
   priceItem,
+  priceSet,
   quantityFor,
   rootOf,
-  supportingWorks,
+  sumFigures,
   type CatalogueNode,
   type ClientScope,
+  type IncomeCategory,
   type PricedItem,
   type QuantityContext,
 } from '@renopath/catalog';
@@ -22,7 +23,6 @@ import { detectRegion, evaluateVariants, MODEL_VERSION, scaleOfRegion } from '@r
 import type {
   Country,
   DerivedItemFigures,
-  HeatingType,
   ItemFigures,
   ItemPlacement,
   ItemScope,
@@ -45,10 +45,21 @@ export interface ValuedItem {
   renovation_component_type: string;
   count: number;
   placement: ItemPlacement;
+  /**
+   * The quantity of one unit set when the item was made (items from a trajectory: the plan's quantity,
+   * measured on the energy model's geometry). It is kept through estate changes, so the item prices
+   * what was planned even where the estate gives no surface; `count` multiplies it. Absent or null:
+   * the quantity follows the estate (the part's surface, or `count` units).
+   */
+  quantity?: number | null;
+}
+
+export interface ValuationOptions {
+  /** The household's income category when the renovation states one (from its trajectory); unset: the data's default. */
+  income_category?: IncomeCategory;
 }
 
 const CATALOGUE_SCOPE: Record<ItemScope, ClientScope> = { GENERAL: 'general', ROOF: 'roof', ROOM: 'room', STAIRCASE: 'staircase' };
-const round2 = (x: number): number => Math.round((x + Number.EPSILON) * 100) / 100;
 
 /** The basics every price needs: where the estate is and how old it is. */
 interface PricingBasics {
@@ -111,8 +122,12 @@ export function refusalOf(estate: RenovationEstateSnapshot, placement: ItemPlace
   return null;
 }
 
-/** The catalogue leaf an item is priced as. */
-const leafOf = (node: CatalogueNode) => (isLeaf(node) ? node : defaultLeaf(node));
+/** An item's quantity: its own explicit one times `count`, else from the estate or the part it is linked to. */
+function quantityOfItem(item: ValuedItem, leaf: CatalogueNode | null, estate: RenovationEstateSnapshot, base: Partial<PropertyDescription>): { quantity: number; issues: string[] } {
+  if (item.quantity !== undefined && item.quantity !== null) return { quantity: Math.round(item.quantity * item.count * 100) / 100, issues: [] };
+  if (!leaf) return { quantity: item.count, issues: [] };
+  return quantityOf(leaf, placementContext(estate, item.placement, base), item.count);
+}
 
 function quantityOf(leaf: CatalogueNode, ctx: QuantityContext, count: number): { quantity: number; issues: string[] } {
   try {
@@ -166,60 +181,45 @@ export function derivedItemId(renovation_id: string, type: string): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
-export function valuate(renovation_id: string, items: readonly ValuedItem[], estate: RenovationEstateSnapshot, year: number): RenovationValuation {
+export function valuate(renovation_id: string, items: readonly ValuedItem[], estate: RenovationEstateSnapshot, year: number, options: ValuationOptions = {}): RenovationValuation {
   const property = propertyOf(estate);
   const { basics, missing } = basicsOf(estate);
   const issues: string[] = [];
   if (!basics) issues.push(`prices need ${missing.join(', ')} of the estate`);
 
-  // Effects first: the heating after the works decides the VAT of emitters (BE, fossil heating).
   const measured = items.map((item) => {
-    const node = findNode(item.renovation_component_type);
-    const leaf = node ? leafOf(node) : null;
-    const ctx = placementContext(estate, item.placement, property.partial);
-    const { quantity, issues: qIssues } = leaf ? quantityOf(leaf, ctx, item.count) : { quantity: item.count, issues: [] };
-    return { item, node, leaf, quantity, qIssues };
+    const leaf = leafOfType(item.renovation_component_type);
+    const { quantity, issues: qIssues } = quantityOfItem(item, leaf, estate, property.partial);
+    return { item, leaf, quantity, qIssues };
   });
-  let after: Partial<PropertyDescription> = property.partial;
-  for (const m of measured) if (m.leaf) after = applyEffect(m.leaf, after, m.quantity);
-  const heating_type_after = (after.heating_type ?? undefined) as HeatingType | undefined;
-  const companions = measured.flatMap((m) => (m.leaf ? [m.leaf.renovation_component_type] : []));
+  const setItems = measured.map((m) => ({ key: m.item.item_id, renovation_component_type: m.item.renovation_component_type, quantity: m.quantity }));
+  // Effects first: the heating after the works decides the VAT of emitters (BE, fossil heating); the shared module orders it.
+  const effects = effectsOfSet(property.partial, setItems);
+  const { after } = effects;
+  const priced = basics
+    ? priceSet(setItems, { ...basics, year, ...(options.income_category ? { income_category: options.income_category } : {}) }, effects)
+    : null;
 
   const figures: Record<string, ItemFigures> = {};
   for (const m of measured) {
     const unit = m.leaf?.unit ?? 'piece';
-    if (!m.node) {
+    if (!m.leaf) {
       figures[m.item.item_id] = unpriced(unit, m.quantity, [`${m.item.renovation_component_type} is no longer in the catalogue`]);
       continue;
     }
-    if (!basics) {
+    if (!priced) {
       figures[m.item.item_id] = unpriced(unit, m.quantity, [...m.qIssues, `not priced: the estate needs ${missing.join(', ')}`]);
       continue;
     }
-    try {
-      const priced = priceItem({
-        node: m.node, quantity: m.quantity, country: basics.country, region: basics.region, year,
-        estate: { year_built: basics.year_built, ...(heating_type_after ? { heating_type_after } : {}) },
-        companions,
-      });
-      figures[m.item.item_id] = figuresOf(priced, m.qIssues);
-    } catch (err) {
-      figures[m.item.item_id] = unpriced(unit, m.quantity, [...m.qIssues, `not priced: ${(err as Error).message}`]);
-    }
+    const result = priced.items[m.item.item_id]!;
+    figures[m.item.item_id] = result.priced ? figuresOf(result.priced, m.qIssues) : unpriced(unit, m.quantity, [...m.qIssues, result.error]);
   }
 
   const derived: DerivedItemFigures[] = [];
-  if (basics) {
-    const supported = measured
-      .filter((m) => m.leaf && figures[m.item.item_id]!.priced_as !== null)
-      .map((m) => ({ renovation_component_type: m.leaf!.renovation_component_type, quantity: m.quantity, estimated_cost: figures[m.item.item_id]!.estimated_cost }));
-    try {
-      const works = supportingWorks(supported, { ...basics, year, ...(heating_type_after ? { heating_type_after } : {}) });
-      for (const w of works) {
-        derived.push({ ...figuresOf(w, []), id: derivedItemId(renovation_id, w.renovation_component_type), renovation_component_type: w.renovation_component_type, supports: w.supports });
-      }
-    } catch (err) {
-      issues.push(`supporting works not priced: ${(err as Error).message}`);
+  if (priced) {
+    if (priced.derived_error) issues.push(priced.derived_error);
+    for (const w of priced.derived) {
+      derived.push({ ...figuresOf(w, []), id: derivedItemId(renovation_id, w.renovation_component_type), renovation_component_type: w.renovation_component_type, supports: w.supports });
     }
   }
 
@@ -242,9 +242,7 @@ export function valuate(renovation_id: string, items: readonly ValuedItem[], est
     issues.push(`energy indication needs the estate's ${unknown.length ? unknown.join(', ') : 'description in the model\'s ranges'}`);
   }
 
-  const all = [...Object.values(figures), ...derived];
-  const estimated_cost = round2(all.reduce((s, f) => s + f.estimated_cost, 0));
-  const estimated_vat_cost = round2(all.reduce((s, f) => s + f.estimated_vat_cost, 0));
+  const totals = sumFigures([...Object.values(figures), ...derived]);
   return {
     year,
     catalogue_version: CATALOGUE_VERSION,
@@ -256,12 +254,7 @@ export function valuate(renovation_id: string, items: readonly ValuedItem[], est
     energy_efficiency_indication,
     energy_efficiency_type,
     epc_score_after,
-    totals: {
-      estimated_cost,
-      estimated_vat_cost,
-      subsidy_amount: round2(all.reduce((s, f) => s + f.subsidy_amount, 0)),
-      total_estimated_cost_incl_vat: round2(estimated_cost + estimated_vat_cost),
-    },
+    totals,
     issues,
   };
 }

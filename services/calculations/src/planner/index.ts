@@ -1,0 +1,3 @@
+export { planTrajectory, plannableTypes } from './planner.ts';
+export type { PlanOptions } from './planner.ts';
+export { TrajectoryJobMetadata, TrajectoryPlan } from '@renopath/contracts';

@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import { Region, type PropertyDescription } from '@renopath/contracts';
+import plannerJson from '../data/planner.json' with { type: 'json' };
+import { DATA } from './data.ts';
+import { evaluate } from './predicates.ts';
+
+/** The trajectory planner's figures (data/planner.json), validated at import like every catalogue file. */
+const sourced = { id: z.string().regex(/^[A-Z0-9_]+$/), year: z.number().int(), source: z.string().min(5), note: z.string().min(3) };
+
+const PlannerData = z.strictObject({
+  description: z.string(),
+  targets: z.array(z.strictObject({ ...sourced, region: Region, label: z.string(), worst_label_meeting_target: z.string() })).length(4),
+  renovation_obligation: z.strictObject({
+    region: Region,
+    within_years: z.number().int().positive(),
+    rows: z.array(z.strictObject({
+      ...sourced,
+      deeds_from: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+      label: z.string(),
+      applies_to_labels: z.array(z.string()).min(1),
+    })).min(1),
+  }),
+  state_order_rules: z.strictObject({ ...sourced, rules: z.array(z.string()) }),
+  selection: z.strictObject({
+    ...sourced,
+    tie_score_points: z.number().nonnegative(),
+    tie_share_of_best_gain: z.number().min(0).max(1),
+    min_gain_score_points: z.number().positive(),
+    tie_net_cost_share: z.number().min(0).max(1),
+  }),
+});
+export type PlannerData = z.infer<typeof PlannerData>;
+export type RegionalTarget = PlannerData['targets'][number];
+export type RenovationObligationRule = PlannerData['renovation_obligation']['rows'][number];
+
+export const PLANNER_DATA: PlannerData = PlannerData.parse(plannerJson);
+
+/** The region's long-term target label (the planner stops once a step reaches it). */
+export function regionalTarget(region: z.infer<typeof Region>): RegionalTarget {
+  return PLANNER_DATA.targets.find((t) => t.region === region)!;
+}
+
+/** The Flemish obligation rule for a deed on `date` (YYYY-MM-DD), or null before the first rule. */
+export function renovationObligationRule(date: string): RenovationObligationRule | null {
+  const rows = [...PLANNER_DATA.renovation_obligation.rows].sort((a, b) => b.deeds_from.localeCompare(a.deeds_from));
+  return rows.find((r) => r.deeds_from <= date) ?? null;
+}
+
+const STATE_RULES = PLANNER_DATA.state_order_rules.rules.map((id) => {
+  const row = DATA.prerequisites.rows.find((r) => r.id === id);
+  if (!row) throw new Error(`planner.json names unknown prerequisite ${id}`);
+  return row;
+});
+
+/**
+ * The planner's reading of the order rules in `state_order_rules`: a measure they name may come only
+ * once the rule's waiver holds for the home as planned so far (the envelope is ready), not as soon as
+ * one listed measure is planned. The reasons of the rules that still block `type`; empty when none.
+ */
+export function stateOrderBlocks(type: string, planned: Partial<PropertyDescription>): string[] {
+  return STATE_RULES.filter((r) => r.measures.includes(type) && r.after_unless !== undefined && !evaluate(r.after_unless, planned)).map((r) => r.reason);
+}

@@ -1,0 +1,114 @@
+import { z } from 'zod';
+import { DataSource, EnergyEfficiencyType, QualityLabel, Region } from './enums.ts';
+import { Uuid } from './identity.ts';
+
+/**
+ * The suggested renovation trajectory: what the planner (services/calculations/src/planner) computes
+ * and a FINISHED trajectory job's `metadata` carries (API.md 4.1). Step fields are API.md's; the
+ * fields marked "extension" add to them. Money in euros with two decimals; totals are the exact
+ * sums of the steps (a step's supporting works included).
+ */
+
+const money = () => z.number();
+
+export const TrajectorySupportingWork = z.object({
+  renovation_component_type: z.string(),
+  title: z.string(),
+  quantity: z.number(),
+  unit: z.string(),
+  estimated_cost: money(),
+  estimated_vat_cost: money(),
+  subsidy_amount: money(),
+});
+export type TrajectorySupportingWork = z.infer<typeof TrajectorySupportingWork>;
+
+/** Extension: the Flemish renovation obligation after a purchase, on the step that reaches its label. */
+export const RenovationObligationMark = z.object({
+  rule_id: z.string(),
+  label: z.string(),
+  within_years: z.number().int(),
+  deeds_from: z.string(),
+  description: z.string(),
+  source: z.string(),
+});
+export type RenovationObligationMark = z.infer<typeof RenovationObligationMark>;
+
+export const TrajectoryStep = z.object({
+  order: z.number().int().min(1),
+  root_renovation_component_type: z.string(),
+  renovation_component_type: z.string(),
+  title: z.string(),
+  quantity: z.number(),
+  unit: z.string(),
+  /** The step's item plus its supporting works. */
+  estimated_cost: money(),
+  estimated_vat_cost: money(),
+  subsidy_amount: money(),
+  /** Cost incl. VAT minus the subsidy. */
+  net_cost: money(),
+  supporting_works: z.array(TrajectorySupportingWork),
+  epc_score_after: z.number(),
+  epc_label_after: z.string(),
+  /** Against the state before the step: primary energy (the score's basis), CO2 and the energy bill. */
+  energy_savings_kwh_per_year: z.number(),
+  co2_savings_kg_per_year: z.number(),
+  cost_savings_eur_per_year: money(),
+  rationale: z.string(),
+  // extensions
+  renovation_obligation: RenovationObligationMark.nullable(),
+  /** Where the renovation item goes: the general scope, or a roof of this kind. */
+  scope: z.enum(['GENERAL', 'ROOF']),
+  roof_kind: z.enum(['INCLINED', 'FLAT']).nullable(),
+});
+export type TrajectoryStep = z.infer<typeof TrajectoryStep>;
+
+export const TrajectoryTotals = z.object({
+  estimated_cost: money(),
+  estimated_vat_cost: money(),
+  subsidy_amount: money(),
+  total_estimated_cost_incl_vat: money(),
+  net_cost: money(),
+});
+
+export const TrajectoryPlan = z.object({
+  region: Region,
+  energy_efficiency_type: EnergyEfficiencyType,
+  current: z.object({
+    epc_score: z.number(),
+    epc_label: z.string(),
+    primary_energy_kwh_per_year: z.number(),
+    heating_need_kwh_per_year: z.number(),
+    co2_kg_per_year: z.number(),
+    energy_cost_eur_per_year: money(),
+  }),
+  steps: z.array(TrajectoryStep),
+  totals: TrajectoryTotals,
+  /** The EPC label after all steps. */
+  energy_efficiency_indication: z.string(),
+  final_epc_score: z.number(),
+  confidence_score: z.number().min(0).max(1),
+  quality_label: QualityLabel,
+  expected_price_error: z.object({
+    average_pct: z.number(),
+    standard_deviation_pct: z.number(),
+    /** Extension: the band's figures are lower bounds ("above 20%"). */
+    at_least: z.boolean(),
+  }),
+  data_quality: z.object({
+    sources: z.record(z.string(), DataSource),
+    flags: z.array(z.object({ field: z.string(), code: z.string(), message: z.string() })),
+  }),
+  versions: z.object({ model: z.string(), catalogue: z.string() }),
+  // extensions
+  /** The region's long-term target and whether the plan reaches it. */
+  target: z.object({ label: z.string(), reached: z.boolean(), source: z.string() }),
+  /** What the figures assume (income category, price year, invoice date). */
+  assumptions: z.array(z.string()),
+  /** The price year of the figures. */
+  price_year: z.number().int(),
+});
+export type TrajectoryPlan = z.infer<typeof TrajectoryPlan>;
+
+/** A FINISHED trajectory job's `metadata`: the plan and the renovation made from it. */
+export const TrajectoryJobMetadata = TrajectoryPlan.extend({ renovation_id: Uuid });
+export type TrajectoryJobMetadata = z.infer<typeof TrajectoryJobMetadata>;
