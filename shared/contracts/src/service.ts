@@ -45,4 +45,10 @@ export const IdentitySubjects = {
   confirmEmailChange: 'cmd.identity.confirm-email-change',
   adminRotateWebhookSecret: 'cmd.identity.admin-rotate-webhook-secret',
   adminOutbox: 'qry.identity.admin-outbox',
+  /**
+   * Internal (the calculations context, not HTTP): sign a webhook with the API client's webhook secret,
+   * which never leaves identity. Body: { client_id, id, timestamp (Unix seconds), body (the exact
+   * payload text) }; reply: { signature } (the Standard Webhooks `webhook-signature` value).
+   */
+  signWebhook: 'cmd.identity.sign-webhook',
 } as const;

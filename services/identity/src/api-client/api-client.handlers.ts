@@ -6,6 +6,7 @@ import { AdminCreateApiClientBody, DEFAULT_SCOPES, IdentitySubjects as S, type A
 import { apiClientDecider, apiClientStream } from './api-client.decider.ts';
 import { hashSecret, newSecret, newWebhookSecret } from '../tokens/secrets.ts';
 import { type IdentityKit, UUID_RE } from '../kit.ts';
+import { SignWebhookBody, signWebhook } from '../webhook-secrets/sign-webhook.ts';
 
 /** API clients: issued with their secrets, revoked, webhook secrets rotated and opened. */
 export function apiClients(kit: IdentityKit) {
@@ -55,6 +56,14 @@ export function apiClients(kit: IdentityKit) {
       }, ctx(req));
       await settle(result.position);
       return { client_id, webhook_secret };
+    },
+
+    // Internal: calculations sends the webhook, identity signs it, so the secret stays here.
+    [S.signWebhook]: async (req): Promise<{ signature: string }> => {
+      const { client_id, ...message } = parse(SignWebhookBody, req.body);
+      const secret = await webhookSecret(client_id);
+      if (secret === null) throw new DomainError(404, ['API client not found']);
+      return { signature: signWebhook(secret, message) };
     },
 
   };
