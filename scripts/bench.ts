@@ -2,12 +2,14 @@ import { fork } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { benchJobs } from './bench/jobs.ts';
 
 /**
  * `npm run bench`: performance figures measured in one run on this machine (targets live here,
  * never in timed test assertions). Prints requests/s and p99 of two authenticated gateway routes
  * (`GET /users/me`, `GET /estates/{id}`) and of a bare Fastify route, and their ratios; then the energy model's figures; then renovations:
- * an item add (its derived works and EPC indication included) and the overview of a 30-item renovation.
+ * an item add (its derived works and EPC indication included) and the overview of a 30-item renovation;
+ * then the trajectory planner's time per property (`npm run bench -- planner` for that section alone).
  */
 const DURATION_S = Number(process.env['BENCH_DURATION_S'] ?? 5);
 /** Rounds alternate the two routes so that a burst of noise on this shared machine hits both alike. */
@@ -192,7 +194,40 @@ async function benchRenovations() {
   }
 }
 
+/**
+ * The trajectory planner (services/calculations/src/planner): one plan per property over the energy
+ * model's varied bench set (countries, regions, periods, formats, sizes, given scores), after a warm-up
+ * pass. Per-property p50, p99 and mean; the target is a mean under 2 ms.
+ */
+async function benchPlanner() {
+  const planner = new URL('../services/calculations/src/planner/index.ts', import.meta.url);
+  const energy = new URL('../shared/energy/src/bench.ts', import.meta.url);
+  if (!existsSync(fileURLToPath(planner)) || !existsSync(fileURLToPath(energy))) return;
+  const { planTrajectory } = (await import(planner.href)) as typeof import('../services/calculations/src/planner/index.ts');
+  const { benchProperties } = (await import(energy.href)) as typeof import('../shared/energy/src/bench.ts');
+  const properties = benchProperties(Number(process.env['BENCH_PLANNER_PROPERTIES'] ?? 240));
+  const year = new Date().getUTCFullYear();
+  for (const p of properties) planTrajectory(p, { year });
+  const times: number[] = [];
+  let steps = 0;
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const p of properties) {
+      const started = performance.now();
+      steps += planTrajectory(p, { year }).steps.length;
+      times.push(performance.now() - started);
+    }
+  }
+  const mean = times.reduce((a, b) => a + b, 0) / times.length;
+  console.log(`planner benchmark: ${times.length} plans over ${properties.length} varied properties (${(steps / times.length).toFixed(1)} steps a plan on average)`);
+  console.log(
+    `  planTrajectory per property        p50 ${quantile(times, 0.5).toFixed(2).padStart(6)} ms   p99 ${quantile(times, 0.99).toFixed(2).padStart(6)} ms   ` +
+      `mean ${mean.toFixed(2)} ms (target < 2 ms: ${mean < 2 ? 'met' : 'NOT met'})`,
+  );
+}
+
 const only = process.argv[2];
 if (!only || only === 'gateway') await benchGateway();
 if (!only || only === 'energy') await benchEnergyModel();
 if (!only || only === 'renovations') await benchRenovations();
+if (!only || only === 'planner') await benchPlanner();
+if (!only || only === 'jobs') await benchJobs();

@@ -13,6 +13,7 @@ const running = await startEmbedded({
   RENOPATH_DATA_DIR: dataDir,
   RENOPATH_RATE_LIMIT_PER_SECOND: '0',
   LOG_LEVEL: process.env['BENCH_LOG_LEVEL'] ?? 'warn',
+  ...(process.env['RENOPATH_SQLITE_SYNCHRONOUS'] ? { RENOPATH_SQLITE_SYNCHRONOUS: process.env['RENOPATH_SQLITE_SYNCHRONOUS'] } : {}),
 });
 await running.gateway.app.listen({ port: 0, host: '127.0.0.1' });
 const bare = Fastify({ logger: false });

@@ -2,12 +2,16 @@ import { loadEstatesConfig } from '@renopath/estates/config.ts';
 import { startEstatesContext, UPLOADS_BLOB_STORE } from '@renopath/estates/start.ts';
 import { loadIdentityConfig } from '@renopath/identity/config.ts';
 import { startIdentityContext } from '@renopath/identity/start.ts';
+import { loadCalculationsConfig } from '@renopath/calculations/config.ts';
+import { startCalculationsContext } from '@renopath/calculations/start.ts';
+import { localWebhookSigner } from '@renopath/calculations/webhooks/job-webhooks.ts';
 import { loadRenovationsConfig } from '@renopath/renovations/config.ts';
 import { startRenovationsContext } from '@renopath/renovations/start.ts';
 import { createLogger, openBlobStore, PlatformEnv, platformConfig } from '@renopath/platform/service/adapters.ts';
 import { createMemoryBus } from '@renopath/platform/memory/memory-bus.ts';
 import { buildGateway } from './app.ts';
 import { loadGatewayConfig } from './config.ts';
+import { calculationsRoutes } from './routes/calculations.routes.ts';
 import { renovationsRoutes } from './routes/renovations.routes.ts';
 import { openGatewayStorage } from './storage.ts';
 
@@ -33,16 +37,21 @@ export async function startEmbedded(env: NodeJS.ProcessEnv = process.env, option
   const estates = await startEstatesContext(estatesConfig, bus, logger.child({ context: 'estates' }), blobs);
   // Before the bootstrap: its copy of identity and the estates follows their events from the first one.
   const renovations = await startRenovationsContext(loadRenovationsConfig(env), bus, logger.child({ context: 'renovations' }));
+  // Webhooks are signed with identity's secret in this process; the secret never crosses the bus.
+  const calculations = await startCalculationsContext(loadCalculationsConfig(env), bus, logger.child({ context: 'calculations' }), {
+    signer: localWebhookSigner((client_id) => identity.service.webhookSecret(client_id)),
+  });
   const bootstrap = await identity.service.bootstrapIfEmpty(identityConfig.bootstrap);
   const { downloadSecret, idempotencyStore } = await openGatewayStorage(gatewayConfig);
   // The idempotency records are in this process's own data dir: a claim left unfinished there is a dead process's.
-  const gateway = buildGateway({ bus, config: gatewayConfig, logger, blobs, downloadSecret, idempotencyStore, idempotencyExclusive: true, routes: renovationsRoutes });
+  const gateway = buildGateway({ bus, config: gatewayConfig, logger, blobs, downloadSecret, idempotencyStore, idempotencyExclusive: true, routes: [...renovationsRoutes, ...calculationsRoutes] });
   await gateway.start();
   return {
     gateway,
     identity,
     estates,
     renovations,
+    calculations,
     bus,
     blobs,
     bootstrap,
@@ -50,6 +59,7 @@ export async function startEmbedded(env: NodeJS.ProcessEnv = process.env, option
     async close() {
       await gateway.app.close();
       await idempotencyStore.close();
+      await calculations.close();
       await renovations.close();
       await estates.close();
       await identity.close();

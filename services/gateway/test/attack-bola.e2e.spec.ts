@@ -88,6 +88,12 @@ beforeAll(async () => {
     ids['renovation_id'] = renovation.id;
     ids['item_id'] = item.id;
   }
+  if (stack.running.gateway.routes.some((r) => r.path === '/calculation-jobs/suggested-renovation-trajectory-calculation')) {
+    const job = await as.post('/v1/calculation-jobs/suggested-renovation-trajectory-calculation', { year_built: 1960, estate_format: 'SEMI_OPEN', habitable_space_m2: 140, zip_code: '9000', country: 'BE' });
+    if (job.statusCode !== 200) throw new Error(`set-up: job ${job.statusCode}: ${job.body}`);
+    ids['calculation_job_id'] = job.json().id;
+    ids['calculation_id'] = (await made(as.post('/calculations?calculation_type=ENERGY_EFFICIENCY', { year_built: 1960, habitable_space_m2: 140 }))).id;
+  }
   for (const [name, id] of Object.entries(ids)) expect(id, name).toMatch(/^[0-9a-f-]{36}$/);
 
   const b = await stack.tenant('Tenant B', 'owner-b@bola.example');

@@ -10,8 +10,6 @@ import { startStack, type Stack } from './stack.ts';
  * resource shapes are already published under `components.schemas`.
  */
 const PENDING: Record<string, string> = {
-  '/v1/calculation-jobs': 'calculation jobs',
-  '/calculations': 'calculation jobs (synchronous indication)',
   '/v1/renovations/{renovation_id}/reports': 'reports',
   '/renovations/{renovation_id}/report': 'reports',
 };

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -29,6 +30,26 @@ async function reachable(url: string): Promise<boolean> {
 }
 
 const natsUp = await reachable(NATS_URL);
+
+/** LiDAR for the distributed jobs: it can be made to hang, so a worker is caught in the middle of a job. */
+const lidar = { hang: false, requests: 0 };
+const lidarServer = createHttpServer((req, res) => {
+  lidar.requests++;
+  req.resume();
+  if (lidar.hang) return;
+  res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ building_width: 7.5, building_depth: 10.2, inclined_roof_pane_surface: 86, flat_roof_pane_surface: 0 }));
+});
+await new Promise<void>((r) => lidarServer.listen(0, '127.0.0.1', r));
+afterAll(() => {
+  lidarServer.closeAllConnections();
+  lidarServer.close();
+});
+const CALCULATIONS_ENV = {
+  RENOPATH_ALLOW_PRIVATE_NETWORK: 'true',
+  RENOPATH_LIDAR_URL: `http://127.0.0.1:${(lidarServer.address() as { port: number }).port}/lidar`,
+  RENOPATH_PROVIDER_TIMEOUT_MS: '60000',
+  RENOPATH_JOB_LEASE_MS: '3000',
+};
 if (!natsUp) console.warn(`[skip] distributed e2e (gateway, identity, estates, renovations over NATS, in several start orders): nothing listens on ${NATS_URL}`);
 
 async function freePort(): Promise<number> {
@@ -41,10 +62,10 @@ async function freePort(): Promise<number> {
   });
 }
 
-type Service = 'gateway' | 'identity' | 'estates' | 'renovations';
+type Service = 'gateway' | 'identity' | 'estates' | 'renovations' | 'calculations' | 'worker';
 
 /**
- * One distributed stack: the four services as processes, started in `order`, each given a moment
+ * One distributed stack: the services as processes, started in `order`, each given a moment
  * to come up (and find its peers missing) before the next. Its own JetStream stream and subject
  * prefix, so stacks do not see each other's events.
  */
@@ -58,11 +79,12 @@ function distributedStack(order: Service[]) {
     port: 0,
     clientId: randomUUID(),
     clientSecret: 'ab'.repeat(32),
-    /** Stops one service (SIGTERM) and starts it again on its own data dir, the others left running. */
-    async restart(service: Service) {
+    /** Stops one service (SIGTERM, or SIGKILL for a crash) and starts it again on its own data dir, the others left running. */
+    async restart(service: Service, signal: NodeJS.Signals = 'SIGTERM', beforeStart?: () => void) {
       const { child, again } = running.get(service)!;
-      child.kill('SIGTERM');
+      child.kill(signal);
       await new Promise((r) => (child.exitCode !== null || child.signalCode !== null ? r(null) : child.once('exit', r)));
+      beforeStart?.();
       running.set(service, { child: again(), again });
     },
   };
@@ -100,6 +122,9 @@ function distributedStack(order: Service[]) {
       identity: () => launch('identity', 'services/identity/src/main.ts', { RENOPATH_BOOTSTRAP_CLIENT_ID: stack.clientId, RENOPATH_BOOTSTRAP_CLIENT_SECRET: stack.clientSecret }),
       estates: () => launch('estates', 'services/estates/src/main.ts', publicUrl, shared),
       renovations: () => launch('renovations', 'services/renovations/src/main.ts', {}),
+      // The calculations context holds the jobs; its jobs are run by a separate worker process.
+      calculations: () => launch('calculations', 'services/calculations/src/main.ts', { ...CALCULATIONS_ENV, RENOPATH_CALCULATION_WORKERS: order.includes('worker') ? '0' : '2' }),
+      worker: () => launch('worker', 'services/calculations/src/main.ts', { ...CALCULATIONS_ENV, RENOPATH_CALCULATIONS_ROLE: 'worker', RENOPATH_CALCULATION_WORKERS: '2' }),
       gateway: () => launch('gateway', 'services/gateway/src/main.ts', { PORT: String(port), HOST: '127.0.0.1', RENOPATH_RATE_LIMIT_PER_SECOND: '0', ...publicUrl }, shared),
     };
     for (const [i, service] of order.entries()) {
@@ -107,7 +132,7 @@ function distributedStack(order: Service[]) {
       // Let it start without the ones after it (the point of the order); not an assertion on time.
       if (i < order.length - 1) await new Promise((r) => setTimeout(r, 1500));
     }
-    // Four tsx processes start on two shared cores: generous, since a slow start is not a failure.
+    // Several tsx processes start on two shared cores: generous, since a slow start is not a failure.
     const deadline = Date.now() + 90_000;
     for (;;) {
       for (const child of children) if (child.exitCode !== null) throw new Error(`a service exited (code ${child.exitCode}) while its peers were missing`);
@@ -154,7 +179,7 @@ async function untilAnswers(url: string, auth: Record<string, string>, what: str
 }
 
 describe.skipIf(!natsUp)('distributed mode over NATS', () => {
-  const stack = distributedStack(['identity', 'estates', 'renovations', 'gateway']);
+  const stack = distributedStack(['identity', 'estates', 'renovations', 'calculations', 'worker', 'gateway']);
   let port = 0;
   let clientId = '';
   let clientSecret = '';
@@ -234,13 +259,68 @@ describe.skipIf(!natsUp)('distributed mode over NATS', () => {
 
     for (const [name, scenario] of Object.entries(cascadeScenarios(() => client))) it(name, scenario, 30_000);
   });
+
+  describe('calculation jobs through gateway, estates, renovations, calculations and a worker process', () => {
+    let client: Client;
+    const URL = '/v1/calculation-jobs/suggested-renovation-trajectory-calculation';
+    const HOME = { year_built: 1960, estate_format: 'SEMI_OPEN', habitable_space_m2: 150, zip_code: '9000', country: 'BE', street: 'Veldstraat', house_number: '12', roof_type: 'INCLINED', inclined_roof_insulation_type: 'NONE', outer_wall_insulation_type: 'NONE', window_glazing_type: 'SINGLE_GLAZING', heating_type: 'GAS', heating_device: 'NON_CONDENSING_BOILER' };
+    const untilFinal = async (id: string, timeoutMs = 60_000) => {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const job = (await client.get(`/v1/calculation-jobs/${id}`)).json() as Record<string, any>;
+        if (['FINISHED', 'FAILED', 'STOPPED'].includes(job['calculation_job_status'])) return job;
+        if (Date.now() > deadline) throw new Error(`job ${id} still ${job['calculation_job_status']}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    };
+    beforeAll(async () => {
+      const { access_token } = await token(stack);
+      client = fetchClient(`http://127.0.0.1:${port}`, access_token);
+      const deadline = Date.now() + 30_000;
+      while ((await client.get('/v1/calculation-jobs')).statusCode !== 200) {
+        if (Date.now() > deadline) throw new Error('calculations service did not answer over NATS');
+        await new Promise((r) => setTimeout(r, 250));
+      }
+    }, 60_000);
+
+    it('runs a job to FINISHED: the estate, the plan and the renovation made of its steps', { timeout: 90_000 }, async () => {
+      const created = await client.post(URL, HOME);
+      expect(created.statusCode, JSON.stringify(created.json())).toBe(200);
+      const job = await untilFinal(created.json().id);
+      expect(job['calculation_job_status'], JSON.stringify(job['metadata'])).toBe('FINISHED');
+      expect(job['metadata'].steps.length).toBeGreaterThanOrEqual(2);
+      expect(job['metadata'].data_quality.sources.building_width).toBe('LIDAR');
+      expect((await client.get(`/estates/${job['estate_id']}`)).statusCode).toBe(200);
+      const renovation = (await client.get(`/renovations/${job['metadata'].renovation_id}`)).json() as Record<string, number>;
+      expect(Math.round(renovation['estimated_cost']! * 100)).toBe(Math.round(job['metadata'].totals.estimated_cost * 100));
+    });
+
+    it('a worker process killed in the middle of a job: another takes it after the lease and it finishes', { timeout: 120_000 }, async () => {
+      lidar.hang = true;
+      const before = lidar.requests;
+      const created = await client.post(URL, { ...HOME, house_number: '14' });
+      const deadline = Date.now() + 30_000;
+      while (lidar.requests === before) {
+        if (Date.now() > deadline) throw new Error('no worker reached LiDAR');
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect((await client.get(`/v1/calculation-jobs/${created.json().id}`)).json().calculation_job_status).toBe('RUNNING');
+      await stack.restart('worker', 'SIGKILL', () => {
+        lidar.hang = false;
+        lidarServer.closeAllConnections();
+      });
+      const job = await untilFinal(created.json().id);
+      expect(job['calculation_job_status'], JSON.stringify(job['metadata'])).toBe('FINISHED');
+      expect(job['metadata'].data_quality.sources.building_width).toBe('LIDAR');
+    });
+  });
 });
 
 /** Processes start in any order: each rides out its missing peers and the stack works once all are up. */
 for (const order of [
-  ['gateway', 'estates', 'renovations', 'identity'],
-  ['renovations', 'estates', 'gateway', 'identity'],
-  ['estates', 'identity', 'gateway', 'renovations'],
+  ['gateway', 'estates', 'calculations', 'renovations', 'identity'],
+  ['calculations', 'renovations', 'estates', 'gateway', 'identity'],
+  ['estates', 'identity', 'gateway', 'renovations', 'calculations'],
 ] as Service[][]) {
   describe.skipIf(!natsUp)(`distributed mode over NATS, started in the order ${order.join(', ')}`, () => {
     const stack = distributedStack(order);

@@ -89,3 +89,124 @@ export const IndicationRecord = z.object({
   }).partial().extend({ disclaimer: z.string() }),
 });
 export type IndicationRecord = z.infer<typeof IndicationRecord>;
+
+// ---- the jobs' paths, queries, commands and events ----
+
+/** `GET /v1/calculation-jobs` (extension): the caller's organization's jobs, newest first. */
+export const CalculationJobListQuery = z.strictObject({
+  external_id: z.string().min(1).max(255).optional(),
+  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+  page_size: z.coerce.number().int().min(1).max(100).default(20),
+});
+export type CalculationJobListQuery = z.infer<typeof CalculationJobListQuery>;
+
+export const CalculationJobPage = z.object({
+  page: z.number().int(),
+  page_size: z.number().int(),
+  total_pages: z.number().int(),
+  prev_page: z.number().int().nullable(),
+  next_page: z.number().int().nullable(),
+  total: z.number().int(),
+  has_prev_page: z.boolean(),
+  has_next_page: z.boolean(),
+  data: z.array(CalculationJob),
+});
+
+/** One webhook attempt as recorded (extension: `GET /v1/calculation-jobs/{id}/webhook-deliveries`). */
+export const WebhookDeliveryView = z.object({
+  webhook_id: z.string(),
+  type: z.string(),
+  url: z.string(),
+  status: z.enum(['PENDING', 'DELIVERED', 'GAVE_UP']),
+  attempts: z.array(z.object({
+    attempt: z.number().int(),
+    at: Timestamp,
+    status_code: z.number().int().nullable(),
+    error: z.string().nullable(),
+    duration_ms: z.number(),
+  })),
+  next_attempt_at: Timestamp.nullable(),
+});
+
+/** Who created a job: the verified caller at creation, kept so the workflow acts as them later. */
+export const JobActor = z.object({ user_id: Uuid, organization_id: Uuid, client_id: z.string() });
+
+/** Why a job failed (`metadata.error` of a FAILED job, API.md 4.1). */
+export const JobError = z.object({ code: z.string(), message: z.string() });
+export type JobError = z.infer<typeof JobError>;
+
+/**
+ * Events of a job stream (`calculation-job-<id>`). The request is stored as sent (validated), so
+ * a worker that resumes a job after a crash computes from the same inputs.
+ */
+export const CalculationJobEvents = {
+  CalculationJobCreated: z.object({
+    job_id: Uuid,
+    calculation_job_type: CalculationJobType,
+    actor: JobActor,
+    /** The trajectory request (SUGGESTED_RENOVATION_TRAJECTORY_CALCULATION) or `{ epc_url }` (EPC_DOCUMENT_PROCESSING). */
+    request: z.record(z.string(), z.unknown()),
+    estate_id: Uuid.nullable(),
+    /** True when the job's estate existed already (same organization and external_id): the job updates it. */
+    estate_exists: z.boolean(),
+    external_id: z.string().nullable(),
+    name: z.string().nullable(),
+    description: z.string().nullable(),
+    webhook_url: z.string().nullable(),
+    parent_job_id: Uuid.nullable(),
+    expires_at: Timestamp,
+  }),
+  /** The estate the request describes is created or updated (the estate-link process manager). */
+  CalculationJobEstateLinked: z.object({ job_id: Uuid, estate_id: Uuid }),
+  /** A worker took the job under a lease; `attempt` counts takes (3 at most). */
+  CalculationJobStarted: z.object({ job_id: Uuid, attempt: z.number().int().min(1), worker_id: z.string(), lease_until: Timestamp }),
+  CalculationJobFinished: z.object({ job_id: Uuid, attempt: z.number().int().min(1), metadata: z.record(z.string(), z.unknown()) }),
+  CalculationJobFailed: z.object({ job_id: Uuid, error: JobError }),
+  CalculationJobStopped: z.object({ job_id: Uuid }),
+  CalculationJobDeactivated: z.object({ job_id: Uuid }),
+} as const;
+export type CalculationJobEventType = keyof typeof CalculationJobEvents;
+export type CalculationJobEvent = {
+  [K in CalculationJobEventType]: { type: K; data: z.infer<(typeof CalculationJobEvents)[K]> };
+}[CalculationJobEventType];
+
+/** The indication's one event (stream `indication-<id>`): the record as answered. */
+export const IndicationEvents = {
+  IndicationCalculated: z.object({ actor: JobActor, request: z.record(z.string(), z.unknown()), record: IndicationRecord }),
+} as const;
+
+/** Subjects of the calculations context. */
+export const CalculationsSubjects = {
+  createTrajectoryJob: 'cmd.calculations.create-trajectory-job',
+  getJob: 'qry.calculations.get-job',
+  listJobs: 'qry.calculations.list-jobs',
+  stopJob: 'cmd.calculations.stop-job',
+  webhookDeliveries: 'qry.calculations.webhook-deliveries',
+  createIndication: 'cmd.calculations.create-indication',
+  listIndications: 'qry.calculations.list-indications',
+  getIndication: 'qry.calculations.get-indication',
+  /** Internal (workers, not HTTP): take a job under a lease. Reply: WorkAssignment, or null when it is not to be run. */
+  claimJob: 'cmd.calculations.claim-job',
+  /** Internal (workers): the result of an attempt; refused unless that attempt still holds the job. */
+  completeJob: 'cmd.calculations.complete-job',
+  /** Internal (workers): an EPC document job for a trajectory job with `epc_url`, created once per parent. */
+  childDocumentJob: 'cmd.calculations.child-document-job',
+} as const;
+
+/** What a worker gets when it takes a job. */
+export const WorkAssignment = z.object({
+  job_id: Uuid,
+  attempt: z.number().int(),
+  calculation_job_type: CalculationJobType,
+  actor: JobActor,
+  request: z.record(z.string(), z.unknown()),
+  estate_id: Uuid.nullable(),
+  lease_until: Timestamp,
+});
+export type WorkAssignment = z.infer<typeof WorkAssignment>;
+
+export const CompleteJobCommand = z.discriminatedUnion('outcome', [
+  z.object({ outcome: z.literal('FINISHED'), job_id: Uuid, attempt: z.number().int(), metadata: z.record(z.string(), z.unknown()) }),
+  z.object({ outcome: z.literal('FAILED'), job_id: Uuid, attempt: z.number().int(), error: JobError }),
+]);
+export type CompleteJobCommand = z.infer<typeof CompleteJobCommand>;

@@ -1,0 +1,91 @@
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * Calculation jobs, embedded: submissions at a steady rate (default 100 jobs/s for 10 s) through
+ * HTTP, each a varied home; latency is the job's own submission-to-FINISHED time (`published_at`
+ * minus `created_at`, both stamped by the service), read back once all are done. Target p99 < 100 ms.
+ */
+const RATE = Number(process.env['BENCH_JOBS_PER_SECOND'] ?? 100);
+const SECONDS = Number(process.env['BENCH_JOBS_SECONDS'] ?? 10);
+const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
+
+interface Ready { gatewayPort: number; client_id: string; client_secret: string }
+
+const FORMATS = ['OPEN', 'SEMI_OPEN', 'CLOSED'] as const;
+const ZIPS = ['9000', '2000', '3000', '8000', '1000', '4000', '5000', '1012 AB'];
+function home(i: number): Record<string, unknown> {
+  const zip = ZIPS[i % ZIPS.length]!;
+  return {
+    year_built: 1900 + ((i * 7) % 120),
+    estate_format: FORMATS[i % 3],
+    habitable_space_m2: 80 + ((i * 13) % 180),
+    zip_code: zip,
+    country: zip.includes(' ') ? 'NL' : 'BE',
+    ...(i % 2 === 0 ? { window_glazing_type: 'DOUBLE_GLAZING', heating_type: 'GAS', heating_device: 'CONDENSING_BOILER' } : {}),
+    ...(i % 3 === 0 ? { roof_type: 'INCLINED', inclined_roof_insulation_type: 'NONE', outer_wall_insulation_type: 'NONE' } : {}),
+  };
+}
+
+/** Both SQLite durability levels, in one run: FULL (the default; an fsync per commit) and NORMAL. */
+export async function benchJobs() {
+  for (const synchronous of ['FULL', 'NORMAL'] as const) await benchJobsWith(synchronous);
+}
+
+async function benchJobsWith(synchronous: 'FULL' | 'NORMAL') {
+  const server = fork(fileURLToPath(new URL('./gateway-server.ts', import.meta.url)), {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    env: { ...process.env, RENOPATH_SQLITE_SYNCHRONOUS: synchronous },
+  });
+  const ready = await new Promise<Ready>((resolve, reject) => {
+    server.once('message', (m) => resolve(m as Ready));
+    server.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
+  });
+  try {
+    const base = `http://127.0.0.1:${ready.gatewayPort}`;
+    const res = await fetch(`${base}/v1/oauth/token`, { method: 'POST', headers: { 'x-service-client-id': ready.client_id, 'x-service-client-secret': ready.client_secret } });
+    const { access_token } = (await res.json()) as { access_token: string };
+    const headers = { authorization: `Bearer ${access_token}`, 'content-type': 'application/json' };
+    const submit = async (i: number) => {
+      const r = await fetch(`${base}/v1/calculation-jobs/suggested-renovation-trajectory-calculation`, { method: 'POST', headers, body: JSON.stringify(home(i)) });
+      if (r.status !== 200) throw new Error(`job ${i}: ${r.status} ${await r.text()}`);
+      return ((await r.json()) as { id: string }).id;
+    };
+    // Warm-up: the first jobs load the model's data and compile the code paths.
+    for (let i = 0; i < 20; i++) await submit(i);
+    const total = RATE * SECONDS;
+    const ids: Promise<string>[] = [];
+    const answered: number[] = [];
+    const started = performance.now();
+    for (let i = 0; i < total; i++) {
+      const due = started + (i * 1000) / RATE;
+      const wait = due - performance.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      const sent = performance.now();
+      ids.push(submit(1000 + i).then((id) => (answered.push(performance.now() - sent), id)));
+    }
+    const all = await Promise.all(ids);
+    const submitSeconds = (performance.now() - started) / 1000;
+    const latencies: number[] = [];
+    const statuses: Record<string, number> = {};
+    const deadline = Date.now() + 120_000;
+    for (const id of all) {
+      for (;;) {
+        const job = (await (await fetch(`${base}/v1/calculation-jobs/${id}`, { headers })).json()) as { calculation_job_status: string; created_at: string; published_at: string | null };
+        if (['FINISHED', 'FAILED', 'STOPPED'].includes(job.calculation_job_status)) {
+          statuses[job.calculation_job_status] = (statuses[job.calculation_job_status] ?? 0) + 1;
+          if (job.published_at) latencies.push(Date.parse(job.published_at) - Date.parse(job.created_at));
+          break;
+        }
+        if (Date.now() > deadline) throw new Error(`job ${id} did not finish`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+    console.log(`calculation jobs benchmark, SQLite synchronous=${synchronous}: ${total} jobs sent at ${RATE}/s, all answered after ${submitSeconds.toFixed(1)} s (embedded), ${JSON.stringify(statuses)}`);
+    console.log(`  POST job answered (client)           p50 ${quantile(answered, 0.5).toFixed(0).padStart(6)} ms   p99 ${quantile(answered, 0.99).toFixed(0).padStart(6)} ms`);
+    console.log(`  submission-to-FINISHED (server)      p50 ${quantile(latencies, 0.5).toFixed(0).padStart(6)} ms   p99 ${quantile(latencies, 0.99).toFixed(0).padStart(6)} ms   max ${Math.max(...latencies).toFixed(0)} ms   (target p99 < 100 ms)`);
+  } finally {
+    server.send('stop');
+  }
+}

@@ -1,0 +1,359 @@
+import type { Logger } from 'pino';
+import { DomainError, type Bus, type Closeable, type EventStore, type ReadStore } from '@renopath/platform';
+import { handleCommand } from '@renopath/platform/service/decider.ts';
+import { runProjection, type Projection } from '@renopath/platform/projection-runner.ts';
+import { sleep } from '@renopath/platform/internal/async.ts';
+import { actorOf, commandContext, newId, parse, readYourWrites } from '@renopath/platform/service/handler-kit.ts';
+import type { Settlement } from '@renopath/platform/service/settlement.ts';
+import type { CommandContext } from '@renopath/platform/service/decider.ts';
+import {
+  CalculationJobEvents,
+  CalculationJobListQuery,
+  CalculationsSubjects as S,
+  CompleteJobCommand,
+  formatIssues,
+  TrajectoryRequest,
+  type Actor,
+  type CalculationJob,
+  type ServiceRequest,
+  type WorkAssignment,
+} from '@renopath/contracts';
+import { checkConsistency } from '@renopath/energy';
+import { z } from 'zod';
+import { ROLES, roleKey, startRolesReactor, type RoleDoc } from './access/roles.reactor.ts';
+import { E, estateOfExternalId, startEstateDirectoryReactor, type EstateMemberDoc } from './estate-directory/estate-directory.reactor.ts';
+import { newEstateIdFor, startEstateLinkProcess } from './estate-link/estate-link.process.ts';
+import { startIndications } from './indication/indication.handlers.ts';
+import { isFinal, jobDecider, jobStream, JOB_STREAM_PREFIX, type JobCommand } from './job/job.decider.ts';
+import { J, JOB_VIEWS_PROJECTION, projectJobViews, type JobDoc } from './job-views/job-views.projection.ts';
+import { WorkQueue } from './work-queue/work-queue.ts';
+
+export interface CalculationsConfig {
+  settleTimeoutMs: number;
+  busTimeoutMs: number;
+  leaseMs: number;
+  maxAttempts: number;
+  /** How long a job lives (API.md 4.1: created + 30 days). */
+  jobLifetimeMs: number;
+  sweepMs: number;
+}
+
+export interface CalculationsDeps {
+  bus: Bus;
+  eventStore: EventStore;
+  readStore: ReadStore;
+  config: CalculationsConfig;
+  log: Logger;
+  settlement?: Settlement;
+  now?: () => Date;
+  /** Called for each job that reaches FINISHED, FAILED or STOPPED (the webhook dispatcher). */
+  onFinal?: (job: CalculationJob, doc: JobDoc) => Promise<void>;
+  /** The webhook attempts of a job (extension endpoint). */
+  webhookDeliveries?: (job_id: string) => Promise<unknown[]>;
+}
+
+export interface CalculationsService {
+  projection: Projection;
+  queue: WorkQueue;
+  close(): Promise<void>;
+}
+
+type Handler = (req: ServiceRequest) => Promise<unknown>;
+const WRITER_ROLES = new Set(['OWNER', 'EMPLOYEE']);
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const notFound = () => new DomainError(404, ['calculation job not found']);
+const ClaimBody = z.object({ worker_id: z.string().min(1).max(200), wait_ms: z.number().int().min(0).max(30_000) });
+const ChildBody = z.object({ parent_job_id: z.uuid(), worker_id: z.string().min(1).max(200) });
+
+/** Job ids of an EPC document job: one per trajectory job, derived from it so a resumed parent finds its child. */
+export const childJobIdOf = (parent_job_id: string) => newId({ idempotency_key: `calculation-job:${parent_job_id}:epc-document` }, 'calculation-job');
+
+export async function startCalculations(deps: CalculationsDeps): Promise<CalculationsService> {
+  const { bus, eventStore: store, readStore: reads, config, log } = deps;
+  const now = deps.now ?? (() => new Date());
+  const queue = new WorkQueue(reads);
+
+  const projection = runProjection({
+    name: JOB_VIEWS_PROJECTION,
+    eventStore: store,
+    readStore: reads,
+    collections: Object.values(J),
+    streamPrefixes: [JOB_STREAM_PREFIX],
+    handle: projectJobViews,
+    onError: (err, event) => log.error({ err, event_id: event?.event_id }, 'job views projection failed; retrying'),
+  });
+  const settle = readYourWrites(projection, config.settleTimeoutMs);
+
+  const decide = (job_id: string, command: JobCommand, context: CommandContext) => handleCommand(store, jobStream(job_id), jobDecider, command, context);
+  const systemContext = (correlation_id: string): CommandContext => ({
+    now: now().toISOString(),
+    metadata: { actor: { user_id: null, client_id: null }, correlation_id, causation_id: null },
+  });
+
+  // ---- who sees which job (API.md 3: jobs follow their estate) ----
+
+  const roleOf = async (actor: Actor) => (await reads.get<RoleDoc>(ROLES, roleKey(actor.organization_id, actor.user_id)))?.member_type ?? null;
+  const isWriter = async (actor: Actor) => WRITER_ROLES.has((await roleOf(actor)) ?? '');
+  const isEstateMember = async (estate_id: string | null, user_id: string) => estate_id !== null && (await reads.get(E.members, `${estate_id}:${user_id}`)) !== null;
+
+  /**
+   * A job the caller may see: of their token's organization, and theirs as an owner or employee
+   * there, as its creator, or as a member of its estate (a CLIENT); not deactivated or past its
+   * expiry (API.md 4.1). Anyone else does not learn that it exists.
+   */
+  async function visibleJob(actor: Actor, job_id: string, options: { write?: boolean } = {}): Promise<JobDoc> {
+    if (!UUID_RE.test(job_id)) throw notFound();
+    const doc = await reads.get<JobDoc>(J.jobs, job_id);
+    if (!doc || doc.organization_id !== actor.organization_id) throw notFound();
+    if (doc.job.deactivated_at !== null || (doc.job.expires_at !== null && doc.job.expires_at <= now().toISOString())) throw notFound();
+    const writer = (await isWriter(actor)) || doc.user_id === actor.user_id;
+    if (!writer && !(await isEstateMember(doc.job.estate_id, actor.user_id))) throw notFound();
+    if (options.write && !writer) throw new DomainError(403, []);
+    return doc;
+  }
+
+  // ---- the estate the job describes, then the work queue ----
+
+  const estateLink = startEstateLinkProcess({
+    eventStore: store,
+    readStore: reads,
+    bus,
+    log,
+    busTimeoutMs: config.busTimeoutMs,
+    link: async (job_id, estate_id, correlation_id) => {
+      await decide(job_id, { type: 'LinkEstate', estate_id }, systemContext(correlation_id));
+      queue.push(job_id);
+    },
+    fail: async (job_id, code, message, correlation_id) => {
+      await decide(job_id, { type: 'FailJob', attempt: null, error: { code, message } }, systemContext(correlation_id));
+    },
+  });
+
+  // Final states reach the webhook dispatcher from the log (at least once; it dedupes per job and type).
+  const finals = deps.onFinal
+    ? (await import('@renopath/platform/service/process-manager.ts')).runProcessManager({
+      name: 'calculations-final-states',
+      eventStore: store,
+      readStore: reads,
+      eventTypes: ['CalculationJobFinished', 'CalculationJobFailed', 'CalculationJobStopped'],
+      onError: (err, event) => log.warn({ err, event_id: event?.event_id }, 'final-state reaction failed; retrying'),
+      async handle(event) {
+        await projection.waitFor(event.position, config.settleTimeoutMs);
+        const doc = await reads.get<JobDoc>(J.jobs, event.stream.slice(JOB_STREAM_PREFIX.length));
+        if (doc) await deps.onFinal!(doc.job, doc);
+      },
+    })
+    : null;
+
+  const handlers: Record<string, Handler> = {
+    async [S.createTrajectoryJob](req) {
+      const actor = actorOf(req);
+      // API.md 5.2 and 5.3: per-property violations are 406, business rules 422, one message per problem.
+      const parsed = TrajectoryRequest.safeParse(req.body ?? {}, { reportInput: true });
+      if (!parsed.success) throw new DomainError(406, formatIssues(parsed.error.issues));
+      const request = parsed.data;
+      const problems = checkConsistency(request, { now: now() });
+      if (problems.length > 0) throw new DomainError(422, problems);
+
+      const job_id = newId(req, 'calculation-job');
+      const existing = request.external_id ? await estateOfExternalId(reads, actor.organization_id, request.external_id) : null;
+      const created = now();
+      const result = await decide(job_id, {
+        type: 'CreateJob',
+        job_id,
+        calculation_job_type: 'SUGGESTED_RENOVATION_TRAJECTORY_CALCULATION',
+        actor: { user_id: actor.user_id, organization_id: actor.organization_id, client_id: actor.client_id },
+        request: request as Record<string, unknown>,
+        estate_id: existing ?? newEstateIdFor(job_id),
+        estate_exists: existing !== null,
+        external_id: request.external_id ?? null,
+        name: request.title ?? null,
+        description: request.description ?? null,
+        webhook_url: request.webhook_url ?? null,
+        parent_job_id: null,
+        expires_at: new Date(created.getTime() + config.jobLifetimeMs).toISOString(),
+      }, commandContext(req, created));
+      // The estate is written before the answer, so GET /estates/{estate_id} finds it (read your writes).
+      if (result.position !== null) await estateLink.waitFor(result.position, config.settleTimeoutMs).catch(() => undefined);
+      await settle(result.position);
+      return (await reads.get<JobDoc>(J.jobs, job_id))!.job;
+    },
+
+    async [S.getJob](req) {
+      return (await visibleJob(actorOf(req), String(req.params?.['calculation_job_id'] ?? '').toLowerCase())).job;
+    },
+
+    async [S.listJobs](req) {
+      const actor = actorOf(req);
+      const q = parse(CalculationJobListQuery, req.query ?? {});
+      const iso = now().toISOString();
+      const filter = {
+        organization_id: actor.organization_id,
+        'job.deactivated_at': null,
+        'job.expires_at': { $gt: iso },
+        ...(q.external_id ? { 'job.external_id': q.external_id } : {}),
+      };
+      const sort = [{ field: 'created_position', order: 'DESC' as const }];
+      let items: JobDoc[];
+      let total: number;
+      if (await isWriter(actor)) {
+        ({ items, total } = await reads.query<JobDoc>(J.jobs, { filter, sort, page: q.page, pageSize: q.page_size }));
+      } else {
+        // A client's jobs: their own and those of the estates they are a member of (few: paged here).
+        const estates = (await reads.query<EstateMemberDoc>(E.members, { filter: { user_id: actor.user_id } })).items.map((m) => m.estate_id);
+        const own = (await reads.query<JobDoc>(J.jobs, { filter: { ...filter, user_id: actor.user_id }, sort })).items;
+        const theirs = estates.length ? (await reads.query<JobDoc>(J.jobs, { filter: { ...filter, 'job.estate_id': { $in: estates } }, sort })).items : [];
+        const all = [...new Map([...own, ...theirs].map((d) => [d.id, d])).values()].sort((a, b) => b.created_position - a.created_position);
+        total = all.length;
+        items = all.slice((q.page - 1) * q.page_size, q.page * q.page_size);
+      }
+      const total_pages = Math.max(1, Math.ceil(total / q.page_size));
+      return {
+        page: q.page,
+        page_size: q.page_size,
+        total_pages,
+        prev_page: q.page > 1 ? q.page - 1 : null,
+        next_page: q.page < total_pages ? q.page + 1 : null,
+        total,
+        has_prev_page: q.page > 1,
+        has_next_page: q.page < total_pages,
+        data: items.map((d) => d.job),
+      };
+    },
+
+    async [S.stopJob](req) {
+      const actor = actorOf(req);
+      const doc = await visibleJob(actor, String(req.params?.['calculation_job_id'] ?? '').toLowerCase(), { write: true });
+      const result = await decide(doc.id, { type: 'StopJob' }, commandContext(req, now()));
+      await settle(result.position);
+      return (await reads.get<JobDoc>(J.jobs, doc.id))!.job;
+    },
+
+    async [S.webhookDeliveries](req) {
+      const doc = await visibleJob(actorOf(req), String(req.params?.['calculation_job_id'] ?? '').toLowerCase());
+      return deps.webhookDeliveries ? await deps.webhookDeliveries(doc.id) : [];
+    },
+
+    // ---- workers (internal) ----
+
+    async [S.claimJob](req) {
+      const { worker_id, wait_ms } = parse(ClaimBody, req.body);
+      const deadline = Date.now() + wait_ms;
+      for (;;) {
+        const job_id = await queue.next(Math.max(0, deadline - Date.now()));
+        if (job_id === null) return null;
+        const assignment = await start(job_id, worker_id, req.correlation_id);
+        if (assignment) return assignment;
+        if (Date.now() >= deadline) return null;
+      }
+    },
+
+    async [S.completeJob](req) {
+      const command = parse(CompleteJobCommand, req.body);
+      const result = await decide(command.job_id, command.outcome === 'FINISHED'
+        ? { type: 'FinishJob', attempt: command.attempt, metadata: command.metadata }
+        : { type: 'FailJob', attempt: command.attempt, error: command.error }, systemContext(req.correlation_id));
+      await settle(result.position);
+      const doc = await reads.get<JobDoc>(J.jobs, command.job_id);
+      return { accepted: result.position !== null, status: doc?.job.calculation_job_status ?? null };
+    },
+
+    /** The EPC document job of a trajectory job: created once, and taken by the parent's worker at once. */
+    async [S.childDocumentJob](req) {
+      const { parent_job_id, worker_id } = parse(ChildBody, req.body);
+      const parent = await reads.get<JobDoc>(J.jobs, parent_job_id);
+      if (!parent) throw notFound();
+      const job_id = childJobIdOf(parent_job_id);
+      const request = (await readCreated(parent_job_id))?.request ?? {};
+      await decide(job_id, {
+        type: 'CreateJob',
+        job_id,
+        calculation_job_type: 'EPC_DOCUMENT_PROCESSING',
+        actor: { user_id: parent.user_id, organization_id: parent.organization_id, client_id: parent.client_id },
+        request: { epc_url: request['epc_url'] ?? null },
+        estate_id: parent.job.estate_id,
+        estate_exists: true,
+        external_id: parent.job.external_id,
+        name: parent.job.name,
+        description: null,
+        webhook_url: null,
+        parent_job_id,
+        expires_at: parent.job.expires_at ?? new Date(now().getTime() + config.jobLifetimeMs).toISOString(),
+      }, systemContext(req.correlation_id));
+      const assignment = await start(job_id, worker_id, req.correlation_id);
+      const doc = await reads.get<JobDoc>(J.jobs, job_id);
+      return { job_id, assignment, job: doc?.job ?? null };
+    },
+  };
+
+  async function readCreated(job_id: string) {
+    const events = await store.readStream(jobStream(job_id));
+    const first = events.find((e) => e.type === 'CalculationJobCreated');
+    return first ? CalculationJobEvents.CalculationJobCreated.parse(first.data) : null;
+  }
+
+  /** Takes a job under a lease; null when it is not runnable (taken, final, stopped) or its attempts are spent. */
+  async function start(job_id: string, worker_id: string, correlation_id: string): Promise<WorkAssignment | null> {
+    const ctx = systemContext(correlation_id);
+    const result = await decide(job_id, { type: 'StartJob', worker_id, now: ctx.now, lease_ms: config.leaseMs, max_attempts: config.maxAttempts }, ctx)
+      .catch((err: unknown) => (err instanceof DomainError && err.status === 409 ? null : Promise.reject(err)));
+    if (!result || result.position === null || result.state.status !== 'RUNNING') return null;
+    const created = await readCreated(job_id);
+    if (!created) return null;
+    await settle(result.position);
+    return {
+      job_id,
+      attempt: result.state.attempt,
+      calculation_job_type: created.calculation_job_type,
+      actor: created.actor,
+      request: created.request,
+      estate_id: (await reads.get<JobDoc>(J.jobs, job_id))?.job.estate_id ?? created.estate_id,
+      lease_until: result.state.lease_until!,
+    };
+  }
+
+  const indications = startIndications({ eventStore: store, readStore: reads, log, now, settleTimeoutMs: config.settleTimeoutMs, isWriter });
+  Object.assign(handlers, indications.handlers);
+
+  const estateDirectory = await startEstateDirectoryReactor({ bus, readStore: reads, log, ...(deps.settlement ? { settlement: deps.settlement } : {}) });
+  const roles = await startRolesReactor({ bus, readStore: reads, log, ...(deps.settlement ? { settlement: deps.settlement } : {}) });
+
+  // The sweep: runnable jobs after a restart, leases that ran out, jobs past their expiry.
+  const sweeping = new AbortController();
+  const sweeper = (async () => {
+    while (!sweeping.signal.aborted) {
+      try {
+        await projection.waitFor(0n, config.settleTimeoutMs).catch(() => undefined);
+        const { expired } = await queue.sweep(now());
+        for (const doc of expired) {
+          await decide(doc.id, { type: 'DeactivateJob', now: now().toISOString() }, systemContext(`expiry-${doc.id}`));
+        }
+      } catch (err) {
+        log.warn({ err }, 'job sweep failed; trying again');
+      }
+      await sleep(config.sweepMs, sweeping.signal);
+    }
+  })();
+
+  const served: Closeable[] = [];
+  for (const [subject, handler] of Object.entries(handlers)) served.push(await bus.handle(subject, (payload) => handler(payload as ServiceRequest)));
+
+  return {
+    projection,
+    queue,
+    async close() {
+      sweeping.abort();
+      queue.close();
+      await sweeper;
+      for (const s of served) await s.close();
+      await estateDirectory.close();
+      await roles.close();
+      await finals?.close();
+      await estateLink.close();
+      await indications.close();
+      await projection.close();
+    },
+  };
+}
+
+export { isFinal };

@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import { PlatformEnv, platformConfig, type PlatformConfig } from '@renopath/platform/service/adapters.ts';
+import { breakerSettingsOf, ProviderBreakerEnv } from './config-providers.ts';
+import type { BreakerSettings } from './gap-filling/http-providers.ts';
+
+/** The calculations service's configuration (API.md 7), parsed once at start-up (STYLE.md 10). */
+const flag = z.enum(['true', 'false']).default('false').transform((v) => v === 'true');
+const Env = PlatformEnv.extend({
+  RENOPATH_SETTLE_TIMEOUT_MS: z.coerce.number().int().min(0).default(5000),
+  RENOPATH_BUS_TIMEOUT_MS: z.coerce.number().int().min(1).default(10_000),
+  /** How long a worker holds a job before another may resume it (API.md 7). */
+  RENOPATH_JOB_LEASE_MS: z.coerce.number().int().min(100).default(30_000),
+  /** `all`: the context (jobs, API, sweep) and workers; `worker`: only workers, which take jobs over the bus. */
+  RENOPATH_CALCULATIONS_ROLE: z.enum(['all', 'worker']).default('all'),
+  /** Jobs one process runs at a time. */
+  RENOPATH_CALCULATION_WORKERS: z.coerce.number().int().min(0).max(64).default(4),
+  RENOPATH_ALLOW_PRIVATE_NETWORK: flag,
+  RENOPATH_WEBHOOK_RETRY_SCHEDULE: z.string().default('0,5s,5m,30m,2h,5h,10h'),
+  RENOPATH_LIDAR_URL: z.preprocess((v) => (v === '' ? undefined : v), z.url().optional()),
+  RENOPATH_ENERGY_PROVIDER_URL: z.preprocess((v) => (v === '' ? undefined : v), z.url().optional()),
+  RENOPATH_PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(1).default(3000),
+  /** EPC documents: largest accepted PDF and the whole download's time bound. */
+  RENOPATH_EPC_DOCUMENT_MAX_BYTES: z.coerce.number().int().min(1024).default(10 * 1024 * 1024),
+  RENOPATH_EPC_DOCUMENT_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
+  ...ProviderBreakerEnv,
+});
+
+export interface CalculationsServiceConfig {
+  platform: PlatformConfig;
+  settleTimeoutMs: number;
+  busTimeoutMs: number;
+  leaseMs: number;
+  role: 'all' | 'worker';
+  workers: number;
+  allowPrivateNetwork: boolean;
+  webhookRetrySchedule: string;
+  lidarUrl: string | null;
+  energyProviderUrl: string | null;
+  providerTimeoutMs: number;
+  providerBreaker: BreakerSettings;
+  epcDocument: { maxBytes: number; timeoutMs: number };
+}
+
+/** API.md 4.1: a job whose worker died is resumed; after 3 attempts it fails. */
+export const MAX_ATTEMPTS = 3;
+/** API.md 4.1: `expires_at` is the creation time plus 30 days. */
+export const JOB_LIFETIME_MS = 30 * 24 * 3600 * 1000;
+
+export function loadCalculationsConfig(env: NodeJS.ProcessEnv = process.env): CalculationsServiceConfig {
+  const parsed = Env.safeParse(env);
+  if (!parsed.success) throw new Error(`invalid configuration: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  const e = parsed.data;
+  return {
+    platform: platformConfig(e),
+    settleTimeoutMs: e.RENOPATH_SETTLE_TIMEOUT_MS,
+    busTimeoutMs: e.RENOPATH_BUS_TIMEOUT_MS,
+    leaseMs: e.RENOPATH_JOB_LEASE_MS,
+    role: e.RENOPATH_CALCULATIONS_ROLE,
+    workers: e.RENOPATH_CALCULATION_WORKERS,
+    allowPrivateNetwork: e.RENOPATH_ALLOW_PRIVATE_NETWORK,
+    webhookRetrySchedule: e.RENOPATH_WEBHOOK_RETRY_SCHEDULE,
+    lidarUrl: e.RENOPATH_LIDAR_URL ?? null,
+    energyProviderUrl: e.RENOPATH_ENERGY_PROVIDER_URL ?? null,
+    providerTimeoutMs: e.RENOPATH_PROVIDER_TIMEOUT_MS,
+    providerBreaker: breakerSettingsOf(e),
+    epcDocument: { maxBytes: e.RENOPATH_EPC_DOCUMENT_MAX_BYTES, timeoutMs: e.RENOPATH_EPC_DOCUMENT_TIMEOUT_MS },
+  };
+}

@@ -1,0 +1,128 @@
+import type { Logger } from 'pino';
+import { DomainError, type Bus, type EventStore, type ReadStore, type RecordedEvent } from '@renopath/platform';
+import { runProcessManager, type ProcessManager } from '@renopath/platform/service/process-manager.ts';
+import { newId } from '@renopath/platform/service/handler-kit.ts';
+import {
+  CalculationJobEvents,
+  EstatesSubjects,
+  estateFromProperty,
+  propertyOf,
+  type PropertyDescription,
+  type Roof,
+  type ServiceRequest,
+  type TrajectoryRequest,
+} from '@renopath/contracts';
+import type { z } from 'zod';
+import { estateOfExternalId } from '../estate-directory/estate-directory.reactor.ts';
+
+type Created = z.infer<typeof CalculationJobEvents.CalculationJobCreated>;
+type JobActor = Created['actor'];
+
+/** The idempotency key of one of the workflow's writes: a replayed event repeats the same writes, which the estates context stores once. */
+export const estateKey = (job_id: string, what: string) => `calculation-job:${job_id}:${what}`;
+/** The estate id a job names at creation: estates derives the new estate's id from the same key. */
+export const newEstateIdFor = (job_id: string) => newId({ idempotency_key: estateKey(job_id, 'estate') }, 'estate');
+
+export function callAs<T>(bus: Bus, subject: string, actor: JobActor, correlation_id: string, input: { key?: string; params?: Record<string, string>; body?: unknown; query?: Record<string, unknown> }, timeoutMs: number): Promise<T> {
+  const request: ServiceRequest = {
+    actor: { ...actor, scopes: ['estates', 'renovations', 'calculations'] },
+    correlation_id,
+    ...(input.key ? { idempotency_key: input.key } : {}),
+    params: input.params ?? {},
+    query: input.query ?? {},
+    body: input.body,
+  };
+  return bus.request<T>(subject, request, { timeoutMs });
+}
+
+export type EstateCall = <T>(subject: string, input: { key?: string; params?: Record<string, string>; body?: unknown; query?: Record<string, unknown> }) => Promise<T>;
+
+/**
+ * Writes what a property says onto an existing estate: its fields (unless `updateFields` is false,
+ * for an estate just created from them) and a roof of each kind it names, with the surface and
+ * insulation it gives. Every write is keyed by the job and `what`, so a replay writes nothing twice.
+ */
+export async function describeEstate(call: EstateCall, o: { job_id: string; estate_id: string; property: PropertyDescription; updateFields: boolean; what: string }): Promise<void> {
+  const { fields, roofs } = estateFromProperty(o.property);
+  const { estate_id } = o;
+  if (o.updateFields) {
+    const { external_id: _x, ...changes } = fields as Record<string, unknown>;
+    await call(EstatesSubjects.updateEstate, { key: estateKey(o.job_id, `${o.what}-estate-update`), params: { estate_id }, body: changes });
+  }
+  if (roofs.length === 0) return;
+  const current = await call<Roof[]>(EstatesSubjects.listRoofs, { params: { estate_id } });
+  for (const roof of roofs) {
+    const same = current.find((r) => r.estate_roof_type === roof.estate_roof_type);
+    const known = Object.fromEntries(Object.entries({ surface_m2: roof.surface_m2, insulation_type: roof.insulation_type }).filter(([, v]) => v !== null));
+    if (!same) {
+      await call(EstatesSubjects.addRoof, { key: estateKey(o.job_id, `${o.what}-roof-${roof.estate_roof_type}`), params: { estate_id }, body: { estate_roof_type: roof.estate_roof_type, ...known } });
+    } else if (Object.entries(known).some(([k, v]) => (same as Record<string, unknown>)[k] !== v)) {
+      await call(EstatesSubjects.updateRoof, { key: estateKey(o.job_id, `${o.what}-roof-${roof.estate_roof_type}-update`), params: { estate_id, roof_id: same.id }, body: known });
+    }
+  }
+}
+
+/**
+ * The estate a trajectory job describes (API.md 4.1): created, or for the same organization and
+ * external_id updated, with a roof of each kind the request names; then the job is ready to run.
+ * Runs on the job's creation event, idempotently (keyed writes), so a crash replays it safely.
+ * A refusal by the estates context (the caller may not write estates) fails the job with its reason.
+ */
+export function startEstateLinkProcess(options: {
+  eventStore: EventStore;
+  readStore: ReadStore;
+  bus: Bus;
+  log: Logger;
+  busTimeoutMs: number;
+  link(job_id: string, estate_id: string, correlation_id: string): Promise<void>;
+  fail(job_id: string, code: string, message: string, correlation_id: string): Promise<void>;
+}): ProcessManager {
+  const { bus, log } = options;
+
+  async function upsertEstate(created: Created, correlation_id: string): Promise<string> {
+    const call: EstateCall = (subject, input) => callAs(bus, subject, created.actor, correlation_id, input, options.busTimeoutMs);
+    const property = propertyOf(created.request as TrajectoryRequest);
+    let estate_id = created.estate_id!;
+    let exists = created.estate_exists;
+    if (!exists) {
+      try {
+        const { fields } = estateFromProperty(property);
+        const body = { ...fields, ...(created.external_id ? { external_id: created.external_id } : {}) };
+        const reply = await call<{ id: string }>(EstatesSubjects.createEstate, { key: estateKey(created.job_id, 'estate'), body });
+        estate_id = reply.id;
+      } catch (err) {
+        // Another estate took the external_id in the meantime: that one is the client's record.
+        if (!(err instanceof DomainError && err.status === 409 && created.external_id)) throw err;
+        const other = await estateOfExternalId(options.readStore, created.actor.organization_id, created.external_id);
+        if (!other) throw err;
+        estate_id = other;
+        exists = true;
+      }
+    }
+    await describeEstate(call, { job_id: created.job_id, estate_id, property, updateFields: exists, what: 'request' });
+    return estate_id;
+  }
+
+  return runProcessManager({
+    name: 'calculations-estate-link',
+    eventStore: options.eventStore,
+    readStore: options.readStore,
+    eventTypes: ['CalculationJobCreated'],
+    onError: (err, event) => log.warn({ err, event_id: event?.event_id }, 'estate link failed; retrying'),
+    async handle(event: RecordedEvent) {
+      const created = CalculationJobEvents.CalculationJobCreated.parse(event.data);
+      if (created.calculation_job_type !== 'SUGGESTED_RENOVATION_TRAJECTORY_CALCULATION') return;
+      const correlation_id = event.metadata.correlation_id;
+      let estate_id: string;
+      try {
+        estate_id = await upsertEstate(created, correlation_id);
+      } catch (err) {
+        // A refusal is an answer (the job fails with it); anything else (a peer down) is retried.
+        if (!(err instanceof DomainError) || err.status >= 500 || err.status === 409) throw err;
+        await options.fail(created.job_id, 'ESTATE_REFUSED', `the estate could not be written: ${err.messages.join('; ') || `status ${err.status}`}`, correlation_id);
+        return;
+      }
+      await options.link(created.job_id, estate_id, correlation_id);
+    },
+  });
+}

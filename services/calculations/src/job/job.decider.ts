@@ -1,0 +1,111 @@
+import { DomainError } from '@renopath/platform';
+import type { Decider } from '@renopath/platform/service/decider.ts';
+import type { CalculationJobEvent, CalculationJobStatus, CalculationJobType, JobError } from '@renopath/contracts';
+
+/**
+ * A calculation job (API.md 4.1): NOT_STARTED -> RUNNING -> FINISHED | FAILED, and STOPPED by the
+ * stop call. Workers take it under a lease; a lease that runs out lets another worker take it again,
+ * and the third lost lease fails it. Pure: time, ids and the lease length arrive in the command.
+ */
+export const JOB_STREAM_PREFIX = 'calculation-job-';
+export const jobStream = (job_id: string) => `${JOB_STREAM_PREFIX}${job_id}`;
+
+export interface JobState {
+  job_id: string | null;
+  type: CalculationJobType | null;
+  status: CalculationJobStatus | 'NONE';
+  /** A trajectory job runs once its estate is created or updated; other jobs are ready at once. */
+  ready: boolean;
+  attempt: number;
+  lease_until: string | null;
+  expires_at: string | null;
+  deactivated: boolean;
+}
+
+export type JobCommand =
+  | ({ type: 'CreateJob' } & Extract<CalculationJobEvent, { type: 'CalculationJobCreated' }>['data'])
+  | { type: 'LinkEstate'; estate_id: string }
+  | { type: 'StartJob'; worker_id: string; now: string; lease_ms: number; max_attempts: number }
+  | { type: 'FinishJob'; attempt: number; metadata: Record<string, unknown> }
+  | { type: 'FailJob'; attempt: number | null; error: JobError }
+  | { type: 'StopJob' }
+  | { type: 'DeactivateJob'; now: string };
+
+const FINAL = new Set(['FINISHED', 'FAILED', 'STOPPED']);
+export const isFinal = (status: JobState['status']) => FINAL.has(status);
+
+/** Whether a worker may take the job now (not whether the attempts are spent). */
+export function isRunnable(state: JobState, now: string): boolean {
+  if (!state.ready || state.deactivated) return false;
+  if (state.status === 'NOT_STARTED') return true;
+  return state.status === 'RUNNING' && state.lease_until !== null && state.lease_until <= now;
+}
+
+export const jobDecider: Decider<JobCommand, CalculationJobEvent, JobState> = {
+  initialState: () => ({ job_id: null, type: null, status: 'NONE', ready: false, attempt: 0, lease_until: null, expires_at: null, deactivated: false }),
+
+  decide(command, state) {
+    if (command.type === 'CreateJob') {
+      // Created once: the id comes from the request (and its idempotency key), so a retry finds it.
+      if (state.status !== 'NONE') return [];
+      const { type: _t, ...data } = command;
+      return [{ type: 'CalculationJobCreated', data }];
+    }
+    if (state.status === 'NONE' || state.job_id === null) throw new DomainError(404, ['calculation job not found']);
+    const job_id = state.job_id;
+    switch (command.type) {
+      case 'LinkEstate':
+        return state.ready || isFinal(state.status) ? [] : [{ type: 'CalculationJobEstateLinked', data: { job_id, estate_id: command.estate_id } }];
+      case 'StartJob': {
+        if (!isRunnable(state, command.now)) return [];
+        if (state.attempt >= command.max_attempts) {
+          return [{ type: 'CalculationJobFailed', data: { job_id, error: { code: 'WORKER_LOST', message: `the job was interrupted ${state.attempt} times and is given up` } } }];
+        }
+        const lease_until = new Date(Date.parse(command.now) + command.lease_ms).toISOString();
+        return [{ type: 'CalculationJobStarted', data: { job_id, attempt: state.attempt + 1, worker_id: command.worker_id, lease_until } }];
+      }
+      case 'FinishJob':
+        // A worker whose lease was taken over, or a repeat of a result already stored, changes nothing.
+        if (state.status !== 'RUNNING' || command.attempt !== state.attempt) return [];
+        return [{ type: 'CalculationJobFinished', data: { job_id, attempt: command.attempt, metadata: command.metadata } }];
+      case 'FailJob':
+        if (isFinal(state.status)) return [];
+        if (command.attempt !== null && (state.status !== 'RUNNING' || command.attempt !== state.attempt)) return [];
+        return [{ type: 'CalculationJobFailed', data: { job_id, error: command.error } }];
+      case 'StopJob':
+        if (state.status === 'STOPPED') return [];
+        if (isFinal(state.status)) throw new DomainError(409, [`the calculation job is already ${state.status} and cannot be stopped`]);
+        return [{ type: 'CalculationJobStopped', data: { job_id } }];
+      case 'DeactivateJob':
+        if (state.deactivated || state.expires_at === null || state.expires_at > command.now) return [];
+        return [{ type: 'CalculationJobDeactivated', data: { job_id } }];
+    }
+  },
+
+  evolve(state, event) {
+    switch (event.type) {
+      case 'CalculationJobCreated':
+        return {
+          ...state,
+          job_id: event.data.job_id,
+          type: event.data.calculation_job_type,
+          status: 'NOT_STARTED',
+          // Only a trajectory job waits for its estate.
+          ready: event.data.calculation_job_type !== 'SUGGESTED_RENOVATION_TRAJECTORY_CALCULATION',
+          expires_at: event.data.expires_at,
+        };
+      case 'CalculationJobEstateLinked':
+        return { ...state, ready: true };
+      case 'CalculationJobStarted':
+        return { ...state, status: 'RUNNING', attempt: event.data.attempt, lease_until: event.data.lease_until };
+      case 'CalculationJobFinished':
+        return { ...state, status: 'FINISHED', lease_until: null };
+      case 'CalculationJobFailed':
+        return { ...state, status: 'FAILED', lease_until: null };
+      case 'CalculationJobStopped':
+        return { ...state, status: 'STOPPED', lease_until: null };
+      case 'CalculationJobDeactivated':
+        return { ...state, deactivated: true };
+    }
+  },
+};

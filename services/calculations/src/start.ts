@@ -1,0 +1,71 @@
+import type { Logger } from 'pino';
+import type { Bus } from '@renopath/platform';
+import { openContextStorage } from '@renopath/platform/service/adapters.ts';
+import { startRelay } from '@renopath/platform/service/relay.ts';
+import { Settlement } from '@renopath/platform/service/settlement.ts';
+import { startCalculations, type CalculationsService } from './calculations.service.ts';
+import { JOB_LIFETIME_MS, MAX_ATTEMPTS, type CalculationsServiceConfig } from './config.ts';
+import { createJobRunner, type JobRunnerExtras } from './trajectory/run-job.ts';
+import { startWorker } from './worker/worker.ts';
+import { startJobWebhooks, type WebhookSigner } from './webhooks/job-webhooks.ts';
+
+export const CONTEXT = 'calculations';
+
+export interface CalculationsContextOptions {
+  /** Signs webhooks: identity's secret in this process (embedded), or identity over the bus. */
+  signer: WebhookSigner;
+  extras?: JobRunnerExtras;
+}
+
+/**
+ * The calculations context: in role `all`, its storage, relay (`evt.calculations.<EventType>`),
+ * process managers, bus handlers, the webhook dispatcher and this process's workers; in role
+ * `worker`, only workers, which take jobs over the bus from the process that holds the context.
+ */
+export async function startCalculationsContext(config: CalculationsServiceConfig, bus: Bus, log: Logger, options: CalculationsContextOptions) {
+  const run = createJobRunner(config, bus, log, options.extras);
+  if (config.role === 'worker') {
+    const worker = startWorker({ bus, log, concurrency: Math.max(1, config.workers), run, busTimeoutMs: config.busTimeoutMs });
+    return { service: null, storage: null, worker, async close() { await worker.close(); } };
+  }
+  const storage = await openContextStorage(config.platform, CONTEXT);
+  const settlement = new Settlement({ context: CONTEXT, bus, eventStore: storage.eventStore, log });
+  const relay = startRelay({ context: CONTEXT, eventStore: storage.eventStore, checkpoints: storage.checkpoints, bus, log, onPublished: settlement.onPublished });
+  settlement.attach(relay);
+  const webhooks = await startJobWebhooks({ config, eventStore: storage.eventStore, log, signer: options.signer });
+  const service: CalculationsService = await startCalculations({
+    bus,
+    eventStore: storage.eventStore,
+    readStore: storage.readStore,
+    log,
+    settlement,
+    config: {
+      settleTimeoutMs: config.settleTimeoutMs,
+      busTimeoutMs: config.busTimeoutMs,
+      leaseMs: config.leaseMs,
+      maxAttempts: MAX_ATTEMPTS,
+      jobLifetimeMs: JOB_LIFETIME_MS,
+      sweepMs: Math.max(50, Math.min(1_000, Math.floor(config.leaseMs / 4))),
+    },
+    onFinal: webhooks.onFinal,
+    webhookDeliveries: webhooks.deliveriesOf,
+  });
+  const settling = await settlement.serve();
+  const worker = config.workers > 0 ? startWorker({ bus, log, concurrency: config.workers, run, busTimeoutMs: config.busTimeoutMs }) : null;
+  return {
+    service,
+    storage,
+    relay,
+    worker,
+    async close() {
+      const stopping = worker?.close();
+      service.queue.close();
+      await stopping;
+      await settling.close();
+      await service.close();
+      await webhooks.close();
+      await relay.close();
+      await storage.close();
+    },
+  };
+}

@@ -1,0 +1,72 @@
+import type { ReadStore } from '@renopath/platform';
+import { J, type JobDoc } from '../job-views/job-views.projection.ts';
+
+/**
+ * The jobs waiting for a worker. The event store is the durable queue: a job is runnable while its
+ * stream says NOT_STARTED (and ready) or RUNNING under a lease that ran out. This in-memory list is
+ * only the fast path between an append and a waiting worker; `sweep` refills it from the read model
+ * (after a restart, and for leases that ran out), so nothing depends on it surviving.
+ */
+export class WorkQueue {
+  private readonly queued: string[] = [];
+  private readonly members = new Set<string>();
+  private readonly waiting = new Set<() => void>();
+  private closed = false;
+
+  constructor(private readonly reads: ReadStore) {}
+
+  push(job_id: string): void {
+    if (this.members.has(job_id)) return;
+    this.members.add(job_id);
+    this.queued.push(job_id);
+    for (const wake of this.waiting) wake();
+  }
+
+  /** The next job id, waiting up to `waitMs` for one; null when none came. */
+  async next(waitMs: number, signal?: AbortSignal): Promise<string | null> {
+    const take = () => {
+      const id = this.queued.shift();
+      if (id !== undefined) this.members.delete(id);
+      return id ?? null;
+    };
+    const now = take();
+    if (now !== null || waitMs <= 0 || this.closed) return now;
+    await new Promise<void>((resolve) => {
+      const done = () => (clearTimeout(timer), this.waiting.delete(done), signal?.removeEventListener('abort', done), resolve());
+      const timer = setTimeout(done, waitMs);
+      this.waiting.add(done);
+      signal?.addEventListener('abort', done);
+    });
+    return take();
+  }
+
+  /** Queues every runnable job the read model shows: never started, or running under a lease that ran out. */
+  async sweep(now: Date): Promise<{ expired: JobDoc[] }> {
+    const iso = now.toISOString();
+    const fresh = await this.reads.query<JobDoc>(J.jobs, {
+      filter: { 'job.calculation_job_status': 'NOT_STARTED', ready: true, 'job.deactivated_at': null },
+      sort: [{ field: 'created_position', order: 'ASC' }],
+      page: 1,
+      pageSize: 500,
+    });
+    for (const doc of fresh.items) this.push(doc.id);
+    const lost = await this.reads.query<JobDoc>(J.jobs, {
+      filter: { 'job.calculation_job_status': 'RUNNING', lease_until: { $lt: iso } },
+      sort: [{ field: 'created_position', order: 'ASC' }],
+      page: 1,
+      pageSize: 500,
+    });
+    for (const doc of lost.items) this.push(doc.id);
+    const expired = await this.reads.query<JobDoc>(J.jobs, {
+      filter: { 'job.expires_at': { $lt: iso }, 'job.deactivated_at': null },
+      page: 1,
+      pageSize: 500,
+    });
+    return { expired: expired.items };
+  }
+
+  close(): void {
+    this.closed = true;
+    for (const wake of this.waiting) wake();
+  }
+}

@@ -1,0 +1,97 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { childToken, startChild, type ServiceChild } from './child.ts';
+
+/**
+ * A worker killed in the middle of a job (kill -9 of the whole embedded process while the job waits
+ * for LiDAR): after a restart on the same data dir, the job is taken again once its lease has run
+ * out and finishes, with one renovation, not two. And the stop call on a job in the middle.
+ */
+const URL = '/v1/calculation-jobs/suggested-renovation-trajectory-calculation';
+const HOME = { year_built: 1965, estate_format: 'SEMI_OPEN', habitable_space_m2: 140, zip_code: '9000', country: 'BE', street: 'Kerkstraat', house_number: '12' };
+const dataDir = mkdtempSync(join(tmpdir(), 'renopath-job-crash-'));
+let child: ServiceChild | null = null;
+let lidar: Server;
+let lidarUrl = '';
+/** While true, LiDAR never answers: the job hangs in the middle of its run. */
+let hang = true;
+let requests = 0;
+
+beforeAll(async () => {
+  lidar = createServer((req, res) => {
+    requests++;
+    req.resume();
+    if (hang) return; // the socket stays open: the worker waits in the middle of the job
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ building_width: 7.5, building_depth: 10.2, inclined_roof_pane_surface: 86, flat_roof_pane_surface: 0 }));
+  });
+  await new Promise<void>((r) => lidar.listen(0, '127.0.0.1', r));
+  lidarUrl = `http://127.0.0.1:${(lidar.address() as AddressInfo).port}/lidar`;
+});
+afterAll(async () => {
+  await child?.kill();
+  lidar.closeAllConnections();
+  await new Promise((r) => lidar.close(r));
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+const env = () => ({ RENOPATH_ALLOW_PRIVATE_NETWORK: 'true', RENOPATH_LIDAR_URL: lidarUrl, RENOPATH_PROVIDER_TIMEOUT_MS: '60000', RENOPATH_JOB_LEASE_MS: '1500' });
+const call = async (c: ServiceChild, token: string, method: string, path: string, body?: unknown) => {
+  const res = await fetch(`${c.url}${path}`, { method, headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) }, ...(body ? { body: JSON.stringify(body) } : {}) });
+  return { status: res.status, body: (await res.json()) as Record<string, any> };
+};
+async function until(what: string, check: () => Promise<boolean>, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('a job whose worker dies in the middle', () => {
+  it('is resumed after its lease and finishes once', { timeout: 90_000 }, async () => {
+    child = await startChild(dataDir, env());
+    let token = await childToken(child.url);
+    const created = await call(child, token, 'POST', URL, HOME);
+    expect(created.status).toBe(200);
+    const id = created.body['id'];
+    await until('the worker to reach LiDAR', async () => requests > 0);
+    expect((await call(child, token, 'GET', `/v1/calculation-jobs/${id}`)).body['calculation_job_status']).toBe('RUNNING');
+    process.kill(-child.process.pid!, 'SIGKILL');
+    await child.exited;
+
+    hang = false;
+    child = await startChild(dataDir, env());
+    token = await childToken(child.url);
+    let job: Record<string, any> = {};
+    await until('the job to finish', async () => {
+      job = (await call(child!, token, 'GET', `/v1/calculation-jobs/${id}`)).body;
+      return job['calculation_job_status'] === 'FINISHED' || job['calculation_job_status'] === 'FAILED';
+    });
+    expect(job['calculation_job_status'], JSON.stringify(job['metadata'])).toBe('FINISHED');
+    expect(job['metadata'].data_quality.sources.building_width).toBe('LIDAR');
+    const renovations = (await call(child, token, 'GET', '/renovations')).body as unknown as Array<{ id: string; estate_id: string }>;
+    expect(renovations.filter((r) => r.estate_id === job['estate_id']).map((r) => r.id)).toEqual([job['metadata'].renovation_id]);
+  });
+
+  it('the stop call ends a running job, and its late result is not taken', { timeout: 60_000 }, async () => {
+    hang = true;
+    const token = await childToken(child!.url);
+    const before = requests;
+    const created = await call(child!, token, 'POST', URL, { ...HOME, house_number: '14' });
+    await until('the worker to reach LiDAR', async () => requests > before);
+    const stopped = await call(child!, token, 'POST', `/v1/calculation-jobs/${created.body['id']}/stop`);
+    expect(stopped.status).toBe(200);
+    expect(stopped.body['calculation_job_status']).toBe('STOPPED');
+    hang = false;
+    lidar.closeAllConnections();
+    await new Promise((r) => setTimeout(r, 500));
+    const after = await call(child!, token, 'GET', `/v1/calculation-jobs/${created.body['id']}`);
+    expect(after.body['calculation_job_status']).toBe('STOPPED');
+    expect(after.body['metadata']).toEqual({});
+    expect((await call(child!, token, 'POST', `/v1/calculation-jobs/${created.body['id']}/stop`)).status).toBe(200);
+  });
+});
