@@ -120,6 +120,10 @@ export async function startCalculations(deps: CalculationsDeps): Promise<Calcula
     bus,
     log,
     busTimeoutMs: config.busTimeoutMs,
+    settled: async (job_id) => {
+      const events = await store.readStream(jobStream(job_id));
+      return events.some((e) => e.type === 'CalculationJobEstateLinked' || e.type === 'CalculationJobFailed' || e.type === 'CalculationJobStopped');
+    },
     link: async (job_id, estate_id, correlation_id) => {
       await decide(job_id, { type: 'LinkEstate', estate_id }, systemContext(correlation_id));
       queue.push(job_id);
@@ -158,10 +162,10 @@ export async function startCalculations(deps: CalculationsDeps): Promise<Calcula
       const job_id = newId(req, 'calculation-job');
       const existing = request.external_id ? await estateOfExternalId(reads, actor.organization_id, request.external_id) : null;
       const created = now();
-      const result = await decide(job_id, {
-        type: 'CreateJob',
+      const command = {
+        type: 'CreateJob' as const,
         job_id,
-        calculation_job_type: 'SUGGESTED_RENOVATION_TRAJECTORY_CALCULATION',
+        calculation_job_type: 'SUGGESTED_RENOVATION_TRAJECTORY_CALCULATION' as const,
         actor: { user_id: actor.user_id, organization_id: actor.organization_id, client_id: actor.client_id },
         request: request as Record<string, unknown>,
         estate_id: existing ?? newEstateIdFor(job_id),
@@ -172,9 +176,12 @@ export async function startCalculations(deps: CalculationsDeps): Promise<Calcula
         webhook_url: request.webhook_url ?? null,
         parent_job_id: null,
         expires_at: new Date(created.getTime() + config.jobLifetimeMs).toISOString(),
-      }, commandContext(req, created));
+      };
+      const result = await decide(job_id, command, commandContext(req, created));
       // The estate is written before the answer, so GET /estates/{estate_id} finds it (read your writes).
-      if (result.position !== null) await estateLink.waitFor(result.position, config.settleTimeoutMs).catch(() => undefined);
+      // This request does it at once; the process manager resumes it if the process dies first.
+      const { type: _t, ...createdData } = command;
+      await estateLink.run(createdData, req.correlation_id).catch((err: unknown) => log.warn({ err, job_id }, 'estate link deferred to the process manager'));
       await settle(result.position);
       return (await reads.get<JobDoc>(J.jobs, job_id))!.job;
     },
@@ -349,7 +356,7 @@ export async function startCalculations(deps: CalculationsDeps): Promise<Calcula
       await estateDirectory.close();
       await roles.close();
       await finals?.close();
-      await estateLink.close();
+      await estateLink.process.close();
       await indications.close();
       await projection.close();
     },

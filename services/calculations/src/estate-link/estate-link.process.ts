@@ -68,15 +68,28 @@ export async function describeEstate(call: EstateCall, o: { job_id: string; esta
  * Runs on the job's creation event, idempotently (keyed writes), so a crash replays it safely.
  * A refusal by the estates context (the caller may not write estates) fails the job with its reason.
  */
-export function startEstateLinkProcess(options: {
+export interface EstateLinkOptions {
   eventStore: EventStore;
   readStore: ReadStore;
   bus: Bus;
   log: Logger;
   busTimeoutMs: number;
+  /** Whether the job is linked (or failed) already: the process manager skips it then. */
+  settled(job_id: string): Promise<boolean>;
   link(job_id: string, estate_id: string, correlation_id: string): Promise<void>;
   fail(job_id: string, code: string, message: string, correlation_id: string): Promise<void>;
-}): ProcessManager {
+}
+
+export interface EstateLink {
+  /**
+   * Writes the job's estate and links the job; the creating request runs it at once (so jobs are
+   * linked in parallel), the process manager again for any job a crash left unlinked.
+   */
+  run(created: Created, correlation_id: string): Promise<void>;
+  process: ProcessManager;
+}
+
+export function startEstateLinkProcess(options: EstateLinkOptions): EstateLink {
   const { bus, log } = options;
 
   async function upsertEstate(created: Created, correlation_id: string): Promise<string> {
@@ -103,7 +116,21 @@ export function startEstateLinkProcess(options: {
     return estate_id;
   }
 
-  return runProcessManager({
+  async function run(created: Created, correlation_id: string): Promise<void> {
+    if (created.calculation_job_type !== 'SUGGESTED_RENOVATION_TRAJECTORY_CALCULATION') return;
+    let estate_id: string;
+    try {
+      estate_id = await upsertEstate(created, correlation_id);
+    } catch (err) {
+      // A refusal is an answer (the job fails with it); anything else (a peer down) is retried.
+      if (!(err instanceof DomainError) || err.status >= 500 || err.status === 409) throw err;
+      await options.fail(created.job_id, 'ESTATE_REFUSED', `the estate could not be written: ${err.messages.join('; ') || `status ${err.status}`}`, correlation_id);
+      return;
+    }
+    await options.link(created.job_id, estate_id, correlation_id);
+  }
+
+  const process = runProcessManager({
     name: 'calculations-estate-link',
     eventStore: options.eventStore,
     readStore: options.readStore,
@@ -111,18 +138,10 @@ export function startEstateLinkProcess(options: {
     onError: (err, event) => log.warn({ err, event_id: event?.event_id }, 'estate link failed; retrying'),
     async handle(event: RecordedEvent) {
       const created = CalculationJobEvents.CalculationJobCreated.parse(event.data);
-      if (created.calculation_job_type !== 'SUGGESTED_RENOVATION_TRAJECTORY_CALCULATION') return;
-      const correlation_id = event.metadata.correlation_id;
-      let estate_id: string;
-      try {
-        estate_id = await upsertEstate(created, correlation_id);
-      } catch (err) {
-        // A refusal is an answer (the job fails with it); anything else (a peer down) is retried.
-        if (!(err instanceof DomainError) || err.status >= 500 || err.status === 409) throw err;
-        await options.fail(created.job_id, 'ESTATE_REFUSED', `the estate could not be written: ${err.messages.join('; ') || `status ${err.status}`}`, correlation_id);
-        return;
-      }
-      await options.link(created.job_id, estate_id, correlation_id);
+      if (await options.settled(created.job_id)) return;
+      // Keyed writes: if the creating request is still at it, both write once between them.
+      await run(created, event.metadata.correlation_id);
     },
   });
+  return { run, process };
 }
