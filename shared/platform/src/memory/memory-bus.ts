@@ -60,6 +60,8 @@ interface Durable {
  * NATS bus (queue groups, wildcards, at-least-once durable consumers, dedup by event id).
  */
 export class MemoryBus implements Bus {
+  /** Nothing survives the process: relays replay their log into a new one at start. */
+  readonly retainsEvents = false;
   private readonly responders: Responder[] = [];
   private readonly roundRobin = new Map<string, number>();
   /** Requests awaiting their reply, with the time they give up. */

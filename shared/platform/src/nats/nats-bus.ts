@@ -68,6 +68,8 @@ function isNotFound(error: unknown): boolean {
 
 /** The distributed bus: NATS core request/reply with queue groups, JetStream for domain events. */
 export class NatsBus implements Bus {
+  /** JetStream keeps the events and the durable consumers' positions. */
+  readonly retainsEvents = true;
   private readonly handlers = new Set<NatsSubscription>();
   private readonly consumers = new Set<Closeable>();
   private readonly requestTimeoutMs: number;

@@ -68,6 +68,12 @@ export interface ConsumeOptions {
 }
 
 export interface Bus {
+  /**
+   * Whether published events and consumer positions outlive this process (JetStream: true). An
+   * in-process bus starts empty: relays then publish their context's whole log again at start, so
+   * every consumer (a new context's too) sees everything it missed; consumers are idempotent.
+   */
+  readonly retainsEvents: boolean;
   /** Sends a request and waits for the one reply. DomainError from the handler is rethrown here. */
   request<T = unknown>(subject: string, payload: unknown, options?: RequestOptions): Promise<T>;
   /** Serves requests on a subject; several handlers on one subject share the load (queue group). */

@@ -1,7 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { createMemoryBus } from '../memory/memory-bus.ts';
-import type { CheckpointStore, EventStore } from '../ports/event-store.ts';
+import { NO_STREAM, type CheckpointStore, type EventStore } from '../ports/event-store.ts';
+import { openSqliteEventStore } from '../sqlite/sqlite-event-store.ts';
 import { startRelay } from './relay.ts';
 
 describe('relay', () => {
@@ -23,5 +25,31 @@ describe('relay', () => {
     await relay.close();
     expect(Date.now() - started).toBeLessThan(800);
     await bus.close();
+  });
+});
+
+describe('relay on a bus that keeps nothing across restarts', () => {
+  it('publishes the whole log again at start, so consumers that missed events before a crash see them', async () => {
+    const store = openSqliteEventStore({ file: ':memory:' });
+    for (const n of [1, 2, 3]) {
+      await store.append(`thing-${n}`, [{ event_id: randomUUID(), type: 'ThingMade', data: { n }, metadata: { actor: { user_id: null, client_id: null }, correlation_id: 'c', causation_id: null }, occurred_at: new Date().toISOString() }], NO_STREAM);
+    }
+    // The checkpoint says everything was published (by the process that died).
+    await store.checkpoints.save('relay-test', 3n);
+    const seen = async (retainsEvents: boolean) => {
+      const bus = Object.assign(createMemoryBus(), { retainsEvents });
+      const got: number[] = [];
+      await bus.consume('c', { subjects: ['evt.test.>'] }, async (e) => void got.push(Number(e.data['n'])));
+      const relay = startRelay({ context: 'test', eventStore: store, checkpoints: store.checkpoints, bus, log: pino({ level: 'silent' }) });
+      await relay.waitFor(3n, 2_000).catch(() => undefined);
+      await new Promise((r) => setTimeout(r, 100));
+      await relay.close();
+      await bus.close();
+      return got;
+    };
+    expect(await seen(false)).toEqual([1, 2, 3]);
+    // A bus that keeps its events (JetStream) resumes from the checkpoint: nothing again.
+    expect(await seen(true)).toEqual([]);
+    await store.close();
   });
 });

@@ -42,10 +42,15 @@ export function startRelay(options: {
   let subscription: ReturnType<EventStore['subscribeToAll']> | null = null;
   const waiters = new Set<{ position: bigint; resolve: () => void }>();
 
+  // A bus that keeps nothing across restarts (the embedded one) gets the whole log again at start:
+  // consumers that missed events before a crash, or a context added to an existing data dir, catch
+  // up. Re-published ids are dropped by the bus within one process, so later resumes use the checkpoint.
+  let replayed = bus.retainsEvents;
   const loop = (async () => {
     for (let attempt = 0; !stop.signal.aborted; attempt++) {
       try {
-        published = await checkpoints.load(name);
+        published = replayed ? await checkpoints.load(name) : 0n;
+        replayed = true;
         subscription = eventStore.subscribeToAll({ after: published });
         for await (const event of subscription) {
           await bus.publish(`evt.${context}.${event.type}`, toEnvelope(context, event));
