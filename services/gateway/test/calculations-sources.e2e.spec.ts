@@ -42,6 +42,12 @@ beforeAll(async () => {
         if (modes.lidar === 'fail') return res.writeHead(500).end();
         return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ building_width: 7.5, building_depth: 10.2, inclined_roof_pane_surface: 86, flat_roof_pane_surface: 0, cornice_height: 6.1 }));
       }
+      if (req.url === '/energy/impact') {
+        calls.energy++;
+        if (modes.energy === 'fail') return res.writeHead(503).end();
+        // A provider that expects almost nothing of the renovation: the model's improvement is flagged as doubtful.
+        return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ score_before: 395, score_after: 390, energy_efficiency_type: 'EPC_FLANDERS' }));
+      }
       if (req.url === '/energy/score') {
         calls.energy++;
         if (modes.energy === 'fail') return res.writeHead(503).end();
@@ -102,6 +108,8 @@ describe('with an EPC document, LiDAR and the energy provider configured', () =>
     expect(good.calculation_job_status).toBe('FINISHED');
     expect(good.metadata.data_quality.sources.building_width).toBe('LIDAR');
     expect(good.metadata.data_quality.sources.energy_efficiency_score).toBe('PROVIDER');
+    // The provider's view of the renovation's impact is a cross-check: a large gap is flagged, the figures stay the model's.
+    expect(good.metadata.data_quality.flags.map((f: { code: string }) => f.code)).toContain('PROVIDER_IMPACT_MISMATCH');
 
     modes.lidar = 'fail';
     modes.energy = 'fail';

@@ -17,7 +17,8 @@ import { newId } from '@renopath/platform/service/handler-kit.ts';
 import type { CalculationsServiceConfig } from '../config.ts';
 import { callAs, describeEstate } from '../estate-link/estate-link.process.ts';
 import { processEpcDocument } from '../epc-document/index.ts';
-import { fillGaps, type GapProviders } from '../gap-filling/index.ts';
+import { crossCheckImpact, fillGaps, type GapProviders } from '../gap-filling/index.ts';
+import { applyEffect } from '@renopath/catalog';
 import { httpEnergyEfficiencyProvider, httpGeometryProvider } from '../gap-filling/http-providers.ts';
 import { planTrajectory } from '../planner/planner.ts';
 import type { JobOutcome, JobRunner } from '../worker/worker.ts';
@@ -161,6 +162,13 @@ export function createJobRunner(config: CalculationsServiceConfig, bus: Bus, log
       planned = planWith(property, filled.sources);
       if ('outcome' in planned) return planned;
     }
+    // The external provider "validates renovation impact on EPC scores" (INTERFACE.md 3): its view of
+    // the home after every step is compared with the model's; a large gap is a flag, never a change.
+    const renovated = planned.steps.reduce<PropertyDescription>((p, step) => applyEffect(step.renovation_component_type, p, step.quantity), property);
+    const impact = await crossCheckImpact(providers.energy, {
+      property, renovated, scale: planned.energy_efficiency_type, model: { score_before: planned.current.epc_score, score_after: planned.final_epc_score },
+    });
+    flags.push(...impact.flags);
     const plan: TrajectoryPlan = { ...planned, data_quality: { ...planned.data_quality, flags: [...planned.data_quality.flags, ...flags] } };
 
     const renovation_id = renovationIdOf(assignment.job_id);
