@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { resolve as resolvePath } from 'node:path';
 import {
   EventIdConflictError,
   WrongExpectedRevisionError,
@@ -68,8 +69,17 @@ interface EventRow {
 const COLUMNS = 'position, event_id, stream, revision, type, data, metadata, occurred_at';
 const READ_BATCH = 256;
 
-// One wake-up call for every store in the process: a spurious wake costs one indexed query.
-const appended = new Signal();
+// One wake-up call per database file in the process, shared by every store opened on that file (a
+// CLI and a service, or two tests on one file, see each other's appends at once). Stores on other
+// files are not woken: with every context in one process (embedded), a shared call would wake every
+// subscription of every context on each append, one empty query each.
+const signals = new Map<string, Signal>();
+function signalOf(file: string): Signal {
+  if (file === ':memory:' || file === '') return new Signal();
+  let signal = signals.get(file);
+  if (!signal) signals.set(file, (signal = new Signal()));
+  return signal;
+}
 
 function toRecorded(row: EventRow): RecordedEvent {
   return {
@@ -99,6 +109,7 @@ export class SqliteEventStore implements EventStore {
   readonly checkpoints: SqliteCheckpointStore;
   private readonly db: Database.Database;
   private readonly pollIntervalMs: number;
+  private readonly appended: Signal;
   private readonly subscriptions = new Set<SqliteSubscription>();
   private readonly statements;
   private readonly appendTransaction;
@@ -107,6 +118,7 @@ export class SqliteEventStore implements EventStore {
   constructor(options: SqliteEventStoreOptions) {
     this.db = openSqlite(options.file, SCHEMA, options.synchronous);
     this.pollIntervalMs = options.pollIntervalMs ?? 200;
+    this.appended = signalOf(options.file === ':memory:' || options.file === '' ? options.file : resolvePath(options.file));
     this.checkpoints = new SqliteCheckpointStore(this.db, false);
     this.statements = {
       streamRevision: this.db.prepare<[string], { revision: bigint | null }>(
@@ -146,7 +158,7 @@ export class SqliteEventStore implements EventStore {
     this.assertOpen();
     // IMMEDIATE takes the write lock before reading the revision, so two processes cannot both pass the check.
     const result = this.appendTransaction.immediate(stream, events, expected, options.idempotencyKey);
-    appended.notify();
+    this.appended.notify();
     return result;
   }
 
@@ -236,6 +248,7 @@ export class SqliteEventStore implements EventStore {
     this.assertOpen();
     const subscription = new SqliteSubscription(
       (after) => this.readAllSync(after, READ_BATCH),
+      this.appended,
       options,
       this.pollIntervalMs,
       () => this.subscriptions.delete(subscription),
@@ -266,6 +279,7 @@ class SqliteSubscription implements Subscription {
 
   constructor(
     private readonly readAfter: (after: bigint) => RecordedEvent[],
+    private readonly appended: Signal,
     private readonly options: SubscribeOptions,
     private readonly pollIntervalMs: number,
     private readonly onClose: () => void,
@@ -299,7 +313,7 @@ class SqliteSubscription implements Subscription {
         this.buffer = batch.filter((e) => this.wanted(e));
         continue;
       }
-      await appended.wait(this.pollIntervalMs, this.stop.signal);
+      await this.appended.wait(this.pollIntervalMs, this.stop.signal);
     }
     return { done: true, value: undefined };
   }
