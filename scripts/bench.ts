@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { benchJobs } from './bench/jobs.ts';
+import { benchReports } from './bench/reports.ts';
 
 /**
  * `npm run bench`: performance figures measured in one run on this machine (targets live here,
@@ -231,3 +232,4 @@ if (!only || only === 'energy') await benchEnergyModel();
 if (!only || only === 'renovations') await benchRenovations();
 if (!only || only === 'planner') await benchPlanner();
 if (!only || only === 'jobs') await benchJobs();
+if (!only || only === 'reports') await benchReports();

@@ -1,0 +1,1 @@
+export { renderReportPdf } from './render.ts';

@@ -1,0 +1,193 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { describe, expect, it } from 'vitest';
+import { componentName, formatDate, formatMoney, translations } from '../i18n/index.ts';
+import { REPORT_LANGUAGES, type ReportLanguage, type ReportModel } from '../report-model.ts';
+import { renderReportPdf } from './index.ts';
+import { emptyReportModel, sampleReportModel } from './testing.ts';
+
+const ARTIFACTS = fileURLToPath(new URL('../../test-artifacts/', import.meta.url));
+const HAS_PDFTOPPM = spawnSync('pdftoppm', ['-v']).error === undefined;
+
+/** The PDF's text, page after page, each page's lines top to bottom. */
+async function pdfText(bytes: Uint8Array): Promise<{ pages: string[]; text: string }> {
+  const pdf = await getDocument({ data: new Uint8Array(bytes), disableFontFace: true, useSystemFonts: false, isEvalSupported: false, verbosity: 0 }).promise;
+  const pages: string[] = [];
+  for (let n = 1; n <= pdf.numPages; n++) {
+    const content = await (await pdf.getPage(n)).getTextContent();
+    const lines = new Map<number, Array<{ x: number; str: string }>>();
+    for (const item of content.items) {
+      if (!('str' in item) || item.str.length === 0) continue;
+      const y = Math.round(item.transform[5]);
+      lines.set(y, [...(lines.get(y) ?? []), { x: item.transform[4], str: item.str }]);
+    }
+    pages.push([...lines.entries()].sort((a, b) => b[0] - a[0]).map(([, items]) => items.sort((a, b) => a.x - b.x).map((i) => i.str).join(' ')).join('\n'));
+  }
+  await pdf.destroy();
+  return { pages, text: pages.join('\n') };
+}
+
+/** Intl writes no-break and narrow no-break spaces; the text layer may give either or a plain space. */
+const plain = (s: string) => s.replace(/[\u00a0\u202f\s]+/g, ' ');
+
+function strings(language: ReportLanguage): Set<string> {
+  return new Set(['report', 'components'].flatMap((ns) => Object.values(translations(language, ns))));
+}
+
+/** Texts of the other languages' files that this language does not also use, cut at their placeholders. */
+function foreignStrings(language: ReportLanguage): string[] {
+  const own = strings(language);
+  const ownFragments = new Set([...own].flatMap((s) => s.split(/\{\w+\}/).map((f) => f.trim())));
+  const foreign = new Set<string>();
+  for (const other of REPORT_LANGUAGES.filter((l) => l !== language)) {
+    for (const s of strings(other)) {
+      if (own.has(s)) continue;
+      for (const fragment of s.split(/\{\w+\}/).map((f) => f.trim())) {
+        if (fragment.length > 3 && !ownFragments.has(fragment)) foreign.add(fragment);
+      }
+    }
+  }
+  return [...foreign];
+}
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** Whole words only: the English "Architect" is not a mistake inside the French "Architecte". */
+const occurs = (text: string, fragment: string) => new RegExp(`(?<![\\p{L}\\p{N}])${escape(plain(fragment))}(?![\\p{L}\\p{N}])`, 'u').test(text);
+
+function pngOf(pdf: Uint8Array, page: number, name: string): void {
+  if (!HAS_PDFTOPPM) {
+    console.warn(`SKIPPED: pdftoppm is not installed, no PNG of ${name} written`);
+    return;
+  }
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const dir = mkdtempSync(join(tmpdir(), 'report-pdf-'));
+  try {
+    writeFileSync(join(dir, 'report.pdf'), pdf);
+    execFileSync('pdftoppm', ['-png', '-r', '80', '-f', String(page), '-l', String(page), '-singlefile', join(dir, 'report.pdf'), join(ARTIFACTS, name)]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+describe('the PDF report', () => {
+  for (const language of REPORT_LANGUAGES) {
+    describe(language, () => {
+      const model = sampleReportModel(language);
+      let rendered: Promise<{ pdf: Uint8Array; text: string; pages: string[] }> | undefined;
+      const render = () =>
+        (rendered ??= renderReportPdf(model).then(async (pdf) => ({ pdf, ...(await pdfText(pdf)) })));
+
+      it('shows the overview figures of the model in the language’s money format', async () => {
+        const { text } = await render();
+        const flat = plain(text);
+        const money = (v: number) => plain(formatMoney(language, v));
+        for (const figure of Object.values(model.totals)) expect(flat).toContain(money(figure));
+        for (const step of model.steps) {
+          expect(flat).toContain(money(step.net_cost));
+          expect(flat).toContain(money(step.cumulative_net_cost));
+        }
+        for (const category of model.grants) expect(flat).toContain(money(category.total_subsidy_amount));
+        expect(flat).toContain(plain(formatDate(language, model.generated_at)));
+        expect(flat).toContain(`${model.estate.street} ${model.estate.house_number}`);
+        expect(flat).toContain(`${model.estate.zip_code} ${model.estate.place}`);
+        // Accents and the euro sign come through the embedded fonts as text, not as missing glyphs.
+        expect(flat).toContain('€');
+        expect(flat).not.toContain('?');
+      });
+
+      it('shows the current and reachable label and every step', async () => {
+        const { pages } = await render();
+        const cover = plain(pages[0]!);
+        expect(cover).toContain(model.current.epc_label!);
+        expect(cover).toContain(model.reachable.epc_label!);
+        const table = plain(pages.join('\n'));
+        for (const step of model.steps) expect(table).toContain(componentName(language, step.renovation_component_type).split(' ')[0]!);
+      });
+
+      it('numbers its pages', async () => {
+        const { pages } = await render();
+        const last = translations(language, 'report')['footer.page']!.replace('{page}', String(pages.length)).replace('{pages}', String(pages.length));
+        expect(plain(pages[pages.length - 1]!)).toContain(last);
+      });
+
+      it('has no text of another language', async () => {
+        const { text } = await render();
+        // Grant conditions are quoted in the scheme's own wording, which may be another language.
+        const own = plain(text.replace(/“[^”]*”/g, ' '));
+        const found = foreignStrings(language).filter((s) => occurs(own, s));
+        expect(found).toEqual([]);
+      });
+
+      it('keeps a PNG of the cover and of the chart page as a test artifact', async () => {
+        const { pdf } = await render();
+        pngOf(pdf, 1, `report-${language}-cover`);
+        pngOf(pdf, 2, `report-${language}-chart`);
+      });
+    });
+  }
+
+  describe('with partial data', () => {
+    const renders = async (model: ReportModel) => {
+      const pdf = await renderReportPdf(model);
+      expect(pdf.subarray(0, 5)).toEqual(new TextEncoder().encode('%PDF-'));
+      return plain((await pdfText(pdf)).text);
+    };
+
+    it('renders without address, photo, labels, steps, grants, sources, confidence or agency', async () => {
+      for (const language of REPORT_LANGUAGES) {
+        const text = await renders(emptyReportModel(language));
+        const report = translations(language, 'report');
+        expect(text).toContain(report['cover.address_unknown']!);
+        expect(text).toContain(report['cover.no_photo']!);
+        expect(text).toContain(report['grants.none']!);
+        expect(text).toContain(report['confidence.none']!);
+      }
+    });
+
+    it('renders steps whose label is unknown and components the catalogue no longer has', async () => {
+      const model = sampleReportModel('en', { stepCount: 3 });
+      model.steps[1] = { ...model.steps[1]!, epc_label_after: null, epc_score_after: null, renovation_component_type: 'RETIRED_COMPONENT' };
+      model.reachable = { epc_score: null, epc_label: null };
+      const text = await renders(model);
+      expect(text).toContain('RETIRED_COMPONENT');
+      expect(text).toContain(translations('en', 'report')['label.unknown']!);
+    });
+
+    it('wraps a very long address and keeps the rest of the cover', async () => {
+      const model = sampleReportModel('fr-BE', { stepCount: 2 });
+      model.estate.street = 'Chaussée de la Grande Route Départementale Numéro Quarante-Deux Entre Les Deux Villages Du Plateau Et La Vallée De La Meuse';
+      const pdf = await renderReportPdf(model);
+      const { pages } = await pdfText(pdf);
+      expect(plain(pages[0]!)).toContain('Chaussée de la Grande Route');
+      expect(plain(pages[0]!)).toContain(plain(formatMoney('fr-BE', model.totals.net_cost)));
+      pngOf(pdf, 1, 'report-long-address-cover');
+    });
+
+    it('shows a JPEG photo, and a damaged photo as none', async () => {
+      const broken = sampleReportModel('nl-BE', { stepCount: 1 });
+      broken.estate.photo = { bytes: new Uint8Array([0xff, 0xd8, 0xff, 0x00, 1, 2, 3]), mimetype: 'image/jpeg' };
+      expect(await renders(broken)).toContain(translations('nl-BE', 'report')['cover.no_photo']!);
+
+      if (!HAS_PDFTOPPM) {
+        console.warn('SKIPPED: pdftoppm is not installed, no JPEG to test the photo with');
+        return;
+      }
+      // A JPEG made from a rendered page: the repository keeps no image files.
+      const dir = mkdtempSync(join(tmpdir(), 'report-jpeg-'));
+      try {
+        writeFileSync(join(dir, 'source.pdf'), await renderReportPdf(sampleReportModel('en', { stepCount: 1 })));
+        execFileSync('pdftoppm', ['-jpeg', '-r', '30', '-f', '1', '-l', '1', '-singlefile', join(dir, 'source.pdf'), join(dir, 'photo')]);
+        const model = sampleReportModel('nl-BE', { stepCount: 1 });
+        model.estate.photo = { bytes: new Uint8Array(readFileSync(join(dir, 'photo.jpg'))), mimetype: 'image/jpeg' };
+        const text = await renders(model);
+        expect(text).not.toContain(translations('nl-BE', 'report')['cover.no_photo']!);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  });
+});

@@ -1,0 +1,1 @@
+export { renderReferralPage, renderReferralNotFound, type ReferralPageOptions } from './render.ts';

@@ -1,0 +1,88 @@
+import type { EnergyEfficiencyType, QualityLabel } from '@renopath/contracts';
+
+/**
+ * What a report (PDF) and the public referral page show, already computed: the renderers only lay it
+ * out and translate it. Money in euros (two decimals), surfaces in m2, dates ISO-8601.
+ */
+export const REPORT_LANGUAGES = ['nl-BE', 'nl-NL', 'fr-BE', 'en'] as const;
+export type ReportLanguage = (typeof REPORT_LANGUAGES)[number];
+
+export interface ReportItem {
+  /** A catalogue component type (`EXTERIOR_WALL_INSULATION`); the renderer translates it. */
+  renovation_component_type: string;
+  quantity: number;
+  /** `m2`, `m`, `piece`, `kWp`, `lump_sum`. */
+  unit: string;
+  estimated_cost: number;
+  estimated_vat_cost: number;
+  subsidy_amount: number;
+  /** A supporting work the system added (scaffolding, architect...). */
+  derived: boolean;
+}
+
+export interface ReportStep {
+  order: number;
+  renovation_component_type: string;
+  /** The EPC label and score after this step (null when the model could not place it). */
+  epc_label_after: string | null;
+  epc_score_after: number | null;
+  estimated_cost: number;
+  estimated_vat_cost: number;
+  subsidy_amount: number;
+  /** Cost incl. VAT minus the subsidy. */
+  net_cost: number;
+  /** Net cost of this step and every step before it: the chart's cost line. */
+  cumulative_net_cost: number;
+  /** The step's item and the supporting works priced into it. */
+  items: ReportItem[];
+}
+
+export interface ReportGrantItem {
+  renovation_component_type: string;
+  subsidy_amount: number;
+  /** The grant scheme's name as the data file gives it (e.g. "Mijn VerbouwPremie"). */
+  scheme: string | null;
+  /** Conditions, in the data file's wording (Dutch or English): shown as given, quoted. */
+  conditions: string[];
+}
+
+export interface ReportGrantCategory {
+  /** `ROOF`, `OUTER_WALLS`, `FLOORS`, `WINDOWS_AND_DOORS`, `TECHNICAL_INSTALLATIONS`, `ASBESTOS_REMOVAL`, `OTHER`. */
+  category: string;
+  total_subsidy_amount: number;
+  items: ReportGrantItem[];
+}
+
+export interface ReportModel {
+  language: ReportLanguage;
+  /** When the report was made (ISO). */
+  generated_at: string;
+  estate: {
+    /** Street and place; the house number only where it may be shown (the referral page hides it unless the agency allows). */
+    street: string | null;
+    house_number: string | null;
+    zip_code: string | null;
+    place: string | null;
+    country: 'BE' | 'NL';
+    year_built: number | null;
+    habitable_space_m2: number | null;
+    estate_type: string | null;
+    /** The estate's first media image, or null. */
+    photo: { bytes: Uint8Array; mimetype: 'image/jpeg' | 'image/png' } | null;
+  };
+  scale: EnergyEfficiencyType;
+  /** The scale's labels from best to worst (`['A+', 'A', ..., 'F']`): the chart's ladder. */
+  labels: string[];
+  current: { epc_score: number | null; epc_label: string | null };
+  reachable: { epc_score: number | null; epc_label: string | null };
+  steps: ReportStep[];
+  totals: { estimated_cost: number; estimated_vat_cost: number; subsidy_amount: number; total_estimated_cost_incl_vat: number; net_cost: number };
+  grants: ReportGrantCategory[];
+  /** Plain sentences (already in the report's language, or data wording) of what the figures assume. */
+  assumptions: string[];
+  /** Where each input came from: INPUT, EPC_DOCUMENT, LIDAR, PROVIDER, MODEL. */
+  sources: Array<{ field: string; source: string }>;
+  confidence: { score: number; quality_label: QualityLabel; average_pct: number; standard_deviation_pct: number; at_least: boolean } | null;
+  /** The agency whose page or report this is: the call to action. */
+  agency: { name: string; phone: string | null; email: string | null; website: string | null } | null;
+}
