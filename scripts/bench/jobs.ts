@@ -57,17 +57,20 @@ async function benchJobsWith(synchronous: 'FULL' | 'NORMAL') {
     const total = RATE * SECONDS;
     const ids: Promise<string>[] = [];
     const answered: number[] = [];
+    const sentAt = new Map<string, number>();
     const started = performance.now();
     for (let i = 0; i < total; i++) {
       const due = started + (i * 1000) / RATE;
       const wait = due - performance.now();
       if (wait > 0) await new Promise((r) => setTimeout(r, wait));
       const sent = performance.now();
-      ids.push(submit(1000 + i).then((id) => (answered.push(performance.now() - sent), id)));
+      const wall = Date.now();
+      ids.push(submit(1000 + i).then((id) => (answered.push(performance.now() - sent), sentAt.set(id, wall), id)));
     }
     const all = await Promise.all(ids);
     const submitSeconds = (performance.now() - started) / 1000;
     const latencies: number[] = [];
+    const endToEnd: number[] = [];
     const statuses: Record<string, number> = {};
     const deadline = Date.now() + 120_000;
     for (const id of all) {
@@ -75,7 +78,10 @@ async function benchJobsWith(synchronous: 'FULL' | 'NORMAL') {
         const job = (await (await fetch(`${base}/v1/calculation-jobs/${id}`, { headers })).json()) as { calculation_job_status: string; created_at: string; published_at: string | null };
         if (['FINISHED', 'FAILED', 'STOPPED'].includes(job.calculation_job_status)) {
           statuses[job.calculation_job_status] = (statuses[job.calculation_job_status] ?? 0) + 1;
-          if (job.published_at) latencies.push(Date.parse(job.published_at) - Date.parse(job.created_at));
+          if (job.published_at) {
+            latencies.push(Date.parse(job.published_at) - Date.parse(job.created_at));
+            endToEnd.push(Date.parse(job.published_at) - sentAt.get(id)!);
+          }
           break;
         }
         if (Date.now() > deadline) throw new Error(`job ${id} did not finish`);
@@ -84,7 +90,8 @@ async function benchJobsWith(synchronous: 'FULL' | 'NORMAL') {
     }
     console.log(`calculation jobs benchmark, SQLite synchronous=${synchronous}: ${total} jobs sent at ${RATE}/s, all answered after ${submitSeconds.toFixed(1)} s (embedded), ${JSON.stringify(statuses)}`);
     console.log(`  POST job answered (client)           p50 ${quantile(answered, 0.5).toFixed(0).padStart(6)} ms   p99 ${quantile(answered, 0.99).toFixed(0).padStart(6)} ms`);
-    console.log(`  submission-to-FINISHED (server)      p50 ${quantile(latencies, 0.5).toFixed(0).padStart(6)} ms   p99 ${quantile(latencies, 0.99).toFixed(0).padStart(6)} ms   max ${Math.max(...latencies).toFixed(0)} ms   (target p99 < 100 ms)`);
+    console.log(`  sent-to-FINISHED (client clock)      p50 ${quantile(endToEnd, 0.5).toFixed(0).padStart(6)} ms   p99 ${quantile(endToEnd, 0.99).toFixed(0).padStart(6)} ms   (target p99 < 100 ms)`);
+    console.log(`  created-to-FINISHED (server)         p50 ${quantile(latencies, 0.5).toFixed(0).padStart(6)} ms   p99 ${quantile(latencies, 0.99).toFixed(0).padStart(6)} ms   max ${Math.max(...latencies).toFixed(0)} ms   (the job's own timestamps)`);
   } finally {
     server.send('stop');
   }
