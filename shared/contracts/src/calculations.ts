@@ -4,6 +4,7 @@ import {
   RoofType, SanitaryHeatingDevice, VentilationType,
 } from './enums.ts';
 import { Timestamp, Uuid } from './identity.ts';
+import { paginated } from './renovations.ts';
 
 /**
  * Calculations context (INTERFACE.md "Calculation job", "Synchronous indication request";
@@ -100,17 +101,8 @@ export const CalculationJobListQuery = z.strictObject({
 });
 export type CalculationJobListQuery = z.infer<typeof CalculationJobListQuery>;
 
-export const CalculationJobPage = z.object({
-  page: z.number().int(),
-  page_size: z.number().int(),
-  total_pages: z.number().int(),
-  prev_page: z.number().int().nullable(),
-  next_page: z.number().int().nullable(),
-  total: z.number().int(),
-  has_prev_page: z.boolean(),
-  has_next_page: z.boolean(),
-  data: z.array(CalculationJob),
-});
+/** The pagination envelope of INTERFACE.md's renovation search, around jobs. */
+export const CalculationJobPage = paginated(CalculationJob);
 
 /** One webhook attempt as recorded (extension: `GET /v1/calculation-jobs/{id}/webhook-deliveries`). */
 export const WebhookDeliveryView = z.object({
