@@ -18,7 +18,7 @@ const Env = z.object({
   ),
   RENOPATH_SETTLE_TIMEOUT_MS: z.coerce.number().int().min(0).default(5000),
   /** The bounded contexts a write may have effects in: the gateway waits for all of them to settle. */
-  RENOPATH_CONTEXTS: z.string().regex(/^[a-z]+(,[a-z]+)*$/, 'RENOPATH_CONTEXTS must be a comma-separated list of context names').default('identity,estates,renovations,calculations'),
+  RENOPATH_CONTEXTS: z.string().regex(/^[a-z]+(,[a-z]+)*$/, 'RENOPATH_CONTEXTS must be a comma-separated list of context names').default('identity,estates,renovations,calculations,reporting'),
   RENOPATH_TOKEN_ISSUER: z.string().min(1).default(TOKEN_DEFAULTS.issuer),
   RENOPATH_TOKEN_AUDIENCE: z.string().min(1).default(TOKEN_DEFAULTS.audience),
   RENOPATH_BUS_TIMEOUT_MS: z.coerce.number().int().min(1).default(10_000),

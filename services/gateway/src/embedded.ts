@@ -7,12 +7,15 @@ import { startCalculationsContext } from '@renopath/calculations/start.ts';
 import { localWebhookSigner } from '@renopath/calculations/webhooks/job-webhooks.ts';
 import { loadRenovationsConfig } from '@renopath/renovations/config.ts';
 import { startRenovationsContext } from '@renopath/renovations/start.ts';
+import { loadReportingConfig } from '@renopath/reporting/config.ts';
+import { startReportingContext } from '@renopath/reporting/start.ts';
 import { createLogger, openBlobStore, PlatformEnv, platformConfig } from '@renopath/platform/service/adapters.ts';
 import { createMemoryBus } from '@renopath/platform/memory/memory-bus.ts';
 import { buildGateway } from './app.ts';
 import { loadGatewayConfig } from './config.ts';
 import { calculationsRoutes } from './routes/calculations.routes.ts';
 import { renovationsRoutes } from './routes/renovations.routes.ts';
+import { reportingRoutes } from './routes/reporting.routes.ts';
 import { openGatewayStorage } from './storage.ts';
 
 /**
@@ -41,10 +44,12 @@ export async function startEmbedded(env: NodeJS.ProcessEnv = process.env, option
   const calculations = await startCalculationsContext(loadCalculationsConfig(env), bus, logger.child({ context: 'calculations' }), {
     signer: localWebhookSigner((client_id) => identity.service.webhookSecret(client_id)),
   });
+  // Reports read estates' media and are served by the gateway: the same blob store.
+  const reporting = await startReportingContext(loadReportingConfig(env), bus, logger.child({ context: 'reporting' }), blobs);
   const bootstrap = await identity.service.bootstrapIfEmpty(identityConfig.bootstrap);
   const { downloadSecret, idempotencyStore } = await openGatewayStorage(gatewayConfig);
   // The idempotency records are in this process's own data dir: a claim left unfinished there is a dead process's.
-  const gateway = buildGateway({ bus, config: gatewayConfig, logger, blobs, downloadSecret, idempotencyStore, idempotencyExclusive: true, routes: [...renovationsRoutes, ...calculationsRoutes] });
+  const gateway = buildGateway({ bus, config: gatewayConfig, logger, blobs, downloadSecret, idempotencyStore, idempotencyExclusive: true, routes: [...renovationsRoutes, ...calculationsRoutes, ...reportingRoutes] });
   await gateway.start();
   return {
     gateway,
@@ -52,6 +57,7 @@ export async function startEmbedded(env: NodeJS.ProcessEnv = process.env, option
     estates,
     renovations,
     calculations,
+    reporting,
     bus,
     blobs,
     bootstrap,
@@ -59,6 +65,7 @@ export async function startEmbedded(env: NodeJS.ProcessEnv = process.env, option
     async close() {
       await gateway.app.close();
       await idempotencyStore.close();
+      await reporting.close();
       await calculations.close();
       await renovations.close();
       await estates.close();

@@ -9,10 +9,7 @@ import { startStack, type Stack } from './stack.ts';
  * Endpoints whose context has not landed yet are named here with the issue that brings them; their
  * resource shapes are already published under `components.schemas`.
  */
-const PENDING: Record<string, string> = {
-  '/v1/renovations/{renovation_id}/reports': 'reports',
-  '/renovations/{renovation_id}/report': 'reports',
-};
+const PENDING: Record<string, string> = {};
 const pendingFor = (path: string) => Object.entries(PENDING).find(([prefix]) => path === prefix || path.startsWith(`${prefix}/`))?.[1];
 
 type Json = Record<string, unknown>;

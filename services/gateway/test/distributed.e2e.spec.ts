@@ -62,7 +62,7 @@ async function freePort(): Promise<number> {
   });
 }
 
-type Service = 'gateway' | 'identity' | 'estates' | 'renovations' | 'calculations' | 'worker';
+type Service = 'gateway' | 'identity' | 'estates' | 'renovations' | 'calculations' | 'reporting' | 'worker';
 
 /**
  * One distributed stack: the services as processes, started in `order`, each given a moment
@@ -124,6 +124,8 @@ function distributedStack(order: Service[]) {
       renovations: () => launch('renovations', 'services/renovations/src/main.ts', {}),
       // The calculations context holds the jobs; its jobs are run by a separate worker process.
       calculations: () => launch('calculations', 'services/calculations/src/main.ts', { ...CALCULATIONS_ENV, RENOPATH_CALCULATION_WORKERS: order.includes('worker') ? '0' : '2' }),
+      // Reports read estates' media and are served by the gateway: the shared blob store.
+      reporting: () => launch('reporting', 'services/reporting/src/main.ts', {}, shared),
       worker: () => launch('worker', 'services/calculations/src/main.ts', { ...CALCULATIONS_ENV, RENOPATH_CALCULATIONS_ROLE: 'worker', RENOPATH_CALCULATION_WORKERS: '2' }),
       gateway: () => launch('gateway', 'services/gateway/src/main.ts', { PORT: String(port), HOST: '127.0.0.1', RENOPATH_RATE_LIMIT_PER_SECOND: '0', ...publicUrl }, shared),
     };
@@ -179,7 +181,7 @@ async function untilAnswers(url: string, auth: Record<string, string>, what: str
 }
 
 describe.skipIf(!natsUp)('distributed mode over NATS', () => {
-  const stack = distributedStack(['identity', 'estates', 'renovations', 'calculations', 'worker', 'gateway']);
+  const stack = distributedStack(['identity', 'estates', 'renovations', 'calculations', 'reporting', 'worker', 'gateway']);
   let port = 0;
   let clientId = '';
   let clientSecret = '';
@@ -260,7 +262,7 @@ describe.skipIf(!natsUp)('distributed mode over NATS', () => {
     for (const [name, scenario] of Object.entries(cascadeScenarios(() => client))) it(name, scenario, 30_000);
   });
 
-  describe('calculation jobs through gateway, estates, renovations, calculations and a worker process', () => {
+  describe('calculation jobs through gateway, estates, renovations, calculations, reporting and a worker process', () => {
     let client: Client;
     const URL = '/v1/calculation-jobs/suggested-renovation-trajectory-calculation';
     const HOME = { year_built: 1960, estate_format: 'SEMI_OPEN', habitable_space_m2: 150, zip_code: '9000', country: 'BE', street: 'Veldstraat', house_number: '12', roof_type: 'INCLINED', inclined_roof_insulation_type: 'NONE', outer_wall_insulation_type: 'NONE', window_glazing_type: 'SINGLE_GLAZING', heating_type: 'GAS', heating_device: 'NON_CONDENSING_BOILER' };
@@ -293,6 +295,16 @@ describe.skipIf(!natsUp)('distributed mode over NATS', () => {
       expect((await client.get(`/estates/${job['estate_id']}`)).statusCode).toBe(200);
       const renovation = (await client.get(`/renovations/${job['metadata'].renovation_id}`)).json() as Record<string, number>;
       expect(Math.round(renovation['estimated_cost']! * 100)).toBe(Math.round(job['metadata'].totals.estimated_cost * 100));
+
+      // The reporting process renders the renovation's report into the shared blob store; the gateway serves its link.
+      const report = await client.post(`/v1/renovations/${job['metadata'].renovation_id}/reports`, { language: 'en' });
+      expect(report.statusCode, report.body).toBe(200);
+      const pdf = await fetch(report.json().url);
+      expect(pdf.status).toBe(200);
+      expect(pdf.headers.get('content-type')).toBe('application/pdf');
+      const page = await fetch((await client.get(`/estates/${job['estate_id']}`)).json().referral_link);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain(job['metadata'].energy_efficiency_indication);
     });
 
     it('a worker process killed in the middle of a job: another takes it after the lease and it finishes', { timeout: 120_000 }, async () => {
@@ -318,9 +330,9 @@ describe.skipIf(!natsUp)('distributed mode over NATS', () => {
 
 /** Processes start in any order: each rides out its missing peers and the stack works once all are up. */
 for (const order of [
-  ['gateway', 'estates', 'calculations', 'renovations', 'identity'],
-  ['calculations', 'renovations', 'estates', 'gateway', 'identity'],
-  ['estates', 'identity', 'gateway', 'renovations', 'calculations'],
+  ['gateway', 'estates', 'calculations', 'reporting', 'renovations', 'identity'],
+  ['calculations', 'renovations', 'reporting', 'estates', 'gateway', 'identity'],
+  ['reporting', 'estates', 'identity', 'gateway', 'renovations', 'calculations'],
 ] as Service[][]) {
   describe.skipIf(!natsUp)(`distributed mode over NATS, started in the order ${order.join(', ')}`, () => {
     const stack = distributedStack(order);

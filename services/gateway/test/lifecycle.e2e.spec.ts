@@ -28,12 +28,13 @@ describe('gateway lifecycle', () => {
       expect(res.json()).toEqual({
         statusCode: 503,
         error: 'Service Unavailable',
-        message: ['identity service is not reachable', 'estates service is not reachable', 'renovations service is not reachable', 'calculations service is not reachable'],
+        message: ['identity service is not reachable', 'estates service is not reachable', 'renovations service is not reachable', 'calculations service is not reachable', 'reporting service is not reachable'],
       });
       // Peers arrive in any order; the gateway names what is still missing, then is ready.
       await bus.handle(IdentitySubjects.jwks, async () => ({ keys: [] }));
       await bus.handle(settleSubject('renovations'), async () => ({ position: null, complete: true }));
       await bus.handle(settleSubject('calculations'), async () => ({ position: null, complete: true }));
+      await bus.handle(settleSubject('reporting'), async () => ({ position: null, complete: true }));
       expect((await app.inject({ method: 'GET', url: '/ready' })).json().message).toEqual(['estates service is not reachable']);
       await bus.handle(settleSubject('estates'), async () => ({ position: null, complete: true }));
       const ready = await app.inject({ method: 'GET', url: '/ready' });

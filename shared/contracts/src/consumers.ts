@@ -6,16 +6,15 @@ import { IdentitySubjects } from './service.ts';
  * (`evt.<origin>.*`). A write's effects can only reach the origin's consumers, their consumers and so
  * on, so the gateway's read-your-writes settle asks those and no one else. Keep it equal to the
  * `bus.consume(...)` subjects in services/<context>/src: a consumer left out here is not waited for,
- * one too many costs settle requests (and through WORKFLOW_COMMANDS, more contexts). `reporting` is
- * declared ahead of its service: a context that is not running (not in the gateway's
- * RENOPATH_CONTEXTS) is never asked, nor passes a write on.
+ * one too many costs settle requests (and through WORKFLOW_COMMANDS, more contexts). A context that is
+ * not running (not in the gateway's RENOPATH_CONTEXTS) is never asked, nor passes a write on.
  */
 export const EVENT_CONSUMPTION = {
   identity: [],
   estates: ['identity'],
   renovations: ['identity', 'estates'],
   calculations: ['identity', 'estates'],
-  reporting: ['renovations', 'estates'],
+  reporting: ['identity', 'estates', 'renovations', 'calculations'],
 } as const satisfies Record<string, readonly string[]>;
 
 /**

@@ -10,3 +10,4 @@ export * from './text.ts';
 export * from './estate-property.ts';
 export * from './consumers.ts';
 export * from './trajectory.ts';
+export * from './reporting.ts';

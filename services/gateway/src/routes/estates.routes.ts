@@ -18,7 +18,6 @@ import {
   Floor,
   GetEstateQuery,
   MEDIA_MEDIA_TYPES,
-  ReferralSummary,
   Roof,
   Room,
   Staircase,
@@ -28,7 +27,6 @@ import {
   UpdateRoomBody,
   UpdateStaircaseBody,
 } from '@renopath/contracts';
-import { referralPage } from './referral-page.ts';
 import type { RouteDef } from './route.ts';
 
 /** Estates, their parts, files, media and members (API.md 4.3, 4.4). */
@@ -111,6 +109,4 @@ export const estatesRoutes: RouteDef[] = [
   { ...base, method: 'GET', path: `${E}/members`, subject: S.listMembers, ids: ['estate_id'], status: 200, reply: z.array(EstateMember), summary: "The estate's members (CLIENT), invited ones with status PENDING; a CLIENT reader sees only themself", errors: [401, 403, 404] },
   { ...base, method: 'POST', path: `${E}/members`, subject: S.addMember, ids: ['estate_id'], body: AddEstateMemberBody, status: 201, reply: EstateMember, summary: 'Invite an estate member: PENDING (and a pending CLIENT of the organization) until they accept the invitation mailed to the address; answered with the names given here. An active member of the organization is a member at once and keeps their role', errors: [400, 401, 403, 404] },
   { ...base, method: 'DELETE', path: `${E}/members/{member_id}`, subject: S.removeMember, ids: ['estate_id', 'member_id'], status: 200, reply: EstateMember, summary: 'Remove an estate member (they stay in the organization)', errors: [401, 403, 404] },
-
-  { method: 'GET', path: '/r/{token}', prefix: 'bare', auth: 'none', subject: S.referral, kind: 'html', render: (reply) => referralPage(ReferralSummary.parse(reply)), status: 200, reply: ReferralSummary, summary: "Public referral page of an estate: type, place and the model's current EPC estimate (HTML, no login)", tag: 'estates', errors: [404] },
 ];

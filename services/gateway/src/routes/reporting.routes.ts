@@ -1,0 +1,52 @@
+import { z } from 'zod';
+import { CreateReportBody, ReferralPageQuery, ReferralSummary, ReportingSubjects as S, ReportOldStyle, ReportV1 } from '@renopath/contracts';
+import { renderReferralNotFound, renderReferralPage } from '@renopath/reporting/referral-page/index.ts';
+import { isReportLanguage } from '@renopath/reporting/i18n/index.ts';
+import type { ReportLanguage, ReportModel } from '@renopath/reporting/report-model.ts';
+import { HtmlNotFound } from './declared.ts';
+import { referralPage } from './referral-page.ts';
+import type { RouteDef } from './route.ts';
+
+/** Reports of a renovation (API.md 4.5) and the public referral page (API.md 4.3 `referral_link`). */
+const reports = { auth: 'bearer', scope: 'reports', tag: 'reports' } as const;
+const R = '/renovations/{renovation_id}';
+
+type ReferralReply = Omit<ReportModel, 'estate'> & { estate: Omit<ReportModel['estate'], 'photo'>; languages: ReportLanguage[]; summary?: unknown };
+
+/** The page in the language the service chose; the switcher links keep the visitor on the same page. */
+export function referralHtml(reply: unknown): string {
+  if (reply instanceof HtmlNotFound) return renderReferralNotFound(isReportLanguage(reply.query['lang']) ? reply.query['lang'] : 'en');
+  const { languages, summary, ...model } = reply as ReferralReply;
+  // An estate without a finished trajectory keeps its first page: what an advert shows and the model's estimate.
+  if (summary !== undefined) return referralPage(ReferralSummary.parse(summary));
+  return renderReferralPage({ ...model, estate: { ...model.estate, photo: null } }, {
+    languages,
+    hrefFor: (language) => `?lang=${encodeURIComponent(language)}`,
+    // No agency setting allows the exact address yet: the page shows what an advert would.
+    showHouseNumber: false,
+  });
+}
+
+export const reportingRoutes: RouteDef[] = [
+  {
+    ...reports, prefix: 'v1', method: 'POST', path: `${R}/reports`, subject: S.createReport, ids: ['renovation_id'], body: CreateReportBody, signLinks: true,
+    status: 200, reply: ReportV1,
+    summary: "Make a PDF report of the renovation (language nl-BE, nl-NL, fr-BE or en; default from the estate's country); `url` downloads it for an hour",
+    errors: [400, 401, 403, 404],
+  },
+  {
+    ...reports, prefix: 'v1', method: 'GET', path: `${R}/reports`, subject: S.listReports, ids: ['renovation_id'], signLinks: true, status: 200, reply: z.array(ReportV1),
+    summary: 'The renovation\'s reports, newest first; `is_outdated` once the renovation, its items or its estate changed after the report was made',
+    errors: [401, 403, 404],
+  },
+  {
+    ...reports, prefix: 'both', method: 'GET', path: `${R}/report`, subject: S.oldStyleReport, ids: ['renovation_id'], signLinks: true, status: 200, reply: ReportOldStyle,
+    summary: "The renovation's newest report in the estate's default language, made now when there is none or it is outdated",
+    errors: [401, 403, 404],
+  },
+  {
+    method: 'GET', path: '/r/{token}', prefix: 'bare', auth: 'none', subject: S.referral, query: ReferralPageQuery, kind: 'html', render: referralHtml, status: 200,
+    summary: "Public referral page of an estate: the home's basics, its current and reachable EPC label and the latest trajectory's steps (HTML, no login; `?lang=`)",
+    tag: 'reports', errors: [404],
+  },
+];

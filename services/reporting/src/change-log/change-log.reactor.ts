@@ -1,0 +1,67 @@
+import type { Logger } from 'pino';
+import type { Bus, Closeable, EventEnvelope, ReadStore } from '@renopath/platform';
+import type { Settlement } from '@renopath/platform/service/settlement.ts';
+import { EstateEvents, RenovationEvents, type EstateEventType, type RenovationEventType } from '@renopath/contracts';
+
+/** Durable consumer names: they must not change, or the bus would start new consumers from the beginning. */
+export const RENOVATIONS_CONSUMER = 'reporting-renovations';
+
+export const L = {
+  /** `renovation:<id>` / `estate:<id>` -> when it last changed (`ChangeDoc`). */
+  changes: 'reporting_changes',
+} as const;
+
+export interface ChangeDoc {
+  id: string;
+  last_changed_at: string;
+}
+
+/** Membership changes do not change what a report shows. */
+const NOT_A_CHANGE = new Set(['EstateMemberAdded', 'EstateMemberActivated', 'EstateMemberDetailsUpdated', 'EstateMemberRemoved']);
+
+/**
+ * Records that a renovation or an estate changed at `at`. Keeping the latest moment (a maximum) makes
+ * a redelivered event change nothing, and a report is outdated when it was made before that moment,
+ * whether its own document was written before or after the event arrived.
+ */
+export async function recordChange(readStore: ReadStore, key: string, at: string): Promise<void> {
+  await readStore.transaction(async (tx) => {
+    const doc = await tx.get<ChangeDoc>(L.changes, key);
+    if (doc && doc.last_changed_at >= at) return;
+    await tx.put<ChangeDoc>(L.changes, key, { id: key, last_changed_at: at });
+  });
+}
+
+/** The change of a renovations or estates event (parsed with its contract), or null when it changes nothing a report shows. */
+export function changeOf(envelope: EventEnvelope): { key: string; at: string } | null {
+  if (envelope.type in RenovationEvents && envelope.stream.startsWith('renovation-')) {
+    const parsed = RenovationEvents[envelope.type as RenovationEventType].safeParse(envelope.data);
+    return parsed.success ? { key: `renovation:${parsed.data.renovation_id}`, at: envelope.occurred_at } : null;
+  }
+  if (envelope.type in EstateEvents && !NOT_A_CHANGE.has(envelope.type)) {
+    const parsed = EstateEvents[envelope.type as EstateEventType].safeParse(envelope.data);
+    return parsed.success ? { key: `estate:${parsed.data.estate_id}`, at: envelope.occurred_at } : null;
+  }
+  return null;
+}
+
+export function startRenovationsChangeReactor(options: { bus: Bus; readStore: ReadStore; log: Logger; settlement?: Settlement }): Promise<Closeable> {
+  const { bus, readStore, log } = options;
+  const tracked = options.settlement?.reactor(RENOVATIONS_CONSUMER, ['renovations']);
+  return bus.consume(RENOVATIONS_CONSUMER, { subjects: ['evt.renovations.>'] }, async (envelope) => {
+    const change = changeOf(envelope);
+    if (change) await recordChange(readStore, change.key, change.at);
+    else if (envelope.type in RenovationEvents) log.error({ event_id: envelope.event_id, type: envelope.type }, 'renovations event does not match its contract; skipped');
+    tracked?.handled(envelope);
+  });
+}
+
+/** Whether a report made at `created_at` predates a change of its renovation or its estate. */
+export async function isOutdated(readStore: ReadStore, report: { renovation_id: string; estate_id: string; created_at: string }): Promise<boolean> {
+  const [renovation, estate] = await Promise.all([
+    readStore.get<ChangeDoc>(L.changes, `renovation:${report.renovation_id}`),
+    readStore.get<ChangeDoc>(L.changes, `estate:${report.estate_id}`),
+  ]);
+  const later = (doc: ChangeDoc | null) => doc !== null && Date.parse(doc.last_changed_at) > Date.parse(report.created_at);
+  return later(renovation) || later(estate);
+}

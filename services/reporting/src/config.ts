@@ -1,0 +1,20 @@
+import { z } from 'zod';
+import { PlatformEnv, platformConfig, type PlatformConfig } from '@renopath/platform/service/adapters.ts';
+
+/** The reporting service's configuration, parsed once at start-up (STYLE.md 10). */
+const Env = PlatformEnv.extend({
+  RENOPATH_SETTLE_TIMEOUT_MS: z.coerce.number().int().min(0).default(5000),
+  RENOPATH_BUS_TIMEOUT_MS: z.coerce.number().int().min(1).default(10_000),
+});
+
+export interface ReportingServiceConfig {
+  platform: PlatformConfig;
+  settleTimeoutMs: number;
+  busTimeoutMs: number;
+}
+
+export function loadReportingConfig(env: NodeJS.ProcessEnv = process.env): ReportingServiceConfig {
+  const parsed = Env.safeParse(env);
+  if (!parsed.success) throw new Error(`invalid configuration: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  return { platform: platformConfig(parsed.data), settleTimeoutMs: parsed.data.RENOPATH_SETTLE_TIMEOUT_MS, busTimeoutMs: parsed.data.RENOPATH_BUS_TIMEOUT_MS };
+}

@@ -1,0 +1,140 @@
+import type { Logger } from 'pino';
+import type { Bus, Closeable, ReadStore } from '@renopath/platform';
+import type { Settlement } from '@renopath/platform/service/settlement.ts';
+import {
+  CalculationJobEvents,
+  EstateEvents,
+  IdentityEvents,
+  TrajectoryJobMetadata,
+  type CalculationJobEventType,
+  type EstateEvent,
+  type EstateEventType,
+  type TrajectoryPlan,
+} from '@renopath/contracts';
+import { changeOf, recordChange } from '../change-log/change-log.reactor.ts';
+import { applyEstateEvent } from './estate-copy.ts';
+import type { ReferralAgency, ReferralEstate } from './referral-model.ts';
+
+/** Durable consumer names: they must not change, or the bus would start new consumers from the beginning. */
+export const ESTATES_CONSUMER = 'reporting-estates';
+export const CALCULATIONS_CONSUMER = 'reporting-calculations';
+export const IDENTITY_CONSUMER = 'reporting-identity';
+
+export const R = {
+  /** Referral token -> estate id. */
+  tokens: 'reporting_referral_tokens',
+  /** The estate copy (`EstateCopyDoc`). */
+  estates: 'reporting_estates',
+  /** A trajectory job's estate and organization (`JobDoc`). */
+  jobs: 'reporting_jobs',
+  /** An estate's latest finished trajectory (`TrajectoryDoc`). */
+  trajectories: 'reporting_trajectories',
+  /** Agencies (`AgencyDoc`). */
+  agencies: 'reporting_agencies',
+} as const;
+
+export interface TokenDoc { token: string; estate_id: string }
+export interface EstateCopyDoc { id: string; revision: number; estate: ReferralEstate }
+export interface JobDoc { id: string; revision: number; estate_id: string | null; organization_id: string; trajectory: boolean }
+export interface TrajectoryDoc { id: string; job_id: string; finished_at: string; plan: TrajectoryPlan }
+export interface AgencyDoc { id: string; revision: number; agency: ReferralAgency }
+
+/** Estates events: the change log (is_outdated) and the referral page's copy of the estate and its token. */
+export function startEstatesReactor(options: { bus: Bus; readStore: ReadStore; log: Logger; settlement?: Settlement }): Promise<Closeable> {
+  const { bus, readStore, log } = options;
+  const tracked = options.settlement?.reactor(ESTATES_CONSUMER, ['estates']);
+  return bus.consume(ESTATES_CONSUMER, { subjects: ['evt.estates.>'] }, async (envelope) => {
+    const parsed = EstateEvents[envelope.type as EstateEventType]?.safeParse(envelope.data);
+    if (parsed && !parsed.success) {
+      log.error({ event_id: envelope.event_id, type: envelope.type }, 'estates event does not match its contract; skipped');
+    } else if (parsed?.success) {
+      const event = { type: envelope.type, data: parsed.data } as EstateEvent;
+      const change = changeOf(envelope);
+      if (change) await recordChange(readStore, change.key, change.at);
+      await readStore.transaction(async (tx) => {
+        const estate_id = event.data.estate_id;
+        const doc = await tx.get<EstateCopyDoc>(R.estates, estate_id);
+        if (doc && doc.revision >= envelope.revision) return;
+        const next = applyEstateEvent(doc?.estate ?? null, event);
+        if (!next) return;
+        await tx.put<EstateCopyDoc>(R.estates, estate_id, { id: estate_id, revision: envelope.revision, estate: next });
+        if (event.type === 'EstateCreated') await tx.put<TokenDoc>(R.tokens, event.data.referral_token, { token: event.data.referral_token, estate_id });
+      });
+    }
+    tracked?.handled(envelope);
+  });
+}
+
+/** Calculations events: which estate a trajectory job is for, and the estate's latest finished trajectory. */
+export function startCalculationsReactor(options: { bus: Bus; readStore: ReadStore; log: Logger; settlement?: Settlement }): Promise<Closeable> {
+  const { bus, readStore, log } = options;
+  const tracked = options.settlement?.reactor(CALCULATIONS_CONSUMER, ['calculations']);
+  return bus.consume(CALCULATIONS_CONSUMER, { subjects: ['evt.calculations.>'] }, async (envelope) => {
+    const type = envelope.type as CalculationJobEventType;
+    const schema = envelope.stream.startsWith('calculation-job-') ? CalculationJobEvents[type] : undefined;
+    const parsed = schema?.safeParse(envelope.data);
+    if (parsed && !parsed.success) {
+      log.error({ event_id: envelope.event_id, type: envelope.type }, 'calculations event does not match its contract; skipped');
+    } else if (parsed?.success) {
+      await readStore.transaction(async (tx) => {
+        const data = parsed.data as { job_id: string } & Record<string, unknown>;
+        const job = await tx.get<JobDoc>(R.jobs, data.job_id);
+        if (job && job.revision >= envelope.revision) return;
+        if (type === 'CalculationJobCreated') {
+          const created = CalculationJobEvents.CalculationJobCreated.parse(envelope.data);
+          await tx.put<JobDoc>(R.jobs, created.job_id, {
+            id: created.job_id,
+            revision: envelope.revision,
+            estate_id: created.estate_id,
+            organization_id: created.actor.organization_id,
+            trajectory: created.calculation_job_type === 'SUGGESTED_RENOVATION_TRAJECTORY_CALCULATION',
+          });
+          return;
+        }
+        if (!job) return;
+        const next: JobDoc = { ...job, revision: envelope.revision };
+        if (type === 'CalculationJobEstateLinked') next.estate_id = String(data['estate_id']);
+        await tx.put<JobDoc>(R.jobs, job.id, next);
+        if (type !== 'CalculationJobFinished' || !job.trajectory || !next.estate_id) return;
+        const plan = TrajectoryJobMetadata.safeParse(data['metadata']);
+        if (!plan.success) {
+          log.warn({ event_id: envelope.event_id }, 'a finished trajectory job without a trajectory; not shown on the referral page');
+          return;
+        }
+        const latest = await tx.get<TrajectoryDoc>(R.trajectories, next.estate_id);
+        if (latest && latest.finished_at > envelope.occurred_at) return;
+        await tx.put<TrajectoryDoc>(R.trajectories, next.estate_id, { id: next.estate_id, job_id: job.id, finished_at: envelope.occurred_at, plan: plan.data });
+      });
+    }
+    tracked?.handled(envelope);
+  });
+}
+
+/** Identity events: the agency's name, phone and email for the page's call to action. */
+export function startIdentityReactor(options: { bus: Bus; readStore: ReadStore; log: Logger; settlement?: Settlement }): Promise<Closeable> {
+  const { bus, readStore, log } = options;
+  const tracked = options.settlement?.reactor(IDENTITY_CONSUMER, ['identity']);
+  return bus.consume(IDENTITY_CONSUMER, { subjects: ['evt.identity.>'] }, async (envelope) => {
+    if (envelope.type === 'OrganizationCreated' || envelope.type === 'OrganizationUpdated') {
+      const parsed = IdentityEvents[envelope.type].safeParse(envelope.data);
+      if (!parsed.success) {
+        log.error({ event_id: envelope.event_id, type: envelope.type }, 'identity event does not match its contract; skipped');
+      } else {
+        await readStore.transaction(async (tx) => {
+          const id = parsed.data.organization_id;
+          const doc = await tx.get<AgencyDoc>(R.agencies, id);
+          if (doc && doc.revision >= envelope.revision) return;
+          const p = 'changes' in parsed.data ? parsed.data.changes : parsed.data;
+          const before = doc?.agency ?? { name: '', phone: null, email: null };
+          const agency: ReferralAgency = {
+            name: p.organization_name ?? before.name,
+            phone: p.phone_number !== undefined ? p.phone_number : before.phone,
+            email: p.email_address !== undefined ? p.email_address : before.email,
+          };
+          await tx.put<AgencyDoc>(R.agencies, id, { id, revision: envelope.revision, agency });
+        });
+      }
+    }
+    tracked?.handled(envelope);
+  });
+}
