@@ -215,7 +215,7 @@ export async function startReporting(deps: ReportingDeps): Promise<ReportingServ
 
     /**
      * Public: from this context's own copies only, so the page answers while other contexts are down.
-     * The reply is the page's report model; `summary` (ReferralSummary) when there is no finished trajectory.
+     * The reply is the page's report model (without steps and reachable label while no trajectory has finished).
      */
     [S.referral]: async (req) => {
       const token = String(req.params?.['token'] ?? '');
@@ -236,7 +236,7 @@ export async function startReporting(deps: ReportingDeps): Promise<ReportingServ
         now: now().toISOString(),
       });
       // Without a finished trajectory the page stays the estate's first one: what an advert shows and the estimate.
-      return { ...model, languages, language, ...(trajectory ? {} : { summary: referralSummary(estate) }) };
+      return { ...model, languages, language };
     },
   };
 

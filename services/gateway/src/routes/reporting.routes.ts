@@ -1,24 +1,22 @@
 import { z } from 'zod';
-import { CreateReportBody, ReferralPageQuery, ReferralSummary, ReportingSubjects as S, ReportOldStyle, ReportV1 } from '@renopath/contracts';
+import { CreateReportBody, ReferralPageQuery, ReportingSubjects as S, ReportOldStyle, ReportV1 } from '@renopath/contracts';
 import { renderReferralNotFound, renderReferralPage } from '@renopath/reporting/referral-page/index.ts';
 import { isReportLanguage } from '@renopath/reporting/i18n/index.ts';
 import type { ReportLanguage, ReportModel } from '@renopath/reporting/report-model.ts';
 import { HtmlNotFound } from './declared.ts';
-import { referralPage } from './referral-page.ts';
 import type { RouteDef } from './route.ts';
 
 /** Reports of a renovation (API.md 4.5) and the public referral page (API.md 4.3 `referral_link`). */
 const reports = { auth: 'bearer', scope: 'reports', tag: 'reports' } as const;
 const R = '/renovations/{renovation_id}';
 
-type ReferralReply = Omit<ReportModel, 'estate'> & { estate: Omit<ReportModel['estate'], 'photo'>; languages: ReportLanguage[]; summary?: unknown };
+type ReferralReply = Omit<ReportModel, 'estate'> & { estate: Omit<ReportModel['estate'], 'photo'>; languages: ReportLanguage[] };
 
 /** The page in the language the service chose; the switcher links keep the visitor on the same page. */
 export function referralHtml(reply: unknown): string {
   if (reply instanceof HtmlNotFound) return renderReferralNotFound(isReportLanguage(reply.query['lang']) ? reply.query['lang'] : 'en');
-  const { languages, summary, ...model } = reply as ReferralReply;
-  // An estate without a finished trajectory keeps its first page: what an advert shows and the model's estimate.
-  if (summary !== undefined) return referralPage(ReferralSummary.parse(summary));
+  // An estate without a finished trajectory gets the same page with its current label only.
+  const { languages, ...model } = reply as ReferralReply;
   return renderReferralPage({ ...model, estate: { ...model.estate, photo: null } }, {
     languages,
     hrefFor: (language) => `?lang=${encodeURIComponent(language)}`,

@@ -61,7 +61,7 @@ ${summary(model)}
 <section class="chart-block">
 <h2>${t('chart_heading')}</h2>
 ${model.steps.length > 0 ? `${renderChart(model)}
-<p class="legend"><span><span class="key dot"></span>${t('chart_legend_label')}</span> <span><span class="key bar"></span>${t('chart_legend_cost')}</span></p>` : `<p>${t('no_steps')}</p>`}
+<p class="legend"><span><span class="key dot"></span>${t('chart_legend_label')}</span> <span><span class="key bar"></span>${t('chart_legend_cost')}</span></p>` : `<p>${t(model.reachable.epc_label === null ? 'no_trajectory' : 'no_steps')}</p>`}
 </section>
 ${model.steps.length > 0 ? stepsTable(model) : ''}
 ${grants(model)}
