@@ -116,7 +116,18 @@ export function startEstateLinkProcess(options: EstateLinkOptions): EstateLink {
     return estate_id;
   }
 
-  async function run(created: Created, correlation_id: string): Promise<void> {
+  /** Links under way in this process: the process manager waits for one instead of doing it again. */
+  const running = new Map<string, Promise<void>>();
+
+  function run(created: Created, correlation_id: string): Promise<void> {
+    const under = running.get(created.job_id);
+    if (under) return under;
+    const linking = linkNow(created, correlation_id).finally(() => running.delete(created.job_id));
+    running.set(created.job_id, linking);
+    return linking;
+  }
+
+  async function linkNow(created: Created, correlation_id: string): Promise<void> {
     if (created.calculation_job_type !== 'SUGGESTED_RENOVATION_TRAJECTORY_CALCULATION') return;
     let estate_id: string;
     try {
@@ -138,6 +149,8 @@ export function startEstateLinkProcess(options: EstateLinkOptions): EstateLink {
     onError: (err, event) => log.warn({ err, event_id: event?.event_id }, 'estate link failed; retrying'),
     async handle(event: RecordedEvent) {
       const created = CalculationJobEvents.CalculationJobCreated.parse(event.data);
+      // The creating request may be linking it right now: wait for that, then look.
+      await running.get(created.job_id)?.catch(() => undefined);
       if (await options.settled(created.job_id)) return;
       // Keyed writes: if the creating request is still at it, both write once between them.
       await run(created, event.metadata.correlation_id);

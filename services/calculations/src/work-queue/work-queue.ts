@@ -29,15 +29,18 @@ export class WorkQueue {
       if (id !== undefined) this.members.delete(id);
       return id ?? null;
     };
-    const now = take();
-    if (now !== null || waitMs <= 0 || this.closed) return now;
-    await new Promise<void>((resolve) => {
-      const done = () => (clearTimeout(timer), this.waiting.delete(done), signal?.removeEventListener('abort', done), resolve());
-      const timer = setTimeout(done, waitMs);
-      this.waiting.add(done);
-      signal?.addEventListener('abort', done);
-    });
-    return take();
+    const deadline = Date.now() + waitMs;
+    for (;;) {
+      const id = take();
+      // Another waiter may have taken the job a push woke us for: wait again until the deadline.
+      if (id !== null || this.closed || signal?.aborted || Date.now() >= deadline) return id;
+      await new Promise<void>((resolve) => {
+        const done = () => (clearTimeout(timer), this.waiting.delete(done), signal?.removeEventListener('abort', done), resolve());
+        const timer = setTimeout(done, Math.max(0, deadline - Date.now()));
+        this.waiting.add(done);
+        signal?.addEventListener('abort', done);
+      });
+    }
   }
 
   /** Queues every runnable job the read model shows: never started, or running under a lease that ran out. */
