@@ -327,13 +327,19 @@ export async function startCalculations(deps: CalculationsDeps): Promise<Calcula
 
   // The sweep: runnable jobs after a restart, leases that ran out, jobs past their expiry.
   const sweeping = new AbortController();
+  // Expiry is days away: looked for once a minute, not on every sweep.
+  const EXPIRY_EVERY_MS = 60_000;
   const sweeper = (async () => {
+    let lastExpiry = 0;
     while (!sweeping.signal.aborted) {
       try {
         await projection.waitFor(0n, config.settleTimeoutMs).catch(() => undefined);
-        const { expired } = await queue.sweep(now());
-        for (const doc of expired) {
-          await decide(doc.id, { type: 'DeactivateJob', now: now().toISOString() }, systemContext(`expiry-${doc.id}`));
+        await queue.sweep(now());
+        if (Date.now() - lastExpiry >= EXPIRY_EVERY_MS) {
+          lastExpiry = Date.now();
+          for (const doc of await queue.expired(now())) {
+            await decide(doc.id, { type: 'DeactivateJob', now: now().toISOString() }, systemContext(`expiry-${doc.id}`));
+          }
         }
       } catch (err) {
         log.warn({ err }, 'job sweep failed; trying again');

@@ -7,7 +7,23 @@ import { JOB_STREAM_PREFIX } from '../job/job.decider.ts';
  * list filters on and the work queue sweeps by (status, lease, readiness, expiry).
  */
 export const JOB_VIEWS_PROJECTION = 'calculation-job-views';
-export const J = { jobs: 'calculation_jobs' } as const;
+export const J = {
+  jobs: 'calculation_jobs',
+  /**
+   * The jobs not yet final (NOT_STARTED or RUNNING): what the work queue sweeps. Kept apart so a
+   * sweep reads the few live jobs, not every job ever made.
+   */
+  live: 'calculation_jobs_live',
+} as const;
+
+/** A live job as the work queue sees it. */
+export interface LiveJobDoc {
+  id: string;
+  status: 'NOT_STARTED' | 'RUNNING';
+  ready: boolean;
+  lease_until: string | null;
+  created_position: number;
+}
 
 export interface JobDoc {
   id: string;
@@ -86,5 +102,12 @@ export async function projectJobViews(event: RecordedEvent, tx: ReadStoreTx): Pr
   const current = await tx.get<JobDoc>(J.jobs, id);
   if (current && current.revision >= Number(event.revision)) return;
   const next = applyJobEvent(current, event);
-  if (next) await tx.put(J.jobs, id, next);
+  if (!next) return;
+  await tx.put(J.jobs, id, next);
+  const status = next.job.calculation_job_status;
+  if ((status === 'NOT_STARTED' || status === 'RUNNING') && next.job.deactivated_at === null) {
+    await tx.put<LiveJobDoc>(J.live, id, { id, status, ready: next.ready, lease_until: next.lease_until, created_position: next.created_position });
+  } else {
+    await tx.delete(J.live, id);
+  }
 }

@@ -1,5 +1,5 @@
 import type { ReadStore } from '@renopath/platform';
-import { J, type JobDoc } from '../job-views/job-views.projection.ts';
+import { J, type JobDoc, type LiveJobDoc } from '../job-views/job-views.projection.ts';
 
 /**
  * The jobs waiting for a worker. The event store is the durable queue: a job is runnable while its
@@ -44,28 +44,23 @@ export class WorkQueue {
   }
 
   /** Queues every runnable job the read model shows: never started, or running under a lease that ran out. */
-  async sweep(now: Date): Promise<{ expired: JobDoc[] }> {
+  async sweep(now: Date): Promise<void> {
     const iso = now.toISOString();
-    const fresh = await this.reads.query<JobDoc>(J.jobs, {
-      filter: { 'job.calculation_job_status': 'NOT_STARTED', ready: true, 'job.deactivated_at': null },
-      sort: [{ field: 'created_position', order: 'ASC' }],
-      page: 1,
-      pageSize: 500,
-    });
+    const sort = [{ field: 'created_position', order: 'ASC' as const }];
+    const fresh = await this.reads.query<LiveJobDoc>(J.live, { filter: { status: 'NOT_STARTED', ready: true }, sort, page: 1, pageSize: 500 });
     for (const doc of fresh.items) this.push(doc.id);
-    const lost = await this.reads.query<JobDoc>(J.jobs, {
-      filter: { 'job.calculation_job_status': 'RUNNING', lease_until: { $lt: iso } },
-      sort: [{ field: 'created_position', order: 'ASC' }],
-      page: 1,
-      pageSize: 500,
-    });
+    const lost = await this.reads.query<LiveJobDoc>(J.live, { filter: { status: 'RUNNING', lease_until: { $lt: iso } }, sort, page: 1, pageSize: 500 });
     for (const doc of lost.items) this.push(doc.id);
-    const expired = await this.reads.query<JobDoc>(J.jobs, {
-      filter: { 'job.expires_at': { $lt: iso }, 'job.deactivated_at': null },
+  }
+
+  /** Jobs past their `expires_at` and not yet deactivated (a slow scan: run it seldom). */
+  async expired(now: Date): Promise<JobDoc[]> {
+    const { items } = await this.reads.query<JobDoc>(J.jobs, {
+      filter: { 'job.expires_at': { $lt: now.toISOString() }, 'job.deactivated_at': null },
       page: 1,
       pageSize: 500,
     });
-    return { expired: expired.items };
+    return items;
   }
 
   close(): void {
