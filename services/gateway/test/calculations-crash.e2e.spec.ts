@@ -20,9 +20,20 @@ let lidarUrl = '';
 /** While true, LiDAR never answers: the job hangs in the middle of its run. */
 let hang = true;
 let requests = 0;
+/** Webhooks the jobs send (the stop test's receiver). */
+const hooks: Array<{ type: string; id: string | undefined; signature: string | undefined }> = [];
 
 beforeAll(async () => {
   lidar = createServer((req, res) => {
+    if (req.url === '/hook') {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        hooks.push({ type: JSON.parse(body).type, id: req.headers['webhook-id'] as string | undefined, signature: req.headers['webhook-signature'] as string | undefined });
+        res.writeHead(204).end();
+      });
+      return;
+    }
     requests++;
     req.resume();
     if (hang) return; // the socket stays open: the worker waits in the middle of the job
@@ -81,7 +92,7 @@ describe('a job whose worker dies in the middle', () => {
     hang = true;
     const token = await childToken(child!.url);
     const before = requests;
-    const created = await call(child!, token, 'POST', URL, { ...HOME, house_number: '14' });
+    const created = await call(child!, token, 'POST', URL, { ...HOME, house_number: '14', webhook_url: lidarUrl.replace('/lidar', '/hook') });
     await until('the worker to reach LiDAR', async () => requests > before);
     const stopped = await call(child!, token, 'POST', `/v1/calculation-jobs/${created.body['id']}/stop`);
     expect(stopped.status).toBe(200);
@@ -93,5 +104,10 @@ describe('a job whose worker dies in the middle', () => {
     expect(after.body['calculation_job_status']).toBe('STOPPED');
     expect(after.body['metadata']).toEqual({});
     expect((await call(child!, token, 'POST', `/v1/calculation-jobs/${created.body['id']}/stop`)).status).toBe(200);
+    // The stop is announced to the job's webhook, signed (API.md 5.4).
+    await until('the stopped webhook', async () => hooks.length > 0);
+    expect(hooks[0]!.type).toBe('calculation_job.stopped');
+    expect(hooks[0]!.id).toBeTruthy();
+    expect(hooks[0]!.signature).toMatch(/^v1,/);
   });
 });
