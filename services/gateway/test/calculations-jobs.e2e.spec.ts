@@ -2,7 +2,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
-import { startStack, type Stack } from './stack.ts';
+import { ADMIN_TOKEN, startStack, type Stack } from './stack.ts';
 
 /**
  * Calculation jobs over HTTP, as a client coded against INTERFACE.md and API.md 4.1 uses them:
@@ -225,6 +225,27 @@ describe('estates, lists and the stop call', () => {
     expect((await other.get('/v1/calculation-jobs')).json().data).toEqual([]);
     expect((await api.get('/v1/calculation-jobs/5b0e8f9e-9a53-4a3c-8c1e-2d4c6f0a1b2c')).statusCode).toBe(404);
     expect((await api.get('/v1/calculation-jobs/not-a-uuid')).statusCode).toBe(404);
+  });
+
+  it("a CLIENT member of the job's estate reads the job but cannot stop it; other clients do not see it", async () => {
+    const job = await untilFinal(api, (await api.post(URL, { ...REQUIRED, external_id: 'crm-client-1' })).json().id);
+    const invite = await api.post(`/estates/${job.estate_id}/members`, { email_address: 'buyer@jobs.example', first_name: 'Bo', last_name: 'Buyer' });
+    expect(invite.statusCode, invite.body).toBe(201);
+    const member = invite.json();
+    // The invitee redeems the code mailed to them (the embedded outbox).
+    const outbox = await stack.app.inject({ method: 'GET', url: `/admin/outbox?to=${encodeURIComponent('buyer@jobs.example')}`, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    const codes = ((outbox.json() as Array<{ text: string }>).at(-1)?.text ?? '').match(/[A-Za-z0-9._-]{20,400}/g) ?? [];
+    let accepted = false;
+    for (const token of codes) if (!accepted) accepted = (await stack.app.inject({ method: 'POST', url: '/v1/invitations/accept', payload: { token } })).statusCode === 200;
+    expect(accepted).toBe(true);
+    const client = stack.as(await stack.clientToken(member.user_id ?? member.id, ['estates', 'renovations', 'calculations']));
+    const seen = await client.get(`/v1/calculation-jobs/${job.id}`);
+    expect(seen.statusCode, seen.body).toBe(200);
+    expect((await client.post(`/v1/calculation-jobs/${job.id}/stop`, {})).statusCode).toBe(403);
+    expect((await client.get('/v1/calculation-jobs')).json().data.map((j: { id: string }) => j.id)).toEqual([job.id]);
+    // A job on another estate of the same organization stays hidden from them.
+    const other = (await api.post(URL, REQUIRED)).json();
+    expect((await client.get(`/v1/calculation-jobs/${other.id}`)).statusCode).toBe(404);
   });
 
   it('stopping a finished job is 409', async () => {
