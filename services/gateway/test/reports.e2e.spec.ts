@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { extractPdfText } from '@renopath/calculations/epc-document/index.ts';
 import { componentName, formatMoney, t } from '@renopath/reporting/i18n/index.ts';
+import { foreignStringsIn } from '@renopath/reporting/i18n/testing.ts';
 import { samplePhotoPng } from '@renopath/reporting/pdf/testing.ts';
 import type { ReportLanguage } from '@renopath/reporting/report-model.ts';
 import { startStack, type Stack } from './stack.ts';
@@ -67,7 +68,13 @@ describe('a report in each language', () => {
     const text = spaces(await extractPdfText(new Uint8Array(file.rawPayload)));
     expect(overview.summary.total_estimated_cost_incl_vat).toBeGreaterThan(0);
     expect(text).toContain(spaces(formatMoney(language, overview.summary.total_estimated_cost_incl_vat)));
+    expect(text).toContain(spaces(formatMoney(language, overview.summary.total_subsidy_amount)));
     expect(text).toContain(spaces(t(language, 'report.title')));
+    // Every item of the renovation is in the report, by its name in this language, and no text of another language.
+    for (const item of [...overview.details.general, ...overview.details.roofs.flatMap((r: { items: unknown[] }) => r.items)] as Array<{ renovation_component_type: string }>) {
+      expect(text).toContain(spaces(componentName(language, item.renovation_component_type)).split(' ')[0]);
+    }
+    expect(foreignStringsIn(language, text)).toEqual([]);
   });
 
   it("defaults to the estate's language (a Belgian home: nl-BE)", async () => {

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { describe, expect, it } from 'vitest';
 import { componentName, formatDate, formatMoney, translations } from '../i18n/index.ts';
+import { foreignStringsIn, plain } from '../i18n/testing.ts';
 import { REPORT_LANGUAGES, type ReportLanguage, type ReportModel } from '../report-model.ts';
 import { renderReportPdf } from './index.ts';
 import { emptyReportModel, sampleReportModel } from './testing.ts';
@@ -31,32 +32,6 @@ async function pdfText(bytes: Uint8Array): Promise<{ pages: string[]; text: stri
   return { pages, text: pages.join('\n') };
 }
 
-/** Intl writes no-break and narrow no-break spaces; the text layer may give either or a plain space. */
-const plain = (s: string) => s.replace(/[\u00a0\u202f\s]+/g, ' ');
-
-function strings(language: ReportLanguage): Set<string> {
-  return new Set(['report', 'components'].flatMap((ns) => Object.values(translations(language, ns))));
-}
-
-/** Texts of the other languages' files that this language does not also use, cut at their placeholders. */
-function foreignStrings(language: ReportLanguage): string[] {
-  const own = strings(language);
-  const ownFragments = new Set([...own].flatMap((s) => s.split(/\{\w+\}/).map((f) => f.trim())));
-  const foreign = new Set<string>();
-  for (const other of REPORT_LANGUAGES.filter((l) => l !== language)) {
-    for (const s of strings(other)) {
-      if (own.has(s)) continue;
-      for (const fragment of s.split(/\{\w+\}/).map((f) => f.trim())) {
-        if (fragment.length > 3 && !ownFragments.has(fragment)) foreign.add(fragment);
-      }
-    }
-  }
-  return [...foreign];
-}
-
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-/** Whole words only: the English "Architect" is not a mistake inside the French "Architecte". */
-const occurs = (text: string, fragment: string) => new RegExp(`(?<![\\p{L}\\p{N}])${escape(plain(fragment))}(?![\\p{L}\\p{N}])`, 'u').test(text);
 
 function pngOf(pdf: Uint8Array, page: number, name: string): void {
   if (!HAS_PDFTOPPM) {
@@ -117,9 +92,7 @@ describe('the PDF report', () => {
       it('has no text of another language', async () => {
         const { text } = await render();
         // Grant conditions are quoted in the scheme's own wording, which may be another language.
-        const own = plain(text.replace(/“[^”]*”/g, ' '));
-        const found = foreignStrings(language).filter((s) => occurs(own, s));
-        expect(found).toEqual([]);
+        expect(foreignStringsIn(language, text)).toEqual([]);
       });
 
       it('keeps a PNG of the cover and of the chart page as a test artifact', async () => {

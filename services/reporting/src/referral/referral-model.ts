@@ -1,4 +1,5 @@
 import type { EstateFieldValues, QualityLabel, ReferralSummary, RoofFieldValues, TrajectoryPlan } from '@renopath/contracts';
+import { assumptionsOf } from '../report-model/assumptions.ts';
 import { detectRegion, evaluate, labelsOf, scaleOfRegion } from '@renopath/energy';
 import { propertyFromEstate } from '@renopath/contracts';
 import { REPORT_LANGUAGES, type ReportLanguage, type ReportModel, type ReportStep } from '../report-model.ts';
@@ -123,7 +124,7 @@ export function buildReferralModel(input: {
       steps: stepsOf(plan),
       totals: plan.totals,
       grants: [],
-      assumptions: plan.assumptions,
+      assumptions: assumptionsOf(input.language, plan.data_quality.flags),
       sources: Object.entries(plan.data_quality.sources).map(([field, source]) => ({ field, source })),
       confidence: { score: plan.confidence_score, quality_label: plan.quality_label, ...plan.expected_price_error },
       agency,

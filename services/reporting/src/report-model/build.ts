@@ -12,6 +12,7 @@ import {
   type RenovationOverviewV1,
 } from '@renopath/contracts';
 import { detectRegion, evaluateVariants, labelsOf, scaleOfRegion, type Evaluation } from '@renopath/energy';
+import { assumptionsOf } from './assumptions.ts';
 import type { ReportGrantCategory, ReportItem, ReportLanguage, ReportModel, ReportStep } from '../report-model.ts';
 
 /**
@@ -189,7 +190,7 @@ export function buildReportModel(input: ReportInputs): ReportModel {
       net_cost: euros(cents(s.total_estimated_cost_incl_vat) - cents(s.total_subsidy_amount)),
     },
     grants: grantCategories(input.grants),
-    assumptions: base ? base.data_quality.flags.map((f) => f.message) : [],
+    assumptions: base ? assumptionsOf(input.language, base.data_quality.flags) : [],
     sources: base ? Object.entries(base.data_quality.sources).map(([field, source]) => ({ field, source })) : [],
     confidence: base
       ? { score: base.confidence_score, quality_label: base.quality_label, ...base.expected_price_error }
