@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { benchJobs } from './bench/jobs.ts';
 import { benchReports } from './bench/reports.ts';
+import { benchStores } from './bench/stores.ts';
 
 /**
  * `npm run bench`: performance figures measured in one run on this machine (targets live here,
@@ -233,3 +234,4 @@ if (!only || only === 'renovations') await benchRenovations();
 if (!only || only === 'planner') await benchPlanner();
 if (!only || only === 'jobs') await benchJobs();
 if (!only || only === 'reports') await benchReports();
+if (!only || only === 'stores') await benchStores();

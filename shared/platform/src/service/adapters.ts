@@ -11,6 +11,9 @@ import { createMemoryBus } from '../memory/memory-bus.ts';
 import { connectNatsBus } from '../nats/nats-bus.ts';
 import { openSqliteEventStore } from '../sqlite/sqlite-event-store.ts';
 import { openSqliteReadStore } from '../sqlite/sqlite-read-store.ts';
+import { contextSchema } from '../postgres/postgres-connection.ts';
+import { openPostgresEventStore } from '../postgres/postgres-event-store.ts';
+import { openPostgresReadStore } from '../postgres/postgres-read-store.ts';
 
 /** The adapter choice every service shares (API.md 7); parsed by each service's config module. */
 export const PlatformEnv = z.object({
@@ -66,16 +69,33 @@ function contextDir(config: PlatformConfig, context: string) {
   return dir;
 }
 
+const isPostgresUrl = (value: string) => /^postgres(ql)?:\/\//.test(value);
+
+/**
+ * `sqlite` (the default): files under the data dir. `postgres://user@host:port/db`: the shared
+ * server, in the context's own schema `renopath_<context>` (event store and read store may share it:
+ * their tables do not meet). Each store is chosen on its own.
+ */
 export async function openContextStorage(config: PlatformConfig, context: string): Promise<ContextStorage> {
-  if (config.eventStore !== 'sqlite') {
-    throw new Error(`RENOPATH_EVENT_STORE=${config.eventStore}: only "sqlite" is available in this build (EventStoreDB arrives with its own adapter)`);
+  if (config.eventStore !== 'sqlite' && !isPostgresUrl(config.eventStore)) {
+    throw new Error(`RENOPATH_EVENT_STORE=${config.eventStore}: expected "sqlite" or postgres://user@host:port/database (EventStoreDB arrives with its own adapter)`);
   }
-  if (config.readStore !== 'sqlite') {
-    throw new Error(`RENOPATH_READ_STORE=${config.readStore}: only "sqlite" is available in this build (MongoDB arrives with its own adapter)`);
+  if (config.readStore !== 'sqlite' && !isPostgresUrl(config.readStore)) {
+    throw new Error(`RENOPATH_READ_STORE=${config.readStore}: expected "sqlite" or postgres://user@host:port/database (MongoDB arrives with its own adapter)`);
   }
-  const dir = contextDir(config, context);
-  const eventStore = openSqliteEventStore({ file: join(dir, 'events.db'), synchronous: config.sqliteSynchronous });
-  const readStore = openSqliteReadStore({ file: join(dir, 'read.db'), synchronous: config.sqliteSynchronous });
+  const schema = contextSchema(context);
+  const eventStore = isPostgresUrl(config.eventStore)
+    ? await openPostgresEventStore({ connectionString: config.eventStore, schema })
+    : openSqliteEventStore({ file: join(contextDir(config, context), 'events.db'), synchronous: config.sqliteSynchronous });
+  let readStore: ReadStore;
+  try {
+    readStore = isPostgresUrl(config.readStore)
+      ? await openPostgresReadStore({ connectionString: config.readStore, schema })
+      : openSqliteReadStore({ file: join(contextDir(config, context), 'read.db'), synchronous: config.sqliteSynchronous });
+  } catch (error) {
+    await eventStore.close();
+    throw error;
+  }
   return {
     eventStore,
     checkpoints: eventStore.checkpoints,
