@@ -13,7 +13,7 @@ import { postgresListening, testPostgresUrl, testSchemas } from '@renopath/platf
  * Event and read stores, SQLite (FULL and NORMAL) and PostgreSQL in one run: append throughput
  * (events/s) of single-event appends and of batches, then rebuild throughput: the whole log read back
  * through `subscribeToAll` into a read-store projection (a per-stream ledger: get + put per event),
- * once through `runProjection` (one read-store transaction per event, as services run it) and once
+ * once through `runProjection` (as services run it: a backlog in transactions of up to 500 events) and once
  * in transactions of REBUILD_BATCH events (what a batching rebuild would reach). Target for an
  * embedded rebuild: 50k events/s. PostgreSQL is `RENOPATH_TEST_POSTGRES_URL` (default
  * postgres@127.0.0.1:5432), in a schema made for the run and dropped after; skipped when unreachable.
@@ -93,7 +93,7 @@ async function benchOne(label: string, stores: Stores): Promise<Record<string, n
 
   console.log(
     `stores: ${label}: append ${fmt(single)} events/s single, ${fmt(batched)} events/s in batches of ${BATCH_SIZE}; ` +
-      `rebuild of ${fmt(total)} events ${fmt(perEvent)} events/s one transaction per event, ` +
+      `rebuild of ${fmt(total)} events ${fmt(perEvent)} events/s through runProjection, ` +
       `${fmt(batchedRebuild)} events/s ${REBUILD_BATCH} per transaction`,
   );
   return { single, batched, perEvent, batchedRebuild };

@@ -47,6 +47,9 @@ interface Waiter {
   reject: (error: Error) => void;
 }
 
+/** The most events one read-model transaction applies. */
+const BATCH = 500;
+
 class ProjectionRunner implements Projection {
   readonly name: string;
   private processed = -1n;
@@ -66,7 +69,7 @@ class ProjectionRunner implements Projection {
     return this.processed;
   }
 
-  /** Subscribes from the checkpoint and applies events one at a time; on failure, backs off and resumes. */
+  /** Subscribes from the checkpoint and applies events in order, a backlog in batches; on failure, backs off and resumes. */
   private async run(stop: AbortSignal): Promise<void> {
     const { eventStore, readStore, name, handle } = this.options;
     let attempt = 0;
@@ -78,15 +81,22 @@ class ProjectionRunner implements Projection {
         this.advance(checkpoint);
         const subscription = eventStore.subscribeToAll({ after: checkpoint });
         this.subscription = subscription;
-        for await (const event of subscription) {
-          current = event;
-          if (this.wanted(event)) {
+        for await (const first of subscription) {
+          // A backlog (a rebuild, a burst of writes) is applied in batches: one transaction, one
+          // commit and one checkpoint for the events already read, instead of one per event.
+          const batch = [first, ...(subscription.takeBuffered?.(BATCH - 1) ?? [])];
+          current = first;
+          const wanted = batch.filter((e) => this.wanted(e));
+          if (wanted.length > 0) {
             await readStore.transaction(async (tx) => {
-              await handle(event, tx);
-              await tx.saveCheckpoint(name, event.position);
+              for (const event of wanted) {
+                current = event;
+                await handle(event, tx);
+              }
+              await tx.saveCheckpoint(name, batch[batch.length - 1]!.position);
             });
           }
-          this.advance(event.position);
+          this.advance(batch[batch.length - 1]!.position);
           current = undefined;
           attempt = 0;
         }

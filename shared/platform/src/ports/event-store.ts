@@ -110,6 +110,11 @@ export interface SubscribeOptions {
 
 export interface Subscription extends AsyncIterable<RecordedEvent> {
   close(): Promise<void>;
+  /**
+   * Up to `max` events already read and not yet handed out, without waiting or reading (none when
+   * the subscription has nothing in hand). Lets a projection apply a backlog in one transaction.
+   */
+  takeBuffered?(max: number): RecordedEvent[];
 }
 
 export interface EventStore {

@@ -453,6 +453,10 @@ class PostgresSubscription implements Subscription {
     return !prefixes || prefixes.some((prefix) => event.stream.startsWith(prefix));
   }
 
+  takeBuffered(max: number): RecordedEvent[] {
+    return this.stop.signal.aborted ? [] : this.buffer.splice(0, max);
+  }
+
   async close(): Promise<void> {
     this.stop.abort();
     this.buffer = [];
