@@ -25,7 +25,8 @@ import { E, estateOfExternalId, startEstateDirectoryReactor, type EstateMemberDo
 import { newEstateIdFor, startEstateLinkProcess } from './estate-link/estate-link.process.ts';
 import { startIndications } from './indication/indication.handlers.ts';
 import { isFinal, jobDecider, jobStream, JOB_STREAM_PREFIX, type JobCommand } from './job/job.decider.ts';
-import { J, JOB_VIEWS_PROJECTION, projectJobViews, type JobDoc } from './job-views/job-views.projection.ts';
+import { J, type JobDoc } from './job-views/job-views.projection.ts';
+import { JOB_VIEWS } from './projections.ts';
 import { WorkQueue } from './work-queue/work-queue.ts';
 
 export interface CalculationsConfig {
@@ -74,12 +75,9 @@ export async function startCalculations(deps: CalculationsDeps): Promise<Calcula
   const queue = new WorkQueue(reads);
 
   const projection = runProjection({
-    name: JOB_VIEWS_PROJECTION,
+    ...JOB_VIEWS,
     eventStore: store,
     readStore: reads,
-    collections: Object.values(J),
-    streamPrefixes: [JOB_STREAM_PREFIX],
-    handle: projectJobViews,
     onError: (err, event) => log.error({ err, event_id: event?.event_id }, 'job views projection failed; retrying'),
   });
   const settle = readYourWrites(projection, config.settleTimeoutMs);

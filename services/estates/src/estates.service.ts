@@ -6,7 +6,6 @@ import type { Settlement } from '@renopath/platform/service/settlement.ts';
 import { EstatesSubjects as S, type ServiceRequest } from '@renopath/contracts';
 import { estateHandlers } from './estate/estate.handlers.ts';
 import { estateQueries } from './estate-queries/estate.queries.ts';
-import { C, ESTATE_STREAM_PREFIX, ESTATE_VIEWS_PROJECTION, projectEstateViews } from './estate-views/estate-views.projection.ts';
 import { rebuildWhenModelChanged } from './estate-views/model-version.ts';
 import { startExternalIdProcess } from './external-id/external-id.process.ts';
 import { startFileBytesProcess } from './file-bytes/file-bytes.process.ts';
@@ -15,6 +14,7 @@ import { historyQueries } from './history/history.queries.ts';
 import { estatesKit, type EstatesConfig, type Handler } from './kit/estates-kit.ts';
 import { memberHandlers } from './members/members.handlers.ts';
 import { partHandlers } from './parts/parts.handlers.ts';
+import { ESTATE_VIEWS } from './projections.ts';
 import { startReactors } from './reactors/reactors.ts';
 import { referralQuery } from './referral/referral.query.ts';
 
@@ -49,12 +49,9 @@ export async function startEstates(deps: EstatesDeps): Promise<EstatesService> {
   const now = deps.now ?? (() => new Date());
 
   const projection = runProjection({
-    name: ESTATE_VIEWS_PROJECTION,
+    ...ESTATE_VIEWS,
     eventStore,
     readStore,
-    collections: Object.values(C),
-    streamPrefixes: [ESTATE_STREAM_PREFIX],
-    handle: projectEstateViews,
     onError: (err, event) => log.error({ err, event_id: event?.event_id }, 'estate views projection failed; retrying'),
   });
   await rebuildWhenModelChanged(readStore, projection, log);

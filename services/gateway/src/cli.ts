@@ -1,8 +1,12 @@
 import { parseArgs } from 'node:util';
+import { offlineConfig } from './cli/contexts.ts';
+import { exportStream } from './cli/export.ts';
+import { replay } from './cli/replay.ts';
 
 /**
- * `renopath`: the operators' command-line tool. It wraps the admin API (API.md 3), so it works
- * the same against an embedded or a distributed deployment. Later it gains replay and export.
+ * `renopath`: the operators' command-line tool. Most commands wrap the admin API (API.md 3), so they
+ * work the same against an embedded or a distributed deployment; `replay` and `export` open a
+ * context's stores directly (cli/), for when the service is down or on a copy of its data.
  */
 const USAGE = `usage: renopath <command> [options]
 
@@ -12,7 +16,18 @@ const USAGE = `usage: renopath <command> [options]
   client rotate-webhook-secret CLIENT_ID     a new webhook signing secret, shown once
   outbox [--to EMAIL] [--limit N]            messages waiting in the outbox (embedded mode: invitations, address confirmations)
 
-environment: RENOPATH_URL (default http://localhost:8080), RENOPATH_ADMIN_TOKEN (required)`;
+environment of the commands above: RENOPATH_URL (default http://localhost:8080), RENOPATH_ADMIN_TOKEN (required)
+
+offline commands: they open the stores directly, with the services' own RENOPATH_DATA_DIR, RENOPATH_EVENT_STORE
+and RENOPATH_READ_STORE; run them while the service is stopped, or on a copy of its data.
+
+  replay [--context NAME] [--apply]        rebuild each projection from the event log and compare it with the live
+                                           read store: "equal" or the differing documents; exit 1 on a difference.
+                                           --apply rebuilds the live read models that differ (exit 0)
+  export --stream ID [--context NAME]      the stream's events as JSON lines; the context comes from the stream
+                                           prefix (estate-, renovation-, calculation-job-, ...); exit 2 when unknown
+
+contexts: identity, estates, renovations, calculations, reporting`;
 
 async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -29,11 +44,20 @@ async function main(argv: string[]): Promise<number> {
       scopes: { type: 'string' },
       to: { type: 'string' },
       limit: { type: 'string' },
+      context: { type: 'string' },
+      apply: { type: 'boolean' },
+      stream: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
   const [noun, verb, arg] = positionals;
   if (values.help || !noun) return print(USAGE, 0);
+  const io = { out: process.stdout, err: process.stderr };
+  if (noun === 'replay' && !verb) return replay({ ...io, config: offlineConfig(), context: values.context, apply: values.apply ?? false });
+  if (noun === 'export' && !verb) {
+    if (!values.stream) return print(USAGE, 2);
+    return exportStream({ ...io, config: offlineConfig(), stream: values.stream, context: values.context });
+  }
   const base = (process.env['RENOPATH_URL'] ?? 'http://localhost:8080').replace(/\/$/, '');
   const token = process.env['RENOPATH_ADMIN_TOKEN'];
   if (!token) return print('RENOPATH_ADMIN_TOKEN is not set', 2);

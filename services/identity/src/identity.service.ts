@@ -6,12 +6,12 @@ import type { Mailer } from '@renopath/platform/ports/mailer.ts';
 import type { ServiceRequest } from '@renopath/contracts';
 import { access } from './access/access.ts';
 import { apiClients } from './api-client/api-client.handlers.ts';
-import { C, DIRECTORY_PROJECTION, projectDirectory } from './directory/directory.projection.ts';
 import { invitations } from './invitation/invitation.ts';
 import { identityKit, type IdentityConfig } from './kit.ts';
 import { outboxHandlers } from './mail/outbox.handlers.ts';
 import { onboarding } from './onboarding/onboarding.ts';
 import { startOnboardingProcess } from './onboarding/onboarding.process.ts';
+import { DIRECTORY } from './projections.ts';
 import { organizationHandlers } from './organization/organization.handlers.ts';
 import { registration } from './registration/registration.ts';
 import { startRegistrationProcess } from './registration/registration.process.ts';
@@ -59,11 +59,9 @@ export async function startIdentity(deps: IdentityDeps): Promise<IdentityService
   const now = deps.now ?? (() => new Date());
 
   const projection = runProjection({
-    name: DIRECTORY_PROJECTION,
+    ...DIRECTORY,
     eventStore,
     readStore,
-    collections: Object.values(C),
-    handle: projectDirectory,
     onError: (err, event) => log.error({ err, event_id: event?.event_id }, 'directory projection failed; retrying'),
   });
   const registrations = startRegistrationProcess({ eventStore, readStore, log, now });

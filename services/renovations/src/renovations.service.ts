@@ -30,14 +30,8 @@ import { cascadeEstateEvent } from './estate-cascade/estate-cascade.ts';
 import { findOnFloor, type Snapshot } from './estate-mirror/estate-mirror.ts';
 import { M, startEstateMirrorReactor, type EstateMemberDoc, type EstateMirrorDoc } from './estate-mirror/estate-mirror.reactor.ts';
 import { renovationDecider, renovationStream } from './renovation/renovation.decider.ts';
-import {
-  C,
-  projectRenovationViews,
-  RENOVATION_STREAM_PREFIX,
-  RENOVATION_VIEWS_PROJECTION,
-  replayRenovation,
-  type RenovationDoc,
-} from './renovation-views/renovation-views.projection.ts';
+import { RENOVATION_VIEWS } from './projections.ts';
+import { C, replayRenovation, type RenovationDoc } from './renovation-views/renovation-views.projection.ts';
 import {
   renderAvailableItems,
   renderGrants,
@@ -86,12 +80,9 @@ export async function startRenovations(deps: RenovationsDeps): Promise<Renovatio
   const year = () => now().getUTCFullYear();
 
   const projection = runProjection({
-    name: RENOVATION_VIEWS_PROJECTION,
+    ...RENOVATION_VIEWS,
     eventStore: store,
     readStore: reads,
-    collections: Object.values(C),
-    streamPrefixes: [RENOVATION_STREAM_PREFIX],
-    handle: projectRenovationViews,
     onError: (err, event) => log.error({ err, event_id: event?.event_id }, 'renovation views projection failed; retrying'),
   });
   const settle = readYourWrites(projection, config.settleTimeoutMs);

@@ -20,7 +20,7 @@ import type { z } from 'zod';
 import { isOutdated, startRenovationsChangeReactor } from './change-log/change-log.reactor.ts';
 import { t } from './i18n/index.ts';
 import { renderReportPdf } from './pdf/index.ts';
-import { buildReferralModel, pageLanguage, referralSummary } from './referral/referral-model.ts';
+import { buildReferralModel, pageLanguage } from './referral/referral-model.ts';
 import {
   R,
   startCalculationsReactor,
@@ -34,7 +34,8 @@ import {
 import { reportDecider, reportStream } from './report/report.decider.ts';
 import { buildReportModel } from './report-model/build.ts';
 import type { ReportLanguage, ReportModel } from './report-model.ts';
-import { C, projectReportViews, REPORT_STREAM_PREFIX, REPORT_VIEWS_PROJECTION, type ReportDoc } from './report-views/report-views.projection.ts';
+import { C, type ReportDoc } from './report-views/report-views.projection.ts';
+import { REPORT_VIEWS } from './projections.ts';
 
 export interface ReportingConfig {
   settleTimeoutMs: number;
@@ -88,12 +89,9 @@ export async function startReporting(deps: ReportingDeps): Promise<ReportingServ
   const now = deps.now ?? (() => new Date());
 
   const projection = runProjection({
-    name: REPORT_VIEWS_PROJECTION,
+    ...REPORT_VIEWS,
     eventStore: store,
     readStore: reads,
-    collections: Object.values(C),
-    streamPrefixes: [REPORT_STREAM_PREFIX],
-    handle: projectReportViews,
     onError: (err, event) => log.error({ err, event_id: event?.event_id }, 'report views projection failed; retrying'),
   });
   const settle = readYourWrites(projection, config.settleTimeoutMs);

@@ -1,11 +1,12 @@
 import type { Logger } from 'pino';
-import { DomainError, type EventStore, type ReadStore, type RecordedEvent, type ReadStoreTx } from '@renopath/platform';
+import { DomainError, type EventStore, type ReadStore } from '@renopath/platform';
 import { handleCommand, type Decider, type DomainEvent } from '@renopath/platform/service/decider.ts';
 import { runProjection } from '@renopath/platform/projection-runner.ts';
+import { INDICATION_STREAM_PREFIX, I, type IndicationDoc } from '../indication-views/indication-views.projection.ts';
+import { INDICATION_VIEWS } from '../projections.ts';
 import { actorOf, commandContext, newId, parse, readYourWrites } from '@renopath/platform/service/handler-kit.ts';
 import {
   CalculationsSubjects as S,
-  IndicationEvents,
   IndicationQuery,
   IndicationRecord,
   IndicationRequest,
@@ -19,17 +20,6 @@ import data from '../../data/indication.json' with { type: 'json' };
  * The synchronous energy-efficiency indication (API.md 4.2): answered at once from the energy model,
  * and recorded as an event (stream `indication-<id>`) so `GET /calculations` lists it later.
  */
-export const INDICATION_STREAM_PREFIX = 'indication-';
-const INDICATION_VIEWS = 'calculation-indication-views';
-const I = { indications: 'calculation_indications' } as const;
-
-interface IndicationDoc {
-  id: string;
-  organization_id: string;
-  user_id: string;
-  position: number;
-  record: IndicationRecord;
-}
 
 type Recorded = DomainEvent<'IndicationCalculated', Record<string, unknown>>;
 type Record_ = { type: 'RecordIndication'; data: Record<string, unknown> };
@@ -47,15 +37,9 @@ const indicationDecider: Decider<Record_, Recorded, boolean> = {
 export function startIndications(deps: { eventStore: EventStore; readStore: ReadStore; log: Logger; now: () => Date; settleTimeoutMs: number; isWriter: (actor: Actor) => Promise<boolean> }) {
   const { eventStore: store, readStore: reads, log, now } = deps;
   const projection = runProjection({
-    name: INDICATION_VIEWS,
+    ...INDICATION_VIEWS,
     eventStore: store,
     readStore: reads,
-    collections: Object.values(I),
-    streamPrefixes: [INDICATION_STREAM_PREFIX],
-    handle: async (event: RecordedEvent, tx: ReadStoreTx) => {
-      const parsed = IndicationEvents.IndicationCalculated.parse(event.data);
-      await tx.put<IndicationDoc>(I.indications, parsed.record.id, { id: parsed.record.id, organization_id: parsed.actor.organization_id, user_id: parsed.actor.user_id, position: Number(event.position), record: parsed.record });
-    },
     onError: (err, event) => log.error({ err, event_id: event?.event_id }, 'indication views projection failed; retrying'),
   });
   const settle = readYourWrites(projection, deps.settleTimeoutMs);
