@@ -1,12 +1,11 @@
-import type { ProjectionOptions } from '@renopath/platform/projection-runner.ts';
+import type { ProjectionDefinition } from '@renopath/platform/projection-runner.ts';
+
+export type { ProjectionDefinition };
 import { ROLES } from './access/roles.reactor.ts';
 import { E } from './estate-directory/estate-directory.reactor.ts';
 import { I, INDICATION_STREAM_PREFIX, INDICATION_VIEWS_PROJECTION, projectIndicationViews } from './indication-views/indication-views.projection.ts';
 import { JOB_STREAM_PREFIX } from './job/job.decider.ts';
 import { J, JOB_VIEWS_PROJECTION, projectJobViews } from './job-views/job-views.projection.ts';
-
-/** What a projection is, apart from the stores it runs on: the service and `renopath replay` share it. */
-export type ProjectionDefinition = Pick<ProjectionOptions, 'name' | 'collections' | 'streamPrefixes' | 'handle'>;
 
 export const JOB_VIEWS: ProjectionDefinition = {
   name: JOB_VIEWS_PROJECTION,

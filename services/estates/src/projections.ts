@@ -1,9 +1,8 @@
-import type { ProjectionOptions } from '@renopath/platform/projection-runner.ts';
+import type { ProjectionDefinition } from '@renopath/platform/projection-runner.ts';
+
+export type { ProjectionDefinition };
 import { ROLES } from './directory/directory.reactor.ts';
 import { C, ESTATE_STREAM_PREFIX, ESTATE_VIEWS_PROJECTION, projectEstateViews } from './estate-views/estate-views.projection.ts';
-
-/** What a projection is, apart from the stores it runs on: the service and `renopath replay` share it. */
-export type ProjectionDefinition = Pick<ProjectionOptions, 'name' | 'collections' | 'streamPrefixes' | 'handle'>;
 
 export const ESTATE_VIEWS: ProjectionDefinition = {
   name: ESTATE_VIEWS_PROJECTION,

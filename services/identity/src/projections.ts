@@ -1,8 +1,7 @@
-import type { ProjectionOptions } from '@renopath/platform/projection-runner.ts';
-import { C, DIRECTORY_PROJECTION, projectDirectory } from './directory/directory.projection.ts';
+import type { ProjectionDefinition } from '@renopath/platform/projection-runner.ts';
 
-/** What a projection is, apart from the stores it runs on: the service and `renopath replay` share it. */
-export type ProjectionDefinition = Pick<ProjectionOptions, 'name' | 'collections' | 'streamPrefixes' | 'handle'>;
+export type { ProjectionDefinition };
+import { C, DIRECTORY_PROJECTION, projectDirectory } from './directory/directory.projection.ts';
 
 /** Reads every stream of the context (users, organizations, API clients all feed it). */
 export const DIRECTORY: ProjectionDefinition = {

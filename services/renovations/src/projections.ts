@@ -1,10 +1,9 @@
-import type { ProjectionOptions } from '@renopath/platform/projection-runner.ts';
+import type { ProjectionDefinition } from '@renopath/platform/projection-runner.ts';
+
+export type { ProjectionDefinition };
 import { D } from './directory-mirror/directory-mirror.reactor.ts';
 import { M } from './estate-mirror/estate-mirror.reactor.ts';
 import { C, projectRenovationViews, RENOVATION_STREAM_PREFIX, RENOVATION_VIEWS_PROJECTION } from './renovation-views/renovation-views.projection.ts';
-
-/** What a projection is, apart from the stores it runs on: the service and `renopath replay` share it. */
-export type ProjectionDefinition = Pick<ProjectionOptions, 'name' | 'collections' | 'streamPrefixes' | 'handle'>;
 
 export const RENOVATION_VIEWS: ProjectionDefinition = {
   name: RENOVATION_VIEWS_PROJECTION,

@@ -1,10 +1,9 @@
-import type { ProjectionOptions } from '@renopath/platform/projection-runner.ts';
+import type { ProjectionDefinition } from '@renopath/platform/projection-runner.ts';
+
+export type { ProjectionDefinition };
 import { L } from './change-log/change-log.reactor.ts';
 import { R } from './referral/referral.reactors.ts';
 import { C, projectReportViews, REPORT_STREAM_PREFIX, REPORT_VIEWS_PROJECTION } from './report-views/report-views.projection.ts';
-
-/** What a projection is, apart from the stores it runs on: the service and `renopath replay` share it. */
-export type ProjectionDefinition = Pick<ProjectionOptions, 'name' | 'collections' | 'streamPrefixes' | 'handle'>;
 
 export const REPORT_VIEWS: ProjectionDefinition = {
   name: REPORT_VIEWS_PROJECTION,

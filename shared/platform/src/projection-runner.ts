@@ -19,6 +19,12 @@ export interface ProjectionOptions {
   onError?: (error: unknown, event: RecordedEvent | undefined) => void;
 }
 
+/**
+ * What a projection is, apart from the stores it runs on: a context's service and `renopath replay`
+ * share one definition (each context's `projections.ts`).
+ */
+export type ProjectionDefinition = Pick<ProjectionOptions, 'name' | 'collections' | 'streamPrefixes' | 'handle'>;
+
 export interface Projection {
   readonly name: string;
   /** Last global position this runner has applied or skipped (-1n until it has read its checkpoint). */
