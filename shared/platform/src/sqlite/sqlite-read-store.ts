@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import Database from 'better-sqlite3';
 import type {
   FieldCondition,
@@ -45,11 +46,18 @@ function jsonPath(field: string): string {
   return '$' + segments.map((s) => `."${s}"`).join('');
 }
 
-/** `_id` is the document key (as in MongoDB); any other field is read from the JSON document. */
-function fieldExpression(field: string, params: SqlValue[]): string {
+/**
+ * `_id` is the document key (as in MongoDB); any other field is read from the JSON document. The path
+ * is written into the SQL (quoted; `jsonPath` refuses double quotes, single ones are doubled) rather
+ * than bound, so the expression matches the expression indexes `indexExpression` creates.
+ */
+function fieldExpression(field: string, _params: SqlValue[]): string {
   if (field === '_id') return 'id';
-  params.push(jsonPath(field));
-  return 'json_extract(doc, ?)';
+  return indexExpression(field);
+}
+
+function indexExpression(field: string): string {
+  return `json_extract(doc, '${jsonPath(field).replaceAll("'", "''")}')`;
 }
 
 function typeExpression(field: string, params: SqlValue[]): string {
@@ -59,7 +67,7 @@ function typeExpression(field: string, params: SqlValue[]): string {
 }
 
 // json_extract turns JSON true/false into 1/0, so booleans are matched on their JSON type instead.
-function equals(field: string, value: Scalar, params: SqlValue[]): string {
+function equals(field: string, value: Scalar, params: SqlValue[], nullSafe = false): string {
   if (typeof value === 'boolean') {
     const type = typeExpression(field, params);
     params.push(value ? 'true' : 'false');
@@ -68,7 +76,9 @@ function equals(field: string, value: Scalar, params: SqlValue[]): string {
   if (value === null) return `${fieldExpression(field, params)} IS NULL`;
   const expression = fieldExpression(field, params);
   params.push(value);
-  return `${expression} IS ?`;
+  // `=` rather than `IS` for a non-null value (the same match, and the planner uses an index for it);
+  // under a negation `IS` keeps a missing field a non-match of the value, so `$ne` matches it.
+  return `${expression} ${nullSafe ? 'IS' : '='} ?`;
 }
 
 const RANGE = { $gt: '>', $gte: '>=', $lt: '<', $lte: '<=' } as const;
@@ -93,7 +103,7 @@ function condition(field: string, cond: FieldCondition, params: SqlValue[]): str
       const values = operand as Scalar[];
       parts.push(values.length === 0 ? '0' : `(${values.map((v) => equals(field, v, params)).join(' OR ')})`);
     } else if (operator === '$ne') {
-      parts.push(`NOT (${equals(field, operand as Scalar, params)})`);
+      parts.push(`NOT (${equals(field, operand as Scalar, params, true)})`);
     } else if (operator in RANGE) {
       if (operand !== undefined) parts.push(range(field, operator as keyof typeof RANGE, operand as Scalar, params));
     } else {
@@ -155,6 +165,7 @@ export class SqliteReadStore implements ReadStore {
   private readonly readerStatements = new Map<string, Database.Statement<SqlValue[], unknown>>();
   private dataVersion = 0n;
   private versionCheckedAt = 0;
+  private readonly indexed = new Set<string>();
 
   constructor(options: SqliteReadStoreOptions) {
     this.db = openSqlite(options.file, SCHEMA, options.synchronous);
@@ -295,17 +306,43 @@ export class SqliteReadStore implements ReadStore {
   }
 
   private querySync<T>(collection: string, options: QueryOptions, db: Database.Database): QueryResult<T> {
+    const index = this.indexFilteredFields(options.filter);
+    // Named, because without statistics the planner prefers walking the primary key in id order.
+    const from = index ? `documents INDEXED BY ${index}` : 'documents';
     const where = compileWhere(collection, options.filter);
     const { limit, offset } = pageWindow(options);
     const orderParams: SqlValue[] = [];
     const order = compileOrder(options.sort, orderParams);
-    const rows = this.prepared<{ doc: string }>(db, `SELECT doc FROM documents WHERE ${where.sql} ORDER BY ${order} LIMIT ? OFFSET ?`)
+    const rows = this.prepared<{ doc: string }>(db, `SELECT doc FROM ${from} WHERE ${where.sql} ORDER BY ${order} LIMIT ? OFFSET ?`)
       .all(...where.params, ...orderParams, limit, offset);
     // Unpaged, the rows are every match: counting them again would be a second scan.
     const total = options.pageSize === undefined
       ? rows.length
-      : Number(this.prepared<{ total: bigint }>(db, `SELECT count(*) AS total FROM documents WHERE ${where.sql}`).get(...where.params)?.total ?? 0n);
+      : Number(this.prepared<{ total: bigint }>(db, `SELECT count(*) AS total FROM ${from} WHERE ${where.sql}`).get(...where.params)?.total ?? 0n);
     return { items: rows.map((r) => JSON.parse(r.doc) as T), total };
+  }
+
+  /**
+   * A field filtered on by value gets an expression index (collection, the field) the first time:
+   * the queries the services make are few and fixed (by estate, by status, by organization), and
+   * without an index each would read every document of its collection, which grows with use.
+   * Skipped while a transaction is open (an index created inside it would go if it rolled back).
+   */
+  private indexFilteredFields(filter: Filter | undefined): string | null {
+    let first: string | null = null;
+    for (const [field, cond] of Object.entries(filter ?? {})) {
+      // By value and not null: `IS NULL` and booleans (matched on their JSON type) do not use it.
+      const byValue = cond === null || typeof cond !== 'object' ? cond !== null && typeof cond !== 'boolean' : '$in' in cond;
+      if (field === '_id' || !byValue) continue;
+      const name = `documents_by_${createHash('sha256').update(field).digest('hex').slice(0, 16)}`;
+      if (!this.indexed.has(field)) {
+        if (this.db.inTransaction) continue;
+        this.db.exec(`CREATE INDEX IF NOT EXISTS ${name} ON documents (collection, ${indexExpression(field)})`);
+        this.indexed.add(field);
+      }
+      first ??= name;
+    }
+    return first;
   }
 
   /** Query shapes repeat (their values are bound), so each is compiled once per connection. */
