@@ -1,8 +1,6 @@
 import type { Logger } from 'pino';
 import type { Bus } from '@renopath/platform';
-import { openContextStorage } from '@renopath/platform/service/adapters.ts';
-import { startRelay } from '@renopath/platform/service/relay.ts';
-import { Settlement } from '@renopath/platform/service/settlement.ts';
+import { openContextRuntime } from '@renopath/platform/service/context-runtime.ts';
 import { startCalculations, type CalculationsService } from './calculations.service.ts';
 import { JOB_LIFETIME_MS, MAX_ATTEMPTS, type CalculationsServiceConfig } from './config.ts';
 import { createJobRunner, type JobRunnerExtras } from './trajectory/run-job.ts';
@@ -28,10 +26,8 @@ export async function startCalculationsContext(config: CalculationsServiceConfig
     const worker = startWorker({ bus, log, concurrency: Math.max(1, config.workers), run, busTimeoutMs: config.busTimeoutMs });
     return { service: null, storage: null, worker, async close() { await worker.close(); } };
   }
-  const storage = await openContextStorage(config.platform, CONTEXT);
-  const settlement = new Settlement({ context: CONTEXT, bus, eventStore: storage.eventStore, log });
-  const relay = startRelay({ context: CONTEXT, eventStore: storage.eventStore, checkpoints: storage.checkpoints, bus, log, onPublished: settlement.onPublished });
-  settlement.attach(relay);
+  const runtime = await openContextRuntime({ platform: config.platform, context: CONTEXT, bus, log });
+  const { storage, settlement, relay } = runtime;
   const webhooks = await startJobWebhooks({ config, eventStore: storage.eventStore, log, signer: options.signer });
   const service: CalculationsService = await startCalculations({
     bus,
@@ -50,7 +46,7 @@ export async function startCalculationsContext(config: CalculationsServiceConfig
     onFinal: webhooks.onFinal,
     webhookDeliveries: webhooks.deliveriesOf,
   });
-  const settling = await settlement.serve();
+  await runtime.serve();
   const worker = config.workers > 0 ? startWorker({ bus, log, concurrency: config.workers, run, busTimeoutMs: config.busTimeoutMs }) : null;
   return {
     service,
@@ -61,11 +57,7 @@ export async function startCalculationsContext(config: CalculationsServiceConfig
       const stopping = worker?.close();
       service.queue.close();
       await stopping;
-      await settling.close();
-      await service.close();
-      await webhooks.close();
-      await relay.close();
-      await storage.close();
+      await runtime.close(service, webhooks);
     },
   };
 }

@@ -1,9 +1,7 @@
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { Bus } from '@renopath/platform';
-import { openContextStorage } from '@renopath/platform/service/adapters.ts';
-import { startRelay } from '@renopath/platform/service/relay.ts';
-import { Settlement } from '@renopath/platform/service/settlement.ts';
+import { openContextRuntime } from '@renopath/platform/service/context-runtime.ts';
 import type { Mailer } from '@renopath/platform/ports/mailer.ts';
 import { openFsOutboxMailer } from '@renopath/platform/fs/fs-outbox-mailer.ts';
 import { openSmtpMailer } from '@renopath/platform/smtp/smtp-mailer.ts';
@@ -25,7 +23,8 @@ export const CONTEXT = 'identity';
  * `deferServe`, the handlers wait for `service.serve()` (a process bootstraps its client first).
  */
 export async function startIdentityContext(config: IdentityServiceConfig, bus: Bus, log: Logger, options: { deferServe?: boolean } = {}) {
-  const storage = await openContextStorage(config.platform, CONTEXT);
+  const runtime = await openContextRuntime({ platform: config.platform, context: CONTEXT, bus, log });
+  const { storage, settlement } = runtime;
   const keys = await SigningKeys.open({
     file: join(config.platform.dataDir, CONTEXT, 'signing-keys.json'),
     rotateAfterMs: config.keyRotationMs,
@@ -34,12 +33,7 @@ export async function startIdentityContext(config: IdentityServiceConfig, bus: B
   });
   const mailer = await openMailer(config);
   const secrets = await openSecretBox(config.secretsKey, join(config.platform.dataDir, CONTEXT, 'secrets.key'));
-  const settlement = new Settlement({ context: CONTEXT, bus, eventStore: storage.eventStore, log });
-  const relay = startRelay({
-    context: CONTEXT, eventStore: storage.eventStore, checkpoints: storage.checkpoints, bus, log, onPublished: settlement.onPublished,
-  });
-  settlement.attach(relay);
-  const settling = await settlement.serve();
+  await runtime.serve();
   const service: IdentityService = await startIdentity({
     bus,
     eventStore: storage.eventStore,
@@ -58,12 +52,6 @@ export async function startIdentityContext(config: IdentityServiceConfig, bus: B
     storage,
     keys,
     mailer,
-    async close() {
-      await settling.close();
-      await service.close();
-      await relay.close();
-      await storage.close();
-      await mailer.close();
-    },
+    close: () => runtime.close(service, mailer),
   };
 }

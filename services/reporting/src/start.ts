@@ -1,8 +1,7 @@
 import type { Logger } from 'pino';
 import type { BlobStore, Bus } from '@renopath/platform';
-import { openBlobStore, openContextStorage } from '@renopath/platform/service/adapters.ts';
-import { startRelay } from '@renopath/platform/service/relay.ts';
-import { Settlement } from '@renopath/platform/service/settlement.ts';
+import { openBlobStore } from '@renopath/platform/service/adapters.ts';
+import { openContextRuntime } from '@renopath/platform/service/context-runtime.ts';
 import type { ReportingServiceConfig } from './config.ts';
 import { startReporting, type ReportingService } from './reporting.service.ts';
 
@@ -18,13 +17,9 @@ export const REPORTS_BLOB_STORE = 'blobs';
  * its bus handlers. `blobs` is passed in when the process already holds the shared blob store (embedded).
  */
 export async function startReportingContext(config: ReportingServiceConfig, bus: Bus, log: Logger, blobs?: BlobStore) {
-  const storage = await openContextStorage(config.platform, CONTEXT);
+  const runtime = await openContextRuntime({ platform: config.platform, context: CONTEXT, bus, log });
+  const { storage, settlement, relay } = runtime;
   const ownBlobs = blobs ? null : await openBlobStore(config.platform, REPORTS_BLOB_STORE);
-  const settlement = new Settlement({ context: CONTEXT, bus, eventStore: storage.eventStore, log });
-  const relay = startRelay({
-    context: CONTEXT, eventStore: storage.eventStore, checkpoints: storage.checkpoints, bus, log, onPublished: settlement.onPublished,
-  });
-  settlement.attach(relay);
   const service: ReportingService = await startReporting({
     bus,
     eventStore: storage.eventStore,
@@ -34,17 +29,11 @@ export async function startReportingContext(config: ReportingServiceConfig, bus:
     settlement,
     config: { settleTimeoutMs: config.settleTimeoutMs, busTimeoutMs: config.busTimeoutMs },
   });
-  const settling = await settlement.serve();
+  await runtime.serve();
   return {
     service,
     storage,
     relay,
-    async close() {
-      await settling.close();
-      await service.close();
-      await relay.close();
-      await ownBlobs?.close();
-      await storage.close();
-    },
+    close: () => runtime.close(service, ownBlobs),
   };
 }
