@@ -3,6 +3,7 @@ import { DomainError, type Bus, type Closeable, type EventStore, type ReadStore 
 import { handleCommand } from '@renopath/platform/service/decider.ts';
 import { runProjection, type Projection } from '@renopath/platform/projection-runner.ts';
 import { sleep } from '@renopath/platform/internal/async.ts';
+import { runProcessManager } from '@renopath/platform/service/process-manager.ts';
 import { actorOf, commandContext, newId, parse, readYourWrites } from '@renopath/platform/service/handler-kit.ts';
 import type { Settlement } from '@renopath/platform/service/settlement.ts';
 import type { CommandContext } from '@renopath/platform/service/decider.ts';
@@ -133,7 +134,7 @@ export async function startCalculations(deps: CalculationsDeps): Promise<Calcula
 
   // Final states reach the webhook dispatcher from the log (at least once; it dedupes per job and type).
   const finals = deps.onFinal
-    ? (await import('@renopath/platform/service/process-manager.ts')).runProcessManager({
+    ? runProcessManager({
       name: 'calculations-final-states',
       eventStore: store,
       readStore: reads,
