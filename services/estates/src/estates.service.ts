@@ -16,7 +16,6 @@ import { memberHandlers } from './members/members.handlers.ts';
 import { partHandlers } from './parts/parts.handlers.ts';
 import { ESTATE_VIEWS } from './projections.ts';
 import { startReactors } from './reactors/reactors.ts';
-import { referralQuery } from './referral/referral.query.ts';
 
 export type { EstatesConfig } from './kit/estates-kit.ts';
 
@@ -84,7 +83,6 @@ export async function startEstates(deps: EstatesDeps): Promise<EstatesService> {
     [S.listMembers]: queries.members,
     [S.addMember]: members.add,
     [S.removeMember]: members.remove,
-    [S.referral]: referralQuery(readStore),
     [S.addFile]: files.add,
     [S.removeFile]: files.remove,
     [S.addMedia]: media.add,

@@ -462,20 +462,6 @@ export const EstateHistoryEntry = z.object({
 });
 export type EstateHistoryEntry = z.infer<typeof EstateHistoryEntry>;
 
-/** What the public referral page shows: what an agency's advert shows, and the model's estimate. */
-export const ReferralSummary = z.object({
-  estate_type: EstateType.nullable(),
-  place: z.string().nullable(),
-  zip_code: z.string().nullable(),
-  country: Country.nullable(),
-  region: Region.nullable(),
-  epc_label: z.string().nullable(),
-  energy_efficiency_type: z.string().nullable(),
-  confidence_score: z.number().nullable(),
-  quality_label: QualityLabel,
-});
-export type ReferralSummary = z.infer<typeof ReferralSummary>;
-
 // ---- commands (imperative; time and new ids come in, the decider stays pure) ----
 
 /** The person fields an estate keeps of each member (copied from identity). */
@@ -636,8 +622,6 @@ export const EstatesSubjects = {
   listMembers: 'qry.estates.list-members',
   addMember: 'cmd.estates.add-member',
   removeMember: 'cmd.estates.remove-member',
-  /** Public (no token): the referral page's data for `/r/{token}`. */
-  referral: 'qry.estates.referral',
   /**
    * Internal (the calculations context, not HTTP): record the quality label of an estate's latest
    * trajectory. Body: EstateCommands.RecordTrajectoryQuality without `type`.

@@ -16,7 +16,6 @@ export const C = {
   detail: 'estates_detail',
   list: 'estates_list',
   memberships: 'estates_memberships',
-  referrals: 'estates_referrals',
 } as const;
 export const ESTATE_STREAM_PREFIX = 'estate-';
 
@@ -52,10 +51,6 @@ export interface MembershipDoc {
   status?: MembershipStatus;
 }
 
-export interface ReferralDoc {
-  estate_id: string;
-}
-
 /** Events that change what the model sees; others keep the stored assessment. */
 const MODEL_INPUTS = new Set(['EstateCreated', 'EstateUpdated', 'RoofAdded', 'RoofUpdated', 'RoofRemoved']);
 
@@ -82,7 +77,6 @@ export async function projectEstateViews(event: RecordedEvent, tx: ReadStoreTx):
     await tx.put<EstateDetailDoc>(C.detail, estate_id, { id: estate_id, revision, view: null, assessment: UNASSESSED });
     await tx.delete(C.list, estate_id);
     if (before?.view) {
-      await tx.delete(C.referrals, before.view.referral_token);
       for (const m of before.view.members) await tx.delete(C.memberships, membershipId(estate_id, m.user_id));
     }
     return;
@@ -105,9 +99,6 @@ export async function projectEstateViews(event: RecordedEvent, tx: ReadStoreTx):
   });
 
   switch (event.type) {
-    case 'EstateCreated':
-      await tx.put<ReferralDoc>(C.referrals, view.referral_token, { estate_id });
-      return;
     case 'EstateMemberAdded':
     case 'EstateMemberActivated': {
       const user_id = String(event.data['user_id']);

@@ -4,7 +4,7 @@ import type { EstateEvent } from '@renopath/contracts';
 import { EMPTY_ESTATE_FIELDS } from '../estate/estate.decider.ts';
 import { replayEstate } from './estate-view.ts';
 import { C, projectEstateViews, type EstateDetailDoc, type EstateListDoc, type MembershipDoc } from './estate-views.projection.ts';
-import { renderEstate, renderListForm, renderReferral } from './estate-views.render.ts';
+import { renderEstate, renderListForm } from './estate-views.render.ts';
 
 const ESTATE = '11111111-1111-4111-8111-111111111111';
 const ORG = '22222222-2222-4222-8222-222222222222';
@@ -69,7 +69,6 @@ describe('estate views projection', () => {
     const list = (await store.get<EstateListDoc>(C.list, ESTATE))!;
     expect(list).toMatchObject({ id: ESTATE, organization_id: ORG, estate_provider_type: 'SKARABEE', external_id: 'sk-1', referral_token: TOKEN, quality_label: detail.assessment.quality_label });
     expect(list.fields.name).toBe('Villa');
-    expect(await store.get(C.referrals, TOKEN)).toEqual({ estate_id: ESTATE });
     expect((await store.query<MembershipDoc>(C.memberships, { filter: { user_id: USER } })).items).toEqual([{ estate_id: ESTATE, user_id: USER, organization_id: ORG, status: 'ACTIVE' }]);
 
     const reply = renderEstate(detail.view!, detail.assessment, 'https://renopath.example');
@@ -80,8 +79,6 @@ describe('estate views projection', () => {
     const form = renderListForm(list, 'https://renopath.example');
     for (const omitted of ['energy_context', 'dimensions', 'habitable_space_m2', 'ground_surface_m2', 'files']) expect(form).not.toHaveProperty(omitted);
     expect(form.address).toEqual(reply.address);
-    expect(renderReferral(list)).toMatchObject({ place: 'Gent', zip_code: '9000', country: 'BE' });
-    expect(renderReferral(list)).not.toHaveProperty('address');
   });
 
   it('is idempotent: an event delivered again changes nothing', async () => {
@@ -98,7 +95,6 @@ describe('estate views projection', () => {
     await given(events);
     expect(await store.get<EstateDetailDoc>(C.detail, ESTATE)).toMatchObject({ view: null, revision: 5 });
     expect(await store.get(C.list, ESTATE)).toBeNull();
-    expect(await store.get(C.referrals, TOKEN)).toBeNull();
     expect((await store.query(C.memberships)).items).toEqual([]);
     await given([events[0]!]);
     expect(await store.get(C.list, ESTATE)).toBeNull();

@@ -1,4 +1,4 @@
-import type { Estate, EstateFile, EstateListForm, EstateListItem, ReferralSummary } from '@renopath/contracts';
+import type { Estate, EstateFile, EstateListForm, EstateListItem } from '@renopath/contracts';
 import type { Assessment } from '../quality/quality.ts';
 import { qualityLabelOf, type EstateListDoc } from './estate-views.projection.ts';
 import type { EstateView, StoredFile } from './estate-view.ts';
@@ -101,21 +101,5 @@ export function renderEstate(
     members: view.members,
     created_at,
     updated_at,
-  };
-}
-
-/** Only what an agency's advert shows (type and place) and the model's estimate: no address, people or files. */
-export function renderReferral(doc: EstateListDoc): ReferralSummary {
-  const a = doc.assessment;
-  return {
-    estate_type: doc.fields.estate_type,
-    place: doc.fields.address.place,
-    zip_code: doc.fields.address.zip_code,
-    country: doc.fields.address.country,
-    region: a.region,
-    epc_label: a.epc_label,
-    energy_efficiency_type: a.energy_efficiency_type,
-    confidence_score: a.confidence_score,
-    quality_label: a.quality_label,
   };
 }

@@ -1,4 +1,4 @@
-import type { EstateFieldValues, QualityLabel, ReferralSummary, RoofFieldValues, TrajectoryPlan } from '@renopath/contracts';
+import type { EstateFieldValues, QualityLabel, RoofFieldValues, TrajectoryPlan } from '@renopath/contracts';
 import { assumptionsOf } from '../report-model/assumptions.ts';
 import { detectRegion, evaluate, labelsOf, scaleOfRegion } from '@renopath/energy';
 import { propertyFromEstate } from '@renopath/contracts';
@@ -152,27 +152,5 @@ export function buildReferralModel(input: {
       ? { score: current.confidence_score, quality_label: current.quality_label, ...current.expected_price_error }
       : null,
     agency,
-  };
-}
-
-/**
- * The page of an estate without a finished trajectory (the gateway's first referral page): what an
- * advert shows and the model's estimate of the current label from the estate's own data, with the
- * estate's quality label (its latest trajectory's once recorded, else the model's confidence; D when
- * the five required fields are unknown).
- */
-export function referralSummary(estate: ReferralEstate): ReferralSummary {
-  const a = estate.fields.address;
-  const current = modelledCurrent(estate);
-  return {
-    estate_type: estate.fields.estate_type,
-    place: a.place,
-    zip_code: a.zip_code,
-    country: a.country,
-    region: current?.region ?? null,
-    epc_label: current?.epc_label ?? null,
-    energy_efficiency_type: current?.energy_efficiency_type ?? null,
-    confidence_score: current?.confidence_score ?? null,
-    quality_label: estate.quality?.quality_label ?? current?.quality_label ?? 'D',
   };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { EstateFieldValues, TrajectoryPlan } from '@renopath/contracts';
-import { buildReferralModel, pageLanguage, referralSummary, type ReferralEstate } from './referral-model.ts';
+import { buildReferralModel, pageLanguage, type ReferralEstate } from './referral-model.ts';
 import { applyEstateEvent } from './estate-copy.ts';
 
 const FIELDS = {
@@ -58,16 +58,21 @@ describe('the referral page model', () => {
 });
 
 describe('the page of an estate without a finished trajectory', () => {
-  it("estimates the current label from the estate's data, with the latest trajectory's quality label once recorded", () => {
-    const summary = referralSummary(ESTATE);
-    expect(summary).toMatchObject({ estate_type: 'HOUSE', place: 'Gent', zip_code: '9000', country: 'BE', region: 'FLANDERS', energy_efficiency_type: 'EPC_FLANDERS' });
-    expect(summary.epc_label).toMatch(/^[A-F]\+?$/);
-    expect(referralSummary({ ...ESTATE, quality: { confidence_score: 0.9, quality_label: 'A' } }).quality_label).toBe('A');
+  const page = (estate: ReferralEstate) =>
+    buildReferralModel({ estate, plan: null, plan_finished_at: null, agency: null, language: 'nl-BE', now: '2026-11-23T00:00:00.000Z' });
+
+  it("estimates the current label from the estate's data, and shows no reachable label or steps", () => {
+    const model = page(ESTATE);
+    expect(model.scale).toBe('EPC_FLANDERS');
+    expect(model.estate).toMatchObject({ place: 'Gent', zip_code: '9000', country: 'BE' });
+    expect(model.current.epc_label).toMatch(/^[A-F]\+?$/);
+    expect(model.reachable).toEqual({ epc_score: null, epc_label: null });
+    expect(model.steps).toEqual([]);
   });
 
-  it('estimates nothing and grades D while a required field is unknown', () => {
+  it('estimates nothing while a required field is unknown', () => {
     const bare = { ...ESTATE, fields: { ...FIELDS, year_built: null } } as ReferralEstate;
-    expect(referralSummary(bare)).toMatchObject({ epc_label: null, confidence_score: null, quality_label: 'D' });
+    expect(page(bare)).toMatchObject({ current: { epc_label: null, epc_score: null }, confidence: null });
   });
 });
 
