@@ -15,6 +15,7 @@ import {
   type Subscription,
 } from '../ports/event-store.ts';
 import { Signal } from '../internal/async.ts';
+import { repeatedAppend, revisionMatches } from '../internal/append-rules.ts';
 import { assertSchemaName, ensureSchema, inTransaction, openPool } from './postgres-connection.ts';
 
 export interface PostgresEventStoreOptions {
@@ -84,15 +85,6 @@ function toRecorded(row: EventRow): RecordedEvent {
   };
 }
 
-function revisionMatches(expected: ExpectedRevision, current: bigint | null): boolean {
-  if (expected.kind === 'any') return true;
-  if (expected.kind === 'no_stream') return current === null;
-  return current === expected.revision;
-}
-
-function revisionMatchesBefore(expected: ExpectedRevision, firstRevision: bigint): boolean {
-  return revisionMatches(expected, firstRevision === 0n ? null : firstRevision - 1n);
-}
 
 /**
  * Event store on PostgreSQL, one schema per context.
@@ -186,7 +178,7 @@ export class PostgresEventStore implements EventStore {
   ): Promise<{ result: AppendResult; wrote: boolean }> {
     const ids = events.map((e) => e.event_id);
     if (stored.length > 0) {
-      const result = this.repeatedAppend(stream, ids, expected, stored);
+      const result = repeatedAppend(stream, ids, expected, stored.map((r) => ({ event_id: r.event_id, stream: r.stream, revision: BigInt(r.revision), position: BigInt(r.position) })), 'increasing');
       if (key !== null) await this.recordKey(client, key, stream, result);
       return { result, wrote: false };
     }
@@ -237,35 +229,6 @@ export class PostgresEventStore implements EventStore {
     );
   }
 
-  /** An append whose ids are (partly) stored: succeed only if it repeats an earlier append exactly. */
-  private repeatedAppend(
-    stream: string,
-    ids: string[],
-    expected: ExpectedRevision,
-    stored: StoredId[],
-  ): AppendResult {
-    if (stored.length !== ids.length) {
-      throw new EventIdConflictError(stream, ids, 'only some of these event ids were appended before');
-    }
-    const byId = new Map(stored.map((row) => [row.event_id, { stream: row.stream, revision: BigInt(row.revision), position: BigInt(row.position) }]));
-    const first = byId.get(ids[0]!)!;
-    // Positions of one append are consecutive only when no failed append burnt a number in between,
-    // and none can: the batch is one statement under the lock. Increasing is what the check needs.
-    let previous = first.position - 1n;
-    const sameAppend = ids.every((id, i) => {
-      const row = byId.get(id)!;
-      const ok = row.stream === stream && row.revision === first.revision + BigInt(i) && row.position > previous;
-      previous = row.position;
-      return ok;
-    });
-    if (!sameAppend) {
-      throw new EventIdConflictError(stream, ids, 'these event ids were appended before, in another stream or order');
-    }
-    if (!revisionMatchesBefore(expected, first.revision)) {
-      throw new EventIdConflictError(stream, ids, 'these event ids were appended before with another expected revision');
-    }
-    return { next_revision: first.revision + BigInt(ids.length) - 1n, position: previous };
-  }
 
   private async keyed(client: pg.Pool | pg.PoolClient, stream: string, key: string): Promise<AppendResult | null> {
     const { rows } = await client.query<{ next_revision: string; position: string }>(

@@ -16,6 +16,7 @@ import {
   type Subscription,
 } from '../ports/event-store.ts';
 import { Signal } from '../internal/async.ts';
+import { repeatedAppend, revisionMatches } from '../internal/append-rules.ts';
 import { openSqlite, type SqliteSynchronous } from './sqlite-connection.ts';
 
 export interface SqliteEventStoreOptions {
@@ -94,16 +95,6 @@ function toRecorded(row: EventRow): RecordedEvent {
   };
 }
 
-function revisionMatches(expected: ExpectedRevision, current: bigint | null): boolean {
-  if (expected.kind === 'any') return true;
-  if (expected.kind === 'no_stream') return current === null;
-  return current === expected.revision;
-}
-
-/** Revision the stream had just before an append that wrote its first event at `firstRevision`. */
-function revisionMatchesBefore(expected: ExpectedRevision, firstRevision: bigint): boolean {
-  return revisionMatches(expected, firstRevision === 0n ? null : firstRevision - 1n);
-}
 
 export class SqliteEventStore implements EventStore {
   readonly checkpoints: SqliteCheckpointStore;
@@ -175,7 +166,7 @@ export class SqliteEventStore implements EventStore {
     }
     const current = this.statements.streamRevision.get(stream)?.revision ?? null;
     const stored = ids.length === 0 ? [] : this.statements.byIds.all(JSON.stringify(ids));
-    if (stored.length > 0) return this.repeatedAppend(stream, ids, expected, stored);
+    if (stored.length > 0) return repeatedAppend(stream, ids, expected, stored, 'consecutive');
 
     if (!revisionMatches(expected, current)) throw new WrongExpectedRevisionError(stream, expected, current);
     let revision = current ?? -1n;
@@ -197,31 +188,6 @@ export class SqliteEventStore implements EventStore {
     return { next_revision: revision, position };
   }
 
-  /** An append whose ids are (partly) stored: succeed only if it repeats an earlier append exactly. */
-  private repeatedAppend(
-    stream: string,
-    ids: string[],
-    expected: ExpectedRevision,
-    stored: Array<Pick<EventRow, 'event_id' | 'stream' | 'revision' | 'position'>>,
-  ): AppendResult {
-    if (stored.length !== ids.length) {
-      throw new EventIdConflictError(stream, ids, 'only some of these event ids were appended before');
-    }
-    const byId = new Map(stored.map((row) => [row.event_id, row]));
-    const first = byId.get(ids[0]!)!;
-    const sameAppend = ids.every((id, i) => {
-      const row = byId.get(id)!;
-      return row.stream === stream && row.revision === first.revision + BigInt(i) && row.position === first.position + BigInt(i);
-    });
-    if (!sameAppend) {
-      throw new EventIdConflictError(stream, ids, 'these event ids were appended before, in another stream or order');
-    }
-    if (!revisionMatchesBefore(expected, first.revision)) {
-      throw new EventIdConflictError(stream, ids, 'these event ids were appended before with another expected revision');
-    }
-    const n = BigInt(ids.length);
-    return { next_revision: first.revision + n - 1n, position: first.position + n - 1n };
-  }
 
   async readStream(stream: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
     this.assertOpen();
