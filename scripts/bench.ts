@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { benchJobs } from './bench/jobs.ts';
+import { startBenchServer } from './bench/server.ts';
 import { benchReports } from './bench/reports.ts';
 import { benchStores } from './bench/stores.ts';
 
@@ -17,8 +18,6 @@ const DURATION_S = Number(process.env['BENCH_DURATION_S'] ?? 5);
 /** Rounds alternate the two routes so that a burst of noise on this shared machine hits both alike. */
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3);
 const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 50);
-
-interface Ready { gatewayPort: number; barePort: number; client_id: string; client_secret: string }
 
 type Server = ReturnType<typeof fork>;
 type Run = Awaited<ReturnType<typeof load>>;
@@ -47,14 +46,7 @@ async function load(server: Server, url: string, headers: Record<string, string>
 }
 
 async function benchGateway() {
-  const server = fork(fileURLToPath(new URL('./bench/gateway-server.ts', import.meta.url)), {
-    execArgv: ['--import', 'tsx'],
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-  });
-  const ready = await new Promise<Ready>((resolve, reject) => {
-    server.once('message', (m) => resolve(m as Ready));
-    server.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
-  });
+  const { server, ready } = await startBenchServer();
   try {
     const res = await fetch(`http://127.0.0.1:${ready.gatewayPort}/v1/oauth/token`, {
       method: 'POST',
@@ -129,14 +121,7 @@ const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math
 async function benchRenovations() {
   const RENOVATIONS = Number(process.env['BENCH_RENOVATIONS'] ?? 8);
   const SAMPLES = Number(process.env['BENCH_SAMPLES_PER_RENOVATION'] ?? 12);
-  const server = fork(fileURLToPath(new URL('./bench/gateway-server.ts', import.meta.url)), {
-    execArgv: ['--import', 'tsx'],
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-  });
-  const ready = await new Promise<Ready>((resolve, reject) => {
-    server.once('message', (m) => resolve(m as Ready));
-    server.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
-  });
+  const { server, ready } = await startBenchServer();
   try {
     const base = `http://127.0.0.1:${ready.gatewayPort}`;
     const res = await fetch(`${base}/v1/oauth/token`, {

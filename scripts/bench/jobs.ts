@@ -1,5 +1,4 @@
-import { fork } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { startBenchServer } from './server.ts';
 
 /**
  * Calculation jobs, embedded: submissions at a steady rate (default 100 jobs/s for 10 s) through
@@ -9,8 +8,6 @@ import { fileURLToPath } from 'node:url';
 const RATE = Number(process.env['BENCH_JOBS_PER_SECOND'] ?? 100);
 const SECONDS = Number(process.env['BENCH_JOBS_SECONDS'] ?? 10);
 const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
-
-interface Ready { gatewayPort: number; client_id: string; client_secret: string }
 
 const FORMATS = ['OPEN', 'SEMI_OPEN', 'CLOSED'] as const;
 const ZIPS = ['9000', '2000', '3000', '8000', '1000', '4000', '5000', '1012 AB'];
@@ -33,15 +30,7 @@ export async function benchJobs() {
 }
 
 async function benchJobsWith(synchronous: 'FULL' | 'NORMAL') {
-  const server = fork(fileURLToPath(new URL('./gateway-server.ts', import.meta.url)), {
-    execArgv: ['--import', 'tsx'],
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-    env: { ...process.env, RENOPATH_SQLITE_SYNCHRONOUS: synchronous },
-  });
-  const ready = await new Promise<Ready>((resolve, reject) => {
-    server.once('message', (m) => resolve(m as Ready));
-    server.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
-  });
+  const { server, ready } = await startBenchServer({ RENOPATH_SQLITE_SYNCHRONOUS: synchronous });
   try {
     const base = `http://127.0.0.1:${ready.gatewayPort}`;
     const res = await fetch(`${base}/v1/oauth/token`, { method: 'POST', headers: { 'x-service-client-id': ready.client_id, 'x-service-client-secret': ready.client_secret } });
