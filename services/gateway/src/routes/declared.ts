@@ -13,11 +13,6 @@ import { MULTIPART_BODY } from '../plugins/docs.ts';
 import { validatorWithStatus } from '../plugins/validation.ts';
 import type { RouteDef } from './route.ts';
 
-/** What an `html` route's `render` receives when its service answers 404 (with the request's query, e.g. the page language). */
-export class HtmlNotFound {
-  constructor(readonly query: Record<string, unknown>) {}
-}
-
 export interface DeclaredRoutesOptions {
   routes: readonly RouteDef[];
   bus: Bus;
@@ -120,8 +115,8 @@ export async function declaredRoutes(app: FastifyInstance, options: DeclaredRout
             }
             if (claimed) await app.idempotency.release(claimed);
             // A page's visitor gets a page: an `html` route renders its own not-found page.
-            if (kind === 'html' && route.render && error instanceof DomainError && error.status === 404) {
-              return reply.code(404).headers(HTML_HEADERS).type('text/html; charset=utf-8').send(route.render(new HtmlNotFound((request.query ?? {}) as Record<string, unknown>)));
+            if (kind === 'html' && route.renderNotFound && error instanceof DomainError && error.status === 404) {
+              return reply.code(404).headers(HTML_HEADERS).type('text/html; charset=utf-8').send(route.renderNotFound((request.query ?? {}) as Record<string, unknown>));
             }
             throw error;
           }

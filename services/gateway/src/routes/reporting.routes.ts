@@ -3,7 +3,6 @@ import { CreateReportBody, ReferralPageQuery, ReportingSubjects as S, ReportOldS
 import { renderReferralNotFound, renderReferralPage } from '@renopath/reporting/referral-page/index.ts';
 import { isReportLanguage } from '@renopath/reporting/i18n/index.ts';
 import type { ReportLanguage, ReportModel } from '@renopath/reporting/report-model.ts';
-import { HtmlNotFound } from './declared.ts';
 import type { RouteDef } from './route.ts';
 
 /** Reports of a renovation (API.md 4.5) and the public referral page (API.md 4.3 `referral_link`). */
@@ -14,7 +13,6 @@ type ReferralReply = Omit<ReportModel, 'estate'> & { estate: Omit<ReportModel['e
 
 /** The page in the language the service chose; the switcher links keep the visitor on the same page. */
 export function referralHtml(reply: unknown): string {
-  if (reply instanceof HtmlNotFound) return renderReferralNotFound(isReportLanguage(reply.query['lang']) ? reply.query['lang'] : 'en');
   // An estate without a finished trajectory gets the same page with its current label only.
   const { languages, ...model } = reply as ReferralReply;
   return renderReferralPage({ ...model, estate: { ...model.estate, photo: null } }, {
@@ -43,7 +41,8 @@ export const reportingRoutes: RouteDef[] = [
     errors: [401, 403, 404],
   },
   {
-    method: 'GET', path: '/r/{token}', prefix: 'bare', auth: 'none', subject: S.referral, query: ReferralPageQuery, kind: 'html', render: referralHtml, status: 200,
+    method: 'GET', path: '/r/{token}', prefix: 'bare', auth: 'none', subject: S.referral, query: ReferralPageQuery, kind: 'html', render: referralHtml,
+    renderNotFound: (query) => renderReferralNotFound(isReportLanguage(query['lang']) ? query['lang'] : 'en'), status: 200,
     summary: "Public referral page of an estate: the home's basics, its current and reachable EPC label and the latest trajectory's steps (HTML, no login; `?lang=`)",
     tag: 'reports', errors: [404],
   },

@@ -37,6 +37,8 @@ export interface RouteDef {
   accept?: readonly string[];
   /** For `html`: reply -> page. */
   render?: (reply: unknown) => string;
+  /** For `html`: the page for a 404 of the service (a visitor gets a page, not a JSON error), from the request's query. */
+  renderNotFound?: (query: Record<string, unknown>) => string;
   /** Every `blob_key` in the reply becomes a signed download `url` valid for an hour. */
   signLinks?: boolean;
   /**
