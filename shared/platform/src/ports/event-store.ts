@@ -106,6 +106,14 @@ export interface SubscribeOptions {
   after?: bigint;
   /** Only deliver events of these streams' prefixes (e.g. `organization-`). */
   streamPrefixes?: string[];
+  /**
+   * Optional progress report: a position the consumer may store as its checkpoint although none of
+   * its events came (a store that filters a log shared with others, like EventStoreDB, reports how
+   * far its filter has read, so a restart does not scan the same foreign events again). Called when
+   * the consumer asks for the next event, so everything at or before the position has been handed
+   * out. Adapters without such reports never call it.
+   */
+  onCheckpoint?: (position: bigint) => void | Promise<void>;
 }
 
 export interface Subscription extends AsyncIterable<RecordedEvent> {

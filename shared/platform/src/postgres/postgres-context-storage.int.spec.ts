@@ -3,7 +3,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { NO_STREAM } from '../ports/event-store.ts';
 import { newEvent } from '../testing/contract-helpers.ts';
-import { openContextStorage, platformConfig, PlatformEnv } from '../service/adapters.ts';
+import { openBlobStore, openContextStorage, platformConfig, PlatformEnv } from '../service/adapters.ts';
 import { PostgresEventStore } from './postgres-event-store.ts';
 import { PostgresReadStore } from './postgres-read-store.ts';
 import { postgresListening, testPostgresUrl } from './test-database.ts';
@@ -40,6 +40,13 @@ describe.skipIf(!reachable)('openContextStorage with postgres:// URLs', () => {
 
   it('names the accepted values when given another', async () => {
     const config = platformConfig(PlatformEnv.parse({ RENOPATH_EVENT_STORE: 'mysql://x' }));
-    await expect(openContextStorage(config, context)).rejects.toThrow(/RENOPATH_EVENT_STORE=mysql:\/\/x: expected "sqlite" or postgres:\/\//);
+    await expect(openContextStorage(config, context)).rejects.toThrow(/RENOPATH_EVENT_STORE=mysql:\/\/x: expected "sqlite", postgres:\/\/.* or kurrentdb:\/\//);
+    const readConfig = platformConfig(PlatformEnv.parse({ RENOPATH_READ_STORE: 'redis://x' }));
+    await expect(openContextStorage(readConfig, context)).rejects.toThrow(/RENOPATH_READ_STORE=redis:\/\/x: expected "sqlite", postgres:\/\/.* or mongodb:\/\//);
+  });
+
+  it('needs a MongoDB server for GridFS blobs, and names the accepted blob stores', async () => {
+    await expect(openBlobStore(platformConfig(PlatformEnv.parse({ RENOPATH_BLOB_STORE: 'gridfs' })))).rejects.toThrow(/gridfs needs RENOPATH_MONGO_URL/);
+    await expect(openBlobStore(platformConfig(PlatformEnv.parse({ RENOPATH_BLOB_STORE: 's3' })))).rejects.toThrow(/expected "fs" or "gridfs"/);
   });
 });

@@ -17,6 +17,7 @@ import {
 import { Signal } from '../internal/async.ts';
 import { repeatedAppend, revisionMatches } from '../internal/append-rules.ts';
 import { assertSchemaName, ensureSchema, inTransaction, openPool } from './postgres-connection.ts';
+import { SerialSubscription, streamWanted } from '../internal/serial-subscription.ts';
 
 export interface PostgresEventStoreOptions {
   /** `postgres://user@host:port/database`. */
@@ -354,38 +355,21 @@ interface SubscriptionSource {
 }
 
 /** Catch-up then live: reads batches after its last position, and sleeps until a notification or a poll tick. */
-class PostgresSubscription implements Subscription {
+class PostgresSubscription extends SerialSubscription {
   private buffer: RecordedEvent[] = [];
   private after: bigint;
   private readonly stop = new AbortController();
-  // Serialises next() calls so a caller that does not await still gets events one at a time, in order.
-  private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly source: SubscriptionSource,
     private readonly options: SubscribeOptions,
     private readonly onClose: () => void,
   ) {
+    super();
     this.after = options.after ?? 0n;
   }
 
-  [Symbol.asyncIterator](): AsyncIterator<RecordedEvent> {
-    return {
-      next: () => this.next(),
-      return: async () => {
-        await this.close();
-        return { done: true, value: undefined };
-      },
-    };
-  }
-
-  next(): Promise<IteratorResult<RecordedEvent>> {
-    const result = this.queue.then(() => this.produce());
-    this.queue = result.catch(() => undefined);
-    return result;
-  }
-
-  private async produce(): Promise<IteratorResult<RecordedEvent>> {
+  protected async produce(): Promise<IteratorResult<RecordedEvent>> {
     while (!this.stop.signal.aborted) {
       const event = this.buffer.shift();
       if (event) return { done: false, value: event };
@@ -412,8 +396,7 @@ class PostgresSubscription implements Subscription {
   }
 
   private wanted(event: RecordedEvent): boolean {
-    const prefixes = this.options.streamPrefixes;
-    return !prefixes || prefixes.some((prefix) => event.stream.startsWith(prefix));
+    return streamWanted(this.options.streamPrefixes, event.stream);
   }
 
   takeBuffered(max: number): RecordedEvent[] {

@@ -1,24 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { connect as connectTcp } from 'node:net';
 import pg from 'pg';
+import { tcpListening } from '../testing/listening.ts';
 
 /** The server the PostgreSQL suites use; they skip, loudly, when nothing listens there. */
 export const testPostgresUrl = process.env.RENOPATH_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
-/** A plain TCP connect, so a machine without PostgreSQL skips the suites instead of failing them. */
-export function postgresListening(address = testPostgresUrl): Promise<boolean> {
-  const { hostname, port } = new URL(address);
-  return new Promise((resolve) => {
-    const socket = connectTcp({ host: hostname || '127.0.0.1', port: Number(port || 5432), timeout: 500 });
-    const done = (ok: boolean) => {
-      socket.destroy();
-      resolve(ok);
-    };
-    socket.once('connect', () => done(true));
-    socket.once('timeout', () => done(false));
-    socket.once('error', () => done(false));
-  });
-}
+/** Whether a PostgreSQL server listens at `address` (suites skip, saying so, when none does). */
+export const postgresListening = (address = testPostgresUrl): Promise<boolean> => tcpListening(address, 5432);
 
 /**
  * Schemas of one test run: each storage name gets its own (`renopath_test_<run>_<storage>`), and

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { NO_STREAM } from '../ports/event-store.ts';
+import { exact, NO_STREAM } from '../ports/event-store.ts';
 import { eventStoreContract } from '../testing/event-store.contract.ts';
 import { newEvent } from '../testing/contract-helpers.ts';
 import { openSqliteCheckpointStore, openSqliteEventStore } from './sqlite-event-store.ts';
@@ -44,6 +44,75 @@ describe('SqliteEventStore', () => {
     await writer.append('estate-1', [event], NO_STREAM);
     expect((await next).value?.event_id).toBe(event.event_id);
     await Promise.all([reader.close(), writer.close()]);
+  });
+
+  it('commits appends made together in one commit, and answers each only once another connection reads it', async () => {
+    const file = join(dir, 'group-commit.db');
+    const store = openSqliteEventStore({ file });
+    const other = openSqliteEventStore({ file });
+    const events = Array.from({ length: 8 }, () => newEvent());
+    const appends = events.map((event, i) => store.append(`estate-${i}`, [event], NO_STREAM));
+    // Nothing is committed before the group is: another connection sees none of them yet.
+    expect(await other.headPosition()).toBe(0n);
+    const results = await Promise.all(appends);
+    expect(await other.headPosition()).toBe(8n);
+    expect(results.map((r) => r.position)).toEqual(events.map((_, i) => BigInt(i + 1)));
+    expect((await other.readAll()).map((e) => e.event_id)).toEqual(events.map((e) => e.event_id));
+    await Promise.all([store.close(), other.close()]);
+  });
+
+  it('applies the appends of one group in the order they were made', async () => {
+    const store = openSqliteEventStore({ file: join(dir, 'group-order.db') });
+    const events = [newEvent(), newEvent(), newEvent()];
+    // Each expects the revision the previous one makes: only in-order application lets all three pass.
+    const results = await Promise.all(events.map((e, i) => store.append('job-1', [e], i === 0 ? NO_STREAM : exact(BigInt(i - 1)))));
+    expect(results.map((r) => r.next_revision)).toEqual([0n, 1n, 2n]);
+    expect((await store.readStream('job-1')).map((e) => e.event_id)).toEqual(events.map((e) => e.event_id));
+    await store.close();
+  });
+
+  it('commits a checkpoint with the appends made with it, and keeps queued writes on close', async () => {
+    const file = join(dir, 'group-close.db');
+    const store = openSqliteEventStore({ file });
+    const appended = store.append('estate-1', [newEvent()], NO_STREAM);
+    const saved = store.checkpoints.save('relay', 1n);
+    await store.close();
+    expect((await appended).position).toBe(1n);
+    await saved;
+    const reopened = openSqliteEventStore({ file });
+    expect(await reopened.headPosition()).toBe(1n);
+    expect(await reopened.checkpoints.load('relay')).toBe(1n);
+    await reopened.close();
+  });
+
+  it('commits a lone checkpoint without an fsync, and keeps its appends at synchronous FULL', async () => {
+    const file = join(dir, 'lazy-checkpoint.db');
+    const store = openSqliteEventStore({ file });
+    // The connection's level, read the way SQLite reports it (2 = FULL), before and after a lazy save.
+    const level = () => (store as unknown as { db: { pragma(sql: string, o: { simple: true }): unknown } }).db.pragma('synchronous', { simple: true });
+    expect(level()).toBe(2n);
+    await store.checkpoints.save('relay', 3n);
+    expect(level()).toBe(2n);
+    await store.append('estate-1', [newEvent()], NO_STREAM);
+    await store.close();
+    const reopened = openSqliteEventStore({ file });
+    expect(await reopened.checkpoints.load('relay')).toBe(3n);
+    await reopened.close();
+  });
+
+  it('hands out events whose data and metadata read, spread, serialise and compare like plain fields', async () => {
+    const store = openSqliteEventStore({ file: ':memory:' });
+    const event = newEvent('RoofAdded', { roof: { kind: 'FLAT', area: 12.5 } });
+    await store.append('estate-1', [event], NO_STREAM);
+    const [read] = await store.readAll();
+    const plain = { ...read! };
+    expect(plain.data).toEqual(event.data);
+    expect(JSON.parse(JSON.stringify({ ...read, revision: 0, position: 0 }))).toMatchObject({ data: event.data, metadata: event.metadata });
+    expect(read).toEqual({ ...plain });
+    expect(read!.data).toBe(read!.data);
+    read!.data = { replaced: true };
+    expect(read!.data).toEqual({ replaced: true });
+    await store.close();
   });
 
   it('works in memory', async () => {

@@ -18,6 +18,7 @@ import {
 import { Signal } from '../internal/async.ts';
 import { repeatedAppend, revisionMatches } from '../internal/append-rules.ts';
 import { openSqlite, type SqliteSynchronous } from './sqlite-connection.ts';
+import { SerialSubscription, streamWanted } from '../internal/serial-subscription.ts';
 
 export interface SqliteEventStoreOptions {
   /** Database file, or `:memory:` for tests. */
@@ -83,18 +84,130 @@ function signalOf(file: string): Signal {
 }
 
 function toRecorded(row: EventRow): RecordedEvent {
-  return {
+  const event = {
     event_id: row.event_id,
     type: row.type,
     stream: row.stream,
     revision: row.revision,
     position: row.position,
     occurred_at: row.occurred_at,
-    data: JSON.parse(row.data) as RecordedEvent['data'],
-    metadata: JSON.parse(row.metadata) as RecordedEvent['metadata'],
-  };
+  } as RecordedEvent;
+  // `data` and `metadata` are parsed on first read: a context's log is tailed by several consumers
+  // (relay, projections, process managers) and most of them skip most events by stream or type
+  // without looking inside. Own enumerable properties, so spreading, JSON and equality see them.
+  lazyJson(event, 'data', row.data);
+  lazyJson(event, 'metadata', row.metadata);
+  return event;
 }
 
+function lazyJson(target: RecordedEvent, key: 'data' | 'metadata', json: string): void {
+  let value: unknown;
+  let parsed = false;
+  Object.defineProperty(target, key, {
+    enumerable: true,
+    configurable: true,
+    get: () => {
+      if (!parsed) (value = JSON.parse(json)), (parsed = true);
+      return value;
+    },
+    set: (next: unknown) => {
+      value = next;
+      parsed = true;
+    },
+  });
+}
+
+/**
+ * Group commit: the writes asked for while the promise jobs of one step run (up to the next read of
+ * the store, which commits them first) share one IMMEDIATE transaction, so at `synchronous = FULL`
+ * they share one fsync instead of paying one each (the fsync, not the SQL, bounds the write rate). Each write runs in its own savepoint (a nested better-sqlite3
+ * transaction): it keeps its own checks and its own result or error, and a failing write leaves the
+ * others in the group untouched. Every promise settles only after the COMMIT returned, so an
+ * acknowledged write is as durable as the connection's `synchronous` level makes a commit, except a
+ * write queued as `lazy` (a consumer checkpoint): a group of lazy writes only is committed without an
+ * fsync even at FULL. It survives a crash of the process at once (WAL, like NORMAL) and a power loss
+ * from the next durable commit on (whose fsync covers the whole WAL); a checkpoint lost to a power
+ * loss only makes its consumer handle some events again, which every consumer is built for.
+ */
+class GroupCommit {
+  private pending: Array<{ run: () => unknown; lazy: boolean; resolve: (value: unknown) => void; reject: (error: unknown) => void }> = [];
+  private scheduled = false;
+  private readonly noSync: Database.Statement | null;
+  private readonly fullSync: Database.Statement | null;
+  private readonly commit: Database.Transaction<(runs: Array<() => unknown>) => Array<{ ok: true; value: unknown } | { ok: false; error: unknown }>>;
+
+  constructor(
+    private readonly db: Database.Database,
+    synchronous: SqliteSynchronous,
+    private readonly onCommitted: () => void = () => undefined,
+  ) {
+    this.noSync = synchronous === 'FULL' ? db.prepare('PRAGMA synchronous = NORMAL') : null;
+    this.fullSync = synchronous === 'FULL' ? db.prepare('PRAGMA synchronous = FULL') : null;
+    this.commit = db.transaction((runs: Array<() => unknown>) =>
+      runs.map((run) => {
+        try {
+          return { ok: true as const, value: run() };
+        } catch (error) {
+          // An error SQLite answers by rolling the whole transaction back (I/O, disk full) fails the group.
+          if (!this.db.inTransaction) throw error;
+          return { ok: false as const, error };
+        }
+      }),
+    );
+  }
+
+  /** Queues `run` (synchronous SQL, in a savepoint if it may fail half-way) for the next group. */
+  run<T>(run: () => T, options: { lazy?: boolean } = {}): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.pending.push({ run, lazy: options.lazy ?? false, resolve: resolve as (value: unknown) => void, reject });
+      if (!this.scheduled) {
+        this.scheduled = true;
+        // A tick, neither a promise job nor a loop turn: Node runs ticks once the promise jobs are
+        // drained, so every write the running promise chains make before they wait joins the group,
+        // and the group commits before any I/O or timer callback runs.
+        process.nextTick(() => this.flush());
+      }
+    });
+  }
+
+  /**
+   * Commits the group now if it holds anything but lazy writes. Every read calls it, so a read sees
+   * every write issued before it, as when each write committed at once: a command reading its stream
+   * to decide sees the appends just made to it (two writers of one stream never decide on a stale
+   * revision for long, nor spend their retries on it), and a caller that asks for the head after
+   * starting an append counts it. Groups form from the writes issued between two reads.
+   */
+  beforeRead(): void {
+    if (this.pending.some((w) => !w.lazy)) this.flush();
+  }
+
+  /** Commits the group now if it holds anything (a checkpoint read sees the save issued before it). */
+  beforeCheckpointRead(): void {
+    if (this.pending.length > 0) this.flush();
+  }
+
+  /** Commits what is queued now (also called on close, so no queued write is dropped). */
+  flush(): void {
+    this.scheduled = false;
+    const group = this.pending;
+    if (group.length === 0) return;
+    this.pending = [];
+    const lazy = group.every((w) => w.lazy);
+    let outcomes;
+    try {
+      if (lazy) this.noSync?.run();
+      outcomes = this.commit.immediate(group.map((w) => w.run));
+    } catch (error) {
+      for (const w of group) w.reject(error);
+      return;
+    } finally {
+      if (lazy) this.fullSync?.run();
+    }
+    // Subscriptions are woken for events, not for a group of checkpoints alone.
+    if (!lazy) this.onCommitted();
+    outcomes.forEach((outcome, i) => (outcome.ok ? group[i]!.resolve(outcome.value) : group[i]!.reject(outcome.error)));
+  }
+}
 
 export class SqliteEventStore implements EventStore {
   readonly checkpoints: SqliteCheckpointStore;
@@ -104,13 +217,16 @@ export class SqliteEventStore implements EventStore {
   private readonly subscriptions = new Set<SqliteSubscription>();
   private readonly statements;
   private readonly appendTransaction;
+  private readonly writes: GroupCommit;
   private closed = false;
 
   constructor(options: SqliteEventStoreOptions) {
     this.db = openSqlite(options.file, SCHEMA, options.synchronous);
     this.pollIntervalMs = options.pollIntervalMs ?? 200;
     this.appended = signalOf(options.file === ':memory:' || options.file === '' ? options.file : resolvePath(options.file));
-    this.checkpoints = new SqliteCheckpointStore(this.db, false);
+    this.writes = new GroupCommit(this.db, options.synchronous ?? 'FULL', () => this.appended.notify());
+    // The store's checkpoints share its connection, so a relay's checkpoint joins the appends' commit.
+    this.checkpoints = new SqliteCheckpointStore(this.db, false, this.writes);
     this.statements = {
       streamRevision: this.db.prepare<[string], { revision: bigint | null }>(
         'SELECT max(revision) AS revision FROM events WHERE stream = ?',
@@ -147,14 +263,15 @@ export class SqliteEventStore implements EventStore {
 
   async append(stream: string, events: NewEvent[], expected: ExpectedRevision, options: AppendOptions = {}): Promise<AppendResult> {
     this.assertOpen();
-    // IMMEDIATE takes the write lock before reading the revision, so two processes cannot both pass the check.
-    const result = this.appendTransaction.immediate(stream, events, expected, options.idempotencyKey);
-    this.appended.notify();
-    return result;
+    // The group's transaction is IMMEDIATE: it takes the write lock before any revision is read, so two
+    // processes cannot both pass the check; inside the group, appends run one after another (in
+    // savepoints), so of two appends to one stream with the same expected revision the second fails.
+    return this.writes.run(() => this.appendTransaction(stream, events, expected, options.idempotencyKey));
   }
 
   async appendedUnder(stream: string, idempotencyKey: string): Promise<AppendResult | null> {
     this.assertOpen();
+    this.writes.beforeRead();
     const row = this.statements.keyed.get(idempotencyKey, stream);
     return row ? { next_revision: row.next_revision, position: row.position } : null;
   }
@@ -191,6 +308,7 @@ export class SqliteEventStore implements EventStore {
 
   async readStream(stream: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
     this.assertOpen();
+    this.writes.beforeRead();
     return this.statements.readStream
       .all(stream, options.fromRevision ?? 0n, options.maxCount ?? -1)
       .map(toRecorded);
@@ -198,6 +316,7 @@ export class SqliteEventStore implements EventStore {
 
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
     this.assertOpen();
+    this.writes.beforeRead();
     return this.readAllSync(options.after ?? 0n, options.maxCount ?? -1);
   }
 
@@ -207,13 +326,14 @@ export class SqliteEventStore implements EventStore {
 
   async headPosition(): Promise<bigint> {
     this.assertOpen();
+    this.writes.beforeRead();
     return this.statements.head.get()?.head ?? 0n;
   }
 
   subscribeToAll(options: SubscribeOptions = {}): Subscription {
     this.assertOpen();
     const subscription = new SqliteSubscription(
-      (after) => this.readAllSync(after, READ_BATCH),
+      (after) => (this.writes.beforeRead(), this.statements.readAll.all(after, READ_BATCH)),
       this.appended,
       options,
       this.pollIntervalMs,
@@ -226,6 +346,7 @@ export class SqliteEventStore implements EventStore {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.writes.flush();
     await Promise.all([...this.subscriptions].map((s) => s.close()));
     this.db.close();
   }
@@ -236,47 +357,31 @@ export class SqliteEventStore implements EventStore {
 }
 
 /** Catch-up then live: reads batches after its last position, and sleeps until an append or a poll tick. */
-class SqliteSubscription implements Subscription {
+class SqliteSubscription extends SerialSubscription {
   private buffer: RecordedEvent[] = [];
   private after: bigint;
   private readonly stop = new AbortController();
-  // Serialises next() calls so a caller that does not await still gets events one at a time, in order.
-  private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
-    private readonly readAfter: (after: bigint) => RecordedEvent[],
+    private readonly readAfter: (after: bigint) => EventRow[],
     private readonly appended: Signal,
     private readonly options: SubscribeOptions,
     private readonly pollIntervalMs: number,
     private readonly onClose: () => void,
   ) {
+    super();
     this.after = options.after ?? 0n;
   }
 
-  [Symbol.asyncIterator](): AsyncIterator<RecordedEvent> {
-    return {
-      next: () => this.next(),
-      return: async () => {
-        await this.close();
-        return { done: true, value: undefined };
-      },
-    };
-  }
-
-  next(): Promise<IteratorResult<RecordedEvent>> {
-    const result = this.queue.then(() => this.produce());
-    this.queue = result.catch(() => undefined);
-    return result;
-  }
-
-  private async produce(): Promise<IteratorResult<RecordedEvent>> {
+  protected async produce(): Promise<IteratorResult<RecordedEvent>> {
     while (!this.stop.signal.aborted) {
       const event = this.buffer.shift();
       if (event) return { done: false, value: event };
       const batch = this.readAfter(this.after);
       if (batch.length > 0) {
         this.after = batch[batch.length - 1]!.position;
-        this.buffer = batch.filter((e) => this.wanted(e));
+        // Filtered on the row: a subscriber with prefixes builds no event for other streams.
+        this.buffer = batch.filter((row) => this.wanted(row.stream)).map(toRecorded);
         continue;
       }
       await this.appended.wait(this.pollIntervalMs, this.stop.signal);
@@ -284,9 +389,8 @@ class SqliteSubscription implements Subscription {
     return { done: true, value: undefined };
   }
 
-  private wanted(event: RecordedEvent): boolean {
-    const prefixes = this.options.streamPrefixes;
-    return !prefixes || prefixes.some((prefix) => event.stream.startsWith(prefix));
+  private wanted(stream: string): boolean {
+    return streamWanted(this.options.streamPrefixes, stream);
   }
 
   takeBuffered(max: number): RecordedEvent[] {
@@ -305,10 +409,17 @@ export class SqliteCheckpointStore implements CheckpointStore {
   private readonly loadStatement;
   private readonly saveStatement;
 
+  private readonly writes: GroupCommit;
+  private readonly lazy: boolean;
+
   constructor(
     private readonly db: Database.Database,
     private readonly ownsConnection: boolean,
+    writes?: GroupCommit,
   ) {
+    // On its own connection (a CLI's), a save is durable when it resolves, as it always was.
+    this.lazy = writes !== undefined;
+    this.writes = writes ?? new GroupCommit(db, 'FULL');
     this.loadStatement = db.prepare<[string], { position: bigint }>(
       'SELECT position FROM consumer_checkpoints WHERE consumer = ?',
     );
@@ -318,16 +429,25 @@ export class SqliteCheckpointStore implements CheckpointStore {
   }
 
   async load(consumer: string): Promise<bigint> {
+    this.writes.beforeCheckpointRead();
     return this.loadStatement.get(consumer)?.position ?? 0n;
   }
 
+  /**
+   * Resolves once the checkpoint is committed, with the other writes made meanwhile on the
+   * connection. On the event store's own connection it is a lazy write (see GroupCommit): the relay
+   * saves one after every event it publishes, and an fsync for each was a third of the store's.
+   */
   async save(consumer: string, position: bigint): Promise<void> {
-    this.saveStatement.run(consumer, position);
+    await this.writes.run(() => this.saveStatement.run(consumer, position), { lazy: this.lazy });
   }
 
   /** Closes the connection if this store opened it; the event store's own `checkpoints` close with it. */
   async close(): Promise<void> {
-    if (this.ownsConnection && this.db.open) this.db.close();
+    if (this.ownsConnection && this.db.open) {
+      this.writes.flush();
+      this.db.close();
+    }
   }
 }
 

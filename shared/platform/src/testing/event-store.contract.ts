@@ -128,6 +128,55 @@ export function eventStoreContract(name: string, open: EventStoreFactory, option
       });
     });
 
+    // Appends issued together may be committed together (SQLite's group commit):
+    // each must still be checked and answered on its own.
+    describe('appends issued together', () => {
+      it('of many appends to one stream with the same expected revision, exactly one wins', async () => {
+        const store = await openStore();
+        const stream = uniqueName('job');
+        await store.append(stream, [newEvent()], NO_STREAM);
+        const outcomes = await Promise.allSettled(Array.from({ length: 5 }, () => store.append(stream, [newEvent()], exact(0n))));
+        expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+        for (const o of outcomes) if (o.status === 'rejected') expect(o.reason).toBeInstanceOf(WrongExpectedRevisionError);
+        expect(await store.readStream(stream)).toHaveLength(2);
+      });
+
+      it('a failing append does not fail the others, nor leave any of its events', async () => {
+        const store = await openStore();
+        const [a, b, c] = [uniqueName('job'), uniqueName('job'), uniqueName('job')];
+        await store.append(b, [newEvent()], NO_STREAM);
+        const good = [newEvent(), newEvent()];
+        const duplicate = newEvent();
+        const outcomes = await Promise.allSettled([
+          store.append(a, good, NO_STREAM),
+          store.append(b, [newEvent(), newEvent()], NO_STREAM),
+          store.append(c, [duplicate, duplicate], NO_STREAM),
+          store.append(uniqueName('job'), [newEvent()], ANY),
+        ]);
+        expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'rejected', 'fulfilled']);
+        expect((outcomes[1] as PromiseRejectedResult).reason).toBeInstanceOf(WrongExpectedRevisionError);
+        expect((outcomes[2] as PromiseRejectedResult).reason).toBeInstanceOf(EventIdConflictError);
+        expect(ids(await store.readStream(a))).toEqual(ids(good));
+        expect(await store.readStream(b)).toHaveLength(1);
+        expect(await store.readStream(c)).toEqual([]);
+        const first = (outcomes[0] as PromiseFulfilledResult<{ position: bigint }>).value;
+        expect((await store.readStream(a))[1]!.position).toBe(first.position);
+      });
+
+      it('answers an append only once a reader can see it', async () => {
+        const store = await openStore();
+        const stream = uniqueName('job');
+        const seen = await Promise.all(
+          [0, 1, 2].map(async (i) => {
+            const event = newEvent();
+            await store.append(`${stream}-${i}`, [event], NO_STREAM);
+            return ids(await store.readStream(`${stream}-${i}`)).includes(event.event_id);
+          }),
+        );
+        expect(seen).toEqual([true, true, true]);
+      });
+    });
+
     describe('idempotent append', () => {
       it('a repeated append returns the original result and writes nothing', async () => {
         const store = await openStore();
