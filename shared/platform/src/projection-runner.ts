@@ -1,6 +1,9 @@
 import type { EventStore, RecordedEvent, Subscription } from './ports/event-store.ts';
 import type { ReadStore, ReadStoreTx } from './ports/read-store.ts';
+import type { Closeable } from './ports/bus.ts';
 import { backoff, Mutex, sleep } from './internal/async.ts';
+import { leadershipOf, type Leadership } from './service/context-lease.ts';
+import { FollowLoop, followerReached } from './service/lease-follower.ts';
 
 export interface ProjectionOptions {
   /** Checkpoint name in the read store. */
@@ -17,6 +20,12 @@ export interface ProjectionOptions {
   retry?: { initialDelayMs?: number; maxDelayMs?: number };
   /** Sees every failure (the runner retries it); `event` is the one being applied, if any. */
   onError?: (error: unknown, event: RecordedEvent | undefined) => void;
+  /**
+   * Replicas over shared stores: events are applied only while this replica leads, and `waitFor`
+   * follows the leader's checkpoint otherwise. Default: the leadership the context runtime attached
+   * to `readStore`; none (`null`, or a store no runtime opened): this runner always applies.
+   */
+  leadership?: Leadership | null;
 }
 
 /**
@@ -63,12 +72,63 @@ class ProjectionRunner implements Projection {
   private readonly lifecycle = new Mutex();
   private stop = new AbortController();
   private subscription: Subscription | undefined;
-  private running: Promise<void>;
+  private running: Promise<void> = Promise.resolve();
   private closed = false;
+  /** Whether this runner applies events now (it leads, or there is no leadership to ask). */
+  private applying = false;
+  private readonly leadership: Leadership | null;
+  private readonly role: Promise<Closeable | null> | null = null;
+  private readonly following: FollowLoop;
 
   constructor(private readonly options: ProjectionOptions) {
     this.name = options.name;
-    this.running = this.run(this.stop.signal);
+    this.leadership = options.leadership === undefined ? leadershipOf(options.readStore) : options.leadership;
+    this.following = new FollowLoop(
+      () => this.followStep(),
+      (error) => this.options.onError?.(error, undefined),
+    );
+    if (this.leadership) {
+      this.role = this.leadership.whileLeading(`projection ${this.name}`, () => this.lead()).catch((error: unknown) => {
+        this.options.onError?.(error, undefined);
+        return null;
+      });
+    } else {
+      this.applying = true;
+      this.running = this.run(this.stop.signal);
+    }
+  }
+
+  /** This replica took the lease: apply from the shared checkpoint until told to stop. */
+  private lead(): Promise<Closeable> {
+    return this.lifecycle.run(async () => {
+      if (!this.closed && !this.applying) {
+        this.applying = true;
+        this.stop = new AbortController();
+        this.running = this.run(this.stop.signal);
+      }
+      return { close: () => this.follow() };
+    });
+  }
+
+  /** The lease is gone: stop applying at once; waiting requests now follow the new leader's checkpoint. */
+  private follow(): Promise<void> {
+    this.applying = false;
+    this.stop.abort();
+    return this.lifecycle.run(async () => {
+      if (!this.applying) await this.halt();
+      this.following.kick();
+    });
+  }
+
+  private async followStep(): Promise<boolean> {
+    if (this.applying || this.closed || this.waiters.size === 0) return false;
+    let target = 0n;
+    for (const waiter of this.waiters) if (waiter.position > target) target = waiter.position;
+    const checkpoint = await this.options.readStore.loadCheckpoint(this.name);
+    // What an earlier look already found reached is not scanned again.
+    const known = checkpoint > this.processed ? checkpoint : this.processed;
+    this.advance(await followerReached(this.options.eventStore, known, target, (event) => this.wanted(event)));
+    return !this.applying && !this.closed && this.waiters.size > 0;
   }
 
   get position(): bigint {
@@ -95,6 +155,8 @@ class ProjectionRunner implements Projection {
           const wanted = batch.filter((e) => this.wanted(e));
           if (wanted.length > 0) {
             await readStore.transaction(async (tx) => {
+              // Replicas: a batch commits only under the current lease holder, never twice.
+              if (this.leadership) await this.leadership.fence(tx);
               for (const event of wanted) {
                 current = event;
                 await handle(event, tx);
@@ -156,6 +218,7 @@ class ProjectionRunner implements Projection {
         }, timeoutMs);
       }
       this.waiters.add(waiter);
+      if (!this.applying) this.following.kick();
     });
   }
 
@@ -163,17 +226,23 @@ class ProjectionRunner implements Projection {
     const head = await this.lifecycle.run(async () => {
       if (this.closed) throw new Error(`projection ${this.name} is closed`);
       const head = await this.options.eventStore.headPosition();
+      // Another replica leads: the rebuild is its to make (emptying the views under it would corrupt
+      // them); this one waits until the leader has applied the log as it stands.
+      if (this.leadership && !this.leadership.leading) return head;
       await this.halt();
       await this.options.readStore.reset(this.name, this.options.collections);
       this.processed = -1n;
       this.stop = new AbortController();
-      this.running = this.run(this.stop.signal);
+      // A leader whose part has not started yet starts from the emptied checkpoint when it does.
+      if (this.applying) this.running = this.run(this.stop.signal);
       return head;
     });
     await this.waitFor(head);
   }
 
   async close(): Promise<void> {
+    // Outside the lifecycle lock: stopping the part takes that lock.
+    await (await this.role)?.close();
     await this.lifecycle.run(async () => {
       if (this.closed) return;
       this.closed = true;

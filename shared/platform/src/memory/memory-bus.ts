@@ -38,6 +38,17 @@ export interface MemoryBusOptions {
   onHandlerError?: (error: unknown, subject: string) => void;
 }
 
+/**
+ * A request awaiting its reply. A class rather than an object literal with an arrow property: run
+ * through tsx (keepNames), such a property costs an Object.defineProperty of its name per request.
+ */
+class Pending {
+  constructor(
+    readonly deadline: number,
+    readonly reject: () => void,
+  ) {}
+}
+
 interface Responder {
   pattern: string;
   handler: RequestHandler;
@@ -65,7 +76,7 @@ export class MemoryBus implements Bus {
   private readonly responders: Responder[] = [];
   private readonly roundRobin = new Map<string, number>();
   /** Requests awaiting their reply, with the time they give up. */
-  private readonly pending = new Set<{ deadline: number; reject: () => void }>();
+  private readonly pending = new Set<Pending>();
   private sweeper: NodeJS.Timeout | undefined;
   /** Responders per concrete subject, so a request does not match every pattern each time. */
   private readonly routes = new Map<string, Responder[]>();
@@ -109,7 +120,7 @@ export class MemoryBus implements Bus {
     // Copied before the request is registered: a payload the wire cannot carry leaves no pending entry behind.
     const sent = copy ? viaJson(payload) : payload;
     const reply = await new Promise<Reply>((resolve, reject) => {
-      const pending = { deadline: Date.now() + timeoutMs, reject: () => reject(new BusUnavailableError(subject, `no reply within ${timeoutMs} ms`)) };
+      const pending = new Pending(Date.now() + timeoutMs, () => reject(new BusUnavailableError(subject, `no reply within ${timeoutMs} ms`)));
       this.pending.add(pending);
       this.sweepPending();
       serveRequest(responder.handler, sent, subject, (error, s) => {

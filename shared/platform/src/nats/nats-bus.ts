@@ -53,6 +53,13 @@ export interface NatsBusOptions {
 
 const QUEUE_GROUP = 'renopath';
 const EVENT_ROOT = 'evt';
+/**
+ * How long the server waits for an event's ack before it hands the event to another instance. A
+ * handler that takes longer says it is still working (every third of it), so this bounds only how
+ * long an event stays with an instance that died or stopped consuming (a replica that lost its
+ * lease, whose pulled event is never handled): short, so a takeover does not stall the consumer.
+ */
+const DEFAULT_ACK_WAIT_MS = 5_000;
 const NOT_FOUND = new Set([10059, 10014]); // stream not found, consumer not found
 
 const encoder = new TextEncoder();
@@ -88,7 +95,7 @@ export class NatsBus implements Bus {
     this.requestTimeoutMs = options.requestTimeoutMs ?? 5000;
     this.initialDelayMs = options.redelivery?.initialDelayMs ?? 1000;
     this.maxDelayMs = options.redelivery?.maxDelayMs ?? 60_000;
-    this.ackWaitMs = options.ackWaitMs ?? 30_000;
+    this.ackWaitMs = options.ackWaitMs ?? DEFAULT_ACK_WAIT_MS;
   }
 
   static async connect(options: NatsBusOptions): Promise<NatsBus> {
@@ -222,8 +229,8 @@ export class NatsBus implements Bus {
   private async ensureConsumer(name: string, filter: string, transient?: ConsumeOptions['transient']): Promise<void> {
     try {
       const info = await this.jsm.consumers.info(this.streamName, name);
-      if (info.config.filter_subject !== filter) {
-        await this.jsm.consumers.update(this.streamName, name, { filter_subject: filter });
+      if (info.config.filter_subject !== filter || info.config.ack_wait !== nanos(this.ackWaitMs)) {
+        await this.jsm.consumers.update(this.streamName, name, { filter_subject: filter, ack_wait: nanos(this.ackWaitMs) });
       }
     } catch (error) {
       if (!isNotFound(error)) throw error;

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { z } from 'zod';
-import { formatIssues, type Actor, type ServiceRequest } from '@renopath/contracts';
-import { DomainError, type EventEnvelope } from '../ports/bus.ts';
+import { checkMessage, formatIssues, Messages, type Actor, type MessageContract, type ServiceRequest } from '@renopath/contracts';
+import { DomainError, type Bus, type Closeable, type EventEnvelope } from '../ports/bus.ts';
 import { ProjectionTimeoutError, type Projection } from '../projection-runner.ts';
 import type { CommandContext } from './decider.ts';
 
@@ -70,4 +70,32 @@ export function parse<T extends z.ZodType>(schema: T, value: unknown): z.infer<T
   const result = schema.safeParse(value, { reportInput: true });
   if (!result.success) throw new DomainError(400, formatIssues(result.error.issues));
   return result.data;
+}
+
+/**
+ * Serves a context's commands and queries on the bus, each parsed with its subject's message contract
+ * (`Messages` in the contracts) before its handler runs: whoever sends it, a handler receives a
+ * ServiceRequest whose ids are UUIDs and whose query and body are its contract's (parsed: defaults
+ * applied). A subject without a contract is refused here, at start-up, not on its first message.
+ */
+export async function serveMessages(
+  bus: Bus,
+  handlers: Record<string, (req: ServiceRequest) => Promise<unknown>>,
+  contracts: Readonly<Record<string, MessageContract>> = Messages,
+): Promise<Closeable[]> {
+  const missing = Object.keys(handlers).filter((subject) => !Object.hasOwn(contracts, subject));
+  if (missing.length > 0) throw new Error(`no message contract for ${missing.join(', ')}`);
+  const served: Closeable[] = [];
+  for (const [subject, handler] of Object.entries(handlers)) {
+    const contract = contracts[subject]!;
+    served.push(await bus.handle(subject, async (payload) => handler(parseMessage(contract, payload))));
+  }
+  return served;
+}
+
+/** A message checked against its contract (see `checkMessage`); a refusal is the DomainError the caller gets. */
+export function parseMessage(contract: MessageContract, payload: unknown): ServiceRequest {
+  const checked = checkMessage(contract, payload);
+  if (!checked.ok) throw new DomainError(checked.status, checked.message);
+  return checked.value;
 }

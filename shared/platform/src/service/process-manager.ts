@@ -1,7 +1,9 @@
 import type { EventStore, RecordedEvent, Subscription } from '../ports/event-store.ts';
 import type { ReadStore } from '../ports/read-store.ts';
-import { backoff, sleep } from '../internal/async.ts';
+import { backoff, Mutex, sleep } from '../internal/async.ts';
 import { ProjectionTimeoutError } from '../projection-runner.ts';
+import { leadershipOf, type Leadership } from './context-lease.ts';
+import { FollowLoop, followerReached } from './lease-follower.ts';
 
 /**
  * A process manager (STYLE.md): reacts to events of its own context's log by sending commands to
@@ -21,6 +23,11 @@ export interface ProcessManagerOptions {
   handle(event: RecordedEvent): Promise<void>;
   retry?: { initialDelayMs?: number; maxDelayMs?: number };
   onError?: (error: unknown, event: RecordedEvent | undefined) => void;
+  /**
+   * Replicas over shared stores: events are handled only while this replica leads (see
+   * `ProjectionOptions.leadership`); default: the leadership attached to `readStore`.
+   */
+  leadership?: Leadership | null;
 }
 
 export interface ProcessManager {
@@ -34,10 +41,16 @@ export interface ProcessManager {
 
 export function runProcessManager(options: ProcessManagerOptions): ProcessManager {
   const types = new Set(options.eventTypes);
-  const stop = new AbortController();
+  const { eventStore, readStore, name } = options;
+  const leadership = options.leadership === undefined ? leadershipOf(readStore) : options.leadership;
   const waiters = new Set<{ position: bigint; resolve: () => void }>();
+  const lifecycle = new Mutex();
+  let stop = new AbortController();
   let processed = -1n;
   let subscription: Subscription | undefined;
+  let running: Promise<void> = Promise.resolve();
+  let applying = false;
+  let closed = false;
 
   const advance = (position: bigint) => {
     if (position <= processed) return;
@@ -45,22 +58,27 @@ export function runProcessManager(options: ProcessManagerOptions): ProcessManage
     for (const w of waiters) if (w.position <= position) (waiters.delete(w), w.resolve());
   };
 
-  const running = (async () => {
-    const { eventStore, readStore, name } = options;
+  const run = async (signal: AbortSignal) => {
     let attempt = 0;
-    while (!stop.signal.aborted) {
+    while (!signal.aborted) {
       let current: RecordedEvent | undefined;
       try {
         const checkpoint = await readStore.loadCheckpoint(name);
-        if (stop.signal.aborted) break;
+        if (signal.aborted) break;
         advance(checkpoint);
         subscription = eventStore.subscribeToAll({ after: checkpoint });
         for await (const event of subscription) {
           current = event;
           if (types.has(event.type)) {
+            // A holder that lost the lease takes no further step (its successor resumes from the checkpoint).
+            if (leadership && !leadership.leading) return;
             await options.handle(event);
             // After the effects, never before: a crash in between replays the event, not skips it.
-            await readStore.transaction((tx) => tx.saveCheckpoint(name, event.position));
+            await readStore.transaction(async (tx) => {
+              // Replicas: a holder that lost the lease must not move the checkpoint under its successor.
+              if (leadership) await leadership.fence(tx);
+              await tx.saveCheckpoint(name, event.position);
+            });
           }
           advance(event.position);
           current = undefined;
@@ -68,17 +86,63 @@ export function runProcessManager(options: ProcessManagerOptions): ProcessManage
         }
       } catch (error) {
         await subscription?.close();
-        if (stop.signal.aborted) break;
+        if (signal.aborted) break;
         options.onError?.(error, current);
         const { initialDelayMs = 100, maxDelayMs = 10_000 } = options.retry ?? {};
-        await sleep(backoff(attempt, initialDelayMs, maxDelayMs), stop.signal);
+        await sleep(backoff(attempt, initialDelayMs, maxDelayMs), signal);
         attempt += 1;
       }
     }
-  })();
+  };
+
+  const halt = async () => {
+    stop.abort();
+    await subscription?.close();
+    await running;
+  };
+
+  // A replica that does not lead: requests wait on the leader's checkpoint.
+  const following = new FollowLoop(
+    async () => {
+      if (applying || closed || waiters.size === 0) return false;
+      let target = 0n;
+      for (const w of waiters) if (w.position > target) target = w.position;
+      const checkpoint = await readStore.loadCheckpoint(name);
+      // What an earlier look already found reached is not scanned again.
+      advance(await followerReached(eventStore, checkpoint > processed ? checkpoint : processed, target, (event) => types.has(event.type)));
+      return !applying && !closed && waiters.size > 0;
+    },
+    (error) => options.onError?.(error, undefined),
+  );
+
+  const start = () => {
+    applying = true;
+    stop = new AbortController();
+    running = run(stop.signal);
+  };
+  const role = leadership
+    ? leadership.whileLeading(`process manager ${name}`, () =>
+      lifecycle.run(async () => {
+        if (!closed && !applying) start();
+        return {
+          close: () => {
+            applying = false;
+            stop.abort();
+            return lifecycle.run(async () => {
+              if (!applying) await halt();
+              following.kick();
+            });
+          },
+        };
+      })).catch((error: unknown) => {
+        options.onError?.(error, undefined);
+        return null;
+      })
+    : null;
+  if (!leadership) start();
 
   return {
-    name: options.name,
+    name,
     get position() {
       return processed;
     },
@@ -90,17 +154,21 @@ export function runProcessManager(options: ProcessManagerOptions): ProcessManage
         if (timeoutMs !== undefined) {
           timer = setTimeout(() => {
             waiters.delete(waiter);
-            reject(new ProjectionTimeoutError(options.name, position, processed));
+            reject(new ProjectionTimeoutError(name, position, processed));
           }, timeoutMs);
         }
         waiters.add(waiter);
+        if (!applying) following.kick();
       });
     },
     async close() {
-      stop.abort();
-      await subscription?.close();
-      await running;
-      waiters.clear();
+      await (await role)?.close();
+      await lifecycle.run(async () => {
+        closed = true;
+        applying = false;
+        await halt();
+        waiters.clear();
+      });
     },
   };
 }
