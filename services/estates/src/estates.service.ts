@@ -3,7 +3,8 @@ import type { BlobStore, Bus, Closeable, EventStore, ReadStore } from '@renopath
 import { runProjection, type Projection } from '@renopath/platform/projection-runner.ts';
 import type { ProcessManager } from '@renopath/platform/service/process-manager.ts';
 import type { Settlement } from '@renopath/platform/service/settlement.ts';
-import { EstatesSubjects as S, type ServiceRequest } from '@renopath/contracts';
+import { serveMessages } from '@renopath/platform/service/handler-kit.ts';
+import { EstatesSubjects as S } from '@renopath/contracts';
 import { estateHandlers } from './estate/estate.handlers.ts';
 import { estateQueries } from './estate-queries/estate.queries.ts';
 import { rebuildWhenModelChanged } from './estate-views/model-version.ts';
@@ -109,10 +110,7 @@ export async function startEstates(deps: EstatesDeps): Promise<EstatesService> {
     [S.removeStaircase]: staircases.remove,
   };
 
-  const subscriptions: Closeable[] = [];
-  for (const [subject, handler] of Object.entries(handlers)) {
-    subscriptions.push(await bus.handle(subject, (payload) => handler(payload as ServiceRequest)));
-  }
+  const subscriptions: Closeable[] = await serveMessages(bus, handlers);
   subscriptions.push(...(await startReactors(kit, deps.settlement)));
   log.info({ subjects: Object.keys(handlers).length }, 'estates service ready');
 

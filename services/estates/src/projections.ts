@@ -1,4 +1,6 @@
 import type { ProjectionDefinition } from '@renopath/platform/projection-runner.ts';
+import { withEventContracts } from '@renopath/platform/service/event-contracts.ts';
+import { EstateEvents } from '@renopath/contracts';
 
 export type { ProjectionDefinition };
 import { ROLES } from './directory/directory.reactor.ts';
@@ -8,7 +10,7 @@ export const ESTATE_VIEWS: ProjectionDefinition = {
   name: ESTATE_VIEWS_PROJECTION,
   collections: Object.values(C),
   streamPrefixes: [ESTATE_STREAM_PREFIX],
-  handle: projectEstateViews,
+  handle: withEventContracts(EstateEvents, projectEstateViews),
 };
 
 /** The read models built from this context's own event store. */

@@ -6,8 +6,6 @@ import type { EstatesServiceConfig } from './config.ts';
 import { startEstates, type EstatesService } from './estates.service.ts';
 
 export const CONTEXT = 'estates';
-/** The blob store uploads live in; the gateway opens the same one (embedded: one folder under the data dir). */
-export const UPLOADS_BLOB_STORE = 'blobs';
 
 /**
  * Opens the estates context's storage, its relay (`evt.estates.<EventType>`) and its bus handlers.
@@ -16,9 +14,10 @@ export const UPLOADS_BLOB_STORE = 'blobs';
 export async function startEstatesContext(config: EstatesServiceConfig, bus: Bus, log: Logger, blobs?: BlobStore) {
   const runtime = await openContextRuntime({ platform: config.platform, context: CONTEXT, bus, log });
   const { storage, settlement, relay } = runtime;
-  const ownBlobs = blobs ? null : await openBlobStore(config.platform, UPLOADS_BLOB_STORE);
+  const ownBlobs = blobs ? null : await openBlobStore(config.platform);
   const service: EstatesService = await startEstates({
-    bus,
+    // Its reactors run only on the replica that holds the context's lease.
+    bus: runtime.bus,
     eventStore: storage.eventStore,
     readStore: storage.readStore,
     blobs: blobs ?? ownBlobs!,

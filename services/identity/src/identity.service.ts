@@ -3,7 +3,8 @@ import type { Bus, Closeable, EventStore, ReadStore } from '@renopath/platform';
 import { runProjection, type Projection } from '@renopath/platform/projection-runner.ts';
 import type { ProcessManager } from '@renopath/platform/service/process-manager.ts';
 import type { Mailer } from '@renopath/platform/ports/mailer.ts';
-import type { ServiceRequest } from '@renopath/contracts';
+import { serveMessages } from '@renopath/platform/service/handler-kit.ts';
+import { IdentitySubjects, type ServiceRequest } from '@renopath/contracts';
 import { access } from './access/access.ts';
 import { apiClients } from './api-client/api-client.handlers.ts';
 import { invitations } from './invitation/invitation.ts';
@@ -88,9 +89,8 @@ export async function startIdentity(deps: IdentityDeps): Promise<IdentityService
   async function serve() {
     if (serving) return;
     serving = true;
-    for (const [subject, handler] of Object.entries(handlers)) {
-      subscriptions.push(await bus.handle(subject, (payload) => handler(payload as ServiceRequest)));
-    }
+    // Signing a webhook is internal to the calculations context and this one: its body is this context's.
+    subscriptions.push(...(await serveMessages(bus, handlers)));
     log.info({ subjects: Object.keys(handlers).length }, 'identity service ready');
   }
   if (!deps.deferServe) await serve();

@@ -1,4 +1,6 @@
 import type { ProjectionDefinition } from '@renopath/platform/projection-runner.ts';
+import { withEventContracts } from '@renopath/platform/service/event-contracts.ts';
+import { IdentityEvents } from '@renopath/contracts';
 
 export type { ProjectionDefinition };
 import { C, DIRECTORY_PROJECTION, projectDirectory } from './directory/directory.projection.ts';
@@ -7,7 +9,7 @@ import { C, DIRECTORY_PROJECTION, projectDirectory } from './directory/directory
 export const DIRECTORY: ProjectionDefinition = {
   name: DIRECTORY_PROJECTION,
   collections: Object.values(C),
-  handle: projectDirectory,
+  handle: withEventContracts(IdentityEvents, projectDirectory),
 };
 
 /** The read models built from this context's own event store. */

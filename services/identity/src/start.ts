@@ -35,7 +35,8 @@ export async function startIdentityContext(config: IdentityServiceConfig, bus: B
   const secrets = await openSecretBox(config.secretsKey, join(config.platform.dataDir, CONTEXT, 'secrets.key'));
   await runtime.serve();
   const service: IdentityService = await startIdentity({
-    bus,
+    // Its reactors run only on the replica that holds the context's lease.
+    bus: runtime.bus,
     eventStore: storage.eventStore,
     readStore: storage.readStore,
     keys,

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { IdentitySubjects, type Actor, type ServiceRequest } from '@renopath/contracts';
+import { DEFAULT_SCOPES, IdentitySubjects, type Actor, type ServiceRequest } from '@renopath/contracts';
 import type { EventStore, RecordedEvent } from '@renopath/platform';
 import { createLogger, openBus, openContextStorage } from '@renopath/platform/service/adapters.ts';
 import { loadIdentityConfig } from '../src/config.ts';
@@ -53,7 +53,7 @@ const request = (subject: string, req: Partial<ServiceRequest>) =>
 const clientId = config.bootstrap.client_id!.toLowerCase();
 const client = await storage.readStore.get<ApiClientDoc>(C.clients, clientId);
 if (process.env['INVITE'] && client) {
-  const actor: Actor = { user_id: client.user_id, organization_id: client.organization_id, client_id: clientId, scopes: ['*'] as never };
+  const actor: Actor = { user_id: client.user_id, organization_id: client.organization_id, client_id: clientId, scopes: [...DEFAULT_SCOPES] };
   const invited = await request(IdentitySubjects.addOrganizationMember, {
     actor, idempotency_key: 'crash-invite-1', params: { organization_id: client.organization_id },
     body: { email_address: 'Invitee@Example.com', first_name: 'In', last_name: 'Vitee', member_type: 'EMPLOYEE' },
@@ -63,7 +63,7 @@ if (process.env['INVITE'] && client) {
 
 if (process.env['EMAIL_CHANGE'] && client) {
   // An address change confirmed by its emailed code; a retry after a crash reuses the code already sent.
-  const actor: Actor = { user_id: client.user_id, organization_id: client.organization_id, client_id: clientId, scopes: ['*'] as never };
+  const actor: Actor = { user_id: client.user_id, organization_id: client.organization_id, client_id: clientId, scopes: [...DEFAULT_SCOPES] };
   const to = 'moved@example.com';
   const user = (await request(IdentitySubjects.me, { actor })).reply as Array<{ email_address: string }>;
   if (user[0]?.email_address !== to) {

@@ -1,4 +1,6 @@
 import type { ProjectionDefinition } from '@renopath/platform/projection-runner.ts';
+import { withEventContracts } from '@renopath/platform/service/event-contracts.ts';
+import { RenovationEvents } from '@renopath/contracts';
 
 export type { ProjectionDefinition };
 import { D } from './directory-mirror/directory-mirror.reactor.ts';
@@ -9,7 +11,7 @@ export const RENOVATION_VIEWS: ProjectionDefinition = {
   name: RENOVATION_VIEWS_PROJECTION,
   collections: Object.values(C),
   streamPrefixes: [RENOVATION_STREAM_PREFIX],
-  handle: projectRenovationViews,
+  handle: withEventContracts(RenovationEvents, projectRenovationViews),
 };
 
 /** The read models built from this context's own event store. */

@@ -9,7 +9,7 @@ import {
 } from '@renopath/platform';
 import { handleCommand } from '@renopath/platform/service/decider.ts';
 import { runProjection, type Projection } from '@renopath/platform/projection-runner.ts';
-import { actorOf, commandContext, newId, parse, reactionContext, readYourWrites } from '@renopath/platform/service/handler-kit.ts';
+import { actorOf, commandContext, newId, parse, reactionContext, readYourWrites, serveMessages } from '@renopath/platform/service/handler-kit.ts';
 import type { Settlement } from '@renopath/platform/service/settlement.ts';
 import {
   CreateRenovationBody,
@@ -362,10 +362,7 @@ export async function startRenovations(deps: RenovationsDeps): Promise<Renovatio
     [S.availableItems]: items.available,
   };
 
-  const subscriptions: Closeable[] = [];
-  for (const [subject, handler] of Object.entries(handlers)) {
-    subscriptions.push(await bus.handle(subject, (payload) => handler(payload as ServiceRequest)));
-  }
+  const subscriptions: Closeable[] = await serveMessages(bus, handlers);
   const withSettlement = deps.settlement ? { settlement: deps.settlement } : {};
   subscriptions.push(await startDirectoryMirrorReactor({ bus, readStore: reads, log, ...withSettlement }));
   subscriptions.push(

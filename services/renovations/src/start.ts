@@ -11,7 +11,8 @@ export async function startRenovationsContext(config: RenovationsServiceConfig, 
   const runtime = await openContextRuntime({ platform: config.platform, context: CONTEXT, bus, log });
   const { storage, settlement, relay } = runtime;
   const service: RenovationsService = await startRenovations({
-    bus,
+    // Its reactors run only on the replica that holds the context's lease.
+    bus: runtime.bus,
     eventStore: storage.eventStore,
     readStore: storage.readStore,
     log,

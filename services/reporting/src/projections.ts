@@ -1,4 +1,6 @@
 import type { ProjectionDefinition } from '@renopath/platform/projection-runner.ts';
+import { withEventContracts } from '@renopath/platform/service/event-contracts.ts';
+import { ReportEvents } from '@renopath/contracts';
 
 export type { ProjectionDefinition };
 import { L } from './change-log/change-log.reactor.ts';
@@ -9,7 +11,7 @@ export const REPORT_VIEWS: ProjectionDefinition = {
   name: REPORT_VIEWS_PROJECTION,
   collections: Object.values(C),
   streamPrefixes: [REPORT_STREAM_PREFIX],
-  handle: projectReportViews,
+  handle: withEventContracts(ReportEvents, projectReportViews),
 };
 
 /** The read models built from this context's own event store. */

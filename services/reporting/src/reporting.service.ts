@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { DomainError, type BlobStore, type Bus, type Closeable, type EventStore, type ReadStore } from '@renopath/platform';
 import { handleCommand } from '@renopath/platform/service/decider.ts';
 import { runProjection, type Projection } from '@renopath/platform/projection-runner.ts';
-import { actorOf, commandContext, newId, parse, readYourWrites } from '@renopath/platform/service/handler-kit.ts';
+import { actorOf, commandContext, newId, parse, readYourWrites, serveMessages } from '@renopath/platform/service/handler-kit.ts';
 import type { Settlement } from '@renopath/platform/service/settlement.ts';
 import {
   CreateReportBody,
@@ -238,10 +238,7 @@ export async function startReporting(deps: ReportingDeps): Promise<ReportingServ
     },
   };
 
-  const subscriptions: Closeable[] = [];
-  for (const [subject, handler] of Object.entries(handlers)) {
-    subscriptions.push(await bus.handle(subject, (payload) => handler(payload as ServiceRequest)));
-  }
+  const subscriptions: Closeable[] = await serveMessages(bus, handlers);
   const reactorDeps = { bus, readStore: reads, log, ...(deps.settlement ? { settlement: deps.settlement } : {}) };
   subscriptions.push(await startIdentityReactor(reactorDeps));
   subscriptions.push(await startEstatesReactor(reactorDeps));

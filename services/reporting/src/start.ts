@@ -6,22 +6,19 @@ import type { ReportingServiceConfig } from './config.ts';
 import { startReporting, type ReportingService } from './reporting.service.ts';
 
 export const CONTEXT = 'reporting';
-/**
- * The blob store estates keeps media in and the gateway serves signed links from (estates'
- * `UPLOADS_BLOB_STORE`): reports are written there so their links work like estate files.
- */
-export const REPORTS_BLOB_STORE = 'blobs';
 
 /**
  * Opens the reporting context's storage, its relay (`evt.reporting.<EventType>`), its reactors and
- * its bus handlers. `blobs` is passed in when the process already holds the shared blob store (embedded).
+ * its bus handlers. Reports go to the blob store estates keeps media in, so their links work like estate
+ * files; `blobs` is passed in when the process already holds it (embedded).
  */
 export async function startReportingContext(config: ReportingServiceConfig, bus: Bus, log: Logger, blobs?: BlobStore) {
   const runtime = await openContextRuntime({ platform: config.platform, context: CONTEXT, bus, log });
   const { storage, settlement, relay } = runtime;
-  const ownBlobs = blobs ? null : await openBlobStore(config.platform, REPORTS_BLOB_STORE);
+  const ownBlobs = blobs ? null : await openBlobStore(config.platform);
   const service: ReportingService = await startReporting({
-    bus,
+    // Its reactors run only on the replica that holds the context's lease.
+    bus: runtime.bus,
     eventStore: storage.eventStore,
     readStore: storage.readStore,
     blobs: blobs ?? ownBlobs!,

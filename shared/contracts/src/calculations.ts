@@ -197,6 +197,13 @@ export const WorkAssignment = z.object({
 });
 export type WorkAssignment = z.infer<typeof WorkAssignment>;
 
+/** A worker asks for a job (`cmd.calculations.claim-job`), waiting up to `wait_ms` for one. */
+export const ClaimJobBody = z.object({ worker_id: z.string().min(1).max(200), wait_ms: z.number().int().min(0).max(30_000) });
+export type ClaimJobBody = z.infer<typeof ClaimJobBody>;
+/** A worker asks for the EPC document job of the trajectory job it runs (`cmd.calculations.child-document-job`). */
+export const ChildDocumentJobBody = z.object({ parent_job_id: z.uuid(), worker_id: z.string().min(1).max(200) });
+export type ChildDocumentJobBody = z.infer<typeof ChildDocumentJobBody>;
+
 export const CompleteJobCommand = z.discriminatedUnion('outcome', [
   z.object({ outcome: z.literal('FINISHED'), job_id: Uuid, attempt: z.number().int(), metadata: z.record(z.string(), z.unknown()) }),
   z.object({ outcome: z.literal('FAILED'), job_id: Uuid, attempt: z.number().int(), error: JobError }),

@@ -274,6 +274,18 @@ export const Jwks = z.object({ keys: z.array(z.record(z.string(), z.unknown())) 
 export type Jwks = z.infer<typeof Jwks>;
 
 /** The verified caller, as the gateway passes it with every command and query. */
+/** Calculations asks identity to sign a webhook delivery (`cmd.identity.sign-webhook`): the secret never leaves identity. */
+export const SignWebhookBody = z.strictObject({
+  client_id: z.string().min(1).max(64),
+  /** The `webhook-id` header. */
+  id: z.string().min(1).max(255),
+  /** The `webhook-timestamp` header: Unix seconds. */
+  timestamp: z.number().int().min(0),
+  /** The exact bytes sent, as text: a job's result can be large. */
+  body: z.string().max(16 * 1024 * 1024),
+});
+export type SignWebhookBody = z.infer<typeof SignWebhookBody>;
+
 export const Actor = z.object({
   user_id: Uuid,
   organization_id: Uuid,

@@ -11,3 +11,4 @@ export * from './estate-property.ts';
 export * from './consumers.ts';
 export * from './trajectory.ts';
 export * from './reporting.ts';
+export * from './messages.ts';

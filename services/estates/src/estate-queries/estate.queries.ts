@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { actorOf, parse } from '@renopath/platform/service/handler-kit.ts';
+import { actorOf } from '@renopath/platform/service/handler-kit.ts';
 import { EstateListQuery, GetEstateQuery, type ServiceRequest } from '@renopath/contracts';
 import { activeIn, asSeenBy, notFound, WRITER_ROLES, type Access } from '../access/access.ts';
 import { C, type EstateDetailDoc, type EstateListDoc, type MembershipDoc } from '../estate-views/estate-views.projection.ts';
@@ -46,11 +46,12 @@ export function estateQueries(kit: EstatesKit, asOf: Handler): Record<'list' | '
   return {
     list: async (req) => (await visibleList(req, {})).map((doc) => renderListForm(doc, config.publicUrl)),
     estateList: async (req) => {
-      const filter = parse(EstateListQuery, req.query ?? {});
+      // The message contract parsed the query (serveMessages).
+      const filter = req.query as z.infer<typeof EstateListQuery>;
       return { estates: (await visibleList(req, filter)).map((doc) => renderListItem(doc, config.publicUrl)) };
     },
     get: async (req) => {
-      const query = parse(GetEstateQuery, req.query ?? {});
+      const query = req.query as z.infer<typeof GetEstateQuery>;
       if (query.as_of !== undefined) return asOf(req);
       const { view, assessment } = await readable(kit, req);
       return renderEstate(view, assessment, config.publicUrl);

@@ -86,20 +86,41 @@ export function renderEstate(
   publicUrl: string,
   linkable: (file_id: string) => boolean = () => true,
 ): EstateReply {
-  const { created_at, updated_at, ...form } = listForm(view, qualityLabelOf(view, assessment), publicUrl, linkable);
   const f = view.fields;
+  // One literal in the list form's key order, the detail's fields before the timestamps: no rest and
+  // spread copies of the list form (this runs on every GET /estates/{id}).
   return {
-    ...form,
+    id: view.id,
+    external_id: f.external_id,
+    managing_user_id: f.managing_user_id,
+    year_built: f.year_built,
+    year_renovated: f.year_renovated,
+    estate_type: f.estate_type,
+    estate_format: f.estate_format,
+    estate_status: f.estate_status,
+    address: f.address,
+    commercial_context: { ...f.commercial_context, commercial_media_files: renderFiles(view.media, linkable) },
+    organization_id: view.organization_id,
+    estate_provider_type: view.estate_provider_type,
+    name: f.name,
+    description: f.description,
+    number_of_floors: f.number_of_floors,
+    quality_label: qualityLabelOf(view, assessment),
+    referral_link: referralLink(publicUrl, view.referral_token),
     habitable_space_m2: f.habitable_space_m2,
     ground_surface_m2: f.ground_surface_m2,
     energy_context: f.energy_context,
     dimensions: f.dimensions,
-    files: view.files.map((file) => renderFile(file, linkable(file.id))),
-    media: view.media.map((file) => renderFile(file, linkable(file.id))),
+    files: renderFiles(view.files, linkable),
+    media: renderFiles(view.media, linkable),
     roofs: view.roofs,
     floors: view.floors,
     members: view.members,
-    created_at,
-    updated_at,
+    created_at: view.created_at,
+    updated_at: view.updated_at,
   };
+}
+
+function renderFiles(files: StoredFile[], linkable: (file_id: string) => boolean): FileReply[] {
+  return files.length === 0 ? [] : files.map((file) => renderFile(file, linkable(file.id)));
 }

@@ -1,6 +1,6 @@
 import { parse } from '@renopath/platform/service/handler-kit.ts';
 import { AddEstateMemberBody, IdentitySubjects, type OrganizationMember } from '@renopath/contracts';
-import { activeMembers } from '../estate/estate.decider.ts';
+import { activeMembers, estateStream } from '../estate/estate.decider.ts';
 import { notFound } from '../access/access.ts';
 import { C, type EstateDetailDoc } from '../estate-views/estate-views.projection.ts';
 import { idParam, type EstatesKit, type Handler } from '../kit/estates-kit.ts';
@@ -27,7 +27,12 @@ export function memberHandlers(kit: EstatesKit): Record<'add' | 'remove', Handle
         body: { organization_id: state.organization_id, ...body, estate_id },
       });
       const { user_id, email_address, first_name, last_name, status } = member;
-      await kit.write(req, estate_id, { type: 'AddEstateMember', estate_id, user_id, email_address, first_name, last_name, status }, { state });
+      const written = await kit.write(req, estate_id, { type: 'AddEstateMember', estate_id, user_id, email_address, first_name, last_name, status }, { state });
+      if (written.position === null) {
+        // The invitation process manager may have recorded this member first (from identity's event): the command
+        // then stores nothing and settles nothing, so the view is awaited up to what the stream already holds.
+        await kit.settle((await kit.store.readStream(estateStream(estate_id))).at(-1)?.position ?? null);
+      }
       const added = (await kit.currentView(estate_id)).view.members.find((m) => m.user_id === user_id);
       if (!added) throw new Error('member not projected');
       return added;

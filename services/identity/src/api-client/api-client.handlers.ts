@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { fold, handleCommand } from '@renopath/platform/service/decider.ts';
 import { DomainError } from '@renopath/platform';
 import { parse } from '@renopath/platform/service/handler-kit.ts';
-import { AdminCreateApiClientBody, DEFAULT_SCOPES, IdentitySubjects as S, type ApiClientCreated, type Scope, type ServiceRequest, type WebhookSecretRotated } from '@renopath/contracts';
+import { AdminCreateApiClientBody, DEFAULT_SCOPES, IdentitySubjects as S, SignWebhookBody, type ApiClientCreated, type Scope, type ServiceRequest, type WebhookSecretRotated } from '@renopath/contracts';
 import { apiClientDecider, apiClientStream } from './api-client.decider.ts';
 import { hashSecret, newSecret, newWebhookSecret } from '../tokens/secrets.ts';
 import { type IdentityKit, UUID_RE } from '../kit.ts';
-import { SignWebhookBody, signWebhook } from '../webhook-secrets/sign-webhook.ts';
+import { signWebhook } from '../webhook-secrets/sign-webhook.ts';
 
 /** API clients: issued with their secrets, revoked, webhook secrets rotated and opened. */
 export function apiClients(kit: IdentityKit) {
