@@ -4,13 +4,15 @@ import { handleCommand } from '@renopath/platform/service/decider.ts';
 import { runProjection, type Projection } from '@renopath/platform/projection-runner.ts';
 import { sleep } from '@renopath/platform/internal/async.ts';
 import { runProcessManager } from '@renopath/platform/service/process-manager.ts';
-import { actorOf, commandContext, newId, parse, readYourWrites } from '@renopath/platform/service/handler-kit.ts';
+import { actorOf, commandContext, newId, parse, readYourWrites, serveMessages } from '@renopath/platform/service/handler-kit.ts';
 import type { Settlement } from '@renopath/platform/service/settlement.ts';
 import type { CommandContext } from '@renopath/platform/service/decider.ts';
 import {
   CalculationJobEvents,
   CalculationJobListQuery,
   CalculationsSubjects as S,
+  ChildDocumentJobBody,
+  ClaimJobBody,
   CompleteJobCommand,
   formatIssues,
   TrajectoryRequest,
@@ -64,8 +66,6 @@ type Handler = (req: ServiceRequest) => Promise<unknown>;
 const WRITER_ROLES = new Set(['OWNER', 'EMPLOYEE']);
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const notFound = () => new DomainError(404, ['calculation job not found']);
-const ClaimBody = z.object({ worker_id: z.string().min(1).max(200), wait_ms: z.number().int().min(0).max(30_000) });
-const ChildBody = z.object({ parent_job_id: z.uuid(), worker_id: z.string().min(1).max(200) });
 
 /** Job ids of an EPC document job: one per trajectory job, derived from it so a resumed parent finds its child. */
 export const childJobIdOf = (parent_job_id: string) => newId({ idempotency_key: `calculation-job:${parent_job_id}:epc-document` }, 'calculation-job');
@@ -243,12 +243,12 @@ export async function startCalculations(deps: CalculationsDeps): Promise<Calcula
     // ---- workers (internal) ----
 
     async [S.claimJob](req) {
-      const { worker_id, wait_ms } = parse(ClaimBody, req.body);
+      const { worker_id, wait_ms } = parse(ClaimJobBody, req.body);
       const deadline = Date.now() + wait_ms;
       for (;;) {
         const job_id = await queue.next(Math.max(0, deadline - Date.now()));
         if (job_id === null) return null;
-        const assignment = await start(job_id, worker_id, req.correlation_id);
+        const { assignment } = await start(job_id, worker_id, req.correlation_id);
         if (assignment) return assignment;
         if (Date.now() >= deadline) return null;
       }
@@ -259,19 +259,19 @@ export async function startCalculations(deps: CalculationsDeps): Promise<Calcula
       const result = await decide(command.job_id, command.outcome === 'FINISHED'
         ? { type: 'FinishJob', attempt: command.attempt, metadata: command.metadata }
         : { type: 'FailJob', attempt: command.attempt, error: command.error }, systemContext(req.correlation_id));
-      await settle(result.position);
-      const doc = await reads.get<JobDoc>(J.jobs, command.job_id);
-      return { accepted: result.position !== null, status: doc?.job.calculation_job_status ?? null };
+      // The status the stream now holds: the worker waits for no read model (clients read the job
+      // through its projection as always; the final-state reactor follows the log).
+      return { accepted: result.position !== null, status: result.state.status === 'NONE' ? null : result.state.status };
     },
 
     /** The EPC document job of a trajectory job: created once, and taken by the parent's worker at once. */
     async [S.childDocumentJob](req) {
-      const { parent_job_id, worker_id } = parse(ChildBody, req.body);
+      const { parent_job_id, worker_id } = parse(ChildDocumentJobBody, req.body);
       const parent = await reads.get<JobDoc>(J.jobs, parent_job_id);
       if (!parent) throw notFound();
       const job_id = childJobIdOf(parent_job_id);
       const request = (await readCreated(parent_job_id))?.request ?? {};
-      await decide(job_id, {
+      const created = await decide(job_id, {
         type: 'CreateJob',
         job_id,
         calculation_job_type: 'EPC_DOCUMENT_PROCESSING',
@@ -286,7 +286,9 @@ export async function startCalculations(deps: CalculationsDeps): Promise<Calcula
         parent_job_id,
         expires_at: parent.job.expires_at ?? new Date(now().getTime() + config.jobLifetimeMs).toISOString(),
       }, systemContext(req.correlation_id));
-      const assignment = await start(job_id, worker_id, req.correlation_id);
+      const { assignment, position } = await start(job_id, worker_id, req.correlation_id);
+      // The reply shows the child as its stream now is (an earlier attempt's result, when it ran before).
+      await settle([created.position, position].reduce<bigint | null>((a, b) => (b !== null && (a === null || b > a) ? b : a), null));
       const doc = await reads.get<JobDoc>(J.jobs, job_id);
       return { job_id, assignment, job: doc?.job ?? null };
     },
@@ -298,23 +300,30 @@ export async function startCalculations(deps: CalculationsDeps): Promise<Calcula
     return first ? CalculationJobEvents.CalculationJobCreated.parse(first.data) : null;
   }
 
-  /** Takes a job under a lease; null when it is not runnable (taken, final, stopped) or its attempts are spent. */
-  async function start(job_id: string, worker_id: string, correlation_id: string): Promise<WorkAssignment | null> {
+  /**
+   * Takes a job under a lease: the assignment (null when the job is not runnable: taken, final,
+   * stopped, or its attempts spent) and the position of what the start appended. The assignment
+   * comes from the job's stream as the start was decided on it: no second read of the stream, and
+   * no wait for the read model, which neither the worker nor the job's later commands read.
+   */
+  async function start(job_id: string, worker_id: string, correlation_id: string): Promise<{ assignment: WorkAssignment | null; position: bigint | null }> {
     const ctx = systemContext(correlation_id);
     const result = await decide(job_id, { type: 'StartJob', worker_id, now: ctx.now, lease_ms: config.leaseMs, max_attempts: config.maxAttempts }, ctx)
       .catch((err: unknown) => (err instanceof DomainError && err.status === 409 ? null : Promise.reject(err)));
-    if (!result || result.position === null || result.state.status !== 'RUNNING') return null;
-    const created = await readCreated(job_id);
-    if (!created) return null;
-    await settle(result.position);
+    const position = result?.position ?? null;
+    const created = result?.state.created;
+    if (!result || position === null || result.state.status !== 'RUNNING' || !created) return { assignment: null, position };
     return {
-      job_id,
-      attempt: result.state.attempt,
-      calculation_job_type: created.calculation_job_type,
-      actor: created.actor,
-      request: created.request,
-      estate_id: (await reads.get<JobDoc>(J.jobs, job_id))?.job.estate_id ?? created.estate_id,
-      lease_until: result.state.lease_until!,
+      position,
+      assignment: {
+        job_id,
+        attempt: result.state.attempt,
+        calculation_job_type: created.calculation_job_type,
+        actor: created.actor,
+        request: created.request,
+        estate_id: result.state.estate_id ?? created.estate_id,
+        lease_until: result.state.lease_until!,
+      },
     };
   }
 
@@ -347,8 +356,8 @@ export async function startCalculations(deps: CalculationsDeps): Promise<Calcula
     }
   })();
 
-  const served: Closeable[] = [];
-  for (const [subject, handler] of Object.entries(handlers)) served.push(await bus.handle(subject, (payload) => handler(payload as ServiceRequest)));
+  // The worker's own subjects (claim, child document job) carry bodies only this context knows.
+  const served: Closeable[] = await serveMessages(bus, handlers);
 
   return {
     projection,

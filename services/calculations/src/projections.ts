@@ -1,4 +1,6 @@
 import type { ProjectionDefinition } from '@renopath/platform/projection-runner.ts';
+import { withEventContracts } from '@renopath/platform/service/event-contracts.ts';
+import { CalculationJobEvents, IndicationEvents } from '@renopath/contracts';
 
 export type { ProjectionDefinition };
 import { ROLES } from './access/roles.reactor.ts';
@@ -11,7 +13,7 @@ export const JOB_VIEWS: ProjectionDefinition = {
   name: JOB_VIEWS_PROJECTION,
   collections: Object.values(J),
   streamPrefixes: [JOB_STREAM_PREFIX],
-  handle: projectJobViews,
+  handle: withEventContracts(CalculationJobEvents, projectJobViews),
 };
 
 /** The indication records. */
@@ -19,7 +21,7 @@ export const INDICATION_VIEWS: ProjectionDefinition = {
   name: INDICATION_VIEWS_PROJECTION,
   collections: Object.values(I),
   streamPrefixes: [INDICATION_STREAM_PREFIX],
-  handle: projectIndicationViews,
+  handle: withEventContracts(IndicationEvents, projectIndicationViews),
 };
 
 /** The read models built from this context's own event store (process-manager checkpoints are not among them). */

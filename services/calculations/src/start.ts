@@ -28,9 +28,10 @@ export async function startCalculationsContext(config: CalculationsServiceConfig
   }
   const runtime = await openContextRuntime({ platform: config.platform, context: CONTEXT, bus, log });
   const { storage, settlement, relay } = runtime;
-  const webhooks = await startJobWebhooks({ config, eventStore: storage.eventStore, log, signer: options.signer });
+  const webhooks = await startJobWebhooks({ config, eventStore: storage.eventStore, log, signer: options.signer, leadership: runtime.leadership });
   const service: CalculationsService = await startCalculations({
-    bus,
+    // Its reactors run only on the replica that holds the context's lease.
+    bus: runtime.bus,
     eventStore: storage.eventStore,
     readStore: storage.readStore,
     log,

@@ -41,8 +41,10 @@ export type EstateCall = <T>(subject: string, input: { key?: string; params?: Re
  * Writes what a property says onto an existing estate: its fields (unless `updateFields` is false,
  * for an estate just created from them) and a roof of each kind it names, with the surface and
  * insulation it gives. Every write is keyed by the job and `what`, so a replay writes nothing twice.
+ * `roofs`: the estate's roofs when the caller knows them (none on an estate it has just created), so
+ * they are not asked for.
  */
-export async function describeEstate(call: EstateCall, o: { job_id: string; estate_id: string; property: PropertyDescription; updateFields: boolean; what: string }): Promise<void> {
+export async function describeEstate(call: EstateCall, o: { job_id: string; estate_id: string; property: PropertyDescription; updateFields: boolean; what: string; roofs?: Roof[] }): Promise<void> {
   const { fields, roofs } = estateFromProperty(o.property);
   const { estate_id } = o;
   if (o.updateFields) {
@@ -50,7 +52,7 @@ export async function describeEstate(call: EstateCall, o: { job_id: string; esta
     await call(EstatesSubjects.updateEstate, { key: estateKey(o.job_id, `${o.what}-estate-update`), params: { estate_id }, body: changes });
   }
   if (roofs.length === 0) return;
-  const current = await call<Roof[]>(EstatesSubjects.listRoofs, { params: { estate_id } });
+  const current = o.roofs ?? (await call<Roof[]>(EstatesSubjects.listRoofs, { params: { estate_id } }));
   for (const roof of roofs) {
     const same = current.find((r) => r.estate_roof_type === roof.estate_roof_type);
     const known = Object.fromEntries(Object.entries({ surface_m2: roof.surface_m2, insulation_type: roof.insulation_type }).filter(([, v]) => v !== null));
@@ -97,12 +99,16 @@ export function startEstateLinkProcess(options: EstateLinkOptions): EstateLink {
     const property = propertyOf(created.request as TrajectoryRequest);
     let estate_id = created.estate_id!;
     let exists = created.estate_exists;
+    // An estate this job creates starts without roofs (estates makes none from the fields; a replay's
+    // keyed adds repeat the first attempt's): its roofs need not be listed.
+    let roofs: Roof[] | undefined;
     if (!exists) {
       try {
         const { fields } = estateFromProperty(property);
         const body = { ...fields, ...(created.external_id ? { external_id: created.external_id } : {}) };
         const reply = await call<{ id: string }>(EstatesSubjects.createEstate, { key: estateKey(created.job_id, 'estate'), body });
         estate_id = reply.id;
+        roofs = [];
       } catch (err) {
         // Another estate took the external_id in the meantime: that one is the client's record.
         if (!(err instanceof DomainError && err.status === 409 && created.external_id)) throw err;
@@ -112,7 +118,7 @@ export function startEstateLinkProcess(options: EstateLinkOptions): EstateLink {
         exists = true;
       }
     }
-    await describeEstate(call, { job_id: created.job_id, estate_id, property, updateFields: exists, what: 'request' });
+    await describeEstate(call, { job_id: created.job_id, estate_id, property, updateFields: exists, what: 'request', ...(roofs ? { roofs } : {}) });
     return estate_id;
   }
 

@@ -10,8 +10,14 @@ import type { CalculationJobEvent, CalculationJobStatus, CalculationJobType, Job
 export const JOB_STREAM_PREFIX = 'calculation-job-';
 export const jobStream = (job_id: string) => `${JOB_STREAM_PREFIX}${job_id}`;
 
+type CreatedData = Extract<CalculationJobEvent, { type: 'CalculationJobCreated' }>['data'];
+
 export interface JobState {
   job_id: string | null;
+  /** What the job was created with: a worker's assignment is made from the stream the start was decided on, not from a read model that may lag. */
+  created: CreatedData | null;
+  /** The estate the job describes: named at creation, confirmed (or replaced) when linked. */
+  estate_id: string | null;
   type: CalculationJobType | null;
   status: CalculationJobStatus | 'NONE';
   /** A trajectory job runs once its estate is created or updated; other jobs are ready at once. */
@@ -42,7 +48,7 @@ export function isRunnable(state: JobState, now: string): boolean {
 }
 
 export const jobDecider: Decider<JobCommand, CalculationJobEvent, JobState> = {
-  initialState: () => ({ job_id: null, type: null, status: 'NONE', ready: false, attempt: 0, lease_until: null, expires_at: null, deactivated: false }),
+  initialState: () => ({ job_id: null, created: null, estate_id: null, type: null, status: 'NONE', ready: false, attempt: 0, lease_until: null, expires_at: null, deactivated: false }),
 
   decide(command, state) {
     if (command.type === 'CreateJob') {
@@ -88,6 +94,8 @@ export const jobDecider: Decider<JobCommand, CalculationJobEvent, JobState> = {
         return {
           ...state,
           job_id: event.data.job_id,
+          created: event.data,
+          estate_id: event.data.estate_id,
           type: event.data.calculation_job_type,
           status: 'NOT_STARTED',
           // Only a trajectory job waits for its estate.
@@ -95,7 +103,7 @@ export const jobDecider: Decider<JobCommand, CalculationJobEvent, JobState> = {
           expires_at: event.data.expires_at,
         };
       case 'CalculationJobEstateLinked':
-        return { ...state, ready: true };
+        return { ...state, ready: true, estate_id: event.data.estate_id };
       case 'CalculationJobStarted':
         return { ...state, status: 'RUNNING', attempt: event.data.attempt, lease_until: event.data.lease_until };
       case 'CalculationJobFinished':

@@ -34,6 +34,14 @@ describe('the job decider (API.md 4.1)', () => {
     expect(taken.state).toMatchObject({ status: 'RUNNING', attempt: 1, lease_until: at(30) });
   });
 
+  it("a started job carries what it was created with and the estate it was linked to (the worker's assignment)", () => {
+    const ESTATE = '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d';
+    const taken = run({ ...create(), request: { year_built: 1960 } } as JobCommand, { type: 'LinkEstate', estate_id: ESTATE }, start(0));
+    expect(taken.state.estate_id).toBe(ESTATE);
+    expect(taken.state.created).toMatchObject({ job_id: JOB, calculation_job_type: 'SUGGESTED_RENOVATION_TRAJECTORY_CALCULATION', request: { year_built: 1960 } });
+    expect(run(create()).state.estate_id).toBeNull();
+  });
+
   it('a document job is ready at once', () => {
     expect(run(create('EPC_DOCUMENT_PROCESSING'), start(0)).state.status).toBe('RUNNING');
   });

@@ -149,10 +149,12 @@ export function createJobRunner(config: CalculationsServiceConfig, bus: Bus, log
     // figures are the plan's. The kind stays a model assumption in the sources.
     const missing = [...new Set(planned.steps.flatMap((s) => (s.roof_kind && !roofs.some((r) => r.estate_roof_type === s.roof_kind) ? [s.roof_kind] : [])))];
     if (missing.length > 0) {
+      const added: Roof[] = [];
       for (const kind of missing) {
-        await patiently('roof', assignment.lease_until, () => call(EstatesSubjects.addRoof, { key: `calculation-job:${assignment.job_id}:roof-${kind}`, params: { estate_id }, body: { estate_roof_type: kind } }), true);
+        added.push(await patiently('roof', assignment.lease_until, () => call<Roof>(EstatesSubjects.addRoof, { key: `calculation-job:${assignment.job_id}:roof-${kind}`, params: { estate_id }, body: { estate_roof_type: kind } }), true));
       }
-      roofs = await listRoofs();
+      // Each add answers with the roof as stored (a repeated, keyed add with the first one's): no second listing.
+      roofs = [...roofs, ...added];
       const kinds = new Set(roofs.map((r) => r.estate_roof_type));
       const roof_type = kinds.has('INCLINED') && kinds.has('FLAT') ? 'MIXED' : kinds.has('FLAT') ? 'FLAT' : 'INCLINED';
       if (property.roof_type === undefined) {

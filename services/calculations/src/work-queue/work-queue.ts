@@ -1,4 +1,5 @@
 import type { ReadStore } from '@renopath/platform';
+import { leadershipOf } from '@renopath/platform/service/context-lease.ts';
 import { J, type JobDoc, type LiveJobDoc } from '../job-views/job-views.projection.ts';
 
 /**
@@ -6,6 +7,10 @@ import { J, type JobDoc, type LiveJobDoc } from '../job-views/job-views.projecti
  * stream says NOT_STARTED (and ready) or RUNNING under a lease that ran out. This in-memory list is
  * only the fast path between an append and a waiting worker; `sweep` refills it from the read model
  * (after a restart, and for leases that ran out), so nothing depends on it surviving.
+ *
+ * Replicas over shared stores: each one keeps its own list and sweeps it (a worker's claim reaches
+ * any replica; two replicas offering one job is harmless, the job stream's StartJob takes it once),
+ * while deactivating expired jobs, a write, is left to the replica holding the context's lease.
  */
 export class WorkQueue {
   private readonly queued: string[] = [];
@@ -53,8 +58,9 @@ export class WorkQueue {
     for (const doc of lost.items) this.push(doc.id);
   }
 
-  /** Jobs past their `expires_at` and not yet deactivated (a slow scan: run it seldom). */
+  /** Jobs past their `expires_at` and not yet deactivated (a slow scan: run it seldom); none on a replica that does not lead. */
   async expired(now: Date): Promise<JobDoc[]> {
+    if (leadershipOf(this.reads)?.leading === false) return [];
     const { items } = await this.reads.query<JobDoc>(J.jobs, {
       filter: { 'job.expires_at': { $lt: now.toISOString() }, 'job.deactivated_at': null },
       page: 1,
