@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify from 'fastify';
@@ -20,6 +21,16 @@ const bare = Fastify({ logger: false });
 bare.get('/bare', async () => ({ ok: true }));
 await bare.listen({ port: 0, host: '127.0.0.1' });
 
+// BENCH_CPU_PROFILE=<file>: a V8 CPU profile of this process from here to 'stop' (open it in Chrome's
+// DevTools), to see where a route's server time goes.
+const profileFile = process.env['BENCH_CPU_PROFILE'];
+const profiler = profileFile ? new Session() : null;
+if (profiler) {
+  profiler.connect();
+  await profiler.post('Profiler.enable');
+  await profiler.post('Profiler.start');
+}
+
 const address = (app: { server: { address(): unknown } }) => (app.server.address() as { port: number }).port;
 process.send?.({
   gatewayPort: address(running.gateway.app),
@@ -36,6 +47,10 @@ process.on('message', async (msg) => {
     process.send?.({ cpuMicros: used.user + used.system });
   }
   if (msg === 'stop') {
+    if (profiler && profileFile) {
+      const { profile } = await profiler.post('Profiler.stop');
+      writeFileSync(profileFile, JSON.stringify(profile));
+    }
     await bare.close();
     await running.close();
     rmSync(dataDir, { recursive: true, force: true });

@@ -24,6 +24,8 @@ const Env = z.object({
   RENOPATH_BUS_TIMEOUT_MS: z.coerce.number().int().min(1).default(10_000),
   RENOPATH_TRUST_PROXY: z.preprocess((v) => (v === '' ? undefined : v), z.string().optional()),
   RENOPATH_DATA_DIR: z.string().min(1).default('./data'),
+  /** `postgres://...`: Idempotency-Key records on the shared server, so gateway replicas agree on them. */
+  RENOPATH_READ_STORE: z.string().default('sqlite'),
   /** Signs download links; every gateway replica needs the same one. Unset: generated once and kept in the data dir. */
   RENOPATH_DOWNLOAD_SIGNING_SECRET: z.preprocess(
     (v) => (v === '' ? undefined : v),
@@ -46,6 +48,8 @@ export interface GatewayConfig {
   /** Which `X-Forwarded-For` hops are believed: none, the last N, or those added by these addresses. */
   trustProxy: false | number | string[];
   dataDir: string;
+  /** RENOPATH_READ_STORE: `sqlite` (a file in the data dir) or a postgres:// URL shared by the replicas. */
+  readStore: string;
   downloadSigningSecret: string | null;
   logLevel: z.infer<typeof Env>['LOG_LEVEL'];
 }
@@ -97,6 +101,7 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
     busTimeoutMs: e.RENOPATH_BUS_TIMEOUT_MS,
     trustProxy: parseTrustProxy(e.RENOPATH_TRUST_PROXY),
     dataDir: e.RENOPATH_DATA_DIR,
+    readStore: e.RENOPATH_READ_STORE,
     downloadSigningSecret: e.RENOPATH_DOWNLOAD_SIGNING_SECRET ?? null,
     logLevel: e.LOG_LEVEL,
   };

@@ -1,5 +1,5 @@
 import { loadEstatesConfig } from '@renopath/estates/config.ts';
-import { startEstatesContext, UPLOADS_BLOB_STORE } from '@renopath/estates/start.ts';
+import { startEstatesContext } from '@renopath/estates/start.ts';
 import { loadIdentityConfig } from '@renopath/identity/config.ts';
 import { startIdentityContext } from '@renopath/identity/start.ts';
 import { loadCalculationsConfig } from '@renopath/calculations/config.ts';
@@ -35,7 +35,7 @@ export async function startEmbedded(env: NodeJS.ProcessEnv = process.env, option
   const logger = createLogger(gatewayConfig.logLevel, 'renopath');
   const bus = createMemoryBus({ copyRequests: options.wireFidelity ?? false });
   // One blob store for the gateway (uploads in, signed downloads out) and the estates service.
-  const blobs = await openBlobStore(platform, UPLOADS_BLOB_STORE);
+  const blobs = await openBlobStore(platform);
   const identity = await startIdentityContext(identityConfig, bus, logger.child({ context: 'identity' }));
   const estates = await startEstatesContext(estatesConfig, bus, logger.child({ context: 'estates' }), blobs);
   // Before the bootstrap: its copy of identity and the estates follows their events from the first one.

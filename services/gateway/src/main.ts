@@ -13,7 +13,7 @@ const platform = platformConfig(PlatformEnv.parse(process.env));
 const logger = createLogger(config.logLevel, 'gateway');
 const bus = await openBus(platform, 'gateway');
 // The blob store the estates service reads uploads from: it must be the same store (a shared volume for `fs`, or GridFS).
-const blobs = await openBlobStore(platform, 'blobs');
+const blobs = await openBlobStore(platform);
 const { downloadSecret, idempotencyStore } = await openGatewayStorage(config);
 const gateway = buildGateway({ bus, config, logger, blobs, downloadSecret, idempotencyStore, routes: [...renovationsRoutes, ...calculationsRoutes, ...reportingRoutes] });
 // Processes start in no set order: listen at once (/health answers, /ready says 503 until identity and every

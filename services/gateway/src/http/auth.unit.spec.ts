@@ -66,4 +66,30 @@ describe('TokenVerifier', () => {
     await expect(verifier.start('revocations-test')).rejects.toThrow(/no responders/);
     expect(closed).toEqual(['revocations-test']);
   });
+  it('answers a token it verified before from its cache, and still refuses it once expired or revoked', async () => {
+    bus = createMemoryBus();
+    const keys = await keyPair();
+    await bus.handle(IdentitySubjects.jwks, async () => ({ keys: [keys.jwk] }));
+    let skew = 0;
+    const verifier = new TokenVerifier({ bus, issuer: ISSUER, audience: AUDIENCE, now: () => Date.now() + skew });
+    const token = await keys.token();
+    const actor = await verifier.verify(`Bearer ${token}`);
+    // The scheme is case-insensitive, cached or not; anything around the token is still malformed.
+    await expect(verifier.verify(`bearer ${token}`)).resolves.toEqual(actor);
+    await expect(verifier.verify(`Bearer ${token}`)).resolves.toEqual(actor);
+    await expect(verifier.verify(`Bearer ${token} `)).rejects.toThrow('malformed bearer token');
+    await expect(verifier.verify(`Bearer  ${token}`)).rejects.toThrow('malformed bearer token');
+    verifier.markRevoked(actor.client_id);
+    await expect(verifier.verify(`Bearer ${token}`)).rejects.toThrow('client revoked');
+
+    const other = await keys.token();
+    const second = await verifier.verify(`Bearer ${other}`);
+    expect(second.client_id).not.toBe(actor.client_id);
+    await expect(verifier.verify(`Bearer ${other}`)).resolves.toEqual(second); // now the header answered last
+    skew = 2 * 3600 * 1000; // past the token's hour
+    await expect(verifier.verify(`Bearer ${other}`)).rejects.toThrow('token expired');
+    await expect(verifier.verify(`Bearer ${other}`)).rejects.toThrow(); // and stays refused
+    skew = 0;
+    await expect(verifier.verify(`Bearer ${token}`)).rejects.toThrow('client revoked');
+  });
 });

@@ -64,10 +64,15 @@ export class DownloadSigner {
    * Copy on write: a part of the reply without keys is returned as it is, not copied.
    */
   signReply<T>(value: T): T {
+    // Most replies carry no file: a read-only scan for a key is cheaper than the copying walk (issue 9).
+    return hasBlobKey(value) ? this.sign(value) : value;
+  }
+
+  private sign<T>(value: T): T {
     if (Array.isArray(value)) {
       let out: unknown[] | null = null;
       for (let i = 0; i < value.length; i++) {
-        const signed = this.signReply(value[i]);
+        const signed = this.sign(value[i]);
         if (signed !== value[i]) (out ??= value.slice())[i] = signed;
       }
       return (out ?? value) as T;
@@ -84,7 +89,7 @@ export class DownloadSigner {
       if (k === 'blob_key') continue;
       const next = k === 'url' && typeof source['blob_key'] === 'string'
         ? this.link(source['blob_key'], typeof source['name'] === 'string' ? source['name'] : 'download')
-        : this.signReply(v);
+        : this.sign(v);
       if (out === null && (hasKey || next !== v)) {
         out = {};
         for (let j = 0; j < i; j++) if (keys[j] !== 'blob_key') out[keys[j]!] = source[keys[j]!];
@@ -97,6 +102,25 @@ export class DownloadSigner {
     }
     return (out ?? value) as T;
   }
+}
+
+/** Whether some object in the value has an own `blob_key` (what `sign` rewrites). */
+function hasBlobKey(value: unknown): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const v: unknown = value[i];
+      if (v !== null && typeof v === 'object' && hasBlobKey(v)) return true;
+    }
+    return false;
+  }
+  if (Object.hasOwn(value, 'blob_key')) return true;
+  // for-in visits inherited enumerable keys too; JSON-shaped replies have none, and an extra look only costs time.
+  for (const k in value) {
+    const v = (value as Record<string, unknown>)[k];
+    if (v !== null && typeof v === 'object' && hasBlobKey(v)) return true;
+  }
+  return false;
 }
 
 /** Distinct (key, name) links remembered at most. */

@@ -4,6 +4,7 @@ import {
   CalculationJobListQuery,
   CalculationJobPage,
   CalculationsSubjects as S,
+  EmptyBody,
   IndicationQuery,
   IndicationRecord,
   IndicationRequest,
@@ -25,7 +26,7 @@ export const calculationsRoutes: RouteDef[] = [
   },
   { ...jobs, method: 'GET', path: '/calculation-jobs', subject: S.listJobs, query: CalculationJobListQuery, status: 200, reply: CalculationJobPage, summary: "The organization's jobs, newest first (extension: external_id, page, page_size)", errors: [400, 401, 403] },
   { ...jobs, method: 'GET', path: J, subject: S.getJob, ids: ['calculation_job_id'], status: 200, reply: CalculationJob, summary: 'One job; `metadata` holds the trajectory once FINISHED (API.md 4.1)', errors: [401, 403, 404] },
-  { ...jobs, method: 'POST', path: `${J}/stop`, subject: S.stopJob, ids: ['calculation_job_id'], body: z.strictObject({}), status: 200, reply: CalculationJob, summary: 'Stop a job that has not finished (extension; no body, or {}); 409 when it already has', errors: [400, 401, 403, 404, 409] },
+  { ...jobs, method: 'POST', path: `${J}/stop`, subject: S.stopJob, ids: ['calculation_job_id'], body: EmptyBody, status: 200, reply: CalculationJob, summary: 'Stop a job that has not finished (extension; no body, or {}); 409 when it already has', errors: [400, 401, 403, 404, 409] },
   { ...jobs, method: 'GET', path: `${J}/webhook-deliveries`, subject: S.webhookDeliveries, ids: ['calculation_job_id'], status: 200, reply: z.array(WebhookDeliveryView), summary: "The job's webhook deliveries and every attempt (extension, API.md 5.4)", errors: [401, 403, 404] },
 
   { prefix: 'both', auth: 'bearer', scope: 'calculations', tag: 'calculations', method: 'POST', path: '/calculations', subject: S.createIndication, query: IndicationQuery, body: IndicationRequest, status: 201, reply: IndicationRecord, summary: 'Synchronous energy-efficiency indication (calculation_type=ENERGY_EFFICIENCY); indicative, with a disclaimer', errors: [400, 401, 403] },

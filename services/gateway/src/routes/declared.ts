@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest, preValidationAsyncHookHandler } from 'fastify';
 import { z } from 'zod';
-import { ErrorBody, IdentitySubjects, type ServiceRequest } from '@renopath/contracts';
+import { checkMessage, ErrorBody, IdentitySubjects, type ServiceRequest } from '@renopath/contracts';
 import { DomainError, type BlobStore, type Bus } from '@renopath/platform';
 import { contextsToSettle, settleAcrossContexts } from '@renopath/platform/service/settlement.ts';
 import { newId } from '@renopath/platform/service/handler-kit.ts';
@@ -11,7 +11,8 @@ import { readUpload, type Upload } from '../http/uploads.ts';
 import { requireScope } from '../plugins/auth.ts';
 import { MULTIPART_BODY } from '../plugins/docs.ts';
 import { validatorWithStatus } from '../plugins/validation.ts';
-import type { RouteDef } from './route.ts';
+import { contractOf } from './messages.ts';
+import type { MessageInput, RouteDef } from './route.ts';
 
 export interface DeclaredRoutesOptions {
   routes: readonly RouteDef[];
@@ -39,8 +40,9 @@ const errorResponse = { description: 'Error (API.md 2)', content: { 'application
  * The routes of the contexts' route tables (`*.routes.ts`), each declared to Fastify with its zod
  * schemas (so `/openapi.json` describes it) and its hooks in the order the contract answers in:
  * who calls (401), their budget (429), their scope (403), ids (404), content type (415), then the zod
- * validation of query and body (400). The handler turns the request into the service's typed request,
- * with its idempotency key, and answers a write once its effects are readable.
+ * validation of query and body (400) with the schemas of the subject's message contract. The handler
+ * turns the request into that message, with its idempotency key, and answers a write once its effects
+ * are readable.
  */
 export async function declaredRoutes(app: FastifyInstance, options: DeclaredRoutesOptions) {
   const { bus, blobs } = options;
@@ -60,6 +62,10 @@ export async function declaredRoutes(app: FastifyInstance, options: DeclaredRout
 
   for (const route of options.routes) {
     if (route.auth === 'admin' && !app.auth.adminEnabled) continue; // the admin API exists only when configured
+    const contract = contractOf(route);
+    // A message the gateway makes itself (an upload's stored file, a mapped request) is checked before it leaves;
+    // the others were validated by the contract's own schemas on the way in.
+    const checkBeforeSending = route.kind === 'upload' || route.toMessage !== undefined;
     const paths = route.prefix === 'both' ? [route.path, `/v1${route.path}`] : route.prefix === 'v1' ? [`/v1${route.path}`] : [route.path];
     const kind = route.kind ?? 'json';
     const limit = app.limit ? [app.limit as unknown as preValidationAsyncHookHandler] : [];
@@ -104,9 +110,13 @@ export async function declaredRoutes(app: FastifyInstance, options: DeclaredRout
               await blobs.put(uploaded, upload.bytes, upload.mimetype);
               body = { blob_key: uploaded, name: upload.name, mimetype: upload.mimetype, size: upload.bytes.length };
             }
-            result = await call(route.subject, request, {
-              params, query: (route.query ? request.query : {}) as Record<string, unknown>, body, ...(serviceKey ? { idempotency_key: serviceKey } : {}),
-            });
+            let input: MessageInput = { params, query: (route.query ? request.query : {}) as Record<string, unknown>, body };
+            if (route.toMessage) input = route.toMessage(input);
+            if (checkBeforeSending) {
+              const checked = checkMessage(contract, { ...input, actor: request.actor, correlation_id: request.id });
+              if (!checked.ok) throw new HttpError(checked.status, checked.message);
+            }
+            result = await call(route.subject, request, { ...input, ...(serviceKey ? { idempotency_key: serviceKey } : {}) });
           } catch (error) {
             // The service refused the file (unknown estate, validation): its bytes must not linger. After a
             // timeout or a late read model (503) the file may be stored, and the bytes stay.

@@ -46,4 +46,17 @@ export interface RouteDef {
    * per-property violations (API.md 5.2).
    */
   invalidBodyStatus?: 400 | 406;
+  /**
+   * How the request becomes the subject's message (its contract in `Messages`); by default the path
+   * parameters, the query and the body as they are. A mapped message is checked against the contract
+   * before it is sent.
+   */
+  toMessage?: (input: MessageInput) => MessageInput;
+}
+
+/** The inputs of a message: path parameters, query, body. */
+export interface MessageInput {
+  params: Record<string, string>;
+  query: Record<string, unknown>;
+  body: unknown;
 }
