@@ -82,13 +82,13 @@ beforeAll(async () => {
   };
   mediumId = medium.id;
   // Later contexts' resources on the same estate, when their routes are served.
-  if (stack.running.gateway.routes.some((r) => r.path === '/renovations' && r.method === 'POST')) {
+  if (stack.routes.some((r) => r.path === '/renovations' && r.method === 'POST')) {
     const renovation = await made(as.post('/renovations', { estate_id: estate.id }));
     const item = await made(as.post(`/renovations/${renovation.id}/items`, { renovation_component_type: 'HEAT_PUMP_AIR_WATER', count: 1 }));
     ids['renovation_id'] = renovation.id;
     ids['item_id'] = item.id;
   }
-  if (stack.running.gateway.routes.some((r) => r.path === '/calculation-jobs/suggested-renovation-trajectory-calculation')) {
+  if (stack.routes.some((r) => r.path === '/calculation-jobs/suggested-renovation-trajectory-calculation')) {
     const job = await as.post('/v1/calculation-jobs/suggested-renovation-trajectory-calculation', { year_built: 1960, estate_format: 'SEMI_OPEN', habitable_space_m2: 140, zip_code: '9000', country: 'BE' });
     if (job.statusCode !== 200) throw new Error(`set-up: job ${job.statusCode}: ${job.body}`);
     ids['calculation_job_id'] = job.json().id;
@@ -113,7 +113,7 @@ const ORDER = { GET: 0, PATCH: 1, POST: 2, DELETE: 3 } as const;
 
 /** Every bearer route that names an id, reads first and deletes last. */
 function idRoutes(): RouteDef[] {
-  return stack.running.gateway.routes
+  return stack.routes
     .filter((r) => r.auth === 'bearer' && (r.ids ?? []).length > 0)
     .sort((x, y) => ORDER[x.method] - ORDER[y.method]);
 }

@@ -14,7 +14,7 @@ let serviceKey: { kid: string; private_jwk: JWK; public_jwk: JWK };
 beforeAll(async () => {
   stack = await startStack();
   valid = await stack.token();
-  serviceKey = (JSON.parse(readFileSync(join(stack.dataDir, 'identity', 'signing-keys.json'), 'utf8')) as Array<typeof serviceKey>).at(-1)!;
+  serviceKey = (JSON.parse(readFileSync(join(stack.contextDir('identity'), 'signing-keys.json'), 'utf8')) as Array<typeof serviceKey>).at(-1)!;
 });
 afterAll(async () => stack?.close());
 

@@ -1,35 +1,13 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
-import { createServer, Socket } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { connect } from 'nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { modeUnavailable, NATS_URL, startDistributedStack, type DistributedStack, type Service } from './distributed-stack.ts';
 import { cascadeScenarios, fetchClient, type Client } from './renovations.fixtures.ts';
 
 /**
  * The distributed mode, proven: the gateway, identity, estates and renovations services as separate
  * processes, each with its own data dir, talking over the real NATS server.
  */
-const NATS_URL = process.env['RENOPATH_TEST_NATS_URL'] ?? 'nats://127.0.0.1:4222';
-const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
-
-async function reachable(url: string): Promise<boolean> {
-  const { hostname, port } = new URL(url);
-  return new Promise((done) => {
-    const socket = new Socket();
-    socket.setTimeout(1000);
-    socket.once('connect', () => (socket.destroy(), done(true)));
-    socket.once('error', () => done(false));
-    socket.once('timeout', () => (socket.destroy(), done(false)));
-    socket.connect(Number(port || 4222), hostname);
-  });
-}
-
-const natsUp = await reachable(NATS_URL);
+const natsUp = (await modeUnavailable('nats-sqlite')) === null;
 
 /** LiDAR for the distributed jobs: it can be made to hang, so a worker is caught in the middle of a job. */
 const lidar = { hang: false, requests: 0 };
@@ -52,112 +30,43 @@ const CALCULATIONS_ENV = {
 };
 if (!natsUp) console.warn(`[skip] distributed e2e (gateway, identity, estates, renovations over NATS, in several start orders): nothing listens on ${NATS_URL}`);
 
-async function freePort(): Promise<number> {
-  return new Promise((done) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => done(port));
-    });
-  });
-}
-
-type Service = 'gateway' | 'identity' | 'estates' | 'renovations' | 'calculations' | 'reporting' | 'worker';
-
 /**
- * One distributed stack: the services as processes, started in `order`, each given a moment
- * to come up (and find its peers missing) before the next. Its own JetStream stream and subject
- * prefix, so stacks do not see each other's events.
+ * One distributed stack (distributed-stack.ts, SQLite per process): the services started in `order`,
+ * each given a moment to come up (and find its peers missing) before the next.
  */
 function distributedStack(order: Service[]) {
-  const run = randomUUID().replace(/-/g, '').slice(0, 12);
-  const stream = `RENOPATH_TEST_${run}`;
-  const dirs: string[] = [];
-  const children: ChildProcess[] = [];
-  const running = new Map<Service, { child: ChildProcess; again: () => ChildProcess }>();
+  let started: DistributedStack | null = null;
   const stack = {
     port: 0,
-    clientId: randomUUID(),
-    clientSecret: 'ab'.repeat(32),
+    clientId: '',
+    clientSecret: '',
     /** Stops one service (SIGTERM, or SIGKILL for a crash) and starts it again on its own data dir, the others left running. */
     async restart(service: Service, signal: NodeJS.Signals = 'SIGTERM', beforeStart?: () => void) {
-      const { child, again } = running.get(service)!;
-      child.kill(signal);
-      await new Promise((r) => (child.exitCode !== null || child.signalCode !== null ? r(null) : child.once('exit', r)));
-      beforeStart?.();
-      running.set(service, { child: again(), again });
+      await started!.restart(service, { signal, ...(beforeStart ? { beforeStart } : {}) });
     },
   };
 
-  /** `dataDir` shared by two processes stands for a shared volume (the gateway and estates share the blob store). */
-  const start = (script: string, env: Record<string, string>, dataDir = mkdtempSync(join(tmpdir(), 'renopath-dist-'))) => {
-    if (!dirs.includes(dataDir)) dirs.push(dataDir);
-    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, script)], {
-      cwd: ROOT,
-      env: {
-        PATH: process.env['PATH'] ?? '',
-        RENOPATH_BUS: NATS_URL,
-        RENOPATH_NATS_STREAM: stream,
-        RENOPATH_NATS_PREFIX: `t${run}`,
-        RENOPATH_DATA_DIR: dataDir,
-        LOG_LEVEL: 'error',
-        ...env,
-      },
-      stdio: ['ignore', 'inherit', 'inherit'],
-    });
-    children.push(child);
-    return child;
-  };
-
   beforeAll(async () => {
-    const port = await freePort();
-    stack.port = port;
-    const shared = mkdtempSync(join(tmpdir(), 'renopath-dist-'));
-    const publicUrl = { RENOPATH_PUBLIC_URL: `http://127.0.0.1:${port}` };
-    const launch = (service: Service, script: string, env: Record<string, string>, dataDir = mkdtempSync(join(tmpdir(), 'renopath-dist-'))) => {
-      const again = () => start(script, env, dataDir);
-      running.set(service, { child: again(), again });
-    };
-    const starters: Record<Service, () => void> = {
-      identity: () => launch('identity', 'services/identity/src/main.ts', { RENOPATH_BOOTSTRAP_CLIENT_ID: stack.clientId, RENOPATH_BOOTSTRAP_CLIENT_SECRET: stack.clientSecret }),
-      estates: () => launch('estates', 'services/estates/src/main.ts', publicUrl, shared),
-      renovations: () => launch('renovations', 'services/renovations/src/main.ts', {}),
-      // The calculations context holds the jobs; its jobs are run by a separate worker process.
-      calculations: () => launch('calculations', 'services/calculations/src/main.ts', { ...CALCULATIONS_ENV, RENOPATH_CALCULATION_WORKERS: order.includes('worker') ? '0' : '2' }),
-      // Reports read estates' media and are served by the gateway: the shared blob store.
-      reporting: () => launch('reporting', 'services/reporting/src/main.ts', {}, shared),
-      worker: () => launch('worker', 'services/calculations/src/main.ts', { ...CALCULATIONS_ENV, RENOPATH_CALCULATIONS_ROLE: 'worker', RENOPATH_CALCULATION_WORKERS: '2' }),
-      gateway: () => launch('gateway', 'services/gateway/src/main.ts', { PORT: String(port), HOST: '127.0.0.1', RENOPATH_RATE_LIMIT_PER_SECOND: '0', ...publicUrl }, shared),
-    };
-    for (const [i, service] of order.entries()) {
-      starters[service]();
-      // Let it start without the ones after it (the point of the order); not an assertion on time.
-      if (i < order.length - 1) await new Promise((r) => setTimeout(r, 1500));
-    }
-    // Several tsx processes start on two shared cores: generous, since a slow start is not a failure.
-    const deadline = Date.now() + 90_000;
-    for (;;) {
-      for (const child of children) if (child.exitCode !== null) throw new Error(`a service exited (code ${child.exitCode}) while its peers were missing`);
-      try {
-        const res = await fetch(`http://127.0.0.1:${port}/ready`);
-        if (res.status === 200) break;
-      } catch {
-        // not listening yet
-      }
-      if (Date.now() > deadline) throw new Error('gateway + identity did not become ready over NATS');
-      await new Promise((r) => setTimeout(r, 250));
-    }
-  }, 120_000);
+    const worker = order.includes('worker');
+    started = await startDistributedStack({
+      mode: 'nats-sqlite',
+      order,
+      startGapMs: 1500,
+      replicas: { worker: worker ? 1 : 0 },
+      logLevel: 'info',
+      serviceEnv: {
+        // The calculations context holds the jobs; with a worker process, its jobs are run there.
+        calculations: { ...CALCULATIONS_ENV, RENOPATH_CALCULATION_WORKERS: worker ? '0' : '2' },
+        worker: { ...CALCULATIONS_ENV, RENOPATH_CALCULATION_WORKERS: '2' },
+      },
+    });
+    stack.port = Number(new URL(started.url).port);
+    stack.clientId = started.bootstrap.client_id;
+    stack.clientSecret = started.bootstrap.client_secret;
+  }, 180_000);
 
   afterAll(async () => {
-    for (const child of children) {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-      await new Promise((r) => (child.exitCode !== null || child.signalCode !== null ? r(null) : child.once('exit', r)));
-    }
-    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-    const nc = await connect({ servers: NATS_URL });
-    await (await nc.jetstreamManager()).streams.delete(stream).catch(() => undefined);
-    await nc.close();
+    await started?.close();
   });
 
   return stack;

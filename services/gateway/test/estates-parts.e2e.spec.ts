@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventEnvelope } from '@renopath/platform';
-import { startStack, type Stack } from './stack.ts';
+import { embeddedOnly, startStack, type Stack } from './stack.ts';
 
 let stack: Stack;
 let owner: string;
@@ -210,7 +210,7 @@ describe('floors, rooms and staircases (API.md 4.4)', () => {
   });
 });
 
-describe('estate events on the bus (ARCHITECTURE.md: evt.<context>.<EventType>)', () => {
+describe.skipIf(embeddedOnly('stack.running.bus'))('estate events on the bus (ARCHITECTURE.md: evt.<context>.<EventType>)', () => {
   it('publishes part events naming the part and the estate, for the renovations context to cascade', async () => {
     const seen: EventEnvelope[] = [];
     const consumer = await stack.running.bus.consume('test-estates-events', { subjects: ['evt.estates.>'] }, async (event) => {

@@ -1,11 +1,67 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { request as httpRequest, Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { InjectOptions } from 'fastify';
 import { startEmbedded } from '../src/embedded.ts';
+import { calculationsRoutes } from '../src/routes/calculations.routes.ts';
+import { estatesRoutes } from '../src/routes/estates.routes.ts';
+import { identityRoutes } from '../src/routes/identity.routes.ts';
+import { renovationsRoutes } from '../src/routes/renovations.routes.ts';
+import { reportingRoutes } from '../src/routes/reporting.routes.ts';
+import type { RouteDef } from '../src/routes/route.ts';
+import { ADMIN_TOKEN, startDistributedStack, type DistributedMode, type DistributedStack, type DistributedStackOptions } from './distributed-stack.ts';
 
-export const ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
+export { ADMIN_TOKEN };
 
+/**
+ * Which deployment `startStack()` starts (RENOPATH_E2E_STACK): `embedded` (the default: one process,
+ * driven through fastify.inject), or `nats-sqlite` / `nats-postgres` (every service its own process
+ * over NATS, driven over real HTTP through an inject-compatible client; see distributed-stack.ts).
+ */
+export type StackMode = 'embedded' | DistributedMode;
+export const STACK_MODE: StackMode = parseMode(process.env['RENOPATH_E2E_STACK']);
+
+function parseMode(value: string | undefined): StackMode {
+  if (value === undefined || value === '' || value === 'embedded') return 'embedded';
+  if (value === 'nats-sqlite' || value === 'nats-postgres') return value;
+  throw new Error(`RENOPATH_E2E_STACK=${value}: expected embedded, nats-sqlite or nats-postgres`);
+}
+
+const warned = new Set<string>();
+/**
+ * For `describe.skipIf` / `it.skipIf`: true (and a visible `[skip]` line) when the stack is distributed
+ * and the test needs what only the embedded process has (its objects, its bus, its files).
+ */
+export function embeddedOnly(uses: string): boolean {
+  if (STACK_MODE === 'embedded') return false;
+  if (!warned.has(uses)) {
+    warned.add(uses);
+    console.warn(`[skip] embedded-only in ${STACK_MODE}: uses ${uses}`);
+  }
+  return true;
+}
+
+/** The routes every gateway serves (main.ts and embedded.ts mount the same list). */
+export const GATEWAY_ROUTES: readonly RouteDef[] = [...identityRoutes, ...estatesRoutes, ...renovationsRoutes, ...calculationsRoutes, ...reportingRoutes];
+
+type Embedded = Awaited<ReturnType<typeof startEmbedded>>;
 export type Stack = Awaited<ReturnType<typeof startStack>>;
+
+/** What the tests read of an inject answer; the distributed client answers the same. */
+export interface InjectReply {
+  statusCode: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+  payload: string;
+  rawPayload: Buffer;
+  json(): any;
+}
+
+/** The part of a fastify instance tests drive; `inject` goes over HTTP in the distributed modes. */
+export interface StackApp {
+  inject(options: InjectOptions): Promise<InjectReply>;
+}
 
 export interface Part {
   name: string;
@@ -27,8 +83,32 @@ export function multipart(parts: Part[], boundary = '----renopath-test-boundary-
   return { payload: Buffer.concat(chunks), contentType: `multipart/form-data; boundary=${boundary}` };
 }
 
-/** The whole embedded service on a fresh data dir, driven through fastify.inject. */
-export async function startStack(env: Record<string, string> = {}) {
+/**
+ * The whole service on fresh storage: embedded (the default) or distributed, per RENOPATH_E2E_STACK.
+ * The distributed stack answers the same surface, but `running` (the embedded process's objects)
+ * is null there: tests that need it are marked with `embeddedOnly`.
+ */
+export async function startStack(env: Record<string, string> = {}, options: { mode?: StackMode; distributed?: Partial<DistributedStackOptions> } = {}) {
+  const mode = options.mode ?? STACK_MODE;
+  if (mode === 'embedded') return surface(await embeddedBackend(env));
+  return surface(await distributedBackend(mode, env, options.distributed ?? {}));
+}
+
+interface Backend {
+  app: StackApp;
+  /** The embedded process's objects; null when the services run as their own processes. */
+  running: Embedded | null;
+  /** The distributed stack's processes; null when embedded. */
+  distributed: DistributedStack | null;
+  bootstrap: { client_id: string; client_secret: string; organization_id: string; user_id: string };
+  /** The data dir of the gateway (and of the blob store it shares with estates and reporting). */
+  dataDir: string;
+  /** Where a context keeps its files (keys, secrets, SQLite files). */
+  contextDir(context: string): string;
+  close(): Promise<void>;
+}
+
+async function embeddedBackend(env: Record<string, string>): Promise<Backend> {
   const dataDir = mkdtempSync(join(tmpdir(), 'renopath-test-'));
   const running = await startEmbedded({
     RENOPATH_DATA_DIR: dataDir,
@@ -37,8 +117,117 @@ export async function startStack(env: Record<string, string> = {}) {
     LOG_LEVEL: 'silent',
     ...env,
   }, { wireFidelity: true });
-  const app = running.gateway.app;
-  const bootstrap = running.bootstrap!;
+  return {
+    app: running.gateway.app as unknown as StackApp,
+    running,
+    distributed: null,
+    bootstrap: running.bootstrap!,
+    dataDir,
+    contextDir: (context) => join(dataDir, context),
+    async close() {
+      await running.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The public URL the embedded stack's links carry (its default): the distributed stack is given the same. */
+const PUBLIC_URL = 'http://localhost:8080';
+
+async function distributedBackend(mode: DistributedMode, env: Record<string, string>, options: Partial<DistributedStackOptions>): Promise<Backend> {
+  const replicas = mode === 'nats-postgres' ? replicaCounts() : {};
+  const stack = await startDistributedStack({ mode, replicas, publicUrl: PUBLIC_URL, ...options, env: { ...env, ...options.env } });
+  try {
+    const app = httpApp(stack.gateways);
+    const { client_id, client_secret } = stack.bootstrap;
+    const token = await app.inject({ method: 'POST', url: '/v1/oauth/token', headers: { 'x-service-client-id': client_id, 'x-service-client-secret': client_secret } });
+    if (token.statusCode !== 200) throw new Error(`bootstrap token: ${token.statusCode} ${token.body}`);
+    const me = await app.inject({ method: 'GET', url: '/v1/users/me', headers: { authorization: `Bearer ${token.json().access_token}` } });
+    const user = me.json()[0] as { id: string; organizations: Array<{ organization_id: string }> };
+    return {
+      app,
+      running: null,
+      distributed: stack,
+      bootstrap: { client_id, client_secret, organization_id: user.organizations[0]!.organization_id, user_id: user.id },
+      dataDir: stack.sharedDir,
+      contextDir: (context) => stack.contextDir(context),
+      close: () => stack.close(),
+    };
+  } catch (error) {
+    await stack.close();
+    throw error;
+  }
+}
+
+/** RENOPATH_E2E_REPLICAS=estates:2,gateway:2 (nats-postgres; default 2 of each). */
+function replicaCounts(): DistributedStackOptions['replicas'] {
+  const given = process.env['RENOPATH_E2E_REPLICAS'] ?? 'estates:2,gateway:2';
+  const counts: Record<string, number> = {};
+  for (const entry of given.split(',').filter(Boolean)) {
+    const [service, count] = entry.split(':');
+    if (!service || !/^[0-9]+$/.test(count ?? '')) throw new Error(`RENOPATH_E2E_REPLICAS: "${entry}" is not service:count`);
+    counts[service] = Number(count);
+  }
+  return counts;
+}
+
+const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+
+/**
+ * `inject` over real HTTP, to the gateways in turn (as a load balancer would): the request goes as
+ * given (no header added but host and content-length), the reply comes back in inject's shape.
+ * An absolute URL is sent to the stack whatever its origin (the public URL stands for the balancer).
+ */
+export function httpApp(gateways: string[]): StackApp {
+  let next = 0;
+  return {
+    inject(options: InjectOptions) {
+      const base = new URL(gateways[next++ % gateways.length]!);
+      const given = typeof options.url === 'string' ? options.url : (options.url as { pathname?: string })?.pathname ?? '/';
+      const target = new URL(given, base);
+      let path = target.pathname + target.search;
+      if (options.query) {
+        const extra = new URLSearchParams(options.query as Record<string, string>).toString();
+        if (extra) path += (target.search ? '&' : '?') + extra;
+      }
+      const headers: Record<string, string | string[]> = {};
+      for (const [name, value] of Object.entries(options.headers ?? {})) if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.map(String) : String(value);
+      let body: Buffer | undefined;
+      const payload = options.payload ?? options.body;
+      if (payload !== undefined && payload !== null) {
+        if (Buffer.isBuffer(payload)) body = payload;
+        else if (typeof payload === 'string') body = Buffer.from(payload);
+        else {
+          // As light-my-request: an object is sent as JSON, with that content type unless one is given.
+          body = Buffer.from(JSON.stringify(payload));
+          headers['content-type'] ??= 'application/json';
+        }
+      }
+      if (body) headers['content-length'] = String(body.length);
+      return new Promise<InjectReply>((resolve, reject) => {
+        const req = httpRequest({ host: base.hostname, port: base.port, method: options.method ?? 'GET', path, headers, agent }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('error', reject);
+          res.on('end', () => {
+            const rawPayload = Buffer.concat(chunks);
+            const text = rawPayload.toString('utf8');
+            resolve({ statusCode: res.statusCode ?? 0, headers: res.headers, body: text, payload: text, rawPayload, json: () => JSON.parse(text) });
+          });
+        });
+        req.on('error', reject);
+        req.end(body);
+      });
+    },
+  };
+}
+
+function surface(backend: Backend) {
+  const { bootstrap, dataDir } = backend;
+  // Typed as the embedded objects so the suites read them as before; in the distributed modes `app` is
+  // the HTTP client above and `running` is null, which only tests marked `embeddedOnly` would touch.
+  const app = backend.app as unknown as Embedded['gateway']['app'];
+  const running = backend.running as Embedded;
 
   const token = async (client_id = bootstrap.client_id, client_secret = bootstrap.client_secret) => {
     const res = await app.inject({
@@ -91,16 +280,19 @@ export async function startStack(env: Record<string, string> = {}) {
   return {
     app,
     running,
+    /** The distributed stack's processes (kill, restart, store environments); null when embedded. */
+    distributed: backend.distributed,
+    mode: backend.distributed?.mode ?? ('embedded' as StackMode),
     bootstrap,
     dataDir,
+    contextDir: backend.contextDir,
+    /** Every route of the gateway's table. */
+    routes: backend.running?.gateway.routes ?? GATEWAY_ROUTES,
     token,
     admin,
     tenant,
     as,
     clientToken,
-    async close() {
-      await running.close();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
+    close: backend.close,
   };
 }
