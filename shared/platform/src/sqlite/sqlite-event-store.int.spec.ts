@@ -12,6 +12,13 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 eventStoreContract('sqlite', async (storage) => openSqliteEventStore({ file: join(dir, `${storage}.db`) }));
 
+const until = async (done: () => boolean) => {
+  for (let waited = 0; !done(); waited += 5) {
+    if (waited > 5_000) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+};
+
 describe('SqliteEventStore', () => {
   it('keeps consumer checkpoints in its own file', async () => {
     const file = join(dir, 'checkpoints.db');
@@ -113,6 +120,51 @@ describe('SqliteEventStore', () => {
     read!.data = { replaced: true };
     expect(read!.data).toEqual({ replaced: true });
     await store.close();
+  });
+
+  it("hands a subscription every committed event once and in order: its own commits (served from the tail it keeps), a failed append's none, another connection's, and a catch-up", async () => {
+    const file = join(dir, 'committed-tail.db');
+    // No poll tick within the test: what it sees, it sees through the wake-ups of this process's commits.
+    const store = openSqliteEventStore({ file, pollIntervalMs: 60_000 });
+    const other = openSqliteEventStore({ file });
+    const seen: string[] = [];
+    let held: (() => void) | null = null;
+    const follow = (async () => {
+      for await (const event of store.subscribeToAll()) {
+        seen.push(`${event.stream}@${event.revision}:${(event.data as { n?: number }).n}`);
+        if ((event.data as { n?: number }).n === 6) await new Promise<void>((release) => (held = release));
+        if (seen.length === 2107) return;
+      }
+    })();
+    const expected: string[] = [];
+    // One group: the second append fails its expected revision and leaves nothing behind.
+    const group = await Promise.allSettled([
+      store.append('a', [newEvent('E', { n: 1 })], NO_STREAM),
+      store.append('a', [newEvent('E', { n: 99 })], NO_STREAM),
+      store.append('b', [newEvent('E', { n: 2 }), newEvent('E', { n: 3 })], NO_STREAM),
+    ]);
+    expect(group.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expected.push('a@0:1', 'b@0:2', 'b@1:3');
+    await until(() => seen.length === 3);
+    // Another connection commits just before this store does, both before the subscription wakes:
+    // the tail this store keeps has a gap there, which it must not skip.
+    await Promise.all([other.append('c', [newEvent('E', { n: 4 })], NO_STREAM), store.append('a', [newEvent('E', { n: 5 })], exact(0n))]);
+    expected.push('c@0:4', 'a@1:5');
+    await until(() => seen.length === 5);
+    // Another connection commits while the subscription, last woken by this store's commit, is busy
+    // with that event: it must look in the file, not take its store's tail for the whole log.
+    await store.append('a', [newEvent('E', { n: 6 })], exact(1n));
+    await until(() => held !== null);
+    await other.append('c', [newEvent('E', { n: 7 })], exact(0n));
+    held!();
+    expected.push('a@2:6', 'c@1:7');
+    await until(() => seen.length === 7);
+    // More than the tail holds, in one go: the subscription reads what it no longer holds from the file.
+    await Promise.all(Array.from({ length: 2100 }, (_, i) => store.append(`d-${i}`, [newEvent('E', { n: 8 + i })], NO_STREAM)));
+    expected.push(...Array.from({ length: 2100 }, (_, i) => `d-${i}@0:${8 + i}`));
+    await follow;
+    expect(seen).toEqual(expected);
+    await Promise.all([store.close(), other.close()]);
   });
 
   it('works in memory', async () => {

@@ -15,7 +15,6 @@ import {
   type SubscribeOptions,
   type Subscription,
 } from '../ports/event-store.ts';
-import { Signal } from '../internal/async.ts';
 import { repeatedAppend, revisionMatches } from '../internal/append-rules.ts';
 import { openSqlite, type SqliteSynchronous } from './sqlite-connection.ts';
 import { SerialSubscription, streamWanted } from '../internal/serial-subscription.ts';
@@ -70,17 +69,77 @@ interface EventRow {
 
 const COLUMNS = 'position, event_id, stream, revision, type, data, metadata, occurred_at';
 const READ_BATCH = 256;
+/** Rows of its own latest commits a store keeps for its subscriptions (trimmed to this once it holds twice as many). */
+const TAIL_ROWS = 1024;
 
-// One wake-up call per database file in the process, shared by every store opened on that file (a
-// CLI and a service, or two tests on one file, see each other's appends at once). Stores on other
-// files are not woken: with every context in one process (embedded), a shared call would wake every
-// subscription of every context on each append, one empty query each.
-const signals = new Map<string, Signal>();
-function signalOf(file: string): Signal {
-  if (file === ':memory:' || file === '') return new Signal();
-  let signal = signals.get(file);
-  if (!signal) signals.set(file, (signal = new Signal()));
-  return signal;
+/** Who woke a subscription: a store of this process that committed events, or null (its store's poll tick, or close). */
+type Wake = (committer: SqliteEventStore | null) => void;
+
+/**
+ * One bell per database file in the process, rung by every store opened on that file when it commits
+ * events (a CLI and a service, or two tests on one file, see each other's appends at once). Stores on
+ * other files are not woken: with every context in one process (embedded), a shared bell would wake
+ * every subscription of every context on each append. A waiting subscription costs a set entry, no
+ * timer and no abort listener: those were a visible share of an embedded job's CPU.
+ */
+class Bell {
+  private waiters = new Set<Wake>();
+  /** The store whose commit rang last. */
+  lastCommitter: SqliteEventStore | null = null;
+  ring(committer: SqliteEventStore | null): void {
+    if (committer) this.lastCommitter = committer;
+    if (this.waiters.size === 0) return;
+    const waiters = this.waiters;
+    this.waiters = new Set();
+    for (const wake of waiters) wake(committer);
+  }
+  listen(wake: Wake): void {
+    this.waiters.add(wake);
+  }
+  forget(wake: Wake): void {
+    this.waiters.delete(wake);
+  }
+}
+const bells = new Map<string, Bell>();
+function bellOf(file: string): Bell {
+  if (file === ':memory:' || file === '') return new Bell();
+  let bell = bells.get(file);
+  if (!bell) bells.set(file, (bell = new Bell()));
+  return bell;
+}
+
+/**
+ * The rows a store itself committed last, in position order and without a gap: what its subscriptions
+ * (a context's relay, projections and process managers, each tailing the same log) would otherwise
+ * each read back from SQLite right after the commit that woke them. It only ever answers with the
+ * rows that directly follow a position; any other read (a subscription catching up, rows another
+ * connection wrote) goes to the database, so a miss costs a query and never an event.
+ */
+class CommittedTail {
+  private rows: EventRow[] = [];
+
+  /** Rows of one commit, in order. A gap (another connection wrote in between) starts the tail afresh. */
+  add(rows: EventRow[]): void {
+    for (const row of rows) {
+      const last = this.rows[this.rows.length - 1];
+      if (last && row.position !== last.position + 1n) this.rows = [];
+      this.rows.push(row);
+    }
+    if (this.rows.length > 2 * TAIL_ROWS) this.rows = this.rows.slice(-TAIL_ROWS);
+  }
+
+  /** The last position held, or null when empty. */
+  get last(): bigint | null {
+    return this.rows.length === 0 ? null : this.rows[this.rows.length - 1]!.position;
+  }
+
+  /** Up to `max` rows directly after `after`, or null when the tail does not hold the row after it. */
+  after(after: bigint, max: number): EventRow[] | null {
+    const first = this.rows[0];
+    if (!first || after + 1n < first.position) return null;
+    const index = Number(after + 1n - first.position);
+    return index < this.rows.length ? this.rows.slice(index, index + max) : null;
+  }
 }
 
 function toRecorded(row: EventRow): RecordedEvent {
@@ -130,7 +189,13 @@ function lazyJson(target: RecordedEvent, key: 'data' | 'metadata', json: string)
  * loss only makes its consumer handle some events again, which every consumer is built for.
  */
 class GroupCommit {
-  private pending: Array<{ run: () => unknown; lazy: boolean; resolve: (value: unknown) => void; reject: (error: unknown) => void }> = [];
+  private pending: Array<{
+    run: () => unknown;
+    lazy: boolean;
+    committed: ((value: unknown) => void) | undefined;
+    resolve: (value: unknown) => void;
+    reject: (error: unknown) => void;
+  }> = [];
   private scheduled = false;
   private readonly noSync: Database.Statement | null;
   private readonly fullSync: Database.Statement | null;
@@ -156,10 +221,19 @@ class GroupCommit {
     );
   }
 
-  /** Queues `run` (synchronous SQL, in a savepoint if it may fail half-way) for the next group. */
-  run<T>(run: () => T, options: { lazy?: boolean } = {}): Promise<T> {
+  /**
+   * Queues `run` (synchronous SQL, in a savepoint if it may fail half-way) for the next group.
+   * `committed` sees its result once the group's COMMIT returned, before anyone is woken or answered.
+   */
+  run<T>(run: () => T, options: { lazy?: boolean; committed?: (value: T) => void } = {}): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.pending.push({ run, lazy: options.lazy ?? false, resolve: resolve as (value: unknown) => void, reject });
+      this.pending.push({
+        run,
+        lazy: options.lazy ?? false,
+        committed: options.committed as ((value: unknown) => void) | undefined,
+        resolve: resolve as (value: unknown) => void,
+        reject,
+      });
       if (!this.scheduled) {
         this.scheduled = true;
         // A tick, neither a promise job nor a loop turn: Node runs ticks once the promise jobs are
@@ -203,6 +277,7 @@ class GroupCommit {
     } finally {
       if (lazy) this.fullSync?.run();
     }
+    outcomes.forEach((outcome, i) => outcome.ok && group[i]!.committed?.(outcome.value));
     // Subscriptions are woken for events, not for a group of checkpoints alone.
     if (!lazy) this.onCommitted();
     outcomes.forEach((outcome, i) => (outcome.ok ? group[i]!.resolve(outcome.value) : group[i]!.reject(outcome.error)));
@@ -213,8 +288,11 @@ export class SqliteEventStore implements EventStore {
   readonly checkpoints: SqliteCheckpointStore;
   private readonly db: Database.Database;
   private readonly pollIntervalMs: number;
-  private readonly appended: Signal;
+  private readonly bell: Bell;
+  private readonly tail = new CommittedTail();
   private readonly subscriptions = new Set<SqliteSubscription>();
+  /** Wakes idle subscriptions to look for appends made by another process; runs while any is open. */
+  private poller: NodeJS.Timeout | undefined;
   private readonly statements;
   private readonly appendTransaction;
   private readonly writes: GroupCommit;
@@ -223,8 +301,8 @@ export class SqliteEventStore implements EventStore {
   constructor(options: SqliteEventStoreOptions) {
     this.db = openSqlite(options.file, SCHEMA, options.synchronous);
     this.pollIntervalMs = options.pollIntervalMs ?? 200;
-    this.appended = signalOf(options.file === ':memory:' || options.file === '' ? options.file : resolvePath(options.file));
-    this.writes = new GroupCommit(this.db, options.synchronous ?? 'FULL', () => this.appended.notify());
+    this.bell = bellOf(options.file === ':memory:' || options.file === '' ? options.file : resolvePath(options.file));
+    this.writes = new GroupCommit(this.db, options.synchronous ?? 'FULL', () => this.bell.ring(this));
     // The store's checkpoints share its connection, so a relay's checkpoint joins the appends' commit.
     this.checkpoints = new SqliteCheckpointStore(this.db, false, this.writes);
     this.statements = {
@@ -250,11 +328,11 @@ export class SqliteEventStore implements EventStore {
       recordKey: this.db.prepare('INSERT INTO idempotent_appends (idempotency_key, stream, next_revision, position) VALUES (?, ?, ?, ?)'),
     };
     this.appendTransaction = this.db.transaction(
-      (stream: string, events: NewEvent[], expected: ExpectedRevision, key: string | undefined): AppendResult => {
+      (stream: string, events: NewEvent[], expected: ExpectedRevision, key: string | undefined, rows: EventRow[]): AppendResult => {
         // The key is looked up inside the write lock: of two racing appends under one key, the second sees the first.
         const earlier = key === undefined ? undefined : this.statements.keyed.get(key, stream);
         if (earlier) return { next_revision: earlier.next_revision, position: earlier.position };
-        const result = this.appendInTransaction(stream, events, expected);
+        const result = this.appendInTransaction(stream, events, expected, rows);
         if (key !== undefined) this.statements.recordKey.run(key, stream, result.next_revision, result.position);
         return result;
       },
@@ -266,7 +344,14 @@ export class SqliteEventStore implements EventStore {
     // The group's transaction is IMMEDIATE: it takes the write lock before any revision is read, so two
     // processes cannot both pass the check; inside the group, appends run one after another (in
     // savepoints), so of two appends to one stream with the same expected revision the second fails.
-    return this.writes.run(() => this.appendTransaction(stream, events, expected, options.idempotencyKey));
+    const written = await this.writes.run(
+      () => {
+        const rows: EventRow[] = [];
+        return { result: this.appendTransaction(stream, events, expected, options.idempotencyKey, rows), rows };
+      },
+      { committed: ({ rows }) => this.tail.add(rows) },
+    );
+    return written.result;
   }
 
   async appendedUnder(stream: string, idempotencyKey: string): Promise<AppendResult | null> {
@@ -276,7 +361,8 @@ export class SqliteEventStore implements EventStore {
     return row ? { next_revision: row.next_revision, position: row.position } : null;
   }
 
-  private appendInTransaction(stream: string, events: NewEvent[], expected: ExpectedRevision): AppendResult {
+  /** Appends in the caller's transaction; `rows` receives each row as stored (the committed tail's copy). */
+  private appendInTransaction(stream: string, events: NewEvent[], expected: ExpectedRevision, rows: EventRow[]): AppendResult {
     const ids = events.map((e) => e.event_id);
     if (new Set(ids).size !== ids.length) {
       throw new EventIdConflictError(stream, ids, 'the same event id appears twice in one append');
@@ -290,16 +376,11 @@ export class SqliteEventStore implements EventStore {
     let position = 0n;
     for (const event of events) {
       revision += 1n;
-      const info = this.statements.insert.run(
-        event.event_id,
-        stream,
-        revision,
-        event.type,
-        JSON.stringify(event.data),
-        JSON.stringify(event.metadata),
-        event.occurred_at,
-      );
+      const data = JSON.stringify(event.data);
+      const metadata = JSON.stringify(event.metadata);
+      const info = this.statements.insert.run(event.event_id, stream, revision, event.type, data, metadata, event.occurred_at);
       position = BigInt(info.lastInsertRowid);
+      rows.push({ position, event_id: event.event_id, stream, revision, type: event.type, data, metadata, occurred_at: event.occurred_at });
     }
     if (events.length === 0) position = this.statements.head.get()?.head ?? 0n;
     return { next_revision: revision, position };
@@ -332,21 +413,41 @@ export class SqliteEventStore implements EventStore {
 
   subscribeToAll(options: SubscribeOptions = {}): Subscription {
     this.assertOpen();
-    const subscription = new SqliteSubscription(
-      (after) => (this.writes.beforeRead(), this.statements.readAll.all(after, READ_BATCH)),
-      this.appended,
-      options,
-      this.pollIntervalMs,
-      () => this.subscriptions.delete(subscription),
-    );
+    const subscription = new SqliteSubscription(this, this.bell, options, () => {
+      this.subscriptions.delete(subscription);
+      if (this.subscriptions.size === 0) this.stopPolling();
+    });
     this.subscriptions.add(subscription);
+    this.poller ??= setInterval(() => {
+      for (const s of this.subscriptions) s.poll();
+    }, this.pollIntervalMs).unref();
     return subscription;
+  }
+
+  /**
+   * The rows after `after` for a subscription last woken by `committer`: from the committed tail when
+   * it holds the next row; none without a query when this store's own commit woke it, no other
+   * connection of this process committed since, and the tail shows it has seen everything (another
+   * process's appends are found on the next poll tick, as before); else from the database.
+   */
+  rowsAfter(after: bigint, committer: SqliteEventStore | null): EventRow[] {
+    const cached = committer === null ? null : this.tail.after(after, READ_BATCH);
+    if (cached) return cached;
+    if (committer === this && this.bell.lastCommitter === this && this.tail.last === after) return [];
+    this.writes.beforeRead();
+    return this.statements.readAll.all(after, READ_BATCH);
+  }
+
+  private stopPolling(): void {
+    if (this.poller) clearInterval(this.poller);
+    this.poller = undefined;
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     this.writes.flush();
+    this.stopPolling();
     await Promise.all([...this.subscriptions].map((s) => s.close()));
     this.db.close();
   }
@@ -360,13 +461,16 @@ export class SqliteEventStore implements EventStore {
 class SqliteSubscription extends SerialSubscription {
   private buffer: RecordedEvent[] = [];
   private after: bigint;
-  private readonly stop = new AbortController();
+  private closed = false;
+  /** Who woke it last; null first, so it starts by catching up from the database. */
+  private committer: SqliteEventStore | null = null;
+  /** Set while it sleeps: what wakes it (the bell, its store's poll tick, or close). */
+  private sleeping: Wake | null = null;
 
   constructor(
-    private readonly readAfter: (after: bigint) => EventRow[],
-    private readonly appended: Signal,
+    private readonly store: SqliteEventStore,
+    private readonly bell: Bell,
     private readonly options: SubscribeOptions,
-    private readonly pollIntervalMs: number,
     private readonly onClose: () => void,
   ) {
     super();
@@ -374,19 +478,35 @@ class SqliteSubscription extends SerialSubscription {
   }
 
   protected async produce(): Promise<IteratorResult<RecordedEvent>> {
-    while (!this.stop.signal.aborted) {
+    while (!this.closed) {
       const event = this.buffer.shift();
       if (event) return { done: false, value: event };
-      const batch = this.readAfter(this.after);
+      const batch = this.store.rowsAfter(this.after, this.committer);
       if (batch.length > 0) {
         this.after = batch[batch.length - 1]!.position;
         // Filtered on the row: a subscriber with prefixes builds no event for other streams.
         this.buffer = batch.filter((row) => this.wanted(row.stream)).map(toRecorded);
         continue;
       }
-      await this.appended.wait(this.pollIntervalMs, this.stop.signal);
+      this.committer = await new Promise<SqliteEventStore | null>((resolve) => {
+        this.sleeping = resolve;
+        this.bell.listen(resolve);
+      });
+      this.sleeping = null;
     }
     return { done: true, value: undefined };
+  }
+
+  /** The store's poll tick: a sleeping subscription looks in the database (appends by another process). */
+  poll(): void {
+    this.wake(null);
+  }
+
+  private wake(committer: SqliteEventStore | null): void {
+    const sleeping = this.sleeping;
+    if (!sleeping) return;
+    this.bell.forget(sleeping);
+    sleeping(committer);
   }
 
   private wanted(stream: string): boolean {
@@ -394,12 +514,13 @@ class SqliteSubscription extends SerialSubscription {
   }
 
   takeBuffered(max: number): RecordedEvent[] {
-    return this.stop.signal.aborted ? [] : this.buffer.splice(0, max);
+    return this.closed ? [] : this.buffer.splice(0, max);
   }
 
   async close(): Promise<void> {
-    this.stop.abort();
+    this.closed = true;
     this.buffer = [];
+    this.wake(null);
     this.onClose();
   }
 }
