@@ -52,13 +52,32 @@ export class Signal {
       if (abort?.aborted) return resolve();
       const wake = (): void => {
         if (timer !== undefined) clearTimeout(timer);
-        abort?.removeEventListener('abort', wake);
+        if (abort) abortWaiters.get(abort)?.delete(wake);
         this.waiters.delete(wake);
         resolve();
       };
       const timer = timeoutMs === undefined ? undefined : setTimeout(wake, timeoutMs);
-      abort?.addEventListener('abort', wake, { once: true });
+      if (abort) onAbort(abort, wake);
       this.waiters.add(wake);
     });
   }
+}
+
+/**
+ * Who waits on an AbortSignal through `Signal.wait`, behind one listener per signal: a consumer
+ * waits once per event it is woken for, and adding and removing an event listener each time was a
+ * visible share of an embedded job's CPU (EventTarget bookkeeping is far dearer than a Set's).
+ */
+const abortWaiters = new WeakMap<AbortSignal, Set<() => void>>();
+function onAbort(abort: AbortSignal, wake: () => void): void {
+  let waiters = abortWaiters.get(abort);
+  if (!waiters) {
+    const set = (waiters = new Set());
+    abortWaiters.set(abort, set);
+    abort.addEventListener('abort', () => {
+      for (const w of [...set]) w();
+      set.clear();
+    }, { once: true });
+  }
+  waiters.add(wake);
 }
