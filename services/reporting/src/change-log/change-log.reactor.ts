@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Bus, Closeable, EventEnvelope, ReadStore } from '@renopath/platform';
+import type { Bus, Closeable, EventEnvelope, ReadStore, ReadStoreTx } from '@renopath/platform';
 import type { Settlement } from '@renopath/platform/service/settlement.ts';
 import { EstateEvents, RenovationEvents, type EstateEventType, type RenovationEventType } from '@renopath/contracts';
 
@@ -25,11 +25,18 @@ const NOT_A_CHANGE = new Set(['EstateMemberAdded', 'EstateMemberActivated', 'Est
  * whether its own document was written before or after the event arrived.
  */
 export async function recordChange(readStore: ReadStore, key: string, at: string): Promise<void> {
-  await readStore.transaction(async (tx) => {
-    const doc = await tx.get<ChangeDoc>(L.changes, key);
-    if (doc && doc.last_changed_at >= at) return;
-    await tx.put<ChangeDoc>(L.changes, key, { id: key, last_changed_at: at });
-  });
+  // The events of one command share their moment: after the first, the rest change nothing, and a
+  // read of what is committed (a maximum only grows) spares them a write transaction each.
+  const known = await readStore.get<ChangeDoc>(L.changes, key);
+  if (known && known.last_changed_at >= at) return;
+  await readStore.transaction((tx) => recordChangeIn(tx, key, at));
+}
+
+/** `recordChange` inside a transaction the caller holds (one commit for the change and what goes with it). */
+export async function recordChangeIn(tx: ReadStoreTx, key: string, at: string): Promise<void> {
+  const doc = await tx.get<ChangeDoc>(L.changes, key);
+  if (doc && doc.last_changed_at >= at) return;
+  await tx.put<ChangeDoc>(L.changes, key, { id: key, last_changed_at: at });
 }
 
 /** The change of a renovations or estates event (parsed with its contract), or null when it changes nothing a report shows. */

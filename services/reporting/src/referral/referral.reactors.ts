@@ -11,7 +11,7 @@ import {
   type EstateEventType,
   type TrajectoryPlan,
 } from '@renopath/contracts';
-import { changeOf, recordChange } from '../change-log/change-log.reactor.ts';
+import { changeOf, recordChangeIn } from '../change-log/change-log.reactor.ts';
 import { applyEstateEvent } from './estate-copy.ts';
 import type { ReferralAgency, ReferralEstate } from './referral-model.ts';
 
@@ -50,8 +50,10 @@ export function startEstatesReactor(options: { bus: Bus; readStore: ReadStore; l
     } else if (parsed?.success) {
       const event = { type: envelope.type, data: parsed.data } as EstateEvent;
       const change = changeOf(envelope);
-      if (change) await recordChange(readStore, change.key, change.at);
+      // The change and the copy in one commit: a reactor's transaction per event is most of what
+      // reporting costs a job.
       await readStore.transaction(async (tx) => {
+        if (change) await recordChangeIn(tx, change.key, change.at);
         const estate_id = event.data.estate_id;
         const doc = await tx.get<EstateCopyDoc>(R.estates, estate_id);
         if (doc && doc.revision >= envelope.revision) return;
@@ -65,13 +67,20 @@ export function startEstatesReactor(options: { bus: Bus; readStore: ReadStore; l
   });
 }
 
+/**
+ * The job events the page's copy follows; the others (started, failed, stopped, ...) change nothing
+ * on it and cost no transaction. The revision guard stays right without them: it only ever keeps an
+ * older redelivered event from undoing a later one of these.
+ */
+const CHANGES_A_JOB_COPY = new Set<CalculationJobEventType>(['CalculationJobCreated', 'CalculationJobEstateLinked', 'CalculationJobFinished']);
+
 /** Calculations events: which estate a trajectory job is for, and the estate's latest finished trajectory. */
 export function startCalculationsReactor(options: { bus: Bus; readStore: ReadStore; log: Logger; settlement?: Settlement }): Promise<Closeable> {
   const { bus, readStore, log } = options;
   const tracked = options.settlement?.reactor(CALCULATIONS_CONSUMER, ['calculations']);
   return bus.consume(CALCULATIONS_CONSUMER, { subjects: ['evt.calculations.>'] }, async (envelope) => {
     const type = envelope.type as CalculationJobEventType;
-    const schema = envelope.stream.startsWith('calculation-job-') ? CalculationJobEvents[type] : undefined;
+    const schema = envelope.stream.startsWith('calculation-job-') && CHANGES_A_JOB_COPY.has(type) ? CalculationJobEvents[type] : undefined;
     const parsed = schema?.safeParse(envelope.data);
     if (parsed && !parsed.success) {
       log.error({ event_id: envelope.event_id, type: envelope.type }, 'calculations event does not match its contract; skipped');
