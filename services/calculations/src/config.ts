@@ -14,6 +14,8 @@ const Env = PlatformEnv.extend({
   RENOPATH_CALCULATIONS_ROLE: z.enum(['all', 'worker']).default('all'),
   /** Jobs one process runs at a time. */
   RENOPATH_CALCULATION_WORKERS: z.coerce.number().int().min(0).max(64).default(4),
+  /** Threads that make plans, off the thread that serves requests; 0: in that thread. */
+  RENOPATH_PLANNER_THREADS: z.coerce.number().int().min(0).max(16).default(1),
   RENOPATH_ALLOW_PRIVATE_NETWORK: flag,
   RENOPATH_WEBHOOK_RETRY_SCHEDULE: z.string().default('0,5s,5m,30m,2h,5h,10h'),
   RENOPATH_LIDAR_URL: z.preprocess((v) => (v === '' ? undefined : v), z.url().optional()),
@@ -32,6 +34,7 @@ export interface CalculationsServiceConfig {
   leaseMs: number;
   role: 'all' | 'worker';
   workers: number;
+  plannerThreads: number;
   allowPrivateNetwork: boolean;
   webhookRetrySchedule: string;
   lidarUrl: string | null;
@@ -57,6 +60,7 @@ export function loadCalculationsConfig(env: NodeJS.ProcessEnv = process.env): Ca
     leaseMs: e.RENOPATH_JOB_LEASE_MS,
     role: e.RENOPATH_CALCULATIONS_ROLE,
     workers: e.RENOPATH_CALCULATION_WORKERS,
+    plannerThreads: e.RENOPATH_PLANNER_THREADS,
     allowPrivateNetwork: e.RENOPATH_ALLOW_PRIVATE_NETWORK,
     webhookRetrySchedule: e.RENOPATH_WEBHOOK_RETRY_SCHEDULE,
     lidarUrl: e.RENOPATH_LIDAR_URL ?? null,

@@ -4,6 +4,7 @@ import { openContextRuntime } from '@renopath/platform/service/context-runtime.t
 import { startCalculations, type CalculationsService } from './calculations.service.ts';
 import { JOB_LIFETIME_MS, MAX_ATTEMPTS, type CalculationsServiceConfig } from './config.ts';
 import { createJobRunner, type JobRunnerExtras } from './trajectory/run-job.ts';
+import { inlinePlanner, threadPlanner } from './planner/planner-pool.ts';
 import { startWorker } from './worker/worker.ts';
 import { startJobWebhooks, type WebhookSigner } from './webhooks/job-webhooks.ts';
 
@@ -21,10 +22,11 @@ export interface CalculationsContextOptions {
  * `worker`, only workers, which take jobs over the bus from the process that holds the context.
  */
 export async function startCalculationsContext(config: CalculationsServiceConfig, bus: Bus, log: Logger, options: CalculationsContextOptions) {
-  const run = createJobRunner(config, bus, log, options.extras);
+  const planner = options.extras?.planner ?? (config.plannerThreads > 0 ? threadPlanner(config.plannerThreads, log) : inlinePlanner());
+  const run = createJobRunner(config, bus, log, { ...options.extras, planner });
   if (config.role === 'worker') {
     const worker = startWorker({ bus, log, concurrency: Math.max(1, config.workers), run, busTimeoutMs: config.busTimeoutMs });
-    return { service: null, storage: null, worker, async close() { await worker.close(); } };
+    return { service: null, storage: null, worker, async close() { await worker.close(); await planner.close(); } };
   }
   const runtime = await openContextRuntime({ platform: config.platform, context: CONTEXT, bus, log });
   const { storage, settlement, relay } = runtime;
@@ -58,6 +60,7 @@ export async function startCalculationsContext(config: CalculationsServiceConfig
       const stopping = worker?.close();
       service.queue.close();
       await stopping;
+      await planner.close();
       await runtime.close(service, webhooks);
     },
   };

@@ -20,13 +20,15 @@ import { processEpcDocument } from '../epc-document/index.ts';
 import { crossCheckImpact, fillGaps, type GapProviders } from '../gap-filling/index.ts';
 import { applyEffect } from '@renopath/catalog';
 import { httpEnergyEfficiencyProvider, httpGeometryProvider } from '../gap-filling/http-providers.ts';
-import { planTrajectory } from '../planner/planner.ts';
+import { inlinePlanner, PlanRefusedError, type Planner } from '../planner/planner-pool.ts';
 import type { JobOutcome, JobRunner } from '../worker/worker.ts';
 
 /** Test and embedding seams: other providers than the configured HTTP ones, a clock. */
 export interface JobRunnerExtras {
   providers?: GapProviders;
   now?: () => Date;
+  /** Where plans are made (start.ts: planner threads as configured); in the calling thread if not given. */
+  planner?: Planner;
 }
 
 type Flag = { field: string; code: string; message: string };
@@ -44,6 +46,7 @@ const itemIdOf = (job_id: string, order: number) => newId({ idempotency_key: `ca
  */
 export function createJobRunner(config: CalculationsServiceConfig, bus: Bus, log: Logger, extras: JobRunnerExtras = {}): JobRunner {
   const now = extras.now ?? (() => new Date());
+  const planner = extras.planner ?? inlinePlanner();
   const providers: GapProviders = extras.providers ?? {
     ...(config.lidarUrl ? { geometry: httpGeometryProvider({ url: config.lidarUrl, timeoutMs: config.providerTimeoutMs, breaker: config.providerBreaker, log }) } : {}),
     ...(config.energyProviderUrl ? { energy: httpEnergyEfficiencyProvider({ url: config.energyProviderUrl, timeoutMs: config.providerTimeoutMs, breaker: config.providerBreaker, log }) } : {}),
@@ -122,12 +125,14 @@ export function createJobRunner(config: CalculationsServiceConfig, bus: Bus, log
     flags.push(...filled.flags);
     property = filled.property;
 
-    const planWith = (p: PropertyDescription, src: Record<string, DataSource>): TrajectoryPlan | JobOutcome => {
+    const planWith = async (p: PropertyDescription, src: Record<string, DataSource>): Promise<TrajectoryPlan | JobOutcome> => {
       try {
-        return planTrajectory(p, { year: now().getUTCFullYear(), sources: src as never });
+        return await planner.plan(p, { year: now().getUTCFullYear(), sources: src as never });
       } catch (err) {
         // The model refuses what it cannot describe: an answer about this job, not a crash to retry.
-        return { outcome: 'FAILED', error: { code: 'NOT_PLANNABLE', message: `no trajectory could be computed: ${(err as Error).message}` } };
+        // A planner thread that died is not an answer: the job is tried again after its lease.
+        if (!(err instanceof PlanRefusedError)) throw err;
+        return { outcome: 'FAILED', error: { code: 'NOT_PLANNABLE', message: `no trajectory could be computed: ${err.message}` } };
       }
     };
     const estate_id = assignment.estate_id!;
@@ -139,7 +144,7 @@ export function createJobRunner(config: CalculationsServiceConfig, bus: Bus, log
       await patiently('estate', assignment.lease_until, () => describeEstate(call, { job_id: assignment.job_id, estate_id, property, updateFields: true, what: 'filled' }));
     }
 
-    let planned = planWith(property, filled.sources);
+    let planned = await planWith(property, filled.sources);
     if ('outcome' in planned) return planned;
     const listRoofs = () => patiently('roofs', assignment.lease_until, () => call<Roof[]>(EstatesSubjects.listRoofs, { params: { estate_id } }), true);
     let roofs = planned.steps.some((s) => s.scope === 'ROOF') ? await listRoofs() : [];
@@ -161,7 +166,7 @@ export function createJobRunner(config: CalculationsServiceConfig, bus: Bus, log
         property = { ...property, roof_type };
         filled.sources['roof_type'] = 'MODEL';
       }
-      planned = planWith(property, filled.sources);
+      planned = await planWith(property, filled.sources);
       if ('outcome' in planned) return planned;
     }
     // The external provider "validates renovation impact on EPC scores" (INTERFACE.md 3): its view of
