@@ -120,7 +120,12 @@ export async function openContextStorage(config: PlatformConfig, context: string
       ? await openPostgresReadStore({ connectionString: config.readStore, schema, maxConnections: config.postgresPoolSize ?? 10 })
       : isMongoUrl(config.readStore)
         ? await (await import('../mongo/mongo-read-store.ts')).openMongoReadStore({ url: config.readStore, prefix: schema })
-        : openSqliteReadStore({ file: join(contextDir(config, context), 'read.db'), synchronous: config.sqliteSynchronous });
+        // Always NORMAL: every read model is derived from the event store and commits with its
+        // checkpoint, so a power loss can only take both back to an earlier consistent point, from
+        // which the log (durable at RENOPATH_SQLITE_SYNCHRONOUS) replays it; consumer checkpoints
+        // only make their idempotent consumers see events again. An fsync per projection batch
+        // bought nothing but latency.
+        : openSqliteReadStore({ file: join(contextDir(config, context), 'read.db'), synchronous: 'NORMAL' });
   } catch (error) {
     await eventStore.close();
     throw error;
