@@ -4,6 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
 import type { BlobStore, Bus, ReadStore } from '@renopath/platform';
 import type { GatewayConfig } from './config.ts';
+import { requestLogger } from './http/request-logger.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { docsPlugin } from './plugins/docs.ts';
 import { downloadsPlugin } from './plugins/downloads.ts';
@@ -61,7 +62,7 @@ export function buildGateway(deps: GatewayDeps): Gateway {
     genReqId: () => randomUUID(),
     childLoggerFactory: (logger, bindings, options, raw) => {
       const given = clientRequestId(raw.headers['x-request-id']);
-      return logger.child(given ? { ...bindings, client_request_id: given } : bindings, options);
+      return requestLogger(logger, given ? { ...bindings, client_request_id: given } : bindings, options);
     },
     routerOptions: { ignoreTrailingSlash: true },
     clientErrorHandler: answerClientError,

@@ -1,8 +1,8 @@
 import { DomainError, type ReadStore } from '@renopath/platform';
-import { actorOf } from '@renopath/platform/service/handler-kit.ts';
+import { actorOf, readShared } from '@renopath/platform/service/handler-kit.ts';
 import type { Actor, MemberType, ServiceRequest } from '@renopath/contracts';
 import type { EstateView } from '../estate-views/estate-view.ts';
-import { roleIn } from '../directory/directory.reactor.ts';
+import { roleId, roleIn, ROLES, type RoleDoc } from '../directory/directory.reactor.ts';
 
 /** Who may do what (API.md 3). */
 export type Access = 'READ' | 'WRITE';
@@ -40,9 +40,10 @@ export type AccessControl = ReturnType<typeof accessControl>;
  */
 export function accessControl(reads: ReadStore) {
   /** The caller's role in the token's organization; the user's other organizations grant nothing here. */
-  const roleOf = (req: ServiceRequest): Promise<MemberType | null> => {
+  const roleOf = async (req: ServiceRequest): Promise<MemberType | null> => {
     const actor = actorOf(req);
-    return roleIn(reads, actor.organization_id, actor.user_id);
+    // Every request reads it and none changes it: the store's shared copy, no parse per request.
+    return (await readShared<RoleDoc>(reads, ROLES, roleId(actor.organization_id, actor.user_id)))?.member_type ?? null;
   };
 
   return {

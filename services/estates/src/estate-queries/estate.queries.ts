@@ -1,23 +1,39 @@
 import type { z } from 'zod';
-import { actorOf } from '@renopath/platform/service/handler-kit.ts';
+import { freezeImmutable, isImmutable } from '@renopath/platform/internal/reply.ts';
+import { actorOf, readShared } from '@renopath/platform/service/handler-kit.ts';
 import { EstateListQuery, GetEstateQuery, type ServiceRequest } from '@renopath/contracts';
 import { activeIn, asSeenBy, notFound, WRITER_ROLES, type Access } from '../access/access.ts';
 import { C, type EstateDetailDoc, type EstateListDoc, type MembershipDoc } from '../estate-views/estate-views.projection.ts';
-import { renderEstate, renderListForm, renderListItem } from '../estate-views/estate-views.render.ts';
+import { renderEstate, renderListForm, renderListItem, type EstateReply } from '../estate-views/estate-views.render.ts';
 import type { EstatesKit, Handler } from '../kit/estates-kit.ts';
 
-/** The current detailed form, for a reader with at least `need`, as that reader may see it. */
-export async function readable(kit: EstatesKit, req: ServiceRequest, need: Access = 'READ') {
+/**
+ * The current detail document (the store's shared copy: read only) and what the caller may do with
+ * it, for a caller with at least `need`.
+ */
+async function accessibleDoc(kit: EstatesKit, req: ServiceRequest, need: Access) {
   const estate_id = kit.estateIdOf(req);
-  const doc = await kit.reads.get<EstateDetailDoc>(C.detail, estate_id);
+  const doc = await readShared<EstateDetailDoc>(kit.reads, C.detail, estate_id);
   if (!doc?.view) throw notFound('estate');
-  const access = await kit.access.requireAccess(req, doc.view.organization_id, activeIn(doc.view), need);
-  return { view: asSeenBy(doc.view, access, actorOf(req)), assessment: doc.assessment };
+  const { view } = doc;
+  const access = await kit.access.requireAccess(req, view.organization_id, activeIn(view), need);
+  return { doc, view, access };
+}
+
+/** The current detailed form, for a reader with at least `need`, as that reader may see it. Read only. */
+export async function readable(kit: EstatesKit, req: ServiceRequest, need: Access = 'READ') {
+  const { doc, view, access } = await accessibleDoc(kit, req, need);
+  return { view: asSeenBy(view, access, actorOf(req)), assessment: doc.assessment };
 }
 
 /** Queries of the estate views: the lists, the detailed form, the members. */
 export function estateQueries(kit: EstatesKit, asOf: Handler): Record<'list' | 'estateList' | 'get' | 'members', Handler> {
   const { reads, config } = kit;
+  /**
+   * A writer sees the whole estate, so their reply depends on the document alone: rendered once per
+   * shared document (a change brings a new one) and frozen, so the gateway may keep its bytes too.
+   */
+  const writerReplies = new WeakMap<object, Readonly<EstateReply>>();
 
   /**
    * Estates the caller sees, in the token's organization only: all of them for its owners and
@@ -53,8 +69,16 @@ export function estateQueries(kit: EstatesKit, asOf: Handler): Record<'list' | '
     get: async (req) => {
       const query = req.query as z.infer<typeof GetEstateQuery>;
       if (query.as_of !== undefined) return asOf(req);
-      const { view, assessment } = await readable(kit, req);
-      return renderEstate(view, assessment, config.publicUrl);
+      const { doc, view, access } = await accessibleDoc(kit, req, 'READ');
+      if (access === 'WRITE' && isImmutable(doc)) {
+        let reply = writerReplies.get(doc);
+        if (reply === undefined) {
+          reply = freezeImmutable(renderEstate(view, doc.assessment, config.publicUrl));
+          writerReplies.set(doc, reply);
+        }
+        return reply;
+      }
+      return renderEstate(asSeenBy(view, access, actorOf(req)), doc.assessment, config.publicUrl);
     },
     members: async (req) => (await readable(kit, req)).view.members,
   };

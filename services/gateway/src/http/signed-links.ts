@@ -1,6 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { isImmutable } from '@renopath/platform/internal/reply.ts';
 
 /**
  * Download links that work without a bearer token (API.md 4.3): the blob key, the file name and an
@@ -104,13 +105,25 @@ export class DownloadSigner {
   }
 }
 
+/** Frozen replies (see `isImmutable`) never change: whether they hold a key is looked for once. */
+const keyed = new WeakMap<object, boolean>();
+
 /** Whether some object in the value has an own `blob_key` (what `sign` rewrites). */
 function hasBlobKey(value: unknown): boolean {
   if (value === null || typeof value !== 'object') return false;
+  if (isImmutable(value)) {
+    let found = keyed.get(value);
+    if (found === undefined) keyed.set(value, (found = findBlobKey(value)));
+    return found;
+  }
+  return findBlobKey(value);
+}
+
+function findBlobKey(value: object): boolean {
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
       const v: unknown = value[i];
-      if (v !== null && typeof v === 'object' && hasBlobKey(v)) return true;
+      if (v !== null && typeof v === 'object' && findBlobKey(v)) return true;
     }
     return false;
   }
@@ -118,7 +131,7 @@ function hasBlobKey(value: unknown): boolean {
   // for-in visits inherited enumerable keys too; JSON-shaped replies have none, and an extra look only costs time.
   for (const k in value) {
     const v = (value as Record<string, unknown>)[k];
-    if (v !== null && typeof v === 'object' && hasBlobKey(v)) return true;
+    if (v !== null && typeof v === 'object' && findBlobKey(v)) return true;
   }
   return false;
 }

@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { freezeImmutable } from '@renopath/platform/internal/reply.ts';
 import { DOWNLOAD_PATH, DownloadSigner } from './signed-links.ts';
 
 const SECRET = Buffer.from('0123456789abcdef0123456789abcdef');
@@ -64,5 +65,16 @@ describe('signed download links in replies', () => {
     const url = new URL(signed.files[0]!.url);
     const [, , , encodedKey, name] = url.pathname.split('/');
     expect(signer.verify(encodedKey!, decodeURIComponent(name!), url.searchParams.get('expires'), url.searchParams.get('signature'))).toEqual({ key: 'uploads/3', name: 'plan 3.pdf' });
+  });
+
+  it('signs a frozen reply (a service\'s shared one) into a copy, every time, and returns one without keys as it is', () => {
+    let now = Date.parse('2026-11-23T10:00:00.000Z');
+    const signer = new DownloadSigner(SECRET, PUBLIC, TTL, () => now);
+    const keyed = freezeImmutable(estate());
+    const plain = freezeImmutable({ id: 'e2', files: [{ id: 'gone', url: null }], roofs: [{ id: 'r' }] });
+    for (let second = 0; second < 2; second++, now += 1000) {
+      expect(JSON.stringify(signer.signReply(keyed))).toBe(JSON.stringify(reference(keyed, now)));
+      expect(signer.signReply(plain)).toBe(plain);
+    }
   });
 });

@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest, preValidationAsyncHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyRequest, preValidationAsyncHookHandler, preValidationHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Actor, Scope } from '@renopath/contracts';
 import type { Bus, Closeable } from '@renopath/platform';
@@ -15,7 +15,7 @@ declare module 'fastify' {
       verifier: TokenVerifier;
       /** The admin API exists only when an admin token is configured. */
       adminEnabled: boolean;
-      bearer: preValidationAsyncHookHandler;
+      bearer: preValidationHookHandler;
       admin: preValidationAsyncHookHandler;
       /** Loads the key set and revocations and follows revocations until the app closes. */
       start(): Promise<void>;
@@ -52,8 +52,18 @@ export const authPlugin = fp(
       verifier,
       adminEnabled: adminToken !== null,
       // The scope is checked by `requireScope` after the rate limit, so a token without it still counts.
-      bearer: async function bearer(request: FastifyRequest) {
-        request.actor = await verifier.verify(request.headers.authorization);
+      // A callback hook: a token seen before is answered without a promise and its microtask (issue 9);
+      // an error thrown here reaches the error handler like a rejected async hook's.
+      bearer: function bearer(request, _reply, done) {
+        const known = verifier.known(request.headers.authorization);
+        if (known) {
+          request.actor = known;
+          return done();
+        }
+        verifier.verify(request.headers.authorization).then((actor) => {
+          request.actor = actor;
+          done();
+        }, done);
       },
       admin: async function admin(request: FastifyRequest) {
         const given = /^Bearer (.+)$/i.exec(request.headers.authorization ?? '')?.[1];
@@ -68,8 +78,9 @@ export const authPlugin = fp(
 );
 
 /** A valid token without the route's scope is refused (403), once the request has been counted. */
-export function requireScope(scope: Scope): preValidationAsyncHookHandler {
-  return async function scopeCheck(request) {
+export function requireScope(scope: Scope): preValidationHookHandler {
+  return function scopeCheck(request, _reply, done) {
     if (!request.actor?.scopes.includes(scope)) throw new HttpError(403);
+    done();
   };
 }

@@ -2,6 +2,7 @@ import type { FastifySchemaCompiler, FastifySerializerCompiler } from 'fastify';
 import fastJson from 'fast-json-stringify';
 import { z, ZodType } from 'zod';
 import { formatIssues } from '@renopath/contracts';
+import { isImmutable } from '@renopath/platform/internal/reply.ts';
 import { HttpError } from '../http/errors.ts';
 
 /**
@@ -48,13 +49,31 @@ export const serializerCompiler: FastifySerializerCompiler<unknown> = ({ schema,
   let compiled = compiledReplies.get(schema);
   if (compiled === undefined) {
     const json = exactSchema(z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any' }));
-    compiled = json ? (fastJson(json as unknown as Parameters<typeof fastJson>[0]) as (data: unknown) => string) : JSON.stringify;
+    compiled = keepingBytes(json ? (fastJson(json as unknown as Parameters<typeof fastJson>[0]) as (data: unknown) => string) : JSON.stringify);
     compiledReplies.set(schema, compiled);
   }
   return compiled;
 };
 
 const compiledReplies = new WeakMap<object, (data: unknown) => string>();
+
+/**
+ * A reply the service froze (`freezeImmutable`; in one process it arrives by reference) is the same
+ * bytes every time it is written: they are kept with it, and a read repeated before the document
+ * changes is not serialized again (issue 9). Replies from the wire are new objects and always written.
+ */
+function keepingBytes(serialize: (data: unknown) => string): (data: unknown) => string {
+  const written = new WeakMap<object, string>();
+  return (data) => {
+    if (!isImmutable(data)) return serialize(data);
+    let text = written.get(data);
+    if (text === undefined) {
+      text = serialize(data);
+      written.set(data, text);
+    }
+    return text;
+  };
+}
 const PRIMITIVES = new Set(['string', 'number', 'boolean', 'null']);
 /** Keywords that only constrain values: serializing does not need them. */
 const CONSTRAINTS = new Set(['$schema', 'format', 'pattern', 'minLength', 'maxLength', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'minItems', 'maxItems', 'description', 'readOnly', 'default', 'examples', 'title', 'uniqueItems', 'enum', 'const']);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest, preValidationAsyncHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, preValidationAsyncHookHandler, preValidationHookHandler } from 'fastify';
 import { z } from 'zod';
 import { checkMessage, ErrorBody, IdentitySubjects, type ServiceRequest } from '@renopath/contracts';
 import { DomainError, type BlobStore, type Bus } from '@renopath/platform';
@@ -46,8 +46,7 @@ const errorResponse = { description: 'Error (API.md 2)', content: { 'application
  */
 export async function declaredRoutes(app: FastifyInstance, options: DeclaredRoutesOptions) {
   const { bus, blobs } = options;
-  const call = async <T>(subject: string, request: FastifyRequest, payload: Omit<ServiceRequest, 'correlation_id' | 'actor'>) =>
-    bus.request<T>(subject, { ...payload, actor: request.actor, correlation_id: request.id } satisfies ServiceRequest, { timeoutMs: options.busTimeoutMs });
+  const requestOptions = { timeoutMs: options.busTimeoutMs };
 
   /** Read your writes across contexts; past the bound the write stands and the answer says so. */
   const settleEffects = async (request: FastifyRequest, reply: FastifyReply, subject: string) => {
@@ -69,7 +68,7 @@ export async function declaredRoutes(app: FastifyInstance, options: DeclaredRout
     const paths = route.prefix === 'both' ? [route.path, `/v1${route.path}`] : route.prefix === 'v1' ? [`/v1${route.path}`] : [route.path];
     const kind = route.kind ?? 'json';
     const limit = app.limit ? [app.limit as unknown as preValidationAsyncHookHandler] : [];
-    const preValidation: preValidationAsyncHookHandler[] =
+    const preValidation: Array<preValidationHookHandler | preValidationAsyncHookHandler> =
       route.auth === 'bearer' ? [app.auth.bearer, ...limit, ...(route.scope ? [requireScope(route.scope)] : [])]
       // Like the token endpoint: guesses at the admin token are limited per address, before they are checked.
       : route.auth === 'admin' ? [...limit, app.auth.admin]
@@ -116,7 +115,10 @@ export async function declaredRoutes(app: FastifyInstance, options: DeclaredRout
               const checked = checkMessage(contract, { ...input, actor: request.actor, correlation_id: request.id });
               if (!checked.ok) throw new HttpError(checked.status, checked.message);
             }
-            result = await call(route.subject, request, { ...input, ...(serviceKey ? { idempotency_key: serviceKey } : {}) });
+            // One literal, not spreads of the input: this runs on every request (issue 9).
+            const message: ServiceRequest = { params: input.params, query: input.query, body: input.body, actor: request.actor, correlation_id: request.id };
+            if (serviceKey) message.idempotency_key = serviceKey;
+            result = await bus.request(route.subject, message, requestOptions);
           } catch (error) {
             // The service refused the file (unknown estate, validation): its bytes must not linger. After a
             // timeout or a late read model (503) the file may be stored, and the bytes stay.
@@ -141,10 +143,14 @@ export async function declaredRoutes(app: FastifyInstance, options: DeclaredRout
   }
 }
 
-/** What the contract answers before the body is validated: unknown ids, unknown query parameters, wrong content types. */
-function requestChecks(route: RouteDef): preValidationAsyncHookHandler {
+/**
+ * What the contract answers before the body is validated: unknown ids, unknown query parameters, wrong
+ * content types. A callback hook (it never waits), so it costs no promise; what it throws is answered
+ * like an async hook's rejection.
+ */
+function requestChecks(route: RouteDef): preValidationHookHandler {
   const kind = route.kind ?? 'json';
-  return async function checks(request) {
+  return function checks(request, _reply, done) {
     const params = request.params as Record<string, string>;
     for (const id of route.ids ?? []) {
       if (!UUID_RE.test(params[id] ?? '')) throw new HttpError(404, [`${id.replace(/_id$/, '').replace(/_/g, ' ')} not found`]);
@@ -156,7 +162,7 @@ function requestChecks(route: RouteDef): preValidationAsyncHookHandler {
     }
     if (kind !== 'upload' && request.isMultipart()) throw new HttpError(415, ['multipart/form-data is only accepted by upload endpoints']);
     if (route.method === 'POST' && request.actor) IdempotencyKeys.keyOf(request.headers['idempotency-key']);
-    if (kind === 'upload') return;
+    if (kind === 'upload') return done();
     // Only the token endpoint takes forms; text/plain and forms elsewhere are a wrong content type (API.md 2).
     if (route.body && request.body !== undefined && !isJson(request.headers['content-type'])) {
       throw new HttpError(415, [`content-type ${String(request.headers['content-type'] ?? '')} is not supported here; send application/json`]);
@@ -166,6 +172,7 @@ function requestChecks(route: RouteDef): preValidationAsyncHookHandler {
     }
     // An absent body is an empty one; a JSON `null` is a value of the wrong type.
     if (route.body && request.body === undefined) request.body = {};
+    done();
   };
 }
 

@@ -13,6 +13,35 @@ export type Reply = z.infer<typeof ReplySchema>;
 
 const DOMAIN_STATUSES = new Set([400, 401, 403, 404, 406, 409, 413, 415, 422, 429, 503]);
 
+/**
+ * JSON values known to be deeply frozen. In one process (the embedded bus, no copy) a read model's
+ * document and a reply built from it travel by reference: whoever holds one that is registered here
+ * may cache what it derives from it (a serialized reply, say), since nothing can change under it.
+ */
+const immutables = new WeakSet<object>();
+
+/**
+ * Freezes a JSON value deeply and registers every object in it as immutable (`isImmutable`). A part
+ * already registered is not walked again, so a reply made of a frozen document's parts costs only
+ * its own new objects. Mutating it afterwards throws (ES modules run in strict mode).
+ */
+export function freezeImmutable<T>(value: T): Readonly<T> {
+  if (value === null || typeof value !== 'object' || immutables.has(value)) return value;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) freezeImmutable(value[i]);
+  } else {
+    for (const key in value) freezeImmutable((value as Record<string, unknown>)[key]);
+  }
+  Object.freeze(value);
+  immutables.add(value);
+  return value;
+}
+
+/** Whether `value` is an object `freezeImmutable` froze: it and everything in it can never change. */
+export function isImmutable(value: unknown): value is object {
+  return value !== null && typeof value === 'object' && immutables.has(value);
+}
+
 /** Runs a handler and turns its outcome into a reply; anything but a DomainError becomes a bare 500. */
 export async function serveRequest(
   handler: RequestHandler,

@@ -39,6 +39,12 @@ export interface ReadStoreTx {
 
 export interface ReadStore {
   get<T extends object>(collection: string, id: string): Promise<T | null>;
+  /**
+   * Optional: the committed document for reading only, deeply frozen and possibly the very object
+   * other callers get (so it costs no parse per read). Adapters without it are read through `get`
+   * (see `readShared`); a caller that means to change a document uses `get`.
+   */
+  getShared?<T extends object>(collection: string, id: string): Promise<Readonly<T> | null>;
   query<T extends object>(collection: string, options?: QueryOptions): Promise<QueryResult<T>>;
   /** Runs `fn` atomically: all its writes and its checkpoint commit together, or none does. */
   transaction<R>(fn: (tx: ReadStoreTx) => Promise<R>): Promise<R>;

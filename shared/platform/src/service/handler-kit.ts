@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { checkMessage, formatIssues, Messages, type Actor, type MessageContract, type ServiceRequest } from '@renopath/contracts';
 import { DomainError, type Bus, type Closeable, type EventEnvelope } from '../ports/bus.ts';
+import type { ReadStore } from '../ports/read-store.ts';
 import { ProjectionTimeoutError, type Projection } from '../projection-runner.ts';
 import type { CommandContext } from './decider.ts';
 
@@ -63,6 +64,14 @@ export function readYourWrites(projection: Projection, timeoutMs: number) {
 export function actorOf(req: ServiceRequest): Actor {
   if (!req.actor) throw new DomainError(401, []);
   return req.actor;
+}
+
+/**
+ * A read model's document for a handler that only reads it: the store's shared frozen copy where it
+ * keeps one (`ReadStore.getShared`), else a copy of its own. Never change what this returns.
+ */
+export function readShared<T extends object>(reads: ReadStore, collection: string, id: string): Promise<Readonly<T> | null> {
+  return reads.getShared ? reads.getShared<T>(collection, id) : reads.get<T>(collection, id);
 }
 
 /** Services re-validate what crosses the bus: the gateway is not the only possible caller. */

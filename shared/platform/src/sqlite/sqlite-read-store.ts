@@ -10,6 +10,7 @@ import type {
   Scalar,
 } from '../ports/read-store.ts';
 import { Mutex } from '../internal/async.ts';
+import { freezeImmutable } from '../internal/reply.ts';
 import { openSqlite, type SqliteSynchronous } from './sqlite-connection.ts';
 
 export interface SqliteReadStoreOptions {
@@ -138,6 +139,8 @@ function pageWindow(options: QueryOptions): { limit: number; offset: number } {
 }
 
 const DOC_CACHE_LIMIT = 50_000;
+/** Parsed documents take several times their JSON text: fewer of them are kept. */
+const SHARED_CACHE_LIMIT = 10_000;
 const STATEMENT_CACHE_LIMIT = 500;
 const VERSION_CHECK_MS = 100;
 const docKey = (collection: string, id: string) => `${collection}\u0000${id}`;
@@ -161,6 +164,12 @@ export class SqliteReadStore implements ReadStore {
    * changed `data_version` (a commit by any other connection) clears the lot, checked every 100 ms.
    */
   private readonly docs = new Map<string, string>();
+  /**
+   * The same committed documents parsed once and deeply frozen, for `getShared`, invalidated with
+   * `docs`. By collection, then id: the lookup hashes the id as given, with no joined key to build.
+   */
+  private readonly shared = new Map<string, Map<string, object>>();
+  private sharedCount = 0;
   private readonly writerStatements = new Map<string, Database.Statement<SqlValue[], unknown>>();
   private readonly readerStatements = new Map<string, Database.Statement<SqlValue[], unknown>>();
   private dataVersion = 0n;
@@ -210,6 +219,33 @@ export class SqliteReadStore implements ReadStore {
     return Promise.resolve(JSON.parse(json) as T);
   }
 
+  /** Like `get`, but every caller shares one frozen parse of the document until a commit changes it. */
+  getShared<T extends object>(collection: string, id: string): Promise<Readonly<T> | null> {
+    if (!this.reader) return this.read(() => freezeImmutable(this.getSync<T>(collection, id, this.readStatements.get)));
+    this.assertOpen();
+    this.dropCacheIfChangedElsewhere();
+    let docs = this.shared.get(collection);
+    let doc = docs?.get(id);
+    if (doc === undefined) {
+      const json = this.docs.get(docKey(collection, id)) ?? this.readStatements.get.get(collection, id)?.doc;
+      if (json === undefined) return Promise.resolve(null);
+      doc = freezeImmutable(JSON.parse(json) as object);
+      if (this.sharedCount >= SHARED_CACHE_LIMIT) {
+        this.forgetShared();
+        docs = undefined;
+      }
+      if (docs === undefined) this.shared.set(collection, (docs = new Map()));
+      docs.set(id, doc);
+      this.sharedCount += 1;
+    }
+    return Promise.resolve(doc as Readonly<T>);
+  }
+
+  private forgetShared(): void {
+    this.shared.clear();
+    this.sharedCount = 0;
+  }
+
   private dropCacheIfChangedElsewhere(): void {
     const now = Date.now();
     if (now - this.versionCheckedAt < VERSION_CHECK_MS) return;
@@ -218,6 +254,7 @@ export class SqliteReadStore implements ReadStore {
     if (version !== this.dataVersion) {
       this.dataVersion = version;
       this.docs.clear();
+      this.forgetShared();
     }
   }
 
@@ -236,7 +273,7 @@ export class SqliteReadStore implements ReadStore {
       this.assertOpen();
       this.db.exec('BEGIN IMMEDIATE');
       let active = true;
-      const touched: string[] = [];
+      const touched: Array<{ collection: string; id: string }> = [];
       const guard = <A extends unknown[], V>(op: (...args: A) => V) => async (...args: A): Promise<V> => {
         if (!active) throw new Error('read store transaction already finished');
         return op(...args);
@@ -246,11 +283,11 @@ export class SqliteReadStore implements ReadStore {
         query: guard((collection: string, options?: QueryOptions) => this.querySync(collection, options ?? {}, this.db)) as ReadStoreTx['query'],
         put: guard((collection: string, id: string, doc: object) => {
           this.statements.put.run(collection, id, JSON.stringify(doc));
-          touched.push(docKey(collection, id));
+          touched.push({ collection, id });
         }),
         delete: guard((collection: string, id: string) => {
           this.statements.delete.run(collection, id);
-          touched.push(docKey(collection, id));
+          touched.push({ collection, id });
         }),
         saveCheckpoint: guard((projection: string, position: bigint) => {
           this.statements.saveCheckpoint.run(projection, position);
@@ -260,7 +297,10 @@ export class SqliteReadStore implements ReadStore {
         const result = await fn(tx);
         active = false;
         this.db.exec('COMMIT');
-        for (const key of touched) this.docs.delete(key);
+        for (const { collection, id } of touched) {
+          this.docs.delete(docKey(collection, id));
+          if (this.shared.get(collection)?.delete(id)) this.sharedCount -= 1;
+        }
         // Our own commit moved data_version: take it as known so it does not clear the whole cache.
         if (this.reader) this.dataVersion = this.readStatements.dataVersion.get()?.data_version ?? 0n;
         return result;
@@ -278,6 +318,7 @@ export class SqliteReadStore implements ReadStore {
       this.statements.deleteCheckpoint.run(projection);
     });
     this.docs.clear();
+    this.forgetShared();
   }
 
   async close(): Promise<void> {

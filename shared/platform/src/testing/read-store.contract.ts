@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { isImmutable } from '../internal/reply.ts';
 import type { Filter, QueryOptions, ReadStore } from '../ports/read-store.ts';
+import { readShared } from '../service/handler-kit.ts';
 import { rejection, uniqueName } from './contract-helpers.ts';
 
 /**
@@ -82,6 +84,30 @@ export function readStoreContract(name: string, open: ReadStoreFactory): void {
         const doc = (await store.get<{ tags: string[] }>(collection, 'x'))!;
         doc.tags.push('b');
         expect(await store.get(collection, 'x')).toEqual({ tags: ['a'] });
+      });
+
+      it('reads for reading only (getShared where offered, get otherwise) and follows every commit', async () => {
+        const store = await openStore();
+        const collection = uniqueName('estates');
+        type Doc = { name: string; nested?: { list: number[] } };
+        const read = () => readShared<Doc>(store, collection, 'x');
+        expect(await read()).toBeNull();
+        await store.transaction((tx) => tx.put(collection, 'x', { name: 'first', nested: { list: [1, 2] } }));
+        const first = (await read())!;
+        expect(first).toEqual({ name: 'first', nested: { list: [1, 2] } });
+        if (store.getShared) {
+          // Callers share it: nothing in it can be changed, and it says so to whoever caches what it derives.
+          expect(isImmutable(first) && isImmutable(first.nested) && isImmutable(first.nested!.list)).toBe(true);
+          expect(() => first.nested!.list.push(3)).toThrow(TypeError);
+          expect(() => ((first as { name: string }).name = 'changed')).toThrow(TypeError);
+        }
+        // `get` still hands out a copy of its own, and changing it changes no shared read.
+        (await store.get<Doc>(collection, 'x'))!.nested!.list.push(3);
+        expect(await read()).toEqual({ name: 'first', nested: { list: [1, 2] } });
+        await store.transaction((tx) => tx.put(collection, 'x', { name: 'second' }));
+        expect(await read()).toEqual({ name: 'second' });
+        await store.transaction((tx) => tx.delete(collection, 'x'));
+        expect(await read()).toBeNull();
       });
     });
 
@@ -189,9 +215,12 @@ export function readStoreContract(name: string, open: ReadStoreFactory): void {
         });
         await wrote;
         const read = store.get(collection, 'o1');
+        const shared = readShared(store, collection, 'o1');
         release();
         await rejection(failing);
         expect(await read).toBeNull();
+        expect(await shared).toBeNull();
+        expect(await readShared(store, collection, 'o1')).toBeNull();
       });
 
       it('runs concurrent transactions one after the other', async () => {
@@ -216,8 +245,10 @@ export function readStoreContract(name: string, open: ReadStoreFactory): void {
           await tx.saveCheckpoint(projection, 5n);
           await tx.saveCheckpoint(other, 9n);
         });
+        expect(await readShared(store, mine, 'a')).toEqual({ v: 1 });
         await store.reset(projection, [mine]);
         expect((await store.query(mine)).total).toBe(0);
+        expect(await readShared(store, mine, 'a')).toBeNull();
         expect(await store.get(theirs, 'a')).toEqual({ v: 2 });
         expect(await store.loadCheckpoint(projection)).toBe(0n);
         expect(await store.loadCheckpoint(other)).toBe(9n);
