@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { createMemoryBus } from '../memory/memory-bus.ts';
+import type { EventEnvelope } from '../ports/bus.ts';
 import { NO_STREAM, type CheckpointStore, type EventStore } from '../ports/event-store.ts';
 import { openSqliteEventStore } from '../sqlite/sqlite-event-store.ts';
 import { startRelay } from './relay.ts';
@@ -50,6 +51,40 @@ describe('relay on a bus that keeps nothing across restarts', () => {
     expect(await seen(false)).toEqual([1, 2, 3]);
     // A bus that keeps its events (JetStream) resumes from the checkpoint: nothing again.
     expect(await seen(true)).toEqual([]);
+    await store.close();
+  });
+});
+
+describe('relay checkpoint', () => {
+  it('follows a burst of events with a few saves, never past what is on the bus, and is current once closed', async () => {
+    const store = openSqliteEventStore({ file: ':memory:' });
+    const saves: bigint[] = [];
+    const onTheBus = new Set<bigint>();
+    const checkpoints: CheckpointStore = {
+      load: (consumer) => store.checkpoints.load(consumer),
+      save: async (consumer, position) => {
+        saves.push(position);
+        await new Promise((r) => setTimeout(r, 5));
+        await store.checkpoints.save(consumer, position);
+      },
+    };
+    const memory = Object.assign(createMemoryBus(), { retainsEvents: true });
+    const bus = Object.assign(Object.create(memory) as typeof memory, {
+      publish: async (subject: string, envelope: EventEnvelope) => {
+        await memory.publish(subject, envelope);
+        onTheBus.add(BigInt(envelope.position));
+      },
+    });
+    const relay = startRelay({ context: 'test', eventStore: store, checkpoints, bus, log: pino({ level: 'silent' }) });
+    const event = (n: number) => ({ event_id: randomUUID(), type: 'ThingMade', data: { n }, metadata: { actor: { user_id: null, client_id: null }, correlation_id: 'c', causation_id: null }, occurred_at: new Date().toISOString() });
+    await Promise.all(Array.from({ length: 100 }, (_, n) => store.append(`thing-${n}`, [event(n)], NO_STREAM)));
+    await relay.waitFor(100n, 5_000);
+    await relay.close();
+    expect(await store.checkpoints.load('relay-test')).toBe(100n);
+    expect(saves.every((position) => onTheBus.has(position))).toBe(true);
+    expect(saves.length).toBeLessThan(20);
+    expect(saves).toEqual([...saves].sort((a, b) => Number(a - b)));
+    await memory.close();
     await store.close();
   });
 });

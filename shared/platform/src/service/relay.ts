@@ -24,9 +24,51 @@ export interface Relay {
 }
 
 /**
+ * The relay's checkpoint, saved behind the publishing: each publish asks for its position to be
+ * saved and goes on; saves run one at a time, each of the latest position asked for, so a burst of
+ * events costs a save or two instead of a write transaction each. The checkpoint never passes an
+ * event that is not on the bus yet.
+ */
+class CheckpointWriter {
+  private wanted: bigint | null = null;
+  private running: Promise<void> | null = null;
+
+  constructor(
+    private readonly checkpoints: CheckpointStore,
+    private readonly name: string,
+    private readonly log: Logger,
+  ) {}
+
+  save(position: bigint): void {
+    this.wanted = position;
+    this.running ??= this.drain();
+  }
+
+  private async drain(): Promise<void> {
+    while (this.wanted !== null) {
+      const position = this.wanted;
+      this.wanted = null;
+      try {
+        await this.checkpoints.save(this.name, position);
+      } catch (err) {
+        // The next publish asks again with a later position; until then a restart re-publishes a little more.
+        this.log.warn({ err, relay: this.name }, 'could not save the relay checkpoint');
+      }
+    }
+    this.running = null;
+  }
+
+  /** Resolves once the latest position asked for is saved (or its save failed and was logged). */
+  async flush(): Promise<void> {
+    while (this.running) await this.running;
+  }
+}
+
+/**
  * Publishes a service's own events, in order, to `evt.<context>.<EventType>` (ARCHITECTURE.md).
- * The checkpoint is saved after each publish; a crash between the two re-publishes one event,
- * which the bus drops as a duplicate (message id = event id).
+ * The checkpoint follows the publishing (CheckpointWriter); a crash re-publishes what was published
+ * after its last save, which the bus drops as duplicates (message id = event id) and consumers,
+ * idempotent, would shrug off anyway.
  */
 export function startRelay(options: {
   context: string;
@@ -44,6 +86,7 @@ export function startRelay(options: {
 }): Relay {
   const { context, eventStore, checkpoints, bus, log, onPublished, leadership } = options;
   const name = `relay-${context}`;
+  const checkpoint = new CheckpointWriter(checkpoints, name, log);
   let published = 0n;
   let stop = new AbortController();
   let subscription: ReturnType<EventStore['subscribeToAll']> | null = null;
@@ -62,6 +105,8 @@ export function startRelay(options: {
   const run = async (signal: AbortSignal) => {
     for (let attempt = 0; !signal.aborted; attempt++) {
       try {
+        // After an interruption, from what is on the bus: the saves still under way first.
+        await checkpoint.flush();
         const from = replayed ? await checkpoints.load(name) : 0n;
         replayed = true;
         if (signal.aborted) return;
@@ -73,7 +118,7 @@ export function startRelay(options: {
           // Twice on the bus (a takeover re-sends the event the last holder published but had not
           // checkpointed) is tolerated: the bus drops a repeated id, and consumers are idempotent.
           await bus.publish(`evt.${context}.${event.type}`, toEnvelope(context, event));
-          await checkpoints.save(name, event.position);
+          checkpoint.save(event.position);
           onPublished?.(event);
           reached(event.position);
           attempt = 0;
@@ -89,6 +134,8 @@ export function startRelay(options: {
     stop.abort();
     await subscription?.close();
     await loop;
+    // A successor (a restart, another replica) resumes from what this one published.
+    await checkpoint.flush();
   };
   const start = () => {
     publishing = true;
