@@ -40,7 +40,8 @@ interface Waiting {
 }
 
 /**
- * One planner thread: started on first use, started again on the next plan after it died. A thread
+ * One planner thread: started at once (loading the planner takes the better part of a second, which
+ * the first job should not wait for), started again on the next plan after it died. A thread
  * that dies before it could load the planner (an install without tsx, say) will not do better the
  * next time: from then on this one plans in the calling thread, and says so once.
  */
@@ -56,6 +57,11 @@ class PlannerThread {
     private readonly log: Logger,
     private readonly script: URL,
   ) {}
+
+  /** Starts the thread now, so it has loaded the planner by the time the first plan is asked for. */
+  warm(): void {
+    if (!this.cannotStart && !this.worker) this.start();
+  }
 
   get load(): number {
     return this.waiting.size;
@@ -125,6 +131,7 @@ class PlannerThread {
 export function threadPlanner(threads: number, log: Logger, options: { script?: URL } = {}): Planner {
   const script = options.script ?? new URL('./planner.worker.mjs', import.meta.url);
   const pool = Array.from({ length: threads }, () => new PlannerThread(log, script));
+  for (const thread of pool) thread.warm();
   return {
     plan(property, options) {
       const idlest = pool.reduce((a, b) => (b.load < a.load ? b : a));
