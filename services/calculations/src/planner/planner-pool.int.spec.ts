@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -46,6 +47,38 @@ describe('a planner thread that cannot start', () => {
     expect(plans).toEqual([planTrajectory(HOMES[0]!, options), planTrajectory(HOMES[1]!, options)]);
     expect(await planner.plan(HOMES[2]!, options)).toEqual(planTrajectory(HOMES[2]!, options));
     expect(lines.filter((l) => l.includes('could not start'))).toHaveLength(1);
+    await planner.close();
+  });
+});
+
+describe('a planner thread that dies with plans in hand', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'renopath-planner-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('fails those plans as a fault (not a refusal: the job is tried again) and plans the next one in a new thread', async () => {
+    // A worker that plans like planner.worker.mjs, but exits on a home built in year 1.
+    const script = join(dir, 'dying.worker.mjs');
+    // tsx's ESM entry beside the CommonJS one `require.resolve` finds (the worker file lives outside the repo).
+    const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api').replace(/index\.cjs$/, 'index.mjs')).href;
+    const plannerModule = new URL('./planner.ts', import.meta.url).href;
+    writeFileSync(script, [
+      "import { parentPort } from 'node:worker_threads';",
+      `const { tsImport } = await import(${JSON.stringify(tsx)});`,
+      `const { planTrajectory } = await tsImport(${JSON.stringify(plannerModule)}, import.meta.url);`,
+      "parentPort.on('message', ({ id, property, options }) => {",
+      '  if (property.year_built === 1) process.exit(3);',
+      '  parentPort.postMessage({ id, ok: true, plan: planTrajectory(property, options) });',
+      '});',
+      'parentPort.postMessage({ ready: true });',
+    ].join('\n'));
+    const planner = threadPlanner(1, pino({ level: 'silent' }), { script: pathToFileURL(script) });
+    const options = { year: 2026 };
+    expect(await planner.plan(HOMES[0]!, options)).toEqual(planTrajectory(HOMES[0]!, options));
+    const fault = await planner.plan({ ...HOMES[1]!, year_built: 1 }, options).then(() => null, (err: unknown) => err);
+    expect(fault).toBeInstanceOf(Error);
+    expect(fault).not.toBeInstanceOf(PlanRefusedError);
+    expect((fault as Error).message).toMatch(/exited with code 3/);
+    expect(await planner.plan(HOMES[2]!, options)).toEqual(planTrajectory(HOMES[2]!, options));
     await planner.close();
   });
 });
