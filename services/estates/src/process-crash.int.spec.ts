@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,20 +14,12 @@ import { C, ESTATE_STREAM_PREFIX, ESTATE_VIEWS_PROJECTION, projectEstateViews } 
 import { externalIdDecider, externalIdStream } from './external-id/external-id.decider.ts';
 import { startEstates } from './estates.service.ts';
 import { ORG, STEPS } from './testing/process-crash.steps.ts';
+import { findTsx } from '@renopath/platform/testing/tsx.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const childScript = join(here, 'testing', 'process-crash-child.ts');
 const dir = mkdtempSync(join(tmpdir(), 'renopath-estates-crash-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-/** The repo's own tsx, found by walking up from this file to the node_modules that holds it. */
-function findTsx(from: string): string {
-  for (let d = from; ; d = dirname(d)) {
-    const candidate = join(d, 'node_modules', '.bin', 'tsx');
-    if (existsSync(candidate)) return candidate;
-    if (dirname(d) === d) throw new Error('tsx not found in any node_modules/.bin above the test');
-  }
-}
 
 /** Runs the child until it kills itself at `step`; resolves with its output. */
 function runChild(args: string[]): Promise<{ stdout: string; signal: NodeJS.Signals | null; stderr: string }> {

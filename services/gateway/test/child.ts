@@ -1,19 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ADMIN_TOKEN } from './stack.ts';
+import { findTsx } from '@renopath/platform/testing/tsx.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
-
-/** The repo's own tsx, found by walking up from this file to the node_modules that holds it. */
-function findTsx(from: string): string {
-  for (let dir = from; ; dir = dirname(dir)) {
-    const candidate = join(dir, 'node_modules', '.bin', 'tsx');
-    if (existsSync(candidate)) return candidate;
-    if (dirname(dir) === dir) throw new Error('tsx not found in any node_modules/.bin above the test');
-  }
-}
 
 export const CHILD_CLIENT = { client_id: '0b6f3a4e-6c55-4d7e-9a51-3f1c2b8d9e70', client_secret: 'c'.repeat(64) };
 

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +16,7 @@ import { renovationDecider, renovationStream } from '../src/renovation/renovatio
 import { C, projectRenovationViews, RENOVATION_STREAM_PREFIX, RENOVATION_VIEWS_PROJECTION } from '../src/renovation-views/renovation-views.projection.ts';
 import { startRenovations } from '../src/renovations.service.ts';
 import { ESTATE_ID, estatesLog, ownerAdded, publishedAt, STEPS, workflowOf } from './workflow-crash.steps.ts';
+import { findTsx } from '@renopath/platform/testing/tsx.ts';
 
 /**
  * Renovations' workflows that span streams, under SIGKILL (issue 9): an estates event is copied into
@@ -28,15 +29,6 @@ const here = dirname(fileURLToPath(import.meta.url));
 const childScript = join(here, 'workflow-crash-child.ts');
 const dir = mkdtempSync(join(tmpdir(), 'renopath-renovations-crash-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-/** The repo's own tsx, found by walking up from this file to the node_modules that holds it. */
-function findTsx(from: string): string {
-  for (let d = from; ; d = dirname(d)) {
-    const candidate = join(d, 'node_modules', '.bin', 'tsx');
-    if (existsSync(candidate)) return candidate;
-    if (dirname(d) === d) throw new Error('tsx not found in any node_modules/.bin above the test');
-  }
-}
 
 /** Runs the child until it kills itself at its step; resolves with its output. */
 function runChild(args: string[]): Promise<{ stdout: string; stderr: string }> {

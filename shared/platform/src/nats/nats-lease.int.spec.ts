@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { connect as connectTcp, createServer, type AddressInfo, type Socket } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,9 +10,9 @@ import { leaseStoreContract } from '../testing/lease.contract.ts';
 import { rejection, uniqueName } from '../testing/contract-helpers.ts';
 import { natsLeaseKey, openNatsLeaseStore, type NatsLeaseStore } from './nats-lease.ts';
 import { natsListening, testNatsUrl } from '../testing/listening.ts';
+import { findTsx } from '../testing/tsx.ts';
 
 const url = testNatsUrl;
-
 
 const reachable = await natsListening(url);
 if (!reachable) console.warn(`[skip] LeaseStore contract: nats — nothing listens on ${url} (set RENOPATH_TEST_NATS_URL)`);
@@ -58,13 +57,6 @@ async function freezableProxy(target: string) {
 }
 
 const here = dirname(fileURLToPath(import.meta.url));
-function findTsx(from: string): string {
-  for (let dir = from; ; dir = dirname(dir)) {
-    const candidate = join(dir, 'node_modules', '.bin', 'tsx');
-    if (existsSync(candidate)) return candidate;
-    if (dirname(dir) === dir) throw new Error('tsx not found in any node_modules/.bin above the test');
-  }
-}
 
 describe.skipIf(!reachable)('NatsLeaseStore', () => {
   const children: ChildProcess[] = [];

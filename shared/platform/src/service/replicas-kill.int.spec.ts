@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -15,6 +14,7 @@ import { openSqliteReadStore } from '../sqlite/sqlite-read-store.ts';
 import { applyCounter, AUDIT, COUNTED_PREFIX, COUNTERS, COUNTERS_PROJECTION, type AddReply, type CounterDoc } from '../testing/replica-context.ts';
 import { openBus, platformConfig, PlatformEnv } from './adapters.ts';
 import { natsListening, testNatsUrl } from '../testing/listening.ts';
+import { findTsx } from '../testing/tsx.ts';
 
 const natsUrl = testNatsUrl;
 
@@ -23,13 +23,6 @@ if (!reachable) console.warn(`[skip] replicas under SIGKILL — needs ${testPost
 
 const here = dirname(fileURLToPath(import.meta.url));
 const childScript = join(here, '..', 'testing', 'replica-child.ts');
-function findTsx(from: string): string {
-  for (let dir = from; ; dir = dirname(dir)) {
-    const candidate = join(dir, 'node_modules', '.bin', 'tsx');
-    if (existsSync(candidate)) return candidate;
-    if (dirname(dir) === dir) throw new Error('tsx not found in any node_modules/.bin above the test');
-  }
-}
 
 const run = randomUUID().replaceAll('-', '').slice(0, 10);
 const context = `repk_${run}`;

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,18 +9,10 @@ import { runProjection } from '../projection-runner.ts';
 import { LEDGER_COLLECTION, LEDGER_PROJECTION, projectLedger, type LedgerEntry } from '../testing/ledger-projection.ts';
 import { openSqliteEventStore } from './sqlite-event-store.ts';
 import { openSqliteReadStore } from './sqlite-read-store.ts';
+import { findTsx } from '../testing/tsx.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const childScript = join(here, '..', 'testing', 'crash-child.ts');
-
-/** The repo's own tsx, found by walking up from this file to the node_modules that holds it. */
-function findTsx(from: string): string {
-  for (let dir = from; ; dir = dirname(dir)) {
-    const candidate = join(dir, 'node_modules', '.bin', 'tsx');
-    if (existsSync(candidate)) return candidate;
-    if (dirname(dir) === dir) throw new Error('tsx not found in any node_modules/.bin above the test');
-  }
-}
 
 const dir = mkdtempSync(join(tmpdir(), 'renopath-crash-'));
 let child: ChildProcess | undefined;
