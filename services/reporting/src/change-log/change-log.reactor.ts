@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Bus, Closeable, EventEnvelope, ReadStore, ReadStoreTx } from '@renopath/platform';
 import type { Settlement } from '@renopath/platform/service/settlement.ts';
+import { readShared } from '@renopath/platform/service/handler-kit.ts';
 import { EstateEvents, RenovationEvents, type EstateEventType, type RenovationEventType } from '@renopath/contracts';
 
 /** Durable consumer names: they must not change, or the bus would start new consumers from the beginning. */
@@ -27,7 +28,7 @@ const NOT_A_CHANGE = new Set(['EstateMemberAdded', 'EstateMemberActivated', 'Est
 export async function recordChange(readStore: ReadStore, key: string, at: string): Promise<void> {
   // The events of one command share their moment: after the first, the rest change nothing, and a
   // read of what is committed (a maximum only grows) spares them a write transaction each.
-  const known = await readStore.get<ChangeDoc>(L.changes, key);
+  const known = await readShared<ChangeDoc>(readStore, L.changes, key);
   if (known && known.last_changed_at >= at) return;
   await readStore.transaction((tx) => recordChangeIn(tx, key, at));
 }
