@@ -54,9 +54,11 @@ interface Responder {
   handler: RequestHandler;
 }
 
+/** A published event as the wire would carry it: serialized once, parsed afresh for each delivery. */
 interface Published {
   subject: string;
-  event: EventEnvelope;
+  eventId: string;
+  json: string;
 }
 
 /** A durable consumer's state; it outlives `close()` so a later `consume` resumes where it stopped. */
@@ -64,6 +66,22 @@ interface Durable {
   offset: number;
   active: boolean;
   subjects: string[];
+  /**
+   * Whether a subject matches `subjects`, by subject. Subjects name a context and an event type (no
+   * ids), so this stays a handful of entries, and every consumer skips the events of other contexts
+   * without splitting each subject again.
+   */
+  matches: Map<string, boolean>;
+}
+
+function wants(durable: Durable, subject: string): boolean {
+  let match = durable.matches.get(subject);
+  if (match === undefined) {
+    match = anySubjectMatches(durable.subjects, subject);
+    if (durable.matches.size >= 1024) durable.matches.clear();
+    durable.matches.set(subject, match);
+  }
+  return match;
 }
 
 /**
@@ -172,7 +190,7 @@ export class MemoryBus implements Bus {
     // Same as JetStream's message-id dedup, with a window as long as the in-memory log.
     if (this.publishedIds.has(event.event_id)) return;
     this.publishedIds.add(event.event_id);
-    this.log.push({ subject, event: viaJson(event) });
+    this.log.push({ subject, eventId: event.event_id, json: JSON.stringify(event) });
     if (this.log.length % TRIM_EVERY === 0) this.trim();
     this.published.notify();
   }
@@ -191,7 +209,7 @@ export class MemoryBus implements Bus {
     for (const durable of this.durables.values()) keepFrom = Math.min(keepFrom, durable.offset);
     const drop = keepFrom - this.base;
     if (drop <= 0) return;
-    for (const entry of this.log.slice(0, drop)) this.publishedIds.delete(entry.event.event_id);
+    for (const entry of this.log.slice(0, drop)) this.publishedIds.delete(entry.eventId);
     this.log = this.log.slice(drop);
     this.base = keepFrom;
   }
@@ -201,14 +219,15 @@ export class MemoryBus implements Bus {
     let durable = this.durables.get(consumer);
     if (!durable) {
       // New durables start at the oldest retained event (deliver-all); transient listeners at the end.
-      durable = { offset: options.transient ? this.end : this.base, active: false, subjects: options.subjects };
+      durable = { offset: options.transient ? this.end : this.base, active: false, subjects: options.subjects, matches: new Map() };
       this.durables.set(consumer, durable);
     }
     if (durable.active) throw new Error(`consumer ${consumer} is already consuming on this bus`);
     durable.active = true;
+    if (durable.subjects.join(' ') !== options.subjects.join(' ')) durable.matches = new Map();
     durable.subjects = options.subjects;
     const stop = new AbortController();
-    const running = this.deliver(durable, options.subjects, handler, stop.signal);
+    const running = this.deliver(durable, handler, stop.signal);
     const closeable: Closeable = {
       close: async () => {
         stop.abort();
@@ -224,10 +243,10 @@ export class MemoryBus implements Bus {
   }
 
   /** One event at a time, in log order; the offset moves only after the handler resolved. */
-  private async deliver(durable: Durable, subjects: string[], handler: EventHandler, stop: AbortSignal): Promise<void> {
+  private async deliver(durable: Durable, handler: EventHandler, stop: AbortSignal): Promise<void> {
     let attempt = 0;
     while (!stop.aborted) {
-      while (durable.offset < this.end && !anySubjectMatches(subjects, this.at(durable.offset)!.subject)) {
+      while (durable.offset < this.end && !wants(durable, this.at(durable.offset)!.subject)) {
         durable.offset += 1;
       }
       const next = this.at(durable.offset);
@@ -236,7 +255,7 @@ export class MemoryBus implements Bus {
         continue;
       }
       try {
-        await handler(viaJson(next.event));
+        await handler(JSON.parse(next.json) as EventEnvelope);
         durable.offset += 1;
         attempt = 0;
       } catch (error) {
@@ -252,7 +271,7 @@ export class MemoryBus implements Bus {
     if (!durable) return false;
     // The offset moves past an event only once its handler succeeded: nothing matching beyond it is left.
     for (let i = durable.offset; i < this.end; i++) {
-      if (anySubjectMatches(durable.subjects, this.at(i)!.subject)) return false;
+      if (wants(durable, this.at(i)!.subject)) return false;
     }
     return true;
   }
