@@ -177,6 +177,13 @@ function lazyJson(target: RecordedEvent, key: 'data' | 'metadata', json: string)
 }
 
 /**
+ * How long a group of lazy writes only (consumer checkpoints) waits for company before committing on
+ * its own. A crash in between loses at most this much of a checkpoint's progress, which only makes
+ * its consumer handle those events again.
+ */
+const LAZY_GROUP_WAIT_MS = 20;
+
+/**
  * Group commit: the writes asked for while the promise jobs of one step run (up to the next read of
  * the store, which commits them first) share one IMMEDIATE transaction, so at `synchronous = FULL`
  * they share one fsync instead of paying one each (the fsync, not the SQL, bounds the write rate). Each write runs in its own savepoint (a nested better-sqlite3
@@ -197,6 +204,8 @@ class GroupCommit {
     reject: (error: unknown) => void;
   }> = [];
   private scheduled = false;
+  /** Set while only lazy writes wait: they commit when it fires, or sooner with the next group. */
+  private lazyTimer: NodeJS.Timeout | undefined;
   private readonly noSync: Database.Statement | null;
   private readonly fullSync: Database.Statement | null;
   private readonly commit: Database.Transaction<(runs: Array<() => unknown>) => Array<{ ok: true; value: unknown } | { ok: false; error: unknown }>>;
@@ -234,7 +243,11 @@ class GroupCommit {
         resolve: resolve as (value: unknown) => void,
         reject,
       });
-      if (!this.scheduled) {
+      if (options.lazy) {
+        // A checkpoint alone waits a little for company: it joins the next group of appends, or a
+        // few checkpoints share one transaction, instead of each committing on its own.
+        if (!this.scheduled && !this.lazyTimer) this.lazyTimer = setTimeout(() => this.flush(), LAZY_GROUP_WAIT_MS).unref();
+      } else if (!this.scheduled) {
         this.scheduled = true;
         // A tick, neither a promise job nor a loop turn: Node runs ticks once the promise jobs are
         // drained, so every write the running promise chains make before they wait joins the group,
@@ -263,6 +276,10 @@ class GroupCommit {
   /** Commits what is queued now (also called on close, so no queued write is dropped). */
   flush(): void {
     this.scheduled = false;
+    if (this.lazyTimer) {
+      clearTimeout(this.lazyTimer);
+      this.lazyTimer = undefined;
+    }
     const group = this.pending;
     if (group.length === 0) return;
     this.pending = [];
