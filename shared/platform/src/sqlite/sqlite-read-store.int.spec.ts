@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
+import type { ReadStoreTx } from '../ports/read-store.ts';
 import { readStoreContract } from '../testing/read-store.contract.ts';
 import { openSqliteReadStore } from './sqlite-read-store.ts';
 
@@ -50,6 +51,40 @@ describe('SqliteReadStore', () => {
     await other.transaction((tx) => tx.put('orgs', 'o2', { name: 'theirs' }));
     await other.close();
     await vi.waitFor(async () => expect(await store.get('orgs', 'o2')).toEqual({ name: 'theirs' }), { timeout: 2000, interval: 50 });
+    await store.close();
+  });
+
+  it('sees another connection\'s commit even when one of its own follows before the next check', async () => {
+    const file = join(dir, 'cache-then-own.db');
+    const store = openSqliteReadStore({ file });
+    await store.transaction((tx) => tx.put('orgs', 'o1', { name: 'mine' }));
+    expect(await store.get('orgs', 'o1')).toEqual({ name: 'mine' });
+    const other = openSqliteReadStore({ file });
+    await other.transaction((tx) => tx.put('orgs', 'o1', { name: 'theirs' }));
+    await other.close();
+    // Its own commit must not pass for the other one: taking the file's version after it as known would.
+    await store.transaction((tx) => tx.put('orgs', 'o2', { name: 'unrelated' }));
+    await vi.waitFor(async () => expect(await store.get('orgs', 'o1')).toEqual({ name: 'theirs' }), { timeout: 2000, interval: 50 });
+    await store.close();
+  });
+
+  it('refuses a transaction handle kept past its commit or rollback', async () => {
+    const store = openSqliteReadStore({ file: join(dir, 'stale-handle.db') });
+    let kept!: ReadStoreTx;
+    await store.transaction(async (tx) => {
+      kept = tx;
+    });
+    await expect(kept.put('orgs', 'late', { name: 'late' })).rejects.toThrow(/already finished/);
+    await expect(store.transaction(async (tx) => {
+      kept = tx;
+      throw new Error('abandon');
+    })).rejects.toThrow('abandon');
+    await expect(kept.get('orgs', 'late')).rejects.toThrow(/already finished/);
+    await expect(kept.saveCheckpoint('p', 1n)).rejects.toThrow(/already finished/);
+    // The next transaction is untouched by the stale handle.
+    await store.transaction((tx) => tx.put('orgs', 'o1', { name: 'next' }));
+    expect(await store.get('orgs', 'late')).toBeNull();
+    expect(await store.loadCheckpoint('p')).toBe(0n);
     await store.close();
   });
 

@@ -138,6 +138,77 @@ function pageWindow(options: QueryOptions): { limit: number; offset: number } {
   return { limit: options.pageSize, offset: (page - 1) * options.pageSize };
 }
 
+function prepareWriterStatements(db: Database.Database) {
+  return {
+    dataVersion: db.prepare<[], { data_version: bigint }>('PRAGMA data_version'),
+    get: db.prepare<[string, string], { doc: string }>('SELECT doc FROM documents WHERE collection = ? AND id = ?'),
+    put: db.prepare<[string, string, string]>(
+      'INSERT INTO documents (collection, id, doc) VALUES (?, ?, ?) ON CONFLICT (collection, id) DO UPDATE SET doc = excluded.doc',
+    ),
+    delete: db.prepare<[string, string]>('DELETE FROM documents WHERE collection = ? AND id = ?'),
+    deleteCollections: db.prepare<[string]>(
+      'DELETE FROM documents WHERE collection IN (SELECT value FROM json_each(?))',
+    ),
+    saveCheckpoint: db.prepare<[string, bigint]>(
+      'INSERT INTO checkpoints (projection, position) VALUES (?, ?) ON CONFLICT (projection) DO UPDATE SET position = excluded.position',
+    ),
+    deleteCheckpoint: db.prepare<[string]>('DELETE FROM checkpoints WHERE projection = ?'),
+    // Prepared once: `exec` would parse and compile them again for every transaction.
+    begin: db.prepare('BEGIN IMMEDIATE'),
+    commit: db.prepare('COMMIT'),
+    rollback: db.prepare('ROLLBACK'),
+  };
+}
+
+type WriterStatements = ReturnType<typeof prepareWriterStatements>;
+
+/**
+ * One transaction's handle, refusing use once its transaction has finished. A class rather than
+ * closures built for each transaction: projections commit one transaction per batch of events.
+ */
+class SqliteReadStoreTx implements ReadStoreTx {
+  active = true;
+  /** Each document written, as its collection then its id: the caches drop them after the commit. */
+  readonly touched: string[] = [];
+
+  constructor(
+    private readonly statements: WriterStatements,
+    private readonly queryWriter: (collection: string, options: QueryOptions) => QueryResult<object>,
+  ) {}
+
+  async get<T extends object>(collection: string, id: string): Promise<T | null> {
+    this.assertActive();
+    const row = this.statements.get.get(collection, id);
+    return row ? (JSON.parse(row.doc) as T) : null;
+  }
+
+  async query<T extends object>(collection: string, options: QueryOptions = {}): Promise<QueryResult<T>> {
+    this.assertActive();
+    return this.queryWriter(collection, options) as QueryResult<T>;
+  }
+
+  async put<T extends object>(collection: string, id: string, doc: T): Promise<void> {
+    this.assertActive();
+    this.statements.put.run(collection, id, JSON.stringify(doc));
+    this.touched.push(collection, id);
+  }
+
+  async delete(collection: string, id: string): Promise<void> {
+    this.assertActive();
+    this.statements.delete.run(collection, id);
+    this.touched.push(collection, id);
+  }
+
+  async saveCheckpoint(projection: string, position: bigint): Promise<void> {
+    this.assertActive();
+    this.statements.saveCheckpoint.run(projection, position);
+  }
+
+  private assertActive(): void {
+    if (!this.active) throw new Error('read store transaction already finished');
+  }
+}
+
 const DOC_CACHE_LIMIT = 50_000;
 /** Parsed documents take several times their JSON text: fewer of them are kept. */
 const SHARED_CACHE_LIMIT = 10_000;
@@ -161,7 +232,9 @@ export class SqliteReadStore implements ReadStore {
    * Committed documents by key, as JSON text (every read still gets its own parsed copy). Reads are
    * the hot path and each SQLite read transaction costs shared-memory lock syscalls; this store is
    * the only writer of its file, so its own commits invalidate exactly what they touched, and a
-   * changed `data_version` (a commit by any other connection) clears the lot, checked every 100 ms.
+   * changed `data_version` clears the lot, checked every 100 ms. It is read on the writer
+   * connection, where only other connections' commits move it: the store's own commits need no
+   * read after them, and none of them can hide another connection's commit made just before it.
    */
   private readonly docs = new Map<string, string>();
   /**
@@ -175,6 +248,8 @@ export class SqliteReadStore implements ReadStore {
   private dataVersion = 0n;
   private versionCheckedAt = 0;
   private readonly indexed = new Set<string>();
+  private readonly queryWriter = (collection: string, options: QueryOptions): QueryResult<object> =>
+    this.querySync(collection, options, this.db);
 
   constructor(options: SqliteReadStoreOptions) {
     this.db = openSqlite(options.file, SCHEMA, options.synchronous);
@@ -183,25 +258,10 @@ export class SqliteReadStore implements ReadStore {
     this.reader?.defaultSafeIntegers(true);
     const readDb = this.reader ?? this.db;
     this.readStatements = {
-      dataVersion: readDb.prepare<[], { data_version: bigint }>('PRAGMA data_version'),
       get: readDb.prepare<[string, string], { doc: string }>('SELECT doc FROM documents WHERE collection = ? AND id = ?'),
       loadCheckpoint: readDb.prepare<[string], { position: bigint }>('SELECT position FROM checkpoints WHERE projection = ?'),
     };
-    this.statements = {
-      get: this.db.prepare<[string, string], { doc: string }>('SELECT doc FROM documents WHERE collection = ? AND id = ?'),
-      put: this.db.prepare<[string, string, string]>(
-        'INSERT INTO documents (collection, id, doc) VALUES (?, ?, ?) ON CONFLICT (collection, id) DO UPDATE SET doc = excluded.doc',
-      ),
-      delete: this.db.prepare<[string, string]>('DELETE FROM documents WHERE collection = ? AND id = ?'),
-      deleteCollections: this.db.prepare<[string]>(
-        'DELETE FROM documents WHERE collection IN (SELECT value FROM json_each(?))',
-      ),
-      loadCheckpoint: this.db.prepare<[string], { position: bigint }>('SELECT position FROM checkpoints WHERE projection = ?'),
-      saveCheckpoint: this.db.prepare<[string, bigint]>(
-        'INSERT INTO checkpoints (projection, position) VALUES (?, ?) ON CONFLICT (projection) DO UPDATE SET position = excluded.position',
-      ),
-      deleteCheckpoint: this.db.prepare<[string]>('DELETE FROM checkpoints WHERE projection = ?'),
-    };
+    this.statements = prepareWriterStatements(this.db);
   }
 
   get<T extends object>(collection: string, id: string): Promise<T | null> {
@@ -250,7 +310,7 @@ export class SqliteReadStore implements ReadStore {
     const now = Date.now();
     if (now - this.versionCheckedAt < VERSION_CHECK_MS) return;
     this.versionCheckedAt = now;
-    const version = this.readStatements.dataVersion.get()?.data_version ?? 0n;
+    const version = this.statements.dataVersion.get()?.data_version ?? 0n;
     if (version !== this.dataVersion) {
       this.dataVersion = version;
       this.docs.clear();
@@ -271,42 +331,23 @@ export class SqliteReadStore implements ReadStore {
     this.assertOpen();
     return this.mutex.run(async () => {
       this.assertOpen();
-      this.db.exec('BEGIN IMMEDIATE');
-      let active = true;
-      const touched: Array<{ collection: string; id: string }> = [];
-      const guard = <A extends unknown[], V>(op: (...args: A) => V) => async (...args: A): Promise<V> => {
-        if (!active) throw new Error('read store transaction already finished');
-        return op(...args);
-      };
-      const tx: ReadStoreTx = {
-        get: guard((collection: string, id: string) => this.getSync(collection, id, this.statements.get)) as ReadStoreTx['get'],
-        query: guard((collection: string, options?: QueryOptions) => this.querySync(collection, options ?? {}, this.db)) as ReadStoreTx['query'],
-        put: guard((collection: string, id: string, doc: object) => {
-          this.statements.put.run(collection, id, JSON.stringify(doc));
-          touched.push({ collection, id });
-        }),
-        delete: guard((collection: string, id: string) => {
-          this.statements.delete.run(collection, id);
-          touched.push({ collection, id });
-        }),
-        saveCheckpoint: guard((projection: string, position: bigint) => {
-          this.statements.saveCheckpoint.run(projection, position);
-        }),
-      };
+      this.statements.begin.run();
+      const tx = new SqliteReadStoreTx(this.statements, this.queryWriter);
       try {
         const result = await fn(tx);
-        active = false;
-        this.db.exec('COMMIT');
-        for (const { collection, id } of touched) {
+        tx.active = false;
+        this.statements.commit.run();
+        const { touched } = tx;
+        for (let i = 0; i < touched.length; i += 2) {
+          const collection = touched[i]!;
+          const id = touched[i + 1]!;
           this.docs.delete(docKey(collection, id));
           if (this.shared.get(collection)?.delete(id)) this.sharedCount -= 1;
         }
-        // Our own commit moved data_version: take it as known so it does not clear the whole cache.
-        if (this.reader) this.dataVersion = this.readStatements.dataVersion.get()?.data_version ?? 0n;
         return result;
       } catch (error) {
-        active = false;
-        if (this.db.inTransaction) this.db.exec('ROLLBACK');
+        tx.active = false;
+        if (this.db.inTransaction) this.statements.rollback.run();
         throw error;
       }
     });
