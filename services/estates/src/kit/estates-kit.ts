@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { DomainError, type BlobStore, type Bus, type EventStore, type ReadStore, type RecordedEvent } from '@renopath/platform';
 import { fold, handleCommand } from '@renopath/platform/service/decider.ts';
+import { readFolded, type StreamFold } from '@renopath/platform/service/stream-state-cache.ts';
 import { ProjectionTimeoutError } from '@renopath/platform/projection-runner.ts';
 import { commandContext } from '@renopath/platform/service/handler-kit.ts';
 import type { EstateCommand, ServiceRequest } from '@renopath/contracts';
@@ -38,6 +39,12 @@ export const lowerIds = <B extends { managing_user_id?: string | null | undefine
   body.managing_user_id ? { ...body, managing_user_id: body.managing_user_id.toLowerCase() } : body;
 
 
+/** The estate as `loadState` folds it (parsed events), named once so the stream state cache keeps its states apart from the decider's own. */
+const parsedEstateFold: StreamFold<EstateState> = {
+  initialState: () => estateDecider.initialState(),
+  evolve: (state, event) => estateDecider.evolve(state, parseEstateEvent(event)),
+};
+
 export type EstatesKit = ReturnType<typeof estatesKit>;
 
 /** The pieces every handler of the context shares: storage, access control, read-your-writes. */
@@ -72,6 +79,14 @@ export function estatesKit(deps: {
     return { state: fold(estateDecider, events.map(parseEstateEvent)), events };
   }
 
+  /**
+   * `loadState`'s state without the events: from the state this process folded last, evolved with the
+   * events stored since (shared with later reads, so never changed by the caller).
+   */
+  async function currentState(estate_id: string): Promise<EstateState> {
+    return (await readFolded(store, estateStream(estate_id), parsedEstateFold)).state;
+  }
+
   async function currentView(estate_id: string): Promise<EstateDetailDoc & { view: EstateView }> {
     const doc = await reads.get<EstateDetailDoc>(C.detail, estate_id);
     if (!doc?.view) throw notFound('estate');
@@ -84,7 +99,7 @@ export function estatesKit(deps: {
    * (freeing an external_id, deleting bytes) is the process managers' work, from the stored events.
    */
   async function record(req: ServiceRequest, estate_id: string, command: EstateCommand, options: { system?: boolean; state?: EstateState } = {}) {
-    const state = options.state ?? (await loadState(estate_id)).state;
+    const state = options.state ?? (await currentState(estate_id));
     if (state.status !== 'ACTIVE') throw notFound('estate');
     if (!options.system) await access.requireAccess(req, state.organization_id, activeMembers(state), 'WRITE');
     const result = await handleCommand(store, estateStream(estate_id), estateDecider, command, ctx(req));
@@ -109,6 +124,7 @@ export function estatesKit(deps: {
     ctx,
     settle,
     loadState,
+    currentState,
     currentView,
     record,
     write,

@@ -8,6 +8,7 @@ import {
   type EventStore,
   type RecordedEvent,
 } from '../ports/event-store.ts';
+import { forgetFolded, readFolded, type StreamFold } from './stream-state-cache.ts';
 
 /** A domain event as deciders see it: a type and its data. */
 export interface DomainEvent<T extends string = string, D = Record<string, unknown>> {
@@ -42,10 +43,25 @@ export interface CommandResult<S> {
 
 const toDomainEvent = (e: RecordedEvent): DomainEvent => ({ type: e.type, data: e.data });
 
+/** One fold object per decider: it names the decider's entries in the stream state cache. */
+const recordedFolds = new WeakMap<object, StreamFold<unknown>>();
+
+function recordedFold<E extends DomainEvent, S>(decider: Decider<unknown, E, S>): StreamFold<S> {
+  let found = recordedFolds.get(decider) as StreamFold<S> | undefined;
+  if (!found) {
+    found = { initialState: () => decider.initialState(), evolve: (state, e) => decider.evolve(state, toDomainEvent(e) as E) };
+    recordedFolds.set(decider, found as StreamFold<unknown>);
+  }
+  return found;
+}
+
 /**
  * Reads the stream, folds it, decides and appends with the revision it read (STYLE.md 4).
  * A concurrent writer makes the append fail; re-deciding on fresh state is safe for these
  * deciders because they validate against the state, so the command is retried a bounded number of times.
+ * The fold starts from the state this process last folded for the stream (stream-state-cache.ts) and
+ * reads only the events stored after it; a failed append drops that state, so the retry reads the whole stream.
+ * The returned state may be shared with the cache and later commands: callers read it, never change it.
  */
 export async function handleCommand<C, E extends DomainEvent, S>(
   store: EventStore,
@@ -56,15 +72,15 @@ export async function handleCommand<C, E extends DomainEvent, S>(
   maxAttempts = 3,
 ): Promise<CommandResult<S>> {
   const idempotencyKey = appendKey(context, command);
+  const folding = recordedFold(decider as Decider<unknown, E, S>);
   for (let attempt = 1; ; attempt++) {
-    const recorded = await store.readStream(stream);
-    let state = fold(decider, recorded.map(toDomainEvent) as E[]);
+    const read = await readFolded(store, stream, folding);
+    let state = read.state;
     // A retried request whose command was already stored (its first attempt died before answering) is not decided again.
     const earlier = idempotencyKey === undefined ? null : await store.appendedUnder(stream, idempotencyKey);
     if (earlier) return { state, position: earlier.position };
     const decided = decider.decide(command, state);
     if (decided.length === 0) return { state, position: null };
-    const last = recorded.at(-1);
     try {
       const result = await store.append(
         stream,
@@ -75,13 +91,16 @@ export async function handleCommand<C, E extends DomainEvent, S>(
           metadata: context.metadata,
           occurred_at: context.now,
         })),
-        last ? exact(last.revision) : NO_STREAM,
+        read.revision === null ? NO_STREAM : exact(read.revision),
         idempotencyKey === undefined ? {} : { idempotencyKey },
       );
+      // Not cached: the next command reads these events back as stored, so its state is the one a full
+      // read would fold (the decided data is not what the store hands back, e.g. undefined fields).
       for (const e of decided) state = decider.evolve(state, e);
       return { state, position: result.position };
     } catch (err) {
       if (!(err instanceof WrongExpectedRevisionError)) throw err;
+      forgetFolded(store, stream, folding);
       if (attempt >= maxAttempts) throw new DomainError(409, [`${stream} was changed concurrently; try again`]);
     }
   }
