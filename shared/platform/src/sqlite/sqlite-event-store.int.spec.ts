@@ -92,18 +92,64 @@ describe('SqliteEventStore', () => {
     await reopened.close();
   });
 
-  it('commits a lone checkpoint without an fsync, and keeps its appends at synchronous FULL', async () => {
-    const file = join(dir, 'lazy-checkpoint.db');
-    const store = openSqliteEventStore({ file });
-    // The connection's level, read the way SQLite reports it (2 = FULL), before and after a lazy save.
-    const level = () => (store as unknown as { db: { pragma(sql: string, o: { simple: true }): unknown } }).db.pragma('synchronous', { simple: true });
-    expect(level()).toBe(2n);
+  it('at FULL, answers an append and wakes its subscribers only once an fsync of the WAL begun after its commit returned', async () => {
+    const held: Array<(error: Error | null) => void> = [];
+    const store = openSqliteEventStore({ file: join(dir, 'wal-sync.db'), syncFile: (fd, done) => held.push(done) });
+    const seen: string[] = [];
+    const subscription = store.subscribeToAll();
+    void (async () => {
+      for await (const event of subscription) seen.push(event.event_id);
+    })();
+    let answered = 0;
+    const first = newEvent();
+    void store.append('estate-1', [first], NO_STREAM).then(() => (answered += 1));
+    await until(() => held.length === 1);
+    // Committed (the next append is decided on it) but not yet on disk: nobody has heard of it.
+    const second = newEvent();
+    void store.append('estate-1', [second], exact(0n)).then(() => (answered += 1));
+    const third = newEvent();
+    void store.append('estate-2', [third], NO_STREAM).then(() => (answered += 1));
+    // A read returning an event not yet on disk waits for its fsync.
+    let read: string[] | null = null;
+    void store.readStream('estate-1').then((events) => (read = events.map((e) => e.event_id)));
+    await new Promise((r) => setTimeout(r, 30));
+    expect(answered).toBe(0);
+    expect(seen).toEqual([]);
+    expect(read).toBeNull();
+    held.shift()!(null);
+    await until(() => answered === 1 && seen.length === 1);
+    expect(seen).toEqual([first.event_id]);
+    expect(read).toBeNull();
+    // The two appends made while the first fsync ran share the next one.
+    await until(() => held.length === 1);
+    held.shift()!(null);
+    await until(() => answered === 3 && seen.length === 3);
+    expect(read).toEqual([first.event_id, second.event_id]);
+    expect(seen).toEqual([first.event_id, second.event_id, third.event_id]);
+    expect(held).toHaveLength(0);
+    // A lone checkpoint needs no fsync: it is answered without one.
     await store.checkpoints.save('relay', 3n);
-    expect(level()).toBe(2n);
-    await store.append('estate-1', [newEvent()], NO_STREAM);
+    expect(held).toHaveLength(0);
+    await subscription.close();
+    await store.close();
+  });
+
+  it('at FULL, fails the appends whose fsync failed', async () => {
+    const store = openSqliteEventStore({ file: join(dir, 'wal-sync-fails.db'), syncFile: (fd, done) => done(new Error('EIO: the disk failed')) });
+    await expect(store.append('estate-1', [newEvent()], NO_STREAM)).rejects.toThrow(/EIO/);
+    await store.close();
+  });
+
+  it('at FULL, syncs the WAL file for real, and everything answered is there after reopening', async () => {
+    const file = join(dir, 'wal-sync-real.db');
+    const store = openSqliteEventStore({ file });
+    const appends = Array.from({ length: 20 }, (_, i) => store.append(`estate-${i}`, [newEvent()], NO_STREAM));
+    const results = await Promise.all(appends);
+    await store.checkpoints.save('relay', 20n);
     await store.close();
     const reopened = openSqliteEventStore({ file });
-    expect(await reopened.checkpoints.load('relay')).toBe(3n);
+    expect(await reopened.headPosition()).toBe(results.reduce((max, r) => (r.position > max ? r.position : max), 0n));
+    expect(await reopened.checkpoints.load('relay')).toBe(20n);
     await reopened.close();
   });
 

@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { closeSync, fdatasync, openSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import {
   EventIdConflictError,
@@ -26,7 +27,12 @@ export interface SqliteEventStoreOptions {
   pollIntervalMs?: number;
   /** Commit durability (sqlite-connection.ts); FULL unless set. */
   synchronous?: SqliteSynchronous;
+  /** How the WAL file is synced at FULL: `fs.fdatasync` unless a test holds or fails it. */
+  syncFile?: SyncFile;
 }
+
+/** `fs.fdatasync`'s shape. */
+export type SyncFile = (fd: number, done: (error: Error | null) => void) => void;
 
 const CHECKPOINT_SCHEMA = `
 CREATE TABLE IF NOT EXISTS consumer_checkpoints (
@@ -177,6 +183,103 @@ function lazyJson(target: RecordedEvent, key: 'data' | 'metadata', json: string)
 }
 
 /**
+ * The fsync that `synchronous = FULL` asks of a commit, made on the libuv thread pool instead of in
+ * the COMMIT: the connection commits at NORMAL (the frames are written to the WAL, not yet synced),
+ * and the group's writers are answered only once an fdatasync of the WAL file that began after their
+ * COMMIT has returned. The thread serving requests and projections no longer waits on the disk, and
+ * one fdatasync covers every group committed while the previous one ran. Durability at the answer is
+ * FULL's: the WAL is a log replayed in order, so a synced frame has every earlier frame synced too.
+ */
+class WalSync {
+  private fd: number | null = null;
+  private running = false;
+  private closing = false;
+  /** Answers for the commits made since the running fdatasync began: the next one covers them. */
+  private waiting: Array<(error: Error | null) => void> = [];
+
+  constructor(
+    private readonly walFile: string,
+    private readonly syncFile: SyncFile = fdatasync,
+  ) {}
+
+  /** Calls `done` once everything committed to the WAL so far is on disk, or with the error. */
+  after(done: (error: Error | null) => void): void {
+    this.waiting.push(done);
+    if (!this.running) this.start();
+  }
+
+  private start(): void {
+    const batch = this.waiting;
+    this.waiting = [];
+    let fd: number;
+    try {
+      // An fsync reaches the file's data whichever descriptor wrote it: SQLite's own stays private.
+      fd = this.fd ??= openSync(this.walFile, 'r');
+    } catch (error) {
+      for (const done of batch) done(error as Error);
+      return;
+    }
+    this.running = true;
+    this.syncFile(fd, (error) => {
+      this.running = false;
+      for (const done of batch) done(error);
+      if (this.waiting.length > 0) this.start();
+      else if (this.closing) this.release();
+    });
+  }
+
+  /** Closes its descriptor once the fdatasync under way (if any) returned. */
+  close(): void {
+    this.closing = true;
+    if (!this.running) this.release();
+  }
+
+  private release(): void {
+    if (this.fd !== null) closeSync(this.fd);
+    this.fd = null;
+  }
+}
+
+/**
+ * A store's own commits whose fsync (WalSync) has not returned yet: in the WAL and readable through
+ * this connection, but not durable. Readers of this process are kept from them, as SQLite's own FULL
+ * would (it syncs before it publishes a commit to readers): subscriptions see only what is durable,
+ * and a read that returns such an event waits for its fsync, so nothing is acted on or answered from
+ * an event a power loss could still take back.
+ */
+class SyncFence {
+  private written = 0n;
+  private synced = 0n;
+  private waiters: Array<{ position: bigint; resolve: () => void }> = [];
+
+  /** An own commit up to `position` is in the WAL. */
+  wrote(position: bigint): void {
+    if (position > this.written) this.written = position;
+  }
+
+  /** An own commit up to `position` is on disk. */
+  reached(position: bigint): void {
+    if (position > this.synced) this.synced = position;
+    const settled = this.written <= this.synced;
+    // With no own commit left to sync, rows another connection wrote are as durable as they get.
+    this.waiters = this.waiters.filter((w) => (settled || w.position <= this.synced ? (w.resolve(), false) : true));
+  }
+
+  /** The rows (in position order) a reader may see now: those before the first own unsynced one. */
+  visible(rows: EventRow[]): EventRow[] {
+    if (this.written <= this.synced) return rows;
+    const cut = rows.findIndex((row) => row.position > this.synced);
+    return cut < 0 ? rows : rows.slice(0, cut);
+  }
+
+  /** Resolves once what a read up to `position` returned is durable; null when it already is. */
+  until(position: bigint | undefined): Promise<void> | null {
+    if (position === undefined || this.written <= this.synced || position <= this.synced) return null;
+    return new Promise((resolve) => this.waiters.push({ position, resolve }));
+  }
+}
+
+/**
  * How long a group of lazy writes only (consumer checkpoints) waits for company before committing on
  * its own. A crash in between loses at most this much of a checkpoint's progress, which only makes
  * its consumer handle those events again.
@@ -199,6 +302,7 @@ class GroupCommit {
   private pending: Array<{
     run: () => unknown;
     lazy: boolean;
+    written: ((value: unknown) => void) | undefined;
     committed: ((value: unknown) => void) | undefined;
     resolve: (value: unknown) => void;
     reject: (error: unknown) => void;
@@ -208,15 +312,23 @@ class GroupCommit {
   private lazyTimer: NodeJS.Timeout | undefined;
   private readonly noSync: Database.Statement | null;
   private readonly fullSync: Database.Statement | null;
+  /** Set when FULL's fsync is made off the thread (WalSync): the connection then commits at NORMAL. */
+  private readonly walSync: WalSync | null;
   private readonly commit: Database.Transaction<(runs: Array<() => unknown>) => Array<{ ok: true; value: unknown } | { ok: false; error: unknown }>>;
 
   constructor(
     private readonly db: Database.Database,
     synchronous: SqliteSynchronous,
     private readonly onCommitted: () => void = () => undefined,
+    /** The WAL file of a FULL store whose fsync may run off the thread; without it, COMMIT syncs. */
+    walFile?: string,
+    syncFile?: SyncFile,
   ) {
-    this.noSync = synchronous === 'FULL' ? db.prepare('PRAGMA synchronous = NORMAL') : null;
-    this.fullSync = synchronous === 'FULL' ? db.prepare('PRAGMA synchronous = FULL') : null;
+    this.walSync = synchronous === 'FULL' && walFile !== undefined ? new WalSync(walFile, syncFile) : null;
+    if (this.walSync) db.pragma('synchronous = NORMAL');
+    const toggles = synchronous === 'FULL' && !this.walSync;
+    this.noSync = toggles ? db.prepare('PRAGMA synchronous = NORMAL') : null;
+    this.fullSync = toggles ? db.prepare('PRAGMA synchronous = FULL') : null;
     this.commit = db.transaction((runs: Array<() => unknown>) =>
       runs.map((run) => {
         try {
@@ -232,13 +344,15 @@ class GroupCommit {
 
   /**
    * Queues `run` (synchronous SQL, in a savepoint if it may fail half-way) for the next group.
-   * `committed` sees its result once the group's COMMIT returned, before anyone is woken or answered.
+   * `written` sees its result once the group's COMMIT returned; `committed` once it is also durable
+   * (at once, unless WalSync makes the fsync), before anyone is woken or answered.
    */
-  run<T>(run: () => T, options: { lazy?: boolean; committed?: (value: T) => void } = {}): Promise<T> {
+  run<T>(run: () => T, options: { lazy?: boolean; written?: (value: T) => void; committed?: (value: T) => void } = {}): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.pending.push({
         run,
         lazy: options.lazy ?? false,
+        written: options.written as ((value: unknown) => void) | undefined,
         committed: options.committed as ((value: unknown) => void) | undefined,
         resolve: resolve as (value: unknown) => void,
         reject,
@@ -294,10 +408,27 @@ class GroupCommit {
     } finally {
       if (lazy) this.fullSync?.run();
     }
+    outcomes.forEach((outcome, i) => outcome.ok && group[i]!.written?.(outcome.value));
+    // Nobody hears of a durable write (neither its writer nor a subscription) before it is on disk.
+    if (this.walSync && !lazy) {
+      const committed = outcomes;
+      this.walSync.after((error) => (error ? group.forEach((w) => w.reject(error)) : this.settle(group, committed, lazy)));
+      return;
+    }
+    this.settle(group, outcomes, lazy);
+  }
+
+  private settle(group: GroupCommit['pending'], outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }>, lazy: boolean): void {
     outcomes.forEach((outcome, i) => outcome.ok && group[i]!.committed?.(outcome.value));
     // Subscriptions are woken for events, not for a group of checkpoints alone.
     if (!lazy) this.onCommitted();
     outcomes.forEach((outcome, i) => (outcome.ok ? group[i]!.resolve(outcome.value) : group[i]!.reject(outcome.error)));
+  }
+
+  /** Commits what is queued, then lets go of the WAL file once its last fsync returned. */
+  close(): void {
+    this.flush();
+    this.walSync?.close();
   }
 }
 
@@ -307,6 +438,7 @@ export class SqliteEventStore implements EventStore {
   private readonly pollIntervalMs: number;
   private readonly bell: Bell;
   private readonly tail = new CommittedTail();
+  private readonly fence = new SyncFence();
   private readonly subscriptions = new Set<SqliteSubscription>();
   /** Wakes idle subscriptions to look for appends made by another process; runs while any is open. */
   private poller: NodeJS.Timeout | undefined;
@@ -319,7 +451,8 @@ export class SqliteEventStore implements EventStore {
     this.db = openSqlite(options.file, SCHEMA, options.synchronous);
     this.pollIntervalMs = options.pollIntervalMs ?? 200;
     this.bell = bellOf(options.file === ':memory:' || options.file === '' ? options.file : resolvePath(options.file));
-    this.writes = new GroupCommit(this.db, options.synchronous ?? 'FULL', () => this.bell.ring(this));
+    const onDisk = options.file !== ':memory:' && options.file !== '';
+    this.writes = new GroupCommit(this.db, options.synchronous ?? 'FULL', () => this.bell.ring(this), onDisk ? `${this.db.name}-wal` : undefined, options.syncFile);
     // The store's checkpoints share its connection, so a relay's checkpoint joins the appends' commit.
     this.checkpoints = new SqliteCheckpointStore(this.db, false, this.writes);
     this.statements = {
@@ -366,7 +499,15 @@ export class SqliteEventStore implements EventStore {
         const rows: EventRow[] = [];
         return { result: this.appendTransaction(stream, events, expected, options.idempotencyKey, rows), rows };
       },
-      { committed: ({ rows }) => this.tail.add(rows) },
+      {
+        written: ({ rows }) => {
+          if (rows.length > 0) this.fence.wrote(rows[rows.length - 1]!.position);
+        },
+        committed: ({ rows }) => {
+          this.tail.add(rows);
+          if (rows.length > 0) this.fence.reached(rows[rows.length - 1]!.position);
+        },
+      },
     );
     return written.result;
   }
@@ -375,6 +516,7 @@ export class SqliteEventStore implements EventStore {
     this.assertOpen();
     this.writes.beforeRead();
     const row = this.statements.keyed.get(idempotencyKey, stream);
+    if (row) await this.fence.until(row.position);
     return row ? { next_revision: row.next_revision, position: row.position } : null;
   }
 
@@ -407,15 +549,18 @@ export class SqliteEventStore implements EventStore {
   async readStream(stream: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
     this.assertOpen();
     this.writes.beforeRead();
-    return this.statements.readStream
-      .all(stream, options.fromRevision ?? 0n, options.maxCount ?? -1)
-      .map(toRecorded);
+    const rows = this.statements.readStream.all(stream, options.fromRevision ?? 0n, options.maxCount ?? -1);
+    // In revision order, so in position order too: the last row is the latest.
+    await this.fence.until(rows.at(-1)?.position);
+    return rows.map(toRecorded);
   }
 
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
     this.assertOpen();
     this.writes.beforeRead();
-    return this.readAllSync(options.after ?? 0n, options.maxCount ?? -1);
+    const events = this.readAllSync(options.after ?? 0n, options.maxCount ?? -1);
+    await this.fence.until(events.at(-1)?.position);
+    return events;
   }
 
   private readAllSync(after: bigint, maxCount: number): RecordedEvent[] {
@@ -452,7 +597,7 @@ export class SqliteEventStore implements EventStore {
     if (cached) return cached;
     if (committer === this && this.bell.lastCommitter === this && this.tail.last === after) return [];
     this.writes.beforeRead();
-    return this.statements.readAll.all(after, READ_BATCH);
+    return this.fence.visible(this.statements.readAll.all(after, READ_BATCH));
   }
 
   private stopPolling(): void {
@@ -463,7 +608,7 @@ export class SqliteEventStore implements EventStore {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    this.writes.flush();
+    this.writes.close();
     this.stopPolling();
     await Promise.all([...this.subscriptions].map((s) => s.close()));
     this.db.close();
