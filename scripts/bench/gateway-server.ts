@@ -11,10 +11,11 @@ import { startEmbedded } from '../../services/gateway/src/embedded.ts';
  */
 const dataDir = mkdtempSync(join(tmpdir(), 'renopath-bench-'));
 const running = await startEmbedded({
+  // The operator's settings (e.g. RENOPATH_CALCULATION_WORKERS, RENOPATH_PLANNER_THREADS) apply; the data dir is the bench's own.
+  ...Object.fromEntries(Object.entries(process.env).filter(([key]) => key.startsWith('RENOPATH_'))),
   RENOPATH_DATA_DIR: dataDir,
   RENOPATH_RATE_LIMIT_PER_SECOND: '0',
   LOG_LEVEL: process.env['BENCH_LOG_LEVEL'] ?? 'warn',
-  ...(process.env['RENOPATH_SQLITE_SYNCHRONOUS'] ? { RENOPATH_SQLITE_SYNCHRONOUS: process.env['RENOPATH_SQLITE_SYNCHRONOUS'] } : {}),
 });
 await running.gateway.app.listen({ port: 0, host: '127.0.0.1' });
 const bare = Fastify({ logger: false });
