@@ -65,6 +65,8 @@ if (process.env['EMAIL_CHANGE'] && client) {
   // An address change confirmed by its emailed code; a retry after a crash reuses the code already sent.
   const actor: Actor = { user_id: client.user_id, organization_id: client.organization_id, client_id: clientId, scopes: [...DEFAULT_SCOPES] };
   const to = 'moved@example.com';
+  // After a restart the projection may still be replaying: the user's address is read once it has caught up.
+  await service.projection.waitFor(await storage.eventStore.headPosition(), 10_000);
   const user = (await request(IdentitySubjects.me, { actor })).reply as Array<{ email_address: string }>;
   if (user[0]?.email_address !== to) {
     const code = async () => (await service.mailerOutbox(to))?.text.split('\n')[5]?.trim();
