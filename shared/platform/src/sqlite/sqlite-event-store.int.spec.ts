@@ -213,6 +213,24 @@ describe('SqliteEventStore', () => {
     await Promise.all([store.close(), other.close()]);
   });
 
+  it("reads a stream it wrote and read before with another connection's appends to it, and decides on them", async () => {
+    const file = join(dir, 'stream-rows.db');
+    const store = openSqliteEventStore({ file });
+    const other = openSqliteEventStore({ file });
+    const [a, b, c] = [newEvent(), newEvent(), newEvent()];
+    await store.append('estate-1', [a], NO_STREAM);
+    expect((await store.readStream('estate-1')).map((e) => e.event_id)).toEqual([a.event_id]);
+    await other.append('estate-1', [b], exact(0n));
+    // The rows this store holds of the stream are stale now: it must read the other's event.
+    expect((await store.readStream('estate-1')).map((e) => e.event_id)).toEqual([a.event_id, b.event_id]);
+    expect((await store.readStream('estate-1', { fromRevision: 1n })).map((e) => e.event_id)).toEqual([b.event_id]);
+    await expect(store.append('estate-1', [c], exact(0n))).rejects.toThrow(/expected 0, actual 1/);
+    await store.append('estate-1', [c], exact(1n));
+    expect((await other.readStream('estate-1')).map((e) => e.event_id)).toEqual([a.event_id, b.event_id, c.event_id]);
+    await other.close();
+    await store.close();
+  });
+
   it('works in memory', async () => {
     const store = openSqliteEventStore({ file: ':memory:' });
     await store.append('estate-1', [newEvent()], NO_STREAM);

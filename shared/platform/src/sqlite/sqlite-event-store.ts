@@ -148,6 +148,75 @@ class CommittedTail {
   }
 }
 
+/** Rows of recently written or read streams the store keeps to answer `readStream` (LRU, by rows held). */
+const STREAM_ROWS = 2048;
+/** Rows kept of one stream at most (its latest), so a long stream does not push every other one out. */
+const STREAM_ROWS_EACH = 256;
+
+/**
+ * The latest rows of streams this store wrote or read lately, each a run up to the stream's head as
+ * this connection last saw it. A command reads its stream from the revision after the state it folded
+ * before, which is mostly the events the previous command just appended (or none): each such read
+ * was a query, though the store had those rows in hand. Only valid while no other connection commits:
+ * the store drops the lot when `data_version` says one did (`othersCommittedNothing`).
+ */
+class StreamRows {
+  private readonly streams = new Map<string, { from: bigint; rows: EventRow[] }>();
+  private count = 0;
+
+  clear(): void {
+    this.streams.clear();
+    this.count = 0;
+  }
+
+  /** Rows `from` on, at most `max` (all when negative), or null when the run does not cover `from`. */
+  read(stream: string, from: bigint, max: number): EventRow[] | null {
+    const entry = this.streams.get(stream);
+    if (!entry || from < entry.from) return null;
+    this.streams.delete(stream);
+    this.streams.set(stream, entry);
+    const start = from - entry.from;
+    if (start >= BigInt(entry.rows.length) || max === 0) return [];
+    const index = Number(start);
+    return entry.rows.slice(index, max < 0 ? undefined : index + max);
+  }
+
+  /** Rows this store committed (one or more streams, in position order): each stream's new head. */
+  wrote(rows: EventRow[]): void {
+    for (const row of rows) {
+      const entry = this.streams.get(row.stream);
+      if (entry && entry.from + BigInt(entry.rows.length) === row.revision) this.keep(row.stream, entry.from, [...entry.rows, row]);
+      // A stream it did not hold, or whose rows in between it did not see: known from this row to its head.
+      else this.keep(row.stream, row.revision, [row]);
+    }
+  }
+
+  /** Rows a query read from `from` to the stream's head (an empty stream when none from 0). */
+  readToHead(stream: string, from: bigint, rows: EventRow[]): void {
+    if (rows.length === 0 && from !== 0n) return;
+    this.keep(stream, from, rows);
+  }
+
+  private keep(stream: string, from: bigint, rows: EventRow[]): void {
+    const old = this.streams.get(stream);
+    if (old) {
+      this.count -= old.rows.length;
+      this.streams.delete(stream);
+    }
+    if (rows.length > STREAM_ROWS_EACH) {
+      from += BigInt(rows.length - STREAM_ROWS_EACH);
+      rows = rows.slice(-STREAM_ROWS_EACH);
+    }
+    this.streams.set(stream, { from, rows });
+    this.count += rows.length;
+    for (const [oldest, entry] of this.streams) {
+      if (this.count <= STREAM_ROWS || oldest === stream) break;
+      this.streams.delete(oldest);
+      this.count -= entry.rows.length;
+    }
+  }
+}
+
 function toRecorded(row: EventRow): RecordedEvent {
   const event = {
     event_id: row.event_id,
@@ -438,6 +507,9 @@ export class SqliteEventStore implements EventStore {
   private readonly pollIntervalMs: number;
   private readonly bell: Bell;
   private readonly tail = new CommittedTail();
+  private readonly recent = new StreamRows();
+  /** `data_version` when `recent` was last found valid: another connection's commit changes it. */
+  private seenVersion: bigint | null = null;
   private readonly fence = new SyncFence();
   private readonly subscriptions = new Set<SqliteSubscription>();
   /** Wakes idle subscriptions to look for appends made by another process; runs while any is open. */
@@ -468,6 +540,7 @@ export class SqliteEventStore implements EventStore {
       readStream: this.db.prepare<[string, bigint, number], EventRow>(
         `SELECT ${COLUMNS} FROM events WHERE stream = ? AND revision >= ? ORDER BY revision LIMIT ?`,
       ),
+      dataVersion: this.db.prepare<[], { data_version: bigint }>('PRAGMA data_version'),
       readAll: this.db.prepare<[bigint, number], EventRow>(
         `SELECT ${COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`,
       ),
@@ -478,11 +551,11 @@ export class SqliteEventStore implements EventStore {
       recordKey: this.db.prepare('INSERT INTO idempotent_appends (idempotency_key, stream, next_revision, position) VALUES (?, ?, ?, ?)'),
     };
     this.appendTransaction = this.db.transaction(
-      (stream: string, events: NewEvent[], expected: ExpectedRevision, key: string | undefined, rows: EventRow[]): AppendResult => {
+      (stream: string, events: NewEvent[], expected: ExpectedRevision, key: string | undefined, rows: EventRow[], idsFirst: boolean): AppendResult => {
         // The key is looked up inside the write lock: of two racing appends under one key, the second sees the first.
         const earlier = key === undefined ? undefined : this.statements.keyed.get(key, stream);
         if (earlier) return { next_revision: earlier.next_revision, position: earlier.position };
-        const result = this.appendInTransaction(stream, events, expected, rows);
+        const result = this.appendInTransaction(stream, events, expected, rows, idsFirst);
         if (key !== undefined) this.statements.recordKey.run(key, stream, result.next_revision, result.position);
         return result;
       },
@@ -496,11 +569,21 @@ export class SqliteEventStore implements EventStore {
     // savepoints), so of two appends to one stream with the same expected revision the second fails.
     const written = await this.writes.run(
       () => {
-        const rows: EventRow[] = [];
-        return { result: this.appendTransaction(stream, events, expected, options.idempotencyKey, rows), rows };
+        let rows: EventRow[] = [];
+        try {
+          return { result: this.appendTransaction(stream, events, expected, options.idempotencyKey, rows, false), rows };
+        } catch (error) {
+          if (!isUniqueViolation(error)) throw error;
+          // An id stored before (a repeated append, or a conflict): its savepoint was rolled back, so it
+          // is decided again with the stored ids looked up first, as the rules of a repeated append say.
+          rows = [];
+          return { result: this.appendTransaction(stream, events, expected, options.idempotencyKey, rows, true), rows };
+        }
       },
       {
         written: ({ rows }) => {
+          // Readable through this connection from now on: `readStream` answers from them (and waits for their fsync).
+          this.recent.wrote(rows);
           if (rows.length > 0) this.fence.wrote(rows[rows.length - 1]!.position);
         },
         committed: ({ rows }) => {
@@ -520,17 +603,26 @@ export class SqliteEventStore implements EventStore {
     return row ? { next_revision: row.next_revision, position: row.position } : null;
   }
 
-  /** Appends in the caller's transaction; `rows` receives each row as stored (the committed tail's copy). */
-  private appendInTransaction(stream: string, events: NewEvent[], expected: ExpectedRevision, rows: EventRow[]): AppendResult {
+  /**
+   * Appends in the caller's transaction; `rows` receives each row as stored (the committed tail's copy).
+   * Stored ids decide before the revision (a repeated append gets its first result even though the
+   * stream moved on since), but they are looked up only when they can matter: when the revision does
+   * not match, or when `idsFirst` (an insert failed on a unique id). Appends carry new ids but for a
+   * retry, and the lookup was a query per append.
+   */
+  private appendInTransaction(stream: string, events: NewEvent[], expected: ExpectedRevision, rows: EventRow[], idsFirst: boolean): AppendResult {
     const ids = events.map((e) => e.event_id);
     if (new Set(ids).size !== ids.length) {
       throw new EventIdConflictError(stream, ids, 'the same event id appears twice in one append');
     }
     const current = this.statements.streamRevision.get(stream)?.revision ?? null;
-    const stored = ids.length === 0 ? [] : this.statements.byIds.all(JSON.stringify(ids));
-    if (stored.length > 0) return repeatedAppend(stream, ids, expected, stored, 'consecutive');
+    const matches = revisionMatches(expected, current);
+    if (idsFirst || !matches) {
+      const stored = ids.length === 0 ? [] : this.statements.byIds.all(JSON.stringify(ids));
+      if (stored.length > 0) return repeatedAppend(stream, ids, expected, stored, 'consecutive');
+    }
 
-    if (!revisionMatches(expected, current)) throw new WrongExpectedRevisionError(stream, expected, current);
+    if (!matches) throw new WrongExpectedRevisionError(stream, expected, current);
     let revision = current ?? -1n;
     let position = 0n;
     for (const event of events) {
@@ -549,10 +641,33 @@ export class SqliteEventStore implements EventStore {
   async readStream(stream: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
     this.assertOpen();
     this.writes.beforeRead();
-    const rows = this.statements.readStream.all(stream, options.fromRevision ?? 0n, options.maxCount ?? -1);
+    const rows = this.streamRows(stream, options.fromRevision ?? 0n, options.maxCount ?? -1);
     // In revision order, so in position order too: the last row is the latest.
     await this.fence.until(rows.at(-1)?.position);
     return rows.map(toRecorded);
+  }
+
+  /** The stream's rows from the ones kept of recent streams when they cover the read, else from the database. */
+  private streamRows(stream: string, from: bigint, max: number): EventRow[] {
+    const kept = this.recent.read(stream, from, max);
+    if (kept && this.othersCommittedNothing()) return kept;
+    // Kept whatever the version: rows read now are the stream's as of now, and any use is checked first.
+    const rows = this.statements.readStream.all(stream, from, max);
+    if (max < 0 || rows.length < max) this.recent.readToHead(stream, from, rows);
+    return rows;
+  }
+
+  /**
+   * Whether the kept rows still hold: no other connection (another process, a CLI) committed since they
+   * were last found good, as `data_version` tells in one statement, cheaper than the read it spares
+   * (this connection's own commits do not change it; they update the rows instead). Drops them if one did.
+   */
+  private othersCommittedNothing(): boolean {
+    const version = this.statements.dataVersion.get()?.data_version ?? null;
+    if (version === this.seenVersion) return true;
+    this.recent.clear();
+    this.seenVersion = version;
+    return false;
   }
 
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
@@ -617,6 +732,10 @@ export class SqliteEventStore implements EventStore {
   private assertOpen(): void {
     if (this.closed) throw new Error('event store is closed');
   }
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  return error instanceof Database.SqliteError && error.code === 'SQLITE_CONSTRAINT_UNIQUE';
 }
 
 /** Catch-up then live: reads batches after its last position, and sleeps until an append or a poll tick. */
