@@ -17,6 +17,7 @@ import {
   type Subscription,
 } from '../ports/event-store.ts';
 import { repeatedAppend, revisionMatches } from '../internal/append-rules.ts';
+import { checkpointInBackground } from './background-checkpoints.ts';
 import { openSqlite, type SqliteSynchronous } from './sqlite-connection.ts';
 import { SerialSubscription, streamWanted } from '../internal/serial-subscription.ts';
 
@@ -504,6 +505,8 @@ class GroupCommit {
 export class SqliteEventStore implements EventStore {
   readonly checkpoints: SqliteCheckpointStore;
   private readonly db: Database.Database;
+  /** Hands the file back from the checkpoint thread (background-checkpoints.ts). */
+  private readonly releaseCheckpoints: () => void;
   private readonly pollIntervalMs: number;
   private readonly bell: Bell;
   private readonly tail = new CommittedTail();
@@ -521,6 +524,7 @@ export class SqliteEventStore implements EventStore {
 
   constructor(options: SqliteEventStoreOptions) {
     this.db = openSqlite(options.file, SCHEMA, options.synchronous);
+    this.releaseCheckpoints = checkpointInBackground(this.db, options.file);
     this.pollIntervalMs = options.pollIntervalMs ?? 200;
     this.bell = bellOf(options.file === ':memory:' || options.file === '' ? options.file : resolvePath(options.file));
     const onDisk = options.file !== ':memory:' && options.file !== '';
@@ -727,6 +731,7 @@ export class SqliteEventStore implements EventStore {
     this.stopPolling();
     await Promise.all([...this.subscriptions].map((s) => s.close()));
     this.db.close();
+    this.releaseCheckpoints();
   }
 
   private assertOpen(): void {

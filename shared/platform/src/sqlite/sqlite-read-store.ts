@@ -11,6 +11,7 @@ import type {
 } from '../ports/read-store.ts';
 import { Mutex } from '../internal/async.ts';
 import { freezeImmutable } from '../internal/reply.ts';
+import { checkpointInBackground } from './background-checkpoints.ts';
 import { openSqlite, type SqliteSynchronous } from './sqlite-connection.ts';
 
 export interface SqliteReadStoreOptions {
@@ -218,6 +219,8 @@ const docKey = (collection: string, id: string) => `${collection}\u0000${id}`;
 
 export class SqliteReadStore implements ReadStore {
   private readonly db: Database.Database;
+  /** Hands the file back from the checkpoint thread (background-checkpoints.ts). */
+  private readonly releaseCheckpoints: () => void;
   private readonly mutex = new Mutex();
   /**
    * Reads outside a transaction use a second, read-only connection: in WAL mode it sees only
@@ -253,6 +256,7 @@ export class SqliteReadStore implements ReadStore {
 
   constructor(options: SqliteReadStoreOptions) {
     this.db = openSqlite(options.file, SCHEMA, options.synchronous);
+    this.releaseCheckpoints = checkpointInBackground(this.db, options.file);
     const inMemory = options.file === ':memory:' || options.file === '';
     this.reader = inMemory ? null : new Database(options.file, { readonly: true, fileMustExist: true });
     this.reader?.defaultSafeIntegers(true);
@@ -369,6 +373,7 @@ export class SqliteReadStore implements ReadStore {
       this.closed = true;
       this.reader?.close();
       this.db.close();
+      this.releaseCheckpoints();
     });
   }
 
