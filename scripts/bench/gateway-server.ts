@@ -40,12 +40,17 @@ process.send?.({
   client_secret: running.bootstrap?.client_secret,
 });
 let mark = process.cpuUsage();
+// The main thread's share: what bounds the embedded server, since every context's work runs on it
+// (process CPU also counts the planner and checkpoint threads and the fsyncs on the thread pool).
+let loopMark = performance.eventLoopUtilization();
 process.on('message', async (msg) => {
   // The load generator asks for the server's CPU time spent since its last mark.
   if (msg === 'mark') {
     const used = process.cpuUsage(mark);
     mark = process.cpuUsage();
-    process.send?.({ cpuMicros: used.user + used.system });
+    const loop = performance.eventLoopUtilization(loopMark);
+    loopMark = performance.eventLoopUtilization();
+    process.send?.({ cpuMicros: used.user + used.system, loopActiveMs: loop.active });
   }
   if (msg === 'stop') {
     if (profiler && profileFile) {
