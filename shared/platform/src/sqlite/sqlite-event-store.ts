@@ -482,17 +482,24 @@ class GroupCommit {
     // Nobody hears of a durable write (neither its writer nor a subscription) before it is on disk.
     if (this.walSync && !lazy) {
       const committed = outcomes;
-      this.walSync.after((error) => (error ? group.forEach((w) => w.reject(error)) : this.settle(group, committed, lazy)));
+      this.walSync.after((error) => this.settle(group, committed, lazy, error));
       return;
     }
-    this.settle(group, outcomes, lazy);
+    this.settle(group, outcomes, lazy, null);
   }
 
-  private settle(group: GroupCommit['pending'], outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }>, lazy: boolean): void {
+  /**
+   * After a failed fsync the commits stay in the WAL, readable, their durability unknown: the writers
+   * hear of the failure (a retry under the same idempotency key finds what was stored), and readers
+   * go on as after any commit instead of waiting for an fsync that will not come.
+   */
+  private settle(group: GroupCommit['pending'], outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }>, lazy: boolean, syncFailure: Error | null): void {
     outcomes.forEach((outcome, i) => outcome.ok && group[i]!.committed?.(outcome.value));
     // Subscriptions are woken for events, not for a group of checkpoints alone.
     if (!lazy) this.onCommitted();
-    outcomes.forEach((outcome, i) => (outcome.ok ? group[i]!.resolve(outcome.value) : group[i]!.reject(outcome.error)));
+    outcomes.forEach((outcome, i) =>
+      syncFailure ? group[i]!.reject(syncFailure) : outcome.ok ? group[i]!.resolve(outcome.value) : group[i]!.reject(outcome.error),
+    );
   }
 
   /** Commits what is queued, then lets go of the WAL file once its last fsync returned. */
