@@ -139,6 +139,12 @@ function pageWindow(options: QueryOptions): { limit: number; offset: number } {
   return { limit: options.pageSize, offset: (page - 1) * options.pageSize };
 }
 
+/** A document by key through `statement` (the writer's or the reader's), parsed afresh. */
+function readDoc<T>(statement: Database.Statement<[string, string], { doc: string }>, collection: string, id: string): T | null {
+  const row = statement.get(collection, id);
+  return row ? (JSON.parse(row.doc) as T) : null;
+}
+
 function prepareWriterStatements(db: Database.Database) {
   return {
     dataVersion: db.prepare<[], { data_version: bigint }>('PRAGMA data_version'),
@@ -179,8 +185,7 @@ class SqliteReadStoreTx implements ReadStoreTx {
 
   async get<T extends object>(collection: string, id: string): Promise<T | null> {
     this.assertActive();
-    const row = this.statements.get.get(collection, id);
-    return row ? (JSON.parse(row.doc) as T) : null;
+    return readDoc<T>(this.statements.get, collection, id);
   }
 
   async query<T extends object>(collection: string, options: QueryOptions = {}): Promise<QueryResult<T>> {
@@ -269,7 +274,7 @@ export class SqliteReadStore implements ReadStore {
   }
 
   get<T extends object>(collection: string, id: string): Promise<T | null> {
-    if (!this.reader) return this.read(() => this.getSync<T>(collection, id, this.readStatements.get));
+    if (!this.reader) return this.read(() => readDoc<T>(this.readStatements.get, collection, id));
     this.assertOpen();
     this.dropCacheIfChangedElsewhere();
     const key = docKey(collection, id);
@@ -285,7 +290,7 @@ export class SqliteReadStore implements ReadStore {
 
   /** Like `get`, but every caller shares one frozen parse of the document until a commit changes it. */
   getShared<T extends object>(collection: string, id: string): Promise<Readonly<T> | null> {
-    if (!this.reader) return this.read(() => freezeImmutable(this.getSync<T>(collection, id, this.readStatements.get)));
+    if (!this.reader) return this.read(() => freezeImmutable(readDoc<T>(this.readStatements.get, collection, id)));
     this.assertOpen();
     this.dropCacheIfChangedElsewhere();
     let docs = this.shared.get(collection);
@@ -385,11 +390,6 @@ export class SqliteReadStore implements ReadStore {
       this.assertOpen();
       return op();
     });
-  }
-
-  private getSync<T>(collection: string, id: string, statement: Database.Statement<[string, string], { doc: string }>): T | null {
-    const row = statement.get(collection, id);
-    return row ? (JSON.parse(row.doc) as T) : null;
   }
 
   private querySync<T>(collection: string, options: QueryOptions, db: Database.Database): QueryResult<T> {
