@@ -124,7 +124,6 @@ export function estatesKit(deps: {
     ctx,
     settle,
     loadState,
-    currentState,
     currentView,
     record,
     write,
