@@ -146,7 +146,7 @@ describe('SqliteEventStore', () => {
     await store.close();
   });
 
-  it('at FULL, syncs the WAL file for real, and everything answered is there after reopening', async () => {
+  it('at FULL, with the real fdatasync of its WAL file, answers every append and has them all after reopening', async () => {
     const file = join(dir, 'wal-sync-real.db');
     const store = openSqliteEventStore({ file });
     const appends = Array.from({ length: 20 }, (_, i) => store.append(`estate-${i}`, [newEvent()], NO_STREAM));
