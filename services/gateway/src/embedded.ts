@@ -17,6 +17,10 @@ import { calculationsRoutes } from './routes/calculations.routes.ts';
 import { renovationsRoutes } from './routes/renovations.routes.ts';
 import { reportingRoutes } from './routes/reporting.routes.ts';
 import { openGatewayStorage } from './storage.ts';
+import { ContextThreadsEnv, startContextThread, type ContextThread } from './context-threads.ts';
+import type { ThreadableContext } from './context-thread.ts';
+import type { Logger } from 'pino';
+import type { MemoryBus } from '@renopath/platform/memory/memory-bus.ts';
 
 /**
  * Embedded mode (`npm start`): the gateway and every service in one process, SQLite files under
@@ -37,15 +41,28 @@ export async function startEmbedded(env: NodeJS.ProcessEnv = process.env, option
   // One blob store for the gateway (uploads in, signed downloads out) and the estates service.
   const blobs = await openBlobStore(platform);
   const identity = await startIdentityContext(identityConfig, bus, logger.child({ context: 'identity' }));
-  const estates = await startEstatesContext(estatesConfig, bus, logger.child({ context: 'estates' }), blobs);
-  // Before the bootstrap: its copy of identity and the estates follows their events from the first one.
-  const renovations = await startRenovationsContext(loadRenovationsConfig(env), bus, logger.child({ context: 'renovations' }));
-  // Webhooks are signed with identity's secret in this process; the secret never crosses the bus.
-  const calculations = await startCalculationsContext(loadCalculationsConfig(env), bus, logger.child({ context: 'calculations' }), {
-    signer: localWebhookSigner((client_id) => identity.service.webhookSecret(client_id)),
+  // The other contexts each in a thread of their own (RENOPATH_CONTEXT_THREADS), started side by side:
+  // one event loop for the gateway and every context was the limit of an embedded process (docs/architecture.md).
+  const inThreads = ContextThreadsEnv.parse(env['RENOPATH_CONTEXT_THREADS']);
+  const threads = await startThreads(inThreads, env, bus, logger).catch(async (error: unknown) => {
+    // Nothing half-started is left behind: the caller gets the reason, the process no open stores.
+    await identity.close();
+    await blobs.close();
+    await bus.close();
+    throw error;
   });
+  const here = (context: ThreadableContext) => !inThreads.includes(context);
+  const estates = here('estates') ? await startEstatesContext(estatesConfig, bus, logger.child({ context: 'estates' }), blobs) : null;
+  // Before the bootstrap: its copy of identity and the estates follows their events from the first one.
+  const renovations = here('renovations') ? await startRenovationsContext(loadRenovationsConfig(env), bus, logger.child({ context: 'renovations' })) : null;
+  // Webhooks are signed with identity's secret in this process; the secret never crosses the bus.
+  const calculations = here('calculations')
+    ? await startCalculationsContext(loadCalculationsConfig(env), bus, logger.child({ context: 'calculations' }), {
+        signer: localWebhookSigner((client_id) => identity.service.webhookSecret(client_id)),
+      })
+    : null;
   // Reports read estates' media and are served by the gateway: the same blob store.
-  const reporting = await startReportingContext(loadReportingConfig(env), bus, logger.child({ context: 'reporting' }), blobs);
+  const reporting = here('reporting') ? await startReportingContext(loadReportingConfig(env), bus, logger.child({ context: 'reporting' }), blobs) : null;
   const bootstrap = await identity.service.bootstrapIfEmpty(identityConfig.bootstrap);
   const { downloadSecret, idempotencyStore } = await openGatewayStorage(gatewayConfig);
   // The idempotency records are in this process's own data dir: a claim left unfinished there is a dead process's.
@@ -58,6 +75,8 @@ export async function startEmbedded(env: NodeJS.ProcessEnv = process.env, option
     renovations,
     calculations,
     reporting,
+    /** The contexts running in threads of their own (their objects above are null). */
+    threads,
     bus,
     blobs,
     bootstrap,
@@ -65,13 +84,27 @@ export async function startEmbedded(env: NodeJS.ProcessEnv = process.env, option
     async close() {
       await gateway.app.close();
       await idempotencyStore.close();
-      await reporting.close();
-      await calculations.close();
-      await renovations.close();
-      await estates.close();
+      // In the reverse of the start order, each where it runs: reporting, calculations, renovations, estates.
+      const thread = (context: ThreadableContext) => threads.find((t) => t.context === context);
+      await (reporting ?? thread('reporting'))?.close();
+      await (calculations ?? thread('calculations'))?.close();
+      await (renovations ?? thread('renovations'))?.close();
+      await (estates ?? thread('estates'))?.close();
       await identity.close();
       await blobs.close();
       await bus.close();
     },
   };
+}
+
+/** Starts the threads side by side; if one fails, the others are stopped before the error is rethrown. */
+async function startThreads(contexts: ThreadableContext[], env: NodeJS.ProcessEnv, bus: MemoryBus, logger: Logger): Promise<ContextThread[]> {
+  const started = await Promise.allSettled(contexts.map((context) => startContextThread(context, env, bus, logger)));
+  const threads = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+  const failed = started.find((s) => s.status === 'rejected');
+  if (failed) {
+    await Promise.all(threads.map((t) => t.close()));
+    throw failed.reason;
+  }
+  return threads;
 }

@@ -43,7 +43,8 @@ async function untilFinal(api: ReturnType<Stack['as']>, id: string) {
 /** Lets every context's own projection reach its log's head, so the stack stops with its read models up to date. */
 async function settle(stack: Stack) {
   const { identity, estates, renovations, calculations, reporting } = stack.running;
-  const contexts = [identity, estates, renovations, calculations, reporting];
+  // Every context on the main thread (the stack below starts none in threads): their stores are here to ask.
+  const contexts = [identity, estates!, renovations!, calculations!, reporting!];
   for (;;) {
     const heads = await Promise.all(contexts.map((c) => c.storage?.eventStore.headPosition() ?? 0n));
     await Promise.all(contexts.map((c, i) => c.service?.projection.waitFor(heads[i]!, 10_000)));
@@ -54,7 +55,7 @@ async function settle(stack: Stack) {
 }
 
 beforeAll(async () => {
-  const stack = await startStack();
+  const stack = await startStack({ RENOPATH_CONTEXT_THREADS: 'none' });
   dataDir = stack.dataDir;
   const api = stack.as(await stack.token());
   const world = await houseWithParts(api);

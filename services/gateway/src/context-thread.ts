@@ -1,0 +1,101 @@
+import { readFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import type { MessagePort } from 'node:worker_threads';
+import { loadCalculationsConfig } from '@renopath/calculations/config.ts';
+import { startCalculationsContext } from '@renopath/calculations/start.ts';
+import { busWebhookSigner } from '@renopath/calculations/webhooks/job-webhooks.ts';
+import { loadEstatesConfig } from '@renopath/estates/config.ts';
+import { startEstatesContext } from '@renopath/estates/start.ts';
+import { loadRenovationsConfig } from '@renopath/renovations/config.ts';
+import { startRenovationsContext } from '@renopath/renovations/start.ts';
+import { loadReportingConfig } from '@renopath/reporting/config.ts';
+import { startReportingContext } from '@renopath/reporting/start.ts';
+import { createLogger, PlatformEnv, platformConfig } from '@renopath/platform/service/adapters.ts';
+import { ThreadBus } from '@renopath/platform/memory/thread-bus.ts';
+
+/** The contexts embedded mode can run in a thread of their own (identity stays with the gateway: it bootstraps the first client). */
+export const THREADABLE_CONTEXTS = ['estates', 'renovations', 'calculations', 'reporting'] as const;
+export type ThreadableContext = (typeof THREADABLE_CONTEXTS)[number];
+
+/** What the main thread hands a context thread (`workerData`). */
+export interface ContextThreadData {
+  context: ThreadableContext;
+  env: Record<string, string | undefined>;
+  /** This thread's side of the bus (thread-bus.ts), transferred. */
+  bus: MessagePort;
+}
+
+/** What a context thread tells the main thread on its `parentPort`. */
+export type ContextThreadReport = { ready: true } | { stopped: true } | { failed: string } | { loopActiveMs: number; cpuMs: number | null };
+/** What the main thread tells a context thread. */
+export type ContextThreadCommand = 'stop' | 'mark';
+
+/**
+ * One context in its own thread, as its own process would run it in distributed mode: its storage
+ * and handlers here, the bus in the main thread. Answers `stop` by closing the context, then its bus,
+ * and `mark` with its event loop's active time since the previous mark.
+ */
+export async function runContextThread(data: ContextThreadData, control: MessagePort): Promise<void> {
+  const { context, env } = data;
+  const platform = platformConfig(PlatformEnv.parse(env));
+  const log = createLogger(platform.logLevel, 'renopath').child({ context });
+  const bus = new ThreadBus(data.bus, { onHandlerError: (err, subject) => log.error({ err, subject }, 'request handler failed') });
+  let running: { close(): Promise<void> };
+  try {
+    running = await start(context, env, bus, log);
+  } catch (error) {
+    control.postMessage({ failed: error instanceof Error ? (error.stack ?? error.message) : String(error) } satisfies ContextThreadReport);
+    await bus.close();
+    return;
+  }
+  let mark = performance.eventLoopUtilization();
+  let cpuMark = threadCpuMs();
+  control.on('message', async (command: ContextThreadCommand) => {
+    if (command === 'mark') {
+      // For the bench: how long this thread's loop was busy since the last mark, and its CPU time.
+      const now = performance.eventLoopUtilization();
+      const cpu = threadCpuMs();
+      control.postMessage({ loopActiveMs: performance.eventLoopUtilization(now, mark).active, cpuMs: cpu === null || cpuMark === null ? null : cpu - cpuMark } satisfies ContextThreadReport);
+      mark = now;
+      cpuMark = cpu;
+      return;
+    }
+    try {
+      await running.close();
+    } finally {
+      await bus.close();
+      control.postMessage({ stopped: true } satisfies ContextThreadReport);
+    }
+  });
+  control.postMessage({ ready: true } satisfies ContextThreadReport);
+}
+
+async function start(context: ThreadableContext, env: NodeJS.ProcessEnv, bus: ThreadBus, log: ReturnType<typeof createLogger>) {
+  switch (context) {
+    case 'estates':
+      // Its own handle on the blob store: the fs and GridFS stores keep no state between calls.
+      return startEstatesContext(loadEstatesConfig(env), bus, log);
+    case 'renovations':
+      return startRenovationsContext(loadRenovationsConfig(env), bus, log);
+    case 'calculations':
+      // Identity is in another thread: it signs the webhooks over the bus, as in distributed mode.
+      return startCalculationsContext(loadCalculationsConfig(env), bus, log, { signer: busWebhookSigner(bus) });
+    case 'reporting':
+      return startReportingContext(loadReportingConfig(env), bus, log);
+  }
+}
+
+/**
+ * This thread's own CPU time (ms), where Linux tells it (`/proc/thread-self`), else null. Node 20 has no
+ * per-thread CPU clock, and a loop's active time also counts the time the thread waited for a core.
+ */
+export function threadCpuMs(): number | null {
+  try {
+    const stat = readFileSync('/proc/thread-self/stat', 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime and stime, in clock ticks (100 per second on Linux).
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
+}

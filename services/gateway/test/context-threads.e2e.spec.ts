@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { startStack, type Stack } from './stack.ts';
+
+/**
+ * Embedded mode with contexts in threads of their own (RENOPATH_CONTEXT_THREADS): the same service
+ * whichever contexts run where, since they meet only on the bus.
+ */
+const REQUIRED = { year_built: 1960, estate_format: 'SEMI_OPEN', habitable_space_m2: 150, zip_code: '9000', country: 'BE' };
+
+async function untilFinal(api: ReturnType<Stack['as']>, id: string) {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const job = (await api.get(`/v1/calculation-jobs/${id}`)).json();
+    if (['FINISHED', 'FAILED', 'STOPPED'].includes(job.calculation_job_status) || Date.now() > deadline) return job;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** A job through every context: the estate it made, the renovation it made and that renovation's overview read back. */
+async function jobThroughEveryContext(stack: Stack) {
+  const api = stack.as(await stack.token());
+  const created = await api.post('/v1/calculation-jobs/suggested-renovation-trajectory-calculation', REQUIRED);
+  expect(created.statusCode, created.body).toBe(200);
+  const job = await untilFinal(api, created.json().id);
+  expect(job.calculation_job_status).toBe('FINISHED');
+  const estate = await api.get(`/estates/${job.estate_id}`);
+  expect(estate.statusCode, estate.body).toBe(200);
+  expect(estate.json().address.zip_code).toBe('9000');
+  const renovation = await api.get(`/renovations/${job.metadata.renovation_id}`);
+  expect(renovation.statusCode, renovation.body).toBe(200);
+  expect(renovation.json().estate_id).toBe(job.estate_id);
+  const overview = await api.get(`/v1/renovations/${job.metadata.renovation_id}/overview`);
+  expect(overview.statusCode, overview.body).toBe(200);
+}
+
+describe('contexts in threads (RENOPATH_CONTEXT_THREADS)', () => {
+  it('runs a job end to end with estates, renovations, calculations and reporting each in its own thread', async () => {
+    const stack = await startStack({ RENOPATH_CONTEXT_THREADS: 'all' }, { mode: 'embedded' });
+    try {
+      expect(stack.running!.threads.map((t) => t.context).sort()).toEqual(['calculations', 'estates', 'renovations', 'reporting']);
+      // Their objects live in their threads, not here.
+      expect(stack.running!.estates).toBeNull();
+      expect(stack.running!.calculations).toBeNull();
+      await jobThroughEveryContext(stack);
+    } finally {
+      await stack.close();
+    }
+  });
+
+  it('runs every context on the main thread with none', async () => {
+    const stack = await startStack({ RENOPATH_CONTEXT_THREADS: 'none' }, { mode: 'embedded' });
+    try {
+      expect(stack.running!.threads).toEqual([]);
+      expect(stack.running!.estates).not.toBeNull();
+      await jobThroughEveryContext(stack);
+    } finally {
+      await stack.close();
+    }
+  });
+
+  it('refuses a context that cannot run in a thread, naming it', async () => {
+    await expect(startStack({ RENOPATH_CONTEXT_THREADS: 'estates,identity' }, { mode: 'embedded' })).rejects.toThrow(/identity cannot run in a thread/);
+  });
+
+  it('fails the start with the reason of a context that cannot start in its thread, and stops the others', async () => {
+    const started = startStack({ RENOPATH_CONTEXT_THREADS: 'all', RENOPATH_CALCULATION_WORKERS: 'many' }, { mode: 'embedded' });
+    await expect(started).rejects.toThrow(/calculations context did not start[\s\S]*RENOPATH_CALCULATION_WORKERS/);
+  });
+});
