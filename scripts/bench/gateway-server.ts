@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import Fastify from 'fastify';
 import { startEmbedded } from '../../services/gateway/src/embedded.ts';
+import { threadCpuMs } from '../../services/gateway/src/context-thread.ts';
 
 /**
  * The servers under benchmark, in their own process so the load generator does not share its
@@ -41,9 +42,13 @@ process.send?.({
   client_secret: running.bootstrap?.client_secret,
 });
 let mark = process.cpuUsage();
-// The main thread's share: what bounds the embedded server, since every context's work runs on it
-// (process CPU also counts the planner and checkpoint threads and the fsyncs on the thread pool).
+// Each event loop's share: a loop busy all the time is what bounds the embedded server (process CPU
+// also counts the planner and checkpoint threads and the fsyncs on the thread pool). The main thread
+// runs the gateway, identity and the bus; the contexts run in threads of their own unless
+// RENOPATH_CONTEXT_THREADS says otherwise.
 let loopMark = performance.eventLoopUtilization();
+let mainCpuMark = threadCpuMs();
+await Promise.all(running.threads.map((t) => t.loopActiveSinceMark()));
 process.on('message', async (msg) => {
   // The load generator asks for the server's CPU time spent since its last mark.
   if (msg === 'mark') {
@@ -51,7 +56,11 @@ process.on('message', async (msg) => {
     mark = process.cpuUsage();
     const loop = performance.eventLoopUtilization(loopMark);
     loopMark = performance.eventLoopUtilization();
-    process.send?.({ cpuMicros: used.user + used.system, loopActiveMs: loop.active });
+    const mainCpu = threadCpuMs();
+    const mainCpuMs = mainCpu === null || mainCpuMark === null ? null : mainCpu - mainCpuMark;
+    mainCpuMark = mainCpu;
+    const threads = await Promise.all(running.threads.map(async (t) => [t.context, await t.loopActiveSinceMark()] as const));
+    process.send?.({ cpuMicros: used.user + used.system, loops: { main: { loopActiveMs: loop.active, cpuMs: mainCpuMs }, ...Object.fromEntries(threads) } });
   }
   if (msg === 'stop') {
     if (profiler && profileFile) {
