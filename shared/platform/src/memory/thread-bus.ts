@@ -39,10 +39,10 @@ const EVENT_BATCH = 64;
 type Message =
   | { k: 'request'; id: number; subject: string; payload: unknown; timeoutMs: number | undefined }
   | { k: 'handle'; id: number; handler: number; subject: string }
-  | { k: 'unhandle'; id: number; handler: number }
   | { k: 'publish'; id: number; subject: string; eventId: string; json: string }
   | { k: 'consume'; id: number; consumer: number; name: string; options: ConsumeOptions }
-  | { k: 'unconsume'; id: number; consumer: number }
+  /** Closes a handler or a consumer (their ids are one sequence). */
+  | { k: 'drop'; id: number; registration: number }
   | { k: 'caught-up'; id: number; name: string }
   /** Host to thread: serve a request with the thread's handler. */
   | { k: 'serve'; id: number; handler: number; subject: string; payload: unknown }
@@ -153,8 +153,8 @@ type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K>
  * one rather than into a dead port.
  */
 export function exposeBus(bus: MemoryBus, port: MessagePort) {
-  const handlers = new Map<number, Closeable>();
-  const consumers = new Map<number, Closeable>();
+  /** The thread's handlers and consumers, by the id the thread gave them. */
+  const registered = new Map<number, Closeable>();
   const peer: Peer = new Peer(port, async (message) => {
     switch (message.k) {
       case 'request': {
@@ -165,24 +165,20 @@ export function exposeBus(bus: MemoryBus, port: MessagePort) {
         const { subject } = message;
         const handler = message.handler;
         // The thread's DomainError comes back rebuilt, so this bus replies with it as with its own.
-        handlers.set(handler, await bus.handle(subject, (payload, s) => peer.call({ k: 'serve', handler, subject: s, payload })));
+        registered.set(handler, await bus.handle(subject, (payload, s) => peer.call({ k: 'serve', handler, subject: s, payload })));
         return;
       }
-      case 'unhandle':
-        await handlers.get(message.handler)?.close();
-        handlers.delete(message.handler);
-        return;
       case 'publish':
         bus.publishSerialized(message.subject, message.eventId, message.json);
         return;
       case 'consume': {
         const consumer = message.consumer;
-        consumers.set(consumer, await bus.consumeSerialized(message.name, message.options, EVENT_BATCH, (jsons) => peer.call({ k: 'events', consumer, jsons })));
+        registered.set(consumer, await bus.consumeSerialized(message.name, message.options, EVENT_BATCH, (jsons) => peer.call({ k: 'events', consumer, jsons })));
         return;
       }
-      case 'unconsume':
-        await consumers.get(message.consumer)?.close();
-        consumers.delete(message.consumer);
+      case 'drop':
+        await registered.get(message.registration)?.close();
+        registered.delete(message.registration);
         return;
       case 'caught-up':
         return await bus.isCaughtUp(message.name);
@@ -193,9 +189,8 @@ export function exposeBus(bus: MemoryBus, port: MessagePort) {
   /** Drops the thread's handlers and consumers; calls waiting on it fail (a request answers 503 in time). */
   const close = async (reason = 'the context thread stopped'): Promise<void> => {
     peer.fail(reason);
-    const all = [...handlers.values(), ...consumers.values()];
-    handlers.clear();
-    consumers.clear();
+    const all = [...registered.values()];
+    registered.clear();
     await Promise.all(all.map((c) => c.close()));
   };
   port.on('close', () => void close('the context thread closed its bus'));
@@ -264,7 +259,7 @@ export class ThreadBus implements Bus {
     await this.peer.call({ k: 'handle', handler: id, subject });
     return this.track(async () => {
       this.handlers.delete(id);
-      await this.peer.call({ k: 'unhandle', handler: id }).catch(() => undefined);
+      await this.peer.call({ k: 'drop', registration: id }).catch(() => undefined);
     });
   }
 
@@ -291,7 +286,7 @@ export class ThreadBus implements Bus {
     }
     return this.track(async () => {
       // Closed on the main thread first: an event in flight is answered before the handler goes.
-      await this.peer.call({ k: 'unconsume', consumer: id }).catch(() => undefined);
+      await this.peer.call({ k: 'drop', registration: id }).catch(() => undefined);
       this.consumers.delete(id);
     });
   }
