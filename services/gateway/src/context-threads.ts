@@ -19,7 +19,7 @@ const AUTO: ThreadableContext[] = ['estates', 'calculations'];
  * calculations and reporting, each in one), `none` (every context on the main thread), or a
  * comma-separated list of those four.
  */
-export const ContextThreadsEnv = z
+const ContextThreadsEnv = z
   .string()
   .default('auto')
   .transform((value, ctx): ThreadableContext[] => {
@@ -35,6 +35,13 @@ export const ContextThreadsEnv = z
     }
     return [...new Set(names)] as ThreadableContext[];
   });
+
+/** RENOPATH_CONTEXT_THREADS read as the other settings are: a wrong value is an `invalid configuration` error that names it. */
+export function contextThreadsOf(env: NodeJS.ProcessEnv): ThreadableContext[] {
+  const parsed = ContextThreadsEnv.safeParse(env['RENOPATH_CONTEXT_THREADS']);
+  if (!parsed.success) throw new Error(`invalid configuration: ${parsed.error.issues.map((i) => i.message).join('; ')}`);
+  return parsed.data;
+}
 
 export interface ContextThread {
   context: ThreadableContext;

@@ -17,7 +17,7 @@ import { calculationsRoutes } from './routes/calculations.routes.ts';
 import { renovationsRoutes } from './routes/renovations.routes.ts';
 import { reportingRoutes } from './routes/reporting.routes.ts';
 import { openGatewayStorage } from './storage.ts';
-import { ContextThreadsEnv, startContextThread, type ContextThread } from './context-threads.ts';
+import { contextThreadsOf, startContextThread, type ContextThread } from './context-threads.ts';
 import type { ThreadableContext } from './context-thread.ts';
 import type { Logger } from 'pino';
 import type { MemoryBus } from '@renopath/platform/memory/memory-bus.ts';
@@ -35,15 +35,16 @@ export async function startEmbedded(env: NodeJS.ProcessEnv = process.env, option
   const gatewayConfig = loadGatewayConfig(env);
   const identityConfig = loadIdentityConfig(env);
   const estatesConfig = loadEstatesConfig(env);
+  // Read before anything starts: a wrong value leaves nothing running.
+  const inThreads = contextThreadsOf(env);
   const platform = platformConfig(PlatformEnv.parse(env));
   const logger = createLogger(gatewayConfig.logLevel, 'renopath');
   const bus = createMemoryBus({ copyRequests: options.wireFidelity ?? false });
   // One blob store for the gateway (uploads in, signed downloads out) and the estates service.
   const blobs = await openBlobStore(platform);
   const identity = await startIdentityContext(identityConfig, bus, logger.child({ context: 'identity' }));
-  // The other contexts each in a thread of their own (RENOPATH_CONTEXT_THREADS), started side by side:
-  // one event loop for the gateway and every context was the limit of an embedded process (docs/architecture.md).
-  const inThreads = ContextThreadsEnv.parse(env['RENOPATH_CONTEXT_THREADS']);
+  // Some contexts each in a thread of their own (RENOPATH_CONTEXT_THREADS), started side by side: one
+  // event loop for the gateway and every context was the limit of an embedded process (docs/architecture.md).
   const threads = await startThreads(inThreads, env, bus, logger).catch(async (error: unknown) => {
     // Nothing half-started is left behind: the caller gets the reason, the process no open stores.
     await identity.close();
