@@ -44,8 +44,8 @@ process.send?.({
 let mark = process.cpuUsage();
 // Each event loop's share: a loop busy all the time is what bounds the embedded server (process CPU
 // also counts the planner and checkpoint threads and the fsyncs on the thread pool). The main thread
-// runs the gateway, identity and the bus; the contexts run in threads of their own unless
-// RENOPATH_CONTEXT_THREADS says otherwise.
+// runs the gateway, identity, the bus and the contexts RENOPATH_CONTEXT_THREADS leaves there; the others
+// (by default estates and calculations) each run in a thread of their own.
 let loopMark = performance.eventLoopUtilization();
 let mainCpuMark = threadCpuMs();
 await Promise.all(running.threads.map((t) => t.loopActiveSinceMark()));
