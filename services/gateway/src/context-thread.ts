@@ -33,7 +33,7 @@ export type ContextThreadCommand = 'stop' | 'mark';
 /**
  * One context in its own thread, as its own process would run it in distributed mode: its storage
  * and handlers here, the bus in the main thread. Answers `stop` by closing the context, then its bus,
- * and `mark` with its event loop's active time since the previous mark.
+ * and `mark` with its event loop's active time and its CPU time since the previous mark.
  */
 export async function runContextThread(data: ContextThreadData, control: MessagePort): Promise<void> {
   const { context, env } = data;
