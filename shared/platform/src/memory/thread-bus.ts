@@ -57,7 +57,7 @@ type Outcome =
 
 function failure(error: unknown): Outcome {
   if (error instanceof DomainError) return { ok: false, domain: { status: error.status, messages: error.messages, ...(error.code === undefined ? {} : { code: error.code }) } };
-  if (error instanceof BusUnavailableError) return { ok: false, unavailable: { subject: error.subject, reason: error.message.slice(error.subject.length + 2) } };
+  if (error instanceof BusUnavailableError) return { ok: false, unavailable: { subject: error.subject, reason: error.reason } };
   return { ok: false, message: error instanceof Error ? error.message : String(error) };
 }
 
