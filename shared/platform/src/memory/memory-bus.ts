@@ -294,7 +294,7 @@ export class MemoryBus implements Bus {
       offsets.length = 0;
       for (let i = durable.offset; i < this.end && jsons.length < batch; i++) {
         const entry = this.at(i)!;
-        if (i === durable.offset || wants(durable, entry.subject)) (jsons.push(entry.json), offsets.push(i));
+        if (wants(durable, entry.subject)) (jsons.push(entry.json), offsets.push(i));
       }
       let outcome: { handled: number; error?: unknown };
       try {
