@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks';
 import type { MessagePort } from 'node:worker_threads';
 import { loadCalculationsConfig } from '@renopath/calculations/config.ts';
 import { startCalculationsContext } from '@renopath/calculations/start.ts';
-import { busWebhookSigner } from '@renopath/calculations/webhooks/job-webhooks.ts';
+import { busWebhookSigner, type WebhookSigner } from '@renopath/calculations/webhooks/job-webhooks.ts';
 import { loadEstatesConfig } from '@renopath/estates/config.ts';
 import { startEstatesContext } from '@renopath/estates/start.ts';
 import { loadRenovationsConfig } from '@renopath/renovations/config.ts';
@@ -12,6 +12,8 @@ import { loadReportingConfig } from '@renopath/reporting/config.ts';
 import { startReportingContext } from '@renopath/reporting/start.ts';
 import { createLogger, PlatformEnv, platformConfig } from '@renopath/platform/service/adapters.ts';
 import { ThreadBus } from '@renopath/platform/memory/thread-bus.ts';
+import type { BlobStore, Bus } from '@renopath/platform';
+import type { Logger } from 'pino';
 
 /** The contexts embedded mode can run in a thread of their own (identity stays with the gateway: it bootstraps the first client). */
 export const THREADABLE_CONTEXTS = ['estates', 'renovations', 'calculations', 'reporting'] as const;
@@ -42,7 +44,7 @@ export async function runContextThread(data: ContextThreadData, control: Message
   const bus = new ThreadBus(data.bus, { onHandlerError: (err, subject) => log.error({ err, subject }, 'request handler failed') });
   let running: { close(): Promise<void> };
   try {
-    running = await start(context, env, bus, log);
+    running = await startContext(context, env, bus, log);
   } catch (error) {
     control.postMessage({ failed: error instanceof Error ? (error.stack ?? error.message) : String(error) } satisfies ContextThreadReport);
     await bus.close();
@@ -70,19 +72,33 @@ export async function runContextThread(data: ContextThreadData, control: Message
   control.postMessage({ ready: true } satisfies ContextThreadReport);
 }
 
-async function start(context: ThreadableContext, env: NodeJS.ProcessEnv, bus: ThreadBus, log: ReturnType<typeof createLogger>) {
-  switch (context) {
-    case 'estates':
-      // Its own handle on the blob store: the fs and GridFS stores keep no state between calls.
-      return startEstatesContext(loadEstatesConfig(env), bus, log);
-    case 'renovations':
-      return startRenovationsContext(loadRenovationsConfig(env), bus, log);
-    case 'calculations':
-      // Identity is in another thread: it signs the webhooks over the bus, as in distributed mode.
-      return startCalculationsContext(loadCalculationsConfig(env), bus, log, { signer: busWebhookSigner(bus) });
-    case 'reporting':
-      return startReportingContext(loadReportingConfig(env), bus, log);
-  }
+/** What only the main thread holds, and a context started there is given. */
+export interface MainThreadShares {
+  /** The gateway's blob store (reports and media are served from it); a thread opens its own handle. */
+  blobs?: BlobStore;
+  /** Identity's signer in this thread; without it, identity signs the webhooks over the bus, as in distributed mode. */
+  signer?: WebhookSigner;
+}
+
+type Starter = (env: NodeJS.ProcessEnv, bus: Bus, log: Logger, shares: MainThreadShares) => Promise<{ close(): Promise<void> }>;
+
+/** How embedded mode starts each context, on the main thread or in a thread of its own. */
+const STARTERS = {
+  // Without the shared handle, its own: the fs and GridFS stores keep no state between calls.
+  estates: (env, bus, log, shares) => startEstatesContext(loadEstatesConfig(env), bus, log, shares.blobs),
+  renovations: (env, bus, log) => startRenovationsContext(loadRenovationsConfig(env), bus, log),
+  calculations: (env, bus, log, shares) => startCalculationsContext(loadCalculationsConfig(env), bus, log, { signer: shares.signer ?? busWebhookSigner(bus) }),
+  reporting: (env, bus, log, shares) => startReportingContext(loadReportingConfig(env), bus, log, shares.blobs),
+} satisfies Record<ThreadableContext, Starter>;
+
+export function startContext<C extends ThreadableContext>(
+  context: C,
+  env: NodeJS.ProcessEnv,
+  bus: Bus,
+  log: Logger,
+  shares: MainThreadShares = {},
+): ReturnType<(typeof STARTERS)[C]> {
+  return STARTERS[context](env, bus, log, shares) as ReturnType<(typeof STARTERS)[C]>;
 }
 
 /**

@@ -1,14 +1,6 @@
-import { loadEstatesConfig } from '@renopath/estates/config.ts';
-import { startEstatesContext } from '@renopath/estates/start.ts';
 import { loadIdentityConfig } from '@renopath/identity/config.ts';
 import { startIdentityContext } from '@renopath/identity/start.ts';
-import { loadCalculationsConfig } from '@renopath/calculations/config.ts';
-import { startCalculationsContext } from '@renopath/calculations/start.ts';
 import { localWebhookSigner } from '@renopath/calculations/webhooks/job-webhooks.ts';
-import { loadRenovationsConfig } from '@renopath/renovations/config.ts';
-import { startRenovationsContext } from '@renopath/renovations/start.ts';
-import { loadReportingConfig } from '@renopath/reporting/config.ts';
-import { startReportingContext } from '@renopath/reporting/start.ts';
 import { createLogger, openBlobStore, PlatformEnv, platformConfig } from '@renopath/platform/service/adapters.ts';
 import { createMemoryBus } from '@renopath/platform/memory/memory-bus.ts';
 import { buildGateway } from './app.ts';
@@ -18,7 +10,7 @@ import { renovationsRoutes } from './routes/renovations.routes.ts';
 import { reportingRoutes } from './routes/reporting.routes.ts';
 import { openGatewayStorage } from './storage.ts';
 import { contextThreadsOf, startContextThread, type ContextThread } from './context-threads.ts';
-import type { ThreadableContext } from './context-thread.ts';
+import { startContext, type ThreadableContext } from './context-thread.ts';
 import type { Logger } from 'pino';
 import type { MemoryBus } from '@renopath/platform/memory/memory-bus.ts';
 
@@ -34,7 +26,6 @@ export interface EmbeddedOptions {
 export async function startEmbedded(env: NodeJS.ProcessEnv = process.env, options: EmbeddedOptions = {}) {
   const gatewayConfig = loadGatewayConfig(env);
   const identityConfig = loadIdentityConfig(env);
-  const estatesConfig = loadEstatesConfig(env);
   // Read before anything starts: a wrong value leaves nothing running.
   const inThreads = contextThreadsOf(env);
   const platform = platformConfig(PlatformEnv.parse(env));
@@ -52,18 +43,19 @@ export async function startEmbedded(env: NodeJS.ProcessEnv = process.env, option
     await bus.close();
     throw error;
   });
-  const here = (context: ThreadableContext) => !inThreads.includes(context);
-  const estates = here('estates') ? await startEstatesContext(estatesConfig, bus, logger.child({ context: 'estates' }), blobs) : null;
+  const shares = {
+    // Reports read estates' media and are served by the gateway: the same blob store.
+    blobs,
+    // Webhooks are signed with identity's secret in this process; the secret never crosses the bus.
+    signer: localWebhookSigner((client_id) => identity.service.webhookSecret(client_id)),
+  };
+  const here = <C extends ThreadableContext>(context: C) =>
+    inThreads.includes(context) ? null : startContext(context, env, bus, logger.child({ context }), shares);
+  const estates = await here('estates');
   // Before the bootstrap: its copy of identity and the estates follows their events from the first one.
-  const renovations = here('renovations') ? await startRenovationsContext(loadRenovationsConfig(env), bus, logger.child({ context: 'renovations' })) : null;
-  // Webhooks are signed with identity's secret in this process; the secret never crosses the bus.
-  const calculations = here('calculations')
-    ? await startCalculationsContext(loadCalculationsConfig(env), bus, logger.child({ context: 'calculations' }), {
-        signer: localWebhookSigner((client_id) => identity.service.webhookSecret(client_id)),
-      })
-    : null;
-  // Reports read estates' media and are served by the gateway: the same blob store.
-  const reporting = here('reporting') ? await startReportingContext(loadReportingConfig(env), bus, logger.child({ context: 'reporting' }), blobs) : null;
+  const renovations = await here('renovations');
+  const calculations = await here('calculations');
+  const reporting = await here('reporting');
   const bootstrap = await identity.service.bootstrapIfEmpty(identityConfig.bootstrap);
   const { downloadSecret, idempotencyStore } = await openGatewayStorage(gatewayConfig);
   // The idempotency records are in this process's own data dir: a claim left unfinished there is a dead process's.
