@@ -57,14 +57,23 @@ async function benchJobsWith(synchronous: 'FULL' | 'NORMAL') {
     const res = await fetch(`${base}/v1/oauth/token`, { method: 'POST', headers: { 'x-service-client-id': ready.client_id, 'x-service-client-secret': ready.client_secret } });
     const { access_token } = (await res.json()) as { access_token: string };
     const headers = { authorization: `Bearer ${access_token}`, 'content-type': 'application/json' };
-    const waitAllFinal = async (ids: string[]) => {
+    type Job = { calculation_job_status: string; created_at: string; published_at: string | null };
+    /** Each job once it is FINISHED, FAILED or STOPPED, in the order given (read every 100 ms; at most 120 s in all). */
+    const finalJobs = async (ids: string[]) => {
+      const deadline = Date.now() + 120_000;
+      const jobs: Array<{ id: string; job: Job }> = [];
       for (const id of ids) {
         for (;;) {
-          const job = (await (await fetch(`${base}/v1/calculation-jobs/${id}`, { headers })).json()) as { calculation_job_status: string };
-          if (['FINISHED', 'FAILED', 'STOPPED'].includes(job.calculation_job_status)) break;
+          const job = (await (await fetch(`${base}/v1/calculation-jobs/${id}`, { headers })).json()) as Job;
+          if (['FINISHED', 'FAILED', 'STOPPED'].includes(job.calculation_job_status)) {
+            jobs.push({ id, job });
+            break;
+          }
+          if (Date.now() > deadline) throw new Error(`job ${id} did not finish`);
           await new Promise((r) => setTimeout(r, 100));
         }
       }
+      return jobs;
     };
     const submit = async (i: number) => {
       const r = await fetch(`${base}/v1/calculation-jobs/suggested-renovation-trajectory-calculation`, { method: 'POST', headers, body: JSON.stringify(home(i)) });
@@ -87,7 +96,7 @@ async function benchJobsWith(synchronous: 'FULL' | 'NORMAL') {
     };
     // Warm-up at the same rate, not measured: V8 compiles the hot paths with its optimizing compiler
     // in background threads for several seconds, which a server that runs steadily has long done.
-    if (WARMUP_SECONDS > 0) await waitAllFinal(await sendAtRate(RATE * WARMUP_SECONDS, 100_000));
+    if (WARMUP_SECONDS > 0) await finalJobs(await sendAtRate(RATE * WARMUP_SECONDS, 100_000));
     const total = RATE * SECONDS;
     const answered: number[] = [];
     const sentAt = new Map<string, number>();
@@ -100,21 +109,12 @@ async function benchJobsWith(synchronous: 'FULL' | 'NORMAL') {
     const endToEnd: number[] = [];
     const statuses: Record<string, number> = {};
     let lastFinished = firstSent;
-    const deadline = Date.now() + 120_000;
-    for (const id of all) {
-      for (;;) {
-        const job = (await (await fetch(`${base}/v1/calculation-jobs/${id}`, { headers })).json()) as { calculation_job_status: string; created_at: string; published_at: string | null };
-        if (['FINISHED', 'FAILED', 'STOPPED'].includes(job.calculation_job_status)) {
-          statuses[job.calculation_job_status] = (statuses[job.calculation_job_status] ?? 0) + 1;
-          if (job.published_at) {
-            latencies.push(Date.parse(job.published_at) - Date.parse(job.created_at));
-            endToEnd.push(Date.parse(job.published_at) - sentAt.get(id)!);
-            lastFinished = Math.max(lastFinished, Date.parse(job.published_at));
-          }
-          break;
-        }
-        if (Date.now() > deadline) throw new Error(`job ${id} did not finish`);
-        await new Promise((r) => setTimeout(r, 100));
+    for (const { id, job } of await finalJobs(all)) {
+      statuses[job.calculation_job_status] = (statuses[job.calculation_job_status] ?? 0) + 1;
+      if (job.published_at) {
+        latencies.push(Date.parse(job.published_at) - Date.parse(job.created_at));
+        endToEnd.push(Date.parse(job.published_at) - sentAt.get(id)!);
+        lastFinished = Math.max(lastFinished, Date.parse(job.published_at));
       }
     }
     // Includes the status reads above (about one per job once the jobs keep up: a small share).
