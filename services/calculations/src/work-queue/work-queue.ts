@@ -15,37 +15,48 @@ import { J, type JobDoc, type LiveJobDoc } from '../job-views/job-views.projecti
 export class WorkQueue {
   private readonly queued: string[] = [];
   private readonly members = new Set<string>();
-  private readonly waiting = new Set<() => void>();
+  /**
+   * Claims waiting for a job, oldest first. A pushed job is handed to one of them: waking every
+   * waiter for each job (they would all look, and all but one wait again) costs a timer and a turn
+   * of the loop per waiting worker slot per job.
+   */
+  private readonly waiting: Array<(job_id: string | null) => void> = [];
   private closed = false;
 
   constructor(private readonly reads: ReadStore) {}
 
   push(job_id: string): void {
     if (this.members.has(job_id)) return;
+    const waiter = this.waiting.shift();
+    if (waiter) return waiter(job_id);
     this.members.add(job_id);
     this.queued.push(job_id);
-    for (const wake of this.waiting) wake();
   }
 
   /** The next job id, waiting up to `waitMs` for one; null when none came. */
-  async next(waitMs: number, signal?: AbortSignal): Promise<string | null> {
-    const take = () => {
-      const id = this.queued.shift();
-      if (id !== undefined) this.members.delete(id);
-      return id ?? null;
-    };
-    const deadline = Date.now() + waitMs;
-    for (;;) {
-      const id = take();
-      // Another waiter may have taken the job a push woke us for: wait again until the deadline.
-      if (id !== null || this.closed || signal?.aborted || Date.now() >= deadline) return id;
-      await new Promise<void>((resolve) => {
-        const done = () => (clearTimeout(timer), this.waiting.delete(done), signal?.removeEventListener('abort', done), resolve());
-        const timer = setTimeout(done, Math.max(0, deadline - Date.now()));
-        this.waiting.add(done);
-        signal?.addEventListener('abort', done);
-      });
+  next(waitMs: number, signal?: AbortSignal): Promise<string | null> {
+    const id = this.queued.shift();
+    if (id !== undefined) {
+      this.members.delete(id);
+      return Promise.resolve(id);
     }
+    if (this.closed || signal?.aborted || waitMs <= 0) return Promise.resolve(null);
+    return new Promise<string | null>((resolve) => {
+      const settle = (job_id: string | null) => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', giveUp);
+        resolve(job_id);
+      };
+      // A waiter that gives up leaves the line, so no job is handed to a claim no one awaits.
+      const giveUp = () => {
+        const at = this.waiting.indexOf(settle);
+        if (at >= 0) this.waiting.splice(at, 1);
+        settle(null);
+      };
+      const timer = setTimeout(giveUp, waitMs);
+      signal?.addEventListener('abort', giveUp);
+      this.waiting.push(settle);
+    });
   }
 
   /** Queues every runnable job the read model shows: never started, or running under a lease that ran out. */
@@ -71,6 +82,6 @@ export class WorkQueue {
 
   close(): void {
     this.closed = true;
-    for (const wake of this.waiting) wake();
+    for (const waiter of this.waiting.splice(0)) waiter(null);
   }
 }
