@@ -31,6 +31,7 @@ import { isFinal, jobDecider, jobStream, JOB_STREAM_PREFIX, type JobCommand } fr
 import { J, type JobDoc } from './job-views/job-views.projection.ts';
 import { JOB_VIEWS } from './projections.ts';
 import { WorkQueue } from './work-queue/work-queue.ts';
+import type { JobSource } from './worker/worker.ts';
 
 export interface CalculationsConfig {
   settleTimeoutMs: number;
@@ -59,6 +60,8 @@ export interface CalculationsDeps {
 export interface CalculationsService {
   projection: Projection;
   queue: WorkQueue;
+  /** What `claim-job` and `complete-job` do, for a worker in this process (start.ts): no bus between them. */
+  jobs: JobSource;
   close(): Promise<void>;
 }
 
@@ -244,24 +247,11 @@ export async function startCalculations(deps: CalculationsDeps): Promise<Calcula
 
     async [S.claimJob](req) {
       const { worker_id, wait_ms } = parse(ClaimJobBody, req.body);
-      const deadline = Date.now() + wait_ms;
-      for (;;) {
-        const job_id = await queue.next(Math.max(0, deadline - Date.now()));
-        if (job_id === null) return null;
-        const { assignment } = await start(job_id, worker_id, req.correlation_id);
-        if (assignment) return assignment;
-        if (Date.now() >= deadline) return null;
-      }
+      return jobs.claim(worker_id, wait_ms, req.correlation_id);
     },
 
     async [S.completeJob](req) {
-      const command = parse(CompleteJobCommand, req.body);
-      const result = await decide(command.job_id, command.outcome === 'FINISHED'
-        ? { type: 'FinishJob', attempt: command.attempt, metadata: command.metadata }
-        : { type: 'FailJob', attempt: command.attempt, error: command.error }, systemContext(req.correlation_id));
-      // The status the stream now holds: the worker waits for no read model (clients read the job
-      // through its projection as always; the final-state reactor follows the log).
-      return { accepted: result.position !== null, status: result.state.status === 'NONE' ? null : result.state.status };
+      return jobs.complete(parse(CompleteJobCommand, req.body), req.correlation_id);
     },
 
     /** The EPC document job of a trajectory job: created once, and taken by the parent's worker at once. */
@@ -291,6 +281,27 @@ export async function startCalculations(deps: CalculationsDeps): Promise<Calcula
       await settle([created.position, position].reduce<bigint | null>((a, b) => (b !== null && (a === null || b > a) ? b : a), null));
       const doc = await reads.get<JobDoc>(J.jobs, job_id);
       return { job_id, assignment, job: doc?.job ?? null };
+    },
+  };
+
+  const jobs: JobSource = {
+    async claim(worker_id, wait_ms, correlation_id) {
+      const deadline = Date.now() + wait_ms;
+      for (;;) {
+        const job_id = await queue.next(Math.max(0, deadline - Date.now()));
+        if (job_id === null) return null;
+        const { assignment } = await start(job_id, worker_id, correlation_id);
+        if (assignment) return assignment;
+        if (Date.now() >= deadline) return null;
+      }
+    },
+    async complete(command, correlation_id) {
+      const result = await decide(command.job_id, command.outcome === 'FINISHED'
+        ? { type: 'FinishJob', attempt: command.attempt, metadata: command.metadata }
+        : { type: 'FailJob', attempt: command.attempt, error: command.error }, systemContext(correlation_id));
+      // The status the stream now holds: the worker waits for no read model (clients read the job
+      // through its projection as always; the final-state reactor follows the log).
+      return { accepted: result.position !== null, status: result.state.status === 'NONE' ? null : result.state.status };
     },
   };
 
@@ -362,6 +373,7 @@ export async function startCalculations(deps: CalculationsDeps): Promise<Calcula
   return {
     projection,
     queue,
+    jobs,
     async close() {
       sweeping.abort();
       queue.close();

@@ -5,7 +5,7 @@ import { startCalculations, type CalculationsService } from './calculations.serv
 import { JOB_LIFETIME_MS, MAX_ATTEMPTS, type CalculationsServiceConfig } from './config.ts';
 import { createJobRunner, type JobRunnerExtras } from './trajectory/run-job.ts';
 import { inlinePlanner, threadPlanner } from './planner/planner-pool.ts';
-import { startWorker } from './worker/worker.ts';
+import { busJobSource, startWorker } from './worker/worker.ts';
 import { startJobWebhooks, type WebhookSigner } from './webhooks/job-webhooks.ts';
 
 export const CONTEXT = 'calculations';
@@ -25,7 +25,7 @@ export async function startCalculationsContext(config: CalculationsServiceConfig
   const planner = options.extras?.planner ?? (config.plannerThreads > 0 ? threadPlanner(config.plannerThreads, log) : inlinePlanner());
   const run = createJobRunner(config, bus, log, { ...options.extras, planner });
   if (config.role === 'worker') {
-    const worker = startWorker({ bus, log, concurrency: Math.max(1, config.workers), run, busTimeoutMs: config.busTimeoutMs });
+    const worker = startWorker({ jobs: busJobSource(bus, config.busTimeoutMs), log, concurrency: Math.max(1, config.workers), run, busTimeoutMs: config.busTimeoutMs });
     return { service: null, storage: null, worker, async close() { await worker.close(); await planner.close(); } };
   }
   const runtime = await openContextRuntime({ platform: config.platform, context: CONTEXT, bus, log });
@@ -50,7 +50,9 @@ export async function startCalculationsContext(config: CalculationsServiceConfig
     webhookDeliveries: webhooks.deliveriesOf,
   });
   await runtime.serve();
-  const worker = config.workers > 0 ? startWorker({ bus, log, concurrency: config.workers, run, busTimeoutMs: config.busTimeoutMs }) : null;
+  // This process's workers take jobs from the context beside them, not over the bus: a claim and a
+  // report each cost two crossings of the bus (four thread hops embedded) on every job's path.
+  const worker = config.workers > 0 ? startWorker({ jobs: service.jobs, log, concurrency: config.workers, run, busTimeoutMs: config.busTimeoutMs }) : null;
   return {
     service,
     storage,

@@ -2,14 +2,38 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { BusUnavailableError, DomainError, type Bus } from '@renopath/platform';
 import { backoff, sleep } from '@renopath/platform/internal/async.ts';
-import { CalculationsSubjects as S, WorkAssignment, type JobError, type ServiceRequest } from '@renopath/contracts';
+import { CalculationsSubjects as S, WorkAssignment, type CompleteJobCommand, type JobError, type ServiceRequest } from '@renopath/contracts';
 
 /** What running one job gives: the FINISHED metadata, or why it failed. Throwing leaves the job to its lease (tried again). */
 export type JobOutcome = { outcome: 'FINISHED'; metadata: Record<string, unknown> } | { outcome: 'FAILED'; error: JobError };
 export type JobRunner = (assignment: WorkAssignment, worker_id: string) => Promise<JobOutcome>;
 
+/**
+ * Where a worker takes jobs and reports them (`claim-job`, `complete-job`). Over the bus from any
+ * process (`busJobSource`); a worker in the process that holds the context calls the context itself
+ * (calculations.service.ts), with the same lease, since the job's stream decides either way.
+ */
+export interface JobSource {
+  /** A job under a lease, waiting up to `wait_ms` for one; null when none came. */
+  claim(worker_id: string, wait_ms: number, correlation_id: string): Promise<WorkAssignment | null>;
+  /** Records the outcome; a DomainError below 500 is a refusal (a lease taken by another attempt, say). */
+  complete(command: CompleteJobCommand, correlation_id: string): Promise<unknown>;
+}
+
+export function busJobSource(bus: Bus, busTimeoutMs: number): JobSource {
+  const internal = (correlation_id: string, body: unknown): ServiceRequest => ({ actor: null, correlation_id, params: {}, query: {}, body });
+  return {
+    async claim(worker_id, wait_ms, correlation_id) {
+      const reply = await bus.request(S.claimJob, internal(correlation_id, { worker_id, wait_ms }), { timeoutMs: wait_ms + busTimeoutMs });
+      return reply === null ? null : WorkAssignment.parse(reply);
+    },
+    complete: (command, correlation_id) => bus.request(S.completeJob, internal(correlation_id, command), { timeoutMs: busTimeoutMs }),
+  };
+}
+
 export interface WorkerOptions {
-  bus: Bus;
+  /** Where jobs come from: `busJobSource`, or the context in this process. */
+  jobs: JobSource;
   log: Logger;
   /** Jobs run at the same time in this process. */
   concurrency: number;
@@ -19,7 +43,7 @@ export interface WorkerOptions {
   claimWaitMs?: number;
 }
 
-const internal = (body: unknown): ServiceRequest => ({ actor: null, correlation_id: `worker-${randomUUID()}`, params: {}, query: {}, body });
+const correlation = () => `worker-${randomUUID()}`;
 
 /**
  * A worker: takes jobs from the calculations context (`claim-job`, which hands out a job under a
@@ -27,7 +51,7 @@ const internal = (body: unknown): ServiceRequest => ({ actor: null, correlation_
  * of a job loses nothing but time, since the job is taken again once its lease runs out.
  */
 export function startWorker(options: WorkerOptions) {
-  const { bus, log } = options;
+  const { jobs, log } = options;
   const worker_id = `worker-${randomUUID()}`;
   const stop = new AbortController();
   const claimWaitMs = options.claimWaitMs ?? Math.min(5_000, Math.floor(options.busTimeoutMs / 2));
@@ -37,8 +61,7 @@ export function startWorker(options: WorkerOptions) {
     while (!stop.signal.aborted) {
       let assignment: WorkAssignment | null;
       try {
-        const reply = await bus.request(S.claimJob, internal({ worker_id, wait_ms: claimWaitMs }), { timeoutMs: claimWaitMs + options.busTimeoutMs });
-        assignment = reply === null ? null : WorkAssignment.parse(reply);
+        assignment = await jobs.claim(worker_id, claimWaitMs, correlation());
         failures = 0;
       } catch (err) {
         if (stop.signal.aborted) return;
@@ -61,12 +84,12 @@ export function startWorker(options: WorkerOptions) {
   }
 
   async function report(assignment: WorkAssignment, outcome: JobOutcome) {
-    const body = outcome.outcome === 'FINISHED'
+    const command: CompleteJobCommand = outcome.outcome === 'FINISHED'
       ? { outcome: 'FINISHED', job_id: assignment.job_id, attempt: assignment.attempt, metadata: outcome.metadata }
       : { outcome: 'FAILED', job_id: assignment.job_id, attempt: assignment.attempt, error: outcome.error };
     for (let attempt = 0; !stop.signal.aborted; attempt++) {
       try {
-        await bus.request(S.completeJob, internal(body), { timeoutMs: options.busTimeoutMs });
+        await jobs.complete(command, correlation());
         return;
       } catch (err) {
         if (err instanceof DomainError && err.status < 500) {
