@@ -190,21 +190,27 @@ export function createJobRunner(config: CalculationsServiceConfig, bus: Bus, log
         step: step.order,
       };
     });
+    // The renovation (renovations) and the quality label (estates) are independent writes, made side
+    // by side: one after the other they were two waits on every job's path. The label describes how
+    // well the home is known, which a refused renovation does not change; and what refuses the
+    // renovation (the estate gone, the actor no longer a writer) mostly refuses the label as well.
+    const recordingQuality = patiently('quality', assignment.lease_until, () => call(EstatesSubjects.recordTrajectoryQuality, {
+      key: `calculation-job:${assignment.job_id}:quality`,
+      body: { estate_id, calculation_job_id: assignment.job_id, confidence_score: plan.confidence_score, quality_label: plan.quality_label },
+    })).catch((err: unknown) => log.warn({ err, job_id: assignment.job_id }, 'quality label not recorded on the estate'));
     try {
       await patiently('renovation', assignment.lease_until, () => call(RenovationsSubjects.createFromTrajectory, {
         key: `calculation-job:${assignment.job_id}:renovation`,
         body: { renovation_id, estate_id, name: request.title?.trim() || null, calculation_job_id: assignment.job_id, items, year: plan.price_year },
       }), true);
     } catch (err) {
+      await recordingQuality;
       if (err instanceof DomainError && (err.status === 403 || err.status === 404 || err.status === 400 || err.status === 409)) {
         return { outcome: 'FAILED', error: { code: 'RENOVATION_REFUSED', message: `the renovation could not be created: ${err.messages.join('; ')}` } };
       }
       throw err;
     }
-    await patiently('quality', assignment.lease_until, () => call(EstatesSubjects.recordTrajectoryQuality, {
-      key: `calculation-job:${assignment.job_id}:quality`,
-      body: { estate_id, calculation_job_id: assignment.job_id, confidence_score: plan.confidence_score, quality_label: plan.quality_label },
-    })).catch((err: unknown) => log.warn({ err, job_id: assignment.job_id }, 'quality label not recorded on the estate'));
+    await recordingQuality;
 
     return { outcome: 'FINISHED', metadata: { renovation_id, ...plan, epc_document_job_id } };
   }
