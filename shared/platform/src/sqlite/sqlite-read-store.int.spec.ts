@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { ReadStoreTx } from '../ports/read-store.ts';
 import { readStoreContract } from '../testing/read-store.contract.ts';
@@ -103,5 +104,35 @@ describe('SqliteReadStore', () => {
     const store = openSqliteReadStore({ file: ':memory:' });
     await expect(store.query('x', { filter: { 'a..b': 1 } })).rejects.toThrow(/invalid field/);
     await store.close();
+  });
+
+  it('converts a file whose documents table has no rowid (as before) keeping every document, checkpoint and query', async () => {
+    const file = join(dir, 'without-rowid.db');
+    const old = new Database(file);
+    old.pragma('journal_mode = WAL');
+    old.exec(`
+      CREATE TABLE documents (collection TEXT NOT NULL, id TEXT NOT NULL, doc TEXT NOT NULL CHECK (json_valid(doc)), PRIMARY KEY (collection, id)) WITHOUT ROWID;
+      CREATE TABLE checkpoints (projection TEXT PRIMARY KEY, position INTEGER NOT NULL);
+      CREATE INDEX documents_by_status ON documents (collection, json_extract(doc, '$."status"'));
+      INSERT INTO checkpoints VALUES ('jobs', 42);
+    `);
+    const put = old.prepare('INSERT INTO documents VALUES (?, ?, ?)');
+    for (let i = 0; i < 50; i++) put.run('jobs', `j${String(i).padStart(2, '0')}`, JSON.stringify({ status: i % 2 ? 'RUNNING' : 'FINISHED', pad: 'x'.repeat(3000) }));
+    old.close();
+
+    const store = openSqliteReadStore({ file });
+    expect(await store.loadCheckpoint('jobs')).toBe(42n);
+    expect(await store.get('jobs', 'j07')).toMatchObject({ status: 'RUNNING' });
+    const running = await store.query<{ status: string }>('jobs', { filter: { status: 'RUNNING' }, sort: [{ field: '_id', order: 'ASC' }] });
+    expect(running.total).toBe(25);
+    await store.transaction((tx) => tx.put('jobs', 'j07', { status: 'FINISHED' }));
+    expect((await store.query('jobs', { filter: { status: 'RUNNING' } })).total).toBe(24);
+    await store.close();
+
+    const check = new Database(file, { readonly: true });
+    const { sql } = check.prepare<[], { sql: string }>("SELECT sql FROM sqlite_master WHERE name = 'documents'").get()!;
+    expect(sql).not.toMatch(/WITHOUT ROWID/i);
+    expect(check.prepare('SELECT count(*) AS n FROM documents').get()).toEqual({ n: 50 });
+    check.close();
   });
 });

