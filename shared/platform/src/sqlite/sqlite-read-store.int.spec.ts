@@ -133,6 +133,35 @@ describe('SqliteReadStore', () => {
     const { sql } = check.prepare<[], { sql: string }>("SELECT sql FROM sqlite_master WHERE name = 'documents'").get()!;
     expect(sql).not.toMatch(/WITHOUT ROWID/i);
     expect(check.prepare('SELECT count(*) AS n FROM documents').get()).toEqual({ n: 50 });
+    // The status index is now the jobs collection's own (partial): writes to other collections skip it.
+    const indexes = check.prepare<[], { name: string; sql: string }>("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND name LIKE 'documents_by_%'").all();
+    expect(indexes).toHaveLength(1);
+    expect(indexes[0]!.sql).toMatch(/json_extract\(doc, '\$\."status"'\)\) WHERE collection = 'jobs'$/);
+    check.close();
+  });
+
+  it('indexes a filtered field for the queried collection only, and drops an index over every collection left by an older version', async () => {
+    const file = join(dir, 'partial-indexes.db');
+    const store = openSqliteReadStore({ file });
+    await store.transaction(async (tx) => {
+      await tx.put('jobs', 'j1', { status: 'RUNNING' });
+      await tx.put('members', 'm1', { status: 'RUNNING' });
+    });
+    await store.close();
+    const older = new Database(file);
+    older.exec(`CREATE INDEX documents_by_0123456789abcdef ON documents (collection, json_extract(doc, '$."status"'))`);
+    older.close();
+
+    const reopened = openSqliteReadStore({ file });
+    expect((await reopened.query('jobs', { filter: { status: 'RUNNING' } })).items).toEqual([{ status: 'RUNNING' }]);
+    expect((await reopened.query('members', { filter: { status: { $in: ['RUNNING', 'DONE'] } } })).total).toBe(1);
+    await reopened.close();
+    const check = new Database(file, { readonly: true });
+    const indexes = check.prepare<[], { sql: string }>("SELECT sql FROM sqlite_master WHERE type = 'index' AND name LIKE 'documents_by_%' ORDER BY sql").all();
+    expect(indexes.map((i) => i.sql.replace(/documents_by_[0-9a-f]+/, 'I'))).toEqual([
+      `CREATE INDEX I ON documents (json_extract(doc, '$."status"')) WHERE collection = 'jobs'`,
+      `CREATE INDEX I ON documents (json_extract(doc, '$."status"')) WHERE collection = 'members'`,
+    ]);
     check.close();
   });
 });
