@@ -144,29 +144,42 @@ export function createJobRunner(config: CalculationsServiceConfig, bus: Bus, log
       await patiently('estate', assignment.lease_until, () => describeEstate(call, { job_id: assignment.job_id, estate_id, property, updateFields: true, what: 'filled' }));
     }
 
+    const listRoofs = () => patiently('roofs', assignment.lease_until, () => call<Roof[]>(EstatesSubjects.listRoofs, { params: { estate_id } }), true);
+    // The estate's roofs are read while the plan is made: a roof step needs them, and one after the
+    // other the plan and the read were two waits on the path of the jobs that have one (a read
+    // alone, with no effect, is what a job without a roof step gives up).
+    const roofsRead = listRoofs().then((roofs) => ({ roofs }), (error: unknown) => ({ error }));
     let planned = await planWith(property, filled.sources);
     if ('outcome' in planned) return planned;
-    const listRoofs = () => patiently('roofs', assignment.lease_until, () => call<Roof[]>(EstatesSubjects.listRoofs, { params: { estate_id } }), true);
-    let roofs = planned.steps.some((s) => s.scope === 'ROOF') ? await listRoofs() : [];
+    let roofs: Roof[] = [];
+    if (planned.steps.some((s) => s.scope === 'ROOF')) {
+      const read = await roofsRead;
+      if ('error' in read) throw read.error;
+      roofs = read.roofs;
+    }
     // A roof step needs a roof on the estate. A request that did not describe the roof leaves the
     // estate without one while the model assumes the period's roof: that roof is added (its kind
     // only), and the plan is made again on the home as the estate now reads, so the renovation's
     // figures are the plan's. The kind stays a model assumption in the sources.
     const missing = [...new Set(planned.steps.flatMap((s) => (s.roof_kind && !roofs.some((r) => r.estate_roof_type === s.roof_kind) ? [s.roof_kind] : [])))];
     if (missing.length > 0) {
+      const kinds = new Set([...roofs.map((r) => r.estate_roof_type), ...missing]);
+      const roof_type = kinds.has('INCLINED') && kinds.has('FLAT') ? 'MIXED' : kinds.has('FLAT') ? 'FLAT' : 'INCLINED';
+      if (property.roof_type === undefined) {
+        property = { ...property, roof_type };
+        filled.sources['roof_type'] = 'MODEL';
+      }
+      // The home as the estate will read is known before the roofs are stored: the plan is made meanwhile.
+      const replanned = planWith(property, filled.sources);
+      // Awaited below; if a roof cannot be added first, its failure is the one reported.
+      replanned.catch(() => undefined);
       const added: Roof[] = [];
       for (const kind of missing) {
         added.push(await patiently('roof', assignment.lease_until, () => call<Roof>(EstatesSubjects.addRoof, { key: `calculation-job:${assignment.job_id}:roof-${kind}`, params: { estate_id }, body: { estate_roof_type: kind } }), true));
       }
       // Each add answers with the roof as stored (a repeated, keyed add with the first one's): no second listing.
       roofs = [...roofs, ...added];
-      const kinds = new Set(roofs.map((r) => r.estate_roof_type));
-      const roof_type = kinds.has('INCLINED') && kinds.has('FLAT') ? 'MIXED' : kinds.has('FLAT') ? 'FLAT' : 'INCLINED';
-      if (property.roof_type === undefined) {
-        property = { ...property, roof_type };
-        filled.sources['roof_type'] = 'MODEL';
-      }
-      planned = await planWith(property, filled.sources);
+      planned = await replanned;
       if ('outcome' in planned) return planned;
     }
     // The external provider "validates renovation impact on EPC scores" (INTERFACE.md 3): its view of
