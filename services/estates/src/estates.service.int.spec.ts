@@ -79,6 +79,34 @@ describe('estates service handlers', () => {
     expect((await eventStore.readStream(`estate-${created.id}`)).map((e) => e.type)).toEqual(['EstateCreated']);
   });
 
+  it('creates an estate with the roofs an internal caller names, and lists them at once', async () => {
+    const eventStore = openSqliteEventStore({ file: ':memory:' });
+    const readStore = openSqliteReadStore({ file: ':memory:' });
+    const bus = createMemoryBus();
+    closers.push(() => eventStore.close(), () => readStore.close(), () => bus.close());
+    const blobs = { put: async () => { throw new Error('unused'); }, get: async () => null, head: async () => null, delete: async () => {}, close: async () => {} };
+    const service = await startEstates({ bus, eventStore, readStore, blobs, log: pino({ level: 'silent' }), config: { publicUrl: 'http://x', settleTimeoutMs: 5000 } });
+    closers.push(() => service.close());
+    await memberOf(bus, ORG, USER, 'OWNER');
+    const request = (body: unknown, params: Record<string, string> = {}, idempotency_key = 'job-1:estate'): ServiceRequest => ({
+      actor: { user_id: USER, organization_id: ORG, client_id: 'c', scopes: [] }, correlation_id: 'c', idempotency_key, params, query: {}, body,
+    });
+    const body = { year_built: 1960, roofs: [{ estate_roof_type: 'INCLINED', insulation_type: 'NONE' }, { estate_roof_type: 'FLAT', surface_m2: 12 }] };
+
+    const created = await bus.request<Estate>(EstatesSubjects.createDescribedEstate, request(body));
+    const appended = await eventStore.readStream(`estate-${created.id}`);
+    expect(appended.map((e) => e.type)).toEqual(['EstateCreated', 'RoofAdded', 'RoofAdded']);
+    const roofs = await bus.request<Array<{ id: string; estate_roof_type: string; insulation_type: string | null; surface_m2: number | null }>>(EstatesSubjects.listRoofs, request(undefined, { estate_id: created.id }));
+    expect(roofs.map((r) => [r.estate_roof_type, r.insulation_type, r.surface_m2]).sort()).toEqual([['FLAT', null, 12], ['INCLINED', 'NONE', null]]);
+    // The same key again (a replayed job): the first estate and its roofs, nothing added.
+    const again = await bus.request<Estate>(EstatesSubjects.createDescribedEstate, request(body));
+    expect(again.id).toBe(created.id);
+    expect(await eventStore.readStream(`estate-${created.id}`)).toHaveLength(3);
+    // A roof as addRoof would refuse it is refused here too; the public subject takes no roofs.
+    await expect(bus.request(EstatesSubjects.createDescribedEstate, request({ roofs: [{ estate_roof_type: 'DOME' }] }, {}, 'job-2:estate'))).rejects.toMatchObject({ status: 400 });
+    await expect(bus.request(EstatesSubjects.createEstate, request(body, {}, 'job-3:estate'))).rejects.toMatchObject({ status: 400 });
+  });
+
   it('a read model slower than the settle bound (503) still moves or frees the external_id with the stored change', async () => {
     const eventStore = openSqliteEventStore({ file: ':memory:' });
     const sqlite = openSqliteReadStore({ file: ':memory:' });

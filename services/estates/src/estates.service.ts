@@ -74,6 +74,7 @@ export async function startEstates(deps: EstatesDeps): Promise<EstatesService> {
 
   const handlers: Record<string, Handler> = {
     [S.createEstate]: estate.create,
+    [S.createDescribedEstate]: estate.create,
     [S.updateEstate]: estate.update,
     [S.deleteEstate]: estate.remove,
     [S.recordTrajectoryQuality]: estate.recordTrajectoryQuality,

@@ -278,6 +278,13 @@ export type RoomInput = PartInput<RoomFieldValues>;
 export type StaircaseInput = PartInput<StaircaseFieldValues>;
 export const CreateRoofBody = roofBodies.create as unknown as z.ZodType<RoofInput & Pick<RoofFieldValues, 'estate_roof_type'>>;
 export const UpdateRoofBody = roofBodies.update as unknown as z.ZodType<RoofInput>;
+/**
+ * `cmd.estates.create-described-estate` (internal, no route): an estate as `CreateEstateBody`
+ * describes it, with the roofs a context that creates it from a description (a calculation job)
+ * names, stored with the estate in one append rather than added one request after another.
+ */
+export const CreateDescribedEstateBody = CreateEstateBody.extend({ roofs: z.array(CreateRoofBody).max(10).optional() });
+export type CreateDescribedEstateBody = z.infer<typeof CreateDescribedEstateBody>;
 export const CreateFloorBody = floorBodies.create as unknown as z.ZodType<FloorInput & Pick<FloorFieldValues, 'estate_floor_type'>>;
 export const UpdateFloorBody = floorBodies.update as unknown as z.ZodType<FloorInput>;
 export const CreateRoomBody = roomBodies.create as unknown as z.ZodType<RoomInput & Pick<RoomFieldValues, 'estate_room_type'>>;
@@ -475,6 +482,8 @@ export const EstateCommands = {
     /** Unguessable token of the public referral page, drawn by the handler. */
     referral_token: z.string(),
     fields: CreateEstateBody.omit({ estate_provider_type: true }),
+    /** Roofs stored with the estate, in the same append (an internal caller's `roofs`). */
+    roofs: z.array(z.object({ roof_id: Uuid, fields: CreateRoofBody })).optional(),
   }),
   UpdateEstate: z.object({ estate_id: Uuid, changes: UpdateEstateBody }),
   DeleteEstate: z.object({ estate_id: Uuid }),
@@ -627,4 +636,5 @@ export const EstatesSubjects = {
    * trajectory. Body: EstateCommands.RecordTrajectoryQuality without `type`.
    */
   recordTrajectoryQuality: 'cmd.estates.record-trajectory-quality',
+  createDescribedEstate: 'cmd.estates.create-described-estate',
 } as const;

@@ -11,6 +11,7 @@ import {
 import { formatIssues } from './errors.ts';
 import {
   AddEstateMemberBody,
+  CreateDescribedEstateBody,
   CreateEstateBody,
   CreateFloorBody,
   CreateRoofBody,
@@ -277,6 +278,7 @@ export const Messages: Readonly<Record<string, MessageContract>> = {
   [E.addMember]: message({ ids: ['estate_id'], body: AddEstateMemberBody }),
   [E.removeMember]: message({ ids: ['estate_id', 'member_id'] }),
   [E.recordTrajectoryQuality]: message({ body: EstateCommands.RecordTrajectoryQuality }),
+  [E.createDescribedEstate]: message({ body: CreateDescribedEstateBody }),
 
   // renovations: one set of item subjects serves the four scopes (general, roof, room, staircase)
   [R.createRenovation]: message({ body: CreateRenovationBody }),

@@ -35,29 +35,31 @@ export function callAs<T>(bus: Bus, subject: string, actor: JobActor, correlatio
   return bus.request<T>(subject, request, { timeoutMs });
 }
 
+/** A roof as the property names it: its kind, and its surface and insulation where known. */
+function knownRoofFields(roof: ReturnType<typeof estateFromProperty>['roofs'][number]) {
+  const known = Object.fromEntries(Object.entries({ surface_m2: roof.surface_m2, insulation_type: roof.insulation_type }).filter(([, v]) => v !== null));
+  return { estate_roof_type: roof.estate_roof_type, ...known };
+}
+
 export type EstateCall = <T>(subject: string, input: { key?: string; params?: Record<string, string>; body?: unknown; query?: Record<string, unknown> }) => Promise<T>;
 
 /**
- * Writes what a property says onto an existing estate: its fields (unless `updateFields` is false,
- * for an estate just created from them) and a roof of each kind it names, with the surface and
- * insulation it gives. Every write is keyed by the job and `what`, so a replay writes nothing twice.
- * `roofs`: the estate's roofs when the caller knows them (none on an estate it has just created), so
- * they are not asked for.
+ * Writes what a property says onto an existing estate: its fields, and a roof of each kind it names
+ * with the surface and insulation it gives (an estate created from the property got them with it).
+ * Every write is keyed by the job and `what`, so a replay writes nothing twice.
  */
-export async function describeEstate(call: EstateCall, o: { job_id: string; estate_id: string; property: PropertyDescription; updateFields: boolean; what: string; roofs?: Roof[] }): Promise<void> {
+export async function describeEstate(call: EstateCall, o: { job_id: string; estate_id: string; property: PropertyDescription; what: string }): Promise<void> {
   const { fields, roofs } = estateFromProperty(o.property);
   const { estate_id } = o;
-  if (o.updateFields) {
-    const { external_id: _x, ...changes } = fields as Record<string, unknown>;
-    await call(EstatesSubjects.updateEstate, { key: estateKey(o.job_id, `${o.what}-estate-update`), params: { estate_id }, body: changes });
-  }
+  const { external_id: _x, ...changes } = fields as Record<string, unknown>;
+  await call(EstatesSubjects.updateEstate, { key: estateKey(o.job_id, `${o.what}-estate-update`), params: { estate_id }, body: changes });
   if (roofs.length === 0) return;
-  const current = o.roofs ?? (await call<Roof[]>(EstatesSubjects.listRoofs, { params: { estate_id } }));
+  const current = await call<Roof[]>(EstatesSubjects.listRoofs, { params: { estate_id } });
   for (const roof of roofs) {
     const same = current.find((r) => r.estate_roof_type === roof.estate_roof_type);
-    const known = Object.fromEntries(Object.entries({ surface_m2: roof.surface_m2, insulation_type: roof.insulation_type }).filter(([, v]) => v !== null));
+    const { estate_roof_type: _kind, ...known } = knownRoofFields(roof);
     if (!same) {
-      await call(EstatesSubjects.addRoof, { key: estateKey(o.job_id, `${o.what}-roof-${roof.estate_roof_type}`), params: { estate_id }, body: { estate_roof_type: roof.estate_roof_type, ...known } });
+      await call(EstatesSubjects.addRoof, { key: estateKey(o.job_id, `${o.what}-roof-${roof.estate_roof_type}`), params: { estate_id }, body: knownRoofFields(roof) });
     } else if (Object.entries(known).some(([k, v]) => (same as Record<string, unknown>)[k] !== v)) {
       await call(EstatesSubjects.updateRoof, { key: estateKey(o.job_id, `${o.what}-roof-${roof.estate_roof_type}-update`), params: { estate_id, roof_id: same.id }, body: known });
     }
@@ -98,27 +100,28 @@ export function startEstateLinkProcess(options: EstateLinkOptions): EstateLink {
     const call: EstateCall = (subject, input) => callAs(bus, subject, created.actor, correlation_id, input, options.busTimeoutMs);
     const property = propertyOf(created.request as TrajectoryRequest);
     let estate_id = created.estate_id!;
-    let exists = created.estate_exists;
-    // An estate this job creates starts without roofs (estates makes none from the fields; a replay's
-    // keyed adds repeat the first attempt's): its roofs need not be listed.
-    let roofs: Roof[] | undefined;
-    if (!exists) {
+    if (!created.estate_exists) {
       try {
-        const { fields } = estateFromProperty(property);
-        const body = { ...fields, ...(created.external_id ? { external_id: created.external_id } : {}) };
-        const reply = await call<{ id: string }>(EstatesSubjects.createEstate, { key: estateKey(created.job_id, 'estate'), body });
-        estate_id = reply.id;
-        roofs = [];
+        // The roofs the request names are stored with the estate, in the same append (one request
+        // to estates on every such job's path, not one per roof after it). A replay's keyed create
+        // answers with the first one's estate, roofs included.
+        const { fields, roofs } = estateFromProperty(property);
+        const body = {
+          ...fields,
+          ...(created.external_id ? { external_id: created.external_id } : {}),
+          ...(roofs.length > 0 ? { roofs: roofs.map(knownRoofFields) } : {}),
+        };
+        const reply = await call<{ id: string }>(EstatesSubjects.createDescribedEstate, { key: estateKey(created.job_id, 'estate'), body });
+        return reply.id;
       } catch (err) {
         // Another estate took the external_id in the meantime: that one is the client's record.
         if (!(err instanceof DomainError && err.status === 409 && created.external_id)) throw err;
         const other = await estateOfExternalId(options.readStore, created.actor.organization_id, created.external_id);
         if (!other) throw err;
         estate_id = other;
-        exists = true;
       }
     }
-    await describeEstate(call, { job_id: created.job_id, estate_id, property, updateFields: exists, what: 'request', ...(roofs ? { roofs } : {}) });
+    await describeEstate(call, { job_id: created.job_id, estate_id, property, what: 'request' });
     return estate_id;
   }
 

@@ -141,7 +141,7 @@ export function createJobRunner(config: CalculationsServiceConfig, bus: Bus, log
     // What the EPC document and the providers found is about the home: the estate keeps it, so the
     // renovation (which reads the estate) is valued on the same home the plan is made for.
     if (Object.values(filled.sources).some((s) => s === 'EPC_DOCUMENT' || s === 'LIDAR' || s === 'PROVIDER')) {
-      await patiently('estate', assignment.lease_until, () => describeEstate(call, { job_id: assignment.job_id, estate_id, property, updateFields: true, what: 'filled' }));
+      await patiently('estate', assignment.lease_until, () => describeEstate(call, { job_id: assignment.job_id, estate_id, property, what: 'filled' }));
     }
 
     const listRoofs = () => patiently('roofs', assignment.lease_until, () => call<Roof[]>(EstatesSubjects.listRoofs, { params: { estate_id } }), true);

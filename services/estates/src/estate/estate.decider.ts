@@ -129,7 +129,12 @@ export const estateDecider: Decider<EstateCommand, EstateEvent, EstateState> = {
         const fields = estateFieldsFrom(command.fields);
         checkRules(fields);
         const { estate_id, organization_id, estate_provider_type, referral_token } = command;
-        return [{ type: 'EstateCreated', data: { estate_id, organization_id, estate_provider_type, referral_token, fields } }];
+        const roofs = command.roofs ?? [];
+        if (new Set(roofs.map((r) => r.roof_id)).size !== roofs.length) throw new DomainError(409, ['roof already exists']);
+        return [
+          { type: 'EstateCreated', data: { estate_id, organization_id, estate_provider_type, referral_token, fields } },
+          ...roofs.map((r) => ({ type: 'RoofAdded' as const, data: { estate_id, roof_id: r.roof_id, fields: partFields(ROOF, r.fields) } })),
+        ];
       }
       case 'UpdateEstate': {
         requireActive(state);

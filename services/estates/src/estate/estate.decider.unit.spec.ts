@@ -59,6 +59,15 @@ describe('estate decider', () => {
       .then([created]);
   });
 
+  it('creates an estate with the roofs an internal caller names, in the same decision', () => {
+    const ROOF2 = '7d9e8f70-1a2b-4c3d-8e4f-5a6b7c8d9e0f';
+    const command = { type: 'CreateEstate', estate_id: ESTATE, organization_id: ORG, estate_provider_type: 'API', referral_token: TOKEN, fields: {} } as const;
+    const events = estateDecider.decide({ ...command, roofs: [{ roof_id: ROOF, fields: { estate_roof_type: 'INCLINED', insulation_type: 'NONE' } }, { roof_id: ROOF2, fields: { estate_roof_type: 'FLAT' } }] }, estateDecider.initialState());
+    expect(events.map((e) => [e.type, (e.data as { roof_id?: string }).roof_id])).toEqual([['EstateCreated', undefined], ['RoofAdded', ROOF], ['RoofAdded', ROOF2]]);
+    expect(events[1]!.data).toMatchObject({ estate_id: ESTATE, fields: { estate_roof_type: 'INCLINED', insulation_type: 'NONE', surface_m2: null } });
+    spec.given([]).when({ ...command, roofs: [{ roof_id: ROOF, fields: { estate_roof_type: 'FLAT' } }, { roof_id: ROOF, fields: { estate_roof_type: 'INCLINED' } }] }).thenFails(409);
+  });
+
   it('refuses a second creation, and answers 404 on any change to an estate that does not exist', () => {
     spec.given([created]).when({ type: 'CreateEstate', estate_id: ESTATE, organization_id: ORG, estate_provider_type: 'API', referral_token: TOKEN, fields: {} }).thenFails(409);
     spec.given([]).when({ type: 'UpdateEstate', estate_id: ESTATE, changes: { name: 'x' } }).thenFails(404, /estate not found/);

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { handleCommand } from '@renopath/platform/service/decider.ts';
 import { actorOf, newId, parse } from '@renopath/platform/service/handler-kit.ts';
-import { CreateEstateBody, EstateCommands, UpdateEstateBody, type ServiceRequest } from '@renopath/contracts';
+import { CreateDescribedEstateBody, EstateCommands, UpdateEstateBody, type ServiceRequest } from '@renopath/contracts';
 import { activeMembers, estateDecider, estateStream } from './estate.decider.ts';
 import { C, type EstateDetailDoc } from '../estate-views/estate-views.projection.ts';
 import { renderEstate, renderViewListForm } from '../estate-views/estate-views.render.ts';
@@ -23,11 +23,12 @@ export function estateHandlers(kit: EstatesKit): Record<'create' | 'update' | 'r
   return {
     create: async (req) => {
       const actor = actorOf(req);
-      const body = lowerIds(parse(CreateEstateBody, req.body));
+      // The HTTP body (checked against CreateEstateBody by the message contract), or an internal caller's with roofs.
+      const body = lowerIds(parse(CreateDescribedEstateBody, req.body));
       await access.requireWriter(req);
       await access.checkManagingUser(actor.organization_id, body.managing_user_id);
       const estate_id = newId(req, 'estate');
-      const { estate_provider_type = 'API', ...fields } = body;
+      const { estate_provider_type = 'API', roofs = [], ...fields } = body;
       const external = fields.external_id ?? null;
       if (external) await externalId(req, 'ClaimExternalId', actor.organization_id, external, estate_id);
       let result;
@@ -39,6 +40,7 @@ export function estateHandlers(kit: EstatesKit): Record<'create' | 'update' | 'r
           estate_provider_type,
           referral_token: randomBytes(24).toString('base64url'),
           fields,
+          ...(roofs.length > 0 ? { roofs: roofs.map((roof, i) => ({ roof_id: newId(req, `roof-${i}`), fields: roof })) } : {}),
         }, kit.ctx(req));
       } catch (err) {
         // The estate was refused (e.g. a postal code of the wrong country): no event says so, so the
