@@ -5,7 +5,8 @@ import { startBenchServer } from './server.ts';
  * Calculation jobs, embedded: submissions at a steady rate (default 100 jobs/s for 10 s, after 10 s at
  * that rate not measured) through HTTP, each a varied home; latency is the job's own
  * submission-to-FINISHED time (`published_at` minus `created_at`, both stamped by the service), read
- * back once all are done. Target p99 < 100 ms. Also the server's CPU time per job, and per event loop
+ * back once all are done. Target p99 < 100 ms. Also the server's CPU time per job (and the load
+ * generator's own while it sends: on a small machine the two share the cores), and per event loop
  * (the main thread's and each context thread's, RENOPATH_CONTEXT_THREADS) its active time and its
  * thread's CPU time per job: a loop active 10 ms per job is full at 100 jobs/s, and where its active
  * time exceeds its CPU time, the thread waited for a core. And the rate it sustained: jobs finished per
@@ -101,10 +102,12 @@ async function benchJobsWith(synchronous: 'FULL' | 'NORMAL') {
     const answered: number[] = [];
     const sentAt = new Map<string, number>();
     await cpuMark(server);
+    const clientCpu = process.cpuUsage();
     const firstSent = Date.now();
     const started = performance.now();
     const all = await sendAtRate(total, 1000, (id, ms, wall) => (answered.push(ms), sentAt.set(id, wall)));
     const submitSeconds = (performance.now() - started) / 1000;
+    const clientUsed = process.cpuUsage(clientCpu);
     const latencies: number[] = [];
     const endToEnd: number[] = [];
     const statuses: Record<string, number> = {};
@@ -121,7 +124,7 @@ async function benchJobsWith(synchronous: 'FULL' | 'NORMAL') {
     const { cpuMicros, loops } = await cpuMark(server);
     console.log(`calculation jobs benchmark, SQLite synchronous=${synchronous}: ${total} jobs sent at ${RATE}/s, all answered after ${submitSeconds.toFixed(1)} s (embedded), ${JSON.stringify(statuses)}`);
     const finished = statuses['FINISHED'] ?? 0;
-    console.log(`  server CPU per job ${(cpuMicros / 1000 / total).toFixed(1).padStart(6)} ms (all threads)`);
+    console.log(`  server CPU per job ${(cpuMicros / 1000 / total).toFixed(1).padStart(6)} ms (all threads); the load generator's while sending ${((clientUsed.user + clientUsed.system) / 1000 / total).toFixed(1)} ms`);
     const perJob = (ms: number | null) => (ms === null ? '?' : (ms / total).toFixed(1));
     console.log(`  per job, event loop active / its thread's CPU (ms): ${Object.entries(loops).map(([name, l]) => `${name} ${perJob(l.loopActiveMs)} / ${perJob(l.cpuMs)}`).join(', ')}`);
     console.log(`  sustained ${(finished / ((lastFinished - firstSent) / 1000)).toFixed(1)} jobs/s finished (first sent to last FINISHED; ${RATE}/s offered)`);
