@@ -1,4 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { startBenchServer } from './server.ts';
 
 /**
@@ -33,6 +34,27 @@ function home(i: number): Record<string, unknown> {
   };
 }
 
+/** Where the reference work leaves its result, so that no compiler drops it as unused. */
+let referenceSink = 0;
+/**
+ * A fixed piece of CPU work, timed with the machine otherwise idle: how fast this machine runs at the
+ * moment. On a shared VM that changes by tens of percent from one minute to the next, and the job
+ * latencies with it, so each level says how fast the machine was just before and just after it.
+ */
+function referenceWorkMs(): number {
+  const work = () => {
+    const started = performance.now();
+    let digest = Buffer.alloc(32);
+    for (let i = 0; i < 100_000; i++) digest = createHash('sha256').update(digest).digest();
+    let x = digest[0]!;
+    for (let i = 0; i < 10_000_000; i++) x = (x * 31 + i) | 0;
+    referenceSink ^= x;
+    return performance.now() - started;
+  };
+  work(); // the first run also compiles it
+  return work();
+}
+
 /** Per event loop (the main thread's, and each context thread's): its active time and its CPU time (null off Linux), in ms. */
 type ServerMark = { cpuMicros: number; loops: Record<string, { loopActiveMs: number; cpuMs: number | null }> };
 
@@ -48,7 +70,11 @@ export async function benchJobs() {
   const only = process.env['BENCH_JOBS_SYNCHRONOUS'];
   const levels = (['FULL', 'NORMAL'] as const).filter((level) => !only || only === level);
   if (levels.length === 0) throw new Error(`BENCH_JOBS_SYNCHRONOUS=${only}: expected FULL or NORMAL`);
-  for (const synchronous of levels) await benchJobsWith(synchronous);
+  for (const synchronous of levels) {
+    const before = referenceWorkMs();
+    await benchJobsWith(synchronous);
+    console.log(`  this machine's speed: a fixed reference workload took ${before.toFixed(0)} ms before this level and ${referenceWorkMs().toFixed(0)} ms after it, with the server stopped (lower is faster)`);
+  }
 }
 
 async function benchJobsWith(synchronous: 'FULL' | 'NORMAL') {
@@ -132,6 +158,8 @@ async function benchJobsWith(synchronous: 'FULL' | 'NORMAL') {
     console.log(`  sent-to-FINISHED (client clock)      p50 ${quantile(endToEnd, 0.5).toFixed(0).padStart(6)} ms   p99 ${quantile(endToEnd, 0.99).toFixed(0).padStart(6)} ms   (target p99 < 100 ms)`);
     console.log(`  created-to-FINISHED (server)         p50 ${quantile(latencies, 0.5).toFixed(0).padStart(6)} ms   p99 ${quantile(latencies, 0.99).toFixed(0).padStart(6)} ms   max ${Math.max(...latencies).toFixed(0)} ms   (the job's own timestamps)`);
   } finally {
+    const exited = new Promise((resolve) => server.once('exit', resolve));
     server.send('stop');
+    await exited;
   }
 }
