@@ -57,20 +57,25 @@ describe('estates service start-up', () => {
   });
 });
 
+/** The service on in-memory stores, its caller USER owning ORG (as identity's events say), and requests as USER. */
+async function startOwnedEstates() {
+  const eventStore = openSqliteEventStore({ file: ':memory:' });
+  const readStore = openSqliteReadStore({ file: ':memory:' });
+  const bus = createMemoryBus();
+  closers.push(() => eventStore.close(), () => readStore.close(), () => bus.close());
+  const blobs = { put: async () => { throw new Error('unused'); }, get: async () => null, head: async () => null, delete: async () => {}, close: async () => {} };
+  const service = await startEstates({ bus, eventStore, readStore, blobs, log: pino({ level: 'silent' }), config: { publicUrl: 'http://x', settleTimeoutMs: 5000 } });
+  closers.push(() => service.close());
+  await memberOf(bus, ORG, USER, 'OWNER');
+  const request = (body: unknown, params: Record<string, string> = {}, idempotency_key?: string): ServiceRequest => ({
+    actor: { user_id: USER, organization_id: ORG, client_id: 'c', scopes: [] }, correlation_id: 'c', ...(idempotency_key ? { idempotency_key } : {}), params, query: {}, body,
+  });
+  return { bus, eventStore, request };
+}
+
 describe('estates service handlers', () => {
   it('keeps managing_user_id in lower case, like every other id, whatever case the body uses', async () => {
-    const eventStore = openSqliteEventStore({ file: ':memory:' });
-    const readStore = openSqliteReadStore({ file: ':memory:' });
-    const bus = createMemoryBus();
-    closers.push(() => eventStore.close(), () => readStore.close(), () => bus.close());
-    const blobs = { put: async () => { throw new Error('unused'); }, get: async () => null, head: async () => null, delete: async () => {}, close: async () => {} };
-    const service = await startEstates({ bus, eventStore, readStore, blobs, log: pino({ level: 'silent' }), config: { publicUrl: 'http://x', settleTimeoutMs: 5000 } });
-    closers.push(() => service.close());
-    // identity: the caller owns ORG, whose only member is USER
-    await memberOf(bus, ORG, USER, 'OWNER');
-    const request = (body: unknown, params: Record<string, string> = {}): ServiceRequest => ({
-      actor: { user_id: USER, organization_id: ORG, client_id: 'c', scopes: [] }, correlation_id: 'c', params, query: {}, body,
-    });
+    const { bus, eventStore, request } = await startOwnedEstates();
 
     const created = await bus.request<Estate>(EstatesSubjects.createEstate, request({ name: 'Villa', managing_user_id: USER.toUpperCase() }));
     expect(created.managing_user_id).toBe(USER);
@@ -80,26 +85,16 @@ describe('estates service handlers', () => {
   });
 
   it('creates an estate with the roofs an internal caller names, and lists them at once', async () => {
-    const eventStore = openSqliteEventStore({ file: ':memory:' });
-    const readStore = openSqliteReadStore({ file: ':memory:' });
-    const bus = createMemoryBus();
-    closers.push(() => eventStore.close(), () => readStore.close(), () => bus.close());
-    const blobs = { put: async () => { throw new Error('unused'); }, get: async () => null, head: async () => null, delete: async () => {}, close: async () => {} };
-    const service = await startEstates({ bus, eventStore, readStore, blobs, log: pino({ level: 'silent' }), config: { publicUrl: 'http://x', settleTimeoutMs: 5000 } });
-    closers.push(() => service.close());
-    await memberOf(bus, ORG, USER, 'OWNER');
-    const request = (body: unknown, params: Record<string, string> = {}, idempotency_key = 'job-1:estate'): ServiceRequest => ({
-      actor: { user_id: USER, organization_id: ORG, client_id: 'c', scopes: [] }, correlation_id: 'c', idempotency_key, params, query: {}, body,
-    });
+    const { bus, eventStore, request } = await startOwnedEstates();
     const body = { year_built: 1960, roofs: [{ estate_roof_type: 'INCLINED', insulation_type: 'NONE' }, { estate_roof_type: 'FLAT', surface_m2: 12 }] };
 
-    const created = await bus.request<Estate>(EstatesSubjects.createDescribedEstate, request(body));
+    const created = await bus.request<Estate>(EstatesSubjects.createDescribedEstate, request(body, {}, 'job-1:estate'));
     const appended = await eventStore.readStream(`estate-${created.id}`);
     expect(appended.map((e) => e.type)).toEqual(['EstateCreated', 'RoofAdded', 'RoofAdded']);
     const roofs = await bus.request<Array<{ id: string; estate_roof_type: string; insulation_type: string | null; surface_m2: number | null }>>(EstatesSubjects.listRoofs, request(undefined, { estate_id: created.id }));
     expect(roofs.map((r) => [r.estate_roof_type, r.insulation_type, r.surface_m2]).sort()).toEqual([['FLAT', null, 12], ['INCLINED', 'NONE', null]]);
     // The same key again (a replayed job): the first estate and its roofs, nothing added.
-    const again = await bus.request<Estate>(EstatesSubjects.createDescribedEstate, request(body));
+    const again = await bus.request<Estate>(EstatesSubjects.createDescribedEstate, request(body, {}, 'job-1:estate'));
     expect(again.id).toBe(created.id);
     expect(await eventStore.readStream(`estate-${created.id}`)).toHaveLength(3);
     // A roof as addRoof would refuse it is refused here too; the public subject takes no roofs.
