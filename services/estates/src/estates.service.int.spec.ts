@@ -8,6 +8,7 @@ import { EMPTY_ESTATE_FIELDS } from './estate/estate.decider.ts';
 import { C, type EstateListDoc } from './estate-views/estate-views.projection.ts';
 import { externalIdStream } from './external-id/external-id.decider.ts';
 import { startEstates } from './estates.service.ts';
+import { startEstatesInMemory } from './testing/in-memory.ts';
 
 const ESTATE = '11111111-1111-4111-8111-111111111111';
 const ORG = '22222222-2222-4222-8222-222222222222';
@@ -59,13 +60,7 @@ describe('estates service start-up', () => {
 
 /** The service on in-memory stores, its caller USER owning ORG (as identity's events say), and requests as USER. */
 async function startOwnedEstates() {
-  const eventStore = openSqliteEventStore({ file: ':memory:' });
-  const readStore = openSqliteReadStore({ file: ':memory:' });
-  const bus = createMemoryBus();
-  closers.push(() => eventStore.close(), () => readStore.close(), () => bus.close());
-  const blobs = { put: async () => { throw new Error('unused'); }, get: async () => null, head: async () => null, delete: async () => {}, close: async () => {} };
-  const service = await startEstates({ bus, eventStore, readStore, blobs, log: pino({ level: 'silent' }), config: { publicUrl: 'http://x', settleTimeoutMs: 5000 } });
-  closers.push(() => service.close());
+  const { bus, eventStore } = await startEstatesInMemory(closers);
   await memberOf(bus, ORG, USER, 'OWNER');
   const request = (body: unknown, params: Record<string, string> = {}, idempotency_key?: string): ServiceRequest => ({
     actor: { user_id: USER, organization_id: ORG, client_id: 'c', scopes: [] }, correlation_id: 'c', ...(idempotency_key ? { idempotency_key } : {}), params, query: {}, body,

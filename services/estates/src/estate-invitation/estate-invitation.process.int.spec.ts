@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { pino } from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createMemoryBus, openSqliteEventStore, openSqliteReadStore, type Bus } from '@renopath/platform';
+import type { Bus } from '@renopath/platform';
 import { EstatesSubjects as S, type Estate, type EstateMember, type ServiceRequest } from '@renopath/contracts';
 import { DIRECTORY_CONSUMER } from '../directory/directory.reactor.ts';
 import { estateStream } from '../estate/estate.decider.ts';
-import { startEstates } from '../estates.service.ts';
+import { startEstatesInMemory } from '../testing/in-memory.ts';
 import { ESTATE_INVITATION_CONSUMER } from './estate-invitation.process.ts';
 
 const ORG = '22222222-2222-4222-8222-222222222222';
@@ -26,13 +25,7 @@ async function identityEvent(bus: Bus, consumer: string, type: string, data: Rec
 
 describe('estate invitation process manager', () => {
   it("records the invitee identity stored for the estate, once, and never brings back a removed member", async () => {
-    const eventStore = openSqliteEventStore({ file: ':memory:' });
-    const readStore = openSqliteReadStore({ file: ':memory:' });
-    const bus = createMemoryBus();
-    closers.push(() => eventStore.close(), () => readStore.close(), () => bus.close());
-    const blobs = { put: async () => { throw new Error('unused'); }, get: async () => null, head: async () => null, delete: async () => {}, close: async () => {} };
-    const service = await startEstates({ bus, eventStore, readStore, blobs, log: pino({ level: 'silent' }), config: { publicUrl: 'http://x', settleTimeoutMs: 5000 } });
-    closers.push(() => service.close());
+    const { bus, eventStore } = await startEstatesInMemory(closers);
     await identityEvent(bus, DIRECTORY_CONSUMER, 'OrganizationMemberAdded', { organization_id: ORG, user_id: OWNER, member_type: 'OWNER' });
     const request = (body: unknown, params: Record<string, string> = {}): ServiceRequest => ({
       actor: { user_id: OWNER, organization_id: ORG, client_id: 'c', scopes: [] }, correlation_id: randomUUID(), params, query: {}, body,
