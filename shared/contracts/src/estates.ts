@@ -636,5 +636,6 @@ export const EstatesSubjects = {
    * trajectory. Body: EstateCommands.RecordTrajectoryQuality without `type`.
    */
   recordTrajectoryQuality: 'cmd.estates.record-trajectory-quality',
+  /** Internal (no route): a new estate with the roofs its description names, in one append. Body: CreateDescribedEstateBody. */
   createDescribedEstate: 'cmd.estates.create-described-estate',
 } as const;
