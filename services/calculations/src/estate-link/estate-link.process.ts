@@ -57,9 +57,10 @@ export async function describeEstate(call: EstateCall, o: { job_id: string; esta
   const current = await call<Roof[]>(EstatesSubjects.listRoofs, { params: { estate_id } });
   for (const roof of roofs) {
     const same = current.find((r) => r.estate_roof_type === roof.estate_roof_type);
-    const { estate_roof_type: _kind, ...known } = knownRoofFields(roof);
+    const body = knownRoofFields(roof);
+    const { estate_roof_type: _kind, ...known } = body;
     if (!same) {
-      await call(EstatesSubjects.addRoof, { key: estateKey(o.job_id, `${o.what}-roof-${roof.estate_roof_type}`), params: { estate_id }, body: knownRoofFields(roof) });
+      await call(EstatesSubjects.addRoof, { key: estateKey(o.job_id, `${o.what}-roof-${roof.estate_roof_type}`), params: { estate_id }, body });
     } else if (Object.entries(known).some(([k, v]) => (same as Record<string, unknown>)[k] !== v)) {
       await call(EstatesSubjects.updateRoof, { key: estateKey(o.job_id, `${o.what}-roof-${roof.estate_roof_type}-update`), params: { estate_id, roof_id: same.id }, body: known });
     }
