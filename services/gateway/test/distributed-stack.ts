@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -59,14 +59,32 @@ export async function modeUnavailable(mode: DistributedMode): Promise<string | n
   return null;
 }
 
+/**
+ * A port free now, for a gateway that listens on it seconds later, once the contexts are up. Taken
+ * below the kernel's ephemeral range: a port the kernel hands out (`listen(0)` here, but also any
+ * outgoing connection of the tests running beside this one) could be taken again in those seconds,
+ * and a gateway once failed to start with EADDRINUSE that way.
+ */
 export async function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
+  let ephemeralLow = 32_768; // Linux's default, and where the file is missing (macOS starts at 49152)
+  try {
+    ephemeralLow = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]) || ephemeralLow;
+  } catch {
+    // not Linux
+  }
+  const high = Math.min(ephemeralLow - 1, 32_767);
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = 10_000 + Math.floor(Math.random() * (high - 10_000));
+    if (await canListen(port)) return port;
+  }
+  throw new Error('no free port found below the ephemeral range');
+}
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((done) => {
     const srv = createServer();
-    srv.once('error', fail);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => done(port));
-    });
+    srv.once('error', () => done(false));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => done(true)));
   });
 }
 
