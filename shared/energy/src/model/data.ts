@@ -362,9 +362,18 @@ function lerpRecord<K extends string>(x: Record<K, number>, y: Record<K, number>
   return out;
 }
 
+/** Blends are cached (cellBlend), so each blended cell is made once and shared, like the data's own cells. */
+const blendedCells = new WeakMap<CellBlend, TypologyCell>();
+
 /** The blended archetype: numeric traits weighted, discrete traits of the nearer period. */
 export function blendedCell(b: CellBlend): TypologyCell {
   if (b.a === b.b) return b.a;
+  let cell = blendedCells.get(b);
+  if (cell === undefined) blendedCells.set(b, (cell = blend(b)));
+  return cell;
+}
+
+function blend(b: CellBlend): TypologyCell {
   const { a, b: c, w } = b;
   return {
     ...b.near,

@@ -44,6 +44,8 @@ const GLAZING_ORDER = GlazingType.options;
 export const HEAT_PUMPS: ReadonlySet<string> = new Set(['AIR_WATER_HEAT_PUMP', 'GEOTHERMAL_HEAT_PUMP', 'AIR_AIR_HEAT_PUMP', 'HYBRID_HEAT_PUMP']);
 const LOCAL_DEVICES: ReadonlySet<string> = new Set(systems.space_heating.distribution.local_devices);
 const APARTMENT_TYPES: ReadonlySet<string> = new Set(envelope.geometry.apartment_types);
+/** The parts a renovation year stands for as renewed (data/envelope.json). */
+const RENEWED_IN_RENOVATION: ReadonlySet<string> = new Set(envelope.defaults.renewed_in_renovation);
 
 function better<T>(order: readonly T[], a: T, b: T): T {
   return order.indexOf(a) >= order.indexOf(b) ? a : b;
@@ -70,14 +72,12 @@ export function typicalKwp(area: number, apartment: boolean): number {
   return Math.min(t.house_kwp_range[1], Math.max(t.house_kwp_range[0], t.house_kwp_per_m2 * area));
 }
 
-export function resolveProperty(p: PropertyDescription, overrides: SourceOverrides = {}): Resolved {
+/**
+ * `detail` false: the model's inputs only, for a variant whose score alone is wanted (the planner's
+ * candidates): `sources` and `flags` are left empty, as they feed data quality and confidence.
+ */
+export function resolveProperty(p: PropertyDescription, overrides: SourceOverrides = {}, detail = true): Resolved {
   const flags: DataQualityFlag[] = [];
-  const sources: Record<string, DataSource> = {};
-  const given = (field: keyof PropertyDescription): boolean => p[field] !== undefined;
-  const mark = (field: string, isGiven: boolean): void => {
-    sources[field] = isGiven ? (overrides[field] ?? 'INPUT') : 'MODEL';
-  };
-  for (const f of ['year_built', 'estate_format', 'habitable_space_m2', 'zip_code', 'country'] as const) mark(f, true);
 
   const country = p.country;
   let region = detectRegion(p.zip_code, country);
@@ -88,28 +88,20 @@ export function resolveProperty(p: PropertyDescription, overrides: SourceOverrid
   const blend = cellBlend(country, p.year_built, p.estate_format);
   const cell = blendedCell(blend);
   const estateType = p.estate_type ?? 'HOUSE';
-  mark('estate_type', given('estate_type'));
   const apartment = APARTMENT_TYPES.has(estateType);
 
-  for (const f of [
-    'year_renovated', 'number_of_floors', 'building_width', 'building_depth', 'cornice_height', 'energy_efficiency_score', 'installation_age',
-    'attic_usage', 'has_renewed_window_frames', 'air_tightness_v50', 'heat_emitter_type', 'basement_ceiling_height',
-  ] as const) {
-    if (given(f)) mark(f, true);
-  }
   if (p.year_renovated !== undefined && p.year_renovated < p.year_built) {
     flags.push({ field: 'year_renovated', code: 'RENOVATED_BEFORE_BUILT', message: `year_renovated ${p.year_renovated} is before year_built ${p.year_built}; the renovation year was ignored` });
   }
   const renovationYear = p.year_renovated !== undefined && p.year_renovated > p.year_built ? p.year_renovated : null;
   const renovationCell = renovationYear !== null ? typologyCell(country, renovationYear, p.estate_format) : null;
-  const renewed = new Set<string>(envelope.defaults.renewed_in_renovation);
+  const renewed = RENEWED_IN_RENOVATION;
 
   // Roof: one type, or MIXED with an inclined and a flat part, each with its own insulation.
   const inclinedHint = p.inclined_roof_insulation_type !== undefined || p.inclined_roof_pane_surface !== undefined;
   const flatHint = p.flat_roof_insulation_type !== undefined || p.flat_roof_pane_surface !== undefined;
   const roofType: RoofType = p.roof_type
     ?? (inclinedHint && flatHint ? 'MIXED' : flatHint ? 'FLAT' : inclinedHint ? 'INCLINED' : cell.roofType);
-  mark('roof_type', given('roof_type'));
   let roofDefault = cell.typical.roof;
   if (renovationCell && renewed.has('roof')) roofDefault = better(LEVEL_ORDER, roofDefault, renovationCell.typical.roof);
   const hasInclined = roofType !== 'FLAT';
@@ -118,12 +110,8 @@ export function resolveProperty(p: PropertyDescription, overrides: SourceOverrid
   const flatLevel = hasFlat ? (p.flat_roof_insulation_type ?? roofDefault) : null;
   // A renovation year stands for a renewed roof and windows at least at the renovation period's level.
   const renovatedParts = renovationCell !== null;
-  if (hasInclined) mark('inclined_roof_insulation_type', given('inclined_roof_insulation_type'));
-  if (hasFlat) mark('flat_roof_insulation_type', given('flat_roof_insulation_type'));
   const roofSurface = p.inclined_roof_pane_surface !== undefined || p.flat_roof_pane_surface !== undefined
     ? (hasInclined ? (p.inclined_roof_pane_surface ?? 0) : 0) + (hasFlat ? (p.flat_roof_pane_surface ?? 0) : 0) : null;
-  if (hasInclined) mark('inclined_roof_pane_surface', given('inclined_roof_pane_surface'));
-  if (hasFlat) mark('flat_roof_pane_surface', given('flat_roof_pane_surface'));
   const flatShare = roofType === 'FLAT' ? 1 : roofType === 'INCLINED' ? 0
     : p.inclined_roof_pane_surface !== undefined && p.flat_roof_pane_surface !== undefined
       ? p.flat_roof_pane_surface / (p.flat_roof_pane_surface + p.inclined_roof_pane_surface) : 0.5;
@@ -132,11 +120,6 @@ export function resolveProperty(p: PropertyDescription, overrides: SourceOverrid
   const wallGiven = p.outer_wall_insulation_type;
   const cavityFilled = p.has_cavity_wall_insulation === true;
   const wallLevel = wallGiven ?? cell.typical.wall;
-  mark('outer_wall_insulation_type', wallGiven !== undefined);
-  if (given('has_cavity_wall_insulation')) mark('has_cavity_wall_insulation', true);
-  if (given('has_cavity_wall')) mark('has_cavity_wall', true);
-  if (given('cavity_wall_width')) mark('cavity_wall_width', true);
-  mark('outer_wall_surface', given('outer_wall_surface'));
   if (cavityFilled && wallGiven === 'NONE') {
     flags.push({ field: 'outer_wall_insulation_type', code: 'INCONSISTENT_INPUT', message: 'outer_wall_insulation_type is NONE but has_cavity_wall_insulation is true; the cavity fill was counted' });
   }
@@ -144,26 +127,19 @@ export function resolveProperty(p: PropertyDescription, overrides: SourceOverrid
   // Windows
   let glazing = p.window_glazing_type ?? cell.typical.window;
   if (!p.window_glazing_type && renovationCell && renewed.has('window')) glazing = better(GLAZING_ORDER, glazing, renovationCell.typical.window);
-  mark('window_glazing_type', given('window_glazing_type'));
-  mark('window_glazing_surface', given('window_glazing_surface'));
 
   // Floor: on the ground, above a basement or crawl space, or partly both.
   const basementHint = p.floor_above_basement_insulation_type !== undefined || p.basement_ceiling_surface !== undefined || p.basement_ceiling_height !== undefined;
   const statedBasement = p.basement_type === 'UNSPECIFIED' ? undefined : p.basement_type;
   const basementType: BasementType = statedBasement
     ?? (basementHint && p.solid_ground_floor_insulation_type !== undefined ? 'PARTIAL' : basementHint ? 'FULL' : envelope.defaults.basement_type[country]);
-  mark('basement_type', statedBasement !== undefined);
   let basementShare = basementType === 'NONE' ? 0 : basementType === 'PARTIAL' ? envelope.defaults.partial_basement_share : 1;
   if (basementType === 'PARTIAL' && p.basement_ceiling_surface !== undefined && p.ground_floor_surface !== undefined) {
     basementShare = Math.min(1, p.basement_ceiling_surface / p.ground_floor_surface);
   }
   const solidLevel = p.solid_ground_floor_insulation_type ?? cell.typical.floor;
   const aboveLevel = p.floor_above_basement_insulation_type ?? cell.typical.floor;
-  if (basementShare < 1) mark('solid_ground_floor_insulation_type', given('solid_ground_floor_insulation_type'));
-  if (basementShare > 0) mark('floor_above_basement_insulation_type', given('floor_above_basement_insulation_type'));
   const floorSurface = p.ground_floor_surface ?? (basementType === 'FULL' || basementType === 'CRAWL_SPACE' ? p.basement_ceiling_surface : undefined) ?? null;
-  mark('ground_floor_surface', given('ground_floor_surface'));
-  if (basementShare > 0) mark('basement_ceiling_surface', given('basement_ceiling_surface'));
 
   // Heating
   const eco = p.eco_facilities;
@@ -179,8 +155,6 @@ export function resolveProperty(p: PropertyDescription, overrides: SourceOverrid
     const d = systems.space_heating.device_of_carrier[heatingType] ?? 'BOILER';
     heatingDevice = d === 'BOILER' ? boilerKind(country, p) : d as HeatingDevice;
   }
-  mark('heating_type', given('heating_type'));
-  mark('heating_device', given('heating_device'));
   if (heatingType === 'NONE') {
     flags.push({ field: 'heating_type', code: 'NO_HEATING_SYSTEM', message: 'heating_type is NONE: like the certificate methods, the model assumes electric resistance heating' });
   }
@@ -195,7 +169,6 @@ export function resolveProperty(p: PropertyDescription, overrides: SourceOverrid
   // Hot water: a local heater cannot make it, so NOT_SEPARATED falls back to an electric boiler.
   let sanitary: SanitaryHeatingDevice = p.sanitary_heating_device
     ?? (LOCAL_DEVICES.has(heatingDevice) ? 'ELECTRIC_BOILER' : 'NOT_SEPARATED');
-  mark('sanitary_heating_device', given('sanitary_heating_device'));
   if (sanitary === 'NOT_SEPARATED' && LOCAL_DEVICES.has(heatingDevice)) {
     flags.push({ field: 'sanitary_heating_device', code: 'INCONSISTENT_INPUT', message: `sanitary_heating_device NOT_SEPARATED but a ${heatingDevice} cannot make hot water; an electric boiler was assumed` });
     sanitary = 'ELECTRIC_BOILER';
@@ -206,7 +179,6 @@ export function resolveProperty(p: PropertyDescription, overrides: SourceOverrid
   const ventilation: VentilationType = p.ventilation_type
     ?? (has(eco, 'VENTILATION_D') ? 'SYSTEM_D' : has(eco, 'VENTILATION_C') ? 'SYSTEM_C'
       : p.year_built >= systems.defaults.ventilation_system_c_from_year_built ? 'SYSTEM_C' : 'NONE');
-  mark('ventilation_type', given('ventilation_type'));
 
   // PV: a stated size wins; panels known without a size get the home's typical system (source MODEL).
   const panels = p.has_solar_panels ?? (has(eco, 'SOLAR_PANELS') ? true : undefined);
@@ -221,13 +193,10 @@ export function resolveProperty(p: PropertyDescription, overrides: SourceOverrid
   if (p.solar_panels_kwp === 0 && panels === true) {
     flags.push({ field: 'solar_panels_kwp', code: 'INCONSISTENT_INPUT', message: 'solar panels are listed but solar_panels_kwp is 0' });
   }
-  mark('solar_panels_kwp', given('solar_panels_kwp'));
-  mark('has_solar_panels', given('has_solar_panels'));
   const solarBoiler = p.has_solar_boiler ?? has(eco, 'SOLAR_BOILER');
   if (p.has_solar_boiler === false && has(eco, 'SOLAR_BOILER')) {
     flags.push({ field: 'has_solar_boiler', code: 'INCONSISTENT_INPUT', message: 'has_solar_boiler is false but eco_facilities lists SOLAR_BOILER; none was counted' });
   }
-  mark('has_solar_boiler', given('has_solar_boiler'));
 
   // Exposure of an apartment's roof and floor: only when the caller describes them.
   const roofDescribed = p.roof_type !== undefined || p.inclined_roof_insulation_type !== undefined || p.flat_roof_insulation_type !== undefined || roofSurface !== null;
@@ -285,14 +254,65 @@ export function resolveProperty(p: PropertyDescription, overrides: SourceOverrid
     heat_emitter_type: p.heat_emitter_type ?? null,
   };
 
-  missingFlags(p, assumed, flags);
-  unusualFlags(p, assumed, flags);
+  if (detail) {
+    missingFlags(p, assumed, flags);
+    unusualFlags(p, assumed, flags);
+  }
 
   return {
     assumed, region, scale: scaleOfRegion(region), cell, blend, known, heatingKnown, pvKnown, apartment, roofExposed, floorExposed, positionUnknown,
     surfaces: { roof: roofSurface, wall: p.outer_wall_surface ?? null, window: p.window_glazing_surface ?? null, floor: floorSurface },
-    sources, flags,
+    sources: detail ? sourcesOf(p, overrides, { hasInclined, hasFlat, basementStated: statedBasement !== undefined, basementShare }) : {},
+    flags: detail ? flags : [],
   };
+}
+
+/** Fields reported only when the client gave them (the model assumes nothing in their place). */
+const REPORTED_WHEN_GIVEN = [
+  'year_renovated', 'number_of_floors', 'building_width', 'building_depth', 'cornice_height', 'energy_efficiency_score', 'installation_age',
+  'attic_usage', 'has_renewed_window_frames', 'air_tightness_v50', 'heat_emitter_type', 'basement_ceiling_height',
+] as const;
+
+/**
+ * Where each input came from: INPUT (or the caller's override: EPC_DOCUMENT, LIDAR, PROVIDER) when
+ * given, MODEL when the typology filled it. A part the home does not have (a flat roof's inclined
+ * insulation, a floor over a basement without one) is not listed.
+ */
+function sourcesOf(
+  p: PropertyDescription,
+  overrides: SourceOverrides,
+  parts: { hasInclined: boolean; hasFlat: boolean; basementStated: boolean; basementShare: number },
+): Record<string, DataSource> {
+  const sources: Record<string, DataSource> = {};
+  const mark = (field: keyof PropertyDescription, isGiven = p[field] !== undefined): void => {
+    sources[field] = isGiven ? (overrides[field] ?? 'INPUT') : 'MODEL';
+  };
+  const markGiven = (field: keyof PropertyDescription): void => {
+    if (p[field] !== undefined) mark(field, true);
+  };
+  for (const f of ['year_built', 'estate_format', 'habitable_space_m2', 'zip_code', 'country'] as const) mark(f, true);
+  mark('estate_type');
+  for (const f of REPORTED_WHEN_GIVEN) markGiven(f);
+  mark('roof_type');
+  if (parts.hasInclined) mark('inclined_roof_insulation_type');
+  if (parts.hasFlat) mark('flat_roof_insulation_type');
+  if (parts.hasInclined) mark('inclined_roof_pane_surface');
+  if (parts.hasFlat) mark('flat_roof_pane_surface');
+  mark('outer_wall_insulation_type');
+  markGiven('has_cavity_wall_insulation');
+  markGiven('has_cavity_wall');
+  markGiven('cavity_wall_width');
+  mark('outer_wall_surface');
+  mark('window_glazing_type');
+  mark('window_glazing_surface');
+  // UNSPECIFIED is not a statement about the basement.
+  mark('basement_type', parts.basementStated);
+  if (parts.basementShare < 1) mark('solid_ground_floor_insulation_type');
+  if (parts.basementShare > 0) mark('floor_above_basement_insulation_type');
+  mark('ground_floor_surface');
+  if (parts.basementShare > 0) mark('basement_ceiling_surface');
+  for (const f of ['heating_type', 'heating_device', 'sanitary_heating_device', 'ventilation_type', 'solar_panels_kwp', 'has_solar_panels', 'has_solar_boiler'] as const) mark(f);
+  return sources;
 }
 
 /** The main roof's level: the inclined part's unless the roof is mostly flat. */
