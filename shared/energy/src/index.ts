@@ -1,5 +1,5 @@
-export { evaluate, evaluateVariants } from './model/evaluate.ts';
-export type { EvaluateOptions, VariantsResult } from './model/evaluate.ts';
+export { evaluate, evaluateVariants, variantScorer } from './model/evaluate.ts';
+export type { EvaluateOptions, VariantScore, VariantScorer, VariantsResult } from './model/evaluate.ts';
 export { checkConsistency } from './model/consistency.ts';
 export { propertyFromIndication } from './model/indication.ts';
 export type { ConsistencyOptions } from './model/consistency.ts';

@@ -53,9 +53,10 @@ function condensingShareOf(p: PropertyDescription, a: AssumedProperty, level: nu
   return level >= 0 ? prior + (1 - prior) * Math.min(1, level) : prior + level;
 }
 
-function run(p: PropertyDescription, options: EvaluateOptions): Run {
+/** `detail` false: the figures only, without the data quality (resolveProperty). */
+function run(p: PropertyDescription, options: EvaluateOptions, detail = true): Run {
   const params = options.parameters ?? DEFAULT_PARAMETERS;
-  const resolved = resolveProperty(p, options.sources);
+  const resolved = resolveProperty(p, options.sources, detail);
   const { cell } = resolved;
   let a = resolved.assumed;
   // The stock level fills what the client did not describe (data/stock.json); described parts stay as given.
@@ -139,15 +140,20 @@ function adjustmentTo(r: Run, given: number): Adjustment {
   return { mode: 'SHIFT', factor: 1, shift: given - r.modelledScore };
 }
 
-function finish(r: Run, options: EvaluateOptions, p: PropertyDescription, adj: Adjustment | null, givenScore: number | null): Evaluation {
-  const { resolved } = r;
+/** The delivered energy as calibrated, weighed, and the score it gives. */
+function scored(r: Run, adj: Adjustment | null) {
   const a = r.assumed;
-  const A = a.habitable_space_m2;
   const factor = adj?.factor ?? 1;
   const delivered = { ...r.delivered };
   if (factor !== 1) for (const c of CARRIERS) delivered[c] *= factor;
   const w = weigh(delivered, r.pv, a.country);
-  const score = (w.primaryGross - w.pvPrimaryCredit) / A + (adj?.shift ?? 0);
+  return { delivered, w, score: (w.primaryGross - w.pvPrimaryCredit) / a.habitable_space_m2 + (adj?.shift ?? 0) };
+}
+
+function finish(r: Run, options: EvaluateOptions, p: PropertyDescription, adj: Adjustment | null, givenScore: number | null): Evaluation {
+  const { resolved } = r;
+  const a = r.assumed;
+  const { delivered, w, score } = scored(r, adj);
   const flags: DataQualityFlag[] = resolved.flags.slice();
   let cal: CalibrationInfo | null = null;
   if (adj && givenScore !== null) {
@@ -231,4 +237,46 @@ export function evaluateVariants(
     return finish(run(merged, options), options, merged, adj, given ?? null);
   });
   return { base: baseEval, variants };
+}
+
+/** A variant's figures, without its data quality: what comparing measures needs (the planner's candidates). */
+export type VariantScore = Pick<
+  Evaluation,
+  'region' | 'energy_efficiency_type' | 'epc_score' | 'epc_label' | 'assumed' | 'primary_energy_kwh_per_year' | 'co2_kg_per_year' | 'energy_cost_eur_per_year'
+>;
+
+export interface VariantScorer {
+  /** The base, evaluated in full. */
+  base: Evaluation;
+  /** A variant (the base with this patch), scored with the base's calibration as `evaluateVariants` does. */
+  score(patch: Partial<PropertyDescription>): VariantScore;
+}
+
+/**
+ * `evaluateVariants` for a caller that compares many variants of one home by their figures (the
+ * planner, round after round): the base is evaluated once, and each variant without its sources,
+ * flags and confidence, which are much of a variant's cost besides the heat balance. A variant's
+ * figures are those `evaluateVariants` gives it.
+ */
+export function variantScorer(base: PropertyDescription, options: EvaluateOptions = {}): VariantScorer {
+  const r = run(base, options);
+  const given = base.energy_efficiency_score;
+  const adj = given !== undefined ? adjustmentTo(r, given) : null;
+  return {
+    base: finish(r, options, base, adj, given ?? null),
+    score(patch) {
+      const v = run({ ...base, ...patch } as PropertyDescription, options, false);
+      const { w, score } = scored(v, adj);
+      return {
+        region: v.resolved.region,
+        energy_efficiency_type: v.resolved.scale,
+        epc_score: score,
+        epc_label: labelFor(v.resolved.scale, score),
+        assumed: v.assumed,
+        primary_energy_kwh_per_year: w.primaryGross - w.pvPrimaryCredit,
+        co2_kg_per_year: w.co2,
+        energy_cost_eur_per_year: w.cost,
+      };
+    },
+  };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { GlazingType, InsulationLevel, PropertyDescription } from '@renopath/contracts';
 import { envelope } from './data.ts';
-import { evaluate, evaluateVariants } from './evaluate.ts';
+import { evaluate, evaluateVariants, variantScorer } from './evaluate.ts';
 
 const LEVELS: InsulationLevel[] = ['NONE', 'LIGHT', 'MODERATE', 'STRONG'];
 const GLAZING: GlazingType[] = ['SINGLE_GLAZING', 'DOUBLE_GLAZING', 'HR', 'TRIPLE_GLAZING'];
@@ -114,6 +114,31 @@ describe('calibration to a given score', () => {
     expect(e.epc_score).toBeCloseTo(5000, 6);
     expect(e.data_quality.flags.map((f) => f.code)).toContain('CALIBRATION_FAR_FROM_MODEL');
   });
+});
+
+describe('variantScorer (the planner\'s lean variants)', () => {
+  const patches: Partial<PropertyDescription>[] = [
+    { outer_wall_insulation_type: 'STRONG' },
+    { window_glazing_type: 'TRIPLE_GLAZING', has_renewed_window_frames: true },
+    { heating_type: 'HEAT_PUMP', heating_device: 'AIR_WATER_HEAT_PUMP' },
+    { solar_panels_kwp: 5, has_solar_panels: true },
+    { roof_type: 'FLAT', flat_roof_insulation_type: 'MODERATE' },
+  ];
+  // With and without a given score: a variant keeps the base's calibration in both.
+  for (const home of [...homes, { ...homes[1]!, energy_efficiency_score: 420 }]) {
+    it(`gives each variant the figures evaluateVariants gives it, ${label(home)}${home.energy_efficiency_score ? ' with a given score' : ''}`, () => {
+      const full = evaluateVariants(home, patches, { sources: { habitable_space_m2: 'LIDAR' } });
+      const lean = variantScorer(home, { sources: { habitable_space_m2: 'LIDAR' } });
+      expect(lean.base).toEqual(full.base);
+      patches.forEach((patch, i) => {
+        const v = full.variants[i]!;
+        expect(lean.score(patch)).toEqual({
+          region: v.region, energy_efficiency_type: v.energy_efficiency_type, epc_score: v.epc_score, epc_label: v.epc_label, assumed: v.assumed,
+          primary_energy_kwh_per_year: v.primary_energy_kwh_per_year, co2_kg_per_year: v.co2_kg_per_year, energy_cost_eur_per_year: v.energy_cost_eur_per_year,
+        });
+      });
+    });
+  }
 });
 
 describe('typology defaults, sources and flags', () => {
