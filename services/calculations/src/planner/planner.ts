@@ -19,7 +19,7 @@ import {
   type QuantityContext,
   type SetPricing,
 } from '@renopath/catalog';
-import { evaluateVariants, labelsOf, MODEL_VERSION, type Evaluation, type SourceOverrides } from '@renopath/energy';
+import { evaluateVariants, labelsOf, MODEL_VERSION, variantScorer, type Evaluation, type SourceOverrides, type VariantScore } from '@renopath/energy';
 import type {
   PropertyDescription,
   RenovationObligationMark,
@@ -52,12 +52,12 @@ interface Candidate {
   measure: PlannerMeasure;
   quantity: number;
   state: Partial<PropertyDescription>;
-  evaluation: Evaluation;
+  evaluation: VariantScore;
   gain: number;
 }
 
 interface Chosen extends Candidate {
-  before: Evaluation;
+  before: VariantScore;
   wonOnCost: boolean;
 }
 
@@ -77,7 +77,7 @@ function roofKindOf(measure: PlannerMeasure): 'INCLINED' | 'FLAT' | null {
  * typology defaults (an undescribed roof is the period's roof), so a rule is judged on the home the
  * model computes. Effects and the model itself keep reading the described property only.
  */
-function viewOf(state: Partial<PropertyDescription>, assumed: Evaluation['assumed']): Partial<PropertyDescription> {
+function viewOf(state: Partial<PropertyDescription>, assumed: VariantScore['assumed']): Partial<PropertyDescription> {
   const view: Record<string, unknown> = { ...state };
   for (const [field, value] of Object.entries(assumed)) {
     if (view[field] === undefined && value !== null) view[field] = value;
@@ -86,10 +86,9 @@ function viewOf(state: Partial<PropertyDescription>, assumed: Evaluation['assume
 }
 
 /** Surfaces for quantities: what the client gave, else the model's geometry (the roof split by its flat share). */
-function quantityContext(view: Partial<PropertyDescription>, base: Evaluation, measure: PlannerMeasure): QuantityContext {
+function quantityContext(view: Partial<PropertyDescription>, base: Evaluation, kind: 'INCLINED' | 'FLAT' | null): QuantityContext {
   const env = base.geometry.envelope;
   const flatShare = base.assumed.flat_roof_share;
-  const kind = roofKindOf(measure);
   const roof = kind === 'FLAT' ? env.roof_m2 * flatShare : kind === 'INCLINED' ? env.roof_m2 * (1 - flatShare) : env.roof_m2;
   return {
     ...view,
@@ -103,16 +102,39 @@ function quantityContext(view: Partial<PropertyDescription>, base: Evaluation, m
 
 type Option = Omit<Candidate, 'evaluation' | 'gain'>;
 
+/** Two field values differ: arrays (eco_facilities) by their content. */
+const differs = (a: unknown, b: unknown): boolean =>
+  a !== b && (typeof a !== 'object' || typeof b !== 'object' || JSON.stringify(a) !== JSON.stringify(b));
+
+/**
+ * What a measure changes in the state, as text ('' if nothing): two measures with the same key lead
+ * to the same home. Only the changed fields are written, not the whole state (tens of fields), for
+ * each of a round's measures.
+ */
+function changeKey(state: Partial<PropertyDescription>, next: Partial<PropertyDescription>): string {
+  const before = state as Record<string, unknown>;
+  const after = next as Record<string, unknown>;
+  let key = '';
+  for (const field in after) if (differs(before[field], after[field])) key += `${field}=${JSON.stringify(after[field]) ?? 'undefined'};`;
+  for (const field in before) if (!(field in after) && before[field] !== undefined) key += `-${field};`;
+  return key;
+}
+
 /** The measures the home can take now (canPlan, the planner's state order rules, a price and a quantity), each with the state it leads to. */
-function optionsFor(state: Partial<PropertyDescription>, current: Evaluation, base: Evaluation, planned: readonly string[], canPrice: (type: string) => boolean): Option[] {
+function optionsFor(state: Partial<PropertyDescription>, current: VariantScore, base: Evaluation, planned: readonly string[], canPrice: (type: string) => boolean): Option[] {
   const view = viewOf(state, current.assumed);
   const options: Option[] = [];
+  // A measure's quantity context depends on it only through its roof kind: one per kind is made.
+  const contexts = new Map<string | null, QuantityContext>();
   for (const measure of MEASURES_FOR_PLANNER) {
     const type = measure.renovation_component_type;
     if (!canPlan(type, view, planned).ok || stateOrderBlocks(type, view).length > 0 || !canPrice(type)) continue;
+    const kind = roofKindOf(measure);
+    let context = contexts.get(kind);
+    if (context === undefined) contexts.set(kind, (context = quantityContext(view, base, kind)));
     let quantity: number;
     try {
-      quantity = quantityFor(type, quantityContext(view, base, measure));
+      quantity = quantityFor(type, context);
     } catch {
       continue;
     }
@@ -129,8 +151,8 @@ export function plannableTypes(property: PropertyDescription, options: Pick<Plan
 }
 
 export function planTrajectory(property: PropertyDescription, options: PlanOptions): TrajectoryPlan {
-  const evalOptions = options.sources ? { sources: options.sources } : {};
-  const { base } = evaluateVariants(property, [], evalOptions);
+  const scorer = variantScorer(property, options.sources ? { sources: options.sources } : {});
+  const { base } = scorer;
   const { region, energy_efficiency_type: scale, country } = base;
   const labels = labelsOf(scale);
   const rank = (label: string) => labels.indexOf(label);
@@ -172,19 +194,17 @@ export function planTrajectory(property: PropertyDescription, options: PlanOptio
   // A measure that made the score worse once is not tried again: later steps shrink gains, they do not turn a loss into one.
   const worsening = new Set<string>();
   let state: Partial<PropertyDescription> = property;
-  let current = base;
+  let current: VariantScore = base;
   while (!meetsTarget(current.epc_label)) {
     const planned = chosen.map((c) => c.measure.renovation_component_type);
     const reachable = optionsFor(state, current, base, planned, canPrice).filter((o) => !worsening.has(o.measure.renovation_component_type));
     // Measures with the same effect (three ways to insulate a pitched roof) are one evaluation; one that changes nothing needs none.
-    const now = JSON.stringify(state);
-    const keys = reachable.map((o) => JSON.stringify(o.state));
+    const keys = reachable.map((o) => changeKey(state, o.state));
     const unique = new Map<string, Partial<PropertyDescription>>();
     reachable.forEach((o, i) => {
-      if (keys[i] !== now && !unique.has(keys[i]!)) unique.set(keys[i]!, o.state);
+      if (keys[i] !== '' && !unique.has(keys[i]!)) unique.set(keys[i]!, o.state);
     });
-    const { variants } = evaluateVariants(property, [...unique.values()], evalOptions);
-    const byKey = new Map([...unique.keys()].map((k, i) => [k, variants[i]!]));
+    const byKey = new Map([...unique].map(([k, patch]) => [k, scorer.score(patch)]));
     const candidates: Candidate[] = reachable
       .flatMap((o, i) => {
         const evaluation = byKey.get(keys[i]!);
