@@ -19,7 +19,7 @@ import {
   type PricedItem,
   type QuantityContext,
 } from '@renopath/catalog';
-import { detectRegion, evaluateVariants, MODEL_VERSION, scaleOfRegion } from '@renopath/energy';
+import { detectRegion, MODEL_VERSION, scaleOfRegion, variantScorer } from '@renopath/energy';
 import type {
   Country,
   DerivedItemFigures,
@@ -229,8 +229,8 @@ export function valuate(renovation_id: string, items: readonly ValuedItem[], est
   let energy_efficiency_type: RenovationValuation['energy_efficiency_type'] = region ? scaleOfRegion(region) : null;
   if (property.full) {
     try {
-      const { variants } = evaluateVariants(property.full, [after as Partial<PropertyDescription>]);
-      const reached = variants[0]!;
+      // The figures alone: the reached home's data quality is not part of a valuation.
+      const reached = variantScorer(property.full).score(after as Partial<PropertyDescription>);
       energy_efficiency_indication = reached.epc_label;
       energy_efficiency_type = reached.energy_efficiency_type;
       epc_score_after = Math.round(reached.epc_score * 10) / 10;
