@@ -289,7 +289,8 @@ export class SqliteReadStore implements ReadStore {
   private readonly readerStatements = new Map<string, Database.Statement<SqlValue[], unknown>>();
   private dataVersion = 0n;
   private versionCheckedAt = 0;
-  private readonly indexed = new Set<string>();
+  /** The partial index of each (collection, filtered field) made so far, by `collection\u0000field`. */
+  private readonly indexes = new Map<string, string>();
   private readonly queryWriter = (collection: string, options: QueryOptions): QueryResult<object> =>
     this.querySync(collection, options, this.db);
 
@@ -467,11 +468,12 @@ export class SqliteReadStore implements ReadStore {
       const byValue = cond === null || typeof cond !== 'object' ? cond !== null && typeof cond !== 'boolean' : '$in' in cond && cond.$in.length > 0;
       if (field === '_id' || !byValue) continue;
       const key = `${collection}\u0000${field}`;
-      const name = `documents_by_${createHash('sha256').update(key).digest('hex').slice(0, 16)}`;
-      if (!this.indexed.has(key)) {
+      let name = this.indexes.get(key);
+      if (name === undefined) {
         if (this.db.inTransaction) continue;
+        name = `documents_by_${createHash('sha256').update(key).digest('hex').slice(0, 16)}`;
         this.db.exec(`CREATE INDEX IF NOT EXISTS ${name} ON documents (${indexExpression(field)}) WHERE collection = ${collectionLiteral(collection)}`);
-        this.indexed.add(key);
+        this.indexes.set(key, name);
       }
       first ??= name;
     }
