@@ -228,15 +228,21 @@ export function evaluateVariants(
   patches: readonly Partial<PropertyDescription>[],
   options: EvaluateOptions = {},
 ): VariantsResult {
+  const { evaluation, adj } = calibratedBase(base, options);
+  const given = base.energy_efficiency_score ?? null;
+  const variants = patches.map((patch) => {
+    const merged = { ...base, ...patch } as PropertyDescription;
+    return finish(run(merged, options), options, merged, adj, given);
+  });
+  return { base: evaluation, variants };
+}
+
+/** The base evaluated in full, and the calibration to its given score that its variants keep. */
+function calibratedBase(base: PropertyDescription, options: EvaluateOptions): { evaluation: Evaluation; adj: Adjustment | null } {
   const r = run(base, options);
   const given = base.energy_efficiency_score;
   const adj = given !== undefined ? adjustmentTo(r, given) : null;
-  const baseEval = finish(r, options, base, adj, given ?? null);
-  const variants = patches.map((patch) => {
-    const merged = { ...base, ...patch } as PropertyDescription;
-    return finish(run(merged, options), options, merged, adj, given ?? null);
-  });
-  return { base: baseEval, variants };
+  return { evaluation: finish(r, options, base, adj, given ?? null), adj };
 }
 
 /** A variant's figures, without its data quality: what comparing measures needs (the planner's candidates). */
@@ -259,11 +265,9 @@ export interface VariantScorer {
  * figures are those `evaluateVariants` gives it.
  */
 export function variantScorer(base: PropertyDescription, options: EvaluateOptions = {}): VariantScorer {
-  const r = run(base, options);
-  const given = base.energy_efficiency_score;
-  const adj = given !== undefined ? adjustmentTo(r, given) : null;
+  const { evaluation, adj } = calibratedBase(base, options);
   return {
-    base: finish(r, options, base, adj, given ?? null),
+    base: evaluation,
     score(patch) {
       const v = run({ ...base, ...patch } as PropertyDescription, options, false);
       const { w, score } = scored(v, adj);

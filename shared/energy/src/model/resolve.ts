@@ -95,7 +95,6 @@ export function resolveProperty(p: PropertyDescription, overrides: SourceOverrid
   }
   const renovationYear = p.year_renovated !== undefined && p.year_renovated > p.year_built ? p.year_renovated : null;
   const renovationCell = renovationYear !== null ? typologyCell(country, renovationYear, p.estate_format) : null;
-  const renewed = RENEWED_IN_RENOVATION;
 
   // Roof: one type, or MIXED with an inclined and a flat part, each with its own insulation.
   const inclinedHint = p.inclined_roof_insulation_type !== undefined || p.inclined_roof_pane_surface !== undefined;
@@ -103,7 +102,7 @@ export function resolveProperty(p: PropertyDescription, overrides: SourceOverrid
   const roofType: RoofType = p.roof_type
     ?? (inclinedHint && flatHint ? 'MIXED' : flatHint ? 'FLAT' : inclinedHint ? 'INCLINED' : cell.roofType);
   let roofDefault = cell.typical.roof;
-  if (renovationCell && renewed.has('roof')) roofDefault = better(LEVEL_ORDER, roofDefault, renovationCell.typical.roof);
+  if (renovationCell && RENEWED_IN_RENOVATION.has('roof')) roofDefault = better(LEVEL_ORDER, roofDefault, renovationCell.typical.roof);
   const hasInclined = roofType !== 'FLAT';
   const hasFlat = roofType !== 'INCLINED';
   const inclinedLevel = hasInclined ? (p.inclined_roof_insulation_type ?? roofDefault) : null;
@@ -126,7 +125,7 @@ export function resolveProperty(p: PropertyDescription, overrides: SourceOverrid
 
   // Windows
   let glazing = p.window_glazing_type ?? cell.typical.window;
-  if (!p.window_glazing_type && renovationCell && renewed.has('window')) glazing = better(GLAZING_ORDER, glazing, renovationCell.typical.window);
+  if (!p.window_glazing_type && renovationCell && RENEWED_IN_RENOVATION.has('window')) glazing = better(GLAZING_ORDER, glazing, renovationCell.typical.window);
 
   // Floor: on the ground, above a basement or crawl space, or partly both.
   const basementHint = p.floor_above_basement_insulation_type !== undefined || p.basement_ceiling_surface !== undefined || p.basement_ceiling_height !== undefined;
@@ -207,12 +206,12 @@ export function resolveProperty(p: PropertyDescription, overrides: SourceOverrid
   const positionUnknown = apartment && !roofExposed && !floorExposed;
 
   const known: Known = {
-    inclinedRoof: p.inclined_roof_insulation_type !== undefined || (renovatedParts && renewed.has('roof')),
-    flatRoof: p.flat_roof_insulation_type !== undefined || (renovatedParts && renewed.has('roof')),
+    inclinedRoof: p.inclined_roof_insulation_type !== undefined || (renovatedParts && RENEWED_IN_RENOVATION.has('roof')),
+    flatRoof: p.flat_roof_insulation_type !== undefined || (renovatedParts && RENEWED_IN_RENOVATION.has('roof')),
     wall: p.outer_wall_insulation_type !== undefined || p.has_cavity_wall_insulation !== undefined,
     solidFloor: p.solid_ground_floor_insulation_type !== undefined,
     aboveFloor: p.floor_above_basement_insulation_type !== undefined,
-    window: p.window_glazing_type !== undefined || (renovatedParts && renewed.has('window')),
+    window: p.window_glazing_type !== undefined || (renovatedParts && RENEWED_IN_RENOVATION.has('window')),
   };
   const heatingKnown = p.heating_type !== undefined || p.heating_device !== undefined || has(eco, 'HEAT_PUMP');
   const pvKnown = p.has_solar_panels !== undefined || p.solar_panels_kwp !== undefined || has(eco, 'SOLAR_PANELS');
