@@ -144,11 +144,11 @@ export function createJobRunner(config: CalculationsServiceConfig, bus: Bus, log
       await patiently('estate', assignment.lease_until, () => describeEstate(call, { job_id: assignment.job_id, estate_id, property, what: 'filled' }));
     }
 
-    const listRoofs = () => patiently('roofs', assignment.lease_until, () => call<Roof[]>(EstatesSubjects.listRoofs, { params: { estate_id } }), true);
     // The estate's roofs are read while the plan is made: a roof step needs them, and one after the
     // other the plan and the read were two waits on the path of the jobs that have one (a read
     // alone, with no effect, is what a job without a roof step gives up).
-    const roofsRead = listRoofs().then((roofs) => ({ roofs }), (error: unknown) => ({ error }));
+    const roofsRead = patiently('roofs', assignment.lease_until, () => call<Roof[]>(EstatesSubjects.listRoofs, { params: { estate_id } }), true)
+      .then((roofs) => ({ roofs }), (error: unknown) => ({ error }));
     let planned = await planWith(property, filled.sources);
     if ('outcome' in planned) return planned;
     let roofs: Roof[] = [];
