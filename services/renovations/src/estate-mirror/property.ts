@@ -4,7 +4,7 @@ import { knownPropertyOfEstate, propertyFromEstate, type PropertyDescription, ty
  * The estate (this context's copy) as the energy model and the catalogue read it, through the one
  * estate-to-property bridge in `shared/contracts/src/estate-property.ts`.
  */
-export { REQUIRED_PROPERTY_FIELDS, roofFields } from '@renopath/contracts';
+export { knownPropertyOfEstate, REQUIRED_PROPERTY_FIELDS, roofFields } from '@renopath/contracts';
 
 export interface EstateProperty {
   /** Every known field (predicates and quantities read what is there; unknowns pass). */

@@ -11,7 +11,7 @@ import type { RenovationDoc } from './renovation-views.projection.ts';
 import type { ItemState } from '../renovation/renovation.decider.ts';
 import { findOnFloor } from '../estate-mirror/estate-mirror.ts';
 import { placementContext, rootTypeOf } from '../renovation/valuation.ts';
-import { propertyOf } from '../estate-mirror/property.ts';
+import { knownPropertyOfEstate } from '../estate-mirror/property.ts';
 
 /** The replies of INTERFACE.md (Renovation, Renovation item, overview, grants, search entry) from the read model. */
 
@@ -189,7 +189,7 @@ const CATALOGUE_SCOPE: Record<ItemPlacement['scope'], ClientScope> = { GENERAL: 
 
 /** The roots a client may add in this place on this estate, each with its full selection tree (nothing selected). */
 export function renderAvailableItems(estate: RenovationEstateSnapshot, placement: ItemPlacement) {
-  const ctx = placementContext(estate, placement, propertyOf(estate).partial);
+  const ctx = placementContext(estate, placement, knownPropertyOfEstate(estate));
   return availableItems(CATALOGUE_SCOPE[placement.scope], ctx).map((tree) => ({
     root_renovation_component_type: tree.renovation_component_type,
     selection_tree: [toInterfaceTree(tree)],

@@ -10,6 +10,7 @@ import type {
   RenovationValuation,
 } from '@renopath/contracts';
 import { findOnFloor, findRoof } from '../estate-mirror/estate-mirror.ts';
+import { knownPropertyOfEstate } from '../estate-mirror/property.ts';
 import { refusalOf, rootTypeOf, valuate, type ValuedItem } from './valuation.ts';
 
 /**
@@ -116,11 +117,12 @@ function createFromTrajectory(command: FromTrajectory, state: RenovationState): 
   const { estate, year, renovation_id, items } = command;
   if (estate.deleted) throw notFound('estate');
   const seen = new Set<string>();
+  const known = knownPropertyOfEstate(estate);
   for (const [i, item] of items.entries()) {
     if (seen.has(item.item_id)) throw new DomainError(400, [`items[${i}].item_id ${item.item_id} is used twice`]);
     seen.add(item.item_id);
     checkPlacement(estate, item.placement);
-    const refusal = refusalOf(estate, item.placement, item.renovation_component_type, year);
+    const refusal = refusalOf(estate, item.placement, item.renovation_component_type, year, known);
     if (refusal) throw new DomainError(400, [`items[${i}]: ${refusal}`]);
   }
   const income = command.income_category ? { income_category: command.income_category } : {};

@@ -32,7 +32,7 @@ import type {
   RenovationValuation,
 } from '@renopath/contracts';
 import { findOnFloor, findRoof } from '../estate-mirror/estate-mirror.ts';
-import { propertyOf, roofFields, REQUIRED_PROPERTY_FIELDS } from '../estate-mirror/property.ts';
+import { knownPropertyOfEstate, propertyOf, roofFields, REQUIRED_PROPERTY_FIELDS } from '../estate-mirror/property.ts';
 
 /**
  * The figures of a renovation (DOMAIN.md 4), pure: every item's quantity, cost, VAT and grant from
@@ -100,15 +100,19 @@ export function placementContext(estate: RenovationEstateSnapshot, placement: It
   return base;
 }
 
-/** Why a client may not put this component type in this place on this estate; null when they may. */
-export function refusalOf(estate: RenovationEstateSnapshot, placement: ItemPlacement, type: string, year: number): string | null {
+/**
+ * Why a client may not put this component type in this place on this estate; null when they may.
+ * `known` is the estate's known fields (`knownPropertyOfEstate`), passed in by a caller that checks several
+ * items against one estate: the predicates read only those, not the model's validated input.
+ */
+export function refusalOf(estate: RenovationEstateSnapshot, placement: ItemPlacement, type: string, year: number, known = knownPropertyOfEstate(estate)): string | null {
   const scope = placement.scope.toLowerCase();
   const node = findNode(type);
   if (!node) return `renovation_component_type ${type} is not a renovation component type of the catalogue`;
   if (!isAllowedInScope(type, CATALOGUE_SCOPE[placement.scope])) {
     return `renovation_component_type ${type} is not allowed in the ${scope} scope (see the available items)`;
   }
-  const ctx = placementContext(estate, placement, propertyOf(estate).partial);
+  const ctx = placementContext(estate, placement, known);
   if (!leavesOf(node).some((leaf) => appliesTo(leaf, ctx))) {
     return `renovation_component_type ${type} is not available for this ${scope === 'general' ? 'estate' : scope} (see the available items)`;
   }
