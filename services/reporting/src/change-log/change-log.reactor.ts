@@ -40,15 +40,19 @@ export async function recordChangeIn(tx: ReadStoreTx, key: string, at: string): 
   await tx.put<ChangeDoc>(L.changes, key, { id: key, last_changed_at: at });
 }
 
-/** The change of a renovations or estates event (parsed with its contract), or null when it changes nothing a report shows. */
-export function changeOf(envelope: EventEnvelope): { key: string; at: string } | null {
+/**
+ * The change of a renovations or estates event (parsed with its contract), or null when it changes
+ * nothing a report shows. `estate`: the estates event's data as a caller already parsed it with the
+ * same contract, so it is not parsed twice.
+ */
+export function changeOf(envelope: EventEnvelope, estate?: { estate_id: string }): { key: string; at: string } | null {
   if (envelope.type in RenovationEvents && envelope.stream.startsWith('renovation-')) {
     const parsed = RenovationEvents[envelope.type as RenovationEventType].safeParse(envelope.data);
     return parsed.success ? { key: `renovation:${parsed.data.renovation_id}`, at: envelope.occurred_at } : null;
   }
   if (envelope.type in EstateEvents && !NOT_A_CHANGE.has(envelope.type)) {
-    const parsed = EstateEvents[envelope.type as EstateEventType].safeParse(envelope.data);
-    return parsed.success ? { key: `estate:${parsed.data.estate_id}`, at: envelope.occurred_at } : null;
+    const data = estate ?? EstateEvents[envelope.type as EstateEventType].safeParse(envelope.data).data;
+    return data ? { key: `estate:${data.estate_id}`, at: envelope.occurred_at } : null;
   }
   return null;
 }

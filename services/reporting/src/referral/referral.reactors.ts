@@ -6,6 +6,7 @@ import {
   EstateEvents,
   IdentityEvents,
   TrajectoryJobMetadata,
+  type CalculationJobEvent,
   type CalculationJobEventType,
   type EstateEvent,
   type EstateEventType,
@@ -49,7 +50,7 @@ export function startEstatesReactor(options: { bus: Bus; readStore: ReadStore; l
       log.error({ event_id: envelope.event_id, type: envelope.type }, 'estates event does not match its contract; skipped');
     } else if (parsed?.success) {
       const event = { type: envelope.type, data: parsed.data } as EstateEvent;
-      const change = changeOf(envelope);
+      const change = changeOf(envelope, event.data);
       // The change and the copy in one commit: a reactor's transaction per event is most of what
       // reporting costs a job.
       await readStore.transaction(async (tx) => {
@@ -90,7 +91,7 @@ export function startCalculationsReactor(options: { bus: Bus; readStore: ReadSto
         const job = await tx.get<JobDoc>(R.jobs, data.job_id);
         if (job && job.revision >= envelope.revision) return;
         if (type === 'CalculationJobCreated') {
-          const created = CalculationJobEvents.CalculationJobCreated.parse(envelope.data);
+          const created = parsed.data as Extract<CalculationJobEvent, { type: 'CalculationJobCreated' }>['data'];
           await tx.put<JobDoc>(R.jobs, created.job_id, {
             id: created.job_id,
             revision: envelope.revision,
