@@ -1,4 +1,4 @@
-export { evaluate, evaluateVariants, variantScorer } from './model/evaluate.ts';
+export { evaluate, evaluateVariants, scoreVariant, variantScorer } from './model/evaluate.ts';
 export type { EvaluateOptions, VariantScore, VariantScorer, VariantsResult } from './model/evaluate.ts';
 export { checkConsistency } from './model/consistency.ts';
 export { propertyFromIndication } from './model/indication.ts';

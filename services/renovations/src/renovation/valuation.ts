@@ -19,7 +19,7 @@ import {
   type PricedItem,
   type QuantityContext,
 } from '@renopath/catalog';
-import { detectRegion, MODEL_VERSION, scaleOfRegion, variantScorer } from '@renopath/energy';
+import { detectRegion, MODEL_VERSION, scaleOfRegion, scoreVariant } from '@renopath/energy';
 import type {
   Country,
   DerivedItemFigures,
@@ -234,7 +234,7 @@ export function valuate(renovation_id: string, items: readonly ValuedItem[], est
   if (property.full) {
     try {
       // The figures alone: the reached home's data quality is not part of a valuation.
-      const reached = variantScorer(property.full).score(after as Partial<PropertyDescription>);
+      const reached = scoreVariant(property.full, after as Partial<PropertyDescription>);
       energy_efficiency_indication = reached.epc_label;
       energy_efficiency_type = reached.energy_efficiency_type;
       epc_score_after = Math.round(reached.epc_score * 10) / 10;

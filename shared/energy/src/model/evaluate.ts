@@ -266,21 +266,31 @@ export interface VariantScorer {
  */
 export function variantScorer(base: PropertyDescription, options: EvaluateOptions = {}): VariantScorer {
   const { evaluation, adj } = calibratedBase(base, options);
+  return { base: evaluation, score: (patch) => scoreWith(base, patch, options, adj) };
+}
+
+/**
+ * One variant's figures, as `variantScorer(base).score(patch)` gives them, for a caller that needs
+ * nothing of the base (a renovation's valuation: the home its works reach). The base is run only to
+ * calibrate to a given score, and then for its figures alone.
+ */
+export function scoreVariant(base: PropertyDescription, patch: Partial<PropertyDescription>, options: EvaluateOptions = {}): VariantScore {
+  const given = base.energy_efficiency_score;
+  const adj = given !== undefined ? adjustmentTo(run(base, options, false), given) : null;
+  return scoreWith(base, patch, options, adj);
+}
+
+function scoreWith(base: PropertyDescription, patch: Partial<PropertyDescription>, options: EvaluateOptions, adj: Adjustment | null): VariantScore {
+  const v = run({ ...base, ...patch } as PropertyDescription, options, false);
+  const { w, score } = scored(v, adj);
   return {
-    base: evaluation,
-    score(patch) {
-      const v = run({ ...base, ...patch } as PropertyDescription, options, false);
-      const { w, score } = scored(v, adj);
-      return {
-        region: v.resolved.region,
-        energy_efficiency_type: v.resolved.scale,
-        epc_score: score,
-        epc_label: labelFor(v.resolved.scale, score),
-        assumed: v.assumed,
-        primary_energy_kwh_per_year: w.primaryGross - w.pvPrimaryCredit,
-        co2_kg_per_year: w.co2,
-        energy_cost_eur_per_year: w.cost,
-      };
-    },
+    region: v.resolved.region,
+    energy_efficiency_type: v.resolved.scale,
+    epc_score: score,
+    epc_label: labelFor(v.resolved.scale, score),
+    assumed: v.assumed,
+    primary_energy_kwh_per_year: w.primaryGross - w.pvPrimaryCredit,
+    co2_kg_per_year: w.co2,
+    energy_cost_eur_per_year: w.cost,
   };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { GlazingType, InsulationLevel, PropertyDescription } from '@renopath/contracts';
 import { envelope } from './data.ts';
-import { evaluate, evaluateVariants, variantScorer } from './evaluate.ts';
+import { evaluate, evaluateVariants, scoreVariant, variantScorer } from './evaluate.ts';
 
 const LEVELS: InsulationLevel[] = ['NONE', 'LIGHT', 'MODERATE', 'STRONG'];
 const GLAZING: GlazingType[] = ['SINGLE_GLAZING', 'DOUBLE_GLAZING', 'HR', 'TRIPLE_GLAZING'];
@@ -132,10 +132,13 @@ describe('variantScorer (the planner\'s lean variants)', () => {
       expect(lean.base).toEqual(full.base);
       patches.forEach((patch, i) => {
         const v = full.variants[i]!;
-        expect(lean.score(patch)).toEqual({
+        const figures = {
           region: v.region, energy_efficiency_type: v.energy_efficiency_type, epc_score: v.epc_score, epc_label: v.epc_label, assumed: v.assumed,
           primary_energy_kwh_per_year: v.primary_energy_kwh_per_year, co2_kg_per_year: v.co2_kg_per_year, energy_cost_eur_per_year: v.energy_cost_eur_per_year,
-        });
+        };
+        expect(lean.score(patch)).toEqual(figures);
+        // One variant alone (a valuation's reached home): the same figures, the same calibration.
+        expect(scoreVariant(home, patch, { sources: { habitable_space_m2: 'LIDAR' } })).toEqual(figures);
       });
     });
   }
