@@ -13,11 +13,17 @@ import { startBenchServer } from './server.ts';
  * thread's CPU time per job: a loop active 10 ms per job is full at 100 jobs/s, and where its active
  * time exceeds its CPU time, the thread waited for a core. And the rate it sustained: jobs finished per
  * second from the first submission to the last FINISHED. `BENCH_JOBS_SYNCHRONOUS=FULL` (or NORMAL)
- * runs one level only.
+ * runs one level only; `BENCH_JOBS_RUNS=<n>` runs each level n times and sums up the p99s.
  */
 const RATE = Number(process.env['BENCH_JOBS_PER_SECOND'] ?? 100);
 const SECONDS = Number(process.env['BENCH_JOBS_SECONDS'] ?? 10);
 const WARMUP_SECONDS = Number(process.env['BENCH_JOBS_WARMUP_SECONDS'] ?? 10);
+/**
+ * Runs per level, each on a new server. This VM's speed changes by tens of percent from one minute to
+ * the next, and a p99 with it: several runs show how often the target holds, where one shows a moment.
+ */
+const RUNS = Math.max(1, Number(process.env['BENCH_JOBS_RUNS'] ?? 1));
+const TARGET_P99_MS = 100;
 const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
 
 const FORMATS = ['OPEN', 'SEMI_OPEN', 'CLOSED'] as const;
@@ -90,13 +96,27 @@ export async function benchJobs() {
   const levels = (['FULL', 'NORMAL'] as const).filter((level) => !only || only === level);
   if (levels.length === 0) throw new Error(`BENCH_JOBS_SYNCHRONOUS=${only}: expected FULL or NORMAL`);
   for (const synchronous of levels) {
-    const before = referenceWorkMs();
-    await benchJobsWith(synchronous);
-    console.log(`  this machine's speed: a fixed reference workload took ${before.toFixed(0)} ms before this level and ${referenceWorkMs().toFixed(0)} ms after it, with the server stopped (lower is faster)`);
+    const runs: RunFigures[] = [];
+    for (let run = 0; run < RUNS; run++) {
+      const before = referenceWorkMs();
+      runs.push(await benchJobsWith(synchronous));
+      console.log(`  this machine's speed: a fixed reference workload took ${before.toFixed(0)} ms before this level and ${referenceWorkMs().toFixed(0)} ms after it, with the server stopped (lower is faster)`);
+    }
+    if (RUNS > 1) {
+      const p99s = runs.map((r) => r.p99);
+      const met = p99s.filter((ms) => ms < TARGET_P99_MS).length;
+      console.log(`${synchronous}, ${RUNS} runs: p99 sent-to-FINISHED ${p99s.map((ms) => ms.toFixed(0)).join(', ')} ms (median ${quantile(p99s, 0.5).toFixed(0)}); under ${TARGET_P99_MS} ms in ${met} of ${RUNS}; server CPU per job ${runs.map((r) => r.cpuPerJobMs.toFixed(1)).join(', ')} ms`);
+    }
   }
 }
 
-async function benchJobsWith(synchronous: 'FULL' | 'NORMAL') {
+interface RunFigures {
+  /** p99 of sent-to-FINISHED (client clock), ms. */
+  p99: number;
+  cpuPerJobMs: number;
+}
+
+async function benchJobsWith(synchronous: 'FULL' | 'NORMAL'): Promise<RunFigures> {
   const { server, ready } = await startBenchServer({ RENOPATH_SQLITE_SYNCHRONOUS: synchronous });
   const agent = new Agent({ keepAlive: true });
   try {
@@ -175,8 +195,9 @@ async function benchJobsWith(synchronous: 'FULL' | 'NORMAL') {
     console.log(`  per job, event loop active / its thread's CPU (ms): ${Object.entries(loops).map(([name, l]) => `${name} ${perJob(l.loopActiveMs)} / ${perJob(l.cpuMs)}`).join(', ')}`);
     console.log(`  sustained ${(finished / ((lastFinished - firstSent) / 1000)).toFixed(1)} jobs/s finished (first sent to last FINISHED; ${RATE}/s offered)`);
     console.log(`  POST job answered (client)           p50 ${quantile(answered, 0.5).toFixed(0).padStart(6)} ms   p99 ${quantile(answered, 0.99).toFixed(0).padStart(6)} ms`);
-    console.log(`  sent-to-FINISHED (client clock)      p50 ${quantile(endToEnd, 0.5).toFixed(0).padStart(6)} ms   p99 ${quantile(endToEnd, 0.99).toFixed(0).padStart(6)} ms   (target p99 < 100 ms)`);
+    console.log(`  sent-to-FINISHED (client clock)      p50 ${quantile(endToEnd, 0.5).toFixed(0).padStart(6)} ms   p99 ${quantile(endToEnd, 0.99).toFixed(0).padStart(6)} ms   (target p99 < ${TARGET_P99_MS} ms)`);
     console.log(`  created-to-FINISHED (server)         p50 ${quantile(latencies, 0.5).toFixed(0).padStart(6)} ms   p99 ${quantile(latencies, 0.99).toFixed(0).padStart(6)} ms   max ${Math.max(...latencies).toFixed(0)} ms   (the job's own timestamps)`);
+    return { p99: quantile(endToEnd, 0.99), cpuPerJobMs: cpuMicros / 1000 / total };
   } finally {
     agent.destroy();
     const exited = new Promise((resolve) => server.once('exit', resolve));
