@@ -102,8 +102,8 @@ export function placementContext(estate: RenovationEstateSnapshot, placement: It
 
 /**
  * Why a client may not put this component type in this place on this estate; null when they may.
- * `known` is the estate's known fields (`knownPropertyOfEstate`), passed in by a caller that checks several
- * items against one estate: the predicates read only those, not the model's validated input.
+ * `known`: the estate's known fields (`knownPropertyOfEstate`), which a caller that checks several
+ * items against one estate makes once. The predicates read only those, not the model's validated input.
  */
 export function refusalOf(estate: RenovationEstateSnapshot, placement: ItemPlacement, type: string, year: number, known = knownPropertyOfEstate(estate)): string | null {
   const scope = placement.scope.toLowerCase();
