@@ -44,7 +44,7 @@ function home(i: number): Record<string, unknown> {
 /**
  * The load generator's POST: node:http on kept-alive connections. It shares the machine's cores with
  * the server, and a heavier client leaves the server less of the machine it is measured on: `fetch`
- * (undici) took 1.3-1.5 ms of CPU per job on 2 cores, this 0.7-0.8 ms.
+ * (undici) took 1.3-1.5 ms of CPU per job on 2 cores, this 0.5-0.8 ms.
  */
 function postJson(agent: Agent, url: string, headers: Record<string, string>, body: string): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
