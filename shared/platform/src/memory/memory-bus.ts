@@ -8,7 +8,7 @@ import {
   type RequestHandler,
   type RequestOptions,
 } from '../ports/bus.ts';
-import { backoff, Signal, sleep } from '../internal/async.ts';
+import { backoff, sleep } from '../internal/async.ts';
 import { serveRequest, unwrapReply, type Reply } from '../internal/reply.ts';
 
 /** How often request deadlines are checked: timeouts fire within this much of their due time. */
@@ -72,6 +72,12 @@ interface Durable {
    * without splitting each subject again.
    */
   matches: Map<string, boolean>;
+  /**
+   * Set while its delivery loop has caught up and waits: a publish wakes only the consumers that want
+   * its subject. Waking every waiting consumer on every publish cost each of them a promise and a
+   * turn of its loop per event of any context (tens of consumers, a dozen events a job).
+   */
+  wake: (() => void) | null;
 }
 
 function wants(durable: Durable, subject: string): boolean {
@@ -108,7 +114,6 @@ export class MemoryBus implements Bus {
   private readonly publishedIds = new Set<string>();
   private readonly durables = new Map<string, Durable>();
   private readonly consumers = new Set<Closeable>();
-  private readonly published = new Signal();
   private readonly requestTimeoutMs: number;
   private readonly initialDelayMs: number;
   private readonly maxDelayMs: number;
@@ -200,8 +205,18 @@ export class MemoryBus implements Bus {
     if (this.publishedIds.has(eventId)) return;
     this.publishedIds.add(eventId);
     this.log.push({ subject, eventId, json });
+    for (const durable of this.durables.values()) {
+      if (durable.wake === null) continue;
+      // A consumer that waits has passed everything before this event: past this one too, unless it
+      // wants it (else an idle consumer would hold the log from here on).
+      if (!wants(durable, subject)) durable.offset = this.end;
+      else {
+        const wake = durable.wake;
+        durable.wake = null;
+        wake();
+      }
+    }
     if (this.log.length % TRIM_EVERY === 0) this.trim();
-    this.published.notify();
   }
 
   private get end(): number {
@@ -246,7 +261,7 @@ export class MemoryBus implements Bus {
     let durable = this.durables.get(consumer);
     if (!durable) {
       // New durables start at the oldest retained event (deliver-all); transient listeners at the end.
-      durable = { offset: options.transient ? this.end : this.base, active: false, subjects: options.subjects, matches: new Map() };
+      durable = { offset: options.transient ? this.end : this.base, active: false, subjects: options.subjects, matches: new Map(), wake: null };
       this.durables.set(consumer, durable);
     }
     if (durable.active) throw new Error(`consumer ${consumer} is already consuming on this bus`);
@@ -258,6 +273,8 @@ export class MemoryBus implements Bus {
     const closeable: Closeable = {
       close: async () => {
         stop.abort();
+        durable.wake?.();
+        durable.wake = null;
         await running;
         durable.active = false;
         // A transient listener leaves nothing behind (NATS drops it when idle): it must not hold the log.
@@ -287,7 +304,8 @@ export class MemoryBus implements Bus {
         durable.offset += 1;
       }
       if (durable.offset >= this.end) {
-        await this.published.wait(undefined, stop);
+        // Set and checked in one synchronous stretch: no publish can come between the two.
+        await new Promise<void>((resolve) => (durable.wake = resolve));
         continue;
       }
       jsons.length = 0;
