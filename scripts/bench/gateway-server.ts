@@ -33,6 +33,20 @@ if (profiler) {
   await profiler.post('Profiler.enable');
   await profiler.post('Profiler.start');
 }
+// BENCH_HEAP_PROFILE=<file>: a sampling heap profile (DevTools' Memory tab) of this thread's
+// allocations that outlive the young generation: what the GC copies and then marks, which is where
+// its cost lies, not where most bytes are allocated. Its stacks end at the outermost function of an
+// optimized frame (inlined callees are not shown): '--no-turbo-inlining' in server.ts's execArgv
+// names them, at some cost in speed.
+const heapFile = process.env['BENCH_HEAP_PROFILE'];
+const heapProfiler = heapFile ? new Session() : null;
+if (heapProfiler) {
+  heapProfiler.connect();
+  await heapProfiler.post('HeapProfiler.enable');
+  // The two include flags are V8's (Node 20 has them) but not yet in @types/node's parameter type.
+  const sampling = { samplingInterval: 4096, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: false };
+  await heapProfiler.post('HeapProfiler.startSampling', sampling);
+}
 
 const address = (app: { server: { address(): unknown } }) => (app.server.address() as { port: number }).port;
 process.send?.({
@@ -63,6 +77,10 @@ process.on('message', async (msg) => {
     process.send?.({ cpuMicros: used.user + used.system, loops: { main: { loopActiveMs: loop.active, cpuMs: mainCpuMs }, ...Object.fromEntries(threads) } });
   }
   if (msg === 'stop') {
+    if (heapProfiler && heapFile) {
+      const { profile } = await heapProfiler.post('HeapProfiler.stopSampling');
+      writeFileSync(heapFile, JSON.stringify(profile));
+    }
     if (profiler && profileFile) {
       const { profile } = await profiler.post('Profiler.stop');
       writeFileSync(profileFile, JSON.stringify(profile));
