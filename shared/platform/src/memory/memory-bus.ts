@@ -75,7 +75,7 @@ interface Durable {
   /**
    * Set while its delivery loop has caught up and waits: a publish wakes only the consumers that want
    * its subject. Waking every waiting consumer on every publish cost each of them a promise and a
-   * turn of its loop per event of any context (tens of consumers, a dozen events a job).
+   * turn of its loop per event of any context (over a dozen consumers, a dozen events a job).
    */
   wake: (() => void) | null;
 }
