@@ -229,28 +229,36 @@ function toRecorded(row: EventRow): RecordedEvent {
   } as RecordedEvent;
   // `data` and `metadata` are parsed on first read: a context's log is tailed by several consumers
   // (relay, projections, process managers) and most of them skip most events by stream or type
-  // without looking inside. Own enumerable properties, so spreading, JSON and equality see them.
-  lazyJson(event, 'data', row.data);
-  lazyJson(event, 'metadata', row.metadata);
+  // without looking inside. Own enumerable properties, so spreading, JSON and equality see them. The
+  // accessors are the same two functions for every event, which find the text through a hidden
+  // property: two closures per event gave each event accessors of its own to allocate.
+  Object.defineProperty(event, ROW, { value: row });
+  Object.defineProperty(event, 'data', LAZY_DATA);
+  Object.defineProperty(event, 'metadata', LAZY_METADATA);
   return event;
 }
 
-function lazyJson(target: RecordedEvent, key: 'data' | 'metadata', json: string): void {
-  let value: unknown;
-  let parsed = false;
-  Object.defineProperty(target, key, {
+/** The row a recorded event was made from (not enumerable: spreading and JSON do not see it). */
+const ROW = Symbol('row');
+
+function lazyJson(key: 'data' | 'metadata'): PropertyDescriptor {
+  // The first read or write turns the accessor into a plain property holding the value.
+  const settle = (target: object, value: unknown) => Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  return {
     enumerable: true,
     configurable: true,
-    get: () => {
-      if (!parsed) (value = JSON.parse(json)), (parsed = true);
+    get(this: { [ROW]: EventRow }) {
+      const value: unknown = JSON.parse(this[ROW][key]);
+      settle(this, value);
       return value;
     },
-    set: (next: unknown) => {
-      value = next;
-      parsed = true;
+    set(this: object, next: unknown) {
+      settle(this, next);
     },
-  });
+  };
 }
+const LAZY_DATA = lazyJson('data');
+const LAZY_METADATA = lazyJson('metadata');
 
 /**
  * The fsync that `synchronous = FULL` asks of a commit, made on the libuv thread pool instead of in
@@ -752,7 +760,13 @@ function isUniqueViolation(error: unknown): boolean {
 
 /** Catch-up then live: reads batches after its last position, and sleeps until an append or a poll tick. */
 class SqliteSubscription extends SerialSubscription {
-  private buffer: RecordedEvent[] = [];
+  /**
+   * The rows last read, handed out from `next` on. A row becomes an event only as it is handed out:
+   * a batch made into events at once (up to 256) kept them all alive while the subscriber worked
+   * through them, long enough for the GC to copy each one out of the young generation.
+   */
+  private rows: EventRow[] = [];
+  private nextRow = 0;
   private after: bigint;
   private closed = false;
   /** Who woke it last; null first, so it starts by catching up from the database. */
@@ -772,13 +786,13 @@ class SqliteSubscription extends SerialSubscription {
 
   protected async produce(): Promise<IteratorResult<RecordedEvent>> {
     while (!this.closed) {
-      const event = this.buffer.shift();
+      const event = this.takeBuffered(1)[0];
       if (event) return { done: false, value: event };
       const batch = this.store.rowsAfter(this.after, this.committer);
       if (batch.length > 0) {
         this.after = batch[batch.length - 1]!.position;
-        // Filtered on the row: a subscriber with prefixes builds no event for other streams.
-        this.buffer = batch.filter((row) => this.wanted(row.stream)).map(toRecorded);
+        this.rows = batch;
+        this.nextRow = 0;
         continue;
       }
       this.committer = await new Promise<SqliteEventStore | null>((resolve) => {
@@ -807,12 +821,18 @@ class SqliteSubscription extends SerialSubscription {
   }
 
   takeBuffered(max: number): RecordedEvent[] {
-    return this.closed ? [] : this.buffer.splice(0, max);
+    const events: RecordedEvent[] = [];
+    while (!this.closed && events.length < max && this.nextRow < this.rows.length) {
+      const row = this.rows[this.nextRow++]!;
+      // Filtered on the row: a subscriber with prefixes builds no event for other streams.
+      if (this.wanted(row.stream)) events.push(toRecorded(row));
+    }
+    return events;
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    this.buffer = [];
+    this.rows = [];
     this.wake(null);
     this.onClose();
   }
