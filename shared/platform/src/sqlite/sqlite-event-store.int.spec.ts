@@ -171,6 +171,12 @@ describe('SqliteEventStore', () => {
     expect(read!.data).toBe(read!.data);
     read!.data = { replaced: true };
     expect(read!.data).toEqual({ replaced: true });
+    // what it is read from stays out of sight, and a frozen event still reads
+    expect(Object.getOwnPropertySymbols(plain)).toEqual([]);
+    const [frozen] = await store.readAll();
+    Object.freeze(frozen);
+    expect(frozen!.metadata).toEqual(event.metadata);
+    expect(frozen!.data).toEqual(event.data);
     await store.close();
   });
 

@@ -249,7 +249,8 @@ function lazyJson(key: 'data' | 'metadata'): PropertyDescriptor {
     configurable: true,
     get(this: { [ROW]: EventRow }) {
       const value: unknown = JSON.parse(this[ROW][key]);
-      settle(this, value);
+      // A frozen or sealed event cannot keep it: it is parsed again on each read instead.
+      if (Object.isExtensible(this)) settle(this, value);
       return value;
     },
     set(this: object, next: unknown) {
@@ -761,7 +762,7 @@ function isUniqueViolation(error: unknown): boolean {
 /** Catch-up then live: reads batches after its last position, and sleeps until an append or a poll tick. */
 class SqliteSubscription extends SerialSubscription {
   /**
-   * The rows last read, handed out from `next` on. A row becomes an event only as it is handed out:
+   * The rows last read, handed out from `nextRow` on. A row becomes an event only as it is handed out:
    * a batch made into events at once (up to 256) kept them all alive while the subscriber worked
    * through them, long enough for the GC to copy each one out of the young generation.
    */
