@@ -80,6 +80,13 @@ interface Durable {
   wake: (() => void) | null;
 }
 
+/** Resumes the consumer's delivery loop if it waits (once: the loop sets `wake` again when it next waits). */
+function wakeUp(durable: Durable): void {
+  const wake = durable.wake;
+  durable.wake = null;
+  wake?.();
+}
+
 function wants(durable: Durable, subject: string): boolean {
   let match = durable.matches.get(subject);
   if (match === undefined) {
@@ -210,11 +217,7 @@ export class MemoryBus implements Bus {
       // A consumer that waits has passed everything before this event: past this one too, unless it
       // wants it (else an idle consumer would hold the log from here on).
       if (!wants(durable, subject)) durable.offset = this.end;
-      else {
-        const wake = durable.wake;
-        durable.wake = null;
-        wake();
-      }
+      else wakeUp(durable);
     }
     if (this.log.length % TRIM_EVERY === 0) this.trim();
   }
@@ -273,8 +276,7 @@ export class MemoryBus implements Bus {
     const closeable: Closeable = {
       close: async () => {
         stop.abort();
-        durable.wake?.();
-        durable.wake = null;
+        wakeUp(durable);
         await running;
         durable.active = false;
         // A transient listener leaves nothing behind (NATS drops it when idle): it must not hold the log.

@@ -787,7 +787,7 @@ class SqliteSubscription extends SerialSubscription {
 
   protected async produce(): Promise<IteratorResult<RecordedEvent>> {
     while (!this.closed) {
-      const event = this.takeBuffered(1)[0];
+      const event = this.nextEvent();
       if (event) return { done: false, value: event };
       const batch = this.store.rowsAfter(this.after, this.committer);
       if (batch.length > 0) {
@@ -821,13 +821,19 @@ class SqliteSubscription extends SerialSubscription {
     return streamWanted(this.options.streamPrefixes, stream);
   }
 
-  takeBuffered(max: number): RecordedEvent[] {
-    const events: RecordedEvent[] = [];
-    while (!this.closed && events.length < max && this.nextRow < this.rows.length) {
+  /** The next wanted row read and not yet handed out, as an event; undefined when there is none (or closed). */
+  private nextEvent(): RecordedEvent | undefined {
+    while (!this.closed && this.nextRow < this.rows.length) {
       const row = this.rows[this.nextRow++]!;
       // Filtered on the row: a subscriber with prefixes builds no event for other streams.
-      if (this.wanted(row.stream)) events.push(toRecorded(row));
+      if (this.wanted(row.stream)) return toRecorded(row);
     }
+    return undefined;
+  }
+
+  takeBuffered(max: number): RecordedEvent[] {
+    const events: RecordedEvent[] = [];
+    for (let event; events.length < max && (event = this.nextEvent()); ) events.push(event);
     return events;
   }
 
