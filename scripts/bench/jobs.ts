@@ -176,7 +176,7 @@ async function benchJobsWith(synchronous: 'FULL' | 'NORMAL'): Promise<RunFigures
     const submitSeconds = (performance.now() - started) / 1000;
     const clientUsed = process.cpuUsage(clientCpu);
     const latencies: number[] = [];
-    const endToEnd: number[] = [];
+    /** Sent-to-FINISHED (client clock) per job id. */
     const endToEndOf = new Map<string, number>();
     const statuses: Record<string, number> = {};
     let lastFinished = firstSent;
@@ -184,14 +184,13 @@ async function benchJobsWith(synchronous: 'FULL' | 'NORMAL'): Promise<RunFigures
       statuses[job.calculation_job_status] = (statuses[job.calculation_job_status] ?? 0) + 1;
       if (job.published_at) {
         latencies.push(Date.parse(job.published_at) - Date.parse(job.created_at));
-        const ms = Date.parse(job.published_at) - sentAt.get(id)!;
-        endToEnd.push(ms);
-        endToEndOf.set(id, ms);
+        endToEndOf.set(id, Date.parse(job.published_at) - sentAt.get(id)!);
         lastFinished = Math.max(lastFinished, Date.parse(job.published_at));
       }
     }
     // Includes the status reads above (about one per job once the jobs keep up: a small share).
     const { cpuMicros, loops } = await cpuMark(server);
+    const endToEnd = [...endToEndOf.values()];
     console.log(`calculation jobs benchmark, SQLite synchronous=${synchronous}: ${total} jobs sent at ${RATE}/s, all answered after ${submitSeconds.toFixed(1)} s (embedded), ${JSON.stringify(statuses)}`);
     const finished = statuses['FINISHED'] ?? 0;
     console.log(`  server CPU per job ${(cpuMicros / 1000 / total).toFixed(1).padStart(6)} ms (all threads); the load generator's while sending ${((clientUsed.user + clientUsed.system) / 1000 / total).toFixed(1)} ms`);
