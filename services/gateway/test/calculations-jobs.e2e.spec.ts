@@ -203,6 +203,17 @@ describe('a roof step for a roof the request did not describe', () => {
   });
 });
 
+describe('a Dutch home whose postal code is written with its four digits only', () => {
+  it('is answered and FINISHES on the Dutch scale, like the same code with its letters', async () => {
+    const body = { year_built: 1930, estate_format: 'CLOSED', habitable_space_m2: 110, country: 'NL' };
+    const short = await untilFinal(api, (await api.post(URL, { ...body, zip_code: '3731' })).json().id);
+    const full = await untilFinal(api, (await api.post(URL, { ...body, zip_code: '3731 AB' })).json().id);
+    expect(short.calculation_job_status, JSON.stringify(short.metadata)).toBe('FINISHED');
+    expect(short.metadata.energy_efficiency_type).toBe('ENERGY_LABEL_NL');
+    expect(short.metadata.current.epc_score).toBe(full.metadata.current.epc_score);
+  });
+});
+
 describe('estates, lists and the stop call', () => {
   it('the same organization and external_id name the same estate, which the second job updates', async () => {
     const first = (await api.post(URL, { ...REQUIRED, external_id: 'crm-4711' })).json();

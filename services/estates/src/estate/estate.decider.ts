@@ -83,9 +83,10 @@ export function estateRuleViolations(f: EstateFieldValues): string[] {
   const problems: string[] = [];
   const { zip_code, country } = f.address;
   if (zip_code !== null) {
-    // The same rule as the trajectory request's (energy model): one definition of a BE and an NL postal code.
+    // The same rule as the trajectory request's (energy model): one definition of a BE and an NL postal code,
+    // a Dutch one also as its four digits alone (portfolio data), since a job's estate takes the request's code.
     if (country === 'BE' && !isPostalCodeOf(zip_code, 'BE')) problems.push('address.zip_code must be a Belgian postal code (4 digits)');
-    else if (country === 'NL' && !isPostalCodeOf(zip_code, 'NL')) problems.push('address.zip_code must be a Dutch postal code (4 digits and 2 letters)');
+    else if (country === 'NL' && !isPostalCodeOf(zip_code, 'NL', { numericNl: true })) problems.push('address.zip_code must be a Dutch postal code (4 digits, optionally followed by 2 letters)');
     else if (country === null && !isPostalCodeOf(zip_code, 'BE') && !isPostalCodeOf(zip_code, 'NL')) {
       problems.push('address.zip_code must be a Belgian (4 digits) or Dutch (4 digits and 2 letters) postal code');
     }

@@ -43,9 +43,9 @@ export function checkConsistency(request: Request, options: ConsistencyOptions):
     for (const f of BASEMENT_FIELDS) if (r[f] !== undefined) out.push(`${f} cannot be given for basement_type NONE`);
   }
 
-  if (!isPostalCodeOf(r.zip_code, r.country)) {
+  if (!isPostalCodeOf(r.zip_code, r.country, { numericNl: true })) {
     out.push(r.country === 'NL'
-      ? 'zip_code must be a Dutch postal code (4 digits and 2 letters, e.g. 1234 AB)'
+      ? 'zip_code must be a Dutch postal code (4 digits, optionally followed by 2 letters: 1234, 1234AB or 1234 AB)'
       : 'zip_code must be a Belgian postal code (4 digits, 1000-9999)');
   }
 

@@ -51,7 +51,11 @@ describe('checkConsistency: the 422 rules of API.md 5.3, one case each', () => {
   });
   it('zip code not a postal code of the country', () => {
     expect(check({ zip_code: '999' })).toEqual(['zip_code must be a Belgian postal code (4 digits, 1000-9999)']);
-    expect(check({ country: 'NL', zip_code: '3731' })).toEqual(['zip_code must be a Dutch postal code (4 digits and 2 letters, e.g. 1234 AB)']);
+    const nl = ['zip_code must be a Dutch postal code (4 digits, optionally followed by 2 letters: 1234, 1234AB or 1234 AB)'];
+    for (const bad of ['373', '0731', '3731 A', '3731 ABC', 'AB 3731', '37311']) expect(check({ country: 'NL', zip_code: bad })).toEqual(nl);
+  });
+  it('a Dutch postal code in any of its written forms: 1234, 1234AB, 1234 AB', () => {
+    for (const ok of ['3731', '3731AB', '3731 AB', '3731ab']) expect(check({ country: 'NL', zip_code: ok })).toEqual([]);
   });
   it('year_built in the future (relative to the given now)', () => {
     expect(check({ year_built: 2027 })).toEqual(['year_built 2027 is in the future']);

@@ -4,10 +4,15 @@ import { labels } from './data.ts';
 const NL_POSTCODE = /^[1-9][0-9]{3} ?[A-Za-z]{2}$/;
 const FOUR_DIGITS = /^[0-9]{4}$/;
 
-/** True when zip_code is a postal code of the country (BE: 4 digits 1000-9999; NL: 4 digits + 2 letters, optional space). */
-export function isPostalCodeOf(zip: string, country: Country): boolean {
+/**
+ * True when zip_code is a postal code of the country (BE: 4 digits 1000-9999; NL: 4 digits + 2 letters,
+ * optional space). `numericNl`: a Dutch code written with its four digits only (`3731`, common in
+ * portfolio data) is enough too: the digits alone place the home in the Netherlands, which is all the
+ * energy model needs. An address keeps the full form.
+ */
+export function isPostalCodeOf(zip: string, country: Country, options: { numericNl?: boolean } = {}): boolean {
   const z = zip.trim();
-  if (country === 'NL') return NL_POSTCODE.test(z);
+  if (country === 'NL') return NL_POSTCODE.test(z) || (options.numericNl === true && FOUR_DIGITS.test(z) && Number(z) >= 1000);
   return FOUR_DIGITS.test(z) && Number(z) >= 1000;
 }
 
