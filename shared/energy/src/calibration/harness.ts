@@ -7,6 +7,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { PropertyDescription } from '@renopath/contracts';
+import { CORRECTED_ARCHETYPES } from '../model/data.ts';
 import { evaluate } from '../model/evaluate.ts';
 import { labelFor, labelsOf } from '../model/labels.ts';
 import { DEFAULT_PARAMETERS, type ModelParameters } from '../model/parameters.ts';
@@ -14,6 +15,7 @@ import { DEFAULT_PARAMETERS, type ModelParameters } from '../model/parameters.ts
 export const CalibrationCase = z.object({
   id: z.string(),
   source_url: z.string(),
+  source_note: z.string().optional(),
   inputs: PropertyDescription,
   expected: z.object({
     epc_score: z.number().nullable(),
@@ -34,7 +36,18 @@ export function loadCases(dir: string = DATA_DIR): CalibrationCase[] {
 }
 
 export const isStratumA = (c: CalibrationCase) => c.expected.epc_score !== null;
-export const isStratumB = (c: CalibrationCase) => c.expected.heating_need_kwh_per_m2 !== null;
+/** The TABULA variant a stratum-B case was taken from (its source note names it), or null. */
+export function variantOf(c: CalibrationCase): string | null {
+  const m = /variant ([A-Z]{2}\.N\.[A-Za-z]+\.[0-9]+\.[A-Za-z0-9]+)\./.exec(c.source_note ?? '');
+  return m ? m[1]! : null;
+}
+/**
+ * A TABULA heat need the model is held to: not one of the rows whose U-values the model replaced
+ * (data/envelope.json tabula_corrections), since TABULA's figure rests on the values replaced.
+ */
+export const isStratumB = (c: CalibrationCase) => c.expected.heating_need_kwh_per_m2 !== null && !CORRECTED_ARCHETYPES.has(variantOf(c) ?? '');
+/** The TABULA cases left out of stratum B because their row's U-values were corrected. */
+export const isCorrectedTabula = (c: CalibrationCase) => c.expected.heating_need_kwh_per_m2 !== null && CORRECTED_ARCHETYPES.has(variantOf(c) ?? '');
 
 // ---------------------------------------------------------------------------------------------
 // Statistics

@@ -1,15 +1,27 @@
 import { describe, expect, it } from 'vitest';
-import { loadCases, median, runStratumA, runStratumB, spearman, summariseB } from './harness.ts';
+import { evaluate } from '../model/evaluate.ts';
+import { isCorrectedTabula, loadCases, median, runStratumA, runStratumB, spearman, summariseB, variantOf } from './harness.ts';
 import { TARGETS } from './targets.ts';
 
 // The calibration cases are the repository's own copy (data/calibration-cases.json): no handbook needed.
 const cases = loadCases();
 
 describe('calibration cases (data/calibration-cases.json)', () => {
-  it('has the 85 cases: 47 Flemish EPCs, 38 TABULA', () => {
+  it('has the 85 cases: 47 Flemish EPCs, 38 TABULA of which 6 rest on U-values the model corrected', () => {
     expect(cases).toHaveLength(85);
     expect(runStratumA(cases)).toHaveLength(47);
-    expect(runStratumB(cases)).toHaveLength(38);
+    expect(runStratumB(cases)).toHaveLength(32);
+    expect(cases.filter(isCorrectedTabula).map(variantOf).sort()).toEqual([
+      'NL.N.SFH.02.Deta', 'NL.N.SFH.02.Gen', 'NL.N.TH.01.End1945', 'NL.N.TH.01.Gen', 'NL.N.TH.02.End', 'NL.N.TH.02.Gen',
+    ]);
+  });
+
+  it('the corrected TABULA rows need less heat than TABULA says (their surface-resistance U-values are gone) and still more than a 1975 home', () => {
+    for (const c of cases.filter(isCorrectedTabula)) {
+      const need = evaluate(c.inputs).heating_need_kwh_per_m2;
+      expect(need, c.id).toBeLessThan(c.expected.heating_need_kwh_per_m2!);
+      expect(need, c.id).toBeGreaterThan(evaluate({ ...c.inputs, year_built: 1983 }).heating_need_kwh_per_m2);
+    }
   });
 
   it('stratum B: MAPE of heating_need_kwh_per_m2 < 10 % per country, both monotonicity checks pass', () => {

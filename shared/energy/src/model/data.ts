@@ -78,9 +78,17 @@ export const climate = z.object({
   }),
 }).parse(climateJson);
 
+const elementRange = z.object({ roof: band, wall: band, floor: band, window: band });
 export const envelope = z.object({
   insulation_levels: z.object({ r_added_m2k_per_w: levels }),
   u_bands: z.object({ roof: levelBands, wall: levelBands, floor: levelBands }),
+  tabula_corrections: z.object({ u_w_per_m2k: z.record(z.string(), z.object({ roof: num.optional(), wall: num.optional(), floor: num.optional() })) }),
+  existing_state_u_ranges: z.object({
+    tolerance_share: num,
+    physical_max: z.object({ roof: num, wall: num, floor: num, window: num }),
+    BE: z.record(z.string(), elementRange),
+    NL: z.record(z.string(), elementRange),
+  }),
   cavity_fill: z.object({ r_added_m2k_per_w: num }),
   unheated_space: z.object({ r_added_m2k_per_w: num, floor_b_factor: num }),
   windows: z.object({
@@ -88,7 +96,7 @@ export const envelope = z.object({
     glass_u: glazingNumbers, glass_g: glazingNumbers,
     frame_u: z.object({ old: num, modern: num, triple: num }),
     edge_u: z.object({ old: num, modern: num }),
-    modern_frames_years: band, hr_double_years: band,
+    modern_frames_years: band, hr_double_years: band, triple_needs_new_frames: z.boolean(),
     u_bands: z.object({ SINGLE_GLAZING: band, DOUBLE_GLAZING: band, HR: band, TRIPLE_GLAZING: band }),
   }),
   geometry: z.object({
@@ -238,8 +246,24 @@ export interface TypologyCell {
   storeys: number;
 }
 
-const archetypeByCode = new Map(archetypes.map((a) => [a.code, a]));
 const floorB = envelope.unheated_space.floor_b_factor;
+
+/** The archetype with the elements data/envelope.json tabula_corrections replaces (U-values that leave physics). */
+function corrected(a: Archetype): Archetype {
+  const fix = envelope.tabula_corrections.u_w_per_m2k[a.code];
+  if (!fix) return a;
+  const h = { ...a.h };
+  for (const e of ['roof', 'wall', 'floor'] as const) {
+    const u = fix[e];
+    if (u !== undefined) h[e] = u * (e === 'floor' ? floorB : 1) * a.area[e];
+  }
+  return { ...a, h };
+}
+
+/** TABULA rows whose U-values the model replaced: they no longer reproduce TABULA's heat need by design. */
+export const CORRECTED_ARCHETYPES: ReadonlySet<string> = new Set(Object.keys(envelope.tabula_corrections.u_w_per_m2k));
+
+const archetypeByCode = new Map(archetypes.map((a) => [a.code, corrected(a)]));
 
 function archetype(code: string): Archetype {
   const a = archetypeByCode.get(code);

@@ -73,7 +73,9 @@ function archetypeWindow(ws: TypologyCell['windows']): { u: number; g: number } 
 }
 
 function cellWindow(cell: TypologyCell, a: AssumedProperty, windowsYear: number): { u: number; g: number } {
-  const framesRenewed = a.has_renewed_window_frames === true;
+  // Triple glass needs the deep rebate of a new frame (data/envelope.json windows: triple_needs_new_frames).
+  const framesRenewed = a.has_renewed_window_frames === true
+    || (a.window_glazing_type === 'TRIPLE_GLAZING' && W.triple_needs_new_frames && a.has_renewed_window_frames !== false);
   // The home's own windows keep the archetype's figures; anything else is built from glass and frames.
   if (!framesRenewed) {
     // A cell of two archetypes (Dutch semi-detached) keeps the window of the archetype whose glazing is the stated one.
