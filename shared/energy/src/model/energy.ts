@@ -147,27 +147,47 @@ export interface Weighted {
   primaryGross: number;
   pvPrimaryCredit: number;
   co2: number;
-  cost: number;
 }
 
 export function weigh(delivered: PerCarrier, pv: number, country: Country): Weighted {
   const pf = factors.primary_energy[country];
   const co2f = factors.co2_kg_per_kwh[country];
-  const price = factors.prices_eur_per_kwh[country];
   const primaryByCarrier = zeroCarriers();
   let primaryGross = 0;
   let co2 = 0;
-  let cost = 0;
   for (const c of CARRIERS) {
     const e = delivered[c];
     primaryByCarrier[c] = e * pf[c];
     primaryGross += primaryByCarrier[c];
     co2 += e * co2f[c];
-    cost += e * price[c];
   }
   co2 -= pv * co2f.ELECTRICITY;
-  cost -= pv * price.ELECTRICITY * factors.prices_eur_per_kwh.pv_value_share;
-  return { primaryByCarrier, primaryGross, pvPrimaryCredit: pv * pf.ELECTRICITY, co2, cost };
+  return { primaryByCarrier, primaryGross, pvPrimaryCredit: pv * pf.ELECTRICITY, co2 };
+}
+
+/** The yearly energy cost of delivered energy at the country's prices, PV valued at its share of the electricity price. */
+export function costOf(delivered: PerCarrier, pv: number, country: Country): number {
+  const price = factors.prices_eur_per_kwh[country];
+  let cost = 0;
+  for (const c of CARRIERS) cost += delivered[c] * price[c];
+  return cost - pv * price.ELECTRICITY * factors.prices_eur_per_kwh.pv_value_share;
+}
+
+/**
+ * The share of its calculated space-heating need a household actually uses (data/factors.json expected_use,
+ * the prebound effect): about all of it in an efficient home, 40 % less in a very poor one.
+ */
+export function expectedUseShare(heatNeedPerM2: number): number {
+  const pts = factors.expected_use.factor_by_heat_need;
+  if (heatNeedPerM2 <= pts[0]![0]) return pts[0]![1];
+  for (let i = 1; i < pts.length; i++) {
+    const [x1, y1] = pts[i]!;
+    if (heatNeedPerM2 <= x1) {
+      const [x0, y0] = pts[i - 1]!;
+      return y0 + ((heatNeedPerM2 - x0) / (x1 - x0)) * (y1 - y0);
+    }
+  }
+  return pts[pts.length - 1]![1];
 }
 
 export function hotWaterNeed(area: number, apartment: boolean): number {

@@ -2,7 +2,7 @@ import type { PropertyDescription } from '@renopath/contracts';
 import { calibration, climate, levelOfU, glazingOfU, MODEL_VERSION, stock, systems } from './data.ts';
 import { DEFAULT_PARAMETERS, stockLevel, type ModelParameters } from './parameters.ts';
 import { confidenceScore, expectedScoreError } from './confidence.ts';
-import { deliveredEnergy, heatPumpSpf, hotWaterNeed, weigh, type StockSystems } from './energy.ts';
+import { costOf, deliveredEnergy, expectedUseShare, heatPumpSpf, hotWaterNeed, weigh, type StockSystems } from './energy.ts';
 import { computeGeometry } from './geometry.ts';
 import { heatBalance, heatLoss, type BalanceInput } from './heat-balance.ts';
 import { expectedPriceErrorFor, labelFor, qualityLabelFor } from './labels.ts';
@@ -28,6 +28,8 @@ interface Run {
   certificate: HeatBalance;
   hotWater: number;
   delivered: PerCarrier;
+  /** Delivered energy of the household's expected use (the prebound effect on space heating): what the bill is of. */
+  expectedUse: PerCarrier;
   pv: number;
   primaryGross: number;
   pvPrimaryCredit: number;
@@ -106,6 +108,8 @@ function run(p: PropertyDescription, options: EvaluateOptions, detail = true): R
   });
   const hotWater = hotWaterNeed(a.habitable_space_m2, resolved.apartment);
   const { byCarrier, pvProduction } = deliveredEnergy(a, a.country, certificate.heating_need_kwh, hotWater, stockSystems);
+  // The bill: the need at TABULA's everyday conditions, of which a household uses the expected share (data/factors.json).
+  const expectedUse = deliveredEnergy(a, a.country, tabula.heating_need_kwh * expectedUseShare(tabula.heating_need_kwh_per_m2), hotWater, stockSystems).byCarrier;
   const w = weigh(byCarrier, pvProduction, a.country);
   const design = climate.design;
   const designLoadKw = ((loss.h_transmission_w_per_k + loss.h_ventilation_w_per_k) * (design.indoor_c - design.outdoor_c[a.country])) / 1000;
@@ -121,7 +125,7 @@ function run(p: PropertyDescription, options: EvaluateOptions, detail = true): R
     };
   }
   return {
-    resolved, assumed: a, geometry, loss, tabula, certificate, hotWater, delivered: byCarrier, pv: pvProduction,
+    resolved, assumed: a, geometry, loss, tabula, certificate, hotWater, delivered: byCarrier, expectedUse, pv: pvProduction,
     stock: {
       level, condensing_share: stockSystems.condensingShare, heat_pump_share: stockSystems.heatPumpShare, expected_pv_kwp: expectedKwp,
       heat_recovery_share: stockSystems.heatRecoveryShare,
@@ -145,15 +149,17 @@ function scored(r: Run, adj: Adjustment | null) {
   const a = r.assumed;
   const factor = adj?.factor ?? 1;
   const delivered = { ...r.delivered };
-  if (factor !== 1) for (const c of CARRIERS) delivered[c] *= factor;
+  const expected = { ...r.expectedUse };
+  if (factor !== 1) for (const c of CARRIERS) { delivered[c] *= factor; expected[c] *= factor; }
   const w = weigh(delivered, r.pv, a.country);
-  return { delivered, w, score: (w.primaryGross - w.pvPrimaryCredit) / a.habitable_space_m2 + (adj?.shift ?? 0) };
+  const cost = costOf(expected, r.pv, a.country);
+  return { delivered, expected, w, cost, score: (w.primaryGross - w.pvPrimaryCredit) / a.habitable_space_m2 + (adj?.shift ?? 0) };
 }
 
 function finish(r: Run, options: EvaluateOptions, p: PropertyDescription, adj: Adjustment | null, givenScore: number | null): Evaluation {
   const { resolved } = r;
   const a = r.assumed;
-  const { delivered, w, score } = scored(r, adj);
+  const { delivered, expected, w, cost, score } = scored(r, adj);
   const flags: DataQualityFlag[] = resolved.flags.slice();
   let cal: CalibrationInfo | null = null;
   if (adj && givenScore !== null) {
@@ -193,11 +199,12 @@ function finish(r: Run, options: EvaluateOptions, p: PropertyDescription, adj: A
     certificate_heat_balance: r.certificate,
     hot_water_need_kwh_per_year: r.hotWater,
     delivered_energy_kwh_per_year: delivered,
+    expected_use_kwh_per_year: expected,
     pv_production_kwh_per_year: r.pv,
     primary_energy_by_carrier_kwh_per_year: w.primaryByCarrier,
     primary_energy_kwh_per_year: w.primaryGross - w.pvPrimaryCredit,
     co2_kg_per_year: w.co2,
-    energy_cost_eur_per_year: w.cost,
+    energy_cost_eur_per_year: cost,
     versions: { model: MODEL_VERSION },
   };
 }
@@ -282,7 +289,7 @@ export function scoreVariant(base: PropertyDescription, patch: Partial<PropertyD
 
 function scoreWith(base: PropertyDescription, patch: Partial<PropertyDescription>, options: EvaluateOptions, adj: Adjustment | null): VariantScore {
   const v = run({ ...base, ...patch } as PropertyDescription, options, false);
-  const { w, score } = scored(v, adj);
+  const { w, cost, score } = scored(v, adj);
   return {
     region: v.resolved.region,
     energy_efficiency_type: v.resolved.scale,
@@ -291,6 +298,6 @@ function scoreWith(base: PropertyDescription, patch: Partial<PropertyDescription
     assumed: v.assumed,
     primary_energy_kwh_per_year: w.primaryGross - w.pvPrimaryCredit,
     co2_kg_per_year: w.co2,
-    energy_cost_eur_per_year: w.cost,
+    energy_cost_eur_per_year: cost,
   };
 }

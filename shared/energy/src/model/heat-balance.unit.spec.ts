@@ -32,7 +32,10 @@ describe('heat balance, pinned on a hand-checked house', () => {
    * Systems (data/systems.json): condensing boiler 0.92 x central distribution 0.87 -> gas 8567.0/0.8004 = 10703.4;
    *   hot water 10 kWh/m2 * 100 / 0.75 = 1333.3 -> gas 12036.7 kWh. Electricity: circulator 150 kWh. PV 2 kWp * 900 = 1800.
    * Primary (BE factors gas 1, electricity 2.5): 12036.7 + 150*2.5 - 1800*2.5 = 7911.7 kWh -> 79.12 kWh/m2 (no factor on it).
-   * CO2: 12036.7*0.205 + 150*0.168 - 1800*0.168 = 2190.3 kg. Cost: 12036.7*0.113 + 150*0.395 - 1800*0.395*0.6 = 992.8 EUR.
+   * CO2: 12036.7*0.205 + 150*0.168 - 1800*0.168 = 2190.3 kg.
+ * Cost, of the expected use (data/factors.json expected_use): TABULA need 90.733 kWh/m2 lies between [50, 0.88] and
+ *   [200, 0.60] -> share 0.88 - 0.28*40.733/150 = 0.80397; 9073.3*0.80397 = 7294.6 kWh -> gas 7294.6/0.8004 = 9113.7
+ *   + hot water 1333.3 = 10447.0 kWh. Cost: 10447.0*0.0755 + 150*0.357 - 1800*0.357*0.6 = 456.7 EUR.
    */
   const house: PropertyDescription = {
     year_built: 1980, estate_format: 'CLOSED', habitable_space_m2: 100, zip_code: '9000', country: 'BE',
@@ -96,7 +99,8 @@ describe('heat balance, pinned on a hand-checked house', () => {
     close(e.pv_production_kwh_per_year, 1800);
     close(e.primary_energy_kwh_per_year, 7911.7);
     close(e.co2_kg_per_year, 2190.3);
-    close(e.energy_cost_eur_per_year, 992.8);
+    close(e.expected_use_kwh_per_year.GAS, 10447.0);
+    close(e.energy_cost_eur_per_year, 456.7);
   });
 
   it('scores the primary energy per m2, no factor on it, and gives the design heat load', () => {

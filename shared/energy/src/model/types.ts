@@ -144,11 +144,15 @@ export interface Evaluation {
   /** Balance under the region's certificate boundary conditions; drives delivered energy and the score. */
   certificate_heat_balance: HeatBalance;
   hot_water_need_kwh_per_year: number;
+  /** Delivered energy of the certificate's standard use: what the score is made of. */
   delivered_energy_kwh_per_year: PerCarrier;
+  /** Delivered energy a household is expected to use (the prebound effect on space heating, data/factors.json expected_use): what the cost is of. */
+  expected_use_kwh_per_year: PerCarrier;
   pv_production_kwh_per_year: number;
   primary_energy_by_carrier_kwh_per_year: PerCarrier;
   primary_energy_kwh_per_year: number;
   co2_kg_per_year: number;
+  /** The yearly cost of the expected use at current prices (data/factors.json prices_eur_per_kwh). */
   energy_cost_eur_per_year: number;
   versions: { model: string };
 }
