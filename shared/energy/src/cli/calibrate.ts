@@ -15,6 +15,7 @@ import {
 import { compare, crossValidate, fitStock, predictTabulated, tabulate, type ComparisonRow } from '../calibration/stock-fit.ts';
 import { DEFAULT_PARAMETERS } from '../model/parameters.ts';
 import { TARGETS } from '../calibration/targets.ts';
+import { certificateCells } from '../calibration/certificate-medians.ts';
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 const f3 = (x: number) => x.toFixed(3);
@@ -75,6 +76,20 @@ function main(): void {
     json.strata = fit;
     writeFileSync(path, `${JSON.stringify(json, null, 2)}\n`);
     console.log(`  written to data/stock.json`);
+    if (opts.data) {
+      const cells = certificateCells(listings);
+      const medians = {
+        source: 'The EPC listings (train.csv: Belgian property adverts 2023-2026 with their certificate figures, see data/epc-listings-sample.README.md), computed by src/calibration/certificate-medians.ts',
+        year: 2026,
+        note: `The median certificate score of each region x form (facades, or apartment) x age band with at least ${30} certificates, the 95 % confidence interval of that median (order statistics), and the cell's median year and advertised area and most frequent postal code. A home described as unrenovated (no insulation, single glazing, an old non-condensing boiler) must score at least the interval's lower end: it is worse than the median certificate, which includes renovated homes.`,
+        cells: cells.map((c) => ({ ...c, median_score: Math.round(c.median_score * 10) / 10 })),
+      };
+      // One cell a line: the file is read by people comparing cells.
+      const body = medians.cells.map((c) => `  ${JSON.stringify(c)}`).join(',\n');
+      const head = JSON.stringify({ source: medians.source, year: medians.year, note: medians.note }, null, 1).slice(0, -2);
+      writeFileSync(join(DATA_DIR, 'certificate-medians.json'), `${head},\n "cells": [\n${body}\n ]\n}\n`);
+      console.log(`  ${cells.length} certificate cells written to data/certificate-medians.json`);
+    }
   }
   const recorded = DEFAULT_PARAMETERS.stock;
   const shipped = listings.map((l, i) => predictTabulated(recorded, l, tables[i]!));
