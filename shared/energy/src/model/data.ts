@@ -15,7 +15,7 @@ import consistencyJson from '../../data/consistency.json' with { type: 'json' };
 import calibrationJson from '../../data/calibration.json' with { type: 'json' };
 import stockJson from '../../data/stock.json' with { type: 'json' };
 import {
-  BasementType, Country, EstateFormat, HeatingType, InstallationAge, type GlazingType, type InsulationLevel,
+  BasementType, Country, EstateFormat, HeatingType, InstallationAge, InsulationLevel, type GlazingType,
 } from '@renopath/contracts';
 import { ELEMENTS, ORIENTATIONS, type Element, type OpaqueElement, type Orientation } from './types.ts';
 
@@ -140,7 +140,13 @@ export const systems = z.object({
     efficiency: z.record(z.string(), num),
   }),
   auxiliary: z.object({ central_heating_kwh: num, ventilation_kwh: z.record(z.string(), num) }),
-  ventilation: z.object({ heat_recovery: z.record(z.string(), num), infiltration: z.object({ flow_per_v50: num }) }),
+  ventilation: z.object({
+    heat_recovery: z.record(z.string(), num),
+    infiltration: z.object({
+      flow_per_v50: num,
+      renovated: z.object({ n_inf: num, min_level: InsulationLevel, weights: z.object({ windows: num, roof: num, wall: num }) }),
+    }),
+  }),
   pv: z.object({
     yield_kwh_per_kwp: byCountry(num),
     typical_system: z.object({ house_kwp_per_m2: num, house_kwp_range: band, apartment_kwp: num }),

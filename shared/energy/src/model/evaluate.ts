@@ -1,4 +1,4 @@
-import type { PropertyDescription } from '@renopath/contracts';
+import { InsulationLevel, type PropertyDescription } from '@renopath/contracts';
 import { calibration, climate, levelOfU, glazingOfU, MODEL_VERSION, stock, systems } from './data.ts';
 import { DEFAULT_PARAMETERS, stockLevel, type ModelParameters } from './parameters.ts';
 import { confidenceScore, expectedScoreError } from './confidence.ts';
@@ -41,6 +41,20 @@ interface Adjustment { mode: 'RATIO' | 'SHIFT'; factor: number; shift: number }
 
 const STATE = stock.renovated_state;
 const INFILTRATION = systems.ventilation.infiltration.flow_per_v50;
+const RENEWED = systems.ventilation.infiltration.renovated;
+const LEVELS = InsulationLevel.options;
+
+/** The archetype's infiltration, moved towards a recent airtight home's by the share of envelope the client describes as renewed. */
+function renewedInfiltration(archetype: number, a: AssumedProperty, known: Resolved['known']): number {
+  if (archetype <= RENEWED.n_inf) return archetype;
+  const atLeast = (l: InsulationLevel | null) => l !== null && LEVELS.indexOf(l) >= LEVELS.indexOf(RENEWED.min_level);
+  const w = RENEWED.weights;
+  const windows = known.window && (a.has_renewed_window_frames === true || (a.window_glazing_type === 'TRIPLE_GLAZING' && a.has_renewed_window_frames !== false));
+  const roof = (known.inclinedRoof && atLeast(a.inclined_roof_insulation_type)) || (known.flatRoof && atLeast(a.flat_roof_insulation_type));
+  const wall = known.wall && atLeast(a.outer_wall_insulation_type);
+  const share = (windows ? w.windows : 0) + (roof ? w.roof : 0) + (wall ? w.wall : 0);
+  return archetype - share * (archetype - RENEWED.n_inf);
+}
 const RECOVERY: Readonly<Record<string, number>> = systems.ventilation.heat_recovery;
 const has = (p: PropertyDescription, f: string) => p.eco_facilities !== undefined && (p.eco_facilities as readonly string[]).includes(f);
 
@@ -78,10 +92,11 @@ function run(p: PropertyDescription, options: EvaluateOptions, detail = true): R
   const geometry = computeGeometry(resolved);
   const env = envelopeU(resolved.blend, cell, a, resolved.known, level);
   const e = geometry.envelope;
-  // A measured v50 replaces the archetype's infiltration (EPB: 0.04 x v50 x envelope area, per ventilated volume).
+  // A measured v50 replaces the archetype's infiltration (EPB: 0.04 x v50 x envelope area, per ventilated volume);
+  // without one, a described renewed envelope leaks less than the archetype (data/systems.json infiltration.renovated).
   const nInf = a.air_tightness_v50 !== null
     ? (INFILTRATION * a.air_tightness_v50 * e.total_m2) / (climate.heat_balance.room_height_m * a.habitable_space_m2)
-    : cell.nInf;
+    : renewedInfiltration(cell.nInf, a, resolved.known);
   const input: BalanceInput = {
     area: a.habitable_space_m2,
     areas: { roof: e.roof_m2, wall: e.wall_m2, floor: e.floor_m2, window: e.window_m2, door: e.door_m2 },

@@ -133,20 +133,65 @@ describe('orderings (property-based, random homes)', () => {
 });
 
 describe('a deep renovation reaches the same label whatever the construction year', () => {
+  // Roof, walls and floor STRONG, triple glass in new frames, a heat pump on low-temperature emitters,
+  // ventilation: measured airtightness or not, system C or D, any form and size.
   const deep: Partial<PropertyDescription> = {
     roof_type: 'INCLINED', inclined_roof_insulation_type: 'STRONG', outer_wall_insulation_type: 'STRONG', solid_ground_floor_insulation_type: 'STRONG',
-    basement_type: 'NONE', window_glazing_type: 'TRIPLE_GLAZING', has_renewed_window_frames: true, air_tightness_v50: 3,
+    basement_type: 'NONE', window_glazing_type: 'TRIPLE_GLAZING', has_renewed_window_frames: true,
     heating_type: 'HEAT_PUMP', heating_device: 'AIR_WATER_HEAT_PUMP', heat_emitter_type: 'LOW_TEMPERATURE_RADIATORS',
-    sanitary_heating_device: 'NOT_SEPARATED', ventilation_type: 'SYSTEM_D', has_solar_panels: false,
+    sanitary_heating_device: 'NOT_SEPARATED', has_solar_panels: false,
   };
-  for (const [zip, country, format] of [['9000', 'BE', 'SEMI_OPEN'], ['2000', 'BE', 'OPEN'], ['4000', 'BE', 'CLOSED'], ['3731 AB', 'NL', 'SEMI_OPEN']] as const) {
-    it(`${country} ${zip} ${format}: one label from 1900 to 2020`, () => {
-      const labels = new Set<string>();
-      for (let year = 1900; year <= 2020; year += 5) {
-        labels.add(evaluate({ year_built: year, estate_format: format, habitable_space_m2: 150, zip_code: zip, country, ...deep }).epc_label);
+  const variants = [
+    { ventilation_type: 'SYSTEM_D', air_tightness_v50: 3 }, { ventilation_type: 'SYSTEM_D' }, { ventilation_type: 'SYSTEM_C', air_tightness_v50: 3 }, { ventilation_type: 'SYSTEM_C' },
+  ] as const;
+  // Flanders and the Netherlands: label A or better (their long-term targets). Brussels and Wallonia, whose A is
+  // stricter (45 and 85 kWh/m2), land near a letter's edge: the score barely moves with the year, and with a
+  // typical PV system a Walloon deep renovation is A.
+  const places = [
+    { zip_code: '9000', country: 'BE', best: ['A+', 'A'] }, { zip_code: '2000', country: 'BE', best: ['A+', 'A'] },
+    { zip_code: '3731', country: 'NL', best: ['A++++', 'A+++', 'A++', 'A+', 'A'] },
+    { zip_code: '1050', country: 'BE', best: null }, { zip_code: '4000', country: 'BE', best: null },
+  ] as const;
+  for (const place of places) {
+    it(`${place.country} ${place.zip_code}: about one score from 1850 to 2020, for every form, size and ventilation${place.best ? ', and it is A or better' : ''}`, () => {
+      for (const v of variants) {
+        for (const estate_format of ['OPEN', 'SEMI_OPEN', 'CLOSED'] as const) {
+          for (const habitable_space_m2 of [90, 150, 250]) {
+            const scores: number[] = [];
+            for (let year = 1850; year <= 2020; year += 5) {
+              const e = evaluate({ year_built: year, estate_format, habitable_space_m2, zip_code: place.zip_code, country: place.country, ...deep, ...v });
+              if (place.best) expect(place.best as readonly string[], `${year} ${estate_format} ${habitable_space_m2} ${JSON.stringify(v)}: ${e.epc_score.toFixed(1)}`).toContain(e.epc_label);
+              scores.push(e.epc_score);
+            }
+            // Once everything is renewed the year moves the score through the archetype's proportions only (window
+            // share, compactness): by less than a fifth from 1850 to 2020, or 8 kWh/m2 near zero.
+            const mean = scores.reduce((x, y) => x + y, 0) / scores.length;
+            expect(Math.max(...scores) - Math.min(...scores), `${estate_format} ${habitable_space_m2} ${JSON.stringify(v)}`).toBeLessThan(Math.max(0.2 * mean, 8));
+          }
+        }
       }
-      expect([...labels]).toHaveLength(1);
-      if (country === 'BE' && zip !== '4000') expect([...labels][0]).toBe('A');
     });
   }
+  it('Wallonia: with a typical PV system a deep renovation is A whatever the year', () => {
+    for (let year = 1850; year <= 2020; year += 5) {
+      expect(evaluate({ year_built: year, estate_format: 'OPEN', habitable_space_m2: 150, zip_code: '4000', country: 'BE', ...deep, ventilation_type: 'SYSTEM_D', has_solar_panels: true }).epc_label).toMatch(/^A/);
+    }
+  });
+});
+
+describe('new builds', () => {
+  it('a home built since 2020 is A or B on its region\'s scale, whatever is left undescribed', () => {
+    for (const [zip_code, country] of [['9000', 'BE'], ['1050', 'BE'], ['4000', 'BE'], ['3731', 'NL']] as const) {
+      for (const estate_format of ['OPEN', 'SEMI_OPEN', 'CLOSED'] as const) {
+        for (const habitable_space_m2 of [60, 90, 150, 250]) {
+          for (const year_built of [2020, 2022, 2024, 2026]) {
+            for (const estate_type of ['HOUSE', 'APARTMENT'] as const) {
+              const e = evaluate({ year_built, estate_format, habitable_space_m2, zip_code, country, estate_type });
+              expect(e.epc_label[0], `${zip_code} ${year_built} ${estate_format} ${habitable_space_m2} ${estate_type}: ${e.epc_score.toFixed(0)}`).toMatch(/[AB]/);
+            }
+          }
+        }
+      }
+    }
+  });
 });
