@@ -8,7 +8,9 @@
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { DATA_DIR, loadCases, runStratumA, runStratumB, summariseA, summariseB, type SummaryA } from '../calibration/harness.ts';
+import { PropertyDescription } from '@renopath/contracts';
+import { DATA_DIR, isCorrectedTabula, loadCases, runStratumA, runStratumB, summariseA, summariseB, type SummaryA } from '../calibration/harness.ts';
+import { evaluate } from '../model/evaluate.ts';
 import {
   AGE_BANDS, ageBandBaseline, ageBandOf, groupMedianBaseline, metrics, readListings, STRATA, stratumOf, type Listing, type Metrics,
 } from '../calibration/listings.ts';
@@ -127,7 +129,18 @@ function main(): void {
   }
   const worst = [...b].sort((x, y) => Math.abs(y.relative_error) - Math.abs(x.relative_error)).slice(0, 3);
   console.log(`  largest errors: ${worst.map((r) => `${r.id} ${pct(r.relative_error)}`).join(', ')}`);
+  const corrected = cases.filter(isCorrectedTabula);
+  console.log(`  left out (U-values corrected, data/envelope.json tabula_corrections): ${corrected.map((c) => `${c.id} TABULA ${c.expected.heating_need_kwh_per_m2} model ${evaluate(c.inputs).heating_need_kwh_per_m2.toFixed(1)}`).join('; ')}`);
   console.log(`  monotonic in year: ${sb.monotonic_in_year.pass ? 'pass' : `FAIL ${sb.monotonic_in_year.violations.join('; ')}`}; CLOSED < SEMI_OPEN < OPEN: ${sb.ordered_by_format.pass ? 'pass' : `FAIL ${sb.ordered_by_format.violations.join('; ')}`}`);
+
+  console.log('\nDUTCH REFERENCE DWELLINGS (data/nl-reference-cases.json)');
+  const nlRefs = (JSON.parse(readFileSync(join(DATA_DIR, 'nl-reference-cases.json'), 'utf8')) as { cases: { id: string; inputs: unknown; expected: { epc_score: number | null; heating_need_kwh_per_m2: number | null } }[] }).cases;
+  for (const c of nlRefs) {
+    const e = evaluate(PropertyDescription.parse(c.inputs));
+    const need = c.expected.heating_need_kwh_per_m2;
+    const ep2 = c.expected.epc_score;
+    console.log(`  ${pad(c.id, 16)} heat need ${lpad(e.heating_need_kwh_per_m2.toFixed(1), 6)}${need !== null ? ` (published ${need}, ${pct(e.heating_need_kwh_per_m2 / need - 1)})` : ''}  EP2 ${lpad(e.epc_score.toFixed(1), 6)} ${e.epc_label}${ep2 !== null ? ` (published ${ep2}, ${(e.epc_score - ep2).toFixed(1)})` : ''}`);
+  }
 
   console.log('\nTARGETS (issue 10, Done when)');
   for (const r of byStratum) {

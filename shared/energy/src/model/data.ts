@@ -136,6 +136,7 @@ export const systems = z.object({
   }),
   hot_water: z.object({
     need_kwh_per_m2: z.object({ house: num, apartment: num }),
+    netherlands: z.object({ base_kwh: num, per_m2: num, heat_pump_efficiency: num }),
     solar_fraction: num,
     efficiency: z.record(z.string(), num),
   }),

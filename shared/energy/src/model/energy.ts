@@ -118,11 +118,14 @@ export function deliveredEnergy(
   const water = hotWaterNeed * (a.has_solar_boiler ? 1 - DHW.solar_fraction : 1);
   const sanitary = a.sanitary_heating_device;
   const eff = DHW.efficiency;
+  // NTA 8800 rates a heat pump's tap water lower than the Belgian methods do (data/systems.json hot_water.netherlands).
+  const hpWater = country === 'NL' ? DHW.netherlands.heat_pump_efficiency : eff.HEAT_PUMP_WATER!;
+  const hpBoiler = country === 'NL' ? DHW.netherlands.heat_pump_efficiency : eff.HEAT_PUMP_BOILER!;
   if (sanitary === 'GAS_BOILER') out.GAS += water / eff.GAS_BOILER!;
   else if (sanitary === 'FUEL_OIL_BOILER') out.FUEL_OIL += water / eff.FUEL_OIL_BOILER!;
   else if (sanitary === 'ELECTRIC_BOILER' || sanitary === 'NONE') out.ELECTRICITY += water / eff.ELECTRIC_BOILER!;
-  else if (sanitary === 'HEAT_PUMP_BOILER') out.ELECTRICITY += water / eff.HEAT_PUMP_BOILER!;
-  else if (device === 'AIR_WATER_HEAT_PUMP' || device === 'GEOTHERMAL_HEAT_PUMP') out.ELECTRICITY += water / eff.HEAT_PUMP_WATER!;
+  else if (sanitary === 'HEAT_PUMP_BOILER') out.ELECTRICITY += water / hpBoiler;
+  else if (device === 'AIR_WATER_HEAT_PUMP' || device === 'GEOTHERMAL_HEAT_PUMP') out.ELECTRICITY += water / hpWater;
   else if (device === 'HYBRID_HEAT_PUMP') out[hybridBackup(a)] += water / eff.CONDENSING_BOILER!;
   else if (local) out.ELECTRICITY += water / eff.ELECTRIC_BOILER!;
   else {
@@ -130,7 +133,7 @@ export function deliveredEnergy(
     const share = stockSystems.condensingShare;
     if (BOILER_KINDS.has(device) && share !== null) e = eff.NON_CONDENSING_BOILER! + Math.max(0, share) * (eff.CONDENSING_BOILER! - eff.NON_CONDENSING_BOILER!);
     out[fuelCarrier(a)] += ((1 - hp) * water) / (e * ageFactor);
-    out.ELECTRICITY += (hp * water) / eff.HEAT_PUMP_WATER!;
+    out.ELECTRICITY += (hp * water) / hpWater;
   }
 
   // Auxiliaries: circulator and controls of central systems, ventilation fans.
@@ -190,6 +193,8 @@ export function expectedUseShare(heatNeedPerM2: number): number {
   return pts[pts.length - 1]![1];
 }
 
-export function hotWaterNeed(area: number, apartment: boolean): number {
+/** Net tap-water need (kWh/yr): TABULA's per m2 in Belgium, NTA 8800's per dwelling in the Netherlands (data/systems.json). */
+export function hotWaterNeed(area: number, apartment: boolean, country: Country): number {
+  if (country === 'NL') return DHW.netherlands.base_kwh + DHW.netherlands.per_m2 * area;
   return area * (apartment ? DHW.need_kwh_per_m2.apartment : DHW.need_kwh_per_m2.house);
 }

@@ -121,7 +121,7 @@ function run(p: PropertyDescription, options: EvaluateOptions, detail = true): R
     setPoint: method.set_point_c, reducedHeating: method.reduced_heating,
     heatingDays: certClimate.heating_days, meanOutdoor: certClimate.mean_outdoor_c, solar: certClimate.solar_kwh_per_m2,
   });
-  const hotWater = hotWaterNeed(a.habitable_space_m2, resolved.apartment);
+  const hotWater = hotWaterNeed(a.habitable_space_m2, resolved.apartment, a.country);
   const { byCarrier, pvProduction } = deliveredEnergy(a, a.country, certificate.heating_need_kwh, hotWater, stockSystems);
   // The bill: the need at TABULA's everyday conditions, of which a household uses the expected share (data/factors.json).
   const expectedUse = deliveredEnergy(a, a.country, tabula.heating_need_kwh * expectedUseShare(tabula.heating_need_kwh_per_m2), hotWater, stockSystems).byCarrier;
