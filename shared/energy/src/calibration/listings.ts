@@ -17,8 +17,15 @@ export interface Listing {
   facades: number | null;
   area: number;
   glazing: boolean | null;
+  /** The advert's heating fuel on the request's scale, when the advert names one the request knows. */
+  heating: 'GAS' | 'FUEL_OIL' | 'ELECTRIC' | 'PELLET_FUEL' | 'WOOD' | null;
   score: number;
 }
+
+/** The advert sites' heating fuels (as written, upper-cased) on the request's heating_type. */
+const HEATING: Readonly<Record<string, Listing['heating']>> = {
+  GAS: 'GAS', 'FUEL OIL': 'FUEL_OIL', FUELOIL: 'FUEL_OIL', ELECTRIC: 'ELECTRIC', ELECTRICITY: 'ELECTRIC', PELLET: 'PELLET_FUEL', WOOD: 'WOOD',
+};
 
 /** Rows the statistics can use: a score, a year and an area in a plausible range (typos and A+ scores <= 0 left out). */
 const LIMITS = { year: [1700, 2026], area: [15, 1000], score: [1, 2000] } as const;
@@ -66,6 +73,7 @@ export function readListings(path: string): Listing[] {
     area: col('living_area_m2'), glazing: col('double_glazing'), score: col('epc_kwh_m2'),
   };
   const subtype = col('subtype');
+  const heating = col('heating_type');
   for (const [k, v] of Object.entries(c)) if (v < 0) throw new Error(`${path}: column for ${k} missing`);
   const out: Listing[] = [];
   for (const r of rows) {
@@ -83,7 +91,8 @@ export function readListings(path: string): Listing[] {
     out.push({
       region: region as Listing['region'], postal: r[c.postal]!, apartment: type === 'APARTMENT',
       kind: type === 'APARTMENT' && subtype >= 0 ? kindOf(r[subtype]!) : null, year: Math.round(year),
-      facades: f !== null && Number.isFinite(f) && f >= 2 ? f : null, area, glazing: g === 'true' ? true : g === 'false' ? false : null, score,
+      facades: f !== null && Number.isFinite(f) && f >= 2 ? f : null, area, glazing: g === 'true' ? true : g === 'false' ? false : null,
+      heating: heating >= 0 ? HEATING[r[heating]!.trim().toUpperCase()] ?? null : null, score,
     });
   }
   return out;
@@ -104,6 +113,8 @@ export function propertyOfListing(l: Listing): PropertyDescription {
   // A ground-floor flat loses heat through its floor: described as a floor on the ground.
   if (l.kind === 'GROUND_FLOOR') p.basement_type = 'NONE';
   if (l.glazing !== null) p.window_glazing_type = l.glazing ? 'DOUBLE_GLAZING' : 'SINGLE_GLAZING';
+  // The advert's fuel is the client's heating_type: the device and its age stay the model's.
+  if (l.heating !== null) p.heating_type = l.heating;
   return p;
 }
 

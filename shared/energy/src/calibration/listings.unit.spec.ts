@@ -29,7 +29,7 @@ describe('the committed listings sample', () => {
 });
 
 describe('folds and baselines', () => {
-  const home = (over: Partial<Listing>): Listing => ({ region: 'FLANDERS', postal: '9000', apartment: false, kind: null, year: 1960, facades: 2, area: 120, glazing: null, score: 300, ...over });
+  const home = (over: Partial<Listing>): Listing => ({ region: 'FLANDERS', postal: '9000', apartment: false, kind: null, year: 1960, facades: 2, area: 120, glazing: null, heating: null, score: 300, ...over });
 
   it('keeps one home (postal code, year, area) in one fold', () => {
     expect(foldOf(home({ score: 100 }), 5)).toBe(foldOf(home({ score: 900 }), 5));

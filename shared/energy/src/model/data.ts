@@ -145,7 +145,7 @@ export const systems = z.object({
     heat_recovery: z.record(z.string(), num),
     infiltration: z.object({
       flow_per_v50: num,
-      renovated: z.object({ n_inf: num, min_level: InsulationLevel, weights: z.object({ windows: num, roof: num, wall: num }) }),
+      renovated: z.object({ n_inf: num, min_level: InsulationLevel, better_than_built: num, weights: z.object({ windows: num, roof: num, wall: num }) }),
     }),
   }),
   pv: z.object({

@@ -1,5 +1,5 @@
 import { InsulationLevel, type PropertyDescription } from '@renopath/contracts';
-import { calibration, climate, levelOfU, glazingOfU, MODEL_VERSION, stock, systems } from './data.ts';
+import { calibration, climate, levelOfU, glazingOfU, MODEL_VERSION, stock, systems, type TypologyCell } from './data.ts';
 import { DEFAULT_PARAMETERS, stockLevel, type ModelParameters } from './parameters.ts';
 import { confidenceScore, expectedScoreError } from './confidence.ts';
 import { costOf, deliveredEnergy, expectedUseShare, heatPumpSpf, hotWaterNeed, weigh, type StockSystems } from './energy.ts';
@@ -9,7 +9,7 @@ import { expectedPriceErrorFor, labelFor, qualityLabelFor } from './labels.ts';
 import { resolveProperty, typicalKwp, type Resolved, type SourceOverrides } from './resolve.ts';
 import type { AssumedProperty, CalibrationInfo, DataQualityFlag, Evaluation, HeatBalance, HeatLoss, PerCarrier, StockInfo } from './types.ts';
 import { CARRIERS } from './types.ts';
-import { envelopeU } from './uvalues.ts';
+import { envelopeU, type EnvelopeU } from './uvalues.ts';
 
 export interface EvaluateOptions {
   /** Where given fields came from (EPC_DOCUMENT, LIDAR, PROVIDER); given fields default to INPUT. */
@@ -44,14 +44,20 @@ const INFILTRATION = systems.ventilation.infiltration.flow_per_v50;
 const RENEWED = systems.ventilation.infiltration.renovated;
 const LEVELS = InsulationLevel.options;
 
-/** The archetype's infiltration, moved towards a recent airtight home's by the share of envelope the client describes as renewed. */
-function renewedInfiltration(archetype: number, a: AssumedProperty, known: Resolved['known']): number {
+/**
+ * The archetype's infiltration, moved towards a recent airtight home's by the share of envelope the client describes
+ * as renewed: better than the period built it (a home described as built keeps its archetype's infiltration).
+ */
+function renewedInfiltration(archetype: number, a: AssumedProperty, known: Resolved['known'], cell: TypologyCell, u: EnvelopeU['u']): number {
   if (archetype <= RENEWED.n_inf) return archetype;
-  const atLeast = (l: InsulationLevel | null) => l !== null && LEVELS.indexOf(l) >= LEVELS.indexOf(RENEWED.min_level);
+  // Renewed: at least the minimum level, and clearly better than the period's own construction (data/systems.json better_than_built).
+  const renewed = (l: InsulationLevel | null, e: 'roof' | 'wall') =>
+    l !== null && LEVELS.indexOf(l) >= LEVELS.indexOf(RENEWED.min_level) && u[e] < (1 - RENEWED.better_than_built) * cell.u[e];
   const w = RENEWED.weights;
-  const windows = known.window && (a.has_renewed_window_frames === true || (a.window_glazing_type === 'TRIPLE_GLAZING' && a.has_renewed_window_frames !== false));
-  const roof = (known.inclinedRoof && atLeast(a.inclined_roof_insulation_type)) || (known.flatRoof && atLeast(a.flat_roof_insulation_type));
-  const wall = known.wall && atLeast(a.outer_wall_insulation_type);
+  const windows = known.window && (a.has_renewed_window_frames === true
+    || (a.window_glazing_type === 'TRIPLE_GLAZING' && cell.typical.window !== 'TRIPLE_GLAZING' && a.has_renewed_window_frames !== false));
+  const roof = (known.inclinedRoof && renewed(a.inclined_roof_insulation_type, 'roof')) || (known.flatRoof && renewed(a.flat_roof_insulation_type, 'roof'));
+  const wall = known.wall && renewed(a.outer_wall_insulation_type, 'wall');
   const share = (windows ? w.windows : 0) + (roof ? w.roof : 0) + (wall ? w.wall : 0);
   return archetype - share * (archetype - RENEWED.n_inf);
 }
@@ -96,7 +102,7 @@ function run(p: PropertyDescription, options: EvaluateOptions, detail = true): R
   // without one, a described renewed envelope leaks less than the archetype (data/systems.json infiltration.renovated).
   const nInf = a.air_tightness_v50 !== null
     ? (INFILTRATION * a.air_tightness_v50 * e.total_m2) / (climate.heat_balance.room_height_m * a.habitable_space_m2)
-    : renewedInfiltration(cell.nInf, a, resolved.known);
+    : renewedInfiltration(cell.nInf, a, resolved.known, cell, env.u);
   const input: BalanceInput = {
     area: a.habitable_space_m2,
     areas: { roof: e.roof_m2, wall: e.wall_m2, floor: e.floor_m2, window: e.window_m2, door: e.door_m2 },
