@@ -1,5 +1,5 @@
 /**
- * Reads a JSON array of trajectory job requests (INTERFACE.md's request body) on stdin, writes a JSON array of evaluations on stdout.
+ * Reads a JSON array of trajectory job requests (the trajectory request's body) on stdin, writes a JSON array of evaluations on stdout.
  * A bad element (schema or consistency rules) gets { "error": ... } in its place; invalid JSON exits 1.
  */
 import { formatIssues, propertyOf, TrajectoryRequest } from '@renopath/contracts';

@@ -12,7 +12,7 @@ export interface ConfidenceContext {
 }
 
 /**
- * Importance-weighted share of the inputs resting on direct data (DOMAIN.md 3, weights in data/confidence.json).
+ * Importance-weighted share of the inputs resting on direct data (docs/domain.md, Confidence; weights in data/confidence.json).
  * An item counts with the best source among its given fields; an item with no given field is a MODEL default.
  * With a context: times the segment's factor (segments without validation data count less), minus the warning flags' penalties.
  */

@@ -13,7 +13,7 @@ const described: PropertyDescription = {
 };
 const lidar = { building_width: 'LIDAR', building_depth: 'LIDAR', cornice_height: 'LIDAR', inclined_roof_pane_surface: 'LIDAR' } as const;
 
-describe('confidence anchors (DOMAIN.md 3, weights in data/confidence.json)', () => {
+describe('confidence anchors (docs/domain.md, Confidence; weights in data/confidence.json)', () => {
   it('only the five required fields -> below 0.60, quality D', () => {
     const e = evaluate(required);
     expect(e.confidence_score).toBeLessThan(0.6);

@@ -1,4 +1,4 @@
-/** The 422 business rules of API.md 5.3: one plain-language message per problem, naming the field. */
+/** The trajectory request's 422 business rules (docs/http-contract.md): one plain-language message per problem, naming the field. */
 import type { PropertyDescription } from '@renopath/contracts';
 import { consistency } from './data.ts';
 import { isPostalCodeOf } from './region.ts';

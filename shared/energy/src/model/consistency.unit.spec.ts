@@ -6,7 +6,7 @@ const now = new Date('2026-06-01T00:00:00.000Z');
 const ok: PropertyDescription = { year_built: 1965, estate_format: 'OPEN', habitable_space_m2: 140, zip_code: '3000', country: 'BE' };
 const check = (patch: Partial<PropertyDescription>) => checkConsistency({ ...ok, ...patch } as PropertyDescription, { now });
 
-describe('checkConsistency: the 422 rules of API.md 5.3, one case each', () => {
+describe('checkConsistency: the 422 rules of the trajectory request, one case each', () => {
   it('accepts a consistent request', () => {
     expect(check({})).toEqual([]);
     expect(check({ roof_type: 'INCLINED', inclined_roof_insulation_type: 'LIGHT', heating_type: 'HEAT_PUMP', heating_device: 'AIR_WATER_HEAT_PUMP' })).toEqual([]);

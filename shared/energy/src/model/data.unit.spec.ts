@@ -6,7 +6,7 @@ import { allCells } from './data.ts';
 
 const dataDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'data');
 
-describe('every figure is data with its source and year (STYLE.md 11)', () => {
+describe('every figure is data with its source and year (data files carry their sources)', () => {
   for (const file of readdirSync(dataDir).filter((f) => f.endsWith('.json'))) {
     it(`${file}: the file or each of its tables names a source and a year`, () => {
       const json = JSON.parse(readFileSync(join(dataDir, file), 'utf8')) as Record<string, unknown>;

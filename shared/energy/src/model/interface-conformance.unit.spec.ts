@@ -5,7 +5,7 @@ import { evaluate } from './evaluate.ts';
 import { propertyFromIndication } from './indication.ts';
 
 /**
- * The model reads what clients send: every field and enum value of INTERFACE.md's trajectory request
+ * The model reads what clients send: every field and enum value of the trajectory request as the product owner specified it
  * and old-style indication body (the list in shared/contracts/conformance/interface.json) parses and
  * evaluates to a score and label, one field at a time on top of the required ones.
  */
@@ -23,7 +23,7 @@ function variants(name: 'TrajectoryRequest' | 'IndicationRequest'): Array<[strin
   return out;
 }
 
-describe('the energy model takes INTERFACE.md requests as written', () => {
+describe('the energy model takes trajectory requests as written', () => {
   it('evaluates a trajectory request with each documented field and enum value', () => {
     const failed: string[] = [];
     for (const [label, body] of variants('TrajectoryRequest')) {

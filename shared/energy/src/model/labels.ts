@@ -2,7 +2,7 @@ import type { EnergyEfficiencyType, QualityLabel } from '@renopath/contracts';
 import { confidence, labels } from './data.ts';
 import type { ExpectedPriceError } from './types.ts';
 
-/** The label of a score on a region's scale (data/labels.json, DOMAIN-SOURCES.md section 1). */
+/** The label of a score on a region's scale (data/labels.json, docs/energy-sources.md 1). */
 export function labelFor(scale: EnergyEfficiencyType, score: number): string {
   const rows = labels.scales[scale];
   for (const row of rows) {
@@ -17,13 +17,13 @@ export function labelsOf(scale: EnergyEfficiencyType): string[] {
   return labels.scales[scale].map((r) => r.label);
 }
 
-/** A >= 0.80, B >= 0.70, C >= 0.60, D below (DOMAIN.md 3). */
+/** A >= 0.80, B >= 0.70, C >= 0.60, D below (docs/domain.md, Confidence). */
 export function qualityLabelFor(confidenceScore: number): QualityLabel {
   for (const q of confidence.quality_labels) if (confidenceScore >= q.min) return q.label;
   return 'D';
 }
 
-/** The reference service's accuracy of the cost estimate for the confidence band (DOMAIN.md 3). */
+/** The reference service's accuracy of the cost estimate for the confidence band (docs/domain.md, Confidence). */
 export function expectedPriceErrorFor(confidenceScore: number): ExpectedPriceError {
   const bands = confidence.expected_price_error.bands;
   const band = bands.find((b) => confidenceScore >= b.min) ?? bands[bands.length - 1]!;

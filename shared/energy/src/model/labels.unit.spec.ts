@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { EnergyEfficiencyType } from '@renopath/contracts';
 import { expectedPriceErrorFor, labelFor, qualityLabelFor } from './labels.ts';
 
-/** [score, label] at and around each boundary of DOMAIN-SOURCES.md section 1. */
+/** [score, label] at and around each boundary of docs/energy-sources.md 1. */
 const SCALES: Record<EnergyEfficiencyType, [number, string][]> = {
   EPC_FLANDERS: [
     [-50, 'A+'], [-0.01, 'A+'], [0, 'A'], [100, 'A'], [100.01, 'B'], [200, 'B'], [200.01, 'C'], [300, 'C'], [300.01, 'D'],
@@ -35,7 +35,7 @@ describe('labelFor on every scale, at and around each boundary', () => {
   }
 });
 
-describe('quality label and expected price error (DOMAIN.md 3)', () => {
+describe('quality label and expected price error (docs/domain.md, Confidence)', () => {
   it('A >= 0.80, B >= 0.70, C >= 0.60, D below', () => {
     expect([0.95, 0.8, 0.7999, 0.7, 0.6999, 0.6, 0.5999, 0.1].map(qualityLabelFor)).toEqual(['A', 'A', 'B', 'B', 'C', 'C', 'D', 'D']);
   });
