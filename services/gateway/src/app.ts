@@ -77,7 +77,9 @@ export function buildGateway(deps: GatewayDeps): Gateway {
   void app.register(rateLimitPlugin, config.rateLimit);
   void app.register(idempotencyPlugin, { ...(deps.idempotencyStore ? { store: deps.idempotencyStore } : {}), exclusive: deps.idempotencyExclusive ?? false, ...now });
   void app.register(uploadsPlugin);
-  void app.register(docsPlugin, { publicUrl: config.publicUrl });
+  void app.register(docsPlugin, {
+    publicUrl: config.publicUrl, routes, adminEnabled: config.adminToken !== null, rateLimited: config.rateLimit.perSecond > 0 && config.rateLimit.burst > 0,
+  });
   void app.register(downloadsPlugin, { blobs: deps.blobs, secret: deps.downloadSecret, publicUrl: config.publicUrl, ...now });
   void app.register(operationalRoutes, { bus, contexts: config.contexts });
   void app.register(tokenRoute, { bus, busTimeoutMs: config.busTimeoutMs, limited: config.rateLimit.perSecond > 0 && config.rateLimit.burst > 0, ...now });

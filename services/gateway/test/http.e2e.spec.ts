@@ -127,11 +127,16 @@ describe('HTTP behaviour every client relies on', () => {
       expect(doc.paths).toHaveProperty([path]);
     }
     const patch = doc.paths['/organizations/{organization_id}'].patch;
-    expect(patch.requestBody.content['application/json'].schema.additionalProperties).toBe(false);
+    // Bodies refer to their named contract, which refuses unknown fields as the server does.
+    expect(patch.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/UpdateOrganizationBody' });
+    expect(doc.components.schemas.UpdateOrganizationBody).toMatchObject({ additionalProperties: false, minProperties: 1 });
     expect(Object.keys(patch.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '403', '404']));
     // swagger-ui, served from the assets in its package (no CDN: the service runs offline), reading the same document.
     const docs = await stack.app.inject({ method: 'GET', url: '/docs' });
     expect(docs.headers['content-type']).toMatch(/text\/html/);
+    expect(docs.body).toContain('<title>Renopath API</title>');
+    const initializer = (await stack.app.inject({ method: 'GET', url: '/docs/static/swagger-initializer.js' })).body;
+    expect(Buffer.from(/data:image\/svg\+xml;base64,([A-Za-z0-9+/=]+)/.exec(initializer)?.[1] ?? '', 'base64').toString()).toContain('Renopath');
     expect(docs.body).not.toMatch(/https?:\/\//);
     const bundle = await stack.app.inject({ method: 'GET', url: '/docs/static/swagger-ui-bundle.js' });
     expect(bundle.statusCode).toBe(200);

@@ -36,7 +36,7 @@ const asInRequest = <T extends z.ZodType>(field: z.ZodOptional<T>) => field.unwr
 /** PATCH bodies must change something; checked only when the fields themselves are valid. */
 const nonEmpty = { message: 'must change at least one field', when: (p: { issues: unknown[] }) => p.issues.length === 0 };
 /** A field a client may read but never write: naming it in a body is a 400 naming the field. */
-const readOnly = () => z.unknown().refine(() => false, { message: 'is not editable' }).optional();
+const readOnly = () => z.unknown().refine(() => false, { message: 'is not editable' }).optional().meta({ readOnly: true });
 const readOnlyShape = <F extends string>(fields: readonly F[]) =>
   Object.fromEntries(fields.map((f) => [f, readOnly()])) as { [K in F]: ReturnType<typeof readOnly> };
 const optionalFields = <S extends Record<string, z.ZodType>>(shape: S) =>
@@ -181,7 +181,8 @@ export const UpdateEstateBody = z
     ...estateBodyShape,
     ...readOnlyShape([...ESTATE_READ_ONLY_FIELDS, 'estate_provider_type']),
   })
-  .refine((b) => Object.keys(b).length > 0, nonEmpty);
+  .refine((b) => Object.keys(b).length > 0, nonEmpty)
+  .meta({ minProperties: 1 });
 export type UpdateEstateBody = z.infer<typeof UpdateEstateBody>;
 
 // ---- parts ----
@@ -263,7 +264,8 @@ function partBodies<S extends Record<string, z.ZodType>>(rules: S, dimensions: R
   const create = z.strictObject({ ...rest, [typeField]: rules[typeField]!, dimensions: nestedInput(dimensions), ...readOnlyShape(readOnlyFields) });
   const update = z
     .strictObject({ ...optionalFields(rules), dimensions: nestedInput(dimensions), ...readOnlyShape(readOnlyFields) })
-    .refine((b) => Object.keys(b).length > 0, nonEmpty);
+    .refine((b) => Object.keys(b).length > 0, nonEmpty)
+    .meta({ minProperties: 1 });
   return { create, update };
 }
 

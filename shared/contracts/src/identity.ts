@@ -5,7 +5,8 @@ import { singleLine } from './text.ts';
 /** Identity context: organizations, users, members, API clients and tokens (API.md 3, 4.6). */
 
 export const Uuid = z.uuid({ error: 'must be a UUID' });
-export const Timestamp = z.string();
+/** An instant as ISO 8601 in UTC (`2026-01-31T09:15:00.000Z`). */
+export const Timestamp = z.string().meta({ format: 'date-time' });
 export const MemberType = z.enum(['OWNER', 'EMPLOYEE', 'CLIENT']);
 export type MemberType = z.infer<typeof MemberType>;
 /** Extension (API.md 4.6): an invited member is PENDING, granting nothing, until they accept the emailed invitation. */
@@ -41,7 +42,8 @@ export type TokenReply = z.infer<typeof TokenReply>;
 export const UpdateUserBody = z
   .strictObject({ first_name: name, last_name: name, email_address: email, external_id: externalId })
   .partial()
-  .refine((b) => Object.keys(b).length > 0, nonEmpty);
+  .refine((b) => Object.keys(b).length > 0, nonEmpty)
+  .meta({ minProperties: 1 });
 export type UpdateUserBody = z.infer<typeof UpdateUserBody>;
 
 /**
@@ -100,7 +102,8 @@ const notEditable = z
 export const UpdateOrganizationBody = z
   .strictObject({ ...OrganizationProfileFields, region: notEditable })
   .partial()
-  .refine((b) => Object.keys(b).length > 0, nonEmpty);
+  .refine((b) => Object.keys(b).length > 0, nonEmpty)
+  .meta({ minProperties: 1 });
 export type UpdateOrganizationBody = z.infer<typeof UpdateOrganizationBody>;
 
 /** Who a person is, as a body names them when inviting or creating them. */

@@ -26,9 +26,9 @@ export const RenovationItemBody = z.strictObject({
   renovation_component_type: z.string().min(1).max(100),
   count: z.number().min(1).max(100_000),
 });
-export const UpdateRenovationItemBody = RenovationItemBody.partial().refine((b) => Object.keys(b).length > 0, {
-  message: 'must change at least one field',
-});
+export const UpdateRenovationItemBody = RenovationItemBody.partial()
+  .refine((b) => Object.keys(b).length > 0, { message: 'must change at least one field' })
+  .meta({ minProperties: 1 });
 export type RenovationItemBody = z.infer<typeof RenovationItemBody>;
 
 export const SortBy = z.enum(['created_at', 'updated_at']);

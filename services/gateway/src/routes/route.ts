@@ -21,6 +21,13 @@ export interface RouteDef {
   ids?: string[];
   status: number;
   reply?: z.ZodType;
+  /**
+   * The operation's name in the OpenAPI document and in generated clients (`createEstate`), chosen by
+   * hand: a client's code calls it, so it does not change with the path. A bare alias of a `/v1`
+   * path is documented as `<operationId>Unversioned`.
+   */
+  operationId: string;
+  /** What the operation does, in a sentence or two: the document's summary (its first clause) and description. */
   summary: string;
   tag: string;
   /** Documented error statuses besides the ones every route has. */
