@@ -61,7 +61,10 @@ export class SchemaSet {
    * and a function that gives the schema (a reference, or inline) of a key.
    */
   convert(): { components: Record<string, Json>; schemaOf: (key: string, io: Io) => Json; inlineOf: (key: string, io: Io) => Json } {
-    const converted: Record<Io, Record<string, Json>> = { input: this.convertAll('input'), output: this.convertAll('output') };
+    // Input first: the fields it leaves out as read-only are the ones replies mark `readOnly`.
+    const readOnly = new Set<string>();
+    const input = this.convertAll('input', readOnly);
+    const converted: Record<Io, Record<string, Json>> = { input, output: this.convertAll('output', readOnly) };
     // Which input components differ from their output form, also through what they refer to.
     const differs = new Set<string>();
     for (let changed = true; changed; ) {
@@ -120,7 +123,7 @@ export class SchemaSet {
     return { components, schemaOf, inlineOf };
   }
 
-  private convertAll(io: Io): Record<string, Json> {
+  private convertAll(io: Io, readOnly: Set<string>): Record<string, Json> {
     const registry = z.registry<{ id: string }>();
     for (const [schema, name] of contractNames()) registry.add(schema, { id: name });
     for (const [schema, key] of this.anonymous) registry.add(schema, { id: key });
@@ -141,7 +144,7 @@ export class SchemaSet {
     const out: Record<string, Json> = {};
     for (const [key, schema] of Object.entries(schemas)) {
       if (key === '__shared') throw new Error('a recursive schema without a name: give it an exported name in @renopath/contracts');
-      out[key] = tidy(schema, io) as Json;
+      out[key] = tidy(schema, io, readOnly) as Json;
     }
     return out;
   }
@@ -174,26 +177,32 @@ function mapRefs(json: Json, map: (ref: string) => string): Json {
 
 /**
  * What zod writes that a document should not carry: `$schema`/`$id` per schema, the safe-integer
- * bounds, and in a request body the fields a client may never send (marked `readOnly` in the
- * contracts; the server refuses them by name, so they are left out of what may be sent).
+ * bounds. A request body leaves out the fields a client may never send (marked `readOnly` in the
+ * contracts; the server refuses them by name) and collects their names in `readOnly`; a reply marks
+ * the fields of those names `readOnly`, so a generated client knows which it cannot set.
  */
-function tidy(value: unknown, io: Io): unknown {
-  if (Array.isArray(value)) return value.map((item) => tidy(item, io));
+function tidy(value: unknown, io: Io, readOnly: Set<string>): unknown {
+  if (Array.isArray(value)) return value.map((item) => tidy(item, io, readOnly));
   if (!value || typeof value !== 'object') return value;
   const json = { ...(value as Json) };
   delete json['$schema'];
   delete json['$id'];
   if (json['minimum'] === -SAFE) delete json['minimum'];
   if (json['maximum'] === SAFE) delete json['maximum'];
-  if (io === 'input' && json['properties'] && typeof json['properties'] === 'object') {
+  if (json['properties'] && typeof json['properties'] === 'object') {
     const properties = json['properties'] as Record<string, Json>;
-    const readOnly = Object.keys(properties).filter((key) => properties[key]?.['readOnly'] === true);
-    if (readOnly.length > 0) {
-      json['properties'] = Object.fromEntries(Object.entries(properties).filter(([key]) => !readOnly.includes(key)));
-      if (Array.isArray(json['required'])) json['required'] = (json['required'] as string[]).filter((key) => !readOnly.includes(key));
+    if (io === 'input') {
+      const refused = Object.keys(properties).filter((key) => properties[key]?.['readOnly'] === true);
+      for (const key of refused) readOnly.add(key);
+      if (refused.length > 0) {
+        json['properties'] = Object.fromEntries(Object.entries(properties).filter(([key]) => !refused.includes(key)));
+        if (Array.isArray(json['required'])) json['required'] = (json['required'] as string[]).filter((key) => !refused.includes(key));
+      }
+    } else {
+      json['properties'] = Object.fromEntries(Object.entries(properties).map(([key, property]) => [key, readOnly.has(key) ? { ...property, readOnly: true } : property]));
     }
   }
-  for (const [key, child] of Object.entries(json)) json[key] = tidy(child, io);
+  for (const [key, child] of Object.entries(json)) json[key] = tidy(child, io, readOnly);
   return json;
 }
 
