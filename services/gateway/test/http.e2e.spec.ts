@@ -90,6 +90,17 @@ describe('HTTP behaviour every client relies on', () => {
     expect(res.json()).toEqual({ statusCode: 400, error: 'Bad Request', message: ['debug is not an allowed query parameter', 'limit is not an allowed query parameter'] });
   });
 
+  it('answers a method a path does not take with 405 and the methods it takes in Allow', async () => {
+    const put = await stack.app.inject({ method: 'PUT', url: `/v1/estates/${crypto.randomUUID()}`, headers: { authorization: `Bearer ${token}` } });
+    expect(put.statusCode).toBe(405);
+    expect(put.headers['allow']).toBe('DELETE, GET, HEAD, PATCH');
+    expect(put.json()).toMatchObject({ statusCode: 405, error: 'Method Not Allowed', message: [expect.stringContaining('PUT is not allowed')] });
+    const post = await stack.app.inject({ method: 'POST', url: '/v1/organizations/' });
+    expect([post.statusCode, post.headers['allow']]).toEqual([405, 'GET, HEAD']);
+    // A path that is not served at all stays a 404.
+    expect((await stack.app.inject({ method: 'PUT', url: '/v1/nothing-here' })).statusCode).toBe(404);
+  });
+
   it('answers an unknown route with 404 in the error shape', async () => {
     const res = await stack.app.inject({ method: 'GET', url: '/no/such/route' });
     expect(res.statusCode).toBe(404);

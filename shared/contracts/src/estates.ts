@@ -5,7 +5,7 @@ import {
 } from './enums.ts';
 import { MembershipStatus, Timestamp, Uuid } from './identity.ts';
 import { PropertyFields } from './trajectory-request.ts';
-import { multiLine, singleLine } from './text.ts';
+import { emailAddress, multiLine, singleLine } from './text.ts';
 
 /**
  * Estates context (INTERFACE.md "Estate", "Estate parts"; API.md 4.3, 4.4): an estate and its parts
@@ -332,7 +332,7 @@ export const UploadedFile = z.strictObject({
 export type UploadedFile = z.infer<typeof UploadedFile>;
 
 export const AddEstateMemberBody = z.strictObject({
-  email_address: z.email({ error: 'must be an email address' }).max(320),
+  email_address: emailAddress(),
   first_name: text(200),
   last_name: text(200),
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Country, Region } from './enums.ts';
-import { singleLine } from './text.ts';
+import { emailAddress, singleLine } from './text.ts';
 
 /** Identity context: organizations, users, members, API clients and tokens (API.md 3, 4.6). */
 
@@ -19,7 +19,7 @@ export const DEFAULT_SCOPES: Scope[] = ['estates', 'renovations', 'calculations'
 
 // Text rules (controls, unpaired surrogates, bidi overrides): text.ts.
 const name = singleLine(200);
-const email = z.email({ error: 'must be an email address' }).max(320);
+const email = emailAddress();
 const externalId = z.string().min(1).max(255).nullable();
 
 // ---- HTTP bodies ----
@@ -244,7 +244,7 @@ export type WebhookSecretRotated = z.infer<typeof WebhookSecretRotated>;
 
 /** The operator's view of the embedded outbox (`GET /admin/outbox`, `renopath outbox`). */
 export const OutboxQuery = z.strictObject({
-  to: z.email({ error: 'must be an email address' }).max(320).optional(),
+  to: emailAddress().optional(),
   limit: z.coerce.number().int().min(1).max(1000).optional(),
 });
 export type OutboxQuery = z.infer<typeof OutboxQuery>;
