@@ -30,7 +30,7 @@ export interface GatewayDeps {
   blobs: BlobStore;
   /** Signs download links (see `loadDownloadSecret`). */
   downloadSecret: Buffer;
-  /** Where Idempotency-Key records live (API.md 6); in memory when not given. */
+  /** Where Idempotency-Key records live (docs/http-contract.md "Idempotency and read-your-writes"); in memory when not given. */
   idempotencyStore?: ReadStore;
   /** No other gateway uses `idempotencyStore` (embedded mode): a claim left by an earlier process is abandoned at once. */
   idempotencyExclusive?: boolean;

@@ -8,8 +8,8 @@ import { paginated } from './renovations.ts';
 import { TrajectoryJobMetadata } from './trajectory.ts';
 
 /**
- * Calculations context (INTERFACE.md "Calculation job", "Synchronous indication request";
- * API.md 4.1, 4.2). The job endpoints and their workers arrive with the calculation-jobs issue; the
+ * Calculations context (the interface's "Calculation job", "Synchronous indication request";
+ * docs/http-contract.md "Trajectory jobs", "The indication"). The job endpoints and their workers arrive with the calculation-jobs issue; the
  * shapes are fixed here so every context builds on the same names.
  */
 
@@ -57,7 +57,7 @@ export const IndicationQuery = z.strictObject({ calculation_type: IndicationCalc
 const atLeastOne = () => z.number().min(1).max(1_000_000);
 
 /**
- * The old-style indication body, every field under INTERFACE.md's name. `year_built` and
+ * The old-style indication body, every field under the interface's name. `year_built` and
  * `habitable_space_m2` are required (nothing can be indicated without them); the rest is filled from
  * the typology of the home's age when missing. `zip_code`, `country` and `estate_format` are
  * extensions (default: Flanders, semi-detached).
@@ -86,7 +86,7 @@ export type IndicationRequest = z.infer<typeof IndicationRequest>;
 
 export const IndicationStatus = z.enum(['FINISHED', 'FAILED']);
 
-/** The indication record: `metadata` holds the result and its disclaimer (API.md 4.2). */
+/** The indication record: `metadata` holds the result and its disclaimer (docs/http-contract.md "The indication"). */
 export const IndicationRecord = z.object({
   id: Uuid,
   calculation_status: IndicationStatus,
@@ -112,7 +112,7 @@ export const CalculationJobListQuery = z.strictObject({
 });
 export type CalculationJobListQuery = z.infer<typeof CalculationJobListQuery>;
 
-/** The pagination envelope of INTERFACE.md's renovation search, around jobs. */
+/** The pagination envelope of the interface's renovation search, around jobs. */
 export const CalculationJobPage = paginated(CalculationJob);
 
 /** One webhook attempt as recorded (extension: `GET /v1/calculation-jobs/{id}/webhook-deliveries`). */
@@ -134,7 +134,7 @@ export const WebhookDeliveryView = z.object({
 /** Who created a job: the verified caller at creation, kept so the workflow acts as them later. */
 export const JobActor = z.object({ user_id: Uuid, organization_id: Uuid, client_id: z.string() });
 
-/** Why a job failed (`metadata.error` of a FAILED job, API.md 4.1). */
+/** Why a job failed (`metadata.error` of a FAILED job, docs/job-metadata.md). */
 export const JobError = z.object({ code: z.string(), message: z.string() });
 export type JobError = z.infer<typeof JobError>;
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** The error body of API.md 2. 401, 403 and 500 carry only statusCode and error. */
+/** The error body of docs/http-contract.md "Errors". 401, 403 and 500 carry only statusCode and error. */
 export const ErrorBody = z.object({
   statusCode: z.number().int(),
   error: z.string(),

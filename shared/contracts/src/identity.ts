@@ -2,19 +2,19 @@ import { z } from 'zod';
 import { Country, Region } from './enums.ts';
 import { emailAddress, singleLine } from './text.ts';
 
-/** Identity context: organizations, users, members, API clients and tokens (API.md 3, 4.6). */
+/** Identity context: organizations, users, members, API clients and tokens (docs/http-contract.md "Authentication, roles and rate limits", 4.6). */
 
 export const Uuid = z.uuid({ error: 'must be a UUID' });
 /** An instant as ISO 8601 in UTC (`2026-01-31T09:15:00.000Z`). */
 export const Timestamp = z.string().meta({ format: 'date-time' });
 export const MemberType = z.enum(['OWNER', 'EMPLOYEE', 'CLIENT']);
 export type MemberType = z.infer<typeof MemberType>;
-/** Extension (API.md 4.6): an invited member is PENDING, granting nothing, until they accept the emailed invitation. */
+/** Extension (docs/http-contract.md "Members and invitations"): an invited member is PENDING, granting nothing, until they accept the emailed invitation. */
 export const MembershipStatus = z.enum(['PENDING', 'ACTIVE']);
 export type MembershipStatus = z.infer<typeof MembershipStatus>;
 export const Scope = z.enum(['estates', 'renovations', 'calculations', 'reports', 'organization', 'audit']);
 export type Scope = z.infer<typeof Scope>;
-/** What a client holds unless issued otherwise (API.md 3): everything but `audit`. */
+/** What a client holds unless issued otherwise (docs/http-contract.md "Authentication, roles and rate limits"): everything but `audit`. */
 export const DEFAULT_SCOPES: Scope[] = ['estates', 'renovations', 'calculations', 'reports', 'organization'];
 
 // Text rules (controls, unpaired surrogates, bidi overrides): text.ts.
@@ -60,7 +60,7 @@ const phone = z
 const text = singleLine;
 
 /**
- * The organization's editable profile (INTERFACE.md "Organization"; `vat_number` and `external_id`
+ * The organization's editable profile (the interface's "Organization"; `vat_number` and `external_id`
  * are extensions). `null` clears an optional field. The identity service checks `zipcode` against
  * `country` (a postal code of that country), also when only one of them changes.
  */
@@ -93,7 +93,7 @@ export const OrganizationProfile = z.object({
 });
 export type OrganizationProfile = z.infer<typeof OrganizationProfile>;
 
-/** `region` follows from zipcode and country (INTERFACE.md: read-only); sending it is refused by name. */
+/** `region` follows from zipcode and country (the interface: read-only); sending it is refused by name. */
 const notEditable = z
   .custom<never>(() => false, { message: 'is not editable: it follows from zipcode and country' })
   .optional()
@@ -121,7 +121,7 @@ export const AttachClientMemberBody = z.strictObject({
 export type AttachClientMemberBody = z.infer<typeof AttachClientMemberBody>;
 
 /**
- * API.md 3 names the organization `name`; INTERFACE.md's `organization_name` and the other profile
+ * docs/http-contract.md "Authentication, roles and rate limits" names the organization `name`; the interface's `organization_name` and the other profile
  * fields are accepted too (extension). One of `name` and `organization_name` is required.
  */
 export const AdminCreateOrganizationBody = z
@@ -188,7 +188,7 @@ export const User = z.object({
 });
 export type User = z.infer<typeof User>;
 
-/** INTERFACE.md "Organization" in its order; then the extensions. Unknown values are null. */
+/** The interface "Organization" in its order; then the extensions. Unknown values are null. */
 export const Organization = z.object({
   id: Uuid,
   phone_number: z.string().nullable(),
@@ -208,7 +208,7 @@ export const Organization = z.object({
 });
 export type Organization = z.infer<typeof Organization>;
 
-/** A member as INTERFACE.md lists them: `id` is the member's user id; `user_id`, `organization_id`, `created_at` are extensions. */
+/** A member as the interface lists them: `id` is the member's user id; `user_id`, `organization_id`, `created_at` are extensions. */
 export const OrganizationMember = z.object({
   id: Uuid,
   email_address: z.string(),
@@ -300,7 +300,7 @@ export type Actor = z.infer<typeof Actor>;
 /** Issuer and audience both the identity service and the gateway use unless configured otherwise. */
 export const TOKEN_DEFAULTS = { issuer: 'renopath', audience: 'renopath-api' } as const;
 
-/** Claims of an access token (API.md 3). */
+/** Claims of an access token (docs/http-contract.md "Authentication, roles and rate limits"). */
 export interface AccessTokenClaims {
   iss: string;
   aud: string;

@@ -316,7 +316,7 @@ function webhookOperation(type: string, status: string, description: string, pay
       operationId: `on${type.split(/[._]/).map((w) => w[0]!.toUpperCase() + w.slice(1)).join('')}`,
       tags: ['calculation-jobs'],
       summary: `A job is ${status}`,
-      description: `${description} Sent to the job's \`webhook_url\` as a Standard Webhooks message signed with the API client's webhook secret; verify it (for example with the \`standardwebhooks\` package) before trusting it. Answer 2xx within 15 seconds; other answers are retried on RENOPATH_WEBHOOK_RETRY_SCHEDULE. See docs/webhooks.md.`,
+      description: `${description} Sent to the job's \`webhook_url\` as a Standard Webhooks message signed with the API client's webhook secret; verify it (for example with the \`standardwebhooks\` package) before trusting it. Answer 2xx within 10 seconds; other answers are retried on RENOPATH_WEBHOOK_RETRY_SCHEDULE. See docs/webhooks.md.`,
       parameters: [
         header('webhook-id', 'The message id: the same on every attempt, so a repeat can be dropped.', 'msg_2b4c6d8e-0000-4000-8000-000000000000'),
         header('webhook-timestamp', 'When this attempt was signed (Unix seconds); refuse old ones.', '1767225600'),

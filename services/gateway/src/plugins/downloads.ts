@@ -21,7 +21,7 @@ export interface DownloadsOptions {
   now?: () => number;
 }
 
-/** Download links are valid for an hour (API.md 4.3). */
+/** Download links are valid for an hour (docs/http-contract.md "Estates and their parts"). */
 const DOWNLOAD_LINK_TTL_S = 3600;
 
 /**
@@ -54,7 +54,7 @@ export const downloadsPlugin = fp(
         const { blob, name } = request.params as { blob: string; name: string };
         const { expires, signature } = (request.query ?? {}) as Record<string, unknown>;
         const verdict = signer.verify(blob, name, expires, signature);
-        // A forged or expired link is refused like a bad credential (403 bodies stay bare: API.md 2).
+        // A forged or expired link is refused like a bad credential (403 bodies stay bare: docs/http-contract.md "Errors").
         if (verdict === 'invalid' || verdict === 'expired') throw new HttpError(403);
         const found = await options.blobs.get(verdict.key);
         if (!found) throw new HttpError(404, ['file not found']);

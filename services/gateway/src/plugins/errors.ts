@@ -7,7 +7,7 @@ const SANE_REQUEST_ID = /^[A-Za-z0-9._:@-]{1,128}$/;
 
 /**
  * Errors and request naming: every failure leaves in the `{ statusCode, error, message[] }` shape of
- * API.md 2 (the one error handler, unknown routes) and every reply names its request. Registered
+ * docs/http-contract.md "Errors" (the one error handler, unknown routes) and every reply names its request. Registered
  * first, so the hooks of the plugins after it and the routes see a tagged reply.
  */
 export const errorsPlugin = fp(
@@ -40,7 +40,7 @@ export function frameworkErrors(error: { code?: string }, request: FastifyReques
   return handleError(new HttpError(unknown ? 404 : 400, [unknown ? 'not found' : 'path is not a valid URL']), request, reply);
 }
 
-/** Requests Node's HTTP parser refuses (oversized headers, broken framing) still get the error shape of API.md 2. */
+/** Requests Node's HTTP parser refuses (oversized headers, broken framing) still get the error shape of docs/http-contract.md "Errors". */
 export function answerClientError(this: FastifyInstance, err: Error & { code?: string }, socket: Duplex) {
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
   const [status, text, message] =

@@ -84,7 +84,7 @@ export async function declaredRoutes(app: FastifyInstance, options: DeclaredRout
           let claimed: string | null = null;
           let serviceKey: string | null = null;
           if (idempotencyKey && request.actor) {
-            // `/x` and `/v1/x` are one resource (API.md 1): the route and its ids name the target.
+            // `/x` and `/v1/x` are one resource (docs/http-contract.md "General rules"): the route and its ids name the target.
             const target = `${route.method} ${route.path} ${JSON.stringify(params)}`;
             const fingerprint = IdempotencyKeys.fingerprint(upload ? [target, upload.name, upload.bytes] : [target, JSON.stringify(body ?? null)]);
             const claim = await app.idempotency.claim(request.actor.client_id, idempotencyKey, fingerprint);
@@ -155,7 +155,7 @@ function requestChecks(route: RouteDef): preValidationHookHandler {
     if (kind !== 'upload' && request.isMultipart()) throw new HttpError(415, ['multipart/form-data is only accepted by upload endpoints']);
     if (route.method === 'POST' && request.actor) IdempotencyKeys.keyOf(request.headers['idempotency-key']);
     if (kind === 'upload') return done();
-    // Only the token endpoint takes forms; text/plain and forms elsewhere are a wrong content type (API.md 2).
+    // Only the token endpoint takes forms; text/plain and forms elsewhere are a wrong content type (docs/http-contract.md "Errors").
     if (route.body && request.body !== undefined && !isJson(request.headers['content-type'])) {
       throw new HttpError(415, [`content-type ${String(request.headers['content-type'] ?? '')} is not supported here; send application/json`]);
     }

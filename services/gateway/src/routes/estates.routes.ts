@@ -29,7 +29,7 @@ import {
 } from '@renopath/contracts';
 import type { RouteDef } from './route.ts';
 
-/** Estates, their parts, files, media and members (API.md 4.3, 4.4). */
+/** Estates, their parts, files, media and members (docs/http-contract.md "Estates and their parts"). */
 const base = { prefix: 'both', auth: 'bearer', scope: 'estates', tag: 'estates' } as const;
 const E = '/estates/{estate_id}';
 const F = `${E}/floors/{floor_id}`;

@@ -19,11 +19,11 @@ import {
 } from '@renopath/contracts';
 import type { RouteDef } from './route.ts';
 
-/** Renovations, their items in four scopes, overview and grants (INTERFACE.md; API.md 4.5). */
+/** Renovations, their items in four scopes, overview and grants (docs/http-contract.md "Renovations and reports"). */
 const base = { prefix: 'both', auth: 'bearer', scope: 'renovations', tag: 'renovations' } as const;
 const R = '/renovations/{renovation_id}';
 
-/** The five item operations and the available items of one scope (INTERFACE.md "Renovation items"). */
+/** The five item operations and the available items of one scope (the interface's "Renovation items"). */
 function scopeRoutes(o: { collection: string; ids: string[]; noun: string; scope: string }): RouteDef[] {
   const item = `${o.collection}/items/{item_id}`;
   const itemIds = [...o.ids, 'item_id'];

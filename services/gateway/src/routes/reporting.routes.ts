@@ -5,7 +5,7 @@ import { isReportLanguage } from '@renopath/reporting/i18n/index.ts';
 import type { ReportLanguage, ReportModel } from '@renopath/reporting/report-model.ts';
 import type { RouteDef } from './route.ts';
 
-/** Reports of a renovation (API.md 4.5) and the public referral page (API.md 4.3 `referral_link`). */
+/** Reports of a renovation (docs/http-contract.md "Renovations and reports") and the public referral page (docs/http-contract.md "Estates and their parts"). */
 const reports = { auth: 'bearer', scope: 'reports', tag: 'reports' } as const;
 const R = '/renovations/{renovation_id}';
 

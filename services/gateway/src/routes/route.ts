@@ -9,7 +9,7 @@ export interface RouteDef {
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /** OpenAPI-style path without the `/v1` prefix, e.g. `/users/{user_id}`. */
   path: string;
-  /** `both`: bare and `/v1` (API.md 1); `v1`: only under `/v1`; `bare`: only as written. */
+  /** `both`: bare and `/v1` (docs/http-contract.md "General rules"); `v1`: only under `/v1`; `bare`: only as written. */
   prefix: 'both' | 'v1' | 'bare';
   subject: string;
   auth: 'bearer' | 'admin' | 'none';
@@ -50,7 +50,7 @@ export interface RouteDef {
   signLinks?: boolean;
   /**
    * The status of a body that does not match `body` (default 400). Job creation answers 406 for
-   * per-property violations (API.md 5.2).
+   * per-property violations (docs/http-contract.md "Trajectory jobs").
    */
   invalidBodyStatus?: 400 | 406;
   /**

@@ -13,11 +13,11 @@ export interface TokenRouteOptions {
   now?: () => number;
 }
 
-const errorResponse = { description: 'Error (API.md 2)', content: { 'application/json': { schema: ErrorBody } } };
+const errorResponse = { description: 'Error (docs/http-contract.md "Errors")', content: { 'application/json': { schema: ErrorBody } } };
 
-/** The token endpoint: three credential forms (API.md 3), failed guesses limited per client id and per address. */
+/** The token endpoint: three credential forms (docs/http-contract.md "Authentication, roles and rate limits"), failed guesses limited per client id and per address. */
 export async function tokenRoute(app: FastifyInstance, options: TokenRouteOptions) {
-  // Wrong client secrets per client id, whatever address they come from (API.md 3): 10, then one a minute;
+  // Wrong client secrets per client id, whatever address they come from (docs/http-contract.md "Authentication, roles and rate limits"): 10, then one a minute;
   // and per address, whatever client ids it tries: 20, then one every 30 s (off with the rate limit).
   const secretFailures = new FailureLimiter(10, 60, options.now);
   const addressFailures = options.limited ? new FailureLimiter(20, 30, options.now) : null;
