@@ -65,7 +65,7 @@ export const EstateRoomType = z.enum([
 export const EstateStaircaseType = z.enum(['STRAIGHT', 'QUARTER_TURN', 'HALF_TURN', 'SPIRAL']);
 /** Which system an estate came from (docs/http-contract.md "Estates and their parts", extension on create). */
 export const EstateProviderType = z.enum(['API', 'WHISE', 'SKARABEE', 'SWEEPBRIGHT', 'ZABUN', 'APIMO', 'OMNICASA', 'OTHER']);
-/** Old-style names (docs/http-contract.md "The indication", 4.3): `window_type` has the glazing values, `ground_floor_type` says what the ground floor rests on. */
+/** Old-style names (docs/http-contract.md "The indication"): `window_type` has the glazing values, `ground_floor_type` says what the ground floor rests on. */
 export const WindowType = GlazingType;
 export const GroundFloorType = z.enum(['SOLID_GROUND_FLOOR', 'FLOOR_ABOVE_BASEMENT', 'FLOOR_ABOVE_CRAWL_SPACE']);
 /** Where a model input came from (docs/domain.md "Confidence"). */

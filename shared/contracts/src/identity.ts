@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { Country, Region } from './enums.ts';
 import { emailAddress, singleLine } from './text.ts';
 
-/** Identity context: organizations, users, members, API clients and tokens (docs/http-contract.md "Authentication, roles and rate limits", 4.6). */
+/** Identity context: organizations, users, members, API clients and tokens (docs/http-contract.md "Authentication, roles and rate limits", "Members and invitations"). */
 
 export const Uuid = z.uuid({ error: 'must be a UUID' });
 /** An instant as ISO 8601 in UTC (`2026-01-31T09:15:00.000Z`). */
