@@ -2,6 +2,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { buildAsyncApiDocument, type AsyncApiOptions } from '../asyncapi/document.ts';
 import { buildOpenApiDocument } from '../openapi/document.ts';
 import type { RouteDef } from '../routes/route.ts';
 
@@ -11,6 +12,8 @@ export interface DocsOptions {
   routes: readonly RouteDef[];
   adminEnabled: boolean;
   rateLimited: boolean;
+  /** Where `/asyncapi.json` says the events are published. */
+  events: AsyncApiOptions;
 }
 
 /** The mark at the top of /docs: the product's name rather than the viewer's (served inline, no CDN). */
@@ -41,6 +44,9 @@ export const docsPlugin = fp(
       uiConfig: { docExpansion: 'list', deepLinking: false, tagsSorter: 'alpha' },
     });
     app.get('/openapi.json', { schema: { hide: true } }, async () => documentOf());
+    // The domain events as a contract too: generated from the zod event contracts, kept like the other.
+    let events: Record<string, unknown> | null = null;
+    app.get('/asyncapi.json', { schema: { hide: true } }, async () => (events ??= buildAsyncApiDocument(options.events)));
   },
   { name: 'renopath-docs' },
 );
