@@ -60,7 +60,8 @@ export function buildOpenApiDocument(options: DocumentOptions): Json {
   for (const route of options.routes) {
     if (route.auth === 'admin' && !options.adminEnabled) continue;
     const keys = {
-      body: route.body && route.kind !== 'upload' ? set.use(route.body, `${route.operationId}Body`) : null,
+      body: route.documentedBody ? set.use(route.documentedBody.schema, `${route.operationId}Body`, route.documentedBody.name)
+        : route.body && route.kind !== 'upload' ? set.use(route.body, `${route.operationId}Body`) : null,
       query: route.query ? set.use(route.query, `${route.operationId}Query`) : null,
       reply: route.reply && route.kind !== 'html' ? set.use(route.reply, `${route.operationId}Reply`) : null,
     };

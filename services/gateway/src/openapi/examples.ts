@@ -1,7 +1,8 @@
 /**
- * One example per JSON request body of the OpenAPI document, by the name of the body's contract in
- * `@renopath/contracts`. `openapi-document.unit.spec.ts` parses each with its contract, so an example
- * that the server would refuse fails the tests rather than misleading an integrator.
+ * One example per JSON request body of the OpenAPI document, by the name of the body's schema there
+ * (the contract's name in `@renopath/contracts`, or a route's documented body). The test
+ * `openapi-document.int.spec.ts` parses each with its route's schemas, so an example the server would
+ * refuse fails the tests rather than misleading an integrator.
  */
 export const REQUEST_EXAMPLES: Record<string, unknown> = {
   TokenRequestBody: { client_id: 'c0a8012e-7d1b-4c55-9a38-2f5d7e0b9c11', client_secret: 'the-secret-printed-once' },
@@ -36,8 +37,14 @@ export const REQUEST_EXAMPLES: Record<string, unknown> = {
   UpdateStaircaseBody: { step_count: 16 },
   AddEstateMemberBody: { email_address: 'koper@example.be', first_name: 'Lotte', last_name: 'Janssens' },
   CreateRenovationBody: { estate_id: '8e0d6c4a-1f2b-4c3d-9e8f-7a6b5c4d3e2f', renovation_name: 'Na aankoop' },
-  RenovationItemBody: { renovation_component_type: 'CAVITY_WALL_INSULATION', count: 1 },
-  UpdateRenovationItemBody: { count: 2 },
+  GeneralRenovationItemBody: { renovation_component_type: 'CAVITY_WALL_INSULATION', count: 1 },
+  UpdateGeneralRenovationItemBody: { count: 2 },
+  RoofRenovationItemBody: { renovation_component_type: 'INCLINED_ROOF_INSULATION_OUTSIDE', count: 1 },
+  UpdateRoofRenovationItemBody: { renovation_component_type: 'INCLINED_ROOF_INSULATION_INSIDE' },
+  RoomRenovationItemBody: { renovation_component_type: 'FLOORING_PARQUET', count: 1 },
+  UpdateRoomRenovationItemBody: { renovation_component_type: 'FLOORING_TILES' },
+  StaircaseRenovationItemBody: { renovation_component_type: 'STAIRCASE_RENOVATION', count: 1 },
+  UpdateStaircaseRenovationItemBody: { count: 1 },
   TrajectoryRequest: {
     year_built: 1960, estate_format: 'SEMI_OPEN', habitable_space_m2: 150, zip_code: '9000', country: 'BE',
     heating_type: 'GAS', outer_wall_insulation_type: 'NONE', roof_type: 'INCLINED',

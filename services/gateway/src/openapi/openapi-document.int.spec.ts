@@ -1,8 +1,15 @@
-import { z } from 'zod';
 import * as contracts from '@renopath/contracts';
+import { TokenRequestBody } from '@renopath/contracts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { REQUEST_EXAMPLES } from './examples.ts';
 import { servedDocument } from './testing.ts';
+import { calculationsRoutes } from '../routes/calculations.routes.ts';
+import { estatesRoutes } from '../routes/estates.routes.ts';
+import { identityRoutes } from '../routes/identity.routes.ts';
+import { renovationsRoutes } from '../routes/renovations.routes.ts';
+import { reportingRoutes } from '../routes/reporting.routes.ts';
+
+const ROUTES = [...identityRoutes, ...estatesRoutes, ...renovationsRoutes, ...calculationsRoutes, ...reportingRoutes];
 
 /**
  * What `/openapi.json` promises an integrator beyond being valid (client-generation.int.spec.ts):
@@ -47,15 +54,27 @@ describe('/openapi.json, named, typed and described', () => {
     expect(undescribed).toEqual([]);
   });
 
-  it('gives every JSON request body an example its contract accepts', () => {
+  it('gives every JSON request body an example its route accepts', () => {
     const missing = operations().filter(({ op }) => op['requestBody']?.content['application/json'] && op['requestBody'].content['application/json'].example === undefined);
     expect(missing.map(({ path, method }) => `${method} ${path}`)).toEqual([]);
-    const all = contracts as unknown as Record<string, z.ZodType>;
-    const refused = Object.entries(REQUEST_EXAMPLES).flatMap(([name, example]) => {
-      const result = all[name]!.safeParse(example);
-      return result.success ? [] : [`${name}: ${result.error.message}`];
+    const refused = ROUTES.filter((route) => route.body && route.kind !== 'upload').flatMap((route) => {
+      const example = doc['paths'][`/v1${route.path}`]?.[route.method.toLowerCase()] ?? doc['paths'][route.path][route.method.toLowerCase()];
+      const value = example.requestBody.content['application/json'].example;
+      return [route.body!, ...(route.documentedBody ? [route.documentedBody.schema] : [])]
+        .map((schema) => schema.safeParse(value))
+        .flatMap((result) => (result.success ? [] : [`${route.operationId}: ${result.error.message}`]));
     });
     expect(refused).toEqual([]);
+    // The token endpoint's (not in the route table).
+    expect(TokenRequestBody.safeParse(REQUEST_EXAMPLES['TokenRequestBody']).success).toBe(true);
+  });
+
+  it("offers a scope's items only the catalogue's component types of that scope", () => {
+    const roof = deref(doc['paths']['/v1/renovations/{renovation_id}/roofs/{roof_id}/items'].post.requestBody.content['application/json'].schema);
+    const general = deref(doc['paths']['/v1/renovations/{renovation_id}/items'].post.requestBody.content['application/json'].schema);
+    expect(roof.properties.renovation_component_type.enum).toContain('INCLINED_ROOF_INSULATION_OUTSIDE');
+    expect(roof.properties.renovation_component_type.enum).not.toContain('CAVITY_WALL_INSULATION');
+    expect(general.properties.renovation_component_type.enum).toContain('CAVITY_WALL_INSULATION');
   });
 
   it('refers to named schemas for the bodies and replies of operations', () => {

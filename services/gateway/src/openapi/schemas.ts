@@ -49,10 +49,21 @@ function kindOf(schema: z.ZodType): string {
 export class SchemaSet {
   private readonly anonymous = new Map<z.ZodType, string>();
 
-  /** A schema an operation uses; returns the key to read its converted form with. */
-  use(schema: z.ZodType, hint: string): string {
-    const key = contractNames().get(schema) ?? this.anonymous.get(schema) ?? `~${hint}~${this.anonymous.size}`;
-    if (!contractNames().has(schema)) this.anonymous.set(schema, key);
+  private readonly named = new Map<z.ZodType, string>();
+
+  /**
+   * A schema an operation uses; returns the key to read its converted form with. `name` names a
+   * schema that is not an exported contract (a route's documented body).
+   */
+  use(schema: z.ZodType, hint: string, name?: string): string {
+    const known = contractNames().get(schema) ?? this.named.get(schema);
+    if (known) return known;
+    if (name) {
+      this.named.set(schema, name);
+      return name;
+    }
+    const key = this.anonymous.get(schema) ?? `~${hint}~${this.anonymous.size}`;
+    this.anonymous.set(schema, key);
     return key;
   }
 
@@ -126,7 +137,7 @@ export class SchemaSet {
   private convertAll(io: Io, readOnly: Set<string>): Record<string, Json> {
     const registry = z.registry<{ id: string }>();
     for (const [schema, name] of contractNames()) registry.add(schema, { id: name });
-    for (const [schema, key] of this.anonymous) registry.add(schema, { id: key });
+    for (const [schema, key] of [...this.named, ...this.anonymous]) registry.add(schema, { id: key });
     const { schemas } = z.toJSONSchema(registry, {
       io,
       unrepresentable: 'any',

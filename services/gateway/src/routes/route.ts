@@ -16,6 +16,12 @@ export interface RouteDef {
   /** Needed scope; none means any valid token. */
   scope?: Scope;
   body?: z.ZodType;
+  /**
+   * The body as the OpenAPI document shows it, under this name, where the service checks more than
+   * `body` can say: a scope's renovation items take only the catalogue's component types of that
+   * scope (the service refuses the others with 400, naming the scope).
+   */
+  documentedBody?: { name: string; schema: z.ZodType };
   query?: z.ZodType;
   /** Path parameters that must be UUIDs (anything else is an unknown id: 404). */
   ids?: string[];
