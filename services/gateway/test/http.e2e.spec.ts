@@ -116,7 +116,7 @@ describe('HTTP behaviour every client relies on', () => {
     expect(error.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 
-  it('generates /openapi.json from the route schemas: every declared route, bare and under /v1, with its success status', async () => {
+  it('generates /openapi.json from the route table: every declared route, bare and under /v1, with its success status', async () => {
     const doc = (await stack.app.inject({ method: 'GET', url: '/openapi.json' })).json();
     const missing = stack.running.gateway.routes.flatMap((route) => {
       const paths = route.prefix === 'both' ? [route.path, `/v1${route.path}`] : route.prefix === 'v1' ? [`/v1${route.path}`] : [route.path];

@@ -43,10 +43,10 @@ export const docsPlugin = fp(
       theme: { title: 'Renopath API' },
       uiConfig: { docExpansion: 'list', deepLinking: false, tagsSorter: 'alpha' },
     });
-    app.get('/openapi.json', { schema: { hide: true } }, async () => documentOf());
+    app.get('/openapi.json', async () => documentOf());
     // The domain events as a contract too: generated from the zod event contracts, kept like the other.
     let events: Record<string, unknown> | null = null;
-    app.get('/asyncapi.json', { schema: { hide: true } }, async () => (events ??= buildAsyncApiDocument(options.events)));
+    app.get('/asyncapi.json', async () => (events ??= buildAsyncApiDocument(options.events)));
   },
   { name: 'renopath-docs' },
 );

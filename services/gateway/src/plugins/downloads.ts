@@ -1,12 +1,9 @@
 import contentDisposition from 'content-disposition';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { z } from 'zod';
-import { ErrorBody } from '@renopath/contracts';
 import type { BlobStore } from '@renopath/platform';
 import { HttpError } from '../http/errors.ts';
 import { DOWNLOAD_PATH, DownloadSigner } from '../http/signed-links.ts';
-import { DOCUMENTED_ONLY } from './validation.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -34,22 +31,9 @@ export const downloadsPlugin = fp(
     app.decorate('signer', signer);
     app.get(
       `${DOWNLOAD_PATH}/:blob/:name`,
-      {
-        // The link is checked by its signature (a bad one is 403, not 400): the schema documents, the handler decides.
-        ...DOCUMENTED_ONLY,
-        ...(app.limit ? { onRequest: [app.limit] } : {}),
-        schema: {
-          tags: ['files'],
-          summary: 'Download a file or medium through a signed link from a reply (no bearer token; valid for one hour)',
-          security: [],
-          params: z.object({ blob: z.string(), name: z.string() }),
-          querystring: z.object({ expires: z.string(), signature: z.string() }),
-          response: {
-            200: { description: 'The bytes, with the type decided at upload', content: { 'application/octet-stream': { schema: z.string().meta({ format: 'binary' }) } } },
-            403: ErrorBody, 404: ErrorBody, 429: ErrorBody,
-          },
-        },
-      },
+      // The link is checked by its signature (a bad one is 403, not 400): the handler decides, no schema
+      // validates; the OpenAPI document describes it (openapi/document.ts, downloadOperation).
+      app.limit ? { onRequest: [app.limit] } : {},
       async (request, reply) => {
         const { blob, name } = request.params as { blob: string; name: string };
         const { expires, signature } = (request.query ?? {}) as Record<string, unknown>;
