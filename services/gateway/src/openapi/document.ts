@@ -335,10 +335,12 @@ function jsonReply(description: string, schema: Json): Json {
   return { description, content: { 'application/json': { schema } } };
 }
 
+/** The summary: the description's first clause, without an "Operator:" or "Extension:" label. */
 function firstSentence(text: string): string {
-  const cut = text.search(/[.;:(]\s|\s\(|: |; /);
-  const head = (cut > 0 ? text.slice(0, cut) : text).trim();
-  return head.length > 0 ? head : text;
+  const body = text.replace(/^(Operator|Extension): /, '');
+  const cut = body.search(/\. |; | \(|: /);
+  const head = (cut > 0 ? body.slice(0, cut) : body).trim();
+  return head.length > 0 ? head[0]!.toUpperCase() + head.slice(1) : text;
 }
 
 function sortPaths(paths: Record<string, Record<string, Json>>) {
