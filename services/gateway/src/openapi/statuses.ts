@@ -18,6 +18,8 @@ export function statusesOf(route: RouteDef, options: { rateLimited: boolean }): 
     statuses.add(413);
     statuses.add(415);
   }
+  // A write that still meets a concurrent change of the same stream after its retries (409).
+  if (route.method !== 'GET') statuses.add(409);
   // A keyed POST: the same key with another request (422), or while the first is still running (409).
   if (route.method === 'POST' && route.auth === 'bearer') {
     statuses.add(409);
