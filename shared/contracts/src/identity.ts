@@ -238,6 +238,9 @@ export type InvitationAcceptance = z.infer<typeof InvitationAcceptance>;
 export const EmailChangeConfirmation = z.object({ user_id: Uuid, email_address: z.string() });
 export type EmailChangeConfirmation = z.infer<typeof EmailChangeConfirmation>;
 
+/** Reply of the operator's `DELETE /admin/api-clients/{client_id}`: the client is revoked, its tokens stop working. */
+export const ApiClientRevoked = z.object({ client_id: z.string(), revoked: z.literal(true) });
+
 /** Reply of the operator's `POST /admin/api-clients/{client_id}/webhook-secret`: the new secret, shown once. */
 export const WebhookSecretRotated = z.object({ client_id: Uuid, webhook_secret: z.string() });
 export type WebhookSecretRotated = z.infer<typeof WebhookSecretRotated>;

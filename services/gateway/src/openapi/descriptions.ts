@@ -22,6 +22,7 @@ export const COMPONENT_DESCRIPTIONS: Record<string, string> = {
   AdminCreateApiClientBody: 'An API client for a user: the organization it acts in and its scopes (default: all but audit).',
   AdminCreateOrganizationBody: "A new organization's profile and its owner.",
   AdminOrganizationCreated: "The organization, its owner and the owner's API client; the secrets are shown this once.",
+  ApiClientRevoked: 'A revoked API client: its tokens stop working at once.',
   ApiClientCreated: 'A new API client; the client secret and webhook secret are shown this once.',
   AtticUsage: 'What the attic is used for.',
   AvailableItem: 'A component type a client may add in a scope, with the selection tree of its variants.',

@@ -6,6 +6,7 @@ import {
   AdminCreateOrganizationBody,
   AdminOrganizationCreated,
   ApiClientCreated,
+  ApiClientRevoked,
   ConfirmEmailChangeBody,
   EmailChangeConfirmation,
   IdentitySubjects as S,
@@ -35,7 +36,7 @@ export const identityRoutes: RouteDef[] = [
   { method: 'DELETE', path: '/organizations/{organization_id}/members/{member_id}', prefix: 'both', subject: S.removeOrganizationMember, operationId: 'removeOrganizationMember', auth: 'bearer', scope: 'organization', ids: ['organization_id', 'member_id'], status: 200, reply: OrganizationMember, summary: 'Remove a member by their user id (owners only; the last owner stays)', tag: 'organizations', errors: [401, 403, 404, 409] },
   { method: 'POST', path: '/admin/organizations', prefix: 'bare', subject: S.adminCreateOrganization, operationId: 'adminCreateOrganization', auth: 'admin', body: AdminCreateOrganizationBody, status: 201, reply: AdminOrganizationCreated, summary: "Operator: create an organization with its owner and the owner's API client. An owner address that already has an account is invited (owner_status PENDING; the client works once they accept)", tag: 'admin', errors: [400, 401, 409] },
   { method: 'POST', path: '/admin/api-clients', prefix: 'bare', subject: S.adminCreateApiClient, operationId: 'adminCreateApiClient', auth: 'admin', body: AdminCreateApiClientBody, status: 201, reply: ApiClientCreated, summary: 'Operator: create an API client acting as a user', tag: 'admin', errors: [400, 401, 404] },
-  { method: 'DELETE', path: '/admin/api-clients/{client_id}', prefix: 'bare', subject: S.adminRevokeApiClient, operationId: 'adminRevokeApiClient', auth: 'admin', status: 200, reply: z.object({ client_id: z.string(), revoked: z.literal(true) }), summary: "Operator: revoke an API client; its tokens stop working at once", tag: 'admin', errors: [401, 404] },
+  { method: 'DELETE', path: '/admin/api-clients/{client_id}', prefix: 'bare', subject: S.adminRevokeApiClient, operationId: 'adminRevokeApiClient', auth: 'admin', status: 200, reply: ApiClientRevoked, summary: "Operator: revoke an API client; its tokens stop working at once", tag: 'admin', errors: [401, 404] },
   { method: 'POST', path: '/admin/api-clients/{client_id}/webhook-secret', prefix: 'bare', subject: S.adminRotateWebhookSecret, operationId: 'adminRotateWebhookSecret', auth: 'admin', status: 200, reply: WebhookSecretRotated, summary: "Operator: issue a new webhook signing secret for an API client (shown once; the old one stops signing)", tag: 'admin', errors: [401, 404] },
   { method: 'GET', path: '/admin/outbox', prefix: 'bare', subject: S.adminOutbox, operationId: 'adminListOutbox', auth: 'admin', query: OutboxQuery, status: 200, reply: z.array(OutboxMessage), summary: 'Operator: the messages in the outbox (embedded mode, RENOPATH_SMTP_URL unset), oldest first; `to` filters by address', tag: 'admin', errors: [400, 401, 404] },
 ];
