@@ -10,7 +10,7 @@ const Env = PlatformEnv.extend({
 
 export interface EstatesServiceConfig {
   platform: PlatformConfig;
-  /** Base of the referral links; the gateway's public address (API.md 7). */
+  /** Base of the referral links; the gateway's public address (README.md "Configuration"). */
   publicUrl: string;
   settleTimeoutMs: number;
 }

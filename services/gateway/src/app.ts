@@ -3,6 +3,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
 import type { BlobStore, Bus, ReadStore } from '@renopath/platform';
+import type { AsyncApiOptions } from './asyncapi/document.ts';
 import type { GatewayConfig } from './config.ts';
 import { requestLogger } from './http/request-logger.ts';
 import { authPlugin } from './plugins/auth.ts';
@@ -30,11 +31,13 @@ export interface GatewayDeps {
   blobs: BlobStore;
   /** Signs download links (see `loadDownloadSecret`). */
   downloadSecret: Buffer;
-  /** Where Idempotency-Key records live (API.md 6); in memory when not given. */
+  /** Where Idempotency-Key records live (docs/http-contract.md "Idempotency and read-your-writes"); in memory when not given. */
   idempotencyStore?: ReadStore;
   /** No other gateway uses `idempotencyStore` (embedded mode): a claim left by an earlier process is abandoned at once. */
   idempotencyExclusive?: boolean;
   now?: () => number;
+  /** The bus the events go out on, as `/asyncapi.json` names it (the NATS URL, stream and subject prefix). */
+  events?: AsyncApiOptions;
 }
 
 export interface Gateway {
@@ -77,7 +80,10 @@ export function buildGateway(deps: GatewayDeps): Gateway {
   void app.register(rateLimitPlugin, config.rateLimit);
   void app.register(idempotencyPlugin, { ...(deps.idempotencyStore ? { store: deps.idempotencyStore } : {}), exclusive: deps.idempotencyExclusive ?? false, ...now });
   void app.register(uploadsPlugin);
-  void app.register(docsPlugin, { publicUrl: config.publicUrl });
+  void app.register(docsPlugin, {
+    publicUrl: config.publicUrl, routes, adminEnabled: config.adminToken !== null, rateLimited: config.rateLimit.perSecond > 0 && config.rateLimit.burst > 0,
+    events: deps.events ?? { natsUrl: 'nats://localhost:4222', stream: 'RENOPATH_EVENTS', prefix: null },
+  });
   void app.register(downloadsPlugin, { blobs: deps.blobs, secret: deps.downloadSecret, publicUrl: config.publicUrl, ...now });
   void app.register(operationalRoutes, { bus, contexts: config.contexts });
   void app.register(tokenRoute, { bus, busTimeoutMs: config.busTimeoutMs, limited: config.rateLimit.perSecond > 0 && config.rateLimit.burst > 0, ...now });

@@ -4,7 +4,7 @@ import { exportStream } from './cli/export.ts';
 import { replay } from './cli/replay.ts';
 
 /**
- * `renopath`: the operators' command-line tool. Most commands wrap the admin API (API.md 3), so they
+ * `renopath`: the operators' command-line tool. Most commands wrap the admin API (docs/http-contract.md "Authentication, roles and rate limits"), so they
  * work the same against an embedded or a distributed deployment; `replay` and `export` open a
  * context's stores directly (cli/), for when the service is down or on a copy of its data.
  */

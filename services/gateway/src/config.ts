@@ -2,7 +2,7 @@ import { isIP } from 'node:net';
 import { z } from 'zod';
 import { TOKEN_DEFAULTS } from '@renopath/contracts';
 
-/** The gateway's configuration (API.md 7), parsed once at start-up; nothing else reads process.env. */
+/** The gateway's configuration (README.md "Configuration"), parsed once at start-up; nothing else reads process.env. */
 
 const Env = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),

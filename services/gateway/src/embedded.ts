@@ -4,6 +4,7 @@ import { localWebhookSigner } from '@renopath/calculations/webhooks/job-webhooks
 import { createLogger, openBlobStore, PlatformEnv, platformConfig } from '@renopath/platform/service/adapters.ts';
 import { createMemoryBus } from '@renopath/platform/memory/memory-bus.ts';
 import { buildGateway } from './app.ts';
+import { eventsOf } from './asyncapi/document.ts';
 import { loadGatewayConfig } from './config.ts';
 import { calculationsRoutes } from './routes/calculations.routes.ts';
 import { renovationsRoutes } from './routes/renovations.routes.ts';
@@ -59,7 +60,7 @@ export async function startEmbedded(env: NodeJS.ProcessEnv = process.env, option
   const bootstrap = await identity.service.bootstrapIfEmpty(identityConfig.bootstrap);
   const { downloadSecret, idempotencyStore } = await openGatewayStorage(gatewayConfig);
   // The idempotency records are in this process's own data dir: a claim left unfinished there is a dead process's.
-  const gateway = buildGateway({ bus, config: gatewayConfig, logger, blobs, downloadSecret, idempotencyStore, idempotencyExclusive: true, routes: [...renovationsRoutes, ...calculationsRoutes, ...reportingRoutes] });
+  const gateway = buildGateway({ bus, config: gatewayConfig, logger, blobs, downloadSecret, events: eventsOf(platform), idempotencyStore, idempotencyExclusive: true, routes: [...renovationsRoutes, ...calculationsRoutes, ...reportingRoutes] });
   await gateway.start();
   return {
     gateway,

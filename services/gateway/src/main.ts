@@ -1,6 +1,7 @@
 import { PlatformEnv, createLogger, openBlobStore, openBus, platformConfig } from '@renopath/platform/service/adapters.ts';
 import { BusUnavailableError } from '@renopath/platform';
 import { buildGateway } from './app.ts';
+import { eventsOf } from './asyncapi/document.ts';
 import { loadGatewayConfig } from './config.ts';
 import { calculationsRoutes } from './routes/calculations.routes.ts';
 import { renovationsRoutes } from './routes/renovations.routes.ts';
@@ -15,7 +16,7 @@ const bus = await openBus(platform, 'gateway');
 // The blob store the estates service reads uploads from: it must be the same store (a shared volume for `fs`, or GridFS).
 const blobs = await openBlobStore(platform);
 const { downloadSecret, idempotencyStore } = await openGatewayStorage(config);
-const gateway = buildGateway({ bus, config, logger, blobs, downloadSecret, idempotencyStore, routes: [...renovationsRoutes, ...calculationsRoutes, ...reportingRoutes] });
+const gateway = buildGateway({ bus, config, logger, blobs, downloadSecret, events: eventsOf(platform), idempotencyStore, routes: [...renovationsRoutes, ...calculationsRoutes, ...reportingRoutes] });
 // Processes start in no set order: listen at once (/health answers, /ready says 503 until identity and every
 // context answer), and load identity's keys and revocations as soon as it is there, however long that takes.
 await gateway.app.listen({ port: config.port, host: config.host });

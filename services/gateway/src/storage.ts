@@ -18,7 +18,7 @@ export async function openGatewayStorage(config: GatewayConfig) {
 }
 
 /**
- * Idempotency-Key records (API.md 6): gateway replicas behind one load balancer need one shared
+ * Idempotency-Key records (docs/http-contract.md "Idempotency and read-your-writes"): gateway replicas behind one load balancer need one shared
  * store, the PostgreSQL server of RENOPATH_READ_STORE; otherwise (`sqlite`, or a read store the
  * gateway has no adapter of its own for) they stay in a file of this gateway's data dir.
  */

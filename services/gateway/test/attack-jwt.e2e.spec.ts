@@ -5,7 +5,7 @@ import { exportJWK, generateKeyPair, importJWK, SignJWT, type JWK } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from './stack.ts';
 
-/** JWT forgeries: every one is a bare 401 (API.md 2), on a read and on a write. */
+/** JWT forgeries: every one is a bare 401 (docs/http-contract.md "Errors"), on a read and on a write. */
 
 let stack: Stack;
 let valid: string;

@@ -104,7 +104,7 @@ describe('a job whose worker dies in the middle', () => {
     expect(after.body['calculation_job_status']).toBe('STOPPED');
     expect(after.body['metadata']).toEqual({});
     expect((await call(child!, token, 'POST', `/v1/calculation-jobs/${created.body['id']}/stop`)).status).toBe(200);
-    // The stop is announced to the job's webhook, signed (API.md 5.4).
+    // The stop is announced to the job's webhook, signed (docs/webhooks.md).
     await until('the stopped webhook', async () => hooks.length > 0);
     expect(hooks[0]!.type).toBe('calculation_job.stopped');
     expect(hooks[0]!.id).toBeTruthy();

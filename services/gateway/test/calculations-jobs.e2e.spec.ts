@@ -5,7 +5,7 @@ import { Webhook } from 'standardwebhooks';
 import { ADMIN_TOKEN, startStack, type Stack } from './stack.ts';
 
 /**
- * Calculation jobs over HTTP, as a client coded against INTERFACE.md and API.md 4.1 uses them:
+ * Calculation jobs over HTTP, as a client coded against the interface and docs/job-metadata.md uses them:
  * create, poll until FINISHED, read the trajectory and the renovation it made.
  */
 let stack: Stack;
@@ -101,7 +101,7 @@ describe('a job with only the five required fields', () => {
     expect(m.region).toBe('FLANDERS');
     expect(m.energy_efficiency_type).toBe('EPC_FLANDERS');
     expect(Object.keys(m.current).sort()).toEqual(['co2_kg_per_year', 'energy_cost_eur_per_year', 'epc_label', 'epc_score', 'heating_need_kwh_per_year', 'primary_energy_kwh_per_year']);
-    // Only the required fields: mostly assumptions, so quality D (API.md 4.1, DOMAIN.md 3).
+    // Only the required fields: mostly assumptions, so quality D (docs/job-metadata.md, docs/domain.md "Confidence").
     expect(m.confidence_score).toBeLessThan(0.6);
     expect(m.quality_label).toBe('D');
     expect(m.expected_price_error.average_pct).toBeGreaterThanOrEqual(20);
@@ -269,7 +269,7 @@ describe('estates, lists and the stop call', () => {
   });
 });
 
-describe('webhooks (API.md 5.4)', () => {
+describe('webhooks (docs/webhooks.md)', () => {
   it('delivers a signed calculation_job.finished, retried after a 500 with the same webhook id, then never again', async () => {
     const hook = await receiver((n) => (n === 1 ? 500 : 204));
     try {
@@ -298,7 +298,7 @@ describe('webhooks (API.md 5.4)', () => {
   });
 });
 
-describe('the synchronous indication (API.md 4.2)', () => {
+describe('the synchronous indication (docs/http-contract.md "The indication")', () => {
   it('answers 201 with the record and lists it', async () => {
     const body = {
       year_built: 1975, eco_facilities: ['SOLAR_PANELS'], estate_roof_type: 'INCLINED', habitable_space_m2: 120,

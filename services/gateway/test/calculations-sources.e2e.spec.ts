@@ -5,7 +5,7 @@ import { buildPdf, flemishEpcPages } from '@renopath/calculations/epc-document/t
 import { startStack, type Stack } from './stack.ts';
 
 /**
- * Where a job's data comes from (API.md 4.1 `data_quality`, DOMAIN.md 3): an EPC document downloaded
+ * Where a job's data comes from (docs/job-metadata.md `data_quality`, docs/domain.md "Confidence"): an EPC document downloaded
  * from `epc_url`, LiDAR geometry and the energy provider, each working and failing, served by a
  * local server; and the guard that keeps downloads and webhooks off private addresses.
  */

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from './stack.ts';
 
 /**
- * Job creation refuses bad requests as API.md 5.2 and 5.3 say: 406 for per-property violations,
- * 422 for business rules, one message per problem naming the field. Bodies use INTERFACE.md's names.
+ * Job creation refuses bad requests as docs/http-contract.md "Trajectory jobs" say: 406 for per-property violations,
+ * 422 for business rules, one message per problem naming the field. Bodies use the interface's names.
  */
 let stack: Stack;
 let api: ReturnType<Stack['as']>;
@@ -26,7 +26,7 @@ async function refused(body: unknown, status: 406 | 422) {
   return json.message as string[];
 }
 
-describe('406: per-property violations (API.md 5.2)', () => {
+describe('406: per-property violations (docs/http-contract.md "Trajectory jobs")', () => {
   it.each(['year_built', 'estate_format', 'habitable_space_m2', 'zip_code', 'country'])('a missing required %s', async (field) => {
     const { [field]: _gone, ...body } = base as Record<string, unknown>;
     const message = await refused(body, 406);
@@ -61,7 +61,7 @@ describe('406: per-property violations (API.md 5.2)', () => {
   });
 });
 
-describe('422: business rules (API.md 5.3)', () => {
+describe('422: business rules (docs/http-contract.md "Trajectory jobs")', () => {
   it('a flat roof with an inclined roof field, and an inclined roof with a flat roof field', async () => {
     expect((await refused({ ...base, roof_type: 'FLAT', inclined_roof_pane_surface: 60 }, 422)).join()).toContain('inclined_roof_pane_surface');
     expect((await refused({ ...base, roof_type: 'INCLINED', flat_roof_insulation_type: 'NONE' }, 422)).join()).toContain('flat_roof_insulation_type');

@@ -3,7 +3,7 @@ import { INTERFACE_SPEC, jsonSchemaHasPath } from '@renopath/contracts/testing/i
 import { startStack, type Stack } from './stack.ts';
 
 /**
- * `/openapi.json` against INTERFACE.md (its list in `shared/contracts/conformance/interface.json`):
+ * `/openapi.json` against the interface (its list in `shared/contracts/conformance/interface.json`):
  * every endpoint a client is coded against is published with its path, method and success status,
  * its body schema takes every documented field, and its reply schema declares every documented one.
  * Endpoints whose context has not landed yet are named here with the issue that brings them; their
@@ -28,7 +28,7 @@ const operation = (method: string, path: string) => ((doc['paths'] as Record<str
 const component = (name: string) => (doc['components'] as { schemas: Record<string, Json> }).schemas[name];
 const jsonContent = (holder: Json | undefined) => ((holder?.['content'] as Record<string, { schema: Json }> | undefined)?.['application/json'])?.schema;
 
-describe('INTERFACE.md conformance of /openapi.json', () => {
+describe('Interface conformance of /openapi.json', () => {
   const served = INTERFACE_SPEC.endpoints.filter((e) => !pendingFor(e.path));
   const pending = INTERFACE_SPEC.endpoints.filter((e) => pendingFor(e.path));
 

@@ -31,7 +31,7 @@ const storedUploads = () => {
   }
 };
 
-describe('files and media: upload, signed download, delete (API.md 4.3)', () => {
+describe('files and media: upload, signed download, delete (docs/http-contract.md "Estates and their parts")', () => {
   it('uploads a file, answers it with a signed link that works without a token, and lists it at once', async () => {
     const res = await stack.as(owner).upload(`${E()}/files`, [pdfPart]);
     expect(res.statusCode).toBe(201);
@@ -83,7 +83,7 @@ describe('files and media: upload, signed download, delete (API.md 4.3)', () => 
     }
     const estate = (await stack.as(owner).get(E())).json();
     expect(estate.media.map((m: { mimetype: string }) => m.mimetype)).toEqual(['image/jpeg', 'image/png', 'image/webp', 'video/mp4']);
-    // INTERFACE.md: the estate's media are its commercial_context.commercial_media_files ({id, name, url, mimetype}), in the list form too
+    // The interface: the estate's media are its commercial_context.commercial_media_files ({id, name, url, mimetype}), in the list form too
     const files = estate.commercial_context.commercial_media_files;
     expect(files.map((m: { id: string }) => m.id)).toEqual(estate.media.map((m: { id: string }) => m.id));
     for (const file of files) expect(file).toMatchObject({ id: expect.any(String), name: 'm', url: expect.stringMatching(/^http:\/\/localhost:8080\/v1\/downloads\//), mimetype: expect.any(String) });

@@ -22,9 +22,9 @@ afterAll(async () => stack?.close());
 const E = () => `/estates/${estateId}`;
 const history = async () => (await stack.as(audit).get(`/v1${E()}/history`)).json() as Array<{ type: string; data: Record<string, unknown> }>;
 
-describe('roofs (API.md 4.4)', () => {
-  it('full CRUD with the body of INTERFACE.md, each answer readable by the next request', async () => {
-    // INTERFACE.md's roof body: dimensions.height_cm, estate_roof_type, surface_m2, is_decking_present, insulation_type
+describe('roofs (docs/http-contract.md "Estates and their parts")', () => {
+  it('full CRUD with the body of the interface, each answer readable by the next request', async () => {
+    // The interface's roof body: dimensions.height_cm, estate_roof_type, surface_m2, is_decking_present, insulation_type
     const body = { dimensions: { height_cm: 450 }, estate_roof_type: 'INCLINED', surface_m2: 85, is_decking_present: true, insulation_type: 'NONE' };
     const created = await stack.as(owner).post(`${E()}/roofs`, { ...body, name: 'Main roof' });
     expect(created.statusCode).toBe(201);
@@ -87,9 +87,9 @@ describe('roofs (API.md 4.4)', () => {
   });
 });
 
-describe('floors, rooms and staircases (API.md 4.4)', () => {
+describe('floors, rooms and staircases (docs/http-contract.md "Estates and their parts")', () => {
   it('full CRUD of floors, rooms under floors and staircases under floors', async () => {
-    // INTERFACE.md's floor body: dimensions.height_cm, floor_number, estate_floor_type
+    // The interface's floor body: dimensions.height_cm, floor_number, estate_floor_type
     const floorRes = await stack.as(owner).post(`${E()}/floors`, { dimensions: { height_cm: 260 }, floor_number: 0, estate_floor_type: 'GROUND_FLOOR', surface_m2: 60 });
     expect(floorRes.statusCode).toBe(201);
     const floor = floorRes.json();
@@ -99,7 +99,7 @@ describe('floors, rooms and staircases (API.md 4.4)', () => {
     });
     const F = `${E()}/floors/${floor.id}`;
 
-    // INTERFACE.md's room body: surface_m2, estate_room_type
+    // The interface's room body: surface_m2, estate_room_type
     const roomRes = await stack.as(owner).post(`${F}/rooms`, { surface_m2: 14.5, estate_room_type: 'KITCHEN', window_count: 2 });
     expect(roomRes.statusCode).toBe(201);
     const room = roomRes.json();
@@ -112,7 +112,7 @@ describe('floors, rooms and staircases (API.md 4.4)', () => {
     const roomPatched = await stack.as(owner).patch(`${F}/rooms/${room.id}`, { estate_room_type: 'DINING_ROOM', name: 'Eetkamer' });
     expect(roomPatched.json()).toMatchObject({ id: room.id, estate_room_type: 'DINING_ROOM', name: 'Eetkamer' });
 
-    // INTERFACE.md's staircase body: dimensions.height_cm, estate_staircase_type
+    // The interface's staircase body: dimensions.height_cm, estate_staircase_type
     const stairsRes = await stack.as(owner).post(`${F}/staircases`, { dimensions: { height_cm: 270, width_cm: 90 }, estate_staircase_type: 'QUARTER_TURN', step_count: 15 });
     expect(stairsRes.statusCode).toBe(201);
     const stairs = stairsRes.json();

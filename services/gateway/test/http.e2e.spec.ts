@@ -90,6 +90,17 @@ describe('HTTP behaviour every client relies on', () => {
     expect(res.json()).toEqual({ statusCode: 400, error: 'Bad Request', message: ['debug is not an allowed query parameter', 'limit is not an allowed query parameter'] });
   });
 
+  it('answers a method a path does not take with 405 and the methods it takes in Allow', async () => {
+    const put = await stack.app.inject({ method: 'PUT', url: `/v1/estates/${crypto.randomUUID()}`, headers: { authorization: `Bearer ${token}` } });
+    expect(put.statusCode).toBe(405);
+    expect(put.headers['allow']).toBe('DELETE, GET, HEAD, PATCH');
+    expect(put.json()).toMatchObject({ statusCode: 405, error: 'Method Not Allowed', message: [expect.stringContaining('PUT is not allowed')] });
+    const post = await stack.app.inject({ method: 'POST', url: '/v1/organizations/' });
+    expect([post.statusCode, post.headers['allow']]).toEqual([405, 'GET, HEAD']);
+    // A path that is not served at all stays a 404.
+    expect((await stack.app.inject({ method: 'PUT', url: '/v1/nothing-here' })).statusCode).toBe(404);
+  });
+
   it('answers an unknown route with 404 in the error shape', async () => {
     const res = await stack.app.inject({ method: 'GET', url: '/no/such/route' });
     expect(res.statusCode).toBe(404);
@@ -105,7 +116,7 @@ describe('HTTP behaviour every client relies on', () => {
     expect(error.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 
-  it('generates /openapi.json from the route schemas: every declared route, bare and under /v1, with its success status', async () => {
+  it('generates /openapi.json from the route table: every declared route, bare and under /v1, with its success status', async () => {
     const doc = (await stack.app.inject({ method: 'GET', url: '/openapi.json' })).json();
     const missing = stack.running.gateway.routes.flatMap((route) => {
       const paths = route.prefix === 'both' ? [route.path, `/v1${route.path}`] : route.prefix === 'v1' ? [`/v1${route.path}`] : [route.path];
@@ -127,11 +138,16 @@ describe('HTTP behaviour every client relies on', () => {
       expect(doc.paths).toHaveProperty([path]);
     }
     const patch = doc.paths['/organizations/{organization_id}'].patch;
-    expect(patch.requestBody.content['application/json'].schema.additionalProperties).toBe(false);
+    // Bodies refer to their named contract, which refuses unknown fields as the server does.
+    expect(patch.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/UpdateOrganizationBody' });
+    expect(doc.components.schemas.UpdateOrganizationBody).toMatchObject({ additionalProperties: false, minProperties: 1 });
     expect(Object.keys(patch.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '403', '404']));
     // swagger-ui, served from the assets in its package (no CDN: the service runs offline), reading the same document.
     const docs = await stack.app.inject({ method: 'GET', url: '/docs' });
     expect(docs.headers['content-type']).toMatch(/text\/html/);
+    expect(docs.body).toContain('<title>Renopath API</title>');
+    const initializer = (await stack.app.inject({ method: 'GET', url: '/docs/static/swagger-initializer.js' })).body;
+    expect(Buffer.from(/data:image\/svg\+xml;base64,([A-Za-z0-9+/=]+)/.exec(initializer)?.[1] ?? '', 'base64').toString()).toContain('Renopath');
     expect(docs.body).not.toMatch(/https?:\/\//);
     const bundle = await stack.app.inject({ method: 'GET', url: '/docs/static/swagger-ui-bundle.js' });
     expect(bundle.statusCode).toBe(200);

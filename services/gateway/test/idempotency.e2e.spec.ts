@@ -14,7 +14,7 @@ afterAll(async () => stack?.close());
 const post = (url: string, payload: object, key: string, bearer = owner) =>
   stack.app.inject({ method: 'POST', url, headers: { authorization: `Bearer ${bearer}`, 'idempotency-key': key }, payload });
 
-describe('Idempotency-Key on POST (API.md 6)', () => {
+describe('Idempotency-Key on POST (docs/http-contract.md "Idempotency and read-your-writes")', () => {
   it('answers a repeated request with the first answer and does the work once', async () => {
     const first = await post('/estates', { name: 'Once', address: { zip_code: '9000' } }, 'crm-create-1');
     expect(first.statusCode).toBe(201);

@@ -11,7 +11,7 @@ beforeAll(async () => {
 });
 afterAll(async () => stack?.close());
 
-describe('token endpoint (API.md 3)', () => {
+describe('token endpoint (docs/http-contract.md "Authentication, roles and rate limits")', () => {
   it('accepts credentials in headers and answers a Bearer token', async () => {
     const res = await stack.app.inject({
       method: 'POST',
@@ -111,7 +111,7 @@ describe('users', () => {
       expect(res.statusCode).toBe(200);
       const users = res.json();
       expect(users).toHaveLength(1);
-      // INTERFACE.md "User": id, email_address, first_name, last_name (the rest are extensions).
+      // The interface "User": id, email_address, first_name, last_name (the rest are extensions).
       expect(Object.keys(users[0])).toEqual(expect.arrayContaining(['id', 'email_address', 'first_name', 'last_name']));
       expect(users[0]).toMatchObject({
         id: stack.bootstrap.user_id,
@@ -215,7 +215,7 @@ describe('organizations', () => {
     expect(theirs.json()[0]).not.toHaveProperty('name');
   });
 
-  it('PATCH /organizations/{id} takes every field of INTERFACE.md and reads them back, region derived', async () => {
+  it('PATCH /organizations/{id} takes every field of the interface and reads them back, region derived', async () => {
     const org = stack.bootstrap.organization_id;
     const body = {
       phone_number: '+32 9 123 45 67',
@@ -391,7 +391,7 @@ describe('operator admin API', () => {
     }
   });
 
-  it('also takes the organization\'s INTERFACE.md fields (extension), and checks the zipcode before creating anyone', async () => {
+  it('also takes the organization\'s interface fields (extension), and checks the zipcode before creating anyone', async () => {
     const person = { email_address: 'zuid@makelaar.example', first_name: 'Zoë', last_name: 'Zuid' };
     const address = { phone_number: '+32 3 555 12 34', email_address: 'info@zuid.example', street: 'Meir', house_number: '1', house_number_extra: null, zipcode: '2000', place: 'Antwerpen' };
     const badZip = await stack.admin('POST', '/admin/organizations', { organization_name: 'Zuid', country: 'BE', ...address, zipcode: '200', owner: person });

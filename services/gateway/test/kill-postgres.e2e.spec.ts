@@ -142,7 +142,7 @@ function nextWrite(round: string, w: number, i: number, mine: Write[]): Write {
     case 3:
       return { key: `kill-item-${n}`, method: 'POST', path: `/renovations/${renovation}/items`, body: { renovation_component_type: 'HEAT_PUMP_AIR_WATER', count: 1 + (i % 3) }, kind: 'item', answer: null };
     default:
-      // An edit is a PATCH (no Idempotency-Key in API.md 6): a retry sets the same name again.
+      // An edit is a PATCH (no Idempotency-Key in docs/http-contract.md "Idempotency and read-your-writes"): a retry sets the same name again.
       if (editable) return { key: null, method: 'PATCH', path: `/estates/${editable.answer!.id}`, body: { name: `edited ${n}` }, kind: 'edit', answer: null };
       return { key: `kill-estate-${n}-b`, method: 'POST', path: '/estates', body: { name: `kill ${n}-b` }, kind: 'estate', answer: null };
   }

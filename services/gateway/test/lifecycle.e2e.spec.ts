@@ -17,7 +17,7 @@ const gatewayOn = (bus: Bus, env: Record<string, string> = {}) =>
   });
 
 describe('gateway lifecycle', () => {
-  it('answers /ready with 503 in the error shape of API.md 2, with Retry-After, until identity and every context answer', async () => {
+  it('answers /ready with 503 in the error shape of docs/http-contract.md "Errors", with Retry-After, until identity and every context answer', async () => {
     const bus = createMemoryBus();
     const { app } = gatewayOn(bus);
     try {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from './stack.ts';
 import { created, houseWithParts, newRenovation, type Api } from './renovations.fixtures.ts';
 
-/** Items in the four scopes (INTERFACE.md "Renovation items"): add, list, read, edit, delete, available items, and their errors. */
+/** Items in the four scopes (the interface's "Renovation items"): add, list, read, edit, delete, available items, and their errors. */
 let stack: Stack;
 let api: Api;
 let world: Awaited<ReturnType<typeof houseWithParts>>;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from './stack.ts';
 import { created, FLEMISH_1960_HOUSE, houseWithParts, newRenovation, type Api } from './renovations.fixtures.ts';
 
-/** `GET /v1/renovations` (API.md 4.5: page, page_size, sort_by, sort_order, include_deleted, external_user_id), history and as_of. */
+/** `GET /v1/renovations` (docs/http-contract.md "Renovations and reports": page, page_size, sort_by, sort_order, include_deleted, external_user_id), history and as_of. */
 let stack: Stack;
 let api: Api;
 let owner: { user_id: string };
@@ -36,7 +36,7 @@ const search = async (query = '') => {
 };
 
 describe('GET /v1/renovations', () => {
-  it('pages the live renovations newest first by default, with the envelope of INTERFACE.md', async () => {
+  it('pages the live renovations newest first by default, with the envelope of the interface', async () => {
     const page = await search();
     expect(page).toMatchObject({ page: 1, page_size: 20, total: 6, total_pages: 1, prev_page: null, next_page: null, has_prev_page: false, has_next_page: false });
     expect(page.data.map((e: { renovation_id: string }) => e.renovation_id)).toEqual([managed, ...[...ids].reverse()]);

@@ -3,7 +3,7 @@ import { startStack, type Stack } from './stack.ts';
 import { created, grantRow, houseWithParts, newRenovation, overviewItems, sum, vatRate, type Api } from './renovations.fixtures.ts';
 
 /**
- * Renovations over HTTP, as a client coded against INTERFACE.md calls them: old-style create, list,
+ * Renovations over HTTP, as a client coded against the interface calls them: old-style create, list,
  * read, delete, overview and government grants; v1 overview; items with their figures from the
  * catalogue's data files (each test names the row it checks).
  */

@@ -99,7 +99,7 @@ async function settled(res: { statusCode: number; body: string; headers: Record<
 }
 
 /**
- * The cascades from estates to renovations (API.md 4.4), each asserted on the very next read after
+ * The cascades from estates to renovations (docs/http-contract.md "Estates and their parts"), each asserted on the very next read after
  * the estate write's answer: part edits move the linked items' quantities and figures, removals take
  * the items along, a deleted estate deletes its renovations.
  */

@@ -8,7 +8,7 @@ import { startStack, type Stack } from './stack.ts';
 import { created, houseWithParts, newRenovation, type Api } from './renovations.fixtures.ts';
 
 /**
- * Reports (API.md 4.5) and the referral page (API.md 4.3) over HTTP, as a client uses them: make a
+ * Reports (docs/http-contract.md "Renovations and reports") and the referral page (docs/http-contract.md "Estates and their parts") over HTTP, as a client uses them: make a
  * report in each language and download it through its signed link, watch `is_outdated` follow the
  * renovation and its estate, read the old-style report, and open an estate's public page.
  */

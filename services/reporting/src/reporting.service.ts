@@ -73,7 +73,7 @@ function idParam(req: ServiceRequest, key: string, what: string): string {
   return value;
 }
 
-/** The estate's country decides a report's default language (API.md 4.5). */
+/** The estate's country decides a report's default language (docs/http-contract.md "Renovations and reports"). */
 const defaultLanguage = (estate: Pick<Estate, 'address'>): ReportLanguage => (estate.address.country === 'NL' ? 'nl-NL' : 'nl-BE');
 
 /** The client items in the renovation's order: a trajectory's steps by their plan order, other items as added. */

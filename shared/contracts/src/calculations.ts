@@ -5,10 +5,11 @@ import {
 } from './enums.ts';
 import { Timestamp, Uuid } from './identity.ts';
 import { paginated } from './renovations.ts';
+import { TrajectoryJobMetadata } from './trajectory.ts';
 
 /**
- * Calculations context (INTERFACE.md "Calculation job", "Synchronous indication request";
- * API.md 4.1, 4.2). The job endpoints and their workers arrive with the calculation-jobs issue; the
+ * Calculations context (the interface's "Calculation job", "Synchronous indication request";
+ * docs/http-contract.md "Trajectory jobs", "The indication"). The job endpoints and their workers arrive with the calculation-jobs issue; the
  * shapes are fixed here so every context builds on the same names.
  */
 
@@ -16,6 +17,12 @@ export const CalculationJobType = z.enum(['EPC_DOCUMENT_PROCESSING', 'ENERGY_EFF
 export const CalculationJobStatus = z.enum(['NOT_STARTED', 'RUNNING', 'FINISHED', 'FAILED', 'STOPPED']);
 export type CalculationJobType = z.infer<typeof CalculationJobType>;
 export type CalculationJobStatus = z.infer<typeof CalculationJobStatus>;
+
+/**
+ * A schema the service keeps loose (a record it writes itself) whose published shape is the named
+ * contract given here: the OpenAPI document refers to that contract in its place.
+ */
+export const DOCUMENTED_AS = 'x-renopath-documented-as';
 
 /** A calculation job: every field always present (null when not known yet). */
 export const CalculationJob = z.object({
@@ -26,8 +33,12 @@ export const CalculationJob = z.object({
   deactivated_at: Timestamp.nullable(),
   calculation_job_type: CalculationJobType,
   calculation_job_status: CalculationJobStatus,
-  /** `{}` until the job finishes; the trajectory result of API.md 4.1 after. */
-  metadata: z.record(z.string(), z.unknown()),
+  /**
+   * `{}` until the job finishes; then the trajectory (or the EPC document's reading), or `{ error }` once
+   * FAILED. Written by the calculations service as a plain record; the OpenAPI document shows its
+   * shapes, `CalculationJobMetadata` below (docs/job-metadata.md).
+   */
+  metadata: z.record(z.string(), z.unknown()).meta({ [DOCUMENTED_AS]: 'CalculationJobMetadata' }),
   estate_id: Uuid.nullable(),
   /** The request's `title`. */
   name: z.string().nullable(),
@@ -46,7 +57,7 @@ export const IndicationQuery = z.strictObject({ calculation_type: IndicationCalc
 const atLeastOne = () => z.number().min(1).max(1_000_000);
 
 /**
- * The old-style indication body, every field under INTERFACE.md's name. `year_built` and
+ * The old-style indication body, every field under the interface's name. `year_built` and
  * `habitable_space_m2` are required (nothing can be indicated without them); the rest is filled from
  * the typology of the home's age when missing. `zip_code`, `country` and `estate_format` are
  * extensions (default: Flanders, semi-detached).
@@ -75,7 +86,7 @@ export type IndicationRequest = z.infer<typeof IndicationRequest>;
 
 export const IndicationStatus = z.enum(['FINISHED', 'FAILED']);
 
-/** The indication record: `metadata` holds the result and its disclaimer (API.md 4.2). */
+/** The indication record: `metadata` holds the result and its disclaimer (docs/http-contract.md "The indication"). */
 export const IndicationRecord = z.object({
   id: Uuid,
   calculation_status: IndicationStatus,
@@ -101,7 +112,7 @@ export const CalculationJobListQuery = z.strictObject({
 });
 export type CalculationJobListQuery = z.infer<typeof CalculationJobListQuery>;
 
-/** The pagination envelope of INTERFACE.md's renovation search, around jobs. */
+/** The pagination envelope of the interface's renovation search, around jobs. */
 export const CalculationJobPage = paginated(CalculationJob);
 
 /** One webhook attempt as recorded (extension: `GET /v1/calculation-jobs/{id}/webhook-deliveries`). */
@@ -123,7 +134,7 @@ export const WebhookDeliveryView = z.object({
 /** Who created a job: the verified caller at creation, kept so the workflow acts as them later. */
 export const JobActor = z.object({ user_id: Uuid, organization_id: Uuid, client_id: z.string() });
 
-/** Why a job failed (`metadata.error` of a FAILED job, API.md 4.1). */
+/** Why a job failed (`metadata.error` of a FAILED job, docs/job-metadata.md). */
 export const JobError = z.object({ code: z.string(), message: z.string() });
 export type JobError = z.infer<typeof JobError>;
 
@@ -209,3 +220,40 @@ export const CompleteJobCommand = z.discriminatedUnion('outcome', [
   z.object({ outcome: z.literal('FAILED'), job_id: Uuid, attempt: z.number().int(), error: JobError }),
 ]);
 export type CompleteJobCommand = z.infer<typeof CompleteJobCommand>;
+
+// ---- what a job's `metadata` and its webhooks carry (published in the OpenAPI document) ----
+
+/** A FINISHED trajectory job's `metadata`: the plan, its renovation, and the EPC document job it read (null without `epc_url`). */
+export const FinishedTrajectoryJobMetadata = TrajectoryJobMetadata.extend({ epc_document_job_id: Uuid.nullable() });
+
+/** A FINISHED EPC document job's `metadata`: what could be read from the certificate at `epc_url`. */
+export const EpcDocumentJobMetadata = z.object({
+  epc_url: z.string(),
+  /** Which kind of certificate the document is (a Flemish EPC, a Dutch energy label), or UNKNOWN. */
+  kind: z.string(),
+  /** The trajectory-request fields the document gave, under their request names. */
+  fields: z.record(z.string(), z.unknown()),
+  /** Every figure read from the document, by its label there. */
+  extracted: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
+  flags: z.array(z.object({ field: z.string(), code: z.string(), message: z.string() })),
+});
+
+/** A FAILED job's `metadata`. */
+export const FailedJobMetadata = z.object({ error: JobError });
+
+/** A job's `metadata` by its state: `{}` before it finishes; one of the others after. */
+export const CalculationJobMetadata = z.union([FinishedTrajectoryJobMetadata, EpcDocumentJobMetadata, FailedJobMetadata, z.strictObject({})]);
+
+/** The events a job's `webhook_url` is called with, and the job status each announces. */
+export const JOB_WEBHOOK_EVENTS = [
+  { type: 'calculation_job.finished', status: 'FINISHED', description: 'The job finished: `data.metadata` holds its result.' },
+  { type: 'calculation_job.failed', status: 'FAILED', description: 'The job failed: `data.metadata.error` says why.' },
+  { type: 'calculation_job.stopped', status: 'STOPPED', description: 'The job was stopped before it finished.' },
+] as const;
+
+/** The body of a job webhook (Standard Webhooks): the event type, when it happened, and the job as `GET` answers it. */
+export const JobWebhookPayload = z.object({
+  type: z.enum(JOB_WEBHOOK_EVENTS.map((e) => e.type) as [string, ...string[]]),
+  timestamp: Timestamp,
+  data: CalculationJob,
+});

@@ -4,14 +4,14 @@ import * as contracts from './index.ts';
 import { INTERFACE_SPEC, bodyOf, exampleValue, setPath, zodHasPath } from './testing/interface-spec.ts';
 
 /**
- * INTERFACE.md is binding: every request a client can build from its tables is accepted by our
+ * The interface is binding: every request a client can build from its tables is accepted by our
  * request schemas, and every field it documents is declared by our reply schemas. The list lives in
  * `conformance/interface.json`; a renamed, retyped or dropped field fails here.
  */
 
 const schemas = contracts as unknown as Record<string, z.ZodType | undefined>;
 
-/** Request entries whose body INTERFACE.md gives for POST and PATCH alike: both schemas must take it. */
+/** Request entries whose body the interface gives for POST and PATCH alike: both schemas must take it. */
 const ALSO_CHECK: Record<string, string[]> = {
   CreateRoofBody: ['UpdateRoofBody'],
   CreateFloorBody: ['UpdateFloorBody'],
@@ -28,7 +28,7 @@ const schemaNamed = (name: string): z.ZodType => {
 const problems = (result: z.ZodSafeParseResult<unknown>) =>
   result.success ? [] : result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
 
-describe('INTERFACE.md conformance: request schemas', () => {
+describe('Interface conformance: request schemas', () => {
   for (const [name, request] of Object.entries(INTERFACE_SPEC.requests)) {
     for (const schemaName of [name, ...(ALSO_CHECK[name] ?? [])]) {
       describe(`${schemaName} (${request.title})`, () => {
@@ -104,7 +104,7 @@ describe('INTERFACE.md conformance: request schemas', () => {
   });
 });
 
-describe('INTERFACE.md conformance: reply schemas', () => {
+describe('Interface conformance: reply schemas', () => {
   for (const [name, fields] of Object.entries(INTERFACE_SPEC.replies)) {
     it(`${name} declares every documented field`, () => {
       const schema = schemaNamed(name);
@@ -112,7 +112,7 @@ describe('INTERFACE.md conformance: reply schemas', () => {
     });
   }
   for (const [name, omitted] of Object.entries(INTERFACE_SPEC.list_omits)) {
-    it(`${name} omits what INTERFACE.md says the list read omits`, () => {
+    it(`${name} omits what the interface says the list read omits`, () => {
       const schema = schemaNamed(name);
       expect(omitted.filter((path) => zodHasPath(schema, path))).toEqual([]);
     });
@@ -126,7 +126,7 @@ describe('INTERFACE.md conformance: reply schemas', () => {
   });
 });
 
-describe('INTERFACE.md conformance: enums', () => {
+describe('Interface conformance: enums', () => {
   const enumOf = (schema: z.ZodType) => (schema as unknown as { options: string[] }).options;
   const CONTRACT_ENUMS: Record<string, z.ZodType> = {
     country: contracts.Country,
@@ -152,7 +152,7 @@ describe('INTERFACE.md conformance: enums', () => {
   for (const [name, values] of Object.entries(INTERFACE_SPEC.enums)) {
     const schema = CONTRACT_ENUMS[name];
     if (!schema) continue;
-    it(`${name}: every INTERFACE.md value is in the contract's enum`, () => {
+    it(`${name}: every interface value is in the contract's enum`, () => {
       expect(values.filter((v) => !enumOf(schema).includes(v))).toEqual([]);
     });
   }

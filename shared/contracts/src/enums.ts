@@ -2,8 +2,8 @@ import { z } from 'zod';
 
 /**
  * Enumerations shared by HTTP bodies, commands, events and the energy model. The values of
- * INTERFACE.md come first in each list and are binding (clients are coded against them); values
- * after the `// extensions` marker go beyond it (API.md: an extension adds, never renames).
+ * The interface come first in each list and are binding (clients are coded against them); values
+ * after the `// extensions` marker go beyond it (docs/http-contract.md: an extension adds, never renames).
  */
 
 export const Country = z.enum(['BE', 'NL']);
@@ -16,7 +16,7 @@ export const InsulationLevel = z.enum(['NONE', 'LIGHT', 'MODERATE', 'STRONG']);
 export const RoofType = z.enum(['INCLINED', 'FLAT', 'MIXED']);
 /** What the space under an inclined roof is used for (trajectory request). */
 export const AtticUsage = z.enum(['STORAGE', 'LIVING_SPACE', 'NOT_USED']);
-/** Insulation of the floor above a basement (INTERFACE.md lists no LIGHT level here; LIGHT is an extension). */
+/** Insulation of the floor above a basement (the interface lists no LIGHT level here; LIGHT is an extension). */
 export const FloorAboveBasementInsulation = z.enum(['NONE', 'MODERATE', 'STRONG', /* extensions */ 'LIGHT']);
 /** Clear height of the basement under the ground floor: decides whether its ceiling can be insulated from below. */
 export const BasementCeilingHeight = z.enum(['HIGHER_THAN_120_CM', 'LOWER_THAN_120_CM']);
@@ -54,7 +54,7 @@ export const HeatingDevice = z.enum([
 /** The domestic hot-water generator; NOT_SEPARATED: the space-heating device also makes hot water. */
 export const SanitaryHeatingDevice = z.enum(['GAS_BOILER', 'FUEL_OIL_BOILER', 'ELECTRIC_BOILER', 'HEAT_PUMP_BOILER', 'NOT_SEPARATED', 'NONE']);
 export const EcoFacility = z.enum(['SOLAR_PANELS', 'SOLAR_BOILER', 'HEAT_PUMP', 'HOME_BATTERY', 'RAINWATER_TANK', 'VENTILATION_C', 'VENTILATION_D', 'GREEN_ROOF', 'EV_CHARGER']);
-/** Estate-only enumerations (API.md 4.3). */
+/** Estate-only enumerations (docs/http-contract.md "Estates and their parts"). */
 export const EstateStatus = z.enum(['DRAFT', 'FOR_SALE', 'UNDER_OPTION', 'SOLD', 'FOR_RENT', 'RENTED', 'OFF_MARKET']);
 /** The type of one roof of an estate (a home with both has two roofs). */
 export const EstateRoofType = z.enum(['INCLINED', 'FLAT']);
@@ -63,12 +63,12 @@ export const EstateRoomType = z.enum([
   'LIVING_ROOM', 'DINING_ROOM', 'KITCHEN', 'BEDROOM', 'BATHROOM', 'TOILET', 'HALL', 'OFFICE', 'LAUNDRY', 'STORAGE', 'GARAGE', 'CELLAR', 'ATTIC_ROOM', 'OTHER',
 ]);
 export const EstateStaircaseType = z.enum(['STRAIGHT', 'QUARTER_TURN', 'HALF_TURN', 'SPIRAL']);
-/** Which system an estate came from (API.md 4.3, extension on create). */
+/** Which system an estate came from (docs/http-contract.md "Estates and their parts", extension on create). */
 export const EstateProviderType = z.enum(['API', 'WHISE', 'SKARABEE', 'SWEEPBRIGHT', 'ZABUN', 'APIMO', 'OMNICASA', 'OTHER']);
-/** Old-style names (API.md 4.2, 4.3): `window_type` has the glazing values, `ground_floor_type` says what the ground floor rests on. */
+/** Old-style names (docs/http-contract.md "The indication"): `window_type` has the glazing values, `ground_floor_type` says what the ground floor rests on. */
 export const WindowType = GlazingType;
 export const GroundFloorType = z.enum(['SOLID_GROUND_FLOOR', 'FLOOR_ABOVE_BASEMENT', 'FLOOR_ABOVE_CRAWL_SPACE']);
-/** Where a model input came from (DOMAIN.md 3). */
+/** Where a model input came from (docs/domain.md "Confidence"). */
 export const DataSource = z.enum(['INPUT', 'EPC_DOCUMENT', 'LIDAR', 'PROVIDER', 'MODEL']);
 export const QualityLabel = z.enum(['A', 'B', 'C', 'D']);
 /** Household income band of grant schemes (Flanders, Wallonia); MIDDLE is assumed when unknown. */

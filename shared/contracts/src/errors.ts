@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** The error body of API.md 2. 401, 403 and 500 carry only statusCode and error. */
+/** The error body of docs/http-contract.md "Errors". 401, 403 and 500 carry only statusCode and error. */
 export const ErrorBody = z.object({
   statusCode: z.number().int(),
   error: z.string(),
@@ -13,6 +13,7 @@ export const STATUS_TEXT: Record<number, string> = {
   401: 'Unauthorized',
   403: 'Forbidden',
   404: 'Not Found',
+  405: 'Method Not Allowed',
   406: 'Not Acceptable',
   409: 'Conflict',
   413: 'Payload Too Large',

@@ -16,7 +16,7 @@ import { PropertyDescription, type PropertyField } from './trajectory-request.ts
  * through this one module, from its own copy of the estate.
  */
 
-/** The five fields without which the model cannot say anything (API.md 5.1). */
+/** The five fields without which the model cannot say anything (docs/http-contract.md "Trajectory jobs"). */
 export const REQUIRED_PROPERTY_FIELDS = ['year_built', 'estate_format', 'habitable_space_m2', 'zip_code', 'country'] as const;
 
 type RoofLike = Pick<RoofFieldValues, 'estate_roof_type' | 'surface_m2' | 'insulation_type'>;

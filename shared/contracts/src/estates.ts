@@ -5,19 +5,19 @@ import {
 } from './enums.ts';
 import { MembershipStatus, Timestamp, Uuid } from './identity.ts';
 import { PropertyFields } from './trajectory-request.ts';
-import { multiLine, singleLine } from './text.ts';
+import { emailAddress, multiLine, singleLine } from './text.ts';
 
 /**
- * Estates context (INTERFACE.md "Estate", "Estate parts"; API.md 4.3, 4.4): an estate and its parts
+ * Estates context (the interface's "Estate", "Estate parts"; docs/http-contract.md "Estates and their parts"): an estate and its parts
  * (roofs, floors with rooms and staircases), files, media and estate members. One stream per estate
  * holds everything.
  *
- * Names, types and nesting are INTERFACE.md's: `address`, `commercial_context`, `energy_context` and
+ * Names, types and nesting are the interface's: `address`, `commercial_context`, `energy_context` and
  * `dimensions` are objects, from the HTTP body through commands and events to the replies. As an
  * extension the energy context carries every other energy field of the trajectory request under the
  * same name and type, so a job can create an estate without losing data; the roof surfaces and their
- * insulation live on the estate's roofs (API.md 4.4), and `dimensions.*_cm` are the request's
- * building width, depth and cornice height in centimetres (API.md 1).
+ * insulation live on the estate's roofs (docs/http-contract.md "Estates and their parts"), and `dimensions.*_cm` are the request's
+ * building width, depth and cornice height in centimetres (docs/http-contract.md "General rules").
  */
 
 // ---- field rules ----
@@ -36,7 +36,7 @@ const asInRequest = <T extends z.ZodType>(field: z.ZodOptional<T>) => field.unwr
 /** PATCH bodies must change something; checked only when the fields themselves are valid. */
 const nonEmpty = { message: 'must change at least one field', when: (p: { issues: unknown[] }) => p.issues.length === 0 };
 /** A field a client may read but never write: naming it in a body is a 400 naming the field. */
-const readOnly = () => z.unknown().refine(() => false, { message: 'is not editable' }).optional();
+const readOnly = () => z.unknown().refine(() => false, { message: 'is not editable' }).optional().meta({ readOnly: true });
 const readOnlyShape = <F extends string>(fields: readonly F[]) =>
   Object.fromEntries(fields.map((f) => [f, readOnly()])) as { [K in F]: ReturnType<typeof readOnly> };
 const optionalFields = <S extends Record<string, z.ZodType>>(shape: S) =>
@@ -50,7 +50,7 @@ const ecoFacilities = z
   .max(EcoFacility.options.length)
   .refine((list) => new Set(list).size === list.length, { message: 'must not repeat a value' });
 
-/** INTERFACE.md `address`. */
+/** The interface `address`. */
 export const AddressRules = {
   street: nullable(text(255)),
   house_number: nullable(text(32)),
@@ -60,12 +60,12 @@ export const AddressRules = {
   country: nullable(Country),
 } as const;
 
-/** INTERFACE.md `commercial_context` as written; reads add `commercial_media_files` (the estate's media). */
+/** The interface `commercial_context` as written; reads add `commercial_media_files` (the estate's media). */
 export const CommercialContextRules = {
   price: asInRequest(PropertyFields.price),
 } as const;
 
-/** INTERFACE.md `energy_context`, then (extension) the trajectory request's other energy fields. */
+/** The interface `energy_context`, then (extension) the trajectory request's other energy fields. */
 export const EnergyContextRules = {
   heating_type: asInRequest(PropertyFields.heating_type),
   heating_device: asInRequest(PropertyFields.heating_device),
@@ -101,7 +101,7 @@ export const EnergyContextRules = {
   heat_emitter_type: asInRequest(PropertyFields.heat_emitter_type),
 } as const;
 
-/** INTERFACE.md `dimensions`, in centimetres; `height_cm` is the cornice height. */
+/** The interface `dimensions`, in centimetres; `height_cm` is the cornice height. */
 export const DimensionsRules = {
   width_cm: nullable(atLeastOne()),
   depth_cm: nullable(atLeastOne()),
@@ -181,12 +181,13 @@ export const UpdateEstateBody = z
     ...estateBodyShape,
     ...readOnlyShape([...ESTATE_READ_ONLY_FIELDS, 'estate_provider_type']),
   })
-  .refine((b) => Object.keys(b).length > 0, nonEmpty);
+  .refine((b) => Object.keys(b).length > 0, nonEmpty)
+  .meta({ minProperties: 1 });
 export type UpdateEstateBody = z.infer<typeof UpdateEstateBody>;
 
 // ---- parts ----
 
-/** INTERFACE.md's part fields first, extensions after; `dimensions` is a nested object like the estate's. */
+/** The interface's part fields first, extensions after; `dimensions` is a nested object like the estate's. */
 export const RoofFieldRules = {
   estate_roof_type: EstateRoofType,
   surface_m2: nullable(positive()),
@@ -222,7 +223,7 @@ export const StaircaseFieldRules = {
 const heightOnly = { height_cm: nullable(atLeastOne()) } as const;
 export const RoofDimensionRules = heightOnly;
 export const FloorDimensionRules = heightOnly;
-/** Extension: INTERFACE.md gives a room no dimensions; its clear height is kept the same way. */
+/** Extension: the interface gives a room no dimensions; its clear height is kept the same way. */
 export const RoomDimensionRules = heightOnly;
 /** `width_cm` is an extension. */
 export const StaircaseDimensionRules = { ...heightOnly, width_cm: nullable(atLeastOne()) } as const;
@@ -263,7 +264,8 @@ function partBodies<S extends Record<string, z.ZodType>>(rules: S, dimensions: R
   const create = z.strictObject({ ...rest, [typeField]: rules[typeField]!, dimensions: nestedInput(dimensions), ...readOnlyShape(readOnlyFields) });
   const update = z
     .strictObject({ ...optionalFields(rules), dimensions: nestedInput(dimensions), ...readOnlyShape(readOnlyFields) })
-    .refine((b) => Object.keys(b).length > 0, nonEmpty);
+    .refine((b) => Object.keys(b).length > 0, nonEmpty)
+    .meta({ minProperties: 1 });
   return { create, update };
 }
 
@@ -297,7 +299,7 @@ export const UpdateStaircaseBody = staircaseBodies.update as unknown as z.ZodTyp
 export const FileKind = z.enum(['FILE', 'MEDIA']);
 export type FileKind = z.infer<typeof FileKind>;
 
-/** Media types allowed per kind, decided from the bytes (API.md 4.3). */
+/** Media types allowed per kind, decided from the bytes (docs/http-contract.md "Estates and their parts"). */
 export const FILE_MEDIA_TYPES = [
   'application/pdf',
   'image/jpeg',
@@ -330,7 +332,7 @@ export const UploadedFile = z.strictObject({
 export type UploadedFile = z.infer<typeof UploadedFile>;
 
 export const AddEstateMemberBody = z.strictObject({
-  email_address: z.email({ error: 'must be an email address' }).max(320),
+  email_address: emailAddress(),
   first_name: text(200),
   last_name: text(200),
 });
@@ -370,7 +372,7 @@ export type Room = z.infer<typeof Room>;
 export type Staircase = z.infer<typeof Staircase>;
 export type Floor = z.infer<typeof Floor>;
 
-/** A file or a medium (INTERFACE.md: id, name, url, mimetype). `url` is a signed download link valid for one hour, made fresh on every read. */
+/** A file or a medium (the interface: id, name, url, mimetype). `url` is a signed download link valid for one hour, made fresh on every read. */
 export const EstateFile = z.object({
   id: Uuid,
   name: z.string(),
@@ -383,13 +385,13 @@ export const EstateFile = z.object({
 });
 export type EstateFile = z.infer<typeof EstateFile>;
 
-/** INTERFACE.md's estate member: `id` is the member's user id (DELETE .../members/{member_id} takes it). */
+/** The interface's estate member: `id` is the member's user id (DELETE .../members/{member_id} takes it). */
 export const EstateMember = z.object({
   id: Uuid,
   email_address: z.string(),
   first_name: z.string(),
   last_name: z.string(),
-  /** Estate members are CLIENT (API.md 4.3). */
+  /** Estate members are CLIENT (docs/http-contract.md "Estates and their parts"). */
   member_type: z.literal('CLIENT'),
   // extensions
   user_id: Uuid,
@@ -403,7 +405,7 @@ export type EstateMember = z.infer<typeof EstateMember>;
 /** `commercial_context` in reads: the price and the estate's media. */
 export const EstateCommercialContext = EstateCommercialFields.extend({ commercial_media_files: z.array(EstateFile) });
 
-/** The list form (INTERFACE.md): without energy_context, dimensions, habitable_space_m2, ground_surface_m2, files, and (extension) parts, media and members. */
+/** The list form (the interface): without energy_context, dimensions, habitable_space_m2, ground_surface_m2, files, and (extension) parts, media and members. */
 export const EstateListForm = z.object({
   id: Uuid,
   external_id: EstateOwnFieldRules.external_id,

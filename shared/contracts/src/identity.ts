@@ -1,24 +1,25 @@
 import { z } from 'zod';
 import { Country, Region } from './enums.ts';
-import { singleLine } from './text.ts';
+import { emailAddress, singleLine } from './text.ts';
 
-/** Identity context: organizations, users, members, API clients and tokens (API.md 3, 4.6). */
+/** Identity context: organizations, users, members, API clients and tokens (docs/http-contract.md "Authentication, roles and rate limits", "Members and invitations"). */
 
 export const Uuid = z.uuid({ error: 'must be a UUID' });
-export const Timestamp = z.string();
+/** An instant as ISO 8601 in UTC (`2026-01-31T09:15:00.000Z`). */
+export const Timestamp = z.string().meta({ format: 'date-time' });
 export const MemberType = z.enum(['OWNER', 'EMPLOYEE', 'CLIENT']);
 export type MemberType = z.infer<typeof MemberType>;
-/** Extension (API.md 4.6): an invited member is PENDING, granting nothing, until they accept the emailed invitation. */
+/** Extension (docs/http-contract.md "Members and invitations"): an invited member is PENDING, granting nothing, until they accept the emailed invitation. */
 export const MembershipStatus = z.enum(['PENDING', 'ACTIVE']);
 export type MembershipStatus = z.infer<typeof MembershipStatus>;
 export const Scope = z.enum(['estates', 'renovations', 'calculations', 'reports', 'organization', 'audit']);
 export type Scope = z.infer<typeof Scope>;
-/** What a client holds unless issued otherwise (API.md 3): everything but `audit`. */
+/** What a client holds unless issued otherwise (docs/http-contract.md "Authentication, roles and rate limits"): everything but `audit`. */
 export const DEFAULT_SCOPES: Scope[] = ['estates', 'renovations', 'calculations', 'reports', 'organization'];
 
 // Text rules (controls, unpaired surrogates, bidi overrides): text.ts.
 const name = singleLine(200);
-const email = z.email({ error: 'must be an email address' }).max(320);
+const email = emailAddress();
 const externalId = z.string().min(1).max(255).nullable();
 
 // ---- HTTP bodies ----
@@ -41,7 +42,8 @@ export type TokenReply = z.infer<typeof TokenReply>;
 export const UpdateUserBody = z
   .strictObject({ first_name: name, last_name: name, email_address: email, external_id: externalId })
   .partial()
-  .refine((b) => Object.keys(b).length > 0, nonEmpty);
+  .refine((b) => Object.keys(b).length > 0, nonEmpty)
+  .meta({ minProperties: 1 });
 export type UpdateUserBody = z.infer<typeof UpdateUserBody>;
 
 /**
@@ -58,7 +60,7 @@ const phone = z
 const text = singleLine;
 
 /**
- * The organization's editable profile (INTERFACE.md "Organization"; `vat_number` and `external_id`
+ * The organization's editable profile (the interface's "Organization"; `vat_number` and `external_id`
  * are extensions). `null` clears an optional field. The identity service checks `zipcode` against
  * `country` (a postal code of that country), also when only one of them changes.
  */
@@ -91,7 +93,7 @@ export const OrganizationProfile = z.object({
 });
 export type OrganizationProfile = z.infer<typeof OrganizationProfile>;
 
-/** `region` follows from zipcode and country (INTERFACE.md: read-only); sending it is refused by name. */
+/** `region` follows from zipcode and country (the interface: read-only); sending it is refused by name. */
 const notEditable = z
   .custom<never>(() => false, { message: 'is not editable: it follows from zipcode and country' })
   .optional()
@@ -100,7 +102,8 @@ const notEditable = z
 export const UpdateOrganizationBody = z
   .strictObject({ ...OrganizationProfileFields, region: notEditable })
   .partial()
-  .refine((b) => Object.keys(b).length > 0, nonEmpty);
+  .refine((b) => Object.keys(b).length > 0, nonEmpty)
+  .meta({ minProperties: 1 });
 export type UpdateOrganizationBody = z.infer<typeof UpdateOrganizationBody>;
 
 /** Who a person is, as a body names them when inviting or creating them. */
@@ -118,7 +121,7 @@ export const AttachClientMemberBody = z.strictObject({
 export type AttachClientMemberBody = z.infer<typeof AttachClientMemberBody>;
 
 /**
- * API.md 3 names the organization `name`; INTERFACE.md's `organization_name` and the other profile
+ * docs/http-contract.md "Authentication, roles and rate limits" names the organization `name`; the interface's `organization_name` and the other profile
  * fields are accepted too (extension). One of `name` and `organization_name` is required.
  */
 export const AdminCreateOrganizationBody = z
@@ -185,7 +188,7 @@ export const User = z.object({
 });
 export type User = z.infer<typeof User>;
 
-/** INTERFACE.md "Organization" in its order; then the extensions. Unknown values are null. */
+/** The interface "Organization" in its order; then the extensions. Unknown values are null. */
 export const Organization = z.object({
   id: Uuid,
   phone_number: z.string().nullable(),
@@ -205,7 +208,7 @@ export const Organization = z.object({
 });
 export type Organization = z.infer<typeof Organization>;
 
-/** A member as INTERFACE.md lists them: `id` is the member's user id; `user_id`, `organization_id`, `created_at` are extensions. */
+/** A member as the interface lists them: `id` is the member's user id; `user_id`, `organization_id`, `created_at` are extensions. */
 export const OrganizationMember = z.object({
   id: Uuid,
   email_address: z.string(),
@@ -235,13 +238,16 @@ export type InvitationAcceptance = z.infer<typeof InvitationAcceptance>;
 export const EmailChangeConfirmation = z.object({ user_id: Uuid, email_address: z.string() });
 export type EmailChangeConfirmation = z.infer<typeof EmailChangeConfirmation>;
 
+/** Reply of the operator's `DELETE /admin/api-clients/{client_id}`: the client is revoked, its tokens stop working. */
+export const ApiClientRevoked = z.object({ client_id: z.string(), revoked: z.literal(true) });
+
 /** Reply of the operator's `POST /admin/api-clients/{client_id}/webhook-secret`: the new secret, shown once. */
 export const WebhookSecretRotated = z.object({ client_id: Uuid, webhook_secret: z.string() });
 export type WebhookSecretRotated = z.infer<typeof WebhookSecretRotated>;
 
 /** The operator's view of the embedded outbox (`GET /admin/outbox`, `renopath outbox`). */
 export const OutboxQuery = z.strictObject({
-  to: z.email({ error: 'must be an email address' }).max(320).optional(),
+  to: emailAddress().optional(),
   limit: z.coerce.number().int().min(1).max(1000).optional(),
 });
 export type OutboxQuery = z.infer<typeof OutboxQuery>;
@@ -297,7 +303,7 @@ export type Actor = z.infer<typeof Actor>;
 /** Issuer and audience both the identity service and the gateway use unless configured otherwise. */
 export const TOKEN_DEFAULTS = { issuer: 'renopath', audience: 'renopath-api' } as const;
 
-/** Claims of an access token (API.md 3). */
+/** Claims of an access token (docs/http-contract.md "Authentication, roles and rate limits"). */
 export interface AccessTokenClaims {
   iss: string;
   aud: string;

@@ -12,3 +12,4 @@ export * from './consumers.ts';
 export * from './trajectory.ts';
 export * from './reporting.ts';
 export * from './messages.ts';
+export * from './events.ts';

@@ -74,7 +74,7 @@ export interface MessageContract {
   params: readonly string[];
   query?: z.ZodType;
   body?: z.ZodType;
-  /** The status of a body that does not match (default 400; job creation answers 406, API.md 5.2). */
+  /** The status of a body that does not match (default 400; job creation answers 406, docs/http-contract.md "Trajectory jobs"). */
   invalidBodyStatus: 400 | 406;
   /** The whole message as one schema (documentation, tests); services parse with `parseMessage`. */
   schema: z.ZodType<ServiceRequest>;

@@ -27,7 +27,7 @@ describe('checkMessage', () => {
     expect(checked.message).toEqual(expect.arrayContaining(['name must be a string', 'colour is not an allowed field']));
   });
 
-  it('answers an invalid job request with the contract\'s status (406, API.md 5.2)', () => {
+  it('answers an invalid job request with the contract\'s status (406, docs/http-contract.md "Trajectory jobs")', () => {
     const checked = checkMessage(Messages[CalculationsSubjects.createTrajectoryJob]!, request({ body: { nonsense: true } }));
     expect(checked.ok === false && checked.status).toBe(406);
   });

@@ -4,8 +4,8 @@ import { EnergyEfficiencyType, IncomeCategory, Region } from './enums.ts';
 import { EstateFieldValues, EstateHistoryEntry, FloorFieldValues, RoofFieldValues, RoomFieldValues, StaircaseFieldValues } from './estates.ts';
 
 /**
- * Renovations and reports (INTERFACE.md "Renovation", "Renovation item", "Renovation overview",
- * "Report", "Renovations (v1)", "Renovations (old-style)", "Renovation items"; API.md 4.5). The
+ * Renovations and reports (the interface's "Renovation", "Renovation item", "Renovation overview",
+ * "Report", "Renovations (v1)", "Renovations (old-style)", "Renovation items"; docs/http-contract.md "Renovations and reports"). The
  * endpoints arrive with the renovations and reports issues; the shapes are fixed here so every
  * context builds on the same names.
  */
@@ -26,9 +26,9 @@ export const RenovationItemBody = z.strictObject({
   renovation_component_type: z.string().min(1).max(100),
   count: z.number().min(1).max(100_000),
 });
-export const UpdateRenovationItemBody = RenovationItemBody.partial().refine((b) => Object.keys(b).length > 0, {
-  message: 'must change at least one field',
-});
+export const UpdateRenovationItemBody = RenovationItemBody.partial()
+  .refine((b) => Object.keys(b).length > 0, { message: 'must change at least one field' })
+  .meta({ minProperties: 1 });
 export type RenovationItemBody = z.infer<typeof RenovationItemBody>;
 
 export const SortBy = z.enum(['created_at', 'updated_at']);
@@ -37,7 +37,7 @@ export const SortOrder = z.enum(['ASC', 'DESC']);
 const booleanString = z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]);
 const positiveInt = (max: number) => z.coerce.number<string>().int().min(1).max(max);
 
-/** `GET /v1/renovations` query (API.md 4.5 names INTERFACE.md's parameters). */
+/** `GET /v1/renovations` query (docs/http-contract.md "Renovations and reports" names the interface's parameters). */
 export const RenovationSearchQuery = z.strictObject({
   page: positiveInt(1_000_000).optional(),
   page_size: positiveInt(100).optional(),
@@ -100,7 +100,7 @@ export const RenovationSearchEntry = z.object({
 });
 export type RenovationSearchEntry = z.infer<typeof RenovationSearchEntry>;
 
-/** INTERFACE.md's pagination envelope; `prev_page` / `next_page` are null at the ends. */
+/** The interface's pagination envelope; `prev_page` / `next_page` are null at the ends. */
 export const paginated = <T extends z.ZodType>(entry: T) =>
   z.object({
     page: z.number().int(),
@@ -123,7 +123,7 @@ export interface SelectionNode {
 export const SelectionNode: z.ZodType<SelectionNode> = z.lazy(() =>
   z.object({ is_selected: z.boolean(), enum_selection_tree: z.record(z.string(), SelectionNode) }),
 );
-/** INTERFACE.md: an array of objects, each a map keyed by component type name. */
+/** The interface: an array of objects, each a map keyed by component type name. */
 export const SelectionTree = z.array(z.record(z.string(), SelectionNode));
 
 /** Where an item sits: the general scope, a roof, a room (on its floor) or a staircase (on its floor). */

@@ -3,7 +3,7 @@ import { Timestamp, Uuid } from './identity.ts';
 import { Report, OldStyleReport, ReportLanguage } from './renovations.ts';
 
 /**
- * The reporting context (API.md 4.5 reports, 4.3 referral_link): PDF reports of a renovation, their
+ * The reporting context (docs/http-contract.md "Renovations and reports"; `referral_link` in "Estates and their parts"): PDF reports of a renovation, their
  * `is_outdated` flag, and the data of the public referral page. `ReportLanguage` and
  * `CreateReportBody` are the renovations contract's (the endpoint shapes were fixed there first).
  */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { multiLine, singleLine, TEXT_MESSAGES, textProblem } from './text.ts';
+import { z } from 'zod';
+import { emailAddress, EMAIL_PATTERN, multiLine, singleLine, TEXT_MESSAGES, textProblem } from './text.ts';
 
 describe('free text rules', () => {
   it('refuse controls, unpaired surrogates and bidi overrides; keep every script and emoji', () => {
@@ -20,5 +21,15 @@ describe('free text rules', () => {
     expect(singleLine(5).safeParse('a\u202eb').error?.issues[0]?.message).toBe(TEXT_MESSAGES.bidi);
     expect(multiLine(20).parse('two\nlines')).toBe('two\nlines');
     expect(multiLine(20).safeParse('nul\u0000').error?.issues[0]?.message).toBe(TEXT_MESSAGES.controlsMultiLine);
+  });
+
+  it('email addresses: a deliverable local part and a host of valid DNS labels', () => {
+    const valid = ['an@peeters.example', 'jan.de.smet+crm@immo-peeters.be', "o'brien@example.co.uk", 'x@a.io', 'koper@xn--mnchen-3ya.de'];
+    const invalid = ['buyer2@example-.com', 'a@-example.com', 'a@example', 'a@exa_mple.com', '.a@example.com', 'a.@example.com', 'a..b@example.com', 'a@example..com', 'a b@example.com', 'a@example.c0m'];
+    expect(valid.filter((address) => !emailAddress().safeParse(address).success)).toEqual([]);
+    expect(invalid.filter((address) => emailAddress().safeParse(address).success)).toEqual([]);
+    expect(emailAddress().safeParse('buyer2@example-.com').error?.issues[0]?.message).toBe('must be an email address');
+    // The OpenAPI document publishes the same pattern the server checks.
+    expect(z.toJSONSchema(emailAddress())).toMatchObject({ format: 'email', pattern: EMAIL_PATTERN.source });
   });
 });

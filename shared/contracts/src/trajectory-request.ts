@@ -7,11 +7,11 @@ import {
 } from './enums.ts';
 
 /**
- * The suggested-renovation-trajectory request (INTERFACE.md "Suggested-trajectory request body",
- * API.md 5). Its names, types and enums are binding; fields marked "extension" go beyond it.
+ * The suggested-renovation-trajectory request (the interface's "Suggested-trajectory request body",
+ * docs/http-contract.md "Trajectory jobs"). Its names, types and enums are binding; fields marked "extension" go beyond it.
  * The property fields are also the energy model's input: the catalogue expresses a measure's energy
  * effect as a patch of these fields.
- * Units (API.md 1): `*_surface` and `habitable_space_m2` in m2; `building_width`, `building_depth`
+ * Units (docs/http-contract.md "General rules"): `*_surface` and `habitable_space_m2` in m2; `building_width`, `building_depth`
  * and `cornice_height` in metres.
  */
 /** Numbers with a minimum are >= 1; no real home reaches a million m2 or metres, a bound that keeps 1e308 out. */
@@ -93,7 +93,7 @@ export const PropertyFields = {
   air_tightness_v50: z.number().min(0.1).max(50).optional(),
   /** Extension: the heat emitters (they set a heat pump's flow temperature). */
   heat_emitter_type: HeatEmitterType.optional(),
-  /** Extension: the estate's eco facilities (INTERFACE.md's estate `energy_context.eco_facilities`). */
+  /** Extension: the estate's eco facilities (the interface's estate `energy_context.eco_facilities`). */
   eco_facilities: z.array(EcoFacility).max(EcoFacility.options.length).optional(),
 } as const;
 

@@ -4,8 +4,8 @@ import { Uuid } from './identity.ts';
 
 /**
  * The suggested renovation trajectory: what the planner (services/calculations/src/planner) computes
- * and a FINISHED trajectory job's `metadata` carries (API.md 4.1). Step fields are API.md's; the
- * fields marked "extension" add to them. Money in euros with two decimals; totals are the exact
+ * and a FINISHED trajectory job's `metadata` carries (docs/job-metadata.md). Step fields are the
+ * contract's; the fields marked "extension" add to them. Money in euros with two decimals; totals are the exact
  * sums of the steps (a step's supporting works included).
  */
 

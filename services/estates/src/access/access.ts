@@ -4,7 +4,7 @@ import type { Actor, MemberType, ServiceRequest } from '@renopath/contracts';
 import type { EstateView } from '../estate-views/estate-view.ts';
 import { roleId, roleIn, ROLES, type RoleDoc } from '../directory/directory.reactor.ts';
 
-/** Who may do what (API.md 3). */
+/** Who may do what (docs/http-contract.md "Authentication, roles and rate limits"). */
 export type Access = 'READ' | 'WRITE';
 export const WRITER_ROLES: ReadonlySet<MemberType> = new Set(['OWNER', 'EMPLOYEE']);
 export const notFound = (what: string) => new DomainError(404, [`${what} not found`]);
@@ -58,7 +58,7 @@ export function accessControl(reads: ReadStore) {
       const role = await roleOf(req);
       if (!role || !WRITER_ROLES.has(role)) throw new DomainError(403, ['only owners and employees of the organization may create estates']);
     },
-    /** `managing_user_id` must be an active member of the estate's organization (API.md 4.3); an invitee is nobody's manager yet. */
+    /** `managing_user_id` must be an active member of the estate's organization (docs/http-contract.md "Estates and their parts"); an invitee is nobody's manager yet. */
     async checkManagingUser(organization_id: string, user_id: string | null | undefined): Promise<void> {
       if (!user_id) return;
       if (!(await roleIn(reads, organization_id, user_id))) throw new DomainError(400, ["managing_user_id must be a user of the estate's organization"]);

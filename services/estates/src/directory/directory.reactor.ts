@@ -23,7 +23,7 @@ export const roleId = (organization_id: string, user_id: string) => `${organizat
 /**
  * What estates needs of identity, kept from its events so a request never asks identity (issue 9):
  * each organization member's role (access follows the token's organization and the role there,
- * API.md 3; a managing user must be an active member). A role change is a new `OrganizationMemberAdded`.
+ * docs/http-contract.md "Authentication, roles and rate limits"; a managing user must be an active member). A role change is a new `OrganizationMemberAdded`.
  * Writes are a put or a delete by key, so a redelivery changes nothing. The gateway's settle waits for
  * this consumer after an identity write, so a removed member loses access with the removal's reply.
  */

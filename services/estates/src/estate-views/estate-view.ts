@@ -139,7 +139,7 @@ export function applyEstateEvent(view: EstateView | null, recorded: ViewEvent): 
 
     case 'EstateMemberAdded': {
       const { user_id, email_address, first_name, last_name, status = 'ACTIVE' } = event.data;
-      // INTERFACE.md's member `id` is the person's user id: one person is one member of an estate.
+      // The interface's member `id` is the person's user id: one person is one member of an estate.
       const member: EstateMember = { id: user_id, email_address, first_name, last_name, member_type: 'CLIENT', user_id, estate_id: view.id, status, created_at: at };
       return { ...touched, members: [...view.members.filter((m) => m.user_id !== user_id), member] };
     }

@@ -56,7 +56,7 @@ const MODEL_INPUTS = new Set(['EstateCreated', 'EstateUpdated', 'RoofAdded', 'Ro
 
 export const membershipId = (estate_id: string, user_id: string) => `${estate_id}:${user_id}`;
 
-/** The quality label an estate shows: its latest trajectory's, else the model's on its own data (API.md 4.3). */
+/** The quality label an estate shows: its latest trajectory's, else the model's on its own data (docs/http-contract.md "Estates and their parts"). */
 export const qualityLabelOf = (view: EstateView, assessment: Assessment): QualityLabel => view.trajectory?.quality_label ?? assessment.quality_label;
 
 /** The assessment that goes with a view, reusing the previous one when no model input changed. */

@@ -75,7 +75,7 @@ describe('estate views projection', () => {
     expect(reply.referral_link).toBe(`https://renopath.example/r/${TOKEN}`);
     expect(reply.roofs).toHaveLength(1);
     expect(reply.members.map((m) => [m.id, m.user_id])).toEqual([[USER, USER]]);
-    // INTERFACE.md: the list read omits these; the referral page shows the place, not the address
+    // The interface: the list read omits these; the referral page shows the place, not the address
     const form = renderListForm(list, 'https://renopath.example');
     for (const omitted of ['energy_context', 'dimensions', 'habitable_space_m2', 'ground_surface_m2', 'files']) expect(form).not.toHaveProperty(omitted);
     expect(form.address).toEqual(reply.address);

@@ -77,7 +77,7 @@ const partChanges = <C, F extends object = object>(current: F, given: object, te
 
 /**
  * Rules across fields, checked on the estate as it would be after the change, so a PATCH may fix
- * two related fields at once. Plain 400s: API.md keeps 422 for the job request alone.
+ * two related fields at once. Plain 400s: the contract (docs/http-contract.md) keeps 422 for the job request alone.
  */
 export function estateRuleViolations(f: EstateFieldValues): string[] {
   const problems: string[] = [];

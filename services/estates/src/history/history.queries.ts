@@ -21,7 +21,7 @@ export function historyQueries(kit: EstatesKit): Record<'history' | 'asOf', Hand
       return events.map((e) => historyEntry(e, reader));
     },
 
-    /** `GET /estates/{id}?as_of=`: replays the stream to that moment; a deleted estate's past stays readable (API.md 4.3). */
+    /** `GET /estates/{id}?as_of=`: replays the stream to that moment; a deleted estate's past stays readable (docs/http-contract.md "Estates and their parts"). */
     asOf: async (req) => {
       const { as_of } = parse(GetEstateQuery, req.query ?? {});
       const estate_id = kit.estateIdOf(req);

@@ -2,7 +2,7 @@ import { evaluate } from '@renopath/energy';
 import type { EnergyEfficiencyType, QualityLabel, Region } from '@renopath/contracts';
 import { propertyFromEstate, type EstateData } from '@renopath/contracts';
 
-/** What the energy model says about an estate's own data (DOMAIN.md 3), before any trajectory. */
+/** What the energy model says about an estate's own data (docs/domain.md "Confidence"), before any trajectory. */
 export interface Assessment {
   /** null when the five required fields are not all known: then nothing is estimated. */
   confidence_score: number | null;

@@ -8,7 +8,7 @@ import { C, type MembershipDoc } from '../estate-views/estate-views.projection.t
 export const MEMBER_ACTIVATION_CONSUMER = 'estates-member-activation';
 
 /**
- * An invited estate member gets access only once they accept (API.md 4.6): when identity records
+ * An invited estate member gets access only once they accept (docs/http-contract.md "Members and invitations"): when identity records
  * them as an active member of the organization, each of their pending estate memberships there
  * starts (`EstateMemberActivated`). At least once: a redelivery finds nothing pending.
  */

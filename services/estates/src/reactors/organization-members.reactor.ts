@@ -8,7 +8,7 @@ import { C, type MembershipDoc } from '../estate-views/estate-views.projection.t
 export const ORGANIZATION_MEMBERS_CONSUMER = 'estates-organization-members';
 
 /**
- * Removing someone from an organization also ends their estate memberships there (API.md 4.6), each
+ * Removing someone from an organization also ends their estate memberships there (docs/http-contract.md "Members and invitations"), each
  * as an `EstateMemberRemoved` event. At least once: a redelivery finds nothing left to remove.
  */
 export function startOrganizationMembersReactor(options: {

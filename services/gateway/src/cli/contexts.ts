@@ -49,7 +49,7 @@ export function contextOfStream(stream: string): string | null {
   return best?.context ?? null;
 }
 
-/** The same environment variables as the services (API.md 7). */
+/** The same environment variables as the services (README.md "Configuration"). */
 export function offlineConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig {
   const parsed = PlatformEnv.safeParse(env);
   if (!parsed.success) throw new Error(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; '));

@@ -26,7 +26,7 @@ export function capMessages(messages: string[]): string[] {
   return more > 0 ? [...shown, `... and ${more} more problem${more === 1 ? '' : 's'}`] : shown;
 }
 
-/** The one error handler: every failure leaves in the error shape of API.md 2. */
+/** The one error handler: every failure leaves in the error shape of docs/http-contract.md "Errors". */
 export function handleError(err: unknown, request: FastifyRequest, reply: FastifyReply) {
   const send = (status: number, messages: string[] = [], headers: Record<string, string> = {}) =>
     reply.code(status).headers(headers).type('application/json; charset=utf-8').send(errorBody(status, capMessages(messages)));

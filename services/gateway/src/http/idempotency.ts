@@ -3,7 +3,7 @@ import type { ReadStore } from '@renopath/platform';
 import { HttpError } from './errors.ts';
 
 /**
- * `Idempotency-Key` on POST (API.md 6): per API client, the same key and request within 24 h
+ * `Idempotency-Key` on POST (docs/http-contract.md "Idempotency and read-your-writes"): per API client, the same key and request within 24 h
  * answer the first answer without doing the work twice; the same key with another request is 422;
  * the same key while the first is still running is 409.
  *

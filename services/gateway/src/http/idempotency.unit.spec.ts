@@ -29,7 +29,7 @@ const status = async (p: Promise<unknown>) => {
   }
 };
 
-describe('Idempotency-Key records (API.md 6)', () => {
+describe('Idempotency-Key records (docs/http-contract.md "Idempotency and read-your-writes")', () => {
   it('replays a finished request, refuses another request under the same key (422) and a running one (409)', async () => {
     const first = await keys.claim('client-a', 'k1', 'fp1');
     expect(first.kind).toBe('new');

@@ -4,7 +4,7 @@ import { dirname } from 'node:path';
 import { isImmutable } from '@renopath/platform/internal/reply.ts';
 
 /**
- * Download links that work without a bearer token (API.md 4.3): the blob key, the file name and an
+ * Download links that work without a bearer token (docs/http-contract.md "Estates and their parts"): the blob key, the file name and an
  * expiry, signed with HMAC-SHA256. Services hand out blob keys; only the gateway holds the secret
  * and turns keys into links, fresh on every reply.
  */

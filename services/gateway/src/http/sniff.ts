@@ -1,7 +1,7 @@
 import { fileTypeFromBuffer } from 'file-type';
 
 /**
- * The media type of an upload, decided from its bytes (API.md 4.3) by `file-type`: the client's
+ * The media type of an upload, decided from its bytes (docs/http-contract.md "Estates and their parts") by `file-type`: the client's
  * content type and file name are not trusted. Only the types Renopath accepts come out; anything
  * else is null.
  */

@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { HttpError } from './errors.ts';
 import { sniffMediaType } from './sniff.ts';
 
-/** Uploads are limited to 25 MiB (API.md 1): one `file` part and a few small fields. */
+/** Uploads are limited to 25 MiB (docs/http-contract.md "General rules"): one `file` part and a few small fields. */
 export const UPLOAD_LIMIT_BYTES = 25 * 1024 * 1024;
 export const UPLOAD_LIMITS = { fileSize: UPLOAD_LIMIT_BYTES, files: 1, fields: 4, parts: 5, fieldSize: 1024, fieldNameSize: 100, headerPairs: 100 };
 

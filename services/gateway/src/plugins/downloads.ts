@@ -1,12 +1,9 @@
 import contentDisposition from 'content-disposition';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { z } from 'zod';
-import { ErrorBody } from '@renopath/contracts';
 import type { BlobStore } from '@renopath/platform';
 import { HttpError } from '../http/errors.ts';
 import { DOWNLOAD_PATH, DownloadSigner } from '../http/signed-links.ts';
-import { DOCUMENTED_ONLY } from './validation.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -21,7 +18,7 @@ export interface DownloadsOptions {
   now?: () => number;
 }
 
-/** Download links are valid for an hour (API.md 4.3). */
+/** Download links are valid for an hour (docs/http-contract.md "Estates and their parts"). */
 const DOWNLOAD_LINK_TTL_S = 3600;
 
 /**
@@ -34,27 +31,14 @@ export const downloadsPlugin = fp(
     app.decorate('signer', signer);
     app.get(
       `${DOWNLOAD_PATH}/:blob/:name`,
-      {
-        // The link is checked by its signature (a bad one is 403, not 400): the schema documents, the handler decides.
-        ...DOCUMENTED_ONLY,
-        ...(app.limit ? { onRequest: [app.limit] } : {}),
-        schema: {
-          tags: ['files'],
-          summary: 'Download a file or medium through a signed link from a reply (no bearer token; valid for one hour)',
-          security: [],
-          params: z.object({ blob: z.string(), name: z.string() }),
-          querystring: z.object({ expires: z.string(), signature: z.string() }),
-          response: {
-            200: { description: 'The bytes, with the type decided at upload', content: { 'application/octet-stream': { schema: z.string().meta({ format: 'binary' }) } } },
-            403: ErrorBody, 404: ErrorBody, 429: ErrorBody,
-          },
-        },
-      },
+      // The link is checked by its signature (a bad one is 403, not 400): the handler decides, no schema
+      // validates; the OpenAPI document describes it (openapi/document.ts, downloadOperation).
+      app.limit ? { onRequest: [app.limit] } : {},
       async (request, reply) => {
         const { blob, name } = request.params as { blob: string; name: string };
         const { expires, signature } = (request.query ?? {}) as Record<string, unknown>;
         const verdict = signer.verify(blob, name, expires, signature);
-        // A forged or expired link is refused like a bad credential (403 bodies stay bare: API.md 2).
+        // A forged or expired link is refused like a bad credential (403 bodies stay bare: docs/http-contract.md "Errors").
         if (verdict === 'invalid' || verdict === 'expired') throw new HttpError(403);
         const found = await options.blobs.get(verdict.key);
         if (!found) throw new HttpError(404, ['file not found']);

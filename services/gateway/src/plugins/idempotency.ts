@@ -10,14 +10,14 @@ declare module 'fastify' {
 }
 
 export interface IdempotencyPluginOptions {
-  /** Where Idempotency-Key records live (API.md 6); in memory when not given. */
+  /** Where Idempotency-Key records live (docs/http-contract.md "Idempotency and read-your-writes"); in memory when not given. */
   store?: ReadStore;
   /** No other gateway uses `store` (embedded mode): a claim left by an earlier process is abandoned at once. */
   exclusive: boolean;
   now?: () => number;
 }
 
-/** Idempotency-Key records of keyed POSTs (API.md 6); the declared routes claim, complete or release them. */
+/** Idempotency-Key records of keyed POSTs (docs/http-contract.md "Idempotency and read-your-writes"); the declared routes claim, complete or release them. */
 export const idempotencyPlugin = fp(
   async (app: FastifyInstance, options: IdempotencyPluginOptions) => {
     const store = options.store ?? openSqliteReadStore({ file: ':memory:' });

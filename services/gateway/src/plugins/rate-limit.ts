@@ -22,10 +22,10 @@ export interface RateLimitOptions {
 const REDIS_READY_WAIT_MS = 3000;
 
 /**
- * The request rate limit (API.md 3: 50 requests/s, burst 100 by default) through `@fastify/rate-limit`:
+ * The request rate limit (docs/http-contract.md "Authentication, roles and rate limits": 50 requests/s, burst 100 by default) through `@fastify/rate-limit`:
  * `burst` requests per window of `burst / perSecond` seconds, per client id on bearer routes and per
  * address on the token, admin and public routes, in memory or, in distributed mode, in a Redis the
- * replicas share. Over the budget: 429 with Retry-After in the error shape of API.md 2.
+ * replicas share. Over the budget: 429 with Retry-After in the error shape of docs/http-contract.md "Errors".
  */
 export const rateLimitPlugin = fp(
   async (app: FastifyInstance, options: RateLimitOptions) => {

@@ -7,7 +7,7 @@ export const ONE_MIB = 1024 * 1024;
 
 /**
  * Request bodies besides JSON: multipart uploads are streamed (routes of kind `upload` read them
- * with `readUpload`; size and part limits: API.md 1) and forms are parsed for the token endpoint
+ * with `readUpload`; size and part limits: docs/http-contract.md "General rules") and forms are parsed for the token endpoint
  * (RFC 6749); every other route refuses a form as a wrong content type.
  */
 export const uploadsPlugin = fp(

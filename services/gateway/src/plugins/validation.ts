@@ -7,13 +7,13 @@ import { HttpError } from '../http/errors.ts';
 
 /**
  * The zod type provider's compilers, with the contract's messages: a body or query that does not
- * parse is a 400 whose `message[]` lists every problem as `formatIssues` words it (API.md 2), not
+ * parse is a 400 whose `message[]` lists every problem as `formatIssues` words it (docs/http-contract.md "Errors"), not
  * Fastify's own validation error. Path parameters are documentation only: the route hooks answer an
  * id that is not a UUID with 404 (an unknown id), before validation.
  */
 export const validatorCompiler: FastifySchemaCompiler<z.ZodType> = validatorWithStatus(400);
 
-/** The same compiler with another status for an invalid body (406 on job creation, API.md 5.2); queries stay 400. */
+/** The same compiler with another status for an invalid body (406 on job creation, docs/http-contract.md "Trajectory jobs"); queries stay 400. */
 export function validatorWithStatus(bodyStatus: 400 | 406): FastifySchemaCompiler<z.ZodType> {
   return ({ schema, httpPart }) => {
     if (httpPart !== 'body' && httpPart !== 'querystring') return (value) => ({ value });
@@ -120,6 +120,3 @@ function exactSchema(node: unknown): Record<string, unknown> | null {
   if (out['type'] === undefined && (out['properties'] !== undefined || out['items'] !== undefined)) return null;
   return out;
 }
-
-/** For a route whose schema documents what its handler checks itself (other statuses than 400, other sources). */
-export const DOCUMENTED_ONLY = { validatorCompiler: () => (value: unknown) => ({ value }) } as const;

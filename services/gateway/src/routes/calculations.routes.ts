@@ -13,23 +13,23 @@ import {
 } from '@renopath/contracts';
 import type { RouteDef } from './route.ts';
 
-/** Calculation jobs (API.md 4.1) and the synchronous indication (API.md 4.2). */
+/** Calculation jobs (docs/job-metadata.md) and the synchronous indication (docs/http-contract.md "The indication"). */
 const jobs = { prefix: 'v1', auth: 'bearer', scope: 'calculations', tag: 'calculation-jobs' } as const;
 const J = '/calculation-jobs/{calculation_job_id}';
 
 export const calculationsRoutes: RouteDef[] = [
   {
-    ...jobs, method: 'POST', path: '/calculation-jobs/suggested-renovation-trajectory-calculation', subject: S.createTrajectoryJob,
+    ...jobs, method: 'POST', path: '/calculation-jobs/suggested-renovation-trajectory-calculation', subject: S.createTrajectoryJob, operationId: 'createTrajectoryJob',
     body: TrajectoryRequest, invalidBodyStatus: 406, status: 200, reply: CalculationJob,
-    summary: 'Start a suggested-renovation-trajectory job for a property (and create or update its estate); poll the job until FINISHED. 406: per-property violations; 422: inconsistent data (API.md 5)',
+    summary: 'Start a suggested-renovation-trajectory job for a property (and create or update its estate); poll the job until FINISHED. 406: per-property violations; 422: inconsistent data (docs/http-contract.md "Trajectory jobs")',
     errors: [401, 403, 406, 422],
   },
-  { ...jobs, method: 'GET', path: '/calculation-jobs', subject: S.listJobs, query: CalculationJobListQuery, status: 200, reply: CalculationJobPage, summary: "The organization's jobs, newest first (extension: external_id, page, page_size)", errors: [400, 401, 403] },
-  { ...jobs, method: 'GET', path: J, subject: S.getJob, ids: ['calculation_job_id'], status: 200, reply: CalculationJob, summary: 'One job; `metadata` holds the trajectory once FINISHED (API.md 4.1)', errors: [401, 403, 404] },
-  { ...jobs, method: 'POST', path: `${J}/stop`, subject: S.stopJob, ids: ['calculation_job_id'], body: EmptyBody, status: 200, reply: CalculationJob, summary: 'Stop a job that has not finished (extension; no body, or {}); 409 when it already has', errors: [400, 401, 403, 404, 409] },
-  { ...jobs, method: 'GET', path: `${J}/webhook-deliveries`, subject: S.webhookDeliveries, ids: ['calculation_job_id'], status: 200, reply: z.array(WebhookDeliveryView), summary: "The job's webhook deliveries and every attempt (extension, API.md 5.4)", errors: [401, 403, 404] },
+  { ...jobs, method: 'GET', path: '/calculation-jobs', subject: S.listJobs, operationId: 'listCalculationJobs', query: CalculationJobListQuery, status: 200, reply: CalculationJobPage, summary: "The organization's jobs, newest first (extension: external_id, page, page_size)", errors: [400, 401, 403] },
+  { ...jobs, method: 'GET', path: J, subject: S.getJob, operationId: 'getCalculationJob', ids: ['calculation_job_id'], status: 200, reply: CalculationJob, summary: 'One job; `metadata` holds the trajectory once FINISHED (docs/job-metadata.md)', errors: [401, 403, 404] },
+  { ...jobs, method: 'POST', path: `${J}/stop`, subject: S.stopJob, operationId: 'stopCalculationJob', ids: ['calculation_job_id'], body: EmptyBody, status: 200, reply: CalculationJob, summary: 'Stop a job that has not finished (extension; no body, or {}); 409 when it already has', errors: [400, 401, 403, 404, 409] },
+  { ...jobs, method: 'GET', path: `${J}/webhook-deliveries`, subject: S.webhookDeliveries, operationId: 'listWebhookDeliveries', ids: ['calculation_job_id'], status: 200, reply: z.array(WebhookDeliveryView), summary: "The job's webhook deliveries and every attempt (extension, docs/webhooks.md)", errors: [401, 403, 404] },
 
-  { prefix: 'both', auth: 'bearer', scope: 'calculations', tag: 'calculations', method: 'POST', path: '/calculations', subject: S.createIndication, query: IndicationQuery, body: IndicationRequest, status: 201, reply: IndicationRecord, summary: 'Synchronous energy-efficiency indication (calculation_type=ENERGY_EFFICIENCY); indicative, with a disclaimer', errors: [400, 401, 403] },
-  { prefix: 'both', auth: 'bearer', scope: 'calculations', tag: 'calculations', method: 'GET', path: '/calculations', subject: S.listIndications, status: 200, reply: z.array(IndicationRecord), summary: "The organization's indications, newest first", errors: [401, 403] },
-  { prefix: 'both', auth: 'bearer', scope: 'calculations', tag: 'calculations', method: 'GET', path: '/calculations/{calculation_id}', subject: S.getIndication, ids: ['calculation_id'], status: 200, reply: IndicationRecord, summary: 'One indication', errors: [401, 403, 404] },
+  { prefix: 'both', auth: 'bearer', scope: 'calculations', tag: 'calculations', method: 'POST', path: '/calculations', subject: S.createIndication, operationId: 'createIndication', query: IndicationQuery, body: IndicationRequest, status: 201, reply: IndicationRecord, summary: 'Synchronous energy-efficiency indication (calculation_type=ENERGY_EFFICIENCY); indicative, with a disclaimer', errors: [400, 401, 403] },
+  { prefix: 'both', auth: 'bearer', scope: 'calculations', tag: 'calculations', method: 'GET', path: '/calculations', subject: S.listIndications, operationId: 'listIndications', status: 200, reply: z.array(IndicationRecord), summary: "The organization's indications, newest first", errors: [401, 403] },
+  { prefix: 'both', auth: 'bearer', scope: 'calculations', tag: 'calculations', method: 'GET', path: '/calculations/{calculation_id}', subject: S.getIndication, operationId: 'getIndication', ids: ['calculation_id'], status: 200, reply: IndicationRecord, summary: 'One indication', errors: [401, 403, 404] },
 ];

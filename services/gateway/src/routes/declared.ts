@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest, preValidationAsyncHookHandler, preValidationHookHandler } from 'fastify';
-import { z } from 'zod';
-import { checkMessage, ErrorBody, IdentitySubjects, type ServiceRequest } from '@renopath/contracts';
+import { checkMessage, IdentitySubjects, type ServiceRequest } from '@renopath/contracts';
 import { DomainError, type BlobStore, type Bus } from '@renopath/platform';
 import { contextsToSettle, settleAcrossContexts } from '@renopath/platform/service/settlement.ts';
 import { newId } from '@renopath/platform/service/handler-kit.ts';
@@ -9,7 +8,6 @@ import { HttpError } from '../http/errors.ts';
 import { IdempotencyKeys } from '../http/idempotency.ts';
 import { readUpload, type Upload } from '../http/uploads.ts';
 import { requireScope } from '../plugins/auth.ts';
-import { MULTIPART_BODY } from '../plugins/docs.ts';
 import { validatorWithStatus } from '../plugins/validation.ts';
 import { contractOf } from './messages.ts';
 import type { MessageInput, RouteDef } from './route.ts';
@@ -29,12 +27,6 @@ const HTML_HEADERS = {
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
 };
-const UPLOAD_SCHEMA = {
-  type: 'object',
-  properties: { file: { type: 'string', format: 'binary' }, name: { type: 'string', maxLength: 255 } },
-  required: ['file'],
-};
-const errorResponse = { description: 'Error (API.md 2)', content: { 'application/json': { schema: ErrorBody } } };
 
 /**
  * The routes of the contexts' route tables (`*.routes.ts`), each declared to Fastify with its zod
@@ -79,7 +71,7 @@ export async function declaredRoutes(app: FastifyInstance, options: DeclaredRout
       app.route({
         method: route.method,
         url: path.replace(/\{(\w+)\}/g, ':$1'),
-        schema: routeSchema(route, path),
+        schema: routeSchema(route),
         // The route's schema object is documentation-shaped; the compiler reads its zod parts like the app-wide one.
         ...(route.invalidBodyStatus && route.invalidBodyStatus !== 400 ? { validatorCompiler: validatorWithStatus(route.invalidBodyStatus) as never } : {}),
         preValidation,
@@ -92,7 +84,7 @@ export async function declaredRoutes(app: FastifyInstance, options: DeclaredRout
           let claimed: string | null = null;
           let serviceKey: string | null = null;
           if (idempotencyKey && request.actor) {
-            // `/x` and `/v1/x` are one resource (API.md 1): the route and its ids name the target.
+            // `/x` and `/v1/x` are one resource (docs/http-contract.md "General rules"): the route and its ids name the target.
             const target = `${route.method} ${route.path} ${JSON.stringify(params)}`;
             const fingerprint = IdempotencyKeys.fingerprint(upload ? [target, upload.name, upload.bytes] : [target, JSON.stringify(body ?? null)]);
             const claim = await app.idempotency.claim(request.actor.client_id, idempotencyKey, fingerprint);
@@ -163,7 +155,7 @@ function requestChecks(route: RouteDef): preValidationHookHandler {
     if (kind !== 'upload' && request.isMultipart()) throw new HttpError(415, ['multipart/form-data is only accepted by upload endpoints']);
     if (route.method === 'POST' && request.actor) IdempotencyKeys.keyOf(request.headers['idempotency-key']);
     if (kind === 'upload') return done();
-    // Only the token endpoint takes forms; text/plain and forms elsewhere are a wrong content type (API.md 2).
+    // Only the token endpoint takes forms; text/plain and forms elsewhere are a wrong content type (docs/http-contract.md "Errors").
     if (route.body && request.body !== undefined && !isJson(request.headers['content-type'])) {
       throw new HttpError(415, [`content-type ${String(request.headers['content-type'] ?? '')} is not supported here; send application/json`]);
     }
@@ -176,27 +168,16 @@ function requestChecks(route: RouteDef): preValidationHookHandler {
   };
 }
 
-/** The route's zod schemas and documentation, as the zod type provider and `@fastify/swagger` read them. */
-function routeSchema(route: RouteDef, path: string) {
-  const names = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
-  const responses: Record<number, unknown> = {
-    [route.status]:
-      route.kind === 'html'
-        ? { description: route.summary, content: { 'text/html': { schema: z.string() } } }
-        : { description: route.summary, content: { 'application/json': { schema: route.reply ?? z.unknown() } } },
-  };
-  for (const status of new Set([...route.errors, 500, ...(route.auth !== 'none' ? [429] : [])])) responses[status] ??= errorResponse;
+/**
+ * The route's zod schemas, as the zod type provider reads them: query and body are validated, the
+ * reply is written from its schema. The OpenAPI document is made from the route table itself
+ * (openapi/document.ts), not from these.
+ */
+function routeSchema(route: RouteDef) {
   return {
-    tags: [route.tag],
-    summary: route.summary,
-    operationId: `${route.method.toLowerCase()}${path.replace(/[^A-Za-z0-9]+(\w)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
-    security: route.auth === 'bearer' ? [{ bearer: route.scope ? [route.scope] : [] }] : route.auth === 'admin' ? [{ admin: [] }] : [],
-    ...(names.length > 0 ? { params: z.object(Object.fromEntries(names.map((n) => [n, route.ids?.includes(n) ? z.string().meta({ format: 'uuid' }) : z.string()]))) } : {}),
     ...(route.query ? { querystring: route.query } : {}),
-    ...(route.kind === 'upload'
-      ? { [MULTIPART_BODY]: { ...UPLOAD_SCHEMA, description: `one part file (${(route.accept ?? []).join(', ')}), optionally a part name` } }
-      : route.body ? { body: route.body } : {}),
-    response: responses,
+    ...(route.body && route.kind !== 'upload' ? { body: route.body } : {}),
+    ...(route.reply && route.kind !== 'html' ? { response: { [route.status]: route.reply } } : {}),
   };
 }
 

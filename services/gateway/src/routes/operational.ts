@@ -19,8 +19,9 @@ const PROBE_TIMEOUT_MS = 2000;
  */
 export async function operationalRoutes(app: FastifyInstance, options: OperationalOptions) {
   const { bus } = options;
-  app.get('/health', { schema: { tags: ['operations'], summary: 'The process runs' } }, async () => ({ status: 'ok' }));
-  app.get('/ready', { schema: { tags: ['operations'], summary: "Ready: identity's key set and every context answer (503 with Retry-After until then)" } }, async () => {
+  // Documented in the OpenAPI document (openapi/document.ts) with the other operations the gateway answers itself.
+  app.get('/health', async () => ({ status: 'ok' }));
+  app.get('/ready', async () => {
     // Identity answers with its key set; the other contexts with their settle query (any context answers one).
     const probe: SettleQuery = { correlation_id: 'readiness-probe', after: {}, timeout_ms: 0 };
     const checks = [

@@ -17,39 +17,55 @@ import {
   RenovationWithFiles,
   UpdateRenovationItemBody,
 } from '@renopath/contracts';
+import { allNodes, type ClientScope } from '@renopath/catalog';
 import type { RouteDef } from './route.ts';
 
-/** Renovations, their items in four scopes, overview and grants (INTERFACE.md; API.md 4.5). */
+/** Renovations, their items in four scopes, overview and grants (docs/http-contract.md "Renovations and reports"). */
 const base = { prefix: 'both', auth: 'bearer', scope: 'renovations', tag: 'renovations' } as const;
 const R = '/renovations/{renovation_id}';
 
-/** The five item operations and the available items of one scope (INTERFACE.md "Renovation items"). */
-function scopeRoutes(o: { collection: string; ids: string[]; noun: string }): RouteDef[] {
+/**
+ * The item bodies of a scope as the document shows them: `renovation_component_type` one of the
+ * catalogue's component types of that scope, the set the service accepts there (it refuses the
+ * others, naming the scope). Read from the catalogue, so a new node is documented as it lands.
+ */
+function documentedItemBodies(scope: string, catalogueScope: ClientScope) {
+  const types = allNodes().filter((node) => node.scope === catalogueScope).map((node) => node.renovation_component_type) as [string, ...string[]];
+  const create = RenovationItemBody.extend({ renovation_component_type: z.enum(types) });
+  return {
+    create: { name: `${scope}RenovationItemBody`, schema: create },
+    update: { name: `Update${scope}RenovationItemBody`, schema: create.partial().meta({ minProperties: 1 }) },
+  };
+}
+
+/** The five item operations and the available items of one scope (the interface's "Renovation items"). */
+function scopeRoutes(o: { collection: string; ids: string[]; noun: string; scope: string; catalogueScope: ClientScope }): RouteDef[] {
   const item = `${o.collection}/items/{item_id}`;
   const itemIds = [...o.ids, 'item_id'];
+  const documented = documentedItemBodies(o.scope, o.catalogueScope);
   return [
-    { ...base, method: 'POST', path: `${o.collection}/items`, subject: S.addItem, ids: o.ids, body: RenovationItemBody, status: 201, reply: RenovationItem, summary: `Add an item ${o.noun}: a catalogue component type allowed there, and count >= 1 (quantity, cost, VAT, grant, derived works and the EPC indication follow)`, errors: [400, 401, 403, 404] },
-    { ...base, method: 'GET', path: `${o.collection}/items`, subject: S.listItems, ids: o.ids, status: 200, reply: z.array(RenovationItem), summary: `The items ${o.noun}`, errors: [401, 403, 404] },
-    { ...base, method: 'GET', path: item, subject: S.getItem, ids: itemIds, status: 200, reply: RenovationItem, summary: `One item ${o.noun}`, errors: [401, 403, 404] },
-    { ...base, method: 'PATCH', path: item, subject: S.updateItem, ids: itemIds, body: UpdateRenovationItemBody, status: 200, reply: RenovationItem, summary: `Edit an item ${o.noun} (component type, count)`, errors: [400, 401, 403, 404] },
-    { ...base, method: 'DELETE', path: item, subject: S.removeItem, ids: itemIds, status: 200, reply: RenovationItem, summary: `Remove an item ${o.noun}`, errors: [401, 403, 404] },
-    { ...base, method: 'GET', path: `${o.collection}/available-items`, subject: S.availableItems, ids: o.ids, status: 200, reply: z.array(AvailableItem), summary: `The component types a client may add ${o.noun} for this estate, each root with its selection tree`, errors: [401, 403, 404] },
+    { ...base, method: 'POST', path: `${o.collection}/items`, subject: S.addItem, operationId: `add${o.scope}Item`, ids: o.ids, body: RenovationItemBody, documentedBody: documented.create, status: 201, reply: RenovationItem, summary: `Add an item ${o.noun}: a catalogue component type allowed there, and count >= 1 (quantity, cost, VAT, grant, derived works and the EPC indication follow)`, errors: [400, 401, 403, 404] },
+    { ...base, method: 'GET', path: `${o.collection}/items`, subject: S.listItems, operationId: `list${o.scope}Items`, ids: o.ids, status: 200, reply: z.array(RenovationItem), summary: `The items ${o.noun}`, errors: [401, 403, 404] },
+    { ...base, method: 'GET', path: item, subject: S.getItem, operationId: `get${o.scope}Item`, ids: itemIds, status: 200, reply: RenovationItem, summary: `One item ${o.noun}`, errors: [401, 403, 404] },
+    { ...base, method: 'PATCH', path: item, subject: S.updateItem, operationId: `update${o.scope}Item`, ids: itemIds, body: UpdateRenovationItemBody, documentedBody: documented.update, status: 200, reply: RenovationItem, summary: `Edit an item ${o.noun} (component type, count)`, errors: [400, 401, 403, 404] },
+    { ...base, method: 'DELETE', path: item, subject: S.removeItem, operationId: `remove${o.scope}Item`, ids: itemIds, status: 200, reply: RenovationItem, summary: `Remove an item ${o.noun}`, errors: [401, 403, 404] },
+    { ...base, method: 'GET', path: `${o.collection}/available-items`, subject: S.availableItems, operationId: `list${o.scope}AvailableItems`, ids: o.ids, status: 200, reply: z.array(AvailableItem), summary: `The component types a client may add ${o.noun} for this estate, each root with its selection tree`, errors: [401, 403, 404] },
   ];
 }
 
 export const renovationsRoutes: RouteDef[] = [
-  { ...base, method: 'POST', path: '/renovations', subject: S.createRenovation, body: CreateRenovationBody, status: 201, reply: RenovationCreated, summary: 'Create a renovation of an estate (extension: renovation_name)', errors: [400, 401, 403, 404] },
-  { ...base, prefix: 'bare', method: 'GET', path: '/renovations', subject: S.listRenovations, status: 200, reply: z.array(Renovation), summary: 'The renovations the caller sees (old style, without files), newest first', errors: [401, 403] },
-  { ...base, prefix: 'v1', method: 'GET', path: '/renovations', subject: S.search, query: RenovationSearchQuery, status: 200, reply: RenovationSearchPage, summary: 'Search the renovations the caller sees: page (>= 1), page_size (1-100), sort_by (created_at | updated_at), sort_order (ASC | DESC), include_deleted, external_user_id (the managing user\'s external_id)', errors: [400, 401, 403] },
-  { ...base, method: 'GET', path: R, subject: S.getRenovation, ids: ['renovation_id'], status: 200, reply: RenovationWithFiles, summary: 'One renovation with its totals, EPC indication and files', errors: [401, 403, 404] },
-  { ...base, method: 'DELETE', path: R, subject: S.deleteRenovation, ids: ['renovation_id'], status: 200, reply: Renovation, summary: 'Delete a renovation (soft: the search shows it with include_deleted)', errors: [401, 403, 404] },
-  { ...base, prefix: 'bare', method: 'GET', path: `${R}/overview`, subject: S.overview, ids: ['renovation_id'], query: RenovationOverviewQuery, status: 200, reply: RenovationOverview, summary: 'Old-style overview: summary and the general, rooms, roofs, staircases and derived arrays; as_of replays its history', errors: [400, 401, 403, 404] },
-  { ...base, prefix: 'v1', method: 'GET', path: `${R}/overview`, subject: S.overviewV1, ids: ['renovation_id'], query: RenovationOverviewQuery, status: 200, reply: RenovationOverviewV1, summary: 'Overview tree: summary and details (general, rooms, roofs, staircases, derived); as_of replays its history', errors: [400, 401, 403, 404] },
-  { ...base, method: 'GET', path: `${R}/government-grants`, subject: S.governmentGrants, ids: ['renovation_id'], status: 200, reply: GovernmentGrants, summary: 'Grants per category (ROOF, OUTER_WALLS, FLOORS, WINDOWS_AND_DOORS, TECHNICAL_INSTALLATIONS, ASBESTOS_REMOVAL, OTHER) with scheme and conditions; only categories with eligible items', errors: [401, 403, 404] },
-  { ...base, prefix: 'v1', scope: 'audit', tag: 'audit', method: 'GET', path: `${R}/history`, subject: S.history, ids: ['renovation_id'], status: 200, reply: z.array(RenovationHistoryEntry), summary: "The renovation's events, oldest first: who, when and what (scope audit)", errors: [401, 403, 404] },
+  { ...base, method: 'POST', path: '/renovations', subject: S.createRenovation, operationId: 'createRenovation', body: CreateRenovationBody, status: 201, reply: RenovationCreated, summary: 'Create a renovation of an estate (extension: renovation_name)', errors: [400, 401, 403, 404] },
+  { ...base, prefix: 'bare', method: 'GET', path: '/renovations', subject: S.listRenovations, operationId: 'listRenovations', status: 200, reply: z.array(Renovation), summary: 'The renovations the caller sees (old style, without files), newest first', errors: [401, 403] },
+  { ...base, prefix: 'v1', method: 'GET', path: '/renovations', subject: S.search, operationId: 'searchRenovations', query: RenovationSearchQuery, status: 200, reply: RenovationSearchPage, summary: 'Search the renovations the caller sees: page (>= 1), page_size (1-100), sort_by (created_at | updated_at), sort_order (ASC | DESC), include_deleted, external_user_id (the managing user\'s external_id)', errors: [400, 401, 403] },
+  { ...base, method: 'GET', path: R, subject: S.getRenovation, operationId: 'getRenovation', ids: ['renovation_id'], status: 200, reply: RenovationWithFiles, summary: 'One renovation with its totals, EPC indication and files', errors: [401, 403, 404] },
+  { ...base, method: 'DELETE', path: R, subject: S.deleteRenovation, operationId: 'deleteRenovation', ids: ['renovation_id'], status: 200, reply: Renovation, summary: 'Delete a renovation (soft: the search shows it with include_deleted)', errors: [401, 403, 404] },
+  { ...base, prefix: 'bare', method: 'GET', path: `${R}/overview`, subject: S.overview, operationId: 'getRenovationOverviewOldStyle', ids: ['renovation_id'], query: RenovationOverviewQuery, status: 200, reply: RenovationOverview, summary: 'Old-style overview: summary and the general, rooms, roofs, staircases and derived arrays; as_of replays its history', errors: [400, 401, 403, 404] },
+  { ...base, prefix: 'v1', method: 'GET', path: `${R}/overview`, subject: S.overviewV1, operationId: 'getRenovationOverview', ids: ['renovation_id'], query: RenovationOverviewQuery, status: 200, reply: RenovationOverviewV1, summary: 'Overview tree: summary and details (general, rooms, roofs, staircases, derived); as_of replays its history', errors: [400, 401, 403, 404] },
+  { ...base, method: 'GET', path: `${R}/government-grants`, subject: S.governmentGrants, operationId: 'getGovernmentGrants', ids: ['renovation_id'], status: 200, reply: GovernmentGrants, summary: 'Grants per category (ROOF, OUTER_WALLS, FLOORS, WINDOWS_AND_DOORS, TECHNICAL_INSTALLATIONS, ASBESTOS_REMOVAL, OTHER) with scheme and conditions; only categories with eligible items', errors: [401, 403, 404] },
+  { ...base, prefix: 'v1', scope: 'audit', tag: 'audit', method: 'GET', path: `${R}/history`, subject: S.history, operationId: 'getRenovationHistory', ids: ['renovation_id'], status: 200, reply: z.array(RenovationHistoryEntry), summary: "The renovation's events, oldest first: who, when and what (scope audit)", errors: [401, 403, 404] },
 
-  ...scopeRoutes({ collection: R, ids: ['renovation_id'], noun: 'in the general scope' }),
-  ...scopeRoutes({ collection: `${R}/roofs/{roof_id}`, ids: ['renovation_id', 'roof_id'], noun: 'on a roof' }),
-  ...scopeRoutes({ collection: `${R}/rooms/{room_id}`, ids: ['renovation_id', 'room_id'], noun: 'in a room' }),
-  ...scopeRoutes({ collection: `${R}/staircases/{staircase_id}`, ids: ['renovation_id', 'staircase_id'], noun: 'on a staircase' }),
+  ...scopeRoutes({ collection: R, ids: ['renovation_id'], noun: 'in the general scope', scope: 'General', catalogueScope: 'general' }),
+  ...scopeRoutes({ collection: `${R}/roofs/{roof_id}`, ids: ['renovation_id', 'roof_id'], noun: 'on a roof', scope: 'Roof', catalogueScope: 'roof' }),
+  ...scopeRoutes({ collection: `${R}/rooms/{room_id}`, ids: ['renovation_id', 'room_id'], noun: 'in a room', scope: 'Room', catalogueScope: 'room' }),
+  ...scopeRoutes({ collection: `${R}/staircases/{staircase_id}`, ids: ['renovation_id', 'staircase_id'], noun: 'on a staircase', scope: 'Staircase', catalogueScope: 'staircase' }),
 ];

@@ -5,7 +5,7 @@ import { isReportLanguage } from '@renopath/reporting/i18n/index.ts';
 import type { ReportLanguage, ReportModel } from '@renopath/reporting/report-model.ts';
 import type { RouteDef } from './route.ts';
 
-/** Reports of a renovation (API.md 4.5) and the public referral page (API.md 4.3 `referral_link`). */
+/** Reports of a renovation (docs/http-contract.md "Renovations and reports") and the public referral page (docs/http-contract.md "Estates and their parts"). */
 const reports = { auth: 'bearer', scope: 'reports', tag: 'reports' } as const;
 const R = '/renovations/{renovation_id}';
 
@@ -25,23 +25,23 @@ export function referralHtml(reply: unknown): string {
 
 export const reportingRoutes: RouteDef[] = [
   {
-    ...reports, prefix: 'v1', method: 'POST', path: `${R}/reports`, subject: S.createReport, ids: ['renovation_id'], body: CreateReportBody, signLinks: true,
+    ...reports, prefix: 'v1', method: 'POST', path: `${R}/reports`, subject: S.createReport, operationId: 'createReport', ids: ['renovation_id'], body: CreateReportBody, signLinks: true,
     status: 200, reply: ReportV1,
     summary: "Make a PDF report of the renovation (language nl-BE, nl-NL, fr-BE or en; default from the estate's country); `url` downloads it for an hour",
     errors: [400, 401, 403, 404],
   },
   {
-    ...reports, prefix: 'v1', method: 'GET', path: `${R}/reports`, subject: S.listReports, ids: ['renovation_id'], signLinks: true, status: 200, reply: z.array(ReportV1),
+    ...reports, prefix: 'v1', method: 'GET', path: `${R}/reports`, subject: S.listReports, operationId: 'listReports', ids: ['renovation_id'], signLinks: true, status: 200, reply: z.array(ReportV1),
     summary: 'The renovation\'s reports, newest first; `is_outdated` once the renovation, its items or its estate changed after the report was made',
     errors: [401, 403, 404],
   },
   {
-    ...reports, prefix: 'both', method: 'GET', path: `${R}/report`, subject: S.oldStyleReport, ids: ['renovation_id'], signLinks: true, status: 200, reply: ReportOldStyle,
+    ...reports, prefix: 'both', method: 'GET', path: `${R}/report`, subject: S.oldStyleReport, operationId: 'getCurrentReport', ids: ['renovation_id'], signLinks: true, status: 200, reply: ReportOldStyle,
     summary: "The renovation's newest report in the estate's default language, made now when there is none or it is outdated",
     errors: [401, 403, 404],
   },
   {
-    method: 'GET', path: '/r/{token}', prefix: 'bare', auth: 'none', subject: S.referral, query: ReferralPageQuery, kind: 'html', render: referralHtml,
+    method: 'GET', path: '/r/{token}', prefix: 'bare', auth: 'none', subject: S.referral, operationId: 'getReferralPage', query: ReferralPageQuery, kind: 'html', render: referralHtml,
     renderNotFound: (query) => renderReferralNotFound(isReportLanguage(query['lang']) ? query['lang'] : 'en'), status: 200,
     summary: "Public referral page of an estate: the home's basics, its current and reachable EPC label and the latest trajectory's steps (HTML, no login; `?lang=`)",
     tag: 'reports', errors: [404],

@@ -9,18 +9,31 @@ export interface RouteDef {
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /** OpenAPI-style path without the `/v1` prefix, e.g. `/users/{user_id}`. */
   path: string;
-  /** `both`: bare and `/v1` (API.md 1); `v1`: only under `/v1`; `bare`: only as written. */
+  /** `both`: bare and `/v1` (docs/http-contract.md "General rules"); `v1`: only under `/v1`; `bare`: only as written. */
   prefix: 'both' | 'v1' | 'bare';
   subject: string;
   auth: 'bearer' | 'admin' | 'none';
   /** Needed scope; none means any valid token. */
   scope?: Scope;
   body?: z.ZodType;
+  /**
+   * The body as the OpenAPI document shows it, under this name, where the service checks more than
+   * `body` can say: a scope's renovation items take only the catalogue's component types of that
+   * scope (the service refuses the others with 400, naming the scope).
+   */
+  documentedBody?: { name: string; schema: z.ZodType };
   query?: z.ZodType;
   /** Path parameters that must be UUIDs (anything else is an unknown id: 404). */
   ids?: string[];
   status: number;
   reply?: z.ZodType;
+  /**
+   * The operation's name in the OpenAPI document and in generated clients (`createEstate`), chosen by
+   * hand: a client's code calls it, so it does not change with the path. A bare alias of a `/v1`
+   * path is documented as `<operationId>Unversioned`.
+   */
+  operationId: string;
+  /** What the operation does, in a sentence or two: the document's summary (its first clause) and description. */
   summary: string;
   tag: string;
   /** Documented error statuses besides the ones every route has. */
@@ -43,7 +56,7 @@ export interface RouteDef {
   signLinks?: boolean;
   /**
    * The status of a body that does not match `body` (default 400). Job creation answers 406 for
-   * per-property violations (API.md 5.2).
+   * per-property violations (docs/http-contract.md "Trajectory jobs").
    */
   invalidBodyStatus?: 400 | 406;
   /**

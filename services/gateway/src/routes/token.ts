@@ -1,9 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { ErrorBody, formatIssues, IdentitySubjects, TokenReply, TokenRequestBody, type ServiceRequest } from '@renopath/contracts';
+import { formatIssues, IdentitySubjects, TokenRequestBody, type ServiceRequest } from '@renopath/contracts';
 import { DomainError, type Bus } from '@renopath/platform';
 import { HttpError } from '../http/errors.ts';
 import { FailureLimiter } from '../http/rate-limit.ts';
-import { DOCUMENTED_ONLY } from '../plugins/validation.ts';
 
 export interface TokenRouteOptions {
   bus: Bus;
@@ -13,34 +12,18 @@ export interface TokenRouteOptions {
   now?: () => number;
 }
 
-const errorResponse = { description: 'Error (API.md 2)', content: { 'application/json': { schema: ErrorBody } } };
-
-/** The token endpoint: three credential forms (API.md 3), failed guesses limited per client id and per address. */
+/** The token endpoint: three credential forms (docs/http-contract.md "Authentication, roles and rate limits"), failed guesses limited per client id and per address. */
 export async function tokenRoute(app: FastifyInstance, options: TokenRouteOptions) {
-  // Wrong client secrets per client id, whatever address they come from (API.md 3): 10, then one a minute;
+  // Wrong client secrets per client id, whatever address they come from (docs/http-contract.md "Authentication, roles and rate limits"): 10, then one a minute;
   // and per address, whatever client ids it tries: 20, then one every 30 s (off with the rate limit).
   const secretFailures = new FailureLimiter(10, 60, options.now);
   const addressFailures = options.limited ? new FailureLimiter(20, 30, options.now) : null;
 
   app.post(
     '/v1/oauth/token',
-    {
-      // The credentials may come from headers, so the handler validates what it gathers; the schema documents the body forms.
-      ...DOCUMENTED_ONLY,
-      ...(app.limit ? { onRequest: [app.limit] } : {}),
-      schema: {
-        tags: ['auth'],
-        summary: 'Client-credentials token: headers x-service-client-id/-secret, JSON body, or the RFC 6749 form with HTTP Basic',
-        security: [],
-        consumes: ['application/json', 'application/x-www-form-urlencoded'],
-        body: TokenRequestBody,
-        response: {
-          200: { description: 'Access token', content: { 'application/json': { schema: TokenReply } } },
-          400: errorResponse,
-          429: errorResponse,
-        },
-      },
-    },
+    // The credentials may come from headers, so the handler validates what it gathers (no body schema);
+    // the OpenAPI document describes the three forms (openapi/document.ts, tokenOperation).
+    app.limit ? { onRequest: [app.limit] } : {},
     async (request) => {
       const h = request.headers;
       let credentials: unknown;

@@ -34,13 +34,13 @@ export const userReply = (user: User): User => ({ ...user, pending_email_address
 
 export const memberKey = (organization_id: string, user_id: string) => `${organization_id}:${user_id}`;
 
-/** INTERFACE.md's read-only `region`: NL is one region; a Belgian one follows from the postal code's range (energy model data). */
+/** The interface's read-only `region`: NL is one region; a Belgian one follows from the postal code's range (energy model data). */
 export function regionOf(country: Country, zipcode: string | null): Region | null {
   if (country === 'NL') return 'NETHERLANDS';
   return zipcode === null ? null : detectRegion(zipcode, 'BE');
 }
 
-/** The read in INTERFACE.md's field order, region derived again on every change. */
+/** The read in the interface's field order, region derived again on every change. */
 function organizationRead(org: Omit<Organization, 'region'>): Organization {
   const { id, phone_number, email_address, organization_name, country, street, house_number, house_number_extra, zipcode, place } = org;
   return {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { regionOf } from './directory.projection.ts';
 
-describe("organization region (INTERFACE.md: read-only, derived)", () => {
+describe("organization region (the interface: read-only, derived)", () => {
   it('follows the Belgian postal-code ranges at their edges', () => {
     const cases: Array<[string, string]> = [
       ['1000', 'BRUSSELS'], ['1299', 'BRUSSELS'], ['1300', 'WALLONIA'], ['1499', 'WALLONIA'], ['1500', 'FLANDERS'],

@@ -43,7 +43,7 @@ export function invitations(kit: IdentityKit, { claimEmailAndRegister }: Registr
   }
 
   /**
-   * Invites a person into an organization (API.md 4.6): pending until they accept, whether or not
+   * Invites a person into an organization (docs/http-contract.md "Members and invitations"): pending until they accept, whether or not
    * the address has an account, and answered with the names the inviter gave.
    */
   async function invite(req: ServiceRequest, o: {

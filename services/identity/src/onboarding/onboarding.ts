@@ -67,7 +67,7 @@ export function onboarding(kit: IdentityKit, { invitationTerms, sendInvitation }
     };
   }
 
-  /** The profile an admin body gives (`name` per API.md 3, `organization_name` per INTERFACE.md); the rest unknown. */
+  /** The profile an admin body gives (`name` per docs/http-contract.md "Authentication, roles and rate limits", `organization_name` per the interface); the rest unknown. */
   function profileOf(body: AdminCreateOrganizationBody): OrganizationProfile {
     return {
       phone_number: body.phone_number ?? null,
@@ -88,7 +88,7 @@ export function onboarding(kit: IdentityKit, { invitationTerms, sendInvitation }
     [S.adminCreateOrganization]: async (req) => createOrganizationWithOwner(req, parse(AdminCreateOrganizationBody, req.body)),
   };
 
-  /** First start of an empty store: a demo organization, owner and API client (API.md 3). */
+  /** First start of an empty store: a demo organization, owner and API client (docs/http-contract.md "Authentication, roles and rate limits"). */
   async function bootstrapIfEmpty(credentials: { client_id?: string; client_secret?: string }) {
     const client_id = (credentials.client_id ?? randomUUID()).toLowerCase();
     const client_secret = credentials.client_secret ?? newSecret();

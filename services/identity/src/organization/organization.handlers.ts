@@ -38,7 +38,7 @@ export function organizationHandlers(kit: IdentityKit, { requireMembership, requ
     [S.organizationMembers]: async (req) => {
       const organization_id = req.params['organization_id'] ?? '';
       const membership = await requireMembership(actorOf(req), organization_id);
-      // Clients (invited buyers) read their estates, not the agency's staff and other buyers (API.md 3).
+      // Clients (invited buyers) read their estates, not the agency's staff and other buyers (docs/http-contract.md "Authentication, roles and rate limits").
       if (membership.member_type === 'CLIENT') throw new DomainError(403, ['clients may not list the organization\'s members']);
       const { items } = await reads.query<MemberDoc>(C.members, { filter: { organization_id }, sort: [{ field: 'created_at', order: 'ASC' }] });
       return items.map(memberReply);
@@ -78,7 +78,7 @@ export function organizationHandlers(kit: IdentityKit, { requireMembership, requ
       const actor = actorOf(req);
       const organization_id = req.params['organization_id'] ?? '';
       requireTokenOrganization(actor, organization_id);
-      // INTERFACE.md names the path parameter `member_id`; it is the member's user id.
+      // The interface names the path parameter `member_id`; it is the member's user id.
       const user_id = req.params['member_id'] ?? '';
       const before = await reads.get<MemberDoc>(C.members, memberKey(organization_id, user_id));
       const result = await handleCommand(store, organizationStream(organization_id), organizationDecider, {

@@ -1,7 +1,7 @@
 import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import { DomainError } from '@renopath/platform';
 
-/** API-client secrets: 64 hex characters, stored only as a slow scrypt hash (API.md 3). */
+/** API-client secrets: 64 hex characters, stored only as a slow scrypt hash (docs/http-contract.md "Authentication, roles and rate limits"). */
 
 // OWASP's scrypt minimum (N=2^17, r=8, p=1) costs ~128 MiB a hash; 2^15 keeps a token request
 // near 100 ms on a 2-core machine while staying far slower than a fast hash for an attacker.

@@ -3,7 +3,7 @@ import { SignWebhookBody } from '@renopath/contracts';
 
 /**
  * `cmd.identity.sign-webhook` (its body: SignWebhookBody in the contracts): the calculations context
- * asks identity to sign a webhook, so a client's webhook secret never travels on the bus (API.md 5.4,
+ * asks identity to sign a webhook, so a client's webhook secret never travels on the bus (docs/webhooks.md,
  * Standard Webhooks). The `webhook-signature` header value (`v1,<base64 HMAC-SHA256>`).
  */
 export function signWebhook(secret: string, { id, timestamp, body }: Omit<SignWebhookBody, 'client_id'>): string {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { z } from 'zod';
 
 /**
- * INTERFACE.md as data (`shared/contracts/conformance/interface.json`) and the walkers that hold a
+ * The interface as data (`shared/contracts/conformance/interface.json`) and the walkers that hold a
  * zod schema or a JSON schema to it. Used by the contracts' conformance spec and the gateway's
  * OpenAPI conformance spec, so both read the one list.
  */
@@ -39,7 +39,7 @@ export const INTERFACE_SPEC: InterfaceSpec = JSON.parse(
 
 const EXAMPLE_UUID = '6f1c2a9e-4b7d-4c1e-9a3f-2d5e8b7c6a10';
 
-/** A value INTERFACE.md allows for the field: its example, else the first enum value, else a plain one. */
+/** A value the interface allows for the field: its example, else the first enum value, else a plain one. */
 export function exampleValue(spec: FieldSpec, enums: Record<string, string[]>): unknown {
   if (spec.example !== undefined) return spec.example;
   const values = spec.enum ? enums[spec.enum] : undefined;
@@ -66,7 +66,7 @@ export function setPath(target: Record<string, unknown>, path: string, value: un
   return target;
 }
 
-/** A body with the given fields set to INTERFACE.md values (and the required ones always). */
+/** A body with the given fields set to the interface values (and the required ones always). */
 export function bodyOf(request: RequestSpec, enums: Record<string, string[]>, only?: string[]): Record<string, unknown> {
   const body: Record<string, unknown> = {};
   for (const [path, spec] of Object.entries(request.fields)) {

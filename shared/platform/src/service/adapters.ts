@@ -15,7 +15,7 @@ import { contextSchema } from '../postgres/postgres-connection.ts';
 import { openPostgresEventStore } from '../postgres/postgres-event-store.ts';
 import { openPostgresReadStore } from '../postgres/postgres-read-store.ts';
 
-/** The adapter choice every service shares (API.md 7); parsed by each service's config module. */
+/** The adapter choice every service shares (README.md "Configuration"); parsed by each service's config module. */
 export const PlatformEnv = z.object({
   RENOPATH_DATA_DIR: z.string().min(1).default('./data'),
   RENOPATH_EVENT_STORE: z.string().default('sqlite'),
