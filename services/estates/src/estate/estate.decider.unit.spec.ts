@@ -80,7 +80,7 @@ describe('estate decider', () => {
     create({ address: { zip_code: '1234 AB', country: 'BE' } }).thenFails(400, /address\.zip_code must be a Belgian postal code \(4 digits\)/);
     create({ address: { zip_code: '900', country: 'NL' } }).thenFails(400, /Dutch postal code/);
     // Portfolio data often gives a Dutch postal code's four digits only: enough to place the home.
-    const numeric = { address: { ...EMPTY_ESTATE_FIELDS.address, zip_code: '3731', country: 'NL' } };
+    const numeric = { address: { ...EMPTY_ESTATE_FIELDS.address, zip_code: '3731', country: 'NL' as const } };
     create(numeric).then([{ type: 'EstateCreated', data: { estate_id: ESTATE, organization_id: ORG, estate_provider_type: 'API', referral_token: TOKEN, fields: { ...EMPTY_ESTATE_FIELDS, ...numeric } } }]);
     create({ address: { zip_code: 'ABC' } }).thenFails(400, /zip_code/);
     create({ year_built: 1990, year_renovated: 1980 }).thenFails(400, /year_renovated must not be before year_built/);

@@ -1,5 +1,5 @@
 /**
- * Seasonal heat balance, TABULA common method (EN ISO 13790 spirit), docs/energy-sources.md 2.4:
+ * Seasonal heat balance, TABULA common method (EN ISO 13790 spirit), docs/domain-sources.md 2.4:
  * transmission with thermal-bridge surcharge and b-factors, ventilation (use + infiltration, heat recovery),
  * solar and internal gains with the gain utilisation factor.
  */

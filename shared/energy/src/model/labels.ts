@@ -2,7 +2,7 @@ import type { EnergyEfficiencyType, QualityLabel } from '@renopath/contracts';
 import { confidence, labels } from './data.ts';
 import type { ExpectedPriceError } from './types.ts';
 
-/** The label of a score on a region's scale (data/labels.json, docs/energy-sources.md 1). */
+/** The label of a score on a region's scale (data/labels.json, docs/domain-sources.md 1). */
 export function labelFor(scale: EnergyEfficiencyType, score: number): string {
   const rows = labels.scales[scale];
   for (const row of rows) {

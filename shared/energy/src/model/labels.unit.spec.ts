@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { EnergyEfficiencyType } from '@renopath/contracts';
 import { expectedPriceErrorFor, labelFor, qualityLabelFor } from './labels.ts';
 
-/** [score, label] at and around each boundary of docs/energy-sources.md 1. */
+/** [score, label] at and around each boundary of docs/domain-sources.md 1. */
 const SCALES: Record<EnergyEfficiencyType, [number, string][]> = {
   EPC_FLANDERS: [
     [-50, 'A+'], [-0.01, 'A+'], [0, 'A'], [100, 'A'], [100.01, 'B'], [200, 'B'], [200.01, 'C'], [300, 'C'], [300.01, 'D'],
