@@ -36,6 +36,8 @@ export const UnitPriceRow = z.strictObject({
   region: Region.nullable(),
   unit_cost: z.number().positive(),
   labour_share: z.number().min(0).max(1).optional(),
+  /** The part of a system's price that is a fossil-fuel appliance (a hybrid's boiler): a case's `fossil_rate` taxes it. */
+  fossil_share: z.number().min(0).max(1).optional(),
 });
 export type UnitPriceRow = z.infer<typeof UnitPriceRow>;
 
@@ -62,6 +64,8 @@ const VatCase = z.strictObject({
   }),
   rate: z.string().optional(),
   split: z.strictObject({ labour: z.string(), materials: z.string() }).optional(),
+  /** The row's `fossil_share` is taxed at this rate, the rest at `rate` (BE hybrid: its boiler at 21% since July 2025). */
+  fossil_rate: z.string().optional(),
 });
 export type VatCase = z.infer<typeof VatCase>;
 const VatRule = z.strictObject({ id: z.string(), cases: z.array(VatCase).min(1) });
