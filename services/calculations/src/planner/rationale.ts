@@ -50,8 +50,8 @@ export function rationaleOf(f: RationaleFacts): string {
   if (f.cheaperThanOthers) parts.push(`${f.title} is the cheapest way after grants to bring this element to today's standard.`);
   parts.push(
     Math.round(f.scoreAfter) === Math.round(f.scoreBefore)
-      ? `The EPC score stays at ${score(f.scoreAfter)} (label ${f.labelAfter}).`
-      : `EPC score from ${score(f.scoreBefore)} to ${score(f.scoreAfter)} (label ${f.labelBefore} to ${f.labelAfter}).`,
+      ? `The EPC score stays at ${score(f.scoreAfter)}: label ${f.labelAfter} after this step.`
+      : `EPC score from ${score(f.scoreBefore)} to ${score(f.scoreAfter)}: label ${f.labelAfter} after this step${f.labelBefore === f.labelAfter ? '' : ` (${f.labelBefore} before)`}.`,
   );
   if (f.scoreAfter - f.scoreBefore >= 0.5) parts.push('Its fans add a little electricity to the score: the step is there for the health of the home, not for the label.');
   if (f.costSavingsPerYear >= 1) parts.push(`Expected saving on the energy bill: about ${euros(f.costSavingsPerYear)} a year.`);
