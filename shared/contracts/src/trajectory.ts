@@ -57,7 +57,7 @@ export type PlanMilestone = z.infer<typeof PlanMilestone>;
 /** Extension: an element the plan does not treat (or treats with a lesser variant), and why. */
 export const PlanOmission = z.object({
   element: PlanElement,
-  code: z.enum(['ALREADY_GOOD', 'KEPT', 'NOT_IN_THIS_HOME', 'PERMIT', 'NOT_PRICED', 'NO_EFFECT']),
+  code: z.enum(['ALREADY_GOOD', 'KEPT', 'NOT_IN_THIS_HOME', 'PERMIT', 'NOT_PRICED']),
   reason: z.string(),
 });
 export type PlanOmission = z.infer<typeof PlanOmission>;
