@@ -132,6 +132,8 @@ const SupportingWorks = z.strictObject({
   waste_container: z.strictObject({ ...sourced, m3: z.number().positive() }),
   asbestos_inventory: z.array(z.strictObject({ ...sourced, country: Country, built_before: z.number().int() })),
   asbestos_inventory_triggers: z.strictObject({ ...sourced, roots: z.array(z.string()) }),
+  /** Regions whose grants for these roots need a prior housing audit (Wallonia's audit logement). */
+  housing_audit: z.array(z.strictObject({ ...sourced, region: Region, trigger_roots: z.array(z.string()).min(1) })),
 });
 
 const QuantityRow = z.strictObject({ ...sourced, value: z.number().positive() });

@@ -458,6 +458,10 @@ const ROOTS: Record<Scope, Def[]> = {
     { id: 'SAFETY_COORDINATION', name: 'Safety coordinator', nl: 'Veiligheidscoördinator', fr: 'Coordinateur sécurité', unit: 'lump_sum', q: 'lump_sum', cat: 'OTHER', vat: SERVICE },
     { id: 'DEMOLITION', name: 'Demolition and removal', nl: 'Afbraak', fr: 'Démolition', unit: 'lump_sum', q: 'lump_sum', cat: 'OTHER', vat: RENOVATION },
     { id: 'WASTE_DISPOSAL', name: 'Waste container and disposal', nl: 'Afvalcontainer en afvoer', fr: 'Conteneur et évacuation des déchets', unit: 'piece', q: 'count', cat: 'OTHER', vat: RENOVATION },
+    {
+      id: 'HOUSING_AUDIT', name: 'Housing audit (audit logement, Wallonia)', nl: 'Woningaudit (audit logement, Wallonië)', fr: 'Audit logement',
+      unit: 'lump_sum', q: 'lump_sum', cat: 'OTHER', vat: SERVICE,
+    },
     { id: 'ASBESTOS_INVENTORY', name: 'Asbestos inventory', nl: 'Asbestinventaris', fr: 'Inventaire amiante', unit: 'lump_sum', q: 'lump_sum', cat: 'OTHER', vat: SERVICE },
   ],
 };
