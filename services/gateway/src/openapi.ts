@@ -15,7 +15,7 @@ export const schemaOf = (schema: z.ZodType, io: 'input' | 'output'): Json => {
  * against the shapes now.
  */
 const RESOURCE_SCHEMAS = [
-  'TrajectoryRequest', 'CalculationJob', 'IndicationRequest', 'IndicationRecord',
+  'TrajectoryRequest', 'CalculationJob', 'TrajectoryJobMetadata', 'IndicationRequest', 'IndicationRecord',
   'Estate', 'EstateListForm', 'EstateListReply', 'Roof', 'Floor', 'Room', 'Staircase', 'EstateFile', 'EstateMember',
   'Organization', 'OrganizationMember', 'User', 'TokenReply',
   'CreateRenovationBody', 'RenovationCreated', 'Renovation', 'RenovationWithFiles', 'RenovationSearchPage', 'RenovationItemBody', 'RenovationItem',

@@ -27,7 +27,9 @@ export const CalculationJob = z.object({
   calculation_job_type: CalculationJobType,
   calculation_job_status: CalculationJobStatus,
   /** `{}` until the job finishes; the trajectory result of API.md 4.1 after. */
-  metadata: z.record(z.string(), z.unknown()),
+  metadata: z.record(z.string(), z.unknown()).meta({
+    description: '`{}` until the job finishes; a FINISHED trajectory job carries the plan (components.schemas.TrajectoryJobMetadata); a FAILED one `{error: {code, message}}`.',
+  }),
   estate_id: Uuid.nullable(),
   /** The request's `title`. */
   name: z.string().nullable(),
