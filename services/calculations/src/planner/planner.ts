@@ -152,7 +152,7 @@ export function planTrajectory(property: PropertyDescription, options: PlanOptio
 
   /** The cheapest adequate variant after grants (net costs within the tie share: the larger gain, then the larger grant); null when none can be priced. */
   const cheapestAdequate = (rule: ElementRule, variants: readonly string[], state: Partial<PropertyDescription>, current: VariantScore, view: Partial<PropertyDescription>, planned: readonly string[]): Candidate | null => {
-    const costed: (Candidate & { subsidy: number })[] = [];
+    const costed: { type: string; quantity: number; state: Partial<PropertyDescription>; net: number; subsidy: number }[] = [];
     for (const type of variants) {
       let quantity: number;
       try {
@@ -168,18 +168,21 @@ export function planTrajectory(property: PropertyDescription, options: PlanOptio
       } catch {
         continue;
       }
-      const evaluation = scoreOf(next);
-      costed.push({
-        element: rule.element, phase: rule.phase, type, quantity, state: next, evaluation,
-        gain: current.epc_score - evaluation.epc_score, net: priced.net, subsidy: priced.subsidy, cheaperThanOthers: false,
-      });
+      costed.push({ type, quantity, state: next, net: priced.net, subsidy: priced.subsidy });
     }
     if (costed.length === 0) return null;
     const cheapest = Math.min(...costed.map((c) => c.net));
-    const near = costed.filter((c) => c.net <= cheapest + Math.abs(cheapest) * SELECTION.tie_net_cost_share);
-    near.sort((a, b) => b.gain - a.gain || b.subsidy - a.subsidy || variants.indexOf(a.type) - variants.indexOf(b.type));
+    // Only the variants tied on cost need their gain (a model run each): the dearer ones are out already.
+    const near = costed
+      .filter((c) => c.net <= cheapest + Math.abs(cheapest) * SELECTION.tie_net_cost_share)
+      .map((c) => ({ ...c, evaluation: scoreOf(c.state) }));
+    // The larger gain (the lower score after), then the larger grant, then the element's own order.
+    near.sort((a, b) => a.evaluation.epc_score - b.evaluation.epc_score || b.subsidy - a.subsidy || variants.indexOf(a.type) - variants.indexOf(b.type));
     const { subsidy: _s, ...pick } = near[0]!;
-    return { ...pick, cheaperThanOthers: costed.some((c) => c.net > pick.net) };
+    return {
+      ...pick, element: rule.element, phase: rule.phase, gain: current.epc_score - pick.evaluation.epc_score,
+      cheaperThanOthers: costed.some((c) => c.net > pick.net),
+    };
   };
 
   const chosen: Chosen[] = [];
