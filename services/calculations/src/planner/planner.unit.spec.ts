@@ -214,4 +214,40 @@ describe('planTrajectory: what a home can take', () => {
     expect(low.assumptions.join(' ')).not.toMatch(/MIDDLE assumed/);
     expect(low.totals.subsidy_amount).toBeGreaterThan(middle.totals.subsidy_amount);
   });
+
+  it('marks the Walloon obligation for deeds from 1 July 2026 and the Walloon rental norm on the step that reaches label D', () => {
+    const namur = { ...GENT_1960, zip_code: '5000', heating_type: 'FUEL_OIL' as const };
+    const after = planTrajectory(namur, { year: YEAR, deedDate: '2026-08-01' });
+    expect(after.region).toBe('WALLONIA');
+    const marks = after.steps.flatMap((s) => s.milestones.map((m) => ({ ...m, order: s.order, label_after: s.epc_label_after })));
+    const obligation = marks.find((m) => m.rule_id === 'WAL_RENOVATION_OBLIGATION_2026');
+    expect(obligation).toMatchObject({ kind: 'OBLIGATION', label: 'D' });
+    const labels = labelsOf('EPC_WALLONIA');
+    expect(labels.indexOf(obligation!.label_after)).toBeLessThanOrEqual(labels.indexOf('D'));
+    expect(marks.filter((m) => m.kind === 'RENTAL_NORM').length).toBeGreaterThan(0);
+    // A deed before July 2026 brings no obligation; the rental norm stays.
+    const before = planTrajectory(namur, { year: YEAR, deedDate: '2026-03-01' });
+    expect(before.steps.flatMap((s) => s.milestones).some((m) => m.kind === 'OBLIGATION')).toBe(false);
+    expect(before.steps.flatMap((s) => s.milestones).some((m) => m.kind === 'RENTAL_NORM')).toBe(true);
+    // Leaving fuel oil: the tank goes right after the heat pump, in the heat generator's phase.
+    const tank = after.steps.find((s) => s.element === 'OIL_TANK')!;
+    expect(after.steps[tank.order - 2]!.phase).toBe('HEAT_GENERATOR');
+    expect(tank.phase).toBe('HEAT_GENERATOR');
+  });
+
+  it('says which elements it left out and why: a kept heat pump, existing panels, an element already good', () => {
+    const plan = planTrajectory({
+      ...GENT_1960, heating_type: 'HEAT_PUMP', heating_device: 'AIR_WATER_HEAT_PUMP', installation_age: 'ZERO_TO_FIVE_YEARS_OLD',
+      has_solar_panels: true, solar_panels_kwp: 4, window_glazing_type: 'TRIPLE_GLAZING', has_renewed_window_frames: true,
+    }, { year: YEAR });
+    expect(plan.steps.map((s) => s.element)).not.toEqual(expect.arrayContaining(['HEAT_GENERATOR']));
+    expect(plan.steps.map((s) => s.element)).not.toContain('SOLAR_PANELS');
+    expect(plan.steps.map((s) => s.element)).not.toContain('WINDOWS');
+    expect(plan.left_out).toEqual(expect.arrayContaining([
+      expect.objectContaining({ element: 'HEAT_GENERATOR', code: 'KEPT', reason: expect.stringMatching(/under ten years old/) }),
+      expect.objectContaining({ element: 'SOLAR_PANELS', code: 'KEPT' }),
+      expect.objectContaining({ element: 'WINDOWS', code: 'ALREADY_GOOD' }),
+    ]));
+  });
 });
+
