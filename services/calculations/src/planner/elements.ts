@@ -222,6 +222,18 @@ const solar: ElementRule = {
 export const ELEMENT_RULES: readonly ElementRule[] = [roof, walls, windows, floor, ventilation, heatGenerator, emitters, oilTank, hotWater, solar];
 export const PHASES: readonly PlanPhase[] = ['ROOF', 'WALLS_AND_WINDOWS', 'FLOOR', 'VENTILATION', 'HEAT_GENERATOR', 'HOT_WATER', 'SOLAR_PANELS'];
 
+/** Why the variant is the adequate one for this home (the advisor's rule it follows), where there is more to say than its price. */
+export const VARIANT_REASON: Partial<Record<string, string>> = {
+  CAVITY_WALL_INSULATION: 'The empty cavity of 5 cm or more is filled: about a tenth of the cost per m2 of insulating the wall from outside.',
+  INTERIOR_WALL_INSULATION: 'The walls are insulated from inside: insulating a Brussels street facade from outside needs a planning permit that is rarely granted.',
+  EXTERIOR_WALL_INSULATION: 'A solid wall is insulated from outside, which avoids the thermal bridges and condensation risk of inside insulation.',
+  ATTIC_FLOOR_INSULATION: 'Nobody lives in the attic, so its floor is insulated instead of the roof slopes, at a fraction of the cost.',
+  FLAT_ROOF_INSULATION: 'A flat roof is insulated on top, with its new waterproofing (a warm roof).',
+  HEAT_PUMP_HYBRID: 'A hybrid heat pump as an interim: the envelope cannot be brought to what a full heat pump needs in this plan; its boiler covers the coldest days.',
+  HEAT_PUMP_AIR_AIR: 'The home has no water circuit and no gas: an air-to-air heat pump brings its own indoor units; no gas appliance is planned in an electric home.',
+  VENTILATION_SYSTEM_C: 'Mechanical extract ventilation (system C) is the adequate system; heat recovery (D) pays off only in a measured airtight home.',
+};
+
 /** Why an element's step comes where it does, when it is not its phase's reason. */
 export const ELEMENT_REASON: Partial<Record<PlanElement, string>> = {
   HEAT_EMITTERS: 'The radiators are changed with the heat pump they serve.',

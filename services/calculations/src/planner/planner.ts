@@ -346,6 +346,7 @@ function assemble(
         element: c.element,
         phase: c.phase,
         title: node.name,
+        type: c.type,
         scoreBefore: c.before.epc_score,
         scoreAfter: after.epc_score,
         labelBefore: c.before.epc_label,

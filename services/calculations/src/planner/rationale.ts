@@ -1,6 +1,6 @@
 import type { IncomeCategory } from '@renopath/catalog';
 import type { PlanElement, PlanMilestone, PlanPhase } from '@renopath/contracts';
-import { ELEMENT_REASON, PHASE_REASON } from './elements.ts';
+import { ELEMENT_REASON, PHASE_REASON, VARIANT_REASON } from './elements.ts';
 
 /**
  * The `rationale` of a step: plain sentences for a homeowner naming the element, why the step comes
@@ -12,6 +12,7 @@ export interface RationaleFacts {
   element: PlanElement;
   phase: PlanPhase;
   title: string;
+  type: string;
   scoreBefore: number;
   scoreAfter: number;
   labelBefore: string;
@@ -47,7 +48,9 @@ const score = (x: number) => Math.round(x).toString();
 
 export function rationaleOf(f: RationaleFacts): string {
   const parts: string[] = [WHAT_IT_DOES[f.element], ELEMENT_REASON[f.element] ?? PHASE_REASON[f.phase]];
-  if (f.cheaperThanOthers) parts.push(`${f.title} is the cheapest way after grants to bring this element to today's standard.`);
+  const variant = VARIANT_REASON[f.type];
+  if (variant) parts.push(variant);
+  else if (f.cheaperThanOthers) parts.push(`${f.title} is the cheapest way after grants to bring this element to today's standard.`);
   parts.push(
     Math.round(f.scoreAfter) === Math.round(f.scoreBefore)
       ? `The EPC score stays at ${score(f.scoreAfter)}: label ${f.labelAfter} after this step.`
