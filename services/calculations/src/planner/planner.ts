@@ -378,6 +378,13 @@ function assemble(
   for (const m of open) {
     assumptions.push(`The plan does not reach label ${m.label}: ${m.description}`);
   }
+  // What the figures do not size yet, said where it matters.
+  if (steps.some((s) => s.element === 'HEAT_GENERATOR' && s.renovation_component_type.startsWith('HEAT_PUMP'))) {
+    assumptions.push('The heat pump is priced as a typical unit for a house, not sized on the insulated home\'s design heat load.');
+  }
+  if (steps.some((s) => s.element === 'SOLAR_PANELS')) {
+    assumptions.push('The solar panels are sized on the usable roof area (with a cap), not yet on the home\'s electricity use after the works.');
+  }
   if (!options.deedDate && open.concat(steps.flatMap((s) => s.milestones)).some((m) => m.kind === 'OBLIGATION')) {
     assumptions.push(`A purchase deed dated ${deedDate} is assumed for the obligations after a purchase.`);
   }
