@@ -358,7 +358,7 @@ function assemble(
         milestones,
         incomeCategory: income,
         priceYear: options.year,
-        grantScheme: item.scheme,
+        grantScheme: [...new Set(all.filter((p) => p.subsidy_amount > 0 && p.scheme).map((p) => p.scheme!))].join(', ') || null,
       }),
       renovation_obligation: mark,
       scope: node.scope === 'roof' ? 'ROOF' : 'GENERAL',
