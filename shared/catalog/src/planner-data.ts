@@ -44,7 +44,6 @@ const PlannerData = z.strictObject({
     ...sourced,
     tie_score_points: z.number().nonnegative(),
     tie_share_of_best_gain: z.number().min(0).max(1),
-    min_gain_score_points: z.number().positive(),
     tie_net_cost_share: z.number().min(0).max(1),
   }),
 });
@@ -55,7 +54,7 @@ export type PlannerMilestoneRule = PlannerData['milestones'][number];
 
 export const PLANNER_DATA: PlannerData = PlannerData.parse(plannerJson);
 
-/** The region's long-term target label (the planner stops once a step reaches it). */
+/** The region's long-term target label (an outcome the planner marks on the step that reaches it). */
 export function regionalTarget(region: z.infer<typeof Region>): RegionalTarget {
   return PLANNER_DATA.targets.find((t) => t.region === region)!;
 }
