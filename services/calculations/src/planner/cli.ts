@@ -20,7 +20,13 @@ const flag = (name: string) => {
   return i >= 0 ? args[i + 1] : undefined;
 };
 
-const parsed = TrajectoryRequest.safeParse(JSON.parse(readFileSync(file === '-' ? 0 : file, 'utf8')));
+let body: unknown;
+try {
+  body = JSON.parse(readFileSync(file === '-' ? 0 : file, 'utf8'));
+} catch (err) {
+  usage(`cannot read ${file}: ${(err as Error).message}`);
+}
+const parsed = TrajectoryRequest.safeParse(body);
 if (!parsed.success) usage(`not a trajectory request: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
 const property: PropertyDescription = PropertyDescription.parse(propertyOf(parsed.data));
 const options: PlanOptions = { year: Number(flag('--year') ?? new Date().getFullYear()) };
