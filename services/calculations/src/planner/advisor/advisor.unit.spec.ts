@@ -51,7 +51,13 @@ function findings(home: PropertyDescription, plan: TrajectoryPlan): string[] {
       out.push(`fossil heating replaced by ${generator.renovation_component_type} without saying why`);
     }
   }
+  // Each step costs what it really takes: the oil tank's removal, low-temperature emitters in an old home, Wallonia's audit logement.
   if (home.heating_type === 'FUEL_OIL' && !stepOf('OIL_TANK')) out.push('oil tank left in place');
+  const waterPump = ['HEAT_PUMP_AIR_WATER', 'HEAT_PUMP_GEOTHERMAL', 'HEAT_PUMP_HYBRID'].includes(stepOf('HEAT_GENERATOR')?.renovation_component_type ?? '');
+  const radiators = home.heat_emitter_type === 'RADIATORS' || (home.heat_emitter_type === undefined && ['GAS', 'FUEL_OIL', 'PROPANE'].includes(home.heating_type ?? ''));
+  if (waterPump && radiators && home.year_built < PLANNER_DATA.emitters.radiators_built_before && !stepOf('HEAT_EMITTERS')) out.push('heat pump on old high-temperature radiators');
+  const works = steps.flatMap((s) => s.supporting_works.map((w) => w.renovation_component_type));
+  if (plan.region === 'WALLONIA' && steps.some((s) => ['WALLS', 'WINDOWS', 'FLOOR', 'HEAT_GENERATOR'].includes(s.element)) && !works.includes('HOUSING_AUDIT')) out.push('Walloon works without the audit logement their primes need');
 
   // 2. Phases in the advisor's order; no envelope step after a heat generator; panels last, after the roof.
   const order = steps.map((s) => PHASES.indexOf(s.phase));
@@ -68,6 +74,13 @@ function findings(home: PropertyDescription, plan: TrajectoryPlan): string[] {
     out.push(`fillable cavity insulated as ${stepOf('WALLS')?.renovation_component_type ?? 'nothing'}`);
   }
   if (plan.region === 'BRUSSELS' && types.includes('EXTERIOR_WALL_INSULATION')) out.push('exterior insulation on a Brussels facade');
+  // Adequate, not luxurious: HR++ windows (glass alone only in renewed frames), system C, an air-to-water heat pump in a home with water heating.
+  const windows = stepOf('WINDOWS')?.renovation_component_type;
+  if (windows && !/_HR$/.test(windows)) out.push(`windows: ${windows} where HR++ is adequate`);
+  if (windows === 'GLAZING_REPLACEMENT_HR' && home.has_renewed_window_frames !== true) out.push('new glass in old frames');
+  const ventilation = stepOf('VENTILATION')?.renovation_component_type;
+  if (ventilation && ventilation !== 'VENTILATION_SYSTEM_C' && !(home.air_tightness_v50 !== undefined && home.air_tightness_v50 <= 6)) out.push(`${ventilation} without a measured airtight envelope`);
+  if (['GAS', 'FUEL_OIL', 'PROPANE'].includes(home.heating_type ?? '') && stepOf('HEAT_GENERATOR')?.renovation_component_type === 'HEAT_PUMP_GEOTHERMAL') out.push('ground-source heat pump where air-to-water is adequate');
   if (home.attic_usage === 'NOT_USED' && home.roof_type === 'INCLINED' && stepOf('ROOF') && stepOf('ROOF')!.renovation_component_type !== 'ATTIC_FLOOR_INSULATION') {
     out.push('unused attic: slopes insulated instead of the attic floor');
   }
