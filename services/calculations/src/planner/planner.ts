@@ -142,14 +142,6 @@ export function planTrajectory(property: PropertyDescription, options: PlanOptio
     return { net: all.reduce((s, p) => s + p.net_cost, 0), subsidy: all.reduce((s, p) => s + p.subsidy_amount, 0) };
   };
 
-  const scores = new Map<string, VariantScore>();
-  const scoreOf = (state: Partial<PropertyDescription>): VariantScore => {
-    const key = JSON.stringify(state);
-    let score = scores.get(key);
-    if (!score) scores.set(key, (score = scorer.score(state)));
-    return score;
-  };
-
   /** The cheapest adequate variant after grants (net costs within the tie share: the larger gain, then the larger grant); null when none can be priced. */
   const cheapestAdequate = (rule: ElementRule, variants: readonly string[], state: Partial<PropertyDescription>, current: VariantScore, view: Partial<PropertyDescription>, planned: readonly string[]): Candidate | null => {
     const costed: { type: string; quantity: number; state: Partial<PropertyDescription>; net: number; subsidy: number }[] = [];
@@ -175,7 +167,7 @@ export function planTrajectory(property: PropertyDescription, options: PlanOptio
     // Only the variants tied on cost need their gain (a model run each): the dearer ones are out already.
     const near = costed
       .filter((c) => c.net <= cheapest + Math.abs(cheapest) * SELECTION.tie_net_cost_share)
-      .map((c) => ({ ...c, evaluation: scoreOf(c.state) }));
+      .map((c) => ({ ...c, evaluation: scorer.score(c.state) }));
     // The larger gain (the lower score after), then the larger grant, then the element's own order.
     near.sort((a, b) => a.evaluation.epc_score - b.evaluation.epc_score || b.subsidy - a.subsidy || variants.indexOf(a.type) - variants.indexOf(b.type));
     const { subsidy: _s, ...pick } = near[0]!;
