@@ -15,7 +15,7 @@ import {
   type QuantityContext,
   type SetPricing,
 } from '@renopath/catalog';
-import { evaluateVariants, labelsOf, MODEL_VERSION, variantScorer, type Evaluation, type SourceOverrides, type VariantScore } from '@renopath/energy';
+import { evaluate, evaluateVariants, labelsOf, MODEL_VERSION, variantScorer, type Evaluation, type SourceOverrides, type VariantScore } from '@renopath/energy';
 import type {
   PlanElement,
   PlanMilestone,
@@ -72,6 +72,7 @@ const round2 = (x: number): number => Math.round((x + Number.EPSILON) * 100) / 1
 const round1 = (x: number): number => Math.round(x * 10) / 10;
 const round0 = (x: number): number => Math.round(x);
 const SELECTION = PLANNER_DATA.selection;
+const ENVELOPE_ELEMENTS = new Set<PlanElement>(['ROOF', 'WALLS', 'WINDOWS', 'FLOOR']);
 
 /** The roof an item of this type sits on (null: not a roof item). */
 function roofKindOf(type: string): 'INCLINED' | 'FLAT' | null {
@@ -317,6 +318,12 @@ function assemble(
     }
     const cost_savings = round2(c.before.energy_cost_eur_per_year - after.energy_cost_eur_per_year);
     const node = getNode(c.type);
+    // A heat pump after envelope works: the design heat load it is sized on, against today's.
+    let designLoadKw: { today: number; insulated: number } | null = null;
+    if (c.element === 'HEAT_GENERATOR' && c.type.startsWith('HEAT_PUMP') && chosen.slice(0, i).some((x) => ENVELOPE_ELEMENTS.has(x.element))) {
+      const insulated = evaluate(chosen[i - 1]!.state as PropertyDescription, options.sources ? { sources: options.sources } : {});
+      designLoadKw = { today: base.design_heat_load_kw, insulated: insulated.design_heat_load_kw };
+    }
     return {
       order: i + 1,
       root_renovation_component_type: leafRoot(c.type),
@@ -350,6 +357,7 @@ function assemble(
         milestones,
         incomeCategory: income,
         priceYear: options.year,
+        designLoadKw,
         grantScheme: [...new Set(all.filter((p) => p.subsidy_amount > 0 && p.scheme).map((p) => p.scheme!))].join(', ') || null,
       }),
       renovation_obligation: mark,

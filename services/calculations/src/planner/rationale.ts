@@ -28,6 +28,8 @@ export interface RationaleFacts {
   incomeCategory: IncomeCategory | null;
   priceYear: number;
   grantScheme: string | null;
+  /** A heat pump after envelope works: the design heat load today and once insulated (kW). */
+  designLoadKw: { today: number; insulated: number } | null;
 }
 
 const WHAT_IT_DOES: Record<PlanElement, string> = {
@@ -48,6 +50,10 @@ const score = (x: number) => Math.round(x).toString();
 
 export function rationaleOf(f: RationaleFacts): string {
   const parts: string[] = [WHAT_IT_DOES[f.element], ELEMENT_REASON[f.element] ?? PHASE_REASON[f.phase]];
+  if (f.designLoadKw && f.designLoadKw.insulated < f.designLoadKw.today) {
+    const kw = (x: number) => (Math.round(x * 2) / 2).toLocaleString('en-GB');
+    parts.push(`Insulated, the home needs about ${kw(f.designLoadKw.insulated)} kW on the coldest design day instead of ${kw(f.designLoadKw.today)} kW today: that is the size to ask the installer for.`);
+  }
   const variant = VARIANT_REASON[f.type];
   if (variant) parts.push(variant);
   else if (f.cheaperThanOthers) parts.push(`${f.title} is the cheapest way after grants to bring this element to today's standard.`);
