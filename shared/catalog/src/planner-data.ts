@@ -29,6 +29,7 @@ const PlannerData = z.strictObject({
     heat_pump_kept_ages: z.array(InstallationAge),
   }),
   emitters: z.strictObject({ ...sourced, radiators_built_before: z.number().int() }),
+  pv_sizing: z.strictObject({ ...sourced, household_kwh_per_year: z.strictObject({ BE: z.number().positive(), NL: z.number().positive() }) }),
   cost_band: z.strictObject({ ...sourced, min_eur_per_m2: z.number().positive(), max_eur_per_m2: z.number().positive() }),
   milestones: z.array(z.strictObject({
     ...sourced,

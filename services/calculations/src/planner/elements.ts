@@ -248,5 +248,5 @@ export const PHASE_REASON: Record<PlanPhase, string> = {
   VENTILATION: 'With new windows and insulation the home is airtight, so fresh air must come from a ventilation system.',
   HEAT_GENERATOR: 'The heating comes after the envelope, so the installer sizes it on the insulated home, which needs a smaller heat pump.',
   HOT_WATER: 'Hot water follows the heating decision.',
-  SOLAR_PANELS: 'Solar panels come last, after any roof work and once the heating is decided, so they can be fitted to the home\'s new electricity use.',
+  SOLAR_PANELS: 'Solar panels come last, after any roof work and once the heating is decided, sized on the home\'s new electricity use.',
 };

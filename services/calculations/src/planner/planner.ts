@@ -154,6 +154,7 @@ export function planTrajectory(property: PropertyDescription, options: PlanOptio
         continue;
       }
       if (!(quantity > 0)) continue;
+      if (type === 'SOLAR_PANELS') quantity = pvSized(state, quantity);
       const next = applyEffect(type, state, quantity);
       let priced: { net: number; subsidy: number };
       try {
@@ -176,6 +177,26 @@ export function planTrajectory(property: PropertyDescription, options: PlanOptio
       ...pick, element: rule.element, phase: rule.phase, gain: current.epc_score - pick.evaluation.epc_score,
       cheaperThanOthers: costed.some((c) => c.net > pick.net),
     };
+  };
+
+  /**
+   * Panels sized on the home's electricity use after the works (what the model counts, heat pump
+   * included, plus an average household's own use), within the usable roof (`roofKwp`). Where that
+   * size leaves the home short of the region's target and the roof's would reach it, the roof's.
+   */
+  let pvForTarget = false;
+  const pvSized = (state: Partial<PropertyDescription>, roofKwp: number): number => {
+    const opts = options.sources ? { sources: options.sources } : {};
+    const yieldPerKwp = evaluate(applyEffect('SOLAR_PANELS', state, roofKwp) as PropertyDescription, opts).pv_production_kwh_per_year / roofKwp;
+    const use = evaluate(state as PropertyDescription, opts).delivered_energy_kwh_per_year.ELECTRICITY + PLANNER_DATA.pv_sizing.household_kwh_per_year[country];
+    if (!(yieldPerKwp > 0)) return roofKwp;
+    const sized = Math.min(roofKwp, Math.max(0.4, Math.round((use / yieldPerKwp) * 10) / 10));
+    if (sized < roofKwp && !meetsTarget(scorer.score(applyEffect('SOLAR_PANELS', state, sized)).epc_label)
+      && meetsTarget(scorer.score(applyEffect('SOLAR_PANELS', state, roofKwp)).epc_label)) {
+      pvForTarget = true;
+      return roofKwp;
+    }
+    return sized;
   };
 
   const chosen: Chosen[] = [];
@@ -221,13 +242,15 @@ export function planTrajectory(property: PropertyDescription, options: PlanOptio
     }
   }
 
-  return assemble(property, options, base, chosen, pricing, leftOut, { meetsTarget, rank, target });
+  return assemble(property, options, base, chosen, pricing, leftOut, { meetsTarget, rank, target, pvForTarget });
 }
 
 interface AssembleContext {
   meetsTarget(label: string): boolean;
   rank(label: string): number;
   target: ReturnType<typeof regionalTarget>;
+  /** The panels fill the usable roof because a size on the electricity use would miss the target. */
+  pvForTarget: boolean;
 }
 
 /** The Flemish obligation a purchase on the deed date brings for this home (null when the current label already meets it). */
@@ -383,7 +406,9 @@ function assemble(
     assumptions.push('The heat pump is priced as a typical unit for a house, not sized on the insulated home\'s design heat load.');
   }
   if (steps.some((s) => s.element === 'SOLAR_PANELS')) {
-    assumptions.push('The solar panels are sized on the usable roof area (with a cap), not yet on the home\'s electricity use after the works.');
+    assumptions.push(ctx.pvForTarget
+      ? 'The solar panels fill the usable roof: sized on the home\'s electricity use alone, they would leave it short of the region\'s target label.'
+      : `The solar panels are sized on the home's electricity use after the works (the energy model's, plus ${PLANNER_DATA.pv_sizing.household_kwh_per_year[base.country]} kWh of household use a year), within the usable roof.`);
   }
   if (!options.deedDate && open.concat(steps.flatMap((s) => s.milestones)).some((m) => m.kind === 'OBLIGATION')) {
     assumptions.push(`A purchase deed dated ${deedDate} is assumed for the obligations after a purchase.`);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { PLANNER_DATA, valueItemSet } from '@renopath/catalog';
-import { labelsOf } from '@renopath/energy';
+import { PLANNER_DATA, quantityFor, valueItemSet } from '@renopath/catalog';
+import { evaluate, labelsOf } from '@renopath/energy';
 import { TrajectoryJobMetadata, type PropertyDescription, type TrajectoryPlan } from '@renopath/contracts';
 import { planTrajectory, plannableTypes } from './index.ts';
 
@@ -248,6 +248,33 @@ describe('planTrajectory: what a home can take', () => {
       expect.objectContaining({ element: 'SOLAR_PANELS', code: 'KEPT' }),
       expect.objectContaining({ element: 'WINDOWS', code: 'ALREADY_GOOD' }),
     ]));
+  });
+
+  it('sizes the panels on the electricity use after the works, within the roof, and the heat pump\'s rationale on the insulated home', () => {
+    const plan = planTrajectory(GENT_1960, { year: YEAR });
+    const pv = plan.steps.find((s) => s.element === 'SOLAR_PANELS')!;
+    expect(pv.quantity).toBeGreaterThan(0);
+    const sizing = plan.assumptions.find((a) => /solar panels/.test(a))!;
+    expect(sizing).toMatch(/electricity use|fill the usable roof/);
+    // Within the roof: what the usable pitched roof takes.
+    const roofKwpOf = (home: PropertyDescription) => {
+      const e = evaluate(home);
+      return quantityFor('SOLAR_PANELS', { ...home, roof_type: 'INCLINED', roof_surface: e.geometry.envelope.roof_m2 * (1 - e.assumed.flat_roof_share) });
+    };
+    expect(pv.quantity).toBeLessThanOrEqual(roofKwpOf(GENT_1960));
+    // A small insulated bungalow with a young heat pump uses less than its wide roof could make: fewer panels than the roof takes.
+    const bungalow: PropertyDescription = {
+      year_built: 2000, estate_format: 'OPEN', estate_type: 'BUNGALOW', number_of_floors: 1, habitable_space_m2: 90, zip_code: '9000', country: 'BE',
+      roof_type: 'INCLINED', attic_usage: 'NOT_USED', inclined_roof_insulation_type: 'STRONG', outer_wall_insulation_type: 'MODERATE', window_glazing_type: 'HR',
+      has_renewed_window_frames: true, basement_type: 'NONE', solid_ground_floor_insulation_type: 'MODERATE', ventilation_type: 'SYSTEM_C', heating_type: 'HEAT_PUMP',
+      heating_device: 'AIR_WATER_HEAT_PUMP', installation_age: 'ZERO_TO_FIVE_YEARS_OLD', heat_emitter_type: 'FLOOR_HEATING', sanitary_heating_device: 'NOT_SEPARATED',
+    };
+    const small = planTrajectory(bungalow, { year: YEAR });
+    expect(small.steps.map((s) => s.element)).toEqual(['SOLAR_PANELS']);
+    expect(small.steps[0]!.quantity).toBeLessThan(roofKwpOf(bungalow));
+    expect(small.assumptions.join(' ')).toMatch(/sized on the home's electricity use/);
+    const hp = plan.steps.find((s) => s.element === 'HEAT_GENERATOR')!;
+    expect(hp.rationale).toMatch(/needs about [\d.]+ kW on the coldest design day instead of [\d.]+ kW today/);
   });
 });
 
