@@ -4,7 +4,7 @@ import { NODES } from './tree.ts';
 import { CLIENT_SCOPES, type CatalogueNode, type Scope } from './types.ts';
 
 /** Bumped whenever the tree, a rule or a data row changes: results name the catalogue they were priced with. */
-export const CATALOGUE_VERSION = '2025.2.0';
+export const CATALOGUE_VERSION = '2026.1.0';
 
 export type ClientScope = (typeof CLIENT_SCOPES)[number];
 

@@ -38,6 +38,12 @@ describe('catalogue integrity', () => {
   it('prices every client leaf and every per-unit derived leaf for BE and NL', () => {
     for (const leaf of nodes.filter(isLeaf)) {
       if (RATE_PRICED.includes(leaf.renovation_component_type)) continue;
+      // A regional work (Wallonia's audit logement) is priced in its region only.
+      const regional = DATA.supporting.housing_audit.find(() => leaf.renovation_component_type === 'HOUSING_AUDIT');
+      if (regional) {
+        expect(unitPriceRow(leaf.renovation_component_type, 'BE', regional.region)?.region).toBe(regional.region);
+        continue;
+      }
       for (const [country, region] of [['BE', 'FLANDERS'], ['NL', 'NETHERLANDS']] as const) {
         expect(unitPriceRow(leaf.renovation_component_type, country, region), `${leaf.renovation_component_type} ${country}`).toBeDefined();
       }
@@ -81,7 +87,8 @@ describe('catalogue integrity', () => {
         const node = findNode(type);
         expect(node, `${rule.id} -> ${type}`).toBeDefined();
         expect(isLeaf(node!), `${rule.id} -> ${type}`).toBe(true);
-        expect(node!.scope, `${rule.id} -> ${type}`).not.toBe('derived');
+        // Derived works get no grant of their own, except Wallonia's audit logement, which has its prime.
+        if (type !== 'HOUSING_AUDIT') expect(node!.scope, `${rule.id} -> ${type}`).not.toBe('derived');
       }
       if (rule.valid_to !== null) expect(rule.valid_from <= rule.valid_to, rule.id).toBe(true);
     }

@@ -36,6 +36,8 @@ export const UnitPriceRow = z.strictObject({
   region: Region.nullable(),
   unit_cost: z.number().positive(),
   labour_share: z.number().min(0).max(1).optional(),
+  /** The part of a system's price that is a fossil-fuel appliance (a hybrid's boiler): a case's `fossil_rate` taxes it. */
+  fossil_share: z.number().min(0).max(1).optional(),
 });
 export type UnitPriceRow = z.infer<typeof UnitPriceRow>;
 
@@ -62,6 +64,8 @@ const VatCase = z.strictObject({
   }),
   rate: z.string().optional(),
   split: z.strictObject({ labour: z.string(), materials: z.string() }).optional(),
+  /** The row's `fossil_share` is taxed at this rate, the rest at `rate` (BE hybrid: its boiler at 21% since July 2025). */
+  fossil_rate: z.string().optional(),
 });
 export type VatCase = z.infer<typeof VatCase>;
 const VatRule = z.strictObject({ id: z.string(), cases: z.array(VatCase).min(1) });
@@ -128,6 +132,8 @@ const SupportingWorks = z.strictObject({
   waste_container: z.strictObject({ ...sourced, m3: z.number().positive() }),
   asbestos_inventory: z.array(z.strictObject({ ...sourced, country: Country, built_before: z.number().int() })),
   asbestos_inventory_triggers: z.strictObject({ ...sourced, roots: z.array(z.string()) }),
+  /** Regions whose grants for these roots need a prior housing audit (Wallonia's audit logement). */
+  housing_audit: z.array(z.strictObject({ ...sourced, region: Region, trigger_roots: z.array(z.string()).min(1) })),
 });
 
 const QuantityRow = z.strictObject({ ...sourced, value: z.number().positive() });

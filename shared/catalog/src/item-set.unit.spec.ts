@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PropertyDescription } from '@renopath/contracts';
+import { DATA } from './data.ts';
 import { priceItem, sumFigures, valueItemSet } from './index.ts';
 
 const GAS_HOUSE: PropertyDescription = {
@@ -42,4 +43,33 @@ describe('valueItemSet: a set of items valued together', () => {
       { estimated_cost: 0.2, estimated_vat_cost: 0.1, subsidy_amount: 0 },
     ])).toEqual({ estimated_cost: 0.3, estimated_vat_cost: 0.3, subsidy_amount: 0.1, total_estimated_cost_incl_vat: 0.6 });
   });
+
+  it('values a hand-added hybrid as the planner does: the system, its boiler part at 21% in Belgium from July 2025, its heat-pump part at 6%', () => {
+    const item = (date: string) => priceItem({
+      node: 'HEAT_PUMP_HYBRID', quantity: 1, country: 'BE', region: 'FLANDERS', year: 2026, date,
+      estate: { year_built: 1965, heating_type_after: 'GAS' },
+    });
+    const after = item('2026-03-01');
+    const row = DATA.unitPrices.rows.find((r) => r.id === 'PRICE_HEAT_PUMP_HYBRID_BE')!;
+    const boiler = DATA.unitPrices.rows.find((r) => r.id === 'PRICE_CONDENSING_BOILER_BE')!;
+    // The system: the heat-pump part and a new condensing boiler, the boiler's share taxed at 21%.
+    expect(row.fossil_share).toBeCloseTo(boiler.unit_cost / row.unit_cost, 2);
+    expect(after.vat_rate).toBeCloseTo(0.06 * (1 - row.fossil_share!) + 0.21 * row.fossil_share!, 4);
+    expect(after.sources.vat_case).toBe('BE_HYBRID_OLD_FROM_2025_07');
+    // Before July 2025 the whole system was at the 6% renovation rate.
+    expect(item('2025-03-01').vat_rate).toBe(0.06);
+    // In a renovation the client fills by hand, the same figures.
+    const set = valueItemSet(GAS_HOUSE, [{ key: 'h', renovation_component_type: 'HEAT_PUMP_HYBRID', quantity: 1 }], PRICING);
+    expect(set.items['h']!.priced!.vat_rate).toBe(item('2026-07-01').vat_rate);
+  });
+
+  it('prices the oil tank\'s removal, which a client may add by hand as the planner does when leaving fuel oil', () => {
+    const set = valueItemSet({ ...GAS_HOUSE, heating_type: 'FUEL_OIL' }, [
+      { key: 'p', renovation_component_type: 'HEAT_PUMP_AIR_WATER', quantity: 1 },
+      { key: 't', renovation_component_type: 'OIL_TANK_REMOVAL', quantity: 1 },
+    ], PRICING);
+    expect(set.items['t']!.priced!.estimated_cost).toBeGreaterThan(0);
+    expect(set.items['t']!.priced!.vat_rate).toBe(0.06);
+  });
 });
+

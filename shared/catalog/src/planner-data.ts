@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Region, type PropertyDescription } from '@renopath/contracts';
+import { GlazingType, InstallationAge, InsulationLevel, Region, VentilationType, type PropertyDescription } from '@renopath/contracts';
 import plannerJson from '../data/planner.json' with { type: 'json' };
 import { DATA } from './data.ts';
 import { evaluate } from './predicates.ts';
@@ -21,21 +21,41 @@ const PlannerData = z.strictObject({
     })).min(1),
   }),
   state_order_rules: z.strictObject({ ...sourced, rules: z.array(z.string()) }),
+  standards: z.strictObject({
+    ...sourced,
+    insulation_good_enough: z.array(InsulationLevel).min(1),
+    glazing_good_enough: z.array(GlazingType).min(1),
+    ventilation_good_enough: z.array(VentilationType).min(1),
+    heat_pump_kept_ages: z.array(InstallationAge),
+  }),
+  emitters: z.strictObject({ ...sourced, radiators_built_before: z.number().int() }),
+  pv_sizing: z.strictObject({ ...sourced, household_kwh_per_year: z.strictObject({ BE: z.number().positive(), NL: z.number().positive() }) }),
+  cost_band: z.strictObject({ ...sourced, min_eur_per_m2: z.number().positive(), max_eur_per_m2: z.number().positive() }),
+  milestones: z.array(z.strictObject({
+    ...sourced,
+    kind: z.enum(['OBLIGATION', 'RENTAL_NORM']),
+    region: Region,
+    /** OBLIGATION: deeds from this date; RENTAL_NORM: leases from this date. */
+    deeds_from: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+    label: z.string(),
+    applies_to_labels: z.array(z.string()).min(1),
+    description: z.string(),
+  })),
   selection: z.strictObject({
     ...sourced,
     tie_score_points: z.number().nonnegative(),
     tie_share_of_best_gain: z.number().min(0).max(1),
-    min_gain_score_points: z.number().positive(),
     tie_net_cost_share: z.number().min(0).max(1),
   }),
 });
 export type PlannerData = z.infer<typeof PlannerData>;
 export type RegionalTarget = PlannerData['targets'][number];
 export type RenovationObligationRule = PlannerData['renovation_obligation']['rows'][number];
+export type PlannerMilestoneRule = PlannerData['milestones'][number];
 
 export const PLANNER_DATA: PlannerData = PlannerData.parse(plannerJson);
 
-/** The region's long-term target label (the planner stops once a step reaches it). */
+/** The region's long-term target label (an outcome the planner marks on the step that reaches it). */
 export function regionalTarget(region: z.infer<typeof Region>): RegionalTarget {
   return PLANNER_DATA.targets.find((t) => t.region === region)!;
 }

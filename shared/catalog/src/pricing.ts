@@ -77,6 +77,7 @@ interface CoreInput extends PriceItemInput {
   node: CatalogueNode;
   unitCostAtYear: number;
   labourShare: number | undefined;
+  fossilShare?: number | undefined;
   priceRow: string | null;
   extraAssumptions: string[];
   requestedType: string;
@@ -94,6 +95,7 @@ export function priceCore(input: CoreInput): PricedItem {
     date, dwelling_age_years: age,
     ...(estate.heating_type_after ? { heating_type_after: estate.heating_type_after } : {}),
     ...(input.labourShare !== undefined ? { labour_share: input.labourShare } : {}),
+    ...(input.fossilShare !== undefined ? { fossil_share: input.fossilShare } : {}),
   });
   const vatCost = round2(vat.parts.reduce((sum, p) => sum + cost * p.share * p.rate, 0));
   const income = estate.income_category ?? DATA.income.default;
@@ -145,6 +147,7 @@ export function priceItem(input: PriceItemInput): PricedItem {
     requestedType: requested.renovation_component_type,
     unitCostAtYear: row.unit_cost * factor * index.factor,
     labourShare: row.labour_share,
+    fossilShare: row.fossil_share,
     priceRow: row.id,
     extraAssumptions: extra,
   });

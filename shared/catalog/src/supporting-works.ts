@@ -32,7 +32,8 @@ const round2 = (x: number): number => Math.round(x * 100) / 100;
 /**
  * The works the system adds (DOMAIN.md 4, derived): scaffolding for facade and pitched-roof works,
  * an architect for structural works, demolition and waste for replaced elements, an asbestos
- * inventory in older buildings and (BE) a safety coordinator above the legal threshold.
+ * inventory in older buildings, Wallonia's audit logement before works its primes need, and (BE) a
+ * safety coordinator above the legal threshold.
  */
 export function supportingWorks(items: readonly SupportedItem[], estate: SupportingEstate, options: SupportingOptions = {}): DerivedItem[] {
   const skip = new Set(options.already_present ?? []);
@@ -97,6 +98,13 @@ export function supportingWorks(items: readonly SupportedItem[], estate: Support
   const triggers = items.filter((i) => sw.asbestos_inventory_triggers.roots.includes(rootOf(getNode(i.renovation_component_type)).renovation_component_type));
   if (estate.year_built < cutoff.built_before && triggers.length > 0 && !skip.has('ASBESTOS_INVENTORY')) {
     add(priceItem({ ...base, node: 'ASBESTOS_INVENTORY', quantity: 1 }), triggers.map((i) => i.renovation_component_type));
+  }
+
+  // Wallonia's primes for walls, windows, floors, heating and ventilation need a prior audit logement.
+  const audit = sw.housing_audit.find((r) => r.region === region);
+  const audited = audit ? items.filter((i) => audit.trigger_roots.includes(rootOf(getNode(i.renovation_component_type)).renovation_component_type)) : [];
+  if (audited.length > 0 && !skip.has('HOUSING_AUDIT')) {
+    add(priceItem({ ...base, node: 'HOUSING_AUDIT', quantity: 1 }), audited.map((i) => i.renovation_component_type));
   }
 
   const safety = sw.safety_coordination.find((r) => r.country === country);

@@ -78,4 +78,22 @@ describe('supporting works', () => {
     ], flanders(1960));
     expect(types(derived).sort()).toEqual(['ARCHITECT', 'ASBESTOS_INVENTORY', 'DEMOLITION', 'SCAFFOLDING', 'WASTE_DISPOSAL']);
   });
+
+  it('adds Wallonia\'s audit logement once, before the works whose primes need it, not for roof works alone nor in Flanders', () => {
+    const wallonia: SupportingEstate = { year_built: 1955, country: 'BE', region: 'WALLONIA', year: 2026 };
+    const works = supportingWorks([
+      { renovation_component_type: 'ATTIC_FLOOR_INSULATION', quantity: 80 },
+      { renovation_component_type: 'WINDOW_REPLACEMENT_PVC_HR', quantity: 20 },
+      { renovation_component_type: 'HEAT_PUMP_AIR_WATER', quantity: 1 },
+    ], wallonia);
+    const audit = works.filter((d) => d.renovation_component_type === 'HOUSING_AUDIT');
+    expect(audit).toHaveLength(1);
+    expect(audit[0]!.supports).toEqual(['WINDOW_REPLACEMENT_PVC_HR', 'HEAT_PUMP_AIR_WATER']);
+    expect(audit[0]!.vat_rate).toBe(0.21);
+    // Its prime (MIDDLE read as R3: EUR 228, at most half the invoice).
+    expect(audit[0]!.subsidy_amount).toBe(Math.min(228, audit[0]!.estimated_cost * 0.5));
+    const roofOnly = supportingWorks([{ renovation_component_type: 'ATTIC_FLOOR_INSULATION', quantity: 80 }], wallonia);
+    expect(types(roofOnly)).not.toContain('HOUSING_AUDIT');
+    expect(types(supportingWorks([{ renovation_component_type: 'WINDOW_REPLACEMENT_PVC_HR', quantity: 20 }], flanders(1955)))).not.toContain('HOUSING_AUDIT');
+  });
 });

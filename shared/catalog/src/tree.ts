@@ -200,7 +200,9 @@ const ROOTS: Record<Scope, Def[]> = {
               planner: true, effect: heatPump('GEOTHERMAL_HEAT_PUMP'),
             },
             {
-              id: 'HEAT_PUMP_HYBRID', name: 'Hybrid heat pump (with boiler)', nl: 'Hybride warmtepomp', fr: 'Pompe à chaleur hybride',
+              // Priced as the system it is (heat pump and a new condensing boiler); in Belgium the boiler part is at 21% VAT.
+              id: 'HEAT_PUMP_HYBRID', name: 'Hybrid heat pump system (heat pump with a new condensing boiler)', nl: 'Hybride warmtepompsysteem (warmtepomp met nieuwe condensatieketel)',
+              fr: 'Système de pompe à chaleur hybride (pompe à chaleur et nouvelle chaudière à condensation)',
               planner: true, vat: { BE: 'BE_HYBRID_HEAT_PUMP', NL: 'NL_STANDARD' },
               // A hybrid keeps the boiler's carrier (gas unless stated) for peak load.
               effect: { patch: { heating_device: 'HYBRID_HEAT_PUMP', installation_age: 'ZERO_TO_FIVE_YEARS_OLD' }, defaults: { heating_type: 'GAS' }, add_eco_facilities: ['HEAT_PUMP'] },
@@ -222,8 +224,14 @@ const ROOTS: Record<Scope, Def[]> = {
           }],
         },
         {
+          // Leaving fuel oil: the tank is emptied, cleaned and removed (or filled) by a certified firm; no energy effect.
+          id: 'OIL_TANK_REMOVAL', name: 'Oil tank cleaning and removal', nl: 'Mazouttank reinigen en verwijderen', fr: 'Nettoyage et enlèvement de la citerne à mazout',
+          vat: RENOVATION, excl: 'OIL_TANK',
+        },
+        {
+          // A client may add it; the planner never proposes biomass (air quality: the Dutch ISDE stopped funding it in 2020).
           id: 'PELLET_BOILER', name: 'Pellet boiler', nl: 'Pelletketel', fr: 'Chaudière à pellets',
-          vat: RENOVATION, planner: true,
+          vat: RENOVATION, planner: false,
           effect: { patch: { heating_type: 'PELLET_FUEL', heating_device: 'PELLET_BOILER', installation_age: 'ZERO_TO_FIVE_YEARS_OLD' } },
         },
       ],
@@ -450,6 +458,10 @@ const ROOTS: Record<Scope, Def[]> = {
     { id: 'SAFETY_COORDINATION', name: 'Safety coordinator', nl: 'Veiligheidscoördinator', fr: 'Coordinateur sécurité', unit: 'lump_sum', q: 'lump_sum', cat: 'OTHER', vat: SERVICE },
     { id: 'DEMOLITION', name: 'Demolition and removal', nl: 'Afbraak', fr: 'Démolition', unit: 'lump_sum', q: 'lump_sum', cat: 'OTHER', vat: RENOVATION },
     { id: 'WASTE_DISPOSAL', name: 'Waste container and disposal', nl: 'Afvalcontainer en afvoer', fr: 'Conteneur et évacuation des déchets', unit: 'piece', q: 'count', cat: 'OTHER', vat: RENOVATION },
+    {
+      id: 'HOUSING_AUDIT', name: 'Housing audit (audit logement, Wallonia)', nl: 'Woningaudit (audit logement, Wallonië)', fr: 'Audit logement',
+      unit: 'lump_sum', q: 'lump_sum', cat: 'OTHER', vat: SERVICE,
+    },
     { id: 'ASBESTOS_INVENTORY', name: 'Asbestos inventory', nl: 'Asbestinventaris', fr: 'Inventaire amiante', unit: 'lump_sum', q: 'lump_sum', cat: 'OTHER', vat: SERVICE },
   ],
 };

@@ -10,6 +10,8 @@ export interface VatContext {
   heating_type_after?: HeatingType;
   /** Labour part of the price (NL insulation: taxed at 9%). */
   labour_share?: number;
+  /** Fossil-appliance part of a system's price (a hybrid heat pump's boiler). */
+  fossil_share?: number;
 }
 
 export interface VatPart { share: number; rate: number; rate_id: string }
@@ -43,6 +45,12 @@ export function vatFor(ruleId: VatRuleId, ctx: VatContext): VatDecision {
     parts = [
       { share: labour, rate: rate(c.split.labour), rate_id: c.split.labour },
       { share: 1 - labour, rate: rate(c.split.materials), rate_id: c.split.materials },
+    ].filter((p) => p.share > 0);
+  } else if (c.fossil_rate && (ctx.fossil_share ?? 0) > 0) {
+    const fossil = ctx.fossil_share!;
+    parts = [
+      { share: 1 - fossil, rate: rate(c.rate!), rate_id: c.rate! },
+      { share: fossil, rate: rate(c.fossil_rate), rate_id: c.fossil_rate },
     ].filter((p) => p.share > 0);
   } else {
     parts = [{ share: 1, rate: rate(c.rate!), rate_id: c.rate! }];

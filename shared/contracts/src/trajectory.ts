@@ -33,6 +33,35 @@ export const RenovationObligationMark = z.object({
 });
 export type RenovationObligationMark = z.infer<typeof RenovationObligationMark>;
 
+/**
+ * Extension: the element of the home a step treats, and the advisor's phase it belongs to
+ * (docs/domain.md "The planner"). Phases come in this order; walls and windows share one.
+ */
+export const PlanElement = z.enum([
+  'ROOF', 'WALLS', 'WINDOWS', 'FLOOR', 'VENTILATION', 'HEAT_GENERATOR', 'HEAT_EMITTERS', 'OIL_TANK', 'HOT_WATER', 'SOLAR_PANELS',
+]);
+export type PlanElement = z.infer<typeof PlanElement>;
+export const PlanPhase = z.enum(['ROOF', 'WALLS_AND_WINDOWS', 'FLOOR', 'VENTILATION', 'HEAT_GENERATOR', 'HOT_WATER', 'SOLAR_PANELS']);
+export type PlanPhase = z.infer<typeof PlanPhase>;
+
+/** Extension: a milestone a step reaches (the first step whose label meets it). */
+export const PlanMilestone = z.object({
+  kind: z.enum(['OBLIGATION', 'RENTAL_NORM', 'TARGET']),
+  rule_id: z.string(),
+  label: z.string(),
+  description: z.string(),
+  source: z.string(),
+});
+export type PlanMilestone = z.infer<typeof PlanMilestone>;
+
+/** Extension: an element the plan does not treat (or treats with a lesser variant), and why. */
+export const PlanOmission = z.object({
+  element: PlanElement,
+  code: z.enum(['ALREADY_GOOD', 'KEPT', 'NOT_IN_THIS_HOME', 'PERMIT', 'NOT_PRICED']),
+  reason: z.string(),
+});
+export type PlanOmission = z.infer<typeof PlanOmission>;
+
 export const TrajectoryStep = z.object({
   order: z.number().int().min(1),
   root_renovation_component_type: z.string(),
@@ -59,6 +88,11 @@ export const TrajectoryStep = z.object({
   /** Where the renovation item goes: the general scope, or a roof of this kind. */
   scope: z.enum(['GENERAL', 'ROOF']),
   roof_kind: z.enum(['INCLINED', 'FLAT']).nullable(),
+  /** The element the step treats and its phase in the advisor's order. */
+  element: PlanElement.meta({ description: 'Extension: the element of the home the step treats.' }),
+  phase: PlanPhase.meta({ description: "Extension: the advisor's phase of the step: roof; walls and windows; floor; ventilation; heat generator; hot water; solar panels." }),
+  /** The milestones this step reaches (obligation, rental norm, the long-term target); empty for most steps. */
+  milestones: z.array(PlanMilestone).meta({ description: 'Extension: the milestones this step is the first to reach (purchase obligation, rental norm, long-term target).' }),
 });
 export type TrajectoryStep = z.infer<typeof TrajectoryStep>;
 
@@ -106,6 +140,10 @@ export const TrajectoryPlan = z.object({
   assumptions: z.array(z.string()),
   /** The price year of the figures. */
   price_year: z.number().int(),
+  /** What the plan leaves out (or treats with a lesser variant), element by element, and why. */
+  left_out: z.array(PlanOmission).meta({ description: 'Extension: each element the plan does not treat, or treats with a lesser variant, and why (e.g. a young heat pump kept, a Brussels street facade insulated from inside).' }),
+  /** Milestones that apply to the home and the plan does not reach. */
+  milestones_missed: z.array(PlanMilestone).meta({ description: 'Extension: milestones that apply to the home and that the plan does not reach.' }),
 });
 export type TrajectoryPlan = z.infer<typeof TrajectoryPlan>;
 

@@ -1,40 +1,43 @@
 import {
   CATALOGUE_VERSION,
-  MEASURES_FOR_PLANNER,
   PLANNER_DATA,
   applyEffect,
-  canPlan,
   getNode,
   leafOfType,
   priceItem,
   quantityFor,
   regionalTarget,
   renovationObligationRule,
-  stateOrderBlocks,
   supportingWorks,
   valueItemSet,
   type IncomeCategory,
-  type PlannerMeasure,
   type PricedItem,
   type QuantityContext,
   type SetPricing,
 } from '@renopath/catalog';
-import { evaluateVariants, labelsOf, MODEL_VERSION, variantScorer, type Evaluation, type SourceOverrides, type VariantScore } from '@renopath/energy';
+import { evaluate, evaluateVariants, labelsOf, MODEL_VERSION, variantScorer, type Evaluation, type SourceOverrides, type VariantScore } from '@renopath/energy';
 import type {
+  PlanElement,
+  PlanMilestone,
+  PlanOmission,
+  PlanPhase,
   PropertyDescription,
   RenovationObligationMark,
   TrajectoryPlan,
   TrajectoryStep,
   TrajectorySupportingWork,
 } from '@renopath/contracts';
+import { ELEMENT_RULES, PHASES, type ElementContext, type ElementRule } from './elements.ts';
 import { rationaleOf } from './rationale.ts';
 
 /**
- * The suggested renovation trajectory (INTERFACE.md 2, DOMAIN.md 5), pure: greedy from the current
- * state, each round the measure the home can take that lowers the EPC score most (ties: cheaper after
- * grants, then the one with a grant), in the catalogue's order rules, until the region's long-term
- * target or until nothing helps. The figures come from the catalogue's item-set valuation, the same
- * code a renovation made of these steps is valued with.
+ * The suggested renovation trajectory (INTERFACE.md 2; docs/domain.md "The planner"), pure: the home
+ * as an energy advisor plans it. Element by element in the advisor's phases (roof; walls and windows;
+ * floor; ventilation; heat generator with its emitters and the oil tank; hot water; solar panels),
+ * every element below the long-term standard gets its step with the cheapest adequate variant, what
+ * works is kept, and inside a phase the element with the largest EPC gain goes first (ties: cheaper
+ * after grants). The target label is an outcome marked on the step that reaches it. The figures come
+ * from the catalogue's item-set valuation, the same code a renovation made of these steps is valued with.
  */
 
 export interface PlanOptions {
@@ -44,38 +47,44 @@ export interface PlanOptions {
   sources?: SourceOverrides;
   /** Unset: the grant data's default (MIDDLE), stated in `assumptions`. */
   incomeCategory?: IncomeCategory;
-  /** Date of the purchase deed (YYYY-MM-DD) the Flemish obligation is read for; default 1 January of `year` (a purchase now). */
+  /** Date of the purchase deed (YYYY-MM-DD) the obligations after a purchase are read for; default 1 July of `year` (a purchase now, mid-year as invoices are). */
   deedDate?: string;
 }
 
 interface Candidate {
-  measure: PlannerMeasure;
+  element: PlanElement;
+  phase: PlanPhase;
+  type: string;
   quantity: number;
   state: Partial<PropertyDescription>;
   evaluation: VariantScore;
   gain: number;
+  net: number;
+  /** Other adequate variants were dearer after grants. */
+  cheaperThanOthers: boolean;
 }
 
 interface Chosen extends Candidate {
   before: VariantScore;
-  wonOnCost: boolean;
 }
 
 const round2 = (x: number): number => Math.round((x + Number.EPSILON) * 100) / 100;
 const round1 = (x: number): number => Math.round(x * 10) / 10;
 const round0 = (x: number): number => Math.round(x);
 const SELECTION = PLANNER_DATA.selection;
+const ENVELOPE_ELEMENTS = new Set<PlanElement>(['ROOF', 'WALLS', 'WINDOWS', 'FLOOR']);
 
-/** The roof an item of this quantity rule sits on (null: not a roof item). */
-function roofKindOf(measure: PlannerMeasure): 'INCLINED' | 'FLAT' | null {
-  if (getNode(measure.renovation_component_type).scope !== 'roof') return null;
-  return measure.quantity_rule === 'flat_roof_surface' ? 'FLAT' : 'INCLINED';
+/** The roof an item of this type sits on (null: not a roof item). */
+function roofKindOf(type: string): 'INCLINED' | 'FLAT' | null {
+  const node = getNode(type);
+  if (node.scope !== 'roof') return null;
+  return node.quantity_rule === 'flat_roof_surface' ? 'FLAT' : 'INCLINED';
 }
 
 /**
- * What the catalogue's predicates read: the property as described, its gaps filled with the model's
- * typology defaults (an undescribed roof is the period's roof), so a rule is judged on the home the
- * model computes. Effects and the model itself keep reading the described property only.
+ * What the catalogue's predicates and the element rules read: the property as described, its gaps
+ * filled with the model's typology defaults (an undescribed roof is the period's roof), so a rule is
+ * judged on the home the model computes. Effects and the model itself keep reading the described property only.
  */
 function viewOf(state: Partial<PropertyDescription>, assumed: VariantScore['assumed']): Partial<PropertyDescription> {
   const view: Record<string, unknown> = { ...state };
@@ -100,54 +109,15 @@ function quantityContext(view: Partial<PropertyDescription>, base: Evaluation, k
   };
 }
 
-type Option = Omit<Candidate, 'evaluation' | 'gain'>;
-
-/** Two field values differ: arrays (eco_facilities) by their content. */
-const differs = (a: unknown, b: unknown): boolean =>
-  a !== b && (typeof a !== 'object' || typeof b !== 'object' || JSON.stringify(a) !== JSON.stringify(b));
-
-/**
- * What a measure changes in the state, as text ('' if nothing): two measures with the same key lead
- * to the same home. Only the changed fields are written, not the whole state (tens of fields), for
- * each of a round's measures.
- */
-function changeKey(state: Partial<PropertyDescription>, next: Partial<PropertyDescription>): string {
-  const before = state as Record<string, unknown>;
-  const after = next as Record<string, unknown>;
-  let key = '';
-  for (const field in after) if (differs(before[field], after[field])) key += `${field}=${JSON.stringify(after[field]) ?? 'undefined'};`;
-  for (const field in before) if (!(field in after) && before[field] !== undefined) key += `-${field};`;
-  return key;
-}
-
-/** The measures the home can take now (canPlan, the planner's state order rules, a price and a quantity), each with the state it leads to. */
-function optionsFor(state: Partial<PropertyDescription>, current: VariantScore, base: Evaluation, planned: readonly string[], canPrice: (type: string) => boolean): Option[] {
-  const view = viewOf(state, current.assumed);
-  const options: Option[] = [];
-  // A measure's quantity context depends on it only through its roof kind: one per kind is made.
-  const contexts = new Map<string | null, QuantityContext>();
-  for (const measure of MEASURES_FOR_PLANNER) {
-    const type = measure.renovation_component_type;
-    if (!canPlan(type, view, planned).ok || stateOrderBlocks(type, view).length > 0 || !canPrice(type)) continue;
-    const kind = roofKindOf(measure);
-    let context = contexts.get(kind);
-    if (context === undefined) contexts.set(kind, (context = quantityContext(view, base, kind)));
-    let quantity: number;
-    try {
-      quantity = quantityFor(type, context);
-    } catch {
-      continue;
-    }
-    if (!(quantity > 0)) continue;
-    options.push({ measure, quantity, state: applyEffect(type, state, quantity) });
-  }
-  return options;
-}
-
-/** The measures the planner would consider for this home before any step (whatever their gain): what the home can take. */
+/** The measures the planner would consider for this home before any step: the variants of the elements it would treat first in each phase. */
 export function plannableTypes(property: PropertyDescription, options: Pick<PlanOptions, 'sources'> = {}): string[] {
   const { base } = evaluateVariants(property, [], options.sources ? { sources: options.sources } : {});
-  return optionsFor(property, base, base, [], () => true).map((o) => o.measure.renovation_component_type);
+  const view = viewOf(property, base.assumed);
+  const ctx: ElementContext = { view, original: view, region: base.region, base, planned: [] };
+  return ELEMENT_RULES.flatMap((rule) => {
+    const decision = rule.decide(ctx);
+    return 'variants' in decision ? decision.variants : [];
+  });
 }
 
 export function planTrajectory(property: PropertyDescription, options: PlanOptions): TrajectoryPlan {
@@ -163,100 +133,157 @@ export function planTrajectory(property: PropertyDescription, options: PlanOptio
     ...(options.incomeCategory ? { income_category: options.incomeCategory } : {}),
   };
 
-  // Whether the catalogue has a price for a type here (a measure it cannot price is never proposed).
-  const priceable = new Map<string, boolean>();
-  const canPrice = (type: string): boolean => {
-    let ok = priceable.get(type);
-    if (ok === undefined) {
-      try {
-        priceItem({ node: type, quantity: 1, country, region, year: options.year, estate: { year_built: property.year_built } });
-        ok = true;
-      } catch {
-        ok = false;
-      }
-      priceable.set(type, ok);
-    }
-    return ok;
-  };
-
-  /** Net cost after grants of a candidate with its own supporting works, for the tie-breaks. */
-  const netOf = (c: Candidate, planned: readonly string[]): { net: number; subsidy: number } => {
-    const heating_type_after = c.state.heating_type ?? undefined;
+  /** Net cost after grants of a variant with its own supporting works, given the steps planned so far. */
+  const netOf = (type: string, quantity: number, state: Partial<PropertyDescription>, planned: readonly string[]): { net: number; subsidy: number } => {
+    const heating_type_after = state.heating_type ?? undefined;
     const estate = { year_built: property.year_built, ...(pricing.income_category ? { income_category: pricing.income_category } : {}), ...(heating_type_after ? { heating_type_after } : {}) };
-    const companions = [...planned, c.measure.renovation_component_type];
-    const item = priceItem({ node: c.measure.renovation_component_type, quantity: c.quantity, country, region, year: options.year, estate, companions });
-    const works = supportingWorks([{ renovation_component_type: item.priced_as, quantity: c.quantity, estimated_cost: item.estimated_cost }], { ...estate, country, region, year: options.year });
+    const item = priceItem({ node: type, quantity, country, region, year: options.year, estate, companions: [...planned, type] });
+    const works = supportingWorks([{ renovation_component_type: item.priced_as, quantity, estimated_cost: item.estimated_cost }], { ...estate, country, region, year: options.year });
     const all: PricedItem[] = [item, ...works];
     return { net: all.reduce((s, p) => s + p.net_cost, 0), subsidy: all.reduce((s, p) => s + p.subsidy_amount, 0) };
   };
 
+  /** The cheapest adequate variant after grants (net costs within the tie share: the larger gain, then the larger grant); null when none can be priced. */
+  const cheapestAdequate = (rule: ElementRule, variants: readonly string[], state: Partial<PropertyDescription>, current: VariantScore, view: Partial<PropertyDescription>, planned: readonly string[]): Candidate | null => {
+    const costed: { type: string; quantity: number; state: Partial<PropertyDescription>; net: number; subsidy: number }[] = [];
+    for (const type of variants) {
+      let quantity: number;
+      try {
+        quantity = quantityFor(type, quantityContext(view, base, roofKindOf(type)));
+      } catch {
+        continue;
+      }
+      if (!(quantity > 0)) continue;
+      if (type === 'SOLAR_PANELS') quantity = pvSized(state, quantity);
+      const next = applyEffect(type, state, quantity);
+      let priced: { net: number; subsidy: number };
+      try {
+        priced = netOf(type, quantity, next, planned);
+      } catch {
+        continue;
+      }
+      costed.push({ type, quantity, state: next, net: priced.net, subsidy: priced.subsidy });
+    }
+    if (costed.length === 0) return null;
+    const cheapest = Math.min(...costed.map((c) => c.net));
+    // Only the variants tied on cost need their gain (a model run each): the dearer ones are out already.
+    const near = costed
+      .filter((c) => c.net <= cheapest + Math.abs(cheapest) * SELECTION.tie_net_cost_share)
+      .map((c) => ({ ...c, evaluation: scorer.score(c.state) }));
+    // The larger gain (the lower score after), then the larger grant, then the element's own order.
+    near.sort((a, b) => a.evaluation.epc_score - b.evaluation.epc_score || b.subsidy - a.subsidy || variants.indexOf(a.type) - variants.indexOf(b.type));
+    const { subsidy: _s, ...pick } = near[0]!;
+    return {
+      ...pick, element: rule.element, phase: rule.phase, gain: current.epc_score - pick.evaluation.epc_score,
+      cheaperThanOthers: costed.some((c) => c.net > pick.net),
+    };
+  };
+
+  /**
+   * Panels sized on the home's electricity use after the works (what the model counts, heat pump
+   * included, plus an average household's own use), within the usable roof (`roofKwp`). Where that
+   * size leaves the home short of the region's target and the roof's would reach it, the roof's.
+   */
+  let pvForTarget = false;
+  const pvSized = (state: Partial<PropertyDescription>, roofKwp: number): number => {
+    const opts = options.sources ? { sources: options.sources } : {};
+    const yieldPerKwp = evaluate(applyEffect('SOLAR_PANELS', state, roofKwp) as PropertyDescription, opts).pv_production_kwh_per_year / roofKwp;
+    const use = evaluate(state as PropertyDescription, opts).delivered_energy_kwh_per_year.ELECTRICITY + PLANNER_DATA.pv_sizing.household_kwh_per_year[country];
+    if (!(yieldPerKwp > 0)) return roofKwp;
+    const sized = Math.min(roofKwp, Math.max(0.4, Math.round((use / yieldPerKwp) * 10) / 10));
+    if (sized < roofKwp && !meetsTarget(scorer.score(applyEffect('SOLAR_PANELS', state, sized)).epc_label)
+      && meetsTarget(scorer.score(applyEffect('SOLAR_PANELS', state, roofKwp)).epc_label)) {
+      pvForTarget = true;
+      return roofKwp;
+    }
+    return sized;
+  };
+
   const chosen: Chosen[] = [];
-  // A measure that made the score worse once is not tried again: later steps shrink gains, they do not turn a loss into one.
-  const worsening = new Set<string>();
+  const leftOut: PlanOmission[] = [];
+  const original = viewOf(property, base.assumed);
   let state: Partial<PropertyDescription> = property;
   let current: VariantScore = base;
-  while (!meetsTarget(current.epc_label)) {
-    const planned = chosen.map((c) => c.measure.renovation_component_type);
-    const reachable = optionsFor(state, current, base, planned, canPrice).filter((o) => !worsening.has(o.measure.renovation_component_type));
-    // Measures with the same effect (three ways to insulate a pitched roof) are one evaluation; one that changes nothing needs none.
-    const keys = reachable.map((o) => changeKey(state, o.state));
-    const unique = new Map<string, Partial<PropertyDescription>>();
-    reachable.forEach((o, i) => {
-      if (keys[i] !== '' && !unique.has(keys[i]!)) unique.set(keys[i]!, o.state);
-    });
-    const byKey = new Map([...unique].map(([k, patch]) => [k, scorer.score(patch)]));
-    const candidates: Candidate[] = reachable
-      .flatMap((o, i) => {
-        const evaluation = byKey.get(keys[i]!);
-        if (!evaluation) return [];
-        const gain = current.epc_score - evaluation.epc_score;
-        if (gain < 0) worsening.add(o.measure.renovation_component_type);
-        return [{ ...o, evaluation, gain }];
-      })
-      .filter((c) => c.gain >= SELECTION.min_gain_score_points);
-    if (candidates.length === 0) break;
-
-    const best = Math.max(...candidates.map((c) => c.gain));
-    const tolerance = Math.max(SELECTION.tie_score_points, SELECTION.tie_share_of_best_gain * best);
-    const tied = candidates.filter((c) => c.gain >= best - tolerance);
-    let pick = tied.find((c) => c.gain === best)!;
-    let wonOnCost = false;
-    if (tied.length > 1) {
-      const costed = tied.map((c) => {
-        try {
-          return { c, ...netOf(c, planned) };
-        } catch {
-          return { c, net: Number.POSITIVE_INFINITY, subsidy: 0 };
+  for (const phase of PHASES) {
+    const pending = ELEMENT_RULES.filter((r) => r.phase === phase);
+    while (pending.length > 0) {
+      const ready = pending.filter((r) => !r.follows || !pending.some((p) => p.element === r.follows));
+      const view = viewOf(state, current.assumed);
+      const planned = chosen.map((c) => c.type);
+      const ctx: ElementContext = { view, original, region, base, planned };
+      const candidates: { candidate: Candidate; note: PlanOmission | null }[] = [];
+      for (const rule of ready) {
+        const decision = rule.decide(ctx);
+        if ('omit' in decision) {
+          if (decision.omit) leftOut.push({ element: rule.element, ...decision.omit });
+          pending.splice(pending.indexOf(rule), 1);
+          continue;
         }
-      });
-      const cheapest = Math.min(...costed.map((x) => x.net));
-      const near = costed.filter((x) => x.net <= cheapest + Math.abs(cheapest) * SELECTION.tie_net_cost_share);
-      // Equal cost: the one with a grant (the larger), then the catalogue's order (a stable choice).
-      near.sort((a, b) => b.subsidy - a.subsidy || MEASURES_FOR_PLANNER.indexOf(a.c.measure) - MEASURES_FOR_PLANNER.indexOf(b.c.measure));
-      const winner = near[0]!;
-      wonOnCost = costed.some((x) => x.c !== winner.c && x.net > winner.net);
-      pick = winner.c;
+        const candidate = cheapestAdequate(rule, decision.variants, state, current, view, planned);
+        if (!candidate) {
+          leftOut.push({ element: rule.element, code: 'NOT_PRICED', reason: `${rule.element.toLowerCase().replaceAll('_', ' ')}: no adequate variant can be priced for this home.` });
+          pending.splice(pending.indexOf(rule), 1);
+          continue;
+        }
+        candidates.push({ candidate, note: decision.note ? { element: rule.element, ...decision.note } : null });
+      }
+      if (candidates.length === 0) continue;
+      // Inside a phase: (a) the largest EPC gain first; (b) on an equal gain the cheaper after grants.
+      const best = Math.max(...candidates.map((c) => c.candidate.gain));
+      const tolerance = Math.max(SELECTION.tie_score_points, SELECTION.tie_share_of_best_gain * Math.abs(best));
+      const tied = candidates.filter((c) => c.candidate.gain >= best - tolerance);
+      tied.sort((a, b) => a.candidate.net - b.candidate.net);
+      const { candidate, note } = tied[0]!;
+      chosen.push({ ...candidate, before: current });
+      if (note) leftOut.push(note);
+      pending.splice(pending.findIndex((r) => r.element === candidate.element), 1);
+      state = candidate.state;
+      current = candidate.evaluation;
     }
-    chosen.push({ ...pick, before: current, wonOnCost });
-    state = pick.state;
-    current = pick.evaluation;
   }
 
-  return assemble(property, options, base, chosen, pricing, { meetsTarget, rank, target });
+  return assemble(property, options, base, chosen, pricing, leftOut, { meetsTarget, rank, target, pvForTarget });
 }
 
 interface AssembleContext {
   meetsTarget(label: string): boolean;
   rank(label: string): number;
   target: ReturnType<typeof regionalTarget>;
+  /** The panels fill the usable roof because a size on the electricity use would miss the target. */
+  pvForTarget: boolean;
 }
 
-/** The obligation a purchase on the deed date brings for this home (Flanders only; null when the current label already meets it). */
-function obligationFor(base: Evaluation, options: PlanOptions) {
+/** The Flemish obligation a purchase on the deed date brings for this home (null when the current label already meets it). */
+function obligationFor(base: Evaluation, deedDate: string) {
   if (base.region !== PLANNER_DATA.renovation_obligation.region) return null;
-  const rule = renovationObligationRule(options.deedDate ?? `${options.year}-01-01`);
+  const rule = renovationObligationRule(deedDate);
   if (!rule || !rule.applies_to_labels.includes(base.epc_label)) return null;
   return rule;
+}
+
+/** The milestones that apply to this home (its region, its current label, the deed date), each to be marked on the first step reaching its label. */
+function milestonesFor(base: Evaluation, deedDate: string, ctx: AssembleContext): PlanMilestone[] {
+  const out: PlanMilestone[] = [];
+  const flemish = obligationFor(base, deedDate);
+  if (flemish) {
+    const within = PLANNER_DATA.renovation_obligation.within_years;
+    out.push({
+      kind: 'OBLIGATION', rule_id: flemish.id, label: flemish.label, source: flemish.source,
+      description: `A home bought with label ${base.epc_label} (deed from ${flemish.deeds_from}) must reach label ${flemish.label} within ${within} years of the deed.`,
+    });
+  }
+  for (const rule of PLANNER_DATA.milestones) {
+    if (rule.region !== base.region || !rule.applies_to_labels.includes(base.epc_label)) continue;
+    if (rule.kind === 'OBLIGATION' && deedDate < rule.deeds_from) continue;
+    out.push({ kind: rule.kind, rule_id: rule.id, label: rule.label, description: rule.description, source: rule.source });
+  }
+  if (!ctx.meetsTarget(base.epc_label)) {
+    out.push({
+      kind: 'TARGET', rule_id: ctx.target.id, label: ctx.target.label, source: ctx.target.source,
+      description: `Label ${ctx.target.label}: the long-term target for homes in the region (${ctx.target.year}).`,
+    });
+  }
+  return out;
 }
 
 function assemble(
@@ -265,23 +292,26 @@ function assemble(
   base: Evaluation,
   chosen: readonly Chosen[],
   pricing: SetPricing,
+  leftOut: PlanOmission[],
   ctx: AssembleContext,
 ): TrajectoryPlan {
-  const items = chosen.map((c, i) => ({ key: String(i + 1), renovation_component_type: c.measure.renovation_component_type, quantity: c.quantity }));
+  const items = chosen.map((c, i) => ({ key: String(i + 1), renovation_component_type: c.type, quantity: c.quantity }));
   const valued = valueItemSet(property, items, pricing);
   // A supporting work joins the first step it supports: it is set up (or paid) before that step's works.
   const worksOf = new Map<number, typeof valued.derived>();
   for (const work of valued.derived) {
-    const at = chosen.findIndex((c) => work.supports.includes(leafOfType(c.measure.renovation_component_type)!.renovation_component_type));
+    const at = chosen.findIndex((c) => work.supports.includes(leafOfType(c.type)!.renovation_component_type));
     const index = at < 0 ? 0 : at;
     worksOf.set(index, [...(worksOf.get(index) ?? []), work]);
   }
 
-  const obligation = obligationFor(base, options);
-  let obligationMarked = false;
+  const deedDate = options.deedDate ?? `${options.year}-07-01`;
+  const open = milestonesFor(base, deedDate, ctx);
+  const reaches = (m: PlanMilestone, label: string) => (m.kind === 'TARGET' ? ctx.meetsTarget(label) : ctx.rank(label) <= ctx.rank(m.label));
+  const income = options.incomeCategory ?? null;
   const steps: TrajectoryStep[] = chosen.map((c, i) => {
     const result = valued.items[String(i + 1)]!;
-    if (!result.priced) throw new Error(`planner: step ${c.measure.renovation_component_type} could not be priced: ${result.error}`);
+    if (!result.priced) throw new Error(`planner: step ${c.type} could not be priced: ${result.error}`);
     const item = result.priced;
     const works = worksOf.get(i) ?? [];
     const supporting_works: TrajectorySupportingWork[] = works.map((w) => ({
@@ -298,27 +328,30 @@ function assemble(
     const estimated_vat_cost = round2(all.reduce((s, p) => s + p.estimated_vat_cost, 0));
     const subsidy_amount = round2(all.reduce((s, p) => s + p.subsidy_amount, 0));
     const after = c.evaluation;
+    const milestones = open.filter((m) => reaches(m, after.epc_label));
+    for (const m of milestones) open.splice(open.indexOf(m), 1);
+    const obligation = milestones.find((m) => m.kind === 'OBLIGATION' && m.rule_id.startsWith('FL_'));
     let mark: RenovationObligationMark | null = null;
-    if (obligation && !obligationMarked && ctx.rank(after.epc_label) <= ctx.rank(obligation.label)) {
-      obligationMarked = true;
-      const within = PLANNER_DATA.renovation_obligation.within_years;
+    if (obligation) {
+      const row = PLANNER_DATA.renovation_obligation.rows.find((r) => r.id === obligation.rule_id)!;
       mark = {
-        rule_id: obligation.id,
-        label: obligation.label,
-        within_years: within,
-        deeds_from: obligation.deeds_from,
-        description: `A home bought with label ${base.epc_label} (deed from ${obligation.deeds_from}) must reach label ${obligation.label} within ${within} years of the deed.`,
-        source: obligation.source,
+        rule_id: obligation.rule_id, label: obligation.label, within_years: PLANNER_DATA.renovation_obligation.within_years,
+        deeds_from: row.deeds_from, description: obligation.description, source: obligation.source,
       };
     }
     const cost_savings = round2(c.before.energy_cost_eur_per_year - after.energy_cost_eur_per_year);
-    const plannedBefore = chosen.slice(0, i).map((x) => x.measure.renovation_component_type);
-    const generatorLater = chosen.slice(i + 1).some((x) => x.measure.root_renovation_component_type === 'HEATING');
+    const node = getNode(c.type);
+    // A heat pump after envelope works: the design heat load it is sized on, against today's.
+    let designLoadKw: { today: number; insulated: number } | null = null;
+    if (c.element === 'HEAT_GENERATOR' && c.type.startsWith('HEAT_PUMP') && chosen.slice(0, i).some((x) => ENVELOPE_ELEMENTS.has(x.element))) {
+      const insulated = evaluate(chosen[i - 1]!.state as PropertyDescription, options.sources ? { sources: options.sources } : {});
+      designLoadKw = { today: base.design_heat_load_kw, insulated: insulated.design_heat_load_kw };
+    }
     return {
       order: i + 1,
-      root_renovation_component_type: c.measure.root_renovation_component_type,
-      renovation_component_type: c.measure.renovation_component_type,
-      title: c.measure.name,
+      root_renovation_component_type: leafRoot(c.type),
+      renovation_component_type: c.type,
+      title: node.name,
       quantity: item.quantity,
       unit: item.unit,
       estimated_cost,
@@ -332,25 +365,30 @@ function assemble(
       co2_savings_kg_per_year: round0(c.before.co2_kg_per_year - after.co2_kg_per_year),
       cost_savings_eur_per_year: cost_savings,
       rationale: rationaleOf({
-        root: c.measure.root_renovation_component_type,
-        title: c.measure.name,
-        order: i + 1,
+        element: c.element,
+        phase: c.phase,
+        title: node.name,
+        type: c.type,
         scoreBefore: c.before.epc_score,
         scoreAfter: after.epc_score,
         labelBefore: c.before.epc_label,
         labelAfter: after.epc_label,
-        costSavingsPerYear: cost_savings,
+        cost: round2(estimated_cost + estimated_vat_cost),
         subsidy: subsidy_amount,
-        wonOnCost: c.wonOnCost,
-        plannedBefore,
-        generatorLater,
-        obligationLabel: mark?.label ?? null,
-        targetLabel: ctx.target.label,
-        reachesTarget: i === chosen.length - 1 && ctx.meetsTarget(after.epc_label),
+        costSavingsPerYear: cost_savings,
+        cheaperThanOthers: c.cheaperThanOthers,
+        milestones,
+        incomeCategory: income,
+        priceYear: options.year,
+        designLoadKw,
+        grantScheme: [...new Set(all.filter((p) => p.subsidy_amount > 0 && p.scheme).map((p) => p.scheme!))].join(', ') || null,
       }),
       renovation_obligation: mark,
-      scope: getNode(c.measure.renovation_component_type).scope === 'roof' ? 'ROOF' : 'GENERAL',
-      roof_kind: roofKindOf(c.measure),
+      scope: node.scope === 'roof' ? 'ROOF' : 'GENERAL',
+      roof_kind: roofKindOf(c.type),
+      element: c.element,
+      phase: c.phase,
+      milestones,
     };
   });
 
@@ -360,8 +398,20 @@ function assemble(
   const final = chosen.length ? chosen[chosen.length - 1]!.evaluation : base;
   const assumptions = [...new Set([...valued.derived.flatMap((w) => w.assumptions), ...Object.values(valued.items).flatMap((r) => r.priced?.assumptions ?? [])])];
   if (valued.derived_error) assumptions.push(`Supporting works are not included: ${valued.derived_error}.`);
-  if (obligation && !obligationMarked) {
-    assumptions.push(`The plan does not reach label ${obligation.label}, which the Flemish renovation obligation requires within ${PLANNER_DATA.renovation_obligation.within_years} years of a purchase.`);
+  for (const m of open) {
+    assumptions.push(`The plan does not reach label ${m.label}: ${m.description}`);
+  }
+  // What the figures do not size yet, said where it matters.
+  if (steps.some((s) => s.element === 'HEAT_GENERATOR' && s.renovation_component_type.startsWith('HEAT_PUMP'))) {
+    assumptions.push('The heat pump is priced as a typical unit for a house, not sized on the insulated home\'s design heat load.');
+  }
+  if (steps.some((s) => s.element === 'SOLAR_PANELS')) {
+    assumptions.push(ctx.pvForTarget
+      ? 'The solar panels fill the usable roof: sized on the home\'s electricity use alone, they would leave it short of the region\'s target label.'
+      : `The solar panels are sized on the home's electricity use after the works (the energy model's, plus ${PLANNER_DATA.pv_sizing.household_kwh_per_year[base.country]} kWh of household use a year), within the usable roof.`);
+  }
+  if (!options.deedDate && open.concat(steps.flatMap((s) => s.milestones)).some((m) => m.kind === 'OBLIGATION')) {
+    assumptions.push(`A purchase deed dated ${deedDate} is assumed for the obligations after a purchase.`);
   }
   const { at_least, average_pct, standard_deviation_pct } = base.expected_price_error;
   return {
@@ -393,5 +443,14 @@ function assemble(
     target: { label: ctx.target.label, reached: ctx.meetsTarget(final.epc_label), source: ctx.target.source },
     assumptions,
     price_year: options.year,
+    left_out: leftOut,
+    milestones_missed: open,
   };
+}
+
+/** The root of a type's branch of the catalogue (ROOF_INSULATION, HEATING, ...). */
+function leafRoot(type: string): string {
+  let node = getNode(type);
+  while (node.parent) node = getNode(node.parent);
+  return node.renovation_component_type;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { PLANNER_DATA, valueItemSet } from '@renopath/catalog';
-import { labelsOf } from '@renopath/energy';
+import { PLANNER_DATA, quantityFor, valueItemSet } from '@renopath/catalog';
+import { evaluate, labelsOf } from '@renopath/energy';
 import { TrajectoryJobMetadata, type PropertyDescription, type TrajectoryPlan } from '@renopath/contracts';
 import { planTrajectory, plannableTypes } from './index.ts';
 
@@ -35,7 +35,7 @@ function expectTotalsAreSums(plan: TrajectoryPlan) {
 describe('planTrajectory: the reference house (1960, uninsulated, Gent)', () => {
   const plan = planTrajectory(GENT_1960, { year: YEAR });
 
-  it('plans at least four steps, envelope before the heat pump, each one improving the score', () => {
+  it('plans at least four steps, envelope before the heat pump, each envelope and heating step improving the score', () => {
     expect(plan.steps.length).toBeGreaterThanOrEqual(4);
     expect(plan.steps.map((s) => s.order)).toEqual(plan.steps.map((_, i) => i + 1));
     const heatPump = plan.steps.findIndex((s) => s.renovation_component_type.startsWith('HEAT_PUMP'));
@@ -44,10 +44,17 @@ describe('planTrajectory: the reference house (1960, uninsulated, Gent)', () => 
     expect(plan.steps.slice(0, heatPump).filter((s) => ENVELOPE.has(s.root_renovation_component_type)).length).toBeGreaterThanOrEqual(2);
     let before = plan.current.epc_score;
     for (const step of plan.steps) {
-      expect(step.epc_score_after).toBeLessThan(before);
-      expect(step.energy_savings_kwh_per_year).toBeGreaterThan(0);
+      // Ventilation is there for healthy air (its fans may cost a point); an oil tank's removal changes no figure.
+      if (!['VENTILATION', 'OIL_TANK', 'HEAT_EMITTERS'].includes(step.element)) {
+        expect(step.epc_score_after).toBeLessThan(before);
+        expect(step.energy_savings_kwh_per_year).toBeGreaterThan(0);
+      }
       before = step.epc_score_after;
     }
+    // The advisor's phases, in order.
+    const phases = ['ROOF', 'WALLS_AND_WINDOWS', 'FLOOR', 'VENTILATION', 'HEAT_GENERATOR', 'HOT_WATER', 'SOLAR_PANELS'];
+    const order = plan.steps.map((s) => phases.indexOf(s.phase));
+    expect(order).toEqual([...order].sort((a, b) => a - b));
     expect(new Set(types(plan)).size).toBe(plan.steps.length);
   });
 
@@ -130,13 +137,26 @@ describe('planTrajectory: what a home can take', () => {
     expect(plannableTypes({ ...GENT_1960, outer_wall_insulation_type: 'MODERATE', window_glazing_type: 'HR' })).toContain('HEAT_PUMP_AIR_WATER');
   });
 
-  it('plans nothing for a home already at the target (label A)', () => {
-    const plan = planTrajectory({ ...GENT_1960, year_built: 2020, energy_efficiency_score: 60 }, { year: YEAR });
-    expect(plan.current.epc_label).toBe('A');
+  it('plans nothing for a home whose every element is at the standard, and says what it kept', () => {
+    const plan = planTrajectory({
+      year_built: 2019, estate_format: 'SEMI_OPEN', habitable_space_m2: 150, zip_code: '9000', country: 'BE',
+      roof_type: 'INCLINED', inclined_roof_insulation_type: 'STRONG', outer_wall_insulation_type: 'STRONG', window_glazing_type: 'TRIPLE_GLAZING',
+      basement_type: 'NONE', solid_ground_floor_insulation_type: 'STRONG', ventilation_type: 'SYSTEM_D', heating_type: 'HEAT_PUMP',
+      heating_device: 'AIR_WATER_HEAT_PUMP', installation_age: 'FIVE_TO_TEN_YEARS_OLD', heat_emitter_type: 'FLOOR_HEATING',
+      sanitary_heating_device: 'NOT_SEPARATED', has_solar_panels: true, solar_panels_kwp: 5,
+    }, { year: YEAR });
     expect(plan.steps).toEqual([]);
     expect(plan.totals).toEqual({ estimated_cost: 0, estimated_vat_cost: 0, subsidy_amount: 0, total_estimated_cost_incl_vat: 0, net_cost: 0 });
-    expect(plan.energy_efficiency_indication).toBe('A');
     expect(plan.target.reached).toBe(true);
+    expect(plan.left_out.find((o) => o.element === 'HEAT_GENERATOR')).toMatchObject({ code: 'KEPT', reason: expect.stringMatching(/under ten years/) });
+    expect(plan.left_out.find((o) => o.element === 'SOLAR_PANELS')).toMatchObject({ code: 'KEPT' });
+  });
+
+  it('does not stop at the target label: a home already at A with bare walls still gets its walls insulated', () => {
+    const plan = planTrajectory({ ...GENT_1960, year_built: 2020, energy_efficiency_score: 60 }, { year: YEAR });
+    expect(plan.current.epc_label).toBe('A');
+    expect(plan.steps.map((s) => s.element)).toContain('WALLS');
+    expect(plan.steps.flatMap((s) => s.milestones)).toEqual([]);
   });
 
   it('keeps a given score: the plan starts from the calibrated current score', () => {
@@ -145,7 +165,7 @@ describe('planTrajectory: what a home can take', () => {
     expect(plan.steps.length).toBeGreaterThan(0);
   });
 
-  it('stops in Brussels once class C is reached (C+, C or C-)', () => {
+  it('marks the Brussels target (class C: C+, C or C-) on the step that reaches it and goes on; walls are insulated from inside', () => {
     const plan = planTrajectory({ ...GENT_1960, zip_code: '1050' }, { year: YEAR });
     expect(plan.region).toBe('BRUSSELS');
     expect(plan.energy_efficiency_type).toBe('EPC_BRUSSELS');
@@ -154,8 +174,14 @@ describe('planTrajectory: what a home can take', () => {
     const meets = (label: string) => labels.indexOf(label) <= labels.indexOf(target.worst_label_meeting_target);
     expect(plan.steps.length).toBeGreaterThan(0);
     expect(meets(plan.energy_efficiency_indication)).toBe(true);
-    // Every earlier step was still short of C: the planner stops at the first step that reaches it.
-    for (const s of plan.steps.slice(0, -1)) expect(meets(s.epc_label_after)).toBe(false);
+    // The target is marked once, on the first step that meets it; the plan goes on to the other elements.
+    const marked = plan.steps.filter((s) => s.milestones.some((m) => m.kind === 'TARGET'));
+    expect(marked).toHaveLength(1);
+    expect(meets(marked[0]!.epc_label_after)).toBe(true);
+    for (const s of plan.steps.slice(0, marked[0]!.order - 1)) expect(meets(s.epc_label_after)).toBe(false);
+    expect(plan.steps.at(-1)!.order).toBeGreaterThan(marked[0]!.order);
+    expect(plan.steps.find((s) => s.element === 'WALLS')?.renovation_component_type).toBe('INTERIOR_WALL_INSULATION');
+    expect(plan.left_out).toContainEqual(expect.objectContaining({ element: 'WALLS', code: 'PERMIT' }));
     // Flanders, same house, goes on to A.
     expect(labelsOf('EPC_FLANDERS').indexOf(planTrajectory(GENT_1960, { year: YEAR }).energy_efficiency_indication)).toBeLessThanOrEqual(1);
     expect(plan.steps.every((s) => s.renovation_obligation === null)).toBe(true);
@@ -188,4 +214,67 @@ describe('planTrajectory: what a home can take', () => {
     expect(low.assumptions.join(' ')).not.toMatch(/MIDDLE assumed/);
     expect(low.totals.subsidy_amount).toBeGreaterThan(middle.totals.subsidy_amount);
   });
+
+  it('marks the Walloon obligation for deeds from 1 July 2026 and the Walloon rental norm on the step that reaches label D', () => {
+    const namur = { ...GENT_1960, zip_code: '5000', heating_type: 'FUEL_OIL' as const };
+    const after = planTrajectory(namur, { year: YEAR, deedDate: '2026-08-01' });
+    expect(after.region).toBe('WALLONIA');
+    const marks = after.steps.flatMap((s) => s.milestones.map((m) => ({ ...m, order: s.order, label_after: s.epc_label_after })));
+    const obligation = marks.find((m) => m.rule_id === 'WAL_RENOVATION_OBLIGATION_2026');
+    expect(obligation).toMatchObject({ kind: 'OBLIGATION', label: 'D' });
+    const labels = labelsOf('EPC_WALLONIA');
+    expect(labels.indexOf(obligation!.label_after)).toBeLessThanOrEqual(labels.indexOf('D'));
+    expect(marks.filter((m) => m.kind === 'RENTAL_NORM').length).toBeGreaterThan(0);
+    // A deed before July 2026 brings no obligation; the rental norm stays.
+    const before = planTrajectory(namur, { year: YEAR, deedDate: '2026-03-01' });
+    expect(before.steps.flatMap((s) => s.milestones).some((m) => m.kind === 'OBLIGATION')).toBe(false);
+    expect(before.steps.flatMap((s) => s.milestones).some((m) => m.kind === 'RENTAL_NORM')).toBe(true);
+    // Leaving fuel oil: the tank goes right after the heat pump, in the heat generator's phase.
+    const tank = after.steps.find((s) => s.element === 'OIL_TANK')!;
+    expect(after.steps[tank.order - 2]!.phase).toBe('HEAT_GENERATOR');
+    expect(tank.phase).toBe('HEAT_GENERATOR');
+  });
+
+  it('says which elements it left out and why: a kept heat pump, existing panels, an element already good', () => {
+    const plan = planTrajectory({
+      ...GENT_1960, heating_type: 'HEAT_PUMP', heating_device: 'AIR_WATER_HEAT_PUMP', installation_age: 'ZERO_TO_FIVE_YEARS_OLD',
+      has_solar_panels: true, solar_panels_kwp: 4, window_glazing_type: 'TRIPLE_GLAZING', has_renewed_window_frames: true,
+    }, { year: YEAR });
+    expect(plan.steps.map((s) => s.element)).not.toEqual(expect.arrayContaining(['HEAT_GENERATOR']));
+    expect(plan.steps.map((s) => s.element)).not.toContain('SOLAR_PANELS');
+    expect(plan.steps.map((s) => s.element)).not.toContain('WINDOWS');
+    expect(plan.left_out).toEqual(expect.arrayContaining([
+      expect.objectContaining({ element: 'HEAT_GENERATOR', code: 'KEPT', reason: expect.stringMatching(/under ten years old/) }),
+      expect.objectContaining({ element: 'SOLAR_PANELS', code: 'KEPT' }),
+      expect.objectContaining({ element: 'WINDOWS', code: 'ALREADY_GOOD' }),
+    ]));
+  });
+
+  it('sizes the panels on the electricity use after the works, within the roof, and the heat pump\'s rationale on the insulated home', () => {
+    const plan = planTrajectory(GENT_1960, { year: YEAR });
+    const pv = plan.steps.find((s) => s.element === 'SOLAR_PANELS')!;
+    expect(pv.quantity).toBeGreaterThan(0);
+    const sizing = plan.assumptions.find((a) => /solar panels/.test(a))!;
+    expect(sizing).toMatch(/electricity use|fill the usable roof/);
+    // Within the roof: what the usable pitched roof takes.
+    const roofKwpOf = (home: PropertyDescription) => {
+      const e = evaluate(home);
+      return quantityFor('SOLAR_PANELS', { ...home, roof_type: 'INCLINED', roof_surface: e.geometry.envelope.roof_m2 * (1 - e.assumed.flat_roof_share) });
+    };
+    expect(pv.quantity).toBeLessThanOrEqual(roofKwpOf(GENT_1960));
+    // A small insulated bungalow with a young heat pump uses less than its wide roof could make: fewer panels than the roof takes.
+    const bungalow: PropertyDescription = {
+      year_built: 2000, estate_format: 'OPEN', estate_type: 'BUNGALOW', number_of_floors: 1, habitable_space_m2: 90, zip_code: '9000', country: 'BE',
+      roof_type: 'INCLINED', attic_usage: 'NOT_USED', inclined_roof_insulation_type: 'STRONG', outer_wall_insulation_type: 'MODERATE', window_glazing_type: 'HR',
+      has_renewed_window_frames: true, basement_type: 'NONE', solid_ground_floor_insulation_type: 'MODERATE', ventilation_type: 'SYSTEM_C', heating_type: 'HEAT_PUMP',
+      heating_device: 'AIR_WATER_HEAT_PUMP', installation_age: 'ZERO_TO_FIVE_YEARS_OLD', heat_emitter_type: 'FLOOR_HEATING', sanitary_heating_device: 'NOT_SEPARATED',
+    };
+    const small = planTrajectory(bungalow, { year: YEAR });
+    expect(small.steps.map((s) => s.element)).toEqual(['SOLAR_PANELS']);
+    expect(small.steps[0]!.quantity).toBeLessThan(roofKwpOf(bungalow));
+    expect(small.assumptions.join(' ')).toMatch(/sized on the home's electricity use/);
+    const hp = plan.steps.find((s) => s.element === 'HEAT_GENERATOR')!;
+    expect(hp.rationale).toMatch(/needs about [\d.]+ kW on the coldest design day instead of [\d.]+ kW today/);
+  });
 });
+

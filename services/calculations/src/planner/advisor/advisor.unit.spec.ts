@@ -1,0 +1,151 @@
+import { describe, expect, it } from 'vitest';
+import { PLANNER_DATA } from '@renopath/catalog';
+import { PropertyDescription, type TrajectoryPlan } from '@renopath/contracts';
+import { planTrajectory } from '../planner.ts';
+import casesJson from './cases.json' with { type: 'json' };
+
+/**
+ * The advisor suite: each home's plan checked against the planner's rules (docs/domain.md "The
+ * planner") the way an accredited advisor reviews a plan, from the home as described, never against
+ * stored outputs, so the checks hold whatever figures the energy model gives.
+ */
+
+const YEAR = 2026;
+const cases = casesJson.cases.map((c) => ({ ...c, property: PropertyDescription.parse(c.property) }));
+
+const ENVELOPE = new Set(['ROOF', 'WALLS', 'WINDOWS', 'FLOOR']);
+const PHASES = ['ROOF', 'WALLS_AND_WINDOWS', 'FLOOR', 'VENTILATION', 'HEAT_GENERATOR', 'HOT_WATER', 'SOLAR_PANELS'];
+const FULL_HEAT_PUMPS = ['HEAT_PUMP_AIR_WATER', 'HEAT_PUMP_GEOTHERMAL', 'HEAT_PUMP_AIR_AIR'];
+const GAS_APPLIANCES = ['HEAT_PUMP_HYBRID', 'CONDENSING_BOILER'];
+const BIOMASS = ['PELLET_BOILER'];
+const FLATS = new Set(['APARTMENT', 'DUPLEX', 'STUDIO']);
+const bare = (level: string | undefined) => level === 'NONE' || level === 'LIGHT';
+
+/** Every rule the plan breaks, in words (empty: an advisor would sign it). */
+function findings(home: PropertyDescription, plan: TrajectoryPlan): string[] {
+  const out: string[] = [];
+  const steps = plan.steps;
+  const types = steps.map((s) => s.renovation_component_type);
+  const stepOf = (element: string) => steps.find((s) => s.element === element);
+  const indexOf = (element: string) => steps.findIndex((s) => s.element === element);
+  const accounted = (element: string) => stepOf(element) !== undefined || plan.left_out.some((o) => o.element === element);
+  const house = home.estate_type === undefined || !FLATS.has(home.estate_type);
+
+  // 1. Every poor element gets its measure (or the plan says why not).
+  if (house && home.roof_type !== 'FLAT' && bare(home.inclined_roof_insulation_type) && !stepOf('ROOF')) out.push('bare pitched roof not insulated');
+  if (house && home.roof_type === 'FLAT' && bare(home.flat_roof_insulation_type) && !stepOf('ROOF')) out.push('bare flat roof not insulated');
+  if (home.estate_type === 'PENTHOUSE' && bare(home.flat_roof_insulation_type ?? home.inclined_roof_insulation_type) && !stepOf('ROOF')) out.push('penthouse roof not insulated');
+  if (bare(home.outer_wall_insulation_type) && home.has_cavity_wall_insulation !== true && !stepOf('WALLS')) out.push('bare walls not insulated');
+  if ((home.window_glazing_type === 'SINGLE_GLAZING' || home.window_glazing_type === 'DOUBLE_GLAZING') && !stepOf('WINDOWS')) out.push('old glazing kept');
+  const floorLevel = home.basement_type === 'NONE' ? home.solid_ground_floor_insulation_type : home.floor_above_basement_insulation_type;
+  if (house && floorLevel !== undefined && bare(floorLevel) && !stepOf('FLOOR')) out.push('bare floor not insulated');
+  if (['NONE', 'SYSTEM_A', 'SYSTEM_B'].includes(home.ventilation_type ?? 'NONE') && !stepOf('VENTILATION')) out.push('no ventilation system planned');
+  for (const element of ['ROOF', 'WALLS', 'WINDOWS', 'FLOOR', 'VENTILATION', 'HEAT_GENERATOR', 'HOT_WATER', 'SOLAR_PANELS']) {
+    if (!accounted(element)) out.push(`${element} neither treated nor explained in left_out`);
+  }
+  // A fossil-free heat generator for a gas, oil or propane home (a hybrid only as a stated interim).
+  if (['GAS', 'FUEL_OIL', 'PROPANE'].includes(home.heating_type ?? '') && home.heating_device !== 'HYBRID_HEAT_PUMP') {
+    const generator = stepOf('HEAT_GENERATOR');
+    if (!generator) out.push('fossil heating kept');
+    else if (!FULL_HEAT_PUMPS.includes(generator.renovation_component_type) && !plan.left_out.some((o) => o.element === 'HEAT_GENERATOR')) {
+      out.push(`fossil heating replaced by ${generator.renovation_component_type} without saying why`);
+    }
+  }
+  // Each step costs what it really takes: the oil tank's removal, low-temperature emitters in an old home, Wallonia's audit logement.
+  if (home.heating_type === 'FUEL_OIL' && !stepOf('OIL_TANK')) out.push('oil tank left in place');
+  const waterPump = ['HEAT_PUMP_AIR_WATER', 'HEAT_PUMP_GEOTHERMAL', 'HEAT_PUMP_HYBRID'].includes(stepOf('HEAT_GENERATOR')?.renovation_component_type ?? '');
+  const radiators = home.heat_emitter_type === 'RADIATORS' || (home.heat_emitter_type === undefined && ['GAS', 'FUEL_OIL', 'PROPANE'].includes(home.heating_type ?? ''));
+  if (waterPump && radiators && home.year_built < PLANNER_DATA.emitters.radiators_built_before && !stepOf('HEAT_EMITTERS')) out.push('heat pump on old high-temperature radiators');
+  const works = steps.flatMap((s) => s.supporting_works.map((w) => w.renovation_component_type));
+  if (plan.region === 'WALLONIA' && steps.some((s) => ['WALLS', 'WINDOWS', 'FLOOR', 'HEAT_GENERATOR'].includes(s.element)) && !works.includes('HOUSING_AUDIT')) out.push('Walloon works without the audit logement their primes need');
+
+  // 2. Phases in the advisor's order; no envelope step after a heat generator; panels last, after the roof.
+  const order = steps.map((s) => PHASES.indexOf(s.phase));
+  if (order.some((p, i) => i > 0 && p < order[i - 1]!)) out.push(`phases out of order: ${steps.map((s) => s.phase).join(', ')}`);
+  const generator = indexOf('HEAT_GENERATOR');
+  if (generator >= 0 && steps.slice(generator).some((s) => ENVELOPE.has(s.element))) out.push('envelope step after the heat generator');
+  const pv = indexOf('SOLAR_PANELS');
+  if (pv >= 0 && pv !== steps.length - 1) out.push('solar panels not last');
+  if (pv >= 0 && indexOf('ROOF') > pv) out.push('solar panels before the roof');
+
+  // 3. The cheapest adequate variant: the cavity filled where it can be; no exterior insulation of a Brussels street facade.
+  if (home.has_cavity_wall === true && home.cavity_wall_width === 'EQUAL_OR_MORE_THAN_5_CM' && home.has_cavity_wall_insulation !== true
+    && stepOf('WALLS')?.renovation_component_type !== 'CAVITY_WALL_INSULATION') {
+    out.push(`fillable cavity insulated as ${stepOf('WALLS')?.renovation_component_type ?? 'nothing'}`);
+  }
+  if (plan.region === 'BRUSSELS' && types.includes('EXTERIOR_WALL_INSULATION')) out.push('exterior insulation on a Brussels facade');
+  // Adequate, not luxurious: HR++ windows (glass alone only in renewed frames), system C, an air-to-water heat pump in a home with water heating.
+  const windows = stepOf('WINDOWS')?.renovation_component_type;
+  if (windows && !/_HR$/.test(windows)) out.push(`windows: ${windows} where HR++ is adequate`);
+  if (windows === 'GLAZING_REPLACEMENT_HR' && home.has_renewed_window_frames !== true) out.push('new glass in old frames');
+  const ventilation = stepOf('VENTILATION')?.renovation_component_type;
+  if (ventilation && ventilation !== 'VENTILATION_SYSTEM_C' && !(home.air_tightness_v50 !== undefined && home.air_tightness_v50 <= 6)) out.push(`${ventilation} without a measured airtight envelope`);
+  if (['GAS', 'FUEL_OIL', 'PROPANE'].includes(home.heating_type ?? '') && stepOf('HEAT_GENERATOR')?.renovation_component_type === 'HEAT_PUMP_GEOTHERMAL') out.push('ground-source heat pump where air-to-water is adequate');
+  if (home.attic_usage === 'NOT_USED' && home.roof_type === 'INCLINED' && stepOf('ROOF') && stepOf('ROOF')!.renovation_component_type !== 'ATTIC_FLOOR_INSULATION') {
+    out.push('unused attic: slopes insulated instead of the attic floor');
+  }
+
+  // 4. Keep what works; no biomass; no gas in an electric home.
+  const young = home.installation_age === 'ZERO_TO_FIVE_YEARS_OLD' || home.installation_age === 'FIVE_TO_TEN_YEARS_OLD';
+  if (home.heating_type === 'HEAT_PUMP' && young && stepOf('HEAT_GENERATOR')) out.push('a young heat pump replaced');
+  if ((home.has_solar_panels === true || (home.solar_panels_kwp ?? 0) > 0) && stepOf('SOLAR_PANELS')) out.push('solar panels bought again');
+  if (home.sanitary_heating_device === 'HEAT_PUMP_BOILER' && stepOf('HOT_WATER')) out.push('heat-pump water heater bought again');
+  if (['SYSTEM_C', 'SYSTEM_D'].includes(home.ventilation_type ?? '') && stepOf('VENTILATION')) out.push('ventilation system bought again');
+  if (types.some((t) => BIOMASS.includes(t))) out.push('biomass boiler planned');
+  if (home.heating_type === 'ELECTRIC' && types.some((t) => GAS_APPLIANCES.includes(t))) out.push('gas appliance in an electric home');
+  if (home.heating_type === 'PELLET_FUEL' && stepOf('HEAT_GENERATOR')) out.push('a working pellet boiler replaced');
+
+  // 5. Ventilation with new windows and insulated walls.
+  if ((stepOf('WINDOWS') || stepOf('WALLS')) && !['SYSTEM_C', 'SYSTEM_D'].includes(home.ventilation_type ?? '') && !stepOf('VENTILATION')) {
+    out.push('new windows or wall insulation without ventilation');
+  }
+
+  // 6. The target reached; milestones only on steps that reach them.
+  if (!plan.target.reached) out.push(`target ${plan.target.label} not reached (ends at ${plan.energy_efficiency_indication})`);
+  const targets = steps.filter((s) => s.milestones.some((m) => m.kind === 'TARGET'));
+  if (targets.length > 1) out.push('target marked more than once');
+
+  // 7. Cost per m2 of a whole plan inside the band of deep renovations.
+  const band = PLANNER_DATA.cost_band;
+  const perM2 = plan.totals.estimated_cost / home.habitable_space_m2;
+  if (perM2 > band.max_eur_per_m2) out.push(`cost ${Math.round(perM2)} EUR/m2 above ${band.max_eur_per_m2}`);
+  if (steps.filter((s) => ENVELOPE.has(s.element)).length >= 3 && perM2 < band.min_eur_per_m2) out.push(`cost ${Math.round(perM2)} EUR/m2 below ${band.min_eur_per_m2}`);
+
+  // 8. Honest words: each step names its element's reason and the label after it.
+  for (const s of steps) if (!s.rationale.includes(`label ${s.epc_label_after} after this step`)) out.push(`step ${s.order} does not state its label`);
+  return out;
+}
+
+describe('the advisor suite: plans an accredited energy advisor would sign', () => {
+  it('has at least 30 homes of both countries and all four regions', () => {
+    expect(cases.length).toBeGreaterThanOrEqual(30);
+    const regions = new Set(cases.map((c) => planTrajectory(c.property, { year: YEAR }).region));
+    expect([...regions].sort()).toEqual(['BRUSSELS', 'FLANDERS', 'NETHERLANDS', 'WALLONIA']);
+  });
+
+  for (const c of cases) {
+    it(`${c.id}: ${c.title}`, () => {
+      const plan = planTrajectory(c.property, { year: YEAR });
+      expect(findings(c.property, plan)).toEqual([]);
+    });
+  }
+
+  it('the checks catch the plans of the issue (a label bought with equipment, a pellet boiler, an outside-insulated cavity)', () => {
+    const home = cases.find((c) => c.id === 'FL_1930_TERRACED')!.property;
+    const plan = planTrajectory(home, { year: YEAR });
+    const labelBought: TrajectoryPlan = { ...plan, steps: plan.steps.filter((s) => ['HEAT_GENERATOR', 'SOLAR_PANELS'].includes(s.element)) };
+    expect(findings(home, labelBought)).toEqual(expect.arrayContaining(['old glazing kept', 'bare walls not insulated', 'no ventilation system planned']));
+    const dutch = cases.find((c) => c.id === 'NL_1930_ROW')!.property;
+    const dutchPlan = planTrajectory(dutch, { year: YEAR });
+    const pellet: TrajectoryPlan = {
+      ...dutchPlan,
+      steps: dutchPlan.steps.map((s) => (s.element === 'HEAT_GENERATOR' ? { ...s, renovation_component_type: 'PELLET_BOILER' } : s)),
+    };
+    expect(findings(dutch, pellet)).toEqual(expect.arrayContaining(['biomass boiler planned']));
+    const outside: TrajectoryPlan = {
+      ...dutchPlan,
+      steps: dutchPlan.steps.map((s) => (s.element === 'WALLS' ? { ...s, renovation_component_type: 'EXTERIOR_WALL_INSULATION' } : s)),
+    };
+    expect(findings(dutch, outside)).toEqual(['fillable cavity insulated as EXTERIOR_WALL_INSULATION']);
+  });
+});

@@ -1,0 +1,66 @@
+/**
+ * Prints the suggested trajectory of one home as a table, from a JSON trajectory request (a file, or
+ * stdin with `-`): `npm run -s plan -- home.json [--year 2026] [--income LOW|MIDDLE|HIGH] [--deed YYYY-MM-DD] [--json]`.
+ * Offline: the planner and the catalogue only, no service.
+ */
+import { readFileSync } from 'node:fs';
+import { IncomeCategory, PropertyDescription, TrajectoryRequest, propertyOf } from '@renopath/contracts';
+import { planTrajectory, type PlanOptions } from './planner.ts';
+
+function usage(message: string): never {
+  process.stderr.write(`${message}\nusage: npm run -s plan -- <request.json | -> [--year 2026] [--income LOW|MIDDLE|HIGH] [--deed YYYY-MM-DD] [--json]\n`);
+  process.exit(2);
+}
+
+const args = process.argv.slice(2);
+const file = args.find((a, i) => !a.startsWith('--') && !(i > 0 && ['--year', '--income', '--deed'].includes(args[i - 1]!)));
+if (!file) usage('a request file is needed');
+const flag = (name: string) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+
+let body: unknown;
+try {
+  body = JSON.parse(readFileSync(file === '-' ? 0 : file, 'utf8'));
+} catch (err) {
+  usage(`cannot read ${file}: ${(err as Error).message}`);
+}
+const parsed = TrajectoryRequest.safeParse(body);
+if (!parsed.success) usage(`not a trajectory request: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+const property: PropertyDescription = PropertyDescription.parse(propertyOf(parsed.data));
+const options: PlanOptions = { year: Number(flag('--year') ?? new Date().getFullYear()) };
+const income = flag('--income');
+if (income) options.incomeCategory = IncomeCategory.parse(income);
+const deed = flag('--deed');
+if (deed) options.deedDate = deed;
+
+const plan = planTrajectory(property, options);
+if (args.includes('--json')) {
+  process.stdout.write(`${JSON.stringify(plan, null, 2)}\n`);
+  process.exit(0);
+}
+
+const eur = (x: number) => Math.round(x).toLocaleString('en-GB');
+const out: string[] = [];
+out.push(`${plan.region} (${plan.energy_efficiency_type}), today: score ${plan.current.epc_score}, label ${plan.current.epc_label}; prices of ${plan.price_year}`);
+out.push('');
+out.push('| # | phase | element | measure | cost excl. VAT | VAT | grant | net | label after | milestones |');
+out.push('|---|---|---|---|---:|---:|---:|---:|---|---|');
+for (const s of plan.steps) {
+  const works = s.supporting_works.length ? ` (+ ${s.supporting_works.map((w) => w.title.toLowerCase()).join(', ')})` : '';
+  const marks = s.milestones.map((m) => `${m.kind} ${m.label}`).join(', ');
+  out.push(`| ${s.order} | ${s.phase} | ${s.element} | ${s.title}, ${Math.round(s.quantity * 10) / 10} ${s.unit}${works} | ${eur(s.estimated_cost)} | ${eur(s.estimated_vat_cost)} | ${eur(s.subsidy_amount)} | ${eur(s.net_cost)} | ${s.epc_label_after} (${Math.round(s.epc_score_after)}) | ${marks} |`);
+}
+const t = plan.totals;
+out.push(`| | | | total | ${eur(t.estimated_cost)} | ${eur(t.estimated_vat_cost)} | ${eur(t.subsidy_amount)} | ${eur(t.net_cost)} | ${plan.energy_efficiency_indication} | target ${plan.target.label} ${plan.target.reached ? 'reached' : 'NOT reached'} |`);
+out.push('');
+if (plan.left_out.length) {
+  out.push('Left out or treated with a lesser variant:');
+  for (const o of plan.left_out) out.push(`- ${o.element} (${o.code}): ${o.reason}`);
+}
+for (const m of plan.milestones_missed) out.push(`- not reached: ${m.kind} ${m.label} (${m.description})`);
+out.push('');
+out.push('Why each step:');
+for (const s of plan.steps) out.push(`${s.order}. ${s.rationale}`);
+process.stdout.write(`${out.join('\n')}\n`);

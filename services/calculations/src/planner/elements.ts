@@ -1,0 +1,252 @@
+import { PLANNER_DATA, appliesTo, getNode, stateOrderBlocks } from '@renopath/catalog';
+import type { Evaluation } from '@renopath/energy';
+import type { PlanElement, PlanOmission, PlanPhase, PropertyDescription, Region } from '@renopath/contracts';
+
+/**
+ * The elements of a home as an energy advisor walks through them (docs/domain.md "The planner"):
+ * for each, whether it is below the long-term standard, and if so the variants that bring it there
+ * (the planner prices them and takes the cheapest). Structure and reasons live here; the thresholds
+ * are in the catalogue's planner.json.
+ */
+
+export interface ElementContext {
+  /** The home as planned so far, its gaps filled with the model's typology defaults. */
+  view: Partial<PropertyDescription>;
+  /** The home before any step (same filling). */
+  original: Partial<PropertyDescription>;
+  region: Region;
+  base: Evaluation;
+  /** Types planned so far. */
+  planned: readonly string[];
+}
+
+/** What the planner does with an element: a step with one of these variants (each adequate), or nothing, and why. */
+export type ElementDecision =
+  | { variants: string[]; /** Said in `left_out` next to the step (a lesser variant and why). */ note?: Omit<PlanOmission, 'element'> }
+  | { omit: Omit<PlanOmission, 'element'> | null };
+
+export interface ElementRule {
+  element: PlanElement;
+  phase: PlanPhase;
+  /** Decided only once this element of the same phase is decided (emitters and the oil tank follow the generator). */
+  follows?: PlanElement;
+  decide(ctx: ElementContext): ElementDecision;
+}
+
+const STANDARDS = PLANNER_DATA.standards;
+const insulated = (level: string | undefined | null): boolean => level != null && (STANDARDS.insulation_good_enough as readonly string[]).includes(level);
+const APARTMENTS = new Set(['APARTMENT', 'DUPLEX', 'STUDIO', 'PENTHOUSE']);
+const isFlat = (v: Partial<PropertyDescription>) => v.estate_type !== undefined && APARTMENTS.has(v.estate_type);
+const WATER_HEAT_PUMPS = new Set(['AIR_WATER_HEAT_PUMP', 'GEOTHERMAL_HEAT_PUMP', 'HYBRID_HEAT_PUMP']);
+const FULL_HEAT_PUMPS = new Set(['AIR_WATER_HEAT_PUMP', 'GEOTHERMAL_HEAT_PUMP', 'AIR_AIR_HEAT_PUMP']);
+const FOSSIL = new Set(['GAS', 'FUEL_OIL', 'PROPANE']);
+const BOILERS = new Set(['CONDENSING_BOILER', 'NON_CONDENSING_BOILER', 'PELLET_BOILER', 'HYBRID_HEAT_PUMP']);
+
+/** The variants among `types` this home can physically take (the catalogue's `applies_if`). */
+const takes = (types: readonly string[], view: Partial<PropertyDescription>) => types.filter((t) => appliesTo(getNode(t), view));
+
+const keep = (reason: string): ElementDecision => ({ omit: { code: 'KEPT', reason } });
+const good = (reason: string): ElementDecision => ({ omit: { code: 'ALREADY_GOOD', reason } });
+const absent = (reason: string): ElementDecision => ({ omit: { code: 'NOT_IN_THIS_HOME', reason } });
+
+const roof: ElementRule = {
+  element: 'ROOF',
+  phase: 'ROOF',
+  decide({ view, base }) {
+    if (!base.geometry.exposed.roof) return absent('roof: the home has no roof of its own (a flat under other homes, or its position is unknown): the roof is the building\'s, a decision of the co-owners.');
+    const kind = view.roof_type ?? 'INCLINED';
+    const inclinedBare = kind !== 'FLAT' && !insulated(view.inclined_roof_insulation_type);
+    const flatBare = kind !== 'INCLINED' && !insulated(view.flat_roof_insulation_type);
+    if (!inclinedBare && !flatBare) return good('roof: already insulated.');
+    if (inclinedBare) {
+      // An attic nobody lives in: its floor is insulated (a fraction of the cost of the slopes).
+      const attic = takes(['ATTIC_FLOOR_INSULATION'], view);
+      const variants = attic.length ? attic : takes(['INCLINED_ROOF_INSULATION_INSIDE', 'INCLINED_ROOF_INSULATION_OUTSIDE'], view);
+      return flatBare
+        ? { variants, note: { code: 'NOT_PRICED', reason: 'roof: the flat part of a mixed roof is left for a second roof item (one roof insulation per plan).' } }
+        : { variants };
+    }
+    // A flat roof is insulated on top (warm roof), with its new waterproofing.
+    return { variants: takes(['FLAT_ROOF_INSULATION'], view) };
+  },
+};
+
+const walls: ElementRule = {
+  element: 'WALLS',
+  phase: 'WALLS_AND_WINDOWS',
+  decide({ view, region }) {
+    if (insulated(view.outer_wall_insulation_type)) return good('walls: already insulated.');
+    if (view.has_cavity_wall_insulation === true) return good('walls: the cavity is already filled.');
+    // An empty cavity of 5 cm or more is filled: a tenth of the cost of insulating the wall from outside.
+    const fill = takes(['CAVITY_WALL_INSULATION'], view);
+    if (fill.length) return { variants: fill };
+    if (region === 'BRUSSELS') {
+      return {
+        variants: ['INTERIOR_WALL_INSULATION'],
+        note: { code: 'PERMIT', reason: 'walls: interior insulation; exterior insulation of a Brussels street facade needs a planning permit that is rarely granted.' },
+      };
+    }
+    return { variants: ['EXTERIOR_WALL_INSULATION'] };
+  },
+};
+
+const windows: ElementRule = {
+  element: 'WINDOWS',
+  phase: 'WALLS_AND_WINDOWS',
+  decide({ view }) {
+    const glazing = view.window_glazing_type;
+    if (glazing && (STANDARDS.glazing_good_enough as readonly string[]).includes(glazing)) return good('windows: already high-efficiency glazing.');
+    // New frames and HR++ glass; glass alone only where the frames were already renewed.
+    const variants = ['WINDOW_REPLACEMENT_PVC_HR', 'WINDOW_REPLACEMENT_WOOD_HR', 'WINDOW_REPLACEMENT_ALUMINIUM_HR'];
+    if (view.has_renewed_window_frames === true) variants.push('GLAZING_REPLACEMENT_HR');
+    return { variants };
+  },
+};
+
+const floor: ElementRule = {
+  element: 'FLOOR',
+  phase: 'FLOOR',
+  decide({ view, base }) {
+    if (!base.geometry.exposed.floor) return absent('floor: the home has no floor on the ground or above a basement of its own.');
+    const overVoid = view.basement_type !== 'NONE';
+    const level = overVoid ? view.floor_above_basement_insulation_type : view.solid_ground_floor_insulation_type;
+    if (insulated(level)) return good('floor: already insulated.');
+    const variants = takes(['BASEMENT_CEILING_INSULATION', 'CRAWL_SPACE_FLOOR_INSULATION', 'SOLID_FLOOR_INSULATION'], view);
+    if (variants.length === 0) return absent('floor: no way to reach it was described (no basement or crawl space, no floor on the ground).');
+    return { variants };
+  },
+};
+
+const ventilation: ElementRule = {
+  element: 'VENTILATION',
+  phase: 'VENTILATION',
+  decide({ view }) {
+    const type = view.ventilation_type;
+    if (type && (STANDARDS.ventilation_good_enough as readonly string[]).includes(type)) return good(`ventilation: system ${type.slice(-1)} already in place.`);
+    // System C is the adequate one; D needs a measured airtight envelope (a blower-door test) to pay off.
+    const variants = ['VENTILATION_SYSTEM_C'];
+    if (view.air_tightness_v50 !== undefined && view.air_tightness_v50 <= 6) variants.push('VENTILATION_SYSTEM_D');
+    return { variants };
+  },
+};
+
+const heatGenerator: ElementRule = {
+  element: 'HEAT_GENERATOR',
+  phase: 'HEAT_GENERATOR',
+  decide({ view }) {
+    const type = view.heating_type;
+    const device = view.heating_device;
+    const young = view.installation_age !== undefined && (STANDARDS.heat_pump_kept_ages as readonly string[]).includes(view.installation_age);
+    if (device && FULL_HEAT_PUMPS.has(device)) {
+      return keep(young ? 'heat generator: the heat pump is kept (under ten years old).' : 'heat generator: the heat pump is kept; it is replaced by a new one at the end of its life.');
+    }
+    if (device === 'HYBRID_HEAT_PUMP' && young) return keep('heat generator: the hybrid heat pump is kept (under ten years old); a full heat pump replaces it at the end of its life.');
+    if (type === 'PELLET_FUEL' || type === 'WOOD') return keep('heat generator: the biomass boiler or stove is kept (no fossil fuel); no new biomass appliance is planned.');
+    if (type === 'DISTRICT_HEATING') return keep('heat generator: the home stays on its heat network.');
+    if (type === 'ELECTRIC' || device === 'DIRECT_ELECTRIC' || device === 'DIRECT_ACCUMULATION') {
+      // No water circuit and no gas: an air-to-air heat pump brings its own indoor units; never a gas appliance.
+      return { variants: ['HEAT_PUMP_AIR_AIR'] };
+    }
+    if (type === 'HEAT_PUMP' && device !== 'HYBRID_HEAT_PUMP') return keep('heat generator: the heat pump is kept.');
+    // Gas, oil, propane, none or an old hybrid: a full heat pump once the envelope is ready.
+    if (stateOrderBlocks('HEAT_PUMP_AIR_WATER', view).length === 0) return { variants: ['HEAT_PUMP_AIR_WATER', 'HEAT_PUMP_GEOTHERMAL'] };
+    if (type === 'GAS') {
+      return {
+        variants: ['HEAT_PUMP_HYBRID'],
+        note: { code: 'NOT_IN_THIS_HOME', reason: 'heat generator: a hybrid heat pump as an interim; the envelope cannot be brought to the standard a full heat pump needs in this plan.' },
+      };
+    }
+    return {
+      variants: ['HEAT_PUMP_AIR_WATER'],
+      note: { code: 'NOT_IN_THIS_HOME', reason: 'heat generator: a full heat pump although the envelope stays partly bare (no gas for a hybrid): it runs at a higher flow temperature.' },
+    };
+  },
+};
+
+const emitters: ElementRule = {
+  element: 'HEAT_EMITTERS',
+  phase: 'HEAT_GENERATOR',
+  follows: 'HEAT_GENERATOR',
+  decide({ view, original, planned }) {
+    const newPump = planned.some((t) => ['HEAT_PUMP_AIR_WATER', 'HEAT_PUMP_GEOTHERMAL', 'HEAT_PUMP_HYBRID'].includes(t));
+    if (!newPump || !view.heating_device || !WATER_HEAT_PUMPS.has(view.heating_device)) return { omit: null };
+    // Not described: a home heated by a boiler has radiators.
+    const emitters = view.heat_emitter_type ?? (original.heating_device && BOILERS.has(original.heating_device) ? 'RADIATORS' : undefined);
+    if (emitters !== 'RADIATORS') return good('heat emitters: the existing ones suit a heat pump.');
+    if ((original.year_built ?? 0) >= PLANNER_DATA.emitters.radiators_built_before) return good('heat emitters: radiators of a home this recent suit a heat pump once it is insulated.');
+    return { variants: ['LOW_TEMPERATURE_RADIATORS_WHOLE_HOME'] };
+  },
+};
+
+const oilTank: ElementRule = {
+  element: 'OIL_TANK',
+  phase: 'HEAT_GENERATOR',
+  follows: 'HEAT_GENERATOR',
+  decide({ view, original }) {
+    if (original.heating_type !== 'FUEL_OIL' || view.heating_type === 'FUEL_OIL') return { omit: null };
+    return { variants: ['OIL_TANK_REMOVAL'] };
+  },
+};
+
+const hotWater: ElementRule = {
+  element: 'HOT_WATER',
+  phase: 'HOT_WATER',
+  decide({ view }) {
+    const device = view.sanitary_heating_device;
+    if (view.has_solar_boiler === true || device === 'HEAT_PUMP_BOILER') return good('hot water: already made by a heat-pump or solar water heater.');
+    const generator = view.heating_device;
+    if ((device === 'NOT_SEPARATED' || device === undefined) && generator && WATER_HEAT_PUMPS.has(generator) && !FOSSIL.has(view.heating_type ?? '')) {
+      return good('hot water: made by the heat pump.');
+    }
+    if ((device === 'NOT_SEPARATED' || device === undefined) && generator === 'HYBRID_HEAT_PUMP') {
+      return keep('hot water: made by the hybrid\'s boiler until a full heat pump replaces it.');
+    }
+    if ((device === 'NOT_SEPARATED' || device === undefined) && (view.heating_type === 'PELLET_FUEL' || view.heating_type === 'WOOD' || view.heating_type === 'DISTRICT_HEATING')) {
+      return keep('hot water: made by the kept heat generator.');
+    }
+    return { variants: ['HEAT_PUMP_BOILER'] };
+  },
+};
+
+const solar: ElementRule = {
+  element: 'SOLAR_PANELS',
+  phase: 'SOLAR_PANELS',
+  decide({ view, base }) {
+    if (view.has_solar_panels === true || (view.solar_panels_kwp ?? 0) > 0) return keep('solar panels: the home has them; they are not bought again.');
+    if (isFlat(view) || !base.geometry.exposed.roof) return absent('solar panels: a flat has no roof of its own; panels on the building are a decision of the co-owners.');
+    return { variants: ['SOLAR_PANELS'] };
+  },
+};
+
+/** In the advisor's order; elements of one phase are ordered by the largest EPC gain (INTERFACE.md 2 (a)). */
+export const ELEMENT_RULES: readonly ElementRule[] = [roof, walls, windows, floor, ventilation, heatGenerator, emitters, oilTank, hotWater, solar];
+export const PHASES: readonly PlanPhase[] = ['ROOF', 'WALLS_AND_WINDOWS', 'FLOOR', 'VENTILATION', 'HEAT_GENERATOR', 'HOT_WATER', 'SOLAR_PANELS'];
+
+/** Why the variant is the adequate one for this home (the advisor's rule it follows), where there is more to say than its price. */
+export const VARIANT_REASON: Partial<Record<string, string>> = {
+  CAVITY_WALL_INSULATION: 'The empty cavity of 5 cm or more is filled: about a tenth of the cost per m2 of insulating the wall from outside.',
+  INTERIOR_WALL_INSULATION: 'The walls are insulated from inside: insulating a Brussels street facade from outside needs a planning permit that is rarely granted.',
+  EXTERIOR_WALL_INSULATION: 'A solid wall is insulated from outside, which avoids the thermal bridges and condensation risk of inside insulation.',
+  ATTIC_FLOOR_INSULATION: 'Nobody lives in the attic, so its floor is insulated instead of the roof slopes, at a fraction of the cost.',
+  FLAT_ROOF_INSULATION: 'A flat roof is insulated on top, with its new waterproofing (a warm roof).',
+  HEAT_PUMP_HYBRID: 'A hybrid heat pump as an interim: the envelope cannot be brought to what a full heat pump needs in this plan; its boiler covers the coldest days.',
+  HEAT_PUMP_AIR_AIR: 'The home has no water circuit and no gas: an air-to-air heat pump brings its own indoor units; no gas appliance is planned in an electric home.',
+  VENTILATION_SYSTEM_C: 'Mechanical extract ventilation (system C) is the adequate system; heat recovery (D) pays off only in a measured airtight home.',
+};
+
+/** Why an element's step comes where it does, when it is not its phase's reason. */
+export const ELEMENT_REASON: Partial<Record<PlanElement, string>> = {
+  HEAT_EMITTERS: 'The radiators are changed with the heat pump they serve.',
+  OIL_TANK: 'The oil tank goes once the heat pump has replaced the oil boiler.',
+};
+
+/** Why the step's phase comes where it does, in a homeowner's words. */
+export const PHASE_REASON: Record<PlanPhase, string> = {
+  ROOF: 'The roof comes first: most heat escapes upwards, and any later solar panels need the roof finished.',
+  WALLS_AND_WINDOWS: 'Walls and windows are done together after the roof: they share the scaffolding and the airtight joint between frame and wall.',
+  FLOOR: 'The floor follows the walls and windows, completing the insulated envelope.',
+  VENTILATION: 'With new windows and insulation the home is airtight, so fresh air must come from a ventilation system.',
+  HEAT_GENERATOR: 'The heating comes after the envelope, so the installer sizes it on the insulated home, which needs a smaller heat pump.',
+  HOT_WATER: 'Hot water follows the heating decision.',
+  SOLAR_PANELS: 'Solar panels come last, after any roof work and once the heating is decided, sized on the home\'s new electricity use.',
+};
