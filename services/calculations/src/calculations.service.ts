@@ -38,7 +38,7 @@ export interface CalculationsConfig {
   busTimeoutMs: number;
   leaseMs: number;
   maxAttempts: number;
-  /** How long a job lives (API.md 4.1: created + 30 days). */
+  /** How long a job lives (docs/job-metadata.md: created + 30 days). */
   jobLifetimeMs: number;
   sweepMs: number;
 }
@@ -92,7 +92,7 @@ export async function startCalculations(deps: CalculationsDeps): Promise<Calcula
     metadata: { actor: { user_id: null, client_id: null }, correlation_id, causation_id: null },
   });
 
-  // ---- who sees which job (API.md 3: jobs follow their estate) ----
+  // ---- who sees which job (docs/http-contract.md: jobs follow their estate) ----
 
   const roleOf = async (actor: Actor) => (await reads.get<RoleDoc>(ROLES, roleKey(actor.organization_id, actor.user_id)))?.member_type ?? null;
   const isWriter = async (actor: Actor) => WRITER_ROLES.has((await roleOf(actor)) ?? '');
@@ -101,7 +101,7 @@ export async function startCalculations(deps: CalculationsDeps): Promise<Calcula
   /**
    * A job the caller may see: of their token's organization, and theirs as an owner or employee
    * there, as its creator, or as a member of its estate (a CLIENT); not deactivated or past its
-   * expiry (API.md 4.1). Anyone else does not learn that it exists.
+   * expiry (docs/job-metadata.md). Anyone else does not learn that it exists.
    */
   async function visibleJob(actor: Actor, job_id: string, options: { write?: boolean } = {}): Promise<JobDoc> {
     if (!UUID_RE.test(job_id)) throw notFound();
@@ -154,7 +154,7 @@ export async function startCalculations(deps: CalculationsDeps): Promise<Calcula
   const handlers: Record<string, Handler> = {
     async [S.createTrajectoryJob](req) {
       const actor = actorOf(req);
-      // API.md 5.2 and 5.3: per-property violations are 406, business rules 422, one message per problem.
+      // docs/http-contract.md and 5.3: per-property violations are 406, business rules 422, one message per problem.
       const parsed = TrajectoryRequest.safeParse(req.body ?? {}, { reportInput: true });
       if (!parsed.success) throw new DomainError(406, formatIssues(parsed.error.issues));
       const request = parsed.data;

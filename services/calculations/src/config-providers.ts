@@ -3,7 +3,7 @@ import { DEFAULT_BREAKER_SETTINGS, type BreakerSettings } from './gap-filling/ht
 
 /**
  * The gap-filling providers' circuit-breaker settings (gap-filling/README.md), as zod fields for the
- * service's one config module to extend its environment schema with (STYLE.md 10).
+ * service's one config module to extend its environment schema with (house style: one config module per service).
  */
 export const ProviderBreakerEnv = {
   RENOPATH_PROVIDER_BREAKER_ERROR_PERCENT: z.coerce.number().min(1).max(100).default(DEFAULT_BREAKER_SETTINGS.errorThresholdPercentage),

@@ -3,12 +3,12 @@ import { PlatformEnv, platformConfig, type PlatformConfig } from '@renopath/plat
 import { breakerSettingsOf, ProviderBreakerEnv } from './config-providers.ts';
 import type { BreakerSettings } from './gap-filling/http-providers.ts';
 
-/** The calculations service's configuration (API.md 7), parsed once at start-up (STYLE.md 10). */
+/** The calculations service's configuration (README.md, Configuration), parsed once at start-up (house style: one config module per service). */
 const flag = z.enum(['true', 'false']).default('false').transform((v) => v === 'true');
 const Env = PlatformEnv.extend({
   RENOPATH_SETTLE_TIMEOUT_MS: z.coerce.number().int().min(0).default(5000),
   RENOPATH_BUS_TIMEOUT_MS: z.coerce.number().int().min(1).default(10_000),
-  /** How long a worker holds a job before another may resume it (API.md 7). */
+  /** How long a worker holds a job before another may resume it (README.md, Configuration). */
   RENOPATH_JOB_LEASE_MS: z.coerce.number().int().min(100).default(30_000),
   /** `all`: the context (jobs, API, sweep) and workers; `worker`: only workers, which take jobs over the bus. */
   RENOPATH_CALCULATIONS_ROLE: z.enum(['all', 'worker']).default('all'),
@@ -46,9 +46,9 @@ export interface CalculationsServiceConfig {
   epcDocument: { maxBytes: number; timeoutMs: number };
 }
 
-/** API.md 4.1: a job whose worker died is resumed; after 3 attempts it fails. */
+/** docs/job-metadata.md: a job whose worker died is resumed; after 3 attempts it fails. */
 export const MAX_ATTEMPTS = 3;
-/** API.md 4.1: `expires_at` is the creation time plus 30 days. */
+/** docs/job-metadata.md: `expires_at` is the creation time plus 30 days. */
 export const JOB_LIFETIME_MS = 30 * 24 * 3600 * 1000;
 
 export function loadCalculationsConfig(env: NodeJS.ProcessEnv = process.env): CalculationsServiceConfig {

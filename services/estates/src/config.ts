@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { PlatformEnv, platformConfig, type PlatformConfig } from '@renopath/platform/service/adapters.ts';
 
-/** The estates service's configuration, parsed once at start-up (STYLE.md 10). */
+/** The estates service's configuration, parsed once at start-up (house style: one config module per service). */
 const Env = PlatformEnv.extend({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   RENOPATH_PUBLIC_URL: z.url({ error: 'RENOPATH_PUBLIC_URL must be an absolute URL' }).optional(),

@@ -49,7 +49,7 @@ export interface Gateway {
 }
 
 /**
- * The HTTP gateway (STYLE.md 9): a `buildGateway(deps)`; only `main.ts` listens. Fastify plugins in
+ * The HTTP gateway (house style: a service is buildApp(deps)): a `buildGateway(deps)`; only `main.ts` listens. Fastify plugins in
  * the order a request meets them (errors, auth, rate limit, idempotency, uploads, downloads, docs),
  * then the routes, declared with their zod schemas through the zod type provider.
  */

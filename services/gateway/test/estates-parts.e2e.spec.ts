@@ -210,7 +210,7 @@ describe('floors, rooms and staircases (docs/http-contract.md "Estates and their
   });
 });
 
-describe.skipIf(embeddedOnly('stack.running.bus'))('estate events on the bus (ARCHITECTURE.md: evt.<context>.<EventType>)', () => {
+describe.skipIf(embeddedOnly('stack.running.bus'))('estate events on the bus (docs/architecture.md: evt.<context>.<EventType>)', () => {
   it('publishes part events naming the part and the estate, for the renovations context to cascade', async () => {
     const seen: EventEnvelope[] = [];
     const consumer = await stack.running.bus.consume('test-estates-events', { subjects: ['evt.estates.>'] }, async (event) => {

@@ -3,7 +3,7 @@ import { TOKEN_DEFAULTS } from '@renopath/contracts';
 import { PlatformEnv, platformConfig, type PlatformConfig } from '@renopath/platform/service/adapters.ts';
 import { parseSecretsKey } from './webhook-secrets/secret-box.ts';
 
-/** The identity service's configuration, parsed once at start-up (STYLE.md 10). */
+/** The identity service's configuration, parsed once at start-up (house style: one config module per service). */
 const Env = PlatformEnv.extend({
   RENOPATH_TOKEN_TTL_S: z.coerce.number().int().min(60).max(86_400).default(3600),
   RENOPATH_TOKEN_ISSUER: z.string().min(1).default(TOKEN_DEFAULTS.issuer),

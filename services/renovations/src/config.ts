@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { PlatformEnv, platformConfig, type PlatformConfig } from '@renopath/platform/service/adapters.ts';
 
-/** The renovations service's configuration, parsed once at start-up (STYLE.md 10). */
+/** The renovations service's configuration, parsed once at start-up (house style: one config module per service). */
 const Env = PlatformEnv.extend({
   RENOPATH_SETTLE_TIMEOUT_MS: z.coerce.number().int().min(0).default(5000),
 });

@@ -87,7 +87,7 @@ export async function startRenovations(deps: RenovationsDeps): Promise<Renovatio
   });
   const settle = readYourWrites(projection, config.settleTimeoutMs);
 
-  // ---- who may do what: the token's organization and role there, and estate memberships (API.md 3) ----
+  // ---- who may do what: the token's organization and role there, and estate memberships (docs/http-contract.md) ----
 
   const estateOf = async (estate_id: string): Promise<Snapshot | null> => (await reads.get<EstateMirrorDoc>(M.estates, estate_id))?.snapshot ?? null;
   const roleOf = async (actor: Actor) => (await reads.get<RoleDoc>(D.roles, roleId(actor.organization_id, actor.user_id)))?.member_type ?? null;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { PlatformEnv, platformConfig, type PlatformConfig } from '@renopath/platform/service/adapters.ts';
 
-/** The reporting service's configuration, parsed once at start-up (STYLE.md 10). */
+/** The reporting service's configuration, parsed once at start-up (house style: one config module per service). */
 const Env = PlatformEnv.extend({
   RENOPATH_SETTLE_TIMEOUT_MS: z.coerce.number().int().min(0).default(5000),
   RENOPATH_BUS_TIMEOUT_MS: z.coerce.number().int().min(1).default(10_000),

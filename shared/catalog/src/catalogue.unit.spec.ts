@@ -275,7 +275,7 @@ describe('selection tree', () => {
     expect(() => selectionTree('NOPE')).toThrow();
   });
 
-  it('covers the catalogue examples of DOMAIN.md 4', () => {
+  it('covers the catalogue examples of docs/domain.md, The catalogue', () => {
     expect(getNode('HEAT_PUMP').children).toEqual(['HEAT_PUMP_AIR_WATER', 'HEAT_PUMP_GEOTHERMAL', 'HEAT_PUMP_HYBRID', 'HEAT_PUMP_AIR_AIR']);
     expect(getNode('HANGING_GUTTER').children).toEqual(['HANGING_GUTTER_PLASTIC', 'HANGING_GUTTER_METAL']);
     expect(rootsOf('staircase').map((n) => n.renovation_component_type)).toEqual(['STAIRCASE_RENOVATION', 'STAIRCASE_REPLACEMENT', 'RAILING']);

@@ -18,7 +18,7 @@ import { INCOME_CATEGORIES, type Predicate } from './types.ts';
 
 /**
  * The catalogue's figures, parsed once at import: a malformed data file fails loudly at start-up
- * rather than pricing silently wrong. Every row carries its source, year and note (STYLE.md 11).
+ * rather than pricing silently wrong. Every row carries its source, year and note (house style: domain figures are data with sources).
  */
 const sourced = {
   id: z.string().regex(/^[A-Z0-9_]+$/),

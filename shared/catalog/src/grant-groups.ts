@@ -27,7 +27,7 @@ export type GovernmentGrants = Partial<Record<GrantCategory, GrantGroup>>;
 
 const round2 = (x: number): number => Math.round(x * 100) / 100;
 
-/** The API's government-grants object (API.md 4.5): categories with at least one item that gets a grant. */
+/** The API's government-grants object (docs/http-contract.md): categories with at least one item that gets a grant. */
 /** `extend` adds fields of the caller's own (extensions) to each eligible item. */
 export function groupByGrantCategory<T extends GroupableItem>(items: readonly T[], extend?: (item: T) => Record<string, unknown>): GovernmentGrants {
   const result: GovernmentGrants = {};

@@ -6,7 +6,7 @@ import { supportingWorks, type DerivedItem } from './supporting-works.ts';
 import type { CatalogueNode, IncomeCategory } from './types.ts';
 
 /**
- * How a set of items is valued together (DOMAIN.md 4): the effects of all items first (the heating
+ * How a set of items is valued together (docs/domain.md, The catalogue): the effects of all items first (the heating
  * after the works decides the Belgian VAT of emitters), every item priced with the whole set as its
  * companions (combination rates, bonuses that need a companion), then the supporting works the whole
  * set needs. The renovations context and the trajectory planner both value through here, so a plan's

@@ -48,7 +48,7 @@ export interface PricedItem {
   scheme: string | null;
   conditions: string[];
   assumptions: string[];
-  /** The data rows the figures come from (STYLE.md 11). */
+  /** The data rows the figures come from (house style: domain figures are data with sources). */
   sources: { price_row: string | null; vat_case: string; grant_rules: string[] };
 }
 
@@ -124,7 +124,7 @@ export function priceCore(input: CoreInput): PricedItem {
 }
 
 /**
- * Cost, VAT, grants and net cost of one item (DOMAIN.md 4). Money in euros, rounded to cents;
+ * Cost, VAT, grants and net cost of one item (docs/domain.md, The catalogue). Money in euros, rounded to cents;
  * cost excludes VAT; the grant never exceeds the cost. An inner node is priced as its default leaf.
  */
 export function priceItem(input: PriceItemInput): PricedItem {

@@ -30,7 +30,7 @@ export interface DerivedItem extends PricedItem {
 const round2 = (x: number): number => Math.round(x * 100) / 100;
 
 /**
- * The works the system adds (DOMAIN.md 4, derived): scaffolding for facade and pitched-roof works,
+ * The works the system adds (docs/domain.md, The catalogue, derived): scaffolding for facade and pitched-roof works,
  * an architect for structural works, demolition and waste for replaced elements, an asbestos
  * inventory in older buildings, Wallonia's audit logement before works its primes need, and (BE) a
  * safety coordinator above the legal threshold.

@@ -5,7 +5,7 @@ import type {
 } from './types.ts';
 
 /**
- * The renovation component tree (DOMAIN.md 4). Structure, effects and rules live here; every figure
+ * The renovation component tree (docs/domain.md, The catalogue). Structure, effects and rules live here; every figure
  * (price, rate, grant amount) lives in data/. Children inherit unit, quantity rule, grant category,
  * VAT rules, exclusive group and requirements from their parent unless they set their own.
  */

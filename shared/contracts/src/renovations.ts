@@ -139,7 +139,7 @@ export const RenovationItem = z.object({
   estimated_vat_cost: money(),
   subsidy_amount: money(),
   count: z.number(),
-  // extensions: where the item sits, how its figures were made and from which data rows (STYLE.md 11)
+  // extensions: where the item sits, how its figures were made and from which data rows (house style: domain figures are data with sources)
   scope: RenovationScope,
   roof_id: Uuid.nullable(),
   floor_id: Uuid.nullable(),

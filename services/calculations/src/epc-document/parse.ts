@@ -22,7 +22,7 @@ export interface ParsedEpcDocument {
   fields: Partial<PropertyDescription>;
   /** What the document states beyond the property fields (label, dates, certificate number) and the raw text behind each field. */
   extracted: Record<string, string | number | boolean>;
-  /** Missing essentials and inconsistencies (API.md 4.1 data_quality.flags). */
+  /** Missing essentials and inconsistencies (docs/job-metadata.md data_quality.flags). */
   flags: EpcFlag[];
 }
 

@@ -14,7 +14,7 @@ export type ProcessedEpcDocument =
   | { ok: false; code: EpcDocumentErrorCode; message: string };
 
 /**
- * Downloads, reads and parses the EPC document of a job (API.md 4.1, EPC_DOCUMENT_PROCESSING). A bad
+ * Downloads, reads and parses the EPC document of a job (docs/job-metadata.md, EPC_DOCUMENT_PROCESSING). A bad
  * document is an answer, never an exception: each way of failing has a code and a plain message.
  */
 export async function processEpcDocument(url: string, options: ProcessOptions): Promise<ProcessedEpcDocument> {

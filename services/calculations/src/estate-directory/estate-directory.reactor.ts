@@ -8,7 +8,7 @@ export const ESTATES_CONSUMER = 'calculations-estates';
 
 /**
  * This context's copy of which estate carries which external_id in which organization (from the
- * estates context's events): a job names its estate at once (API.md 4.1) without asking estates.
+ * estates context's events): a job names its estate at once (docs/job-metadata.md) without asking estates.
  */
 export const E = {
   estates: 'calculations_estates',

@@ -68,7 +68,7 @@ export async function describeEstate(call: EstateCall, o: { job_id: string; esta
 }
 
 /**
- * The estate a trajectory job describes (API.md 4.1): created, or for the same organization and
+ * The estate a trajectory job describes (docs/job-metadata.md): created, or for the same organization and
  * external_id updated, with a roof of each kind the request names; then the job is ready to run.
  * Runs on the job's creation event, idempotently (keyed writes), so a crash replays it safely.
  * A refusal by the estates context (the caller may not write estates) fails the job with its reason.

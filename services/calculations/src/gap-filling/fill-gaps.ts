@@ -5,7 +5,7 @@ import type { BuildingAddress, EnergyEfficiencyProvider, GeometryProvider, Measu
 
 /**
  * Fills gaps in a property description from LiDAR geometry and the external energy-efficiency
- * provider (INTERFACE.md "What the service does" 3, DOMAIN.md 3). A field the client or the EPC
+ * provider (docs/http-contract.md "What the service does" 3, docs/domain.md, Confidence). A field the client or the EPC
  * document gave is never replaced; what neither a provider nor the client gives is left to the
  * typology model (resolveProperty marks it MODEL).
  */
@@ -58,7 +58,7 @@ function missingGeometry(p: PropertyDescription): GeometryField[] {
   return out;
 }
 
-/** New 422-rule violations (API.md 5.3) a filled value would cause: the value is not used. */
+/** New 422-rule violations (docs/http-contract.md) a filled value would cause: the value is not used. */
 function violations(p: PropertyDescription, field: string, before: ReadonlySet<string>): string[] {
   return checkConsistency(p as PropertyDescription & Record<string, unknown>, { now: new Date() })
     .filter((m) => m.startsWith(`${field} `) && !before.has(m));

@@ -8,7 +8,7 @@ import type {
 
 /**
  * HTTP adapters of the gap-filling ports: JSON POSTs to operator-configured URLs (protocol in
- * README.md), each provider behind one circuit breaker (STYLE.md 10) whose fallback is "no data",
+ * README.md), each provider behind one circuit breaker (house style: one config module per service) whose fallback is "no data",
  * so a provider that is down costs a job at most one timeout, and none once the circuit is open.
  */
 

@@ -1,7 +1,7 @@
 import type { Country, EnergyEfficiencyType, PropertyDescription } from '@renopath/contracts';
 
 /**
- * Ports of the outside sources that fill gaps in a property description (INTERFACE.md "What the
+ * Ports of the outside sources that fill gaps in a property description (docs/http-contract.md "What the
  * service does" 3): LiDAR geometry and an external energy-efficiency provider. An adapter never
  * throws: a failing or slow source answers UNAVAILABLE and the job goes on with the typology model.
  */

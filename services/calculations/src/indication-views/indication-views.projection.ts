@@ -1,7 +1,7 @@
 import type { ReadStoreTx, RecordedEvent } from '@renopath/platform';
 import { IndicationEvents, type IndicationRecord } from '@renopath/contracts';
 
-/** The indication records, one document each, newest first by position (API.md 4.2). */
+/** The indication records, one document each, newest first by position (docs/http-contract.md). */
 export const INDICATION_STREAM_PREFIX = 'indication-';
 export const INDICATION_VIEWS_PROJECTION = 'calculation-indication-views';
 export const I = { indications: 'calculation_indications' } as const;

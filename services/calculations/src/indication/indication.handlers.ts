@@ -17,7 +17,7 @@ import { evaluate, propertyFromIndication } from '@renopath/energy';
 import data from '../../data/indication.json' with { type: 'json' };
 
 /**
- * The synchronous energy-efficiency indication (API.md 4.2): answered at once from the energy model,
+ * The synchronous energy-efficiency indication (docs/http-contract.md): answered at once from the energy model,
  * and recorded as an event (stream `indication-<id>`) so `GET /calculations` lists it later.
  */
 

@@ -3,7 +3,7 @@ import type { Decider } from '@renopath/platform/service/decider.ts';
 import type { CalculationJobEvent, CalculationJobStatus, CalculationJobType, JobError } from '@renopath/contracts';
 
 /**
- * A calculation job (API.md 4.1): NOT_STARTED -> RUNNING -> FINISHED | FAILED, and STOPPED by the
+ * A calculation job (docs/job-metadata.md): NOT_STARTED -> RUNNING -> FINISHED | FAILED, and STOPPED by the
  * stop call. Workers take it under a lease; a lease that runs out lets another worker take it again,
  * and the third lost lease fails it. Pure: time, ids and the lease length arrive in the command.
  */

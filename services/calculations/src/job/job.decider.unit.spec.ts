@@ -25,7 +25,7 @@ function run(...commands: JobCommand[]): { state: JobState; events: CalculationJ
 }
 const start = (s: number): JobCommand => ({ type: 'StartJob', worker_id: 'w', now: at(s), lease_ms: 30_000, max_attempts: 3 });
 
-describe('the job decider (API.md 4.1)', () => {
+describe('the job decider (docs/job-metadata.md)', () => {
   it('a trajectory job waits for its estate; then a worker takes it under a lease', () => {
     const waiting = run(create(), start(0));
     expect(waiting.state.status).toBe('NOT_STARTED');

@@ -218,7 +218,7 @@ const solar: ElementRule = {
   },
 };
 
-/** In the advisor's order; elements of one phase are ordered by the largest EPC gain (INTERFACE.md 2 (a)). */
+/** In the advisor's order; elements of one phase are ordered by the largest EPC gain (docs/http-contract.md (a)). */
 export const ELEMENT_RULES: readonly ElementRule[] = [roof, walls, windows, floor, ventilation, heatGenerator, emitters, oilTank, hotWater, solar];
 export const PHASES: readonly PlanPhase[] = ['ROOF', 'WALLS_AND_WINDOWS', 'FLOOR', 'VENTILATION', 'HEAT_GENERATOR', 'HOT_WATER', 'SOLAR_PANELS'];
 

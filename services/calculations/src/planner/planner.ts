@@ -31,7 +31,7 @@ import { ELEMENT_RULES, PHASES, type ElementContext, type ElementRule } from './
 import { rationaleOf } from './rationale.ts';
 
 /**
- * The suggested renovation trajectory (INTERFACE.md 2; docs/domain.md "The planner"), pure: the home
+ * The suggested renovation trajectory (docs/http-contract.md; docs/domain.md "The planner"), pure: the home
  * as an energy advisor plans it. Element by element in the advisor's phases (roof; walls and windows;
  * floor; ventilation; heat generator with its emitters and the oil tank; hot water; solar panels),
  * every element below the long-term standard gets its step with the cheapest adequate variant, what

@@ -39,7 +39,7 @@ export const renovationIdOf = (job_id: string) => newId({ idempotency_key: `calc
 const itemIdOf = (job_id: string, order: number) => newId({ idempotency_key: `calculation-job:${job_id}:step-${order}` }, 'renovation-item');
 
 /**
- * Runs one job (API.md 4.1, issue "calculation jobs"): for a trajectory, the EPC document first
+ * Runs one job (docs/job-metadata.md, issue "calculation jobs"): for a trajectory, the EPC document first
  * (its own job), then the gaps (LiDAR, the energy provider, else the typology), the plan, the
  * renovation made of its steps and the estate's quality label. Every write to another context is
  * keyed by the job, so an attempt resumed after a crash repeats none of them.
@@ -182,7 +182,7 @@ export function createJobRunner(config: CalculationsServiceConfig, bus: Bus, log
       planned = await replanned;
       if ('outcome' in planned) return planned;
     }
-    // The external provider "validates renovation impact on EPC scores" (INTERFACE.md 3): its view of
+    // The external provider "validates renovation impact on EPC scores" (docs/http-contract.md): its view of
     // the home after every step is compared with the model's; a large gap is a flag, never a change.
     const renovated = planned.steps.reduce<PropertyDescription>((p, step) => applyEffect(step.renovation_component_type, p, step.quantity), property);
     const impact = await crossCheckImpact(providers.energy, {

@@ -14,7 +14,7 @@ import { busWebhookSigner, embeddedWebhookSigner, type WebhookSigner } from './w
 
 export { busWebhookSigner, embeddedWebhookSigner as localWebhookSigner, type WebhookSigner };
 
-/** API.md 5.4: one attempt waits at most 10 s for the receiver. */
+/** docs/webhooks.md: one attempt waits at most 10 s for the receiver. */
 const ATTEMPT_TIMEOUT_MS = 10_000;
 const TYPE_OF: Partial<Record<CalculationJob['calculation_job_status'], WebhookEventType>> = {
   FINISHED: 'calculation_job.finished',
@@ -24,7 +24,7 @@ const TYPE_OF: Partial<Record<CalculationJob['calculation_job_status'], WebhookE
 
 /**
  * The jobs' webhooks: each job that reaches FINISHED, FAILED or STOPPED with a `webhook_url` gets one
- * delivery, signed for the API client that created it (API.md 5.4).
+ * delivery, signed for the API client that created it (docs/webhooks.md).
  */
 export async function startJobWebhooks(options: {
   config: CalculationsServiceConfig;

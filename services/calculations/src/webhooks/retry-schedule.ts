@@ -1,4 +1,4 @@
-/** Delays between webhook attempts (API.md 5.4, 7): `0,5s,5m,30m,2h,5h,10h`. */
+/** Delays between webhook attempts (docs/webhooks.md, 7): `0,5s,5m,30m,2h,5h,10h`. */
 
 const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
 const ITEM = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from './retry-schedule.ts';
 
 describe('parseRetrySchedule', () => {
-  it('reads the default schedule of API.md 5.4 as delays in ms', () => {
+  it('reads the default schedule of docs/webhooks.md as delays in ms', () => {
     expect(parseRetrySchedule(DEFAULT_RETRY_SCHEDULE)).toEqual([0, 5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000]);
   });
 

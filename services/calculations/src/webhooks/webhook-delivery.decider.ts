@@ -1,7 +1,7 @@
 import type { Decider, DomainEvent } from '@renopath/platform/service/decider.ts';
 
 /**
- * One webhook delivery (API.md 5.4): a job's final state sent to its client's `webhook_url`, retried
+ * One webhook delivery (docs/webhooks.md): a job's final state sent to its client's `webhook_url`, retried
  * on the schedule until a 2xx answer (Delivered) or the last attempt (GaveUp). Pure: the dispatcher
  * sends, this decides what an attempt's outcome means.
  */

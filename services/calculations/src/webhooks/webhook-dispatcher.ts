@@ -22,7 +22,7 @@ export interface WebhookDispatcherOptions {
   schedule: number[];
   /** RENOPATH_ALLOW_PRIVATE_NETWORK: without it, private, loopback and link-local receivers are refused. */
   allowPrivateNetwork: boolean;
-  /** One attempt's limit (API.md 5.4: 10 s). */
+  /** One attempt's limit (docs/webhooks.md: 10 s). */
   timeoutMs: number;
   now?: () => Date;
   log: Logger;
@@ -47,7 +47,7 @@ const ERROR_TEXT_MAX = 500;
 const toDomain = (e: { type: string; data: Record<string, unknown> }) => ({ type: e.type, data: e.data }) as DomainEvent as WebhookDeliveryEvent;
 
 /**
- * Sends job webhooks (API.md 5.4) and records every attempt as an event of the delivery's stream.
+ * Sends job webhooks (docs/webhooks.md) and records every attempt as an event of the delivery's stream.
  * Pending deliveries are rebuilt from the event store at start, so a restart resumes the retries;
  * a crash between sending and recording re-sends that attempt with the same `webhook-id` (at least
  * once, as Standard Webhooks receivers expect). One dispatcher per event store: two would both send.

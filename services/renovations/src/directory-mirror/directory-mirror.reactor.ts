@@ -28,7 +28,7 @@ export const roleId = (organization_id: string, user_id: string) => `${organizat
 
 /**
  * What this context needs of identity, kept from its events: the role of each organization member
- * (access follows the token's organization and the role there, API.md 3) and users' external ids.
+ * (access follows the token's organization and the role there, docs/http-contract.md) and users' external ids.
  * Writes are idempotent (a put or delete by key), so a redelivery changes nothing.
  */
 export function startDirectoryMirrorReactor(options: { bus: Bus; readStore: ReadStore; log: Logger; settlement?: Settlement }): Promise<Closeable> {

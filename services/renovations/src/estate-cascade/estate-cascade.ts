@@ -3,7 +3,7 @@ import type { EstateEvent, RenovationCommand } from '@renopath/contracts';
 import { FIGURE_EVENTS, type Snapshot } from '../estate-mirror/estate-mirror.ts';
 
 /**
- * The process manager from estates to renovations (API.md 4.4, ARCHITECTURE.md): a part edit moves
+ * The process manager from estates to renovations (docs/http-contract.md, docs/architecture.md): a part edit moves
  * the quantities and figures of the items linked to it; a removed roof, room, staircase or floor
  * takes its items along; a deleted estate deletes its renovations. Each live renovation of the
  * estate gets one command; the decider decides what actually changes.

@@ -1,7 +1,7 @@
 import type { EstateEvent, RenovationEstateSnapshot } from '@renopath/contracts';
 
 /**
- * This context's own copy of the estates it prices (ARCHITECTURE.md, "Events between contexts"):
+ * This context's own copy of the estates it prices (docs/architecture.md, "Events between contexts"):
  * folded from the estates context's events, never asked for on the request path.
  */
 export type Snapshot = RenovationEstateSnapshot;

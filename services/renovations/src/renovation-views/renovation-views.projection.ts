@@ -18,7 +18,7 @@ export interface RenovationDoc {
   renovation_name: string | null;
   created_at: string;
   updated_at: string;
-  /** Soft delete (INTERFACE.md `renovation_deleted_at`); null while the renovation is live. */
+  /** Soft delete (docs/http-contract.md `renovation_deleted_at`); null while the renovation is live. */
   deleted_at: string | null;
   /** Stream revision of the last applied event: a redelivered event is skipped. */
   revision: number;

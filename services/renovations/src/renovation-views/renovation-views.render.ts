@@ -13,11 +13,11 @@ import { findOnFloor } from '../estate-mirror/estate-mirror.ts';
 import { placementContext, rootTypeOf } from '../renovation/valuation.ts';
 import { knownPropertyOfEstate } from '../estate-mirror/property.ts';
 
-/** The replies of INTERFACE.md (Renovation, Renovation item, overview, grants, search entry) from the read model. */
+/** The replies of docs/http-contract.md (Renovation, Renovation item, overview, grants, search entry) from the read model. */
 
 const round2 = (x: number): number => Math.round((x + Number.EPSILON) * 100) / 100;
 
-/** INTERFACE.md's selection tree: an array of maps keyed by component type, `is_selected` along the chosen path. */
+/** docs/http-contract.md's selection tree: an array of maps keyed by component type, `is_selected` along the chosen path. */
 function toInterfaceTree(node: SelectionTreeNode): Record<string, SelectionNode> {
   return {
     [node.renovation_component_type]: {
@@ -101,7 +101,7 @@ export function renderRecord(doc: RenovationDoc) {
   };
 }
 
-/** API.md 4.5: the summary and the arrays; the old style puts the arrays at the top level, v1 under `details`. */
+/** docs/http-contract.md: the summary and the arrays; the old style puts the arrays at the top level, v1 under `details`. */
 export function renderOverview(doc: RenovationDoc, estate: RenovationEstateSnapshot | null) {
   const t = totalsOf(doc);
   const general: RenovationItem[] = [];
@@ -151,7 +151,7 @@ export function renderOverview(doc: RenovationDoc, estate: RenovationEstateSnaps
   };
 }
 
-/** API.md 4.5: per category, the items (client and derived) that get a grant, with scheme and conditions. */
+/** docs/http-contract.md: per category, the items (client and derived) that get a grant, with scheme and conditions. */
 export function renderGrants(doc: RenovationDoc) {
   const all = [...doc.items.map((i) => renderItem(doc, i)), ...renderDerived(doc)];
   return groupByGrantCategory(

@@ -35,7 +35,7 @@ import { findOnFloor, findRoof } from '../estate-mirror/estate-mirror.ts';
 import { knownPropertyOfEstate, propertyOf, roofFields, REQUIRED_PROPERTY_FIELDS } from '../estate-mirror/property.ts';
 
 /**
- * The figures of a renovation (DOMAIN.md 4), pure: every item's quantity, cost, VAT and grant from
+ * The figures of a renovation (docs/domain.md, The catalogue), pure: every item's quantity, cost, VAT and grant from
  * the catalogue for the estate's country, region, age and the price year; the supporting works the
  * items need; the label the estate reaches with them (energy model); the totals.
  */
@@ -138,7 +138,7 @@ function quantityOf(leaf: CatalogueNode, ctx: QuantityContext, count: number): {
     return { quantity: quantityFor(leaf, { ...ctx, count }), issues: [] };
   } catch (err) {
     if (!(err instanceof MissingQuantityInputError)) throw err;
-    // Nothing to measure it by: `count` is the number of units (API.md 4.5).
+    // Nothing to measure it by: `count` is the number of units (docs/http-contract.md).
     return {
       quantity: count,
       issues: [`quantity: the estate gives none of ${err.needs.join(', ')}; count taken as the number of ${leaf.unit}`],

@@ -2,7 +2,7 @@ import { expect } from 'vitest';
 import { DomainError } from '../ports/bus.ts';
 import { fold, type Decider, type DomainEvent } from './decider.ts';
 
-/** Decider specs in the `given(events).when(command).then(events)` shape (STYLE.md 8). */
+/** Decider specs in the `given(events).when(command).then(events)` shape (house style: decider specs given/when/then). */
 export function deciderSpec<C, E extends DomainEvent, S>(decider: Decider<C, E, S>) {
   return {
     given(events: E[]) {

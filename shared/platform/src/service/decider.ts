@@ -16,7 +16,7 @@ export interface DomainEvent<T extends string = string, D = Record<string, unkno
   data: D;
 }
 
-/** A pure decider (STYLE.md 3): time and new ids arrive in the command, never from inside. */
+/** A pure decider (house style: deciders are pure): time and new ids arrive in the command, never from inside. */
 export interface Decider<C, E extends DomainEvent, S> {
   initialState(): S;
   decide(command: C, state: S): E[];
@@ -56,7 +56,7 @@ function recordedFold<E extends DomainEvent, S>(decider: Decider<unknown, E, S>)
 }
 
 /**
- * Reads the stream, folds it, decides and appends with the revision it read (STYLE.md 4).
+ * Reads the stream, folds it, decides and appends with the revision it read (house style: read, fold, decide, append).
  * A concurrent writer makes the append fail; re-deciding on fresh state is safe for these
  * deciders because they validate against the state, so the command is retried a bounded number of times.
  * The fold starts from the state this process last folded for the stream (stream-state-cache.ts) and

@@ -6,7 +6,7 @@ import { leadershipOf, type Leadership } from './context-lease.ts';
 import { FollowLoop, followerReached } from './lease-follower.ts';
 
 /**
- * A process manager (STYLE.md): reacts to events of its own context's log by sending commands to
+ * A process manager (the house style): reacts to events of its own context's log by sending commands to
  * other streams, one event at a time. Its checkpoint is saved only after the event's commands are
  * appended, so a crash between them re-handles the event on restart: `handle` must be idempotent
  * (deciders that answer a repeated command with no events, or keyed appends). At-least-once

@@ -65,7 +65,7 @@ class CheckpointWriter {
 }
 
 /**
- * Publishes a service's own events, in order, to `evt.<context>.<EventType>` (ARCHITECTURE.md).
+ * Publishes a service's own events, in order, to `evt.<context>.<EventType>` (docs/architecture.md).
  * The checkpoint follows the publishing (CheckpointWriter); a crash re-publishes what was published
  * after its last save, which the bus drops as duplicates (message id = event id) and consumers,
  * idempotent, would shrug off anyway.

@@ -6,7 +6,7 @@ import { sleep } from '../internal/async.ts';
 import type { Relay } from './relay.ts';
 
 /**
- * Read your writes across contexts (ARCHITECTURE.md, "A write, end to end", step 5).
+ * Read your writes across contexts (docs/architecture.md, "A write, end to end", step 5).
  *
  * Every context answers `qry.<context>.settle { correlation_id, after }`, where `after` maps origin
  * contexts to the global positions of their events for that request. It answers once
