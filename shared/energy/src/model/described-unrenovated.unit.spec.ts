@@ -24,6 +24,18 @@ function unrenovated(c: CertificateCell): PropertyDescription {
   return { ...p, roof_type: 'INCLINED', inclined_roof_insulation_type: 'NONE', basement_type: 'NONE', solid_ground_floor_insulation_type: 'NONE' };
 }
 
+describe('with every element described, the score is physics alone', () => {
+  it('the stock learned from certificates changes nothing, whatever its level', () => {
+    // Houses: roof, walls, floor, windows and systems all described (a flat's roof and floor are the building's).
+    for (const c of cells.filter((c, i) => c.form !== 'APARTMENT' && i % 3 === 0)) {
+      const p = unrenovated(c);
+      const at = (forcedLevel: number) => evaluate(p, { parameters: { stock: {}, forcedLevel } }).epc_score;
+      expect(at(-1), `${c.region} ${c.form} ${c.age_band}`).toBeCloseTo(at(3), 9);
+      expect(at(0)).toBeCloseTo(evaluate(p).epc_score, 9);
+    }
+  });
+});
+
 describe('a home described as unrenovated scores at or above the median certificate of its cell', () => {
   it('the table covers every region, form and age band with enough certificates', () => {
     expect(new Set(cells.map((c) => c.region))).toEqual(new Set(['FLANDERS', 'BRUSSELS', 'WALLONIA']));
