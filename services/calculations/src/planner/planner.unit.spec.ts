@@ -99,6 +99,14 @@ describe('planTrajectory: the reference house (1960, uninsulated, Gent)', () => 
     expect(plan.steps.find((s) => s.renovation_obligation)!.rationale).toMatch(/renovation obligation/);
   });
 
+  it('says what each step does to the energy bill, a rise as plainly as a saving', () => {
+    for (const s of plan.steps) {
+      const words = s.cost_savings_eur_per_year >= 1 ? /Expected saving on the energy bill: about EUR [\d,]+ a year/
+        : s.cost_savings_eur_per_year <= -1 ? /raises the energy bill by about EUR [\d,]+ a year/ : null;
+      if (words) expect(s.rationale, s.renovation_component_type).toMatch(words);
+    }
+  });
+
   it('prices the steps as the catalogue values the same set of items (what the renovation will show)', () => {
     const valued = valueItemSet(GENT_1960, plan.steps.map((s) => ({ key: String(s.order), renovation_component_type: s.renovation_component_type, quantity: s.quantity })), {
       country: 'BE', region: 'FLANDERS', year: YEAR, year_built: GENT_1960.year_built,

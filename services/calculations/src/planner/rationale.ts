@@ -64,6 +64,8 @@ export function rationaleOf(f: RationaleFacts): string {
   );
   if (f.scoreAfter - f.scoreBefore >= 0.5) parts.push('Its fans add a little electricity to the score: the step is there for the health of the home, not for the label.');
   if (f.costSavingsPerYear >= 1) parts.push(`Expected saving on the energy bill: about ${euros(f.costSavingsPerYear)} a year.`);
+  // Honest words: a fan adds electricity, and where electricity costs several times gas (Belgium) a heat pump can raise the bill.
+  else if (f.costSavingsPerYear <= -1) parts.push(`At ${f.priceYear} prices this step raises the energy bill by about ${euros(-f.costSavingsPerYear)} a year.`);
   parts.push(`It costs about ${euros(f.cost)} including VAT${f.subsidy > 0 ? `, of which grants${f.grantScheme ? ` (${f.grantScheme})` : ''} pay about ${euros(f.subsidy)}` : ''}, at ${f.priceYear} prices.`);
   if (f.subsidy > 0 && f.incomeCategory === null) parts.push('The grant assumes the middle income category.');
   for (const m of f.milestones) {
