@@ -34,7 +34,7 @@ const readText = (path: string) => readFileSync(join(ROOT, path), 'utf8');
 /** The environment variables a service's process parses: its config module(s) and the platform's PlatformEnv. */
 export function variablesReadBy(service: string): Set<string> {
   const dir = join('services', service, 'src');
-  const files = ['shared/platform/src/service/adapters.ts', ...readdirSync(join(ROOT, dir)).filter((f) => /^config.*\.ts$/.test(f) && !f.includes('.spec.')).map((f) => join(dir, f))];
+  const files = ['shared/platform/src/service/platform-env.ts', ...readdirSync(join(ROOT, dir)).filter((f) => /^config.*\.ts$/.test(f) && !f.includes('.spec.')).map((f) => join(dir, f))];
   const names = new Set<string>();
   for (const file of files) {
     // The zod env schemas: `NAME: z.…` (possibly across a line break).
@@ -58,7 +58,7 @@ const loaders = new Map<string, Loader>();
 
 /** Imports each service's config loader (`load<Name>Config`) once, so the manifests' env can be parsed as the process would. */
 export async function loadConfigLoaders(): Promise<void> {
-  platformEnv = (await import('@renopath/platform/service/adapters.ts')).PlatformEnv as never;
+  platformEnv = (await import('@renopath/platform/service/platform-env.ts')).PlatformEnv as never;
   for (const service of SERVICES) {
     const module = (await import(join(ROOT, 'services', service, 'src', 'config.ts'))) as Record<string, unknown>;
     const loader = Object.entries(module).find(([name, value]) => /^load\w+Config$/.test(name) && typeof value === 'function');

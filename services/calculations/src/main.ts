@@ -1,5 +1,5 @@
 import { createLogger, openBus } from '@renopath/platform/service/adapters.ts';
-import { untilAvailable } from '@renopath/platform/service/start-up.ts';
+import { checkedOrExit, untilAvailable } from '@renopath/platform/service/start-up.ts';
 import { loadCalculationsConfig } from './config.ts';
 import { startCalculationsContext } from './start.ts';
 import { busWebhookSigner } from './webhooks/job-webhooks.ts';
@@ -8,7 +8,7 @@ import { busWebhookSigner } from './webhooks/job-webhooks.ts';
  * The calculations service as its own process (distributed mode): it serves the bus, not HTTP.
  * RENOPATH_CALCULATIONS_ROLE=worker starts only workers; run as many of those as the load needs.
  */
-const config = loadCalculationsConfig();
+const config = checkedOrExit('calculations', () => loadCalculationsConfig());
 const log = createLogger(config.platform.logLevel, 'calculations');
 // The bus may come up after this process: wait for it rather than exit.
 const bus = await untilAvailable('the bus', () => openBus(config.platform, `calculations-${config.role}`), log);

@@ -1,5 +1,5 @@
 import { createLogger, openBus } from '@renopath/platform/service/adapters.ts';
-import { untilAvailable } from '@renopath/platform/service/start-up.ts';
+import { checkedOrExit, untilAvailable } from '@renopath/platform/service/start-up.ts';
 import { loadEstatesConfig } from './config.ts';
 import { startEstatesContext } from './start.ts';
 
@@ -7,7 +7,7 @@ import { startEstatesContext } from './start.ts';
  * The estates service as its own process (distributed mode): it serves the bus, not HTTP. Its blob
  * store must be the gateway's (RENOPATH_BLOB_STORE: a shared volume for `fs`, or GridFS).
  */
-const config = loadEstatesConfig();
+const config = checkedOrExit('estates', () => loadEstatesConfig());
 const log = createLogger(config.platform.logLevel, 'estates');
 // The bus may come up after this process: wait for it rather than exit.
 const bus = await untilAvailable('the bus', () => openBus(config.platform, 'estates'), log);

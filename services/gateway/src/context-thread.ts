@@ -10,14 +10,14 @@ import { loadRenovationsConfig } from '@renopath/renovations/config.ts';
 import { startRenovationsContext } from '@renopath/renovations/start.ts';
 import { loadReportingConfig } from '@renopath/reporting/config.ts';
 import { startReportingContext } from '@renopath/reporting/start.ts';
-import { createLogger, PlatformEnv, platformConfig } from '@renopath/platform/service/adapters.ts';
+import { createLogger } from '@renopath/platform/service/adapters.ts';
+import { loadPlatformConfig } from '@renopath/platform/service/platform-env.ts';
 import { ThreadBus } from '@renopath/platform/memory/thread-bus.ts';
 import type { BlobStore, Bus } from '@renopath/platform';
 import type { Logger } from 'pino';
+import type { ThreadableContext } from './config-threads.ts';
 
-/** The contexts embedded mode can run in a thread of their own (identity stays with the gateway: it bootstraps the first client). */
-export const THREADABLE_CONTEXTS = ['estates', 'renovations', 'calculations', 'reporting'] as const;
-export type ThreadableContext = (typeof THREADABLE_CONTEXTS)[number];
+export { THREADABLE_CONTEXTS, type ThreadableContext } from './config-threads.ts';
 
 /** What the main thread hands a context thread (`workerData`). */
 export interface ContextThreadData {
@@ -39,7 +39,7 @@ export type ContextThreadCommand = 'stop' | 'mark';
  */
 export async function runContextThread(data: ContextThreadData, control: MessagePort): Promise<void> {
   const { context, env } = data;
-  const platform = platformConfig(PlatformEnv.parse(env));
+  const platform = loadPlatformConfig(env);
   const log = createLogger(platform.logLevel, 'renopath').child({ context });
   const bus = new ThreadBus(data.bus, { onHandlerError: (err, subject) => log.error({ err, subject }, 'request handler failed') });
   let running: { close(): Promise<void> };

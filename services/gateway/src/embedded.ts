@@ -1,10 +1,12 @@
 import { loadIdentityConfig } from '@renopath/identity/config.ts';
 import { startIdentityContext } from '@renopath/identity/start.ts';
 import { localWebhookSigner } from '@renopath/calculations/webhooks/job-webhooks.ts';
-import { createLogger, openBlobStore, PlatformEnv, platformConfig } from '@renopath/platform/service/adapters.ts';
+import { createLogger, openBlobStore } from '@renopath/platform/service/adapters.ts';
+import { loadPlatformConfig } from '@renopath/platform/service/platform-env.ts';
 import { createMemoryBus } from '@renopath/platform/memory/memory-bus.ts';
 import { buildGateway } from './app.ts';
 import { loadGatewayConfig } from './config.ts';
+import { checkEmbeddedConfig } from './config-embedded.ts';
 import { calculationsRoutes } from './routes/calculations.routes.ts';
 import { renovationsRoutes } from './routes/renovations.routes.ts';
 import { reportingRoutes } from './routes/reporting.routes.ts';
@@ -24,11 +26,12 @@ export interface EmbeddedOptions {
 }
 
 export async function startEmbedded(env: NodeJS.ProcessEnv = process.env, options: EmbeddedOptions = {}) {
+  // Every context's settings, before anything opens: a wrong value leaves nothing running.
+  checkEmbeddedConfig(env);
   const gatewayConfig = loadGatewayConfig(env);
   const identityConfig = loadIdentityConfig(env);
-  // Read before anything starts: a wrong value leaves nothing running.
   const inThreads = contextThreadsOf(env);
-  const platform = platformConfig(PlatformEnv.parse(env));
+  const platform = loadPlatformConfig(env);
   const logger = createLogger(gatewayConfig.logLevel, 'renopath');
   const bus = createMemoryBus({ copyRequests: options.wireFidelity ?? false });
   // One blob store for the gateway (uploads in, signed downloads out) and the estates service.

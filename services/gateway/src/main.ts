@@ -1,4 +1,6 @@
-import { PlatformEnv, createLogger, openBlobStore, openBus, platformConfig } from '@renopath/platform/service/adapters.ts';
+import { createLogger, openBlobStore, openBus } from '@renopath/platform/service/adapters.ts';
+import { loadPlatformConfig } from '@renopath/platform/service/platform-env.ts';
+import { checkedOrExit } from '@renopath/platform/service/start-up.ts';
 import { BusUnavailableError } from '@renopath/platform';
 import { buildGateway } from './app.ts';
 import { loadGatewayConfig } from './config.ts';
@@ -8,8 +10,7 @@ import { reportingRoutes } from './routes/reporting.routes.ts';
 import { openGatewayStorage } from './storage.ts';
 
 /** The gateway as its own process (distributed mode): HTTP in front, the bus behind. */
-const config = loadGatewayConfig();
-const platform = platformConfig(PlatformEnv.parse(process.env));
+const { config, platform } = checkedOrExit('gateway', () => ({ config: loadGatewayConfig(), platform: loadPlatformConfig(process.env) }));
 const logger = createLogger(config.logLevel, 'gateway');
 const bus = await openBus(platform, 'gateway');
 // The blob store the estates service reads uploads from: it must be the same store (a shared volume for `fs`, or GridFS).

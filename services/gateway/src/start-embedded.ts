@@ -1,6 +1,11 @@
-import { startEmbedded } from './embedded.ts';
-
 /** `npm start`: everything in one process. */
+import { checkedOrExit } from '@renopath/platform/service/start-up.ts';
+import { checkEmbeddedConfig } from './config-embedded.ts';
+
+// Every context's settings before the code that opens stores is even loaded (a few seconds of imports).
+checkedOrExit('renopath', () => checkEmbeddedConfig(process.env));
+const { startEmbedded } = await import('./embedded.ts');
+
 const running = await startEmbedded();
 const { config, bootstrap } = running;
 await running.gateway.app.listen({ port: config.port, host: config.host });

@@ -1,10 +1,10 @@
 import { createLogger, openBus } from '@renopath/platform/service/adapters.ts';
-import { untilAvailable } from '@renopath/platform/service/start-up.ts';
+import { checkedOrExit, untilAvailable } from '@renopath/platform/service/start-up.ts';
 import { loadIdentityConfig } from './config.ts';
 import { startIdentityContext } from './start.ts';
 
 /** The identity service as its own process (distributed mode): it serves the bus, not HTTP. */
-const config = loadIdentityConfig();
+const config = checkedOrExit('identity', () => loadIdentityConfig());
 const log = createLogger(config.platform.logLevel, 'identity');
 // The bus may come up after this process: wait for it rather than exit.
 const bus = await untilAvailable('the bus', () => openBus(config.platform, 'identity'), log);

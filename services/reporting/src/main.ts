@@ -1,5 +1,5 @@
 import { createLogger, openBus } from '@renopath/platform/service/adapters.ts';
-import { untilAvailable } from '@renopath/platform/service/start-up.ts';
+import { checkedOrExit, untilAvailable } from '@renopath/platform/service/start-up.ts';
 import { loadReportingConfig } from './config.ts';
 import { startReportingContext } from './start.ts';
 
@@ -7,7 +7,7 @@ import { startReportingContext } from './start.ts';
  * The reporting service as its own process (distributed mode): it serves the bus, not HTTP. Its blob
  * store must be the gateway's and estates' (RENOPATH_BLOB_STORE: a shared volume for `fs`, or GridFS).
  */
-const config = loadReportingConfig();
+const config = checkedOrExit('reporting', () => loadReportingConfig());
 const log = createLogger(config.platform.logLevel, 'reporting');
 // The bus may come up after this process: wait for it rather than exit.
 const bus = await untilAvailable('the bus', () => openBus(config.platform, 'reporting'), log);
