@@ -1,4 +1,5 @@
 import { createLogger, openBus } from '@renopath/platform/service/adapters.ts';
+import { startMetricsServer } from '@renopath/platform/observability/metrics-server.ts';
 import { checkedOrExit, untilAvailable } from '@renopath/platform/service/start-up.ts';
 import { loadCalculationsConfig } from './config.ts';
 import { startCalculationsContext } from './start.ts';
@@ -15,8 +16,12 @@ const bus = await untilAvailable('the bus', () => openBus(config.platform, `calc
 const calculations = await startCalculationsContext(config, bus, log, { signer: busWebhookSigner(bus) });
 log.info({ role: config.role, workers: config.workers }, 'calculations service started');
 
+// RENOPATH_METRICS_PORT: this process's own /metrics (distributed mode: each process serves its own).
+const metrics = config.platform.metricsPort ? await startMetricsServer(config.platform.metricsPort) : null;
+
 const shutdown = async (signal: string) => {
   log.info({ signal }, 'shutting down');
+  await metrics?.close();
   await calculations.close();
   await bus.close();
   process.exit(0);

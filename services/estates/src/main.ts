@@ -1,4 +1,5 @@
 import { createLogger, openBus } from '@renopath/platform/service/adapters.ts';
+import { startMetricsServer } from '@renopath/platform/observability/metrics-server.ts';
 import { checkedOrExit, untilAvailable } from '@renopath/platform/service/start-up.ts';
 import { loadEstatesConfig } from './config.ts';
 import { startEstatesContext } from './start.ts';
@@ -14,8 +15,12 @@ const bus = await untilAvailable('the bus', () => openBus(config.platform, 'esta
 const estates = await startEstatesContext(config, bus, log);
 log.info('estates service started');
 
+// RENOPATH_METRICS_PORT: this process's own /metrics (distributed mode: each process serves its own).
+const metrics = config.platform.metricsPort ? await startMetricsServer(config.platform.metricsPort) : null;
+
 const shutdown = async (signal: string) => {
   log.info({ signal }, 'shutting down');
+  await metrics?.close();
   await estates.close();
   await bus.close();
   process.exit(0);

@@ -3,6 +3,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
 import type { BlobStore, Bus, ReadStore } from '@renopath/platform';
+import type { ThreadMetrics } from '@renopath/platform/observability/metrics.ts';
 import type { GatewayConfig } from './config.ts';
 import { requestLogger } from './http/request-logger.ts';
 import { authPlugin } from './plugins/auth.ts';
@@ -10,6 +11,7 @@ import { docsPlugin } from './plugins/docs.ts';
 import { downloadsPlugin } from './plugins/downloads.ts';
 import { answerClientError, clientRequestId, errorsPlugin, frameworkErrors } from './plugins/errors.ts';
 import { idempotencyPlugin } from './plugins/idempotency.ts';
+import { metricsPlugin } from './plugins/metrics.ts';
 import { rateLimitPlugin } from './plugins/rate-limit.ts';
 import { ONE_MIB, uploadsPlugin } from './plugins/uploads.ts';
 import { serializerCompiler, validatorCompiler } from './plugins/validation.ts';
@@ -32,6 +34,8 @@ export interface GatewayDeps {
   downloadSecret: Buffer;
   /** Where Idempotency-Key records live (API.md 6); in memory when not given. */
   idempotencyStore?: ReadStore;
+  /** Context threads of this process (embedded mode), whose metrics /metrics merges with this thread's. */
+  metricsThreads?: ThreadMetrics[];
   /** No other gateway uses `idempotencyStore` (embedded mode): a claim left by an earlier process is abandoned at once. */
   idempotencyExclusive?: boolean;
   now?: () => number;
@@ -75,6 +79,7 @@ export function buildGateway(deps: GatewayDeps): Gateway {
   void app.register(errorsPlugin);
   void app.register(authPlugin, { bus, issuer: config.issuer, audience: config.audience, adminToken: config.adminToken, ...now });
   void app.register(rateLimitPlugin, config.rateLimit);
+  void app.register(metricsPlugin, { threads: deps.metricsThreads ?? [] });
   void app.register(idempotencyPlugin, { ...(deps.idempotencyStore ? { store: deps.idempotencyStore } : {}), exclusive: deps.idempotencyExclusive ?? false, ...now });
   void app.register(uploadsPlugin);
   void app.register(docsPlugin, { publicUrl: config.publicUrl });

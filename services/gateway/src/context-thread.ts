@@ -13,6 +13,8 @@ import { startReportingContext } from '@renopath/reporting/start.ts';
 import { createLogger } from '@renopath/platform/service/adapters.ts';
 import { loadPlatformConfig } from '@renopath/platform/service/platform-env.ts';
 import { ThreadBus } from '@renopath/platform/memory/thread-bus.ts';
+import { timedBus } from '@renopath/platform/observability/instrument.ts';
+import { metricsOfThisThread, type MetricsJson } from '@renopath/platform/observability/metrics.ts';
 import type { BlobStore, Bus } from '@renopath/platform';
 import type { Logger } from 'pino';
 import type { ThreadableContext } from './config-threads.ts';
@@ -28,9 +30,9 @@ export interface ContextThreadData {
 }
 
 /** What a context thread tells the main thread on its `parentPort`. */
-export type ContextThreadReport = { ready: true } | { stopped: true } | { failed: string } | { loopActiveMs: number; cpuMs: number | null };
+export type ContextThreadReport = { ready: true } | { stopped: true } | { failed: string } | { loopActiveMs: number; cpuMs: number | null } | { metrics: MetricsJson };
 /** What the main thread tells a context thread. */
-export type ContextThreadCommand = 'stop' | 'mark';
+export type ContextThreadCommand = 'stop' | 'mark' | 'metrics';
 
 /**
  * One context in its own thread, as its own process would run it in distributed mode: its storage
@@ -41,7 +43,8 @@ export async function runContextThread(data: ContextThreadData, control: Message
   const { context, env } = data;
   const platform = loadPlatformConfig(env);
   const log = createLogger(platform.logLevel, 'renopath').child({ context });
-  const bus = new ThreadBus(data.bus, { onHandlerError: (err, subject) => log.error({ err, subject }, 'request handler failed') });
+  const threadBus = new ThreadBus(data.bus, { onHandlerError: (err, subject) => log.error({ err, subject }, 'request handler failed') });
+  const bus = timedBus(threadBus);
   let running: { close(): Promise<void> };
   try {
     running = await startContext(context, env, bus, log);
@@ -53,6 +56,11 @@ export async function runContextThread(data: ContextThreadData, control: Message
   let mark = performance.eventLoopUtilization();
   let cpuMark = threadCpuMs();
   control.on('message', async (command: ContextThreadCommand) => {
+    if (command === 'metrics') {
+      // This thread's registry, for the main thread's /metrics.
+      control.postMessage({ metrics: await metricsOfThisThread() } satisfies ContextThreadReport);
+      return;
+    }
     if (command === 'mark') {
       // For the bench: how long this thread's loop was busy since the last mark, and its CPU time.
       const now = performance.eventLoopUtilization();

@@ -2,6 +2,7 @@ import { MessageChannel, Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
 import type { MemoryBus } from '@renopath/platform/memory/memory-bus.ts';
 import { exposeBus } from '@renopath/platform/memory/thread-bus.ts';
+import type { MetricsJson } from '@renopath/platform/observability/metrics.ts';
 import type { ContextThreadCommand, ContextThreadData, ContextThreadReport, ThreadableContext } from './context-thread.ts';
 
 export { contextThreadsOf } from './config-threads.ts';
@@ -10,6 +11,8 @@ export interface ContextThread {
   context: ThreadableContext;
   /** Closes the context in its thread, then ends the thread. */
   close(): Promise<void>;
+  /** The thread's metrics registry (merged into the main thread's /metrics). */
+  metrics(): Promise<MetricsJson>;
   /** The thread's event loop active time and CPU time (ms; null off Linux) since the previous call: the bench's per-thread figures. */
   loopActiveSinceMark(): Promise<{ loopActiveMs: number; cpuMs: number | null }>;
 }
@@ -57,6 +60,12 @@ export async function startContextThread(context: ThreadableContext, env: NodeJS
   });
   return {
     context,
+    metrics: () =>
+      new Promise<MetricsJson>((resolve) => {
+        const onReport = (r: ContextThreadReport) => 'metrics' in r && (worker.off('message', onReport), resolve(r.metrics));
+        worker.on('message', onReport);
+        worker.postMessage('metrics' satisfies ContextThreadCommand);
+      }),
     loopActiveSinceMark: () =>
       new Promise<{ loopActiveMs: number; cpuMs: number | null }>((resolve) => {
         const onReport = (r: ContextThreadReport) => 'loopActiveMs' in r && (worker.off('message', onReport), resolve(r));

@@ -4,6 +4,9 @@ import { localWebhookSigner } from '@renopath/calculations/webhooks/job-webhooks
 import { createLogger, openBlobStore } from '@renopath/platform/service/adapters.ts';
 import { loadPlatformConfig } from '@renopath/platform/service/platform-env.ts';
 import { createMemoryBus } from '@renopath/platform/memory/memory-bus.ts';
+import { timedBus } from '@renopath/platform/observability/instrument.ts';
+import { collectProcessMetrics } from '@renopath/platform/observability/metrics.ts';
+import { startMetricsServer } from '@renopath/platform/observability/metrics-server.ts';
 import { buildGateway } from './app.ts';
 import { loadGatewayConfig } from './config.ts';
 import { checkEmbeddedConfig } from './config-embedded.ts';
@@ -34,9 +37,12 @@ export async function startEmbedded(env: NodeJS.ProcessEnv = process.env, option
   const platform = loadPlatformConfig(env);
   const logger = createLogger(gatewayConfig.logLevel, 'renopath');
   const bus = createMemoryBus({ copyRequests: options.wireFidelity ?? false });
+  // What this thread sends is timed here; each context thread times its own side (context-thread.ts).
+  const timed = timedBus(bus);
+  collectProcessMetrics();
   // One blob store for the gateway (uploads in, signed downloads out) and the estates service.
   const blobs = await openBlobStore(platform);
-  const identity = await startIdentityContext(identityConfig, bus, logger.child({ context: 'identity' }));
+  const identity = await startIdentityContext(identityConfig, timed, logger.child({ context: 'identity' }));
   // Some contexts each in a thread of their own (RENOPATH_CONTEXT_THREADS), started side by side: one
   // event loop for the gateway and every context was the limit of an embedded process (docs/architecture.md).
   const threads = await startThreads(inThreads, env, bus, logger).catch(async (error: unknown) => {
@@ -53,7 +59,7 @@ export async function startEmbedded(env: NodeJS.ProcessEnv = process.env, option
     signer: localWebhookSigner((client_id) => identity.service.webhookSecret(client_id)),
   };
   const here = <C extends ThreadableContext>(context: C) =>
-    inThreads.includes(context) ? null : startContext(context, env, bus, logger.child({ context }), shares);
+    inThreads.includes(context) ? null : startContext(context, env, timed, logger.child({ context }), shares);
   const estates = await here('estates');
   // Before the bootstrap: its copy of identity and the estates follows their events from the first one.
   const renovations = await here('renovations');
@@ -62,8 +68,10 @@ export async function startEmbedded(env: NodeJS.ProcessEnv = process.env, option
   const bootstrap = await identity.service.bootstrapIfEmpty(identityConfig.bootstrap);
   const { downloadSecret, idempotencyStore } = await openGatewayStorage(gatewayConfig);
   // The idempotency records are in this process's own data dir: a claim left unfinished there is a dead process's.
-  const gateway = buildGateway({ bus, config: gatewayConfig, logger, blobs, downloadSecret, idempotencyStore, idempotencyExclusive: true, routes: [...renovationsRoutes, ...calculationsRoutes, ...reportingRoutes] });
+  const metricsThreads = threads.map((thread) => thread.metrics);
+  const gateway = buildGateway({ bus: timed, config: gatewayConfig, metricsThreads, logger, blobs, downloadSecret, idempotencyStore, idempotencyExclusive: true, routes: [...renovationsRoutes, ...calculationsRoutes, ...reportingRoutes] });
   await gateway.start();
+  const metricsServer = platform.metricsPort ? await startMetricsServer(platform.metricsPort, metricsThreads) : null;
   return {
     gateway,
     identity,
@@ -78,6 +86,7 @@ export async function startEmbedded(env: NodeJS.ProcessEnv = process.env, option
     bootstrap,
     config: gatewayConfig,
     async close() {
+      await metricsServer?.close();
       await gateway.app.close();
       await idempotencyStore.close();
       // In the reverse of the start order, each where it runs: reporting, calculations, renovations, estates.

@@ -1,5 +1,6 @@
 import { createLogger, openBlobStore, openBus } from '@renopath/platform/service/adapters.ts';
 import { loadPlatformConfig } from '@renopath/platform/service/platform-env.ts';
+import { startMetricsServer } from '@renopath/platform/observability/metrics-server.ts';
 import { checkedOrExit } from '@renopath/platform/service/start-up.ts';
 import { BusUnavailableError } from '@renopath/platform';
 import { buildGateway } from './app.ts';
@@ -36,8 +37,12 @@ void (async () => {
   }
 })();
 
+// RENOPATH_METRICS_PORT: this process's own /metrics (distributed mode: each process serves its own).
+const metrics = platform.metricsPort ? await startMetricsServer(platform.metricsPort) : null;
+
 const shutdown = async (signal: string) => {
   logger.info({ signal }, 'shutting down');
+  await metrics?.close();
   await gateway.app.close();
   await idempotencyStore.close();
   await blobs.close();

@@ -1,4 +1,5 @@
 import { createLogger, openBus } from '@renopath/platform/service/adapters.ts';
+import { startMetricsServer } from '@renopath/platform/observability/metrics-server.ts';
 import { checkedOrExit, untilAvailable } from '@renopath/platform/service/start-up.ts';
 import { loadIdentityConfig } from './config.ts';
 import { startIdentityContext } from './start.ts';
@@ -17,8 +18,12 @@ if (config.bootstrap.client_id && config.bootstrap.client_secret) {
 await identity.service.serve();
 log.info('identity service started');
 
+// RENOPATH_METRICS_PORT: this process's own /metrics (distributed mode: each process serves its own).
+const metrics = config.platform.metricsPort ? await startMetricsServer(config.platform.metricsPort) : null;
+
 const shutdown = async (signal: string) => {
   log.info({ signal }, 'shutting down');
+  await metrics?.close();
   await identity.close();
   await bus.close();
   process.exit(0);

@@ -5,6 +5,7 @@ import type { EventStore, EventMetadata } from '@renopath/platform';
 import { fold, handleCommand, type DomainEvent } from '@renopath/platform/service/decider.ts';
 import { safeFetch, type SafeFetchOptions, type SafeFetchResponse } from '@renopath/platform/net/safe-fetch.ts';
 import type { CalculationJob } from '@renopath/contracts';
+import { webhookDeliveries, webhookDeliveryDuration } from '@renopath/platform/observability/metrics.ts';
 import {
   DELIVERY_STREAM_PREFIX, WebhookEventType, deliveryStream, deliveryView, webhookDeliveryDecider,
   type WebhookDeliveryCommand, type WebhookDeliveryEvent, type WebhookDeliveryState, type WebhookDeliveryView, type WebhookPayload,
@@ -157,11 +158,14 @@ export async function startWebhookDispatcher(options: WebhookDispatcherOptions):
       refused = err instanceof Error && err.name === 'UnsafeUrlError';
       error = (err instanceof Error ? err.message : String(err)).slice(0, ERROR_TEXT_MAX);
     }
-    const duration_ms = Math.round(performance.now() - t0);
+    const elapsed = performance.now() - t0;
+    webhookDeliveryDuration.observe(elapsed / 1000);
+    const duration_ms = Math.round(elapsed);
     const command: WebhookDeliveryCommand = { type: 'RecordAttempt', attempt: number, at: started.toISOString(), status_code, error, duration_ms, refused };
     const result = await handleCommand(eventStore, stream, webhookDeliveryDecider, command, { metadata: system(s.client_id), now: now().toISOString() });
     track(stream, result.state);
     const outcome = result.state.status;
+    webhookDeliveries.inc({ outcome: outcome === 'DELIVERED' ? 'delivered' : outcome === 'GAVE_UP' ? 'gave_up' : 'retrying' });
     if (outcome === 'DELIVERED') log.info({ job_id: s.job_id, type: s.type, attempt: number }, 'webhook delivered');
     else if (outcome === 'GAVE_UP') log.warn({ job_id: s.job_id, type: s.type, attempt: number, error, reason: result.state.gave_up_reason }, 'webhook given up');
     else log.info({ job_id: s.job_id, type: s.type, attempt: number, error, next_attempt_at: result.state.due_at }, 'webhook attempt failed; retrying');

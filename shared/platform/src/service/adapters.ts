@@ -13,6 +13,7 @@ import { openSqliteReadStore } from '../sqlite/sqlite-read-store.ts';
 import { contextSchema } from '../postgres/postgres-connection.ts';
 import { openPostgresEventStore } from '../postgres/postgres-event-store.ts';
 import { openPostgresReadStore } from '../postgres/postgres-read-store.ts';
+import { instrumentEventStore, timedBus } from '../observability/instrument.ts';
 import { EVENT_STORE_CHOICES, isEsdbUrl, isEventStoreChoice, isMongoUrl, isPostgresUrl, isReadStoreChoice, READ_STORE_CHOICES, type PlatformConfig } from './platform-env.ts';
 
 // The settings live in platform-env.ts, which loads no adapter: start-up checks them all before importing these.
@@ -51,11 +52,12 @@ export async function openContextStorage(config: PlatformConfig, context: string
     throw new Error(`RENOPATH_READ_STORE=${config.readStore}: expected ${READ_STORE_CHOICES}`);
   }
   const schema = contextSchema(context);
-  const eventStore: EventStore & { checkpoints: CheckpointStore } = isPostgresUrl(config.eventStore)
+  const opened: EventStore & { checkpoints: CheckpointStore } = isPostgresUrl(config.eventStore)
     ? await openPostgresEventStore({ connectionString: config.eventStore, schema, maxConnections: config.postgresPoolSize ?? 10 })
     : isEsdbUrl(config.eventStore)
       ? await (await import('../esdb/esdb-event-store.ts')).openEsdbEventStore({ connectionString: config.eventStore, namespace: schema })
       : openSqliteEventStore({ file: join(contextDir(config, context), 'events.db'), synchronous: config.sqliteSynchronous });
+  const eventStore = instrumentEventStore(opened, context);
   let readStore: ReadStore;
   try {
     readStore = isPostgresUrl(config.readStore)
@@ -102,14 +104,14 @@ export async function openBlobStore(config: PlatformConfig): Promise<BlobStore> 
 
 /** `memory` only makes sense inside one process (embedded), which passes its shared bus instead. */
 export async function openBus(config: PlatformConfig, name: string): Promise<Bus> {
-  if (config.bus === 'memory') return createMemoryBus();
+  if (config.bus === 'memory') return timedBus(createMemoryBus());
   if (/^nats:\/\//.test(config.bus)) {
-    return connectNatsBus({
+    return timedBus(await connectNatsBus({
       servers: config.bus,
       name,
       streamName: config.nats.stream,
       ...(config.nats.prefix ? { subjectPrefix: config.nats.prefix } : {}),
-    });
+    }));
   }
   throw new Error(`RENOPATH_BUS=${config.bus}: expected "memory" or nats://host:port`);
 }

@@ -34,6 +34,8 @@ export const PlatformEnv = z.object({
   RENOPATH_LEASE_RETRY_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
   /** Replicas over EventStoreDB/MongoDB stores (leases on NATS): how long a dead holder's lease outlives it (ms). */
   RENOPATH_LEASE_TTL_MS: z.coerce.number().int().min(500).max(600_000).default(10_000),
+  /** A port of its own where the process serves /metrics without a token (keep it off the public network); unset: none. */
+  RENOPATH_METRICS_PORT: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number({ error: 'expected a port number from 1 to 65535' }).int().min(1).max(65535).optional()),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 export type PlatformEnv = z.infer<typeof PlatformEnv>;
@@ -54,6 +56,8 @@ export interface PlatformConfig {
   leaseRetryMs?: number;
   /** RENOPATH_LEASE_TTL_MS (default 10000). */
   leaseTtlMs?: number;
+  /** RENOPATH_METRICS_PORT, or null. */
+  metricsPort?: number | null;
   logLevel: PlatformEnv['LOG_LEVEL'];
 }
 
@@ -69,6 +73,7 @@ export const platformConfig = (e: PlatformEnv): PlatformConfig => ({
   postgresPoolSize: e.RENOPATH_POSTGRES_POOL_SIZE,
   leaseRetryMs: e.RENOPATH_LEASE_RETRY_MS,
   leaseTtlMs: e.RENOPATH_LEASE_TTL_MS,
+  metricsPort: e.RENOPATH_METRICS_PORT ?? null,
   logLevel: e.LOG_LEVEL,
 });
 

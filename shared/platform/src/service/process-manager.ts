@@ -4,6 +4,8 @@ import { backoff, Mutex, sleep } from '../internal/async.ts';
 import { ProjectionTimeoutError } from '../projection-runner.ts';
 import { leadershipOf, type Leadership } from './context-lease.ts';
 import { FollowLoop, followerReached } from './lease-follower.ts';
+import { contextOfStore } from '../observability/instrument.ts';
+import { lagBehind, watchFollower } from '../observability/metrics.ts';
 
 /**
  * A process manager (STYLE.md): reacts to events of its own context's log by sending commands to
@@ -51,6 +53,13 @@ export function runProcessManager(options: ProcessManagerOptions): ProcessManage
   let running: Promise<void> = Promise.resolve();
   let applying = false;
   let closed = false;
+
+  const unwatch = watchFollower({
+    context: contextOfStore(eventStore),
+    kind: 'process_manager',
+    name,
+    lag: async () => (applying ? lagBehind(eventStore, processed) : null),
+  });
 
   const advance = (position: bigint) => {
     if (position <= processed) return;
@@ -162,6 +171,7 @@ export function runProcessManager(options: ProcessManagerOptions): ProcessManage
       });
     },
     async close() {
+      unwatch();
       await (await role)?.close();
       await lifecycle.run(async () => {
         closed = true;
