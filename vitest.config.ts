@@ -67,6 +67,7 @@ export const EMBEDDED_ONLY: Record<string, string> = {
   'cli': 'listens on the embedded app for the CLI',
   'http': 'the embedded fastify instance (listen, route table, rate limit of one process)',
   'lifecycle': 'starts and stops its own embedded processes',
+  'tracing': 'an in-memory span exporter in the test\'s thread, and the log and OTLP export of its own child process',
   'metrics': 'reads the embedded process\'s /metrics, whose figures are per process',
   'config-refusal': 'runs npm start\'s entry point with wrong settings',
   'context-threads': 'starts embedded stacks with their contexts in threads, and on the main thread',

@@ -32,6 +32,7 @@ import { J, type JobDoc } from './job-views/job-views.projection.ts';
 import { JOB_VIEWS } from './projections.ts';
 import { WorkQueue } from './work-queue/work-queue.ts';
 import { jobAttempts, jobDuration, jobsTotal, watchQueue } from '@renopath/platform/observability/metrics.ts';
+import { currentTraceparent } from '@renopath/platform/observability/tracing.ts';
 import type { JobSource } from './worker/worker.ts';
 
 export interface CalculationsConfig {
@@ -87,6 +88,12 @@ export async function startCalculations(deps: CalculationsDeps): Promise<Calcula
   const now = deps.now ?? (() => new Date());
   const queue = new WorkQueue(reads);
   const unwatchQueue = watchQueue(queue);
+  /**
+   * The request each job created here came from (its trace and correlation id), until a worker takes
+   * it: the job's run continues that trace. Like the queue, only a fast path: a job taken by another
+   * process, or after a restart, runs in a trace of its own.
+   */
+  const origins = new Map<string, { traceparent?: string; correlation_id: string }>();
 
   const projection = runProjection({
     ...JOB_VIEWS,
@@ -100,6 +107,12 @@ export async function startCalculations(deps: CalculationsDeps): Promise<Calcula
     const result = await handleCommand(store, jobStream(job_id), jobDecider, command, context);
     // A status this command moved the job to (an appended command whose status is its own), once, where it was decided.
     if (result.position !== null && STATUS_OF_COMMAND[command.type]?.includes(result.state.status)) jobsTotal.inc({ status: result.state.status });
+    if (command.type === 'CreateJob' && result.position !== null) {
+      const traceparent = currentTraceparent();
+      origins.set(job_id, { ...(traceparent ? { traceparent } : {}), correlation_id: context.metadata.correlation_id });
+    } else if (isFinal(result.state.status)) {
+      origins.delete(job_id);
+    }
     return result;
   };
   const systemContext = (correlation_id: string): CommandContext => ({
@@ -344,9 +357,12 @@ export async function startCalculations(deps: CalculationsDeps): Promise<Calcula
     const position = result?.position ?? null;
     const created = result?.state.created;
     if (!result || position === null || result.state.status !== 'RUNNING' || !created) return { assignment: null, position };
+    const origin = origins.get(job_id);
+    origins.delete(job_id);
     return {
       position,
       assignment: {
+        ...origin,
         job_id,
         attempt: result.state.attempt,
         calculation_job_type: created.calculation_job_type,

@@ -1,5 +1,6 @@
 import { createLogger, openBus } from '@renopath/platform/service/adapters.ts';
 import { startMetricsServer } from '@renopath/platform/observability/metrics-server.ts';
+import { startTracing, stopTracing } from '@renopath/platform/observability/tracing.ts';
 import { checkedOrExit, untilAvailable } from '@renopath/platform/service/start-up.ts';
 import { loadCalculationsConfig } from './config.ts';
 import { startCalculationsContext } from './start.ts';
@@ -10,6 +11,7 @@ import { busWebhookSigner } from './webhooks/job-webhooks.ts';
  * RENOPATH_CALCULATIONS_ROLE=worker starts only workers; run as many of those as the load needs.
  */
 const config = checkedOrExit('calculations', () => loadCalculationsConfig());
+startTracing('calculations');
 const log = createLogger(config.platform.logLevel, 'calculations');
 // The bus may come up after this process: wait for it rather than exit.
 const bus = await untilAvailable('the bus', () => openBus(config.platform, `calculations-${config.role}`), log);
@@ -22,6 +24,7 @@ const metrics = config.platform.metricsPort ? await startMetricsServer(config.pl
 const shutdown = async (signal: string) => {
   log.info({ signal }, 'shutting down');
   await metrics?.close();
+  await stopTracing();
   await calculations.close();
   await bus.close();
   process.exit(0);

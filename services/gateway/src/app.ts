@@ -12,6 +12,7 @@ import { downloadsPlugin } from './plugins/downloads.ts';
 import { answerClientError, clientRequestId, errorsPlugin, frameworkErrors } from './plugins/errors.ts';
 import { idempotencyPlugin } from './plugins/idempotency.ts';
 import { metricsPlugin } from './plugins/metrics.ts';
+import { tracingPlugin } from './plugins/tracing.ts';
 import { rateLimitPlugin } from './plugins/rate-limit.ts';
 import { ONE_MIB, uploadsPlugin } from './plugins/uploads.ts';
 import { serializerCompiler, validatorCompiler } from './plugins/validation.ts';
@@ -76,6 +77,7 @@ export function buildGateway(deps: GatewayDeps): Gateway {
   app.setSerializerCompiler(serializerCompiler);
 
   const now = deps.now ? { now: deps.now } : {};
+  void app.register(tracingPlugin);
   void app.register(errorsPlugin);
   void app.register(authPlugin, { bus, issuer: config.issuer, audience: config.audience, adminToken: config.adminToken, ...now });
   void app.register(rateLimitPlugin, config.rateLimit);

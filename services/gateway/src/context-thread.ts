@@ -13,8 +13,9 @@ import { startReportingContext } from '@renopath/reporting/start.ts';
 import { createLogger } from '@renopath/platform/service/adapters.ts';
 import { loadPlatformConfig } from '@renopath/platform/service/platform-env.ts';
 import { ThreadBus } from '@renopath/platform/memory/thread-bus.ts';
-import { timedBus } from '@renopath/platform/observability/instrument.ts';
+import { observedBus } from '@renopath/platform/observability/instrument.ts';
 import { metricsOfThisThread, type MetricsJson } from '@renopath/platform/observability/metrics.ts';
+import { startTracing, stopTracing } from '@renopath/platform/observability/tracing.ts';
 import type { BlobStore, Bus } from '@renopath/platform';
 import type { Logger } from 'pino';
 import type { ThreadableContext } from './config-threads.ts';
@@ -42,9 +43,10 @@ export type ContextThreadCommand = 'stop' | 'mark' | 'metrics';
 export async function runContextThread(data: ContextThreadData, control: MessagePort): Promise<void> {
   const { context, env } = data;
   const platform = loadPlatformConfig(env);
+  startTracing(`renopath-${context}`, { env });
   const log = createLogger(platform.logLevel, 'renopath').child({ context });
   const threadBus = new ThreadBus(data.bus, { onHandlerError: (err, subject) => log.error({ err, subject }, 'request handler failed') });
-  const bus = timedBus(threadBus);
+  const bus = observedBus(threadBus);
   let running: { close(): Promise<void> };
   try {
     running = await startContext(context, env, bus, log);
@@ -73,6 +75,7 @@ export async function runContextThread(data: ContextThreadData, control: Message
     try {
       await running.close();
     } finally {
+      await stopTracing();
       await bus.close();
       control.postMessage({ stopped: true } satisfies ContextThreadReport);
     }

@@ -4,8 +4,9 @@ import { localWebhookSigner } from '@renopath/calculations/webhooks/job-webhooks
 import { createLogger, openBlobStore } from '@renopath/platform/service/adapters.ts';
 import { loadPlatformConfig } from '@renopath/platform/service/platform-env.ts';
 import { createMemoryBus } from '@renopath/platform/memory/memory-bus.ts';
-import { timedBus } from '@renopath/platform/observability/instrument.ts';
+import { observedBus } from '@renopath/platform/observability/instrument.ts';
 import { collectProcessMetrics } from '@renopath/platform/observability/metrics.ts';
+import { startTracing } from '@renopath/platform/observability/tracing.ts';
 import { startMetricsServer } from '@renopath/platform/observability/metrics-server.ts';
 import { buildGateway } from './app.ts';
 import { loadGatewayConfig } from './config.ts';
@@ -36,9 +37,11 @@ export async function startEmbedded(env: NodeJS.ProcessEnv = process.env, option
   const inThreads = contextThreadsOf(env);
   const platform = loadPlatformConfig(env);
   const logger = createLogger(gatewayConfig.logLevel, 'renopath');
+  // Spans of this thread (the gateway and the contexts beside it); each context thread starts its own.
+  startTracing('renopath', { env });
   const bus = createMemoryBus({ copyRequests: options.wireFidelity ?? false });
   // What this thread sends is timed here; each context thread times its own side (context-thread.ts).
-  const timed = timedBus(bus);
+  const timed = observedBus(bus);
   collectProcessMetrics();
   // One blob store for the gateway (uploads in, signed downloads out) and the estates service.
   const blobs = await openBlobStore(platform);

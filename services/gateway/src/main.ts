@@ -1,6 +1,7 @@
 import { createLogger, openBlobStore, openBus } from '@renopath/platform/service/adapters.ts';
 import { loadPlatformConfig } from '@renopath/platform/service/platform-env.ts';
 import { startMetricsServer } from '@renopath/platform/observability/metrics-server.ts';
+import { startTracing, stopTracing } from '@renopath/platform/observability/tracing.ts';
 import { checkedOrExit } from '@renopath/platform/service/start-up.ts';
 import { BusUnavailableError } from '@renopath/platform';
 import { buildGateway } from './app.ts';
@@ -12,6 +13,7 @@ import { openGatewayStorage } from './storage.ts';
 
 /** The gateway as its own process (distributed mode): HTTP in front, the bus behind. */
 const { config, platform } = checkedOrExit('gateway', () => ({ config: loadGatewayConfig(), platform: loadPlatformConfig(process.env) }));
+startTracing('gateway');
 const logger = createLogger(config.logLevel, 'gateway');
 const bus = await openBus(platform, 'gateway');
 // The blob store the estates service reads uploads from: it must be the same store (a shared volume for `fs`, or GridFS).
@@ -43,6 +45,7 @@ const metrics = platform.metricsPort ? await startMetricsServer(platform.metrics
 const shutdown = async (signal: string) => {
   logger.info({ signal }, 'shutting down');
   await metrics?.close();
+  await stopTracing();
   await gateway.app.close();
   await idempotencyStore.close();
   await blobs.close();

@@ -5,6 +5,7 @@ import { checkEmbeddedConfig } from './config-embedded.ts';
 // Every context's settings before the code that opens stores is even loaded (a few seconds of imports).
 checkedOrExit('renopath', () => checkEmbeddedConfig(process.env));
 const { startEmbedded } = await import('./embedded.ts');
+const { stopTracing } = await import('@renopath/platform/observability/tracing.ts');
 
 const running = await startEmbedded();
 const { config, bootstrap } = running;
@@ -20,6 +21,7 @@ if (bootstrap) {
 const shutdown = async (signal: string) => {
   running.gateway.app.log.info({ signal }, 'shutting down');
   await running.close();
+  await stopTracing();
   process.exit(0);
 };
 process.once('SIGTERM', () => void shutdown('SIGTERM'));

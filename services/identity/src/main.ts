@@ -1,11 +1,13 @@
 import { createLogger, openBus } from '@renopath/platform/service/adapters.ts';
 import { startMetricsServer } from '@renopath/platform/observability/metrics-server.ts';
+import { startTracing, stopTracing } from '@renopath/platform/observability/tracing.ts';
 import { checkedOrExit, untilAvailable } from '@renopath/platform/service/start-up.ts';
 import { loadIdentityConfig } from './config.ts';
 import { startIdentityContext } from './start.ts';
 
 /** The identity service as its own process (distributed mode): it serves the bus, not HTTP. */
 const config = checkedOrExit('identity', () => loadIdentityConfig());
+startTracing('identity');
 const log = createLogger(config.platform.logLevel, 'identity');
 // The bus may come up after this process: wait for it rather than exit.
 const bus = await untilAvailable('the bus', () => openBus(config.platform, 'identity'), log);
@@ -24,6 +26,7 @@ const metrics = config.platform.metricsPort ? await startMetricsServer(config.pl
 const shutdown = async (signal: string) => {
   log.info({ signal }, 'shutting down');
   await metrics?.close();
+  await stopTracing();
   await identity.close();
   await bus.close();
   process.exit(0);

@@ -1,11 +1,13 @@
 import { createLogger, openBus } from '@renopath/platform/service/adapters.ts';
 import { startMetricsServer } from '@renopath/platform/observability/metrics-server.ts';
+import { startTracing, stopTracing } from '@renopath/platform/observability/tracing.ts';
 import { checkedOrExit, untilAvailable } from '@renopath/platform/service/start-up.ts';
 import { loadRenovationsConfig } from './config.ts';
 import { startRenovationsContext } from './start.ts';
 
 /** The renovations service as its own process (distributed mode): it serves the bus, not HTTP. */
 const config = checkedOrExit('renovations', () => loadRenovationsConfig());
+startTracing('renovations');
 const log = createLogger(config.platform.logLevel, 'renovations');
 // The bus may come up after this process: wait for it rather than exit.
 const bus = await untilAvailable('the bus', () => openBus(config.platform, 'renovations'), log);
@@ -18,6 +20,7 @@ const metrics = config.platform.metricsPort ? await startMetricsServer(config.pl
 const shutdown = async (signal: string) => {
   log.info({ signal }, 'shutting down');
   await metrics?.close();
+  await stopTracing();
   await renovations.close();
   await bus.close();
   process.exit(0);

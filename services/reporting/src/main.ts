@@ -1,5 +1,6 @@
 import { createLogger, openBus } from '@renopath/platform/service/adapters.ts';
 import { startMetricsServer } from '@renopath/platform/observability/metrics-server.ts';
+import { startTracing, stopTracing } from '@renopath/platform/observability/tracing.ts';
 import { checkedOrExit, untilAvailable } from '@renopath/platform/service/start-up.ts';
 import { loadReportingConfig } from './config.ts';
 import { startReportingContext } from './start.ts';
@@ -9,6 +10,7 @@ import { startReportingContext } from './start.ts';
  * store must be the gateway's and estates' (RENOPATH_BLOB_STORE: a shared volume for `fs`, or GridFS).
  */
 const config = checkedOrExit('reporting', () => loadReportingConfig());
+startTracing('reporting');
 const log = createLogger(config.platform.logLevel, 'reporting');
 // The bus may come up after this process: wait for it rather than exit.
 const bus = await untilAvailable('the bus', () => openBus(config.platform, 'reporting'), log);
@@ -21,6 +23,7 @@ const metrics = config.platform.metricsPort ? await startMetricsServer(config.pl
 const shutdown = async (signal: string) => {
   log.info({ signal }, 'shutting down');
   await metrics?.close();
+  await stopTracing();
   await reporting.close();
   await bus.close();
   process.exit(0);

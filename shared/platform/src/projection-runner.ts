@@ -6,6 +6,7 @@ import { leadershipOf, type Leadership } from './service/context-lease.ts';
 import { FollowLoop, followerReached } from './service/lease-follower.ts';
 import { contextOfStore } from './observability/instrument.ts';
 import { lagBehind, watchFollower } from './observability/metrics.ts';
+import { contextOf, inSpan } from './observability/tracing.ts';
 
 export interface ProjectionOptions {
   /** Checkpoint name in the read store. */
@@ -164,15 +165,18 @@ class ProjectionRunner implements Projection {
           current = first;
           const wanted = batch.filter((e) => this.wanted(e));
           if (wanted.length > 0) {
-            await readStore.transaction(async (tx) => {
-              // Replicas: a batch commits only under the current lease holder, never twice.
-              if (this.leadership) await this.leadership.fence(tx);
-              for (const event of wanted) {
-                current = event;
-                await handle(event, tx);
-              }
-              await tx.saveCheckpoint(name, batch[batch.length - 1]!.position);
-            });
+            // One span per batch, in the trace of the batch's first event.
+            await inSpan(`projection ${name}`, { parent: contextOf({ traceparent: wanted[0]!.metadata.traceparent }), attributes: { 'renopath.events': String(wanted.length) } }, () =>
+              readStore.transaction(async (tx) => {
+                // Replicas: a batch commits only under the current lease holder, never twice.
+                if (this.leadership) await this.leadership.fence(tx);
+                for (const event of wanted) {
+                  current = event;
+                  await handle(event, tx);
+                }
+                await tx.saveCheckpoint(name, batch[batch.length - 1]!.position);
+              }),
+            );
           }
           this.advance(batch[batch.length - 1]!.position);
           current = undefined;

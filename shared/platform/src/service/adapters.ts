@@ -13,13 +13,15 @@ import { openSqliteReadStore } from '../sqlite/sqlite-read-store.ts';
 import { contextSchema } from '../postgres/postgres-connection.ts';
 import { openPostgresEventStore } from '../postgres/postgres-event-store.ts';
 import { openPostgresReadStore } from '../postgres/postgres-read-store.ts';
-import { instrumentEventStore, timedBus } from '../observability/instrument.ts';
+import { instrumentEventStore, observedBus } from '../observability/instrument.ts';
+import { logContext } from '../observability/tracing.ts';
 import { EVENT_STORE_CHOICES, isEsdbUrl, isEventStoreChoice, isMongoUrl, isPostgresUrl, isReadStoreChoice, READ_STORE_CHOICES, type PlatformConfig } from './platform-env.ts';
 
 // The settings live in platform-env.ts, which loads no adapter: start-up checks them all before importing these.
 export { PlatformEnv, platformConfig, type PlatformConfig } from './platform-env.ts';
 
-export const createLogger = (level: PlatformConfig['logLevel'], name: string): Logger => pino({ level, name });
+/** Every line says which trace and request it was written for, when it was written inside one (logContext). */
+export const createLogger = (level: PlatformConfig['logLevel'], name: string): Logger => pino({ level, name, mixin: logContext });
 
 /** The storage of one bounded context: its event store, checkpoints and read store. */
 export interface ContextStorage {
@@ -104,9 +106,9 @@ export async function openBlobStore(config: PlatformConfig): Promise<BlobStore> 
 
 /** `memory` only makes sense inside one process (embedded), which passes its shared bus instead. */
 export async function openBus(config: PlatformConfig, name: string): Promise<Bus> {
-  if (config.bus === 'memory') return timedBus(createMemoryBus());
+  if (config.bus === 'memory') return observedBus(createMemoryBus());
   if (/^nats:\/\//.test(config.bus)) {
-    return timedBus(await connectNatsBus({
+    return observedBus(await connectNatsBus({
       servers: config.bus,
       name,
       streamName: config.nats.stream,

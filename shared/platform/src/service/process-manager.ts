@@ -6,6 +6,7 @@ import { leadershipOf, type Leadership } from './context-lease.ts';
 import { FollowLoop, followerReached } from './lease-follower.ts';
 import { contextOfStore } from '../observability/instrument.ts';
 import { lagBehind, watchFollower } from '../observability/metrics.ts';
+import { contextOf, inSpan, withCorrelation } from '../observability/tracing.ts';
 
 /**
  * A process manager (STYLE.md): reacts to events of its own context's log by sending commands to
@@ -81,7 +82,10 @@ export function runProcessManager(options: ProcessManagerOptions): ProcessManage
           if (types.has(event.type)) {
             // A holder that lost the lease takes no further step (its successor resumes from the checkpoint).
             if (leadership && !leadership.leading) return;
-            await options.handle(event);
+            // In the trace of the work that appended the event, its correlation id on the log lines.
+            await withCorrelation(event.metadata.correlation_id, () =>
+              inSpan(`process ${name}`, { parent: contextOf({ traceparent: event.metadata.traceparent }), attributes: { 'renopath.event_type': event.type } }, () => options.handle(event)),
+            );
             // After the effects, never before: a crash in between replays the event, not skips it.
             await readStore.transaction(async (tx) => {
               // Replicas: a holder that lost the lease must not move the checkpoint under its successor.
