@@ -8,14 +8,20 @@ export interface MetricsServer {
 
 /**
  * RENOPATH_METRICS_PORT: `GET /metrics` on a port of its own, without a token, for a scraper inside
- * the deployment's network (the contexts of the distributed mode serve no HTTP otherwise). Also turns
- * on the process metrics. `port` 0 picks a free one (tests).
+ * the deployment's network (the contexts of the distributed mode serve no HTTP otherwise), and
+ * `GET /health` (the process runs). Also turns on the process metrics. `port` 0 picks a free one (tests).
  */
 export async function startMetricsServer(port: number, threads: ThreadMetrics[] = []): Promise<MetricsServer> {
   collectProcessMetrics();
   const server: Server = createServer((request, response) => {
-    if (request.method !== 'GET' || request.url?.split('?')[0] !== '/metrics') {
-      response.writeHead(404, { 'content-type': 'text/plain' }).end('not found: GET /metrics\n');
+    const path = request.url?.split('?')[0];
+    // The process's liveness, for the image's HEALTHCHECK: the contexts serve no other HTTP.
+    if (request.method === 'GET' && path === '/health') {
+      response.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}');
+      return;
+    }
+    if (request.method !== 'GET' || path !== '/metrics') {
+      response.writeHead(404, { 'content-type': 'text/plain' }).end('not found: GET /metrics or /health\n');
       return;
     }
     mergedMetrics(threads).then(
