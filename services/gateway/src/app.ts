@@ -48,6 +48,8 @@ export interface Gateway {
   routes: readonly RouteDef[];
   /** Loads identity's key set and follows revocations; rejects while identity does not answer (retry it). */
   start(): Promise<void>;
+  /** The process is stopping: /ready answers 503 from now on, so no new request is routed here. */
+  drain(): void;
 }
 
 /**
@@ -86,7 +88,9 @@ export function buildGateway(deps: GatewayDeps): Gateway {
   void app.register(uploadsPlugin);
   void app.register(docsPlugin, { publicUrl: config.publicUrl });
   void app.register(downloadsPlugin, { blobs: deps.blobs, secret: deps.downloadSecret, publicUrl: config.publicUrl, ...now });
-  void app.register(operationalRoutes, { bus, contexts: config.contexts });
+  let started = false;
+  let draining = false;
+  void app.register(operationalRoutes, { bus, contexts: config.contexts, started: () => started, draining: () => draining });
   void app.register(tokenRoute, { bus, busTimeoutMs: config.busTimeoutMs, limited: config.rateLimit.perSecond > 0 && config.rateLimit.burst > 0, ...now });
   void app.register(declaredRoutes, {
     routes, bus, blobs: deps.blobs, contexts: config.contexts, busTimeoutMs: config.busTimeoutMs, settleTimeoutMs: config.settleTimeoutMs,
@@ -98,6 +102,10 @@ export function buildGateway(deps: GatewayDeps): Gateway {
     async start() {
       await app.ready();
       await app.auth.start();
+      started = true;
+    },
+    drain() {
+      draining = true;
     },
   };
 }

@@ -44,11 +44,13 @@ const metrics = platform.metricsPort ? await startMetricsServer(platform.metrics
 
 const shutdown = async (signal: string) => {
   logger.info({ signal }, 'shutting down');
-  await metrics?.close();
-  await stopTracing();
+  // Not ready from now on (Kubernetes stops routing here), while the requests under way finish.
+  gateway.drain();
   await gateway.app.close();
   await idempotencyStore.close();
   await blobs.close();
+  await metrics?.close();
+  await stopTracing();
   await bus.close();
   process.exit(0);
 };

@@ -20,6 +20,8 @@ if (bootstrap) {
 }
 const shutdown = async (signal: string) => {
   running.gateway.app.log.info({ signal }, 'shutting down');
+  // Not ready from now on, while the requests under way finish.
+  running.gateway.drain();
   await running.close();
   await stopTracing();
   process.exit(0);
