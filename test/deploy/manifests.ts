@@ -438,6 +438,9 @@ export function checkK8s(objects: Json[], secretValue: (secret: string, key: str
       }
       if (!isRenopathImage(container['image'])) continue;
       const svc = serviceOfCommand(container['args'] ?? container['command']);
+      // Endpoints drop a stopping gateway pod a moment after it gets SIGTERM: it keeps serving until they have.
+      // (The contexts are behind no Service: NATS stops handing a closing one requests as it unsubscribes.)
+      if (svc === 'gateway' && !container['lifecycle']?.['preStop']) problems.push(`${where}: no preStop hook (the pod would get SIGTERM while still in the Service's endpoints)`);
       if (!svc || !SERVICES.includes(svc)) {
         problems.push(`${where}: args ${JSON.stringify(container['args'])} do not start a service (services/<name>/src/main.ts)`);
         continue;
@@ -451,6 +454,12 @@ export function checkK8s(objects: Json[], secretValue: (secret: string, key: str
       if (svc === 'gateway' && container['readinessProbe']?.['httpGet']?.['path'] !== '/ready') problems.push(`${where}: the gateway's readiness probe should ask /ready`);
       problems.push(...checkServiceEnv(where, svc, env, probe.name, probe.serves));
     }
+  }
+  // A voluntary disruption (a node drain) must leave one replica of what runs several.
+  for (const workload of all.filter((w) => w.kind === 'Deployment' && Number(w.object['spec']?.['replicas'] ?? 1) > 1)) {
+    const budget = objects.find((o) => o['kind'] === 'PodDisruptionBudget' && matches(o['spec']?.['selector']?.['matchLabels'] ?? {}, workload.labels));
+    if (!budget) problems.push(`Deployment ${workload.name}: ${workload.object['spec']['replicas']} replicas and no PodDisruptionBudget selecting them`);
+    else if (budget['spec']?.['minAvailable'] === undefined && budget['spec']?.['maxUnavailable'] === undefined) problems.push(`PodDisruptionBudget ${budget['metadata']['name']}: neither minAvailable nor maxUnavailable`);
   }
   problems.push(...checkSameStores('deploy/k8s', envs));
   problems.push(

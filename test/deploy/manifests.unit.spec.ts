@@ -159,6 +159,15 @@ describe('Kubernetes manifests (deploy/k8s)', () => {
     expect(checkK8s(k8sObjects(), secretValue)).toEqual([]);
   });
 
+  it('keeps one gateway, one estates replica and one worker through a node drain, and lets a gateway leave the endpoints before it stops', () => {
+    const objects = k8sObjects();
+    const budgets = objects.filter((o) => o['kind'] === 'PodDisruptionBudget');
+    expect(budgets.map((b) => [b['metadata'].name, b['spec'].minAvailable]).sort()).toEqual([['calculations-worker', 1], ['estates', 1], ['gateway', 1]]);
+    const gateway = objects.find((o) => o['kind'] === 'Deployment' && o['metadata'].name === 'gateway')!;
+    expect(gateway['spec'].template.spec.containers[0].lifecycle.preStop.exec.command).toEqual(['sleep', '5']);
+    expect(gateway['spec'].template.spec.terminationGracePeriodSeconds).toBeGreaterThan(5);
+  });
+
   it('runs every service, two gateways, two estates, workers, and StatefulSets for the stores', () => {
     const objects = k8sObjects();
     const deployments = new Map(objects.filter((o) => o['kind'] === 'Deployment').map((o) => [o['metadata'].name, o]));
@@ -214,6 +223,12 @@ describe('Kubernetes manifests (deploy/k8s)', () => {
       expect(broken((o) => { delete container(o, 'estates').readinessProbe; })).toContainEqual('Deployment estates container estates: no readiness probe');
       expect(broken((o) => { delete container(o, 'reporting').livenessProbe; })).toContainEqual('Deployment reporting container reporting: no liveness probe');
       expect(broken((o) => { delete container(o, 'gateway').resources.limits.memory; })).toContainEqual('Deployment gateway container gateway: no memory limits');
+    });
+
+    it('a Renopath container without preStop, or replicas without a PodDisruptionBudget', () => {
+      expect(broken((o) => { delete container(o, 'gateway').lifecycle; })).toContainEqual(expect.stringMatching(/^Deployment gateway container gateway: no preStop hook/));
+      expect(broken((o) => { o.splice(o.indexOf(find(o, 'PodDisruptionBudget', 'estates')), 1); })).toContainEqual('Deployment estates: 2 replicas and no PodDisruptionBudget selecting them');
+      expect(broken((o) => { find(o, 'Deployment', 'renovations')['spec'].replicas = 2; })).toContainEqual('Deployment renovations: 2 replicas and no PodDisruptionBudget selecting them');
     });
 
     it('a Service that selects no pods, or targets a port no container has', () => {
