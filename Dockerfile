@@ -4,8 +4,11 @@
 # dependency, tsc), and the runtime, which takes only the first's node_modules and the second's
 # JavaScript: no compiler, no TypeScript, no dev dependency, no tsx.
 
+# Node 22 LTS, not 24: better-sqlite3 12 (the last release that supports Node 20, which CI still
+# runs) aborts on Node 24 when a prepared statement is collected (docs/operations.md, "Node versions").
+
 # --- production dependencies: compiled here, so the runtime image carries no compiler ---
-FROM node:24-bookworm-slim AS deps
+FROM node:22-bookworm-slim AS deps
 # better-sqlite3 builds from source when no prebuilt binary matches (or none can be fetched). node-gyp
 # builds against the base image's own Node headers, not headers it would download.
 RUN apt-get update \
@@ -36,7 +39,7 @@ COPY . .
 RUN npm run build
 
 # --- runtime ---
-FROM node:24-bookworm-slim AS runtime
+FROM node:22-bookworm-slim AS runtime
 ENV NODE_ENV=production RENOPATH_DATA_DIR=/data
 WORKDIR /app
 # The production tree (node_modules, the workspace links in it and any nested node_modules), then the
