@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { BusUnavailableError, DomainError, type Bus } from '../ports/bus.ts';
 import { WrongExpectedRevisionError, type EventStore } from '../ports/event-store.ts';
 import { busRequestDuration, eventStoreAppendDuration, reactorLag } from './metrics.ts';
+import { wrapBus } from '../internal/wrap-bus.ts';
 import { contextOf, currentTraceparent, inSpan, SpanKind, withCorrelation } from './tracing.ts';
 
 /** The field of a bus request's payload that carries the sender's trace (W3C trace context). */
@@ -25,10 +26,7 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> => type
  * crosses every one of them the same way.
  */
 export function observedBus<B extends Bus>(bus: B): Bus {
-  return {
-    get retainsEvents() {
-      return bus.retainsEvents;
-    },
+  return wrapBus(bus, {
     request(subject, payload, options) {
       return inSpan(`bus ${subject}`, { kind: SpanKind.CLIENT, attributes: { 'messaging.destination.name': subject } }, async () => {
         const traceparent = currentTraceparent();
@@ -54,11 +52,7 @@ export function observedBus<B extends Bus>(bus: B): Bus {
         const run = () => inSpan(subject, { kind: SpanKind.SERVER, parent: contextOf({ traceparent }) }, () => handler(request, received));
         return typeof request['correlation_id'] === 'string' ? withCorrelation(request['correlation_id'], run) : run();
       }),
-    publish: (subject, event) => bus.publish(subject, event),
-    isCaughtUp: (consumer) => bus.isCaughtUp(consumer),
-    consume: (consumer, options, handler) => bus.consume(consumer, options, handler),
-    close: () => bus.close(),
-  };
+  });
 }
 
 /**
@@ -67,14 +61,7 @@ export function observedBus<B extends Bus>(bus: B): Bus {
  * of the trace that appended it, with the event's correlation id on its log lines.
  */
 export function reactorLagBus(bus: Bus, context: string): Bus {
-  return {
-    get retainsEvents() {
-      return bus.retainsEvents;
-    },
-    request: (subject, payload, options) => bus.request(subject, payload, options),
-    handle: (subject, handler) => bus.handle(subject, handler),
-    publish: (subject, event) => bus.publish(subject, event),
-    isCaughtUp: (consumer) => bus.isCaughtUp(consumer),
+  return wrapBus(bus, {
     consume: (consumer, options, handler) =>
       bus.consume(consumer, options, (event) => {
         const age = (Date.now() - Date.parse(event.occurred_at)) / 1000;
@@ -84,8 +71,7 @@ export function reactorLagBus(bus: Bus, context: string): Bus {
           inSpan(`consume ${consumer}`, { kind: SpanKind.CONSUMER, parent: contextOf({ traceparent: metadata.traceparent }), attributes: { 'renopath.event_type': event.type } }, () => handler(event)),
         );
       }),
-    close: () => bus.close(),
-  };
+  });
 }
 
 /** Which context each opened event store belongs to (the lag gauges label followers with it). */
