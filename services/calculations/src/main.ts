@@ -1,16 +1,18 @@
-import { createLogger, openBus } from '@renopath/platform/service/adapters.ts';
-import { startMetricsServer } from '@renopath/platform/observability/metrics-server.ts';
-import { startTracing, stopTracing } from '@renopath/platform/observability/tracing.ts';
 import { checkedOrExit, untilAvailable } from '@renopath/platform/service/start-up.ts';
 import { loadCalculationsConfig } from './config.ts';
-import { startCalculationsContext } from './start.ts';
-import { busWebhookSigner } from './webhooks/job-webhooks.ts';
 
 /**
  * The calculations service as its own process (distributed mode): it serves the bus, not HTTP.
  * RENOPATH_CALCULATIONS_ROLE=worker starts only workers; run as many of those as the load needs.
  */
 const config = checkedOrExit('calculations', () => loadCalculationsConfig());
+// What opens stores and the bus is loaded once the settings are known to be right: a wrong one is
+// reported within a second, not after seconds of imports.
+const { createLogger, openBus } = await import('@renopath/platform/service/adapters.ts');
+const { startMetricsServer } = await import('@renopath/platform/observability/metrics-server.ts');
+const { startTracing, stopTracing } = await import('@renopath/platform/observability/tracing.ts');
+const { startCalculationsContext } = await import('./start.ts');
+const { busWebhookSigner } = await import('./webhooks/job-webhooks.ts');
 startTracing('calculations');
 const log = createLogger(config.platform.logLevel, 'calculations');
 // The bus may come up after this process: wait for it rather than exit.

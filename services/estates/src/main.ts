@@ -1,15 +1,17 @@
-import { createLogger, openBus } from '@renopath/platform/service/adapters.ts';
-import { startMetricsServer } from '@renopath/platform/observability/metrics-server.ts';
-import { startTracing, stopTracing } from '@renopath/platform/observability/tracing.ts';
 import { checkedOrExit, untilAvailable } from '@renopath/platform/service/start-up.ts';
 import { loadEstatesConfig } from './config.ts';
-import { startEstatesContext } from './start.ts';
 
 /**
  * The estates service as its own process (distributed mode): it serves the bus, not HTTP. Its blob
  * store must be the gateway's (RENOPATH_BLOB_STORE: a shared volume for `fs`, or GridFS).
  */
 const config = checkedOrExit('estates', () => loadEstatesConfig());
+// What opens stores and the bus is loaded once the settings are known to be right: a wrong one is
+// reported within a second, not after seconds of imports.
+const { createLogger, openBus } = await import('@renopath/platform/service/adapters.ts');
+const { startMetricsServer } = await import('@renopath/platform/observability/metrics-server.ts');
+const { startTracing, stopTracing } = await import('@renopath/platform/observability/tracing.ts');
+const { startEstatesContext } = await import('./start.ts');
 startTracing('estates');
 const log = createLogger(config.platform.logLevel, 'estates');
 // The bus may come up after this process: wait for it rather than exit.

@@ -1,18 +1,20 @@
-import { createLogger, openBlobStore, openBus } from '@renopath/platform/service/adapters.ts';
 import { loadPlatformConfig } from '@renopath/platform/service/platform-env.ts';
-import { startMetricsServer } from '@renopath/platform/observability/metrics-server.ts';
-import { startTracing, stopTracing } from '@renopath/platform/observability/tracing.ts';
 import { checkedOrExit } from '@renopath/platform/service/start-up.ts';
-import { BusUnavailableError } from '@renopath/platform';
-import { buildGateway } from './app.ts';
 import { loadGatewayConfig } from './config.ts';
-import { calculationsRoutes } from './routes/calculations.routes.ts';
-import { renovationsRoutes } from './routes/renovations.routes.ts';
-import { reportingRoutes } from './routes/reporting.routes.ts';
-import { openGatewayStorage } from './storage.ts';
 
 /** The gateway as its own process (distributed mode): HTTP in front, the bus behind. */
 const { config, platform } = checkedOrExit('gateway', () => ({ config: loadGatewayConfig(), platform: loadPlatformConfig(process.env) }));
+// What opens stores and the bus is loaded once the settings are known to be right: a wrong one is
+// reported within a second, not after seconds of imports.
+const { createLogger, openBlobStore, openBus } = await import('@renopath/platform/service/adapters.ts');
+const { startMetricsServer } = await import('@renopath/platform/observability/metrics-server.ts');
+const { startTracing, stopTracing } = await import('@renopath/platform/observability/tracing.ts');
+const { BusUnavailableError } = await import('@renopath/platform');
+const { buildGateway } = await import('./app.ts');
+const { calculationsRoutes } = await import('./routes/calculations.routes.ts');
+const { renovationsRoutes } = await import('./routes/renovations.routes.ts');
+const { reportingRoutes } = await import('./routes/reporting.routes.ts');
+const { openGatewayStorage } = await import('./storage.ts');
 startTracing('gateway');
 const logger = createLogger(config.logLevel, 'gateway');
 const bus = await openBus(platform, 'gateway');

@@ -1,12 +1,14 @@
-import { createLogger, openBus } from '@renopath/platform/service/adapters.ts';
-import { startMetricsServer } from '@renopath/platform/observability/metrics-server.ts';
-import { startTracing, stopTracing } from '@renopath/platform/observability/tracing.ts';
 import { checkedOrExit, untilAvailable } from '@renopath/platform/service/start-up.ts';
 import { loadIdentityConfig } from './config.ts';
-import { startIdentityContext } from './start.ts';
 
 /** The identity service as its own process (distributed mode): it serves the bus, not HTTP. */
 const config = checkedOrExit('identity', () => loadIdentityConfig());
+// What opens stores and the bus is loaded once the settings are known to be right: a wrong one is
+// reported within a second, not after seconds of imports.
+const { createLogger, openBus } = await import('@renopath/platform/service/adapters.ts');
+const { startMetricsServer } = await import('@renopath/platform/observability/metrics-server.ts');
+const { startTracing, stopTracing } = await import('@renopath/platform/observability/tracing.ts');
+const { startIdentityContext } = await import('./start.ts');
 startTracing('identity');
 const log = createLogger(config.platform.logLevel, 'identity');
 // The bus may come up after this process: wait for it rather than exit.

@@ -1,12 +1,14 @@
-import { createLogger, openBus } from '@renopath/platform/service/adapters.ts';
-import { startMetricsServer } from '@renopath/platform/observability/metrics-server.ts';
-import { startTracing, stopTracing } from '@renopath/platform/observability/tracing.ts';
 import { checkedOrExit, untilAvailable } from '@renopath/platform/service/start-up.ts';
 import { loadRenovationsConfig } from './config.ts';
-import { startRenovationsContext } from './start.ts';
 
 /** The renovations service as its own process (distributed mode): it serves the bus, not HTTP. */
 const config = checkedOrExit('renovations', () => loadRenovationsConfig());
+// What opens stores and the bus is loaded once the settings are known to be right: a wrong one is
+// reported within a second, not after seconds of imports.
+const { createLogger, openBus } = await import('@renopath/platform/service/adapters.ts');
+const { startMetricsServer } = await import('@renopath/platform/observability/metrics-server.ts');
+const { startTracing, stopTracing } = await import('@renopath/platform/observability/tracing.ts');
+const { startRenovationsContext } = await import('./start.ts');
 startTracing('renovations');
 const log = createLogger(config.platform.logLevel, 'renovations');
 // The bus may come up after this process: wait for it rather than exit.
