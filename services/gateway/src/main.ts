@@ -22,8 +22,8 @@ const bus = await openBus(platform, 'gateway');
 const blobs = await openBlobStore(platform);
 const { downloadSecret, idempotencyStore } = await openGatewayStorage(config);
 const gateway = buildGateway({ bus, config, logger, blobs, downloadSecret, idempotencyStore, routes: [...renovationsRoutes, ...calculationsRoutes, ...reportingRoutes] });
-// Processes start in no set order: listen at once (/health answers, /ready says 503 until identity and every
-// context answer), and load identity's keys and revocations as soon as it is there, however long that takes.
+// Processes start in no set order: listen at once (/health answers, /ready says 503 until it holds identity's
+// key set), and load identity's keys and revocations as soon as it is there, however long that takes.
 await gateway.app.listen({ port: config.port, host: config.host });
 void (async () => {
   for (let attempt = 1; ; attempt++) {
