@@ -34,7 +34,7 @@ const readText = (path: string) => readFileSync(join(ROOT, path), 'utf8');
 /** The environment variables a service's process parses: its config module(s) and the platform's PlatformEnv. */
 export function variablesReadBy(service: string): Set<string> {
   const dir = join('services', service, 'src');
-  const files = ['shared/platform/src/service/adapters.ts', ...readdirSync(join(ROOT, dir)).filter((f) => /^config.*\.ts$/.test(f) && !f.includes('.spec.')).map((f) => join(dir, f))];
+  const files = ['shared/platform/src/service/platform-env.ts', ...readdirSync(join(ROOT, dir)).filter((f) => /^config.*\.ts$/.test(f) && !f.includes('.spec.')).map((f) => join(dir, f))];
   const names = new Set<string>();
   for (const file of files) {
     // The zod env schemas: `NAME: z.…` (possibly across a line break).
@@ -58,7 +58,7 @@ const loaders = new Map<string, Loader>();
 
 /** Imports each service's config loader (`load<Name>Config`) once, so the manifests' env can be parsed as the process would. */
 export async function loadConfigLoaders(): Promise<void> {
-  platformEnv = (await import('@renopath/platform/service/adapters.ts')).PlatformEnv as never;
+  platformEnv = (await import('@renopath/platform/service/platform-env.ts')).PlatformEnv as never;
   for (const service of SERVICES) {
     const module = (await import(join(ROOT, 'services', service, 'src', 'config.ts'))) as Record<string, unknown>;
     const loader = Object.entries(module).find(([name, value]) => /^load\w+Config$/.test(name) && typeof value === 'function');
@@ -438,6 +438,9 @@ export function checkK8s(objects: Json[], secretValue: (secret: string, key: str
       }
       if (!isRenopathImage(container['image'])) continue;
       const svc = serviceOfCommand(container['args'] ?? container['command']);
+      // Endpoints drop a stopping gateway pod a moment after it gets SIGTERM: it keeps serving until they have.
+      // (The contexts are behind no Service: NATS stops handing a closing one requests as it unsubscribes.)
+      if (svc === 'gateway' && !container['lifecycle']?.['preStop']) problems.push(`${where}: no preStop hook (the pod would get SIGTERM while still in the Service's endpoints)`);
       if (!svc || !SERVICES.includes(svc)) {
         problems.push(`${where}: args ${JSON.stringify(container['args'])} do not start a service (services/<name>/src/main.ts)`);
         continue;
@@ -451,6 +454,12 @@ export function checkK8s(objects: Json[], secretValue: (secret: string, key: str
       if (svc === 'gateway' && container['readinessProbe']?.['httpGet']?.['path'] !== '/ready') problems.push(`${where}: the gateway's readiness probe should ask /ready`);
       problems.push(...checkServiceEnv(where, svc, env, probe.name, probe.serves));
     }
+  }
+  // A voluntary disruption (a node drain) must leave one replica of what runs several.
+  for (const workload of all.filter((w) => w.kind === 'Deployment' && Number(w.object['spec']?.['replicas'] ?? 1) > 1)) {
+    const budget = objects.find((o) => o['kind'] === 'PodDisruptionBudget' && matches(o['spec']?.['selector']?.['matchLabels'] ?? {}, workload.labels));
+    if (!budget) problems.push(`Deployment ${workload.name}: ${workload.object['spec']['replicas']} replicas and no PodDisruptionBudget selecting them`);
+    else if (budget['spec']?.['minAvailable'] === undefined && budget['spec']?.['maxUnavailable'] === undefined) problems.push(`PodDisruptionBudget ${budget['metadata']['name']}: neither minAvailable nor maxUnavailable`);
   }
   problems.push(...checkSameStores('deploy/k8s', envs));
   problems.push(
@@ -472,3 +481,107 @@ export function k8sFiles(): { files: string[]; listed: string[] } {
 }
 
 export const readRepoFile = readText;
+
+// ---------------------------------------------------------------------------------------------
+// Dockerfile
+
+/** One instruction of a Dockerfile: its keyword and its arguments (continuation lines joined). */
+export interface DockerInstruction {
+  line: number;
+  keyword: string;
+  args: string;
+}
+export interface DockerStage {
+  name: string | null;
+  base: string;
+  instructions: DockerInstruction[];
+}
+
+const DOCKER_KEYWORDS = new Set(['FROM', 'RUN', 'CMD', 'LABEL', 'EXPOSE', 'ENV', 'ADD', 'COPY', 'ENTRYPOINT', 'VOLUME', 'USER', 'WORKDIR', 'ARG', 'ONBUILD', 'STOPSIGNAL', 'HEALTHCHECK', 'SHELL']);
+
+/** The Dockerfile's stages, as the builder reads them; an unknown keyword or a malformed line is thrown. */
+export function parseDockerfile(text: string): DockerStage[] {
+  const instructions: DockerInstruction[] = [];
+  let pending: DockerInstruction | null = null;
+  text.split('\n').forEach((raw, index) => {
+    const line = raw.trim();
+    if (!pending && (line === '' || line.startsWith('#'))) return;
+    if (pending && line.startsWith('#')) return;
+    const body = line.endsWith('\\') ? line.slice(0, -1).trim() : line;
+    if (pending) pending.args = `${pending.args} ${body}`.trim();
+    else {
+      const match = /^([A-Za-z]+)\s+(.*)$/.exec(body);
+      if (!match || !DOCKER_KEYWORDS.has(match[1]!.toUpperCase())) throw new Error(`Dockerfile line ${index + 1}: not an instruction: ${raw}`);
+      pending = { line: index + 1, keyword: match[1]!.toUpperCase(), args: match[2]!.trim() };
+    }
+    if (!line.endsWith('\\')) {
+      instructions.push(pending!);
+      pending = null;
+    }
+  });
+  const stages: DockerStage[] = [];
+  for (const instruction of instructions) {
+    if (instruction.keyword === 'FROM') {
+      const match = /^(\S+)(?:\s+AS\s+(\S+))?$/i.exec(instruction.args);
+      if (!match) throw new Error(`Dockerfile line ${instruction.line}: FROM ${instruction.args}`);
+      stages.push({ base: match[1]!, name: match[2] ?? null, instructions: [] });
+    } else if (stages.length === 0) {
+      if (instruction.keyword !== 'ARG') throw new Error(`Dockerfile line ${instruction.line}: ${instruction.keyword} before FROM`);
+    } else {
+      stages.at(-1)!.instructions.push(instruction);
+    }
+  }
+  return stages;
+}
+
+/** The exec form's arguments (`["node", "x"]`), or null for the shell form. */
+export const execForm = (args: string): string[] | null => {
+  try {
+    const parsed: unknown = JSON.parse(args);
+    return Array.isArray(parsed) && parsed.every((a) => typeof a === 'string') ? parsed : null;
+  } catch {
+    return null;
+  }
+};
+
+/**
+ * The packages the compiled services import (bare specifiers of src/, outside specs and test
+ * helpers), each with the workspace that imports it. A package that only a checkout loads (tsx, behind
+ * a compiled file's absence in import-source.mjs) is left out with its reason.
+ */
+export function runtimeImports(): Map<string, Set<string>> {
+  const CHECKOUT_ONLY: Record<string, string> = { tsx: 'import-source.mjs loads it only where no compiled file is beside the worker (a checkout)' };
+  // Test helpers that live beside the code they help test (and tsconfig.build.json leaves out).
+  const TEST_HELPERS = /^(testing|test-server|decider-spec)\.ts$/;
+  const imports = new Map<string, Set<string>>();
+  const walk = (dir: string, workspace: string) => {
+    for (const entry of readdirSync(join(ROOT, dir), { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (entry.name !== 'testing' && entry.name !== 'node_modules') walk(path, workspace);
+        continue;
+      }
+      if (!/\.(ts|mjs)$/.test(entry.name) || entry.name.includes('.spec.') || TEST_HELPERS.test(entry.name)) continue;
+      // Type-only imports are erased by the compiler: they load nothing.
+      const code = readText(path).replace(/(import|export)\s+type\s[^;]*?from\s+['"][^'"]+['"]/gs, '');
+      for (const match of code.matchAll(/(?:from\s+|import\s*\(\s*|import\s+)['"]([^'"./][^'"]*)['"]/g)) {
+        const specifier = match[1]!;
+        if (specifier.startsWith('node:')) continue;
+        const name = specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : specifier.split('/')[0]!;
+        if (name in CHECKOUT_ONLY) continue;
+        if (!imports.has(name)) imports.set(name, new Set());
+        imports.get(name)!.add(workspace);
+      }
+    }
+  };
+  for (const group of ['shared', 'services']) {
+    for (const name of readdirSync(join(ROOT, group))) if (existsSync(join(ROOT, group, name, 'src'))) walk(join(group, name, 'src'), `${group}/${name}`);
+  }
+  return imports;
+}
+
+/** A workspace's production dependencies (what `npm ci --omit=dev` installs for it), and the root's. */
+export function productionDependencies(workspace: string): Set<string> {
+  const manifest = (path: string) => JSON.parse(readText(path)) as { dependencies?: Record<string, string> };
+  return new Set([...Object.keys(manifest(join(workspace, 'package.json')).dependencies ?? {}), ...Object.keys(manifest('package.json').dependencies ?? {})]);
+}

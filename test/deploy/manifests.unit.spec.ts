@@ -9,13 +9,18 @@ import {
   checkCompose,
   checkK8s,
   composeVariables,
+  execForm,
   imageProblem,
   interpolate,
   k8sFiles,
   loadConfigLoaders,
+  parseDockerfile,
   parseYamlFile,
+  productionDependencies,
   readRepoFile,
+  runtimeImports,
   variablesReadBy,
+  type DockerStage,
 } from './manifests.ts';
 
 /** What an operator puts in .env (compose) or the Secret (Kubernetes): valid values of each kind. */
@@ -154,6 +159,15 @@ describe('Kubernetes manifests (deploy/k8s)', () => {
     expect(checkK8s(k8sObjects(), secretValue)).toEqual([]);
   });
 
+  it('keeps one gateway, one estates replica and one worker through a node drain, and lets a gateway leave the endpoints before it stops', () => {
+    const objects = k8sObjects();
+    const budgets = objects.filter((o) => o['kind'] === 'PodDisruptionBudget');
+    expect(budgets.map((b) => [b['metadata'].name, b['spec'].minAvailable]).sort()).toEqual([['calculations-worker', 1], ['estates', 1], ['gateway', 1]]);
+    const gateway = objects.find((o) => o['kind'] === 'Deployment' && o['metadata'].name === 'gateway')!;
+    expect(gateway['spec'].template.spec.containers[0].lifecycle.preStop.exec.command).toEqual(['sleep', '5']);
+    expect(gateway['spec'].template.spec.terminationGracePeriodSeconds).toBeGreaterThan(5);
+  });
+
   it('runs every service, two gateways, two estates, workers, and StatefulSets for the stores', () => {
     const objects = k8sObjects();
     const deployments = new Map(objects.filter((o) => o['kind'] === 'Deployment').map((o) => [o['metadata'].name, o]));
@@ -209,6 +223,12 @@ describe('Kubernetes manifests (deploy/k8s)', () => {
       expect(broken((o) => { delete container(o, 'estates').readinessProbe; })).toContainEqual('Deployment estates container estates: no readiness probe');
       expect(broken((o) => { delete container(o, 'reporting').livenessProbe; })).toContainEqual('Deployment reporting container reporting: no liveness probe');
       expect(broken((o) => { delete container(o, 'gateway').resources.limits.memory; })).toContainEqual('Deployment gateway container gateway: no memory limits');
+    });
+
+    it('a Renopath container without preStop, or replicas without a PodDisruptionBudget', () => {
+      expect(broken((o) => { delete container(o, 'gateway').lifecycle; })).toContainEqual(expect.stringMatching(/^Deployment gateway container gateway: no preStop hook/));
+      expect(broken((o) => { o.splice(o.indexOf(find(o, 'PodDisruptionBudget', 'estates')), 1); })).toContainEqual('Deployment estates: 2 replicas and no PodDisruptionBudget selecting them');
+      expect(broken((o) => { find(o, 'Deployment', 'renovations')['spec'].replicas = 2; })).toContainEqual('Deployment renovations: 2 replicas and no PodDisruptionBudget selecting them');
     });
 
     it('a Service that selects no pods, or targets a port no container has', () => {
@@ -267,18 +287,69 @@ describe('Dockerfile', () => {
     expect(dockerfile.indexOf('RUN npm ci')).toBeGreaterThan(dockerfile.lastIndexOf('/package.json '));
   });
 
-  it('uses pinned base images, runs as a non-root user and starts services through tsx', () => {
-    const bases = [...dockerfile.matchAll(/^FROM (\S+)/gm)].map((m) => m[1]!);
-    expect(bases.length).toBeGreaterThan(0);
-    for (const base of bases) expect(imageProblem(base)).toBeNull();
-    expect(dockerfile).toMatch(/^USER node$/m);
-    expect(dockerfile).toMatch(/^ENTRYPOINT \["node", "--import", "tsx"\]$/m);
-    expect(existsSync(join(ROOT, 'deploy/probe/bus-probe.mjs'))).toBe(true);
+  const stages = parseDockerfile(dockerfile);
+  const stage = (name: string) => stages.find((s) => s.name === name)!;
+  const args = (of: DockerStage, keyword: string) => of.instructions.filter((i) => i.keyword === keyword).map((i) => i.args);
+
+  it('is a Dockerfile the builder reads: known instructions, pinned bases, exec-form entry point', () => {
+    expect(stages.map((s) => s.name)).toEqual(['deps', 'build', 'runtime']);
+    for (const { base } of stages) if (!stages.some((s) => s.name === base)) expect(imageProblem(base)).toBeNull();
+    const runtime = stage('runtime');
+    expect(execForm(args(runtime, 'ENTRYPOINT')[0]!)).toEqual(['node', 'deploy/start.mjs']);
+    expect(execForm(args(runtime, 'CMD')[0]!)).toEqual(['services/gateway/src/main.ts']);
+    expect(() => parseDockerfile('FROM node:24-bookworm-slim\nRUNN npm ci\n')).toThrow(/line 2: not an instruction/);
+  });
+
+  it('installs the production dependencies on a current Node LTS slim base, with the Node headers for native builds', () => {
+    for (const { base } of stages.filter((s) => !stages.some((other) => other.name === s.base))) {
+      expect(base).toMatch(/^node:(22|24)(\.\d+)*-[a-z]+-slim$/);
+    }
+    const deps = stage('deps');
+    expect(args(deps, 'ENV')).toContainEqual('npm_config_nodedir=/usr/local');
+    expect(args(deps, 'RUN').filter((run) => /npm (ci|install)/.test(run))).toEqual([expect.stringMatching(/^npm ci --omit=dev /)]);
+  });
+
+  it('compiles the TypeScript in the build stage (npm run build, which the package defines)', () => {
+    expect(stage('build').base).toBe('deps');
+    expect(args(stage('build'), 'RUN')).toEqual(expect.arrayContaining(['npm ci --no-audit --no-fund', 'npm run build']));
+    expect(JSON.parse(readRepoFile('package.json')).scripts.build).toBe('node scripts/build.mjs');
+  });
+
+  it('runs as a non-root user with a health check, and takes no source, compiler or dev dependency into the runtime stage', () => {
+    const runtime = stage('runtime');
+    expect(args(runtime, 'USER')).toEqual(['node']);
+    expect(args(runtime, 'HEALTHCHECK')).toHaveLength(1);
+    expect(args(runtime, 'HEALTHCHECK')[0]).toMatch(/^--interval=\S+ .*CMD \["node", "-e", .*\/health/);
+    // node_modules only from the stage that installed with --omit=dev; from the build stage only its JavaScript.
+    const copies = args(runtime, 'COPY');
+    expect(copies.filter((c) => c.startsWith('--from='))).toEqual(['--from=deps /app ./', '--from=build /app/build ./']);
+    expect(copies.filter((c) => !c.startsWith('--from='))).toEqual(['deploy/start.mjs deploy/start.mjs', 'deploy/probe deploy/probe']);
+    expect(args(runtime, 'RUN').join('\n')).not.toMatch(/npm (ci|install)|apt-get|tsx|tsc/);
+    expect(args(runtime, 'ENTRYPOINT').join(' ')).not.toContain('tsx');
+  });
+
+  it('every package the compiled services import is a production dependency of the workspace that imports it', () => {
+    const missing: string[] = [];
+    for (const [name, workspaces] of runtimeImports()) {
+      for (const workspace of workspaces) if (!productionDependencies(workspace).has(name)) missing.push(`${workspace} imports ${name}`);
+    }
+    expect(missing).toEqual([]);
+    expect(runtimeImports().has('prom-client')).toBe(true);
+  });
+
+  it('starts each service the manifests name by its source path (deploy/start.mjs maps it to the compiled file)', () => {
+    const launcher = readRepoFile('deploy/start.mjs');
+    const accepted = new RegExp(/if \(!(\/.*\/)\.test\(entry\)\)/.exec(launcher)![1]!.slice(1, -1));
+    for (const service of SERVICES) expect(accepted.test(`services/${service}/src/main.ts`)).toBe(true);
+    expect(accepted.test('../etc/passwd')).toBe(false);
+    const build = JSON.parse(readRepoFile('tsconfig.build.json'));
+    expect(build.include).toEqual(expect.arrayContaining(['services/*/src/**/*.ts', 'shared/*/src/**/*.ts']));
+    expect(build.compilerOptions).toMatchObject({ noEmit: false, rewriteRelativeImportExtensions: true, outDir: 'build' });
   });
 
   it('.dockerignore keeps local dependencies, data and .env out of the image', () => {
     const ignore = readRepoFile('.dockerignore').split('\n');
-    expect(ignore).toEqual(expect.arrayContaining(['**/node_modules', '.env', '/data', '.git']));
+    expect(ignore).toEqual(expect.arrayContaining(['**/node_modules', '.env', '/data', '.git', '/build']));
   });
 });
 

@@ -31,6 +31,8 @@ import { isFinal, jobDecider, jobStream, JOB_STREAM_PREFIX, type JobCommand } fr
 import { J, type JobDoc } from './job-views/job-views.projection.ts';
 import { JOB_VIEWS } from './projections.ts';
 import { WorkQueue } from './work-queue/work-queue.ts';
+import { jobAttempts, jobDuration, jobsTotal, watchQueue } from '@renopath/platform/observability/metrics.ts';
+import { currentTraceparent } from '@renopath/platform/observability/tracing.ts';
 import type { JobSource } from './worker/worker.ts';
 
 export interface CalculationsConfig {
@@ -69,6 +71,14 @@ type Handler = (req: ServiceRequest) => Promise<unknown>;
 const WRITER_ROLES = new Set(['OWNER', 'EMPLOYEE']);
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const notFound = () => new DomainError(404, ['calculation job not found']);
+/** The statuses a job command can move a job to, for renopath_jobs_total. */
+const STATUS_OF_COMMAND: Partial<Record<JobCommand['type'], readonly string[]>> = {
+  CreateJob: ['NOT_STARTED'],
+  StartJob: ['RUNNING', 'FAILED'],
+  FinishJob: ['FINISHED'],
+  FailJob: ['FAILED'],
+  StopJob: ['STOPPED'],
+};
 
 /** Job ids of an EPC document job: one per trajectory job, derived from it so a resumed parent finds its child. */
 export const childJobIdOf = (parent_job_id: string) => newId({ idempotency_key: `calculation-job:${parent_job_id}:epc-document` }, 'calculation-job');
@@ -77,6 +87,13 @@ export async function startCalculations(deps: CalculationsDeps): Promise<Calcula
   const { bus, eventStore: store, readStore: reads, config, log } = deps;
   const now = deps.now ?? (() => new Date());
   const queue = new WorkQueue(reads);
+  const unwatchQueue = watchQueue(queue);
+  /**
+   * The request each job created here came from (its trace and correlation id), until a worker takes
+   * it: the job's run continues that trace. Like the queue, only a fast path: a job taken by another
+   * process, or after a restart, runs in a trace of its own.
+   */
+  const origins = new Map<string, { traceparent?: string; correlation_id: string }>();
 
   const projection = runProjection({
     ...JOB_VIEWS,
@@ -86,7 +103,18 @@ export async function startCalculations(deps: CalculationsDeps): Promise<Calcula
   });
   const settle = readYourWrites(projection, config.settleTimeoutMs);
 
-  const decide = (job_id: string, command: JobCommand, context: CommandContext) => handleCommand(store, jobStream(job_id), jobDecider, command, context);
+  const decide = async (job_id: string, command: JobCommand, context: CommandContext) => {
+    const result = await handleCommand(store, jobStream(job_id), jobDecider, command, context);
+    // A status this command moved the job to (an appended command whose status is its own), once, where it was decided.
+    if (result.position !== null && STATUS_OF_COMMAND[command.type]?.includes(result.state.status)) jobsTotal.inc({ status: result.state.status });
+    if (command.type === 'CreateJob' && result.position !== null) {
+      const traceparent = currentTraceparent();
+      origins.set(job_id, { ...(traceparent ? { traceparent } : {}), correlation_id: context.metadata.correlation_id });
+    } else if (isFinal(result.state.status)) {
+      origins.delete(job_id);
+    }
+    return result;
+  };
   const systemContext = (correlation_id: string): CommandContext => ({
     now: now().toISOString(),
     metadata: { actor: { user_id: null, client_id: null }, correlation_id, causation_id: null },
@@ -146,7 +174,12 @@ export async function startCalculations(deps: CalculationsDeps): Promise<Calcula
       async handle(event) {
         await projection.waitFor(event.position, config.settleTimeoutMs);
         const doc = await reads.get<JobDoc>(J.jobs, event.stream.slice(JOB_STREAM_PREFIX.length));
-        if (doc) await deps.onFinal!(doc.job, doc);
+        if (!doc) return;
+        const status = doc.job.calculation_job_status;
+        const seconds = (Date.parse(event.occurred_at) - Date.parse(doc.job.created_at)) / 1000;
+        if (Number.isFinite(seconds)) jobDuration.observe({ status }, Math.max(0, seconds));
+        jobAttempts.observe({ status }, doc.attempt);
+        await deps.onFinal!(doc.job, doc);
       },
     })
     : null;
@@ -324,9 +357,12 @@ export async function startCalculations(deps: CalculationsDeps): Promise<Calcula
     const position = result?.position ?? null;
     const created = result?.state.created;
     if (!result || position === null || result.state.status !== 'RUNNING' || !created) return { assignment: null, position };
+    const origin = origins.get(job_id);
+    origins.delete(job_id);
     return {
       position,
       assignment: {
+        ...origin,
         job_id,
         attempt: result.state.attempt,
         calculation_job_type: created.calculation_job_type,
@@ -376,6 +412,7 @@ export async function startCalculations(deps: CalculationsDeps): Promise<Calcula
     jobs,
     async close() {
       sweeping.abort();
+      unwatchQueue();
       queue.close();
       await sweeper;
       for (const s of served) await s.close();

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { PlatformEnv, platformConfig, type PlatformConfig } from '@renopath/platform/service/adapters.ts';
+import { PlatformEnv, platformConfig, type PlatformConfig } from '@renopath/platform/service/platform-env.ts';
 import { breakerSettingsOf, ProviderBreakerEnv } from './config-providers.ts';
+import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from './webhooks/retry-schedule.ts';
 import type { BreakerSettings } from './gap-filling/http-providers.ts';
 
 /** The calculations service's configuration (README.md, Configuration), parsed once at start-up (house style: one config module per service). */
@@ -19,7 +20,14 @@ const Env = PlatformEnv.extend({
   /** Threads that make plans, off the thread that serves requests; 0: in that thread. */
   RENOPATH_PLANNER_THREADS: z.coerce.number().int().min(0).max(16).default(1),
   RENOPATH_ALLOW_PRIVATE_NETWORK: flag,
-  RENOPATH_WEBHOOK_RETRY_SCHEDULE: z.string().default('0,5s,5m,30m,2h,5h,10h'),
+  RENOPATH_WEBHOOK_RETRY_SCHEDULE: z.string().default(DEFAULT_RETRY_SCHEDULE).superRefine((text, ctx) => {
+    // Checked at start-up, not when the first webhook is due.
+    try {
+      parseRetrySchedule(text);
+    } catch (error) {
+      ctx.addIssue({ code: 'custom', message: (error as Error).message });
+    }
+  }),
   RENOPATH_LIDAR_URL: z.preprocess((v) => (v === '' ? undefined : v), z.url().optional()),
   RENOPATH_ENERGY_PROVIDER_URL: z.preprocess((v) => (v === '' ? undefined : v), z.url().optional()),
   RENOPATH_PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(1).default(3000),

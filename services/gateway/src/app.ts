@@ -4,6 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
 import type { BlobStore, Bus, ReadStore } from '@renopath/platform';
 import type { AsyncApiOptions } from './asyncapi/document.ts';
+import type { ThreadMetrics } from '@renopath/platform/observability/metrics.ts';
 import type { GatewayConfig } from './config.ts';
 import { requestLogger } from './http/request-logger.ts';
 import { authPlugin } from './plugins/auth.ts';
@@ -11,6 +12,8 @@ import { docsPlugin } from './plugins/docs.ts';
 import { downloadsPlugin } from './plugins/downloads.ts';
 import { answerClientError, clientRequestId, errorsPlugin, frameworkErrors } from './plugins/errors.ts';
 import { idempotencyPlugin } from './plugins/idempotency.ts';
+import { metricsPlugin } from './plugins/metrics.ts';
+import { tracingPlugin } from './plugins/tracing.ts';
 import { rateLimitPlugin } from './plugins/rate-limit.ts';
 import { ONE_MIB, uploadsPlugin } from './plugins/uploads.ts';
 import { serializerCompiler, validatorCompiler } from './plugins/validation.ts';
@@ -33,6 +36,8 @@ export interface GatewayDeps {
   downloadSecret: Buffer;
   /** Where Idempotency-Key records live (docs/http-contract.md "Idempotency and read-your-writes"); in memory when not given. */
   idempotencyStore?: ReadStore;
+  /** Context threads of this process (embedded mode), whose metrics /metrics merges with this thread's. */
+  metricsThreads?: ThreadMetrics[];
   /** No other gateway uses `idempotencyStore` (embedded mode): a claim left by an earlier process is abandoned at once. */
   idempotencyExclusive?: boolean;
   now?: () => number;
@@ -46,6 +51,8 @@ export interface Gateway {
   routes: readonly RouteDef[];
   /** Loads identity's key set and follows revocations; rejects while identity does not answer (retry it). */
   start(): Promise<void>;
+  /** The process is stopping: /ready answers 503 from now on, so no new request is routed here. */
+  drain(): void;
 }
 
 /**
@@ -75,9 +82,11 @@ export function buildGateway(deps: GatewayDeps): Gateway {
   app.setSerializerCompiler(serializerCompiler);
 
   const now = deps.now ? { now: deps.now } : {};
+  void app.register(tracingPlugin);
   void app.register(errorsPlugin);
   void app.register(authPlugin, { bus, issuer: config.issuer, audience: config.audience, adminToken: config.adminToken, ...now });
   void app.register(rateLimitPlugin, config.rateLimit);
+  void app.register(metricsPlugin, { threads: deps.metricsThreads ?? [] });
   void app.register(idempotencyPlugin, { ...(deps.idempotencyStore ? { store: deps.idempotencyStore } : {}), exclusive: deps.idempotencyExclusive ?? false, ...now });
   void app.register(uploadsPlugin);
   void app.register(docsPlugin, {
@@ -85,7 +94,9 @@ export function buildGateway(deps: GatewayDeps): Gateway {
     events: deps.events ?? { natsUrl: 'nats://localhost:4222', stream: 'RENOPATH_EVENTS', prefix: null },
   });
   void app.register(downloadsPlugin, { blobs: deps.blobs, secret: deps.downloadSecret, publicUrl: config.publicUrl, ...now });
-  void app.register(operationalRoutes, { bus, contexts: config.contexts });
+  let started = false;
+  let draining = false;
+  void app.register(operationalRoutes, { bus, contexts: config.contexts, started: () => started, draining: () => draining });
   void app.register(tokenRoute, { bus, busTimeoutMs: config.busTimeoutMs, limited: config.rateLimit.perSecond > 0 && config.rateLimit.burst > 0, ...now });
   void app.register(declaredRoutes, {
     routes, bus, blobs: deps.blobs, contexts: config.contexts, busTimeoutMs: config.busTimeoutMs, settleTimeoutMs: config.settleTimeoutMs,
@@ -97,6 +108,10 @@ export function buildGateway(deps: GatewayDeps): Gateway {
     async start() {
       await app.ready();
       await app.auth.start();
+      started = true;
+    },
+    drain() {
+      draining = true;
     },
   };
 }

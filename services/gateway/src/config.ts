@@ -5,7 +5,7 @@ import { TOKEN_DEFAULTS } from '@renopath/contracts';
 /** The gateway's configuration (README.md "Configuration"), parsed once at start-up; nothing else reads process.env. */
 
 const Env = z.object({
-  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  PORT: z.coerce.number({ error: 'expected a port number from 0 to 65535' }).int().min(0).max(65535).default(8080),
   HOST: z.string().default('0.0.0.0'),
   RENOPATH_PUBLIC_URL: z.string().url().optional(),
   RENOPATH_ADMIN_TOKEN: z.preprocess((v) => (v === '' ? undefined : v), z.string().min(16, 'RENOPATH_ADMIN_TOKEN must be at least 16 characters').optional()),

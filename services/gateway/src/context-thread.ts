@@ -10,14 +10,17 @@ import { loadRenovationsConfig } from '@renopath/renovations/config.ts';
 import { startRenovationsContext } from '@renopath/renovations/start.ts';
 import { loadReportingConfig } from '@renopath/reporting/config.ts';
 import { startReportingContext } from '@renopath/reporting/start.ts';
-import { createLogger, PlatformEnv, platformConfig } from '@renopath/platform/service/adapters.ts';
+import { createLogger } from '@renopath/platform/service/adapters.ts';
+import { loadPlatformConfig } from '@renopath/platform/service/platform-env.ts';
 import { ThreadBus } from '@renopath/platform/memory/thread-bus.ts';
+import { observedBus } from '@renopath/platform/observability/instrument.ts';
+import { metricsOfThisThread, type MetricsJson } from '@renopath/platform/observability/metrics.ts';
+import { startTracing, stopTracing } from '@renopath/platform/observability/tracing.ts';
 import type { BlobStore, Bus } from '@renopath/platform';
 import type { Logger } from 'pino';
+import type { ThreadableContext } from './config-threads.ts';
 
-/** The contexts embedded mode can run in a thread of their own (identity stays with the gateway: it bootstraps the first client). */
-export const THREADABLE_CONTEXTS = ['estates', 'renovations', 'calculations', 'reporting'] as const;
-export type ThreadableContext = (typeof THREADABLE_CONTEXTS)[number];
+export { THREADABLE_CONTEXTS, type ThreadableContext } from './config-threads.ts';
 
 /** What the main thread hands a context thread (`workerData`). */
 export interface ContextThreadData {
@@ -28,9 +31,9 @@ export interface ContextThreadData {
 }
 
 /** What a context thread tells the main thread on its `parentPort`. */
-export type ContextThreadReport = { ready: true } | { stopped: true } | { failed: string } | { loopActiveMs: number; cpuMs: number | null };
+export type ContextThreadReport = { ready: true } | { stopped: true } | { failed: string } | { loopActiveMs: number; cpuMs: number | null } | { metrics: MetricsJson };
 /** What the main thread tells a context thread. */
-export type ContextThreadCommand = 'stop' | 'mark';
+export type ContextThreadCommand = 'stop' | 'mark' | 'metrics';
 
 /**
  * One context in its own thread, as its own process would run it in distributed mode: its storage
@@ -39,9 +42,11 @@ export type ContextThreadCommand = 'stop' | 'mark';
  */
 export async function runContextThread(data: ContextThreadData, control: MessagePort): Promise<void> {
   const { context, env } = data;
-  const platform = platformConfig(PlatformEnv.parse(env));
+  const platform = loadPlatformConfig(env);
+  startTracing(`renopath-${context}`, { env });
   const log = createLogger(platform.logLevel, 'renopath').child({ context });
-  const bus = new ThreadBus(data.bus, { onHandlerError: (err, subject) => log.error({ err, subject }, 'request handler failed') });
+  const threadBus = new ThreadBus(data.bus, { onHandlerError: (err, subject) => log.error({ err, subject }, 'request handler failed') });
+  const bus = observedBus(threadBus);
   let running: { close(): Promise<void> };
   try {
     running = await startContext(context, env, bus, log);
@@ -53,6 +58,11 @@ export async function runContextThread(data: ContextThreadData, control: Message
   let mark = performance.eventLoopUtilization();
   let cpuMark = threadCpuMs();
   control.on('message', async (command: ContextThreadCommand) => {
+    if (command === 'metrics') {
+      // This thread's registry, for the main thread's /metrics.
+      control.postMessage({ metrics: await metricsOfThisThread() } satisfies ContextThreadReport);
+      return;
+    }
     if (command === 'mark') {
       // For the bench: how long this thread's loop was busy since the last mark, and its CPU time.
       const now = performance.eventLoopUtilization();
@@ -65,6 +75,7 @@ export async function runContextThread(data: ContextThreadData, control: Message
     try {
       await running.close();
     } finally {
+      await stopTracing();
       await bus.close();
       control.postMessage({ stopped: true } satisfies ContextThreadReport);
     }

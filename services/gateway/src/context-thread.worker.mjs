@@ -1,8 +1,8 @@
 // A context in a worker thread (context-thread.ts, started by embedded.ts). Plain JavaScript that
-// loads the TypeScript through tsx's scoped import, as the planner's thread does: a thread does not
-// reliably get the process's loader (a test runner's worker has none).
+// loads the context as importSource says (compiled in the image, through tsx in a checkout), as the
+// planner's thread does.
 import { parentPort, workerData } from 'node:worker_threads';
-import { tsImport } from 'tsx/esm/api';
+import { importSource } from '@renopath/platform/internal/import-source.mjs';
 
-const { runContextThread } = await tsImport('./context-thread.ts', import.meta.url);
+const { runContextThread } = await importSource('./context-thread.ts', import.meta.url);
 await runContextThread(workerData, parentPort);

@@ -1,52 +1,18 @@
-import { availableParallelism } from 'node:os';
 import { MessageChannel, Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
-import { z } from 'zod';
 import type { MemoryBus } from '@renopath/platform/memory/memory-bus.ts';
 import { exposeBus } from '@renopath/platform/memory/thread-bus.ts';
-import { THREADABLE_CONTEXTS, type ContextThreadCommand, type ContextThreadData, type ContextThreadReport, type ThreadableContext } from './context-thread.ts';
+import type { MetricsJson } from '@renopath/platform/observability/metrics.ts';
+import type { ContextThreadCommand, ContextThreadData, ContextThreadReport, ThreadableContext } from './context-thread.ts';
 
-/**
- * What `auto` (the default) runs in threads: the two contexts with the most work per job after the
- * gateway's share, measured by `npm run bench -- jobs` (docs/architecture.md). Every context in a
- * thread costs more CPU in messages between threads than it frees on a machine with few cores.
- */
-const AUTO: ThreadableContext[] = ['estates', 'calculations'];
-
-/**
- * `RENOPATH_CONTEXT_THREADS`: which contexts embedded mode runs in threads of their own: `auto` (the
- * default: estates and calculations, or none on a single core), `all` (estates, renovations,
- * calculations and reporting, each in one), `none` (every context on the main thread), or a
- * comma-separated list of those four.
- */
-const ContextThreadsEnv = z
-  .string()
-  .default('auto')
-  .transform((value, ctx): ThreadableContext[] => {
-    const v = value.trim();
-    if (v === 'auto') return availableParallelism() > 1 ? [...AUTO] : [];
-    if (v === 'all') return [...THREADABLE_CONTEXTS];
-    if (v === 'none' || v === '') return [];
-    const names = v.split(',').map((n) => n.trim());
-    const unknown = names.filter((n) => !(THREADABLE_CONTEXTS as readonly string[]).includes(n));
-    if (unknown.length > 0) {
-      ctx.addIssue({ code: 'custom', message: `RENOPATH_CONTEXT_THREADS: ${unknown.join(', ')} cannot run in a thread (expected auto, all, none or some of ${THREADABLE_CONTEXTS.join(', ')})` });
-      return z.NEVER;
-    }
-    return [...new Set(names)] as ThreadableContext[];
-  });
-
-/** RENOPATH_CONTEXT_THREADS read as the other settings are: a wrong value is an `invalid configuration` error that names it. */
-export function contextThreadsOf(env: NodeJS.ProcessEnv): ThreadableContext[] {
-  const parsed = ContextThreadsEnv.safeParse(env['RENOPATH_CONTEXT_THREADS']);
-  if (!parsed.success) throw new Error(`invalid configuration: ${parsed.error.issues.map((i) => i.message).join('; ')}`);
-  return parsed.data;
-}
+export { contextThreadsOf } from './config-threads.ts';
 
 export interface ContextThread {
   context: ThreadableContext;
   /** Closes the context in its thread, then ends the thread. */
   close(): Promise<void>;
+  /** The thread's metrics registry (merged into the main thread's /metrics). */
+  metrics(): Promise<MetricsJson>;
   /** The thread's event loop active time and CPU time (ms; null off Linux) since the previous call: the bench's per-thread figures. */
   loopActiveSinceMark(): Promise<{ loopActiveMs: number; cpuMs: number | null }>;
 }
@@ -94,6 +60,12 @@ export async function startContextThread(context: ThreadableContext, env: NodeJS
   });
   return {
     context,
+    metrics: () =>
+      new Promise<MetricsJson>((resolve) => {
+        const onReport = (r: ContextThreadReport) => 'metrics' in r && (worker.off('message', onReport), resolve(r.metrics));
+        worker.on('message', onReport);
+        worker.postMessage('metrics' satisfies ContextThreadCommand);
+      }),
     loopActiveSinceMark: () =>
       new Promise<{ loopActiveMs: number; cpuMs: number | null }>((resolve) => {
         const onReport = (r: ContextThreadReport) => 'loopActiveMs' in r && (worker.off('message', onReport), resolve(r));

@@ -1,11 +1,17 @@
 import { loadIdentityConfig } from '@renopath/identity/config.ts';
 import { startIdentityContext } from '@renopath/identity/start.ts';
 import { localWebhookSigner } from '@renopath/calculations/webhooks/job-webhooks.ts';
-import { createLogger, openBlobStore, PlatformEnv, platformConfig } from '@renopath/platform/service/adapters.ts';
+import { createLogger, openBlobStore } from '@renopath/platform/service/adapters.ts';
+import { loadPlatformConfig } from '@renopath/platform/service/platform-env.ts';
 import { createMemoryBus } from '@renopath/platform/memory/memory-bus.ts';
+import { observedBus } from '@renopath/platform/observability/instrument.ts';
+import { collectProcessMetrics } from '@renopath/platform/observability/metrics.ts';
+import { startTracing } from '@renopath/platform/observability/tracing.ts';
+import { startMetricsServer } from '@renopath/platform/observability/metrics-server.ts';
 import { buildGateway } from './app.ts';
 import { eventsOf } from './asyncapi/document.ts';
 import { loadGatewayConfig } from './config.ts';
+import { checkEmbeddedConfig } from './config-embedded.ts';
 import { calculationsRoutes } from './routes/calculations.routes.ts';
 import { renovationsRoutes } from './routes/renovations.routes.ts';
 import { reportingRoutes } from './routes/reporting.routes.ts';
@@ -25,16 +31,22 @@ export interface EmbeddedOptions {
 }
 
 export async function startEmbedded(env: NodeJS.ProcessEnv = process.env, options: EmbeddedOptions = {}) {
+  // Every context's settings, before anything opens: a wrong value leaves nothing running.
+  checkEmbeddedConfig(env);
   const gatewayConfig = loadGatewayConfig(env);
   const identityConfig = loadIdentityConfig(env);
-  // Read before anything starts: a wrong value leaves nothing running.
   const inThreads = contextThreadsOf(env);
-  const platform = platformConfig(PlatformEnv.parse(env));
+  const platform = loadPlatformConfig(env);
   const logger = createLogger(gatewayConfig.logLevel, 'renopath');
+  // Spans of this thread (the gateway and the contexts beside it); each context thread starts its own.
+  startTracing('renopath', { env });
   const bus = createMemoryBus({ copyRequests: options.wireFidelity ?? false });
+  // What this thread sends is timed here; each context thread times its own side (context-thread.ts).
+  const timed = observedBus(bus);
+  collectProcessMetrics();
   // One blob store for the gateway (uploads in, signed downloads out) and the estates service.
   const blobs = await openBlobStore(platform);
-  const identity = await startIdentityContext(identityConfig, bus, logger.child({ context: 'identity' }));
+  const identity = await startIdentityContext(identityConfig, timed, logger.child({ context: 'identity' }));
   // Some contexts each in a thread of their own (RENOPATH_CONTEXT_THREADS), started side by side: one
   // event loop for the gateway and every context was the limit of an embedded process (docs/architecture.md).
   const threads = await startThreads(inThreads, env, bus, logger).catch(async (error: unknown) => {
@@ -51,7 +63,7 @@ export async function startEmbedded(env: NodeJS.ProcessEnv = process.env, option
     signer: localWebhookSigner((client_id) => identity.service.webhookSecret(client_id)),
   };
   const here = <C extends ThreadableContext>(context: C) =>
-    inThreads.includes(context) ? null : startContext(context, env, bus, logger.child({ context }), shares);
+    inThreads.includes(context) ? null : startContext(context, env, timed, logger.child({ context }), shares);
   const estates = await here('estates');
   // Before the bootstrap: its copy of identity and the estates follows their events from the first one.
   const renovations = await here('renovations');
@@ -60,8 +72,10 @@ export async function startEmbedded(env: NodeJS.ProcessEnv = process.env, option
   const bootstrap = await identity.service.bootstrapIfEmpty(identityConfig.bootstrap);
   const { downloadSecret, idempotencyStore } = await openGatewayStorage(gatewayConfig);
   // The idempotency records are in this process's own data dir: a claim left unfinished there is a dead process's.
-  const gateway = buildGateway({ bus, config: gatewayConfig, logger, blobs, downloadSecret, events: eventsOf(platform), idempotencyStore, idempotencyExclusive: true, routes: [...renovationsRoutes, ...calculationsRoutes, ...reportingRoutes] });
+  const metricsThreads = threads.map((thread) => thread.metrics);
+  const gateway = buildGateway({ bus: timed, config: gatewayConfig, metricsThreads, logger, blobs, downloadSecret, events: eventsOf(platform), idempotencyStore, idempotencyExclusive: true, routes: [...renovationsRoutes, ...calculationsRoutes, ...reportingRoutes] });
   await gateway.start();
+  const metricsServer = platform.metricsPort ? await startMetricsServer(platform.metricsPort, metricsThreads) : null;
   return {
     gateway,
     identity,
@@ -76,6 +90,7 @@ export async function startEmbedded(env: NodeJS.ProcessEnv = process.env, option
     bootstrap,
     config: gatewayConfig,
     async close() {
+      await metricsServer?.close();
       await gateway.app.close();
       await idempotencyStore.close();
       // In the reverse of the start order, each where it runs: reporting, calculations, renovations, estates.

@@ -1,24 +1,30 @@
-import { PlatformEnv, createLogger, openBlobStore, openBus, platformConfig } from '@renopath/platform/service/adapters.ts';
-import { BusUnavailableError } from '@renopath/platform';
-import { buildGateway } from './app.ts';
-import { eventsOf } from './asyncapi/document.ts';
+import { loadPlatformConfig } from '@renopath/platform/service/platform-env.ts';
+import { checkedOrExit } from '@renopath/platform/service/start-up.ts';
 import { loadGatewayConfig } from './config.ts';
-import { calculationsRoutes } from './routes/calculations.routes.ts';
-import { renovationsRoutes } from './routes/renovations.routes.ts';
-import { reportingRoutes } from './routes/reporting.routes.ts';
-import { openGatewayStorage } from './storage.ts';
 
 /** The gateway as its own process (distributed mode): HTTP in front, the bus behind. */
-const config = loadGatewayConfig();
-const platform = platformConfig(PlatformEnv.parse(process.env));
+const { config, platform } = checkedOrExit('gateway', () => ({ config: loadGatewayConfig(), platform: loadPlatformConfig(process.env) }));
+// What opens stores and the bus is loaded once the settings are known to be right: a wrong one is
+// reported within a second, not after seconds of imports.
+const { createLogger, openBlobStore, openBus } = await import('@renopath/platform/service/adapters.ts');
+const { startMetricsServer } = await import('@renopath/platform/observability/metrics-server.ts');
+const { startTracing, stopTracing } = await import('@renopath/platform/observability/tracing.ts');
+const { BusUnavailableError } = await import('@renopath/platform');
+const { buildGateway } = await import('./app.ts');
+const { eventsOf } = await import('./asyncapi/document.ts');
+const { calculationsRoutes } = await import('./routes/calculations.routes.ts');
+const { renovationsRoutes } = await import('./routes/renovations.routes.ts');
+const { reportingRoutes } = await import('./routes/reporting.routes.ts');
+const { openGatewayStorage } = await import('./storage.ts');
+startTracing('gateway');
 const logger = createLogger(config.logLevel, 'gateway');
 const bus = await openBus(platform, 'gateway');
 // The blob store the estates service reads uploads from: it must be the same store (a shared volume for `fs`, or GridFS).
 const blobs = await openBlobStore(platform);
 const { downloadSecret, idempotencyStore } = await openGatewayStorage(config);
 const gateway = buildGateway({ bus, config, logger, blobs, downloadSecret, events: eventsOf(platform), idempotencyStore, routes: [...renovationsRoutes, ...calculationsRoutes, ...reportingRoutes] });
-// Processes start in no set order: listen at once (/health answers, /ready says 503 until identity and every
-// context answer), and load identity's keys and revocations as soon as it is there, however long that takes.
+// Processes start in no set order: listen at once (/health answers, /ready says 503 until it holds identity's
+// key set), and load identity's keys and revocations as soon as it is there, however long that takes.
 await gateway.app.listen({ port: config.port, host: config.host });
 void (async () => {
   for (let attempt = 1; ; attempt++) {
@@ -36,11 +42,18 @@ void (async () => {
   }
 })();
 
+// RENOPATH_METRICS_PORT: this process's own /metrics (distributed mode: each process serves its own).
+const metrics = platform.metricsPort ? await startMetricsServer(platform.metricsPort) : null;
+
 const shutdown = async (signal: string) => {
   logger.info({ signal }, 'shutting down');
+  // Not ready from now on (Kubernetes stops routing here), while the requests under way finish.
+  gateway.drain();
   await gateway.app.close();
   await idempotencyStore.close();
   await blobs.close();
+  await metrics?.close();
+  await stopTracing();
   await bus.close();
   process.exit(0);
 };

@@ -1,6 +1,12 @@
-import { startEmbedded } from './embedded.ts';
-
 /** `npm start`: everything in one process. */
+import { checkedOrExit } from '@renopath/platform/service/start-up.ts';
+import { checkEmbeddedConfig } from './config-embedded.ts';
+
+// Every context's settings before the code that opens stores is even loaded (a few seconds of imports).
+checkedOrExit('renopath', () => checkEmbeddedConfig(process.env));
+const { startEmbedded } = await import('./embedded.ts');
+const { stopTracing } = await import('@renopath/platform/observability/tracing.ts');
+
 const running = await startEmbedded();
 const { config, bootstrap } = running;
 await running.gateway.app.listen({ port: config.port, host: config.host });
@@ -14,7 +20,10 @@ if (bootstrap) {
 }
 const shutdown = async (signal: string) => {
   running.gateway.app.log.info({ signal }, 'shutting down');
+  // Not ready from now on, while the requests under way finish.
+  running.gateway.drain();
   await running.close();
+  await stopTracing();
   process.exit(0);
 };
 process.once('SIGTERM', () => void shutdown('SIGTERM'));

@@ -15,6 +15,8 @@ export interface ServiceChild {
   exited: Promise<NodeJS.Signals | null>;
   kill(): Promise<void>;
   stderr(): string;
+  /** What it printed on stdout so far (its log lines, at LOG_LEVEL=info and below). */
+  stdout(): string;
 }
 
 /** The embedded service as a real process on `dataDir` (see service-child.ts), once it listens. */
@@ -52,6 +54,7 @@ export async function startChild(dataDir: string, env: Record<string, string> = 
     process: child,
     exited,
     stderr: () => stderr,
+    stdout: () => stdout,
     async kill() {
       // tsx runs the script in a grandchild: the whole process group goes.
       if (child.exitCode === null && child.signalCode === null) {

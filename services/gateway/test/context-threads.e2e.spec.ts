@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startStack, type Stack } from './stack.ts';
 
@@ -62,8 +65,16 @@ describe('contexts in threads (RENOPATH_CONTEXT_THREADS)', () => {
     await expect(startStack({ RENOPATH_CONTEXT_THREADS: 'estates,identity' }, { mode: 'embedded' })).rejects.toThrow(/^invalid configuration: RENOPATH_CONTEXT_THREADS: identity cannot run in a thread/);
   });
 
-  it('fails the start with the reason of a context that cannot start in its thread', async () => {
+  it('refuses a wrong setting of a context that would run in a thread before any thread starts', async () => {
     const started = startStack({ RENOPATH_CONTEXT_THREADS: 'all', RENOPATH_CALCULATION_WORKERS: 'many' }, { mode: 'embedded' });
-    await expect(started).rejects.toThrow(/calculations context did not start[\s\S]*RENOPATH_CALCULATION_WORKERS/);
+    await expect(started).rejects.toThrow(/^invalid configuration: RENOPATH_CALCULATION_WORKERS: /);
+  });
+
+  it('fails the start with the reason of a context that cannot start in its thread', async () => {
+    // Its folder in the data dir is a file: only the thread that opens the calculations stores finds out.
+    const dataDir = mkdtempSync(join(tmpdir(), 'renopath-test-'));
+    writeFileSync(join(dataDir, 'calculations'), 'not a folder');
+    const started = startStack({ RENOPATH_CONTEXT_THREADS: 'all', RENOPATH_DATA_DIR: dataDir }, { mode: 'embedded' });
+    await expect(started).rejects.toThrow(/calculations context did not start[\s\S]*calculations/);
   });
 });

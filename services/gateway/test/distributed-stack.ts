@@ -272,7 +272,10 @@ export async function startDistributedStack(options: DistributedStackOptions): P
   const gatewayReady = async (port: number) => {
     try {
       const res = await fetch(`http://127.0.0.1:${port}/ready`, { signal: AbortSignal.timeout(2000) });
-      return res.status === 200;
+      // Ready means it can serve; the stack is up once it also sees every context.
+      if (res.status !== 200) return false;
+      const { contexts } = (await res.json()) as { contexts: Record<string, string> };
+      return Object.values(contexts).every((state) => state === 'reachable');
     } catch {
       return false;
     }

@@ -17,29 +17,41 @@ const gatewayOn = (bus: Bus, env: Record<string, string> = {}) =>
   });
 
 describe('gateway lifecycle', () => {
-  it('answers /ready with 503 in the error shape of docs/http-contract.md "Errors", with Retry-After, until identity and every context answer', async () => {
+  it('answers /ready with 503 in the error shape of docs/http-contract.md "Errors", with Retry-After, until it holds identity\'s key set, then while it stops', async () => {
     const bus = createMemoryBus();
-    const { app } = gatewayOn(bus);
+    const gateway = gatewayOn(bus, { RENOPATH_ADMIN_TOKEN: 'operator-token-0123456789', RENOPATH_BUS_TIMEOUT_MS: '300' });
+    const { app } = gateway;
     try {
       const res = await app.inject({ method: 'GET', url: '/ready' });
       expect(res.statusCode).toBe(503);
       expect(res.headers['retry-after']).toBe('5');
       expect(res.headers['x-request-id']).toBeTruthy();
-      expect(res.json()).toEqual({
-        statusCode: 503,
-        error: 'Service Unavailable',
-        message: ['identity service is not reachable', 'estates service is not reachable', 'renovations service is not reachable', 'calculations service is not reachable', 'reporting service is not reachable'],
-      });
-      // Peers arrive in any order; the gateway names what is still missing, then is ready.
+      expect(res.json()).toEqual({ statusCode: 503, error: 'Service Unavailable', message: ["identity's key set is not loaded yet"] });
       await bus.handle(IdentitySubjects.jwks, async () => ({ keys: [] }));
+      await bus.handle(IdentitySubjects.revokedClients, async () => ({ client_ids: [] }));
+      await gateway.start();
+      // Ready with contexts down: it names them, and their routes answer for themselves.
       await bus.handle(settleSubject('renovations'), async () => ({ position: null, complete: true }));
-      await bus.handle(settleSubject('calculations'), async () => ({ position: null, complete: true }));
-      await bus.handle(settleSubject('reporting'), async () => ({ position: null, complete: true }));
-      expect((await app.inject({ method: 'GET', url: '/ready' })).json().message).toEqual(['estates service is not reachable']);
-      await bus.handle(settleSubject('estates'), async () => ({ position: null, complete: true }));
       const ready = await app.inject({ method: 'GET', url: '/ready' });
       expect(ready.statusCode).toBe(200);
-      expect(ready.json()).toEqual({ status: 'ready' });
+      expect(ready.json()).toEqual({
+        status: 'ready',
+        contexts: { identity: 'reachable', estates: 'unreachable', renovations: 'reachable', calculations: 'unreachable', reporting: 'unreachable' },
+      });
+      // A route whose context does not answer (identity's admin API here): 503 with Retry-After, the gateway still ready.
+      const down = await app.inject({
+        method: 'POST',
+        url: '/admin/organizations',
+        headers: { authorization: 'Bearer operator-token-0123456789' },
+        payload: { name: 'Immo Peeters', country: 'BE', owner: { email_address: 'an@peeters.example', first_name: 'An', last_name: 'Peeters' } },
+      });
+      expect([down.statusCode, down.headers['retry-after']]).toEqual([503, '5']);
+      expect((await app.inject({ method: 'GET', url: '/ready' })).statusCode).toBe(200);
+      // SIGTERM: not ready any more, so the load balancer sends it nothing new while it finishes.
+      gateway.drain();
+      const stopping = await app.inject({ method: 'GET', url: '/ready' });
+      expect([stopping.statusCode, stopping.headers['retry-after'], stopping.json().message]).toEqual([503, '5', ['the gateway is shutting down']]);
+      expect((await app.inject({ method: 'GET', url: '/health' })).statusCode).toBe(200);
     } finally {
       await app.close();
       await bus.close();

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { TOKEN_DEFAULTS } from '@renopath/contracts';
-import { PlatformEnv, platformConfig, type PlatformConfig } from '@renopath/platform/service/adapters.ts';
+import { PlatformEnv, platformConfig, type PlatformConfig } from '@renopath/platform/service/platform-env.ts';
 import { parseSecretsKey } from './webhook-secrets/secret-box.ts';
 
 /** The identity service's configuration, parsed once at start-up (house style: one config module per service). */
@@ -12,7 +12,7 @@ const Env = PlatformEnv.extend({
   RENOPATH_SETTLE_TIMEOUT_MS: z.coerce.number().int().min(0).default(5000),
   RENOPATH_BOOTSTRAP_CLIENT_ID: z.uuid({ error: 'RENOPATH_BOOTSTRAP_CLIENT_ID must be a UUID' }).optional(),
   RENOPATH_BOOTSTRAP_CLIENT_SECRET: z.string().min(32, 'RENOPATH_BOOTSTRAP_CLIENT_SECRET must be at least 32 characters').optional(),
-  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  PORT: z.coerce.number({ error: 'expected a port number from 0 to 65535' }).int().min(0).max(65535).default(8080),
   RENOPATH_PUBLIC_URL: z.url({ error: 'RENOPATH_PUBLIC_URL must be an absolute URL' }).optional(),
   // Empty counts as unset, so a compose file can leave the variable blank.
   RENOPATH_SMTP_URL: z

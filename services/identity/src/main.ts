@@ -1,10 +1,15 @@
-import { createLogger, openBus } from '@renopath/platform/service/adapters.ts';
-import { untilAvailable } from '@renopath/platform/service/start-up.ts';
+import { checkedOrExit, untilAvailable } from '@renopath/platform/service/start-up.ts';
 import { loadIdentityConfig } from './config.ts';
-import { startIdentityContext } from './start.ts';
 
 /** The identity service as its own process (distributed mode): it serves the bus, not HTTP. */
-const config = loadIdentityConfig();
+const config = checkedOrExit('identity', () => loadIdentityConfig());
+// What opens stores and the bus is loaded once the settings are known to be right: a wrong one is
+// reported within a second, not after seconds of imports.
+const { createLogger, openBus } = await import('@renopath/platform/service/adapters.ts');
+const { startMetricsServer } = await import('@renopath/platform/observability/metrics-server.ts');
+const { startTracing, stopTracing } = await import('@renopath/platform/observability/tracing.ts');
+const { startIdentityContext } = await import('./start.ts');
+startTracing('identity');
 const log = createLogger(config.platform.logLevel, 'identity');
 // The bus may come up after this process: wait for it rather than exit.
 const bus = await untilAvailable('the bus', () => openBus(config.platform, 'identity'), log);
@@ -17,8 +22,13 @@ if (config.bootstrap.client_id && config.bootstrap.client_secret) {
 await identity.service.serve();
 log.info('identity service started');
 
+// RENOPATH_METRICS_PORT: this process's own /metrics (distributed mode: each process serves its own).
+const metrics = config.platform.metricsPort ? await startMetricsServer(config.platform.metricsPort) : null;
+
 const shutdown = async (signal: string) => {
   log.info({ signal }, 'shutting down');
+  await metrics?.close();
+  await stopTracing();
   await identity.close();
   await bus.close();
   process.exit(0);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PlatformEnv, platformConfig, type PlatformConfig } from '@renopath/platform/service/adapters.ts';
+import { PlatformEnv, platformConfig, type PlatformConfig } from '@renopath/platform/service/platform-env.ts';
 
 /** The reporting service's configuration, parsed once at start-up (house style: one config module per service). */
 const Env = PlatformEnv.extend({

@@ -205,6 +205,10 @@ export const WorkAssignment = z.object({
   request: z.record(z.string(), z.unknown()),
   estate_id: Uuid.nullable(),
   lease_until: Timestamp,
+  /** The W3C trace context of the request that created the job, when the process that hands it out knows it: the run continues that trace. */
+  traceparent: z.string().optional(),
+  /** That request's correlation id: the run's log lines and the job's result carry it. */
+  correlation_id: z.string().optional(),
 });
 export type WorkAssignment = z.infer<typeof WorkAssignment>;
 

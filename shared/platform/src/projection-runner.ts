@@ -4,6 +4,9 @@ import type { Closeable } from './ports/bus.ts';
 import { backoff, Mutex, sleep } from './internal/async.ts';
 import { leadershipOf, type Leadership } from './service/context-lease.ts';
 import { FollowLoop, followerReached } from './service/lease-follower.ts';
+import { contextOfStore } from './observability/instrument.ts';
+import { lagBehind, watchFollower } from './observability/metrics.ts';
+import { contextOf, inSpan } from './observability/tracing.ts';
 
 export interface ProjectionOptions {
   /** Checkpoint name in the read store. */
@@ -79,9 +82,17 @@ class ProjectionRunner implements Projection {
   private readonly leadership: Leadership | null;
   private readonly role: Promise<Closeable | null> | null = null;
   private readonly following: FollowLoop;
+  private readonly unwatch: () => void;
 
   constructor(private readonly options: ProjectionOptions) {
     this.name = options.name;
+    // Only the replica that applies knows its lag; the others follow its checkpoint and report none.
+    this.unwatch = watchFollower({
+      context: contextOfStore(options.eventStore),
+      kind: 'projection',
+      name: options.name,
+      lag: async () => (this.applying ? lagBehind(options.eventStore, this.processed) : null),
+    });
     this.leadership = options.leadership === undefined ? leadershipOf(options.readStore) : options.leadership;
     this.following = new FollowLoop(
       () => this.followStep(),
@@ -154,15 +165,18 @@ class ProjectionRunner implements Projection {
           current = first;
           const wanted = batch.filter((e) => this.wanted(e));
           if (wanted.length > 0) {
-            await readStore.transaction(async (tx) => {
-              // Replicas: a batch commits only under the current lease holder, never twice.
-              if (this.leadership) await this.leadership.fence(tx);
-              for (const event of wanted) {
-                current = event;
-                await handle(event, tx);
-              }
-              await tx.saveCheckpoint(name, batch[batch.length - 1]!.position);
-            });
+            // One span per batch, in the trace of the batch's first event.
+            await inSpan(`projection ${name}`, { parent: contextOf({ traceparent: wanted[0]!.metadata.traceparent }), attributes: { 'renopath.events': String(wanted.length) } }, () =>
+              readStore.transaction(async (tx) => {
+                // Replicas: a batch commits only under the current lease holder, never twice.
+                if (this.leadership) await this.leadership.fence(tx);
+                for (const event of wanted) {
+                  current = event;
+                  await handle(event, tx);
+                }
+                await tx.saveCheckpoint(name, batch[batch.length - 1]!.position);
+              }),
+            );
           }
           this.advance(batch[batch.length - 1]!.position);
           current = undefined;
@@ -243,6 +257,7 @@ class ProjectionRunner implements Projection {
   async close(): Promise<void> {
     // Outside the lifecycle lock: stopping the part takes that lock.
     await (await this.role)?.close();
+    this.unwatch();
     await this.lifecycle.run(async () => {
       if (this.closed) return;
       this.closed = true;

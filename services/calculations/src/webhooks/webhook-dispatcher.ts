@@ -5,6 +5,8 @@ import type { EventStore, EventMetadata } from '@renopath/platform';
 import { fold, handleCommand, type DomainEvent } from '@renopath/platform/service/decider.ts';
 import { safeFetch, type SafeFetchOptions, type SafeFetchResponse } from '@renopath/platform/net/safe-fetch.ts';
 import type { CalculationJob } from '@renopath/contracts';
+import { webhookDeliveries, webhookDeliveryDuration } from '@renopath/platform/observability/metrics.ts';
+import { contextOf, currentCorrelation, currentTraceparent, inSpan, SpanKind, withCorrelation } from '@renopath/platform/observability/tracing.ts';
 import {
   DELIVERY_STREAM_PREFIX, WebhookEventType, deliveryStream, deliveryView, webhookDeliveryDecider,
   type WebhookDeliveryCommand, type WebhookDeliveryEvent, type WebhookDeliveryState, type WebhookDeliveryView, type WebhookPayload,
@@ -62,6 +64,11 @@ export async function startWebhookDispatcher(options: WebhookDispatcherOptions):
   /** Pending deliveries by stream: when each is due. */
   const due = new Map<string, number>();
   const inFlight = new Map<string, Promise<void>>();
+  /**
+   * The trace and correlation id each delivery was scheduled in (the job's), so its attempts and their
+   * log lines join that trace. Kept in memory: deliveries resumed after a restart get traces of their own.
+   */
+  const origins = new Map<string, { traceparent?: string; correlation_id?: string }>();
   let timer: NodeJS.Timeout | null = null;
   let closed = false;
 
@@ -77,7 +84,10 @@ export async function startWebhookDispatcher(options: WebhookDispatcherOptions):
 
   function track(stream: string, state: WebhookDeliveryState): void {
     if (state.status === 'PENDING' && state.due_at !== null) due.set(stream, Date.parse(state.due_at));
-    else due.delete(stream);
+    else {
+      due.delete(stream);
+      origins.delete(stream);
+    }
   }
 
   // Rebuild: the streams with a delivery, then each one's state (the log is read once, page by page).
@@ -107,7 +117,9 @@ export async function startWebhookDispatcher(options: WebhookDispatcherOptions):
     const t = now().getTime();
     for (const [stream, at] of due) {
       if (at > t || inFlight.has(stream)) continue;
-      const run = attempt(stream)
+      const origin = origins.get(stream);
+      const traced = () => inSpan('webhook delivery', { kind: SpanKind.CLIENT, parent: contextOf({ traceparent: origin?.traceparent }), attributes: { 'renopath.stream': stream } }, () => attempt(stream));
+      const run = (origin?.correlation_id ? withCorrelation(origin.correlation_id, traced) : traced())
         .catch((err) => log.error({ err, stream }, 'webhook attempt could not be recorded; it is tried again'))
         .finally(() => {
           inFlight.delete(stream);
@@ -157,11 +169,14 @@ export async function startWebhookDispatcher(options: WebhookDispatcherOptions):
       refused = err instanceof Error && err.name === 'UnsafeUrlError';
       error = (err instanceof Error ? err.message : String(err)).slice(0, ERROR_TEXT_MAX);
     }
-    const duration_ms = Math.round(performance.now() - t0);
+    const elapsed = performance.now() - t0;
+    webhookDeliveryDuration.observe(elapsed / 1000);
+    const duration_ms = Math.round(elapsed);
     const command: WebhookDeliveryCommand = { type: 'RecordAttempt', attempt: number, at: started.toISOString(), status_code, error, duration_ms, refused };
     const result = await handleCommand(eventStore, stream, webhookDeliveryDecider, command, { metadata: system(s.client_id), now: now().toISOString() });
     track(stream, result.state);
     const outcome = result.state.status;
+    webhookDeliveries.inc({ outcome: outcome === 'DELIVERED' ? 'delivered' : outcome === 'GAVE_UP' ? 'gave_up' : 'retrying' });
     if (outcome === 'DELIVERED') log.info({ job_id: s.job_id, type: s.type, attempt: number }, 'webhook delivered');
     else if (outcome === 'GAVE_UP') log.warn({ job_id: s.job_id, type: s.type, attempt: number, error, reason: result.state.gave_up_reason }, 'webhook given up');
     else log.info({ job_id: s.job_id, type: s.type, attempt: number, error, next_attempt_at: result.state.due_at }, 'webhook attempt failed; retrying');
@@ -182,6 +197,9 @@ export async function startWebhookDispatcher(options: WebhookDispatcherOptions):
           webhook_id: `msg_${randomUUID()}`, job_id: job.id, client_id, url: webhook_url, type, payload, body: JSON.stringify(payload), schedule_ms: scheduleMs,
         },
       }, { metadata: system(client_id, cause), now: at });
+      const traceparent = currentTraceparent();
+      const correlation_id = cause?.correlation_id ?? currentCorrelation();
+      origins.set(stream, { ...(traceparent ? { traceparent } : {}), ...(correlation_id ? { correlation_id } : {}) });
       if (!inFlight.has(stream)) track(stream, result.state);
       wake();
     },

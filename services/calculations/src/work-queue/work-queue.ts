@@ -25,6 +25,11 @@ export class WorkQueue {
 
   constructor(private readonly reads: ReadStore) {}
 
+  /** Jobs queued and not yet handed to a worker (renopath_job_queue_depth). */
+  get depth(): number {
+    return this.queued.length;
+  }
+
   push(job_id: string): void {
     if (this.members.has(job_id)) return;
     const waiter = this.waiting.shift();

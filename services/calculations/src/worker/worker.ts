@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { BusUnavailableError, DomainError, type Bus } from '@renopath/platform';
 import { backoff, sleep } from '@renopath/platform/internal/async.ts';
+import { contextOf, inSpan, withCorrelation } from '@renopath/platform/observability/tracing.ts';
 import { CalculationsSubjects as S, WorkAssignment, type CompleteJobCommand, type JobError, type ServiceRequest } from '@renopath/contracts';
 
 /** What running one job gives: the FINISHED metadata, or why it failed. Throwing leaves the job to its lease (tried again). */
@@ -71,16 +72,24 @@ export function startWorker(options: WorkerOptions) {
         continue;
       }
       if (!assignment) continue;
-      let outcome: JobOutcome;
-      try {
-        outcome = await options.run(assignment, worker_id);
-      } catch (err) {
-        // Not an answer about the job (a peer down, a bug): the lease runs out and the job is tried again.
-        log.error({ err, job_id: assignment.job_id, attempt: assignment.attempt }, 'job attempt interrupted; it will be resumed after its lease');
-        continue;
-      }
-      await report(assignment, outcome);
+      const job = assignment;
+      // In the trace of the request that created the job, with its correlation id on every log line.
+      await withCorrelation(job.correlation_id ?? correlation(), () =>
+        inSpan(`job ${job.calculation_job_type}`, { parent: contextOf({ traceparent: job.traceparent }), attributes: { 'renopath.job_id': job.job_id, 'renopath.attempt': String(job.attempt) } }, () => attempt(job)),
+      );
     }
+  }
+
+  async function attempt(assignment: WorkAssignment) {
+    let outcome: JobOutcome;
+    try {
+      outcome = await options.run(assignment, worker_id);
+    } catch (err) {
+      // Not an answer about the job (a peer down, a bug): the lease runs out and the job is tried again.
+      log.error({ err, job_id: assignment.job_id, attempt: assignment.attempt }, 'job attempt interrupted; it will be resumed after its lease');
+      return;
+    }
+    await report(assignment, outcome);
   }
 
   async function report(assignment: WorkAssignment, outcome: JobOutcome) {
@@ -89,7 +98,7 @@ export function startWorker(options: WorkerOptions) {
       : { outcome: 'FAILED', job_id: assignment.job_id, attempt: assignment.attempt, error: outcome.error };
     for (let attempt = 0; !stop.signal.aborted; attempt++) {
       try {
-        await jobs.complete(command, correlation());
+        await jobs.complete(command, assignment.correlation_id ?? correlation());
         return;
       } catch (err) {
         if (err instanceof DomainError && err.status < 500) {

@@ -19,6 +19,8 @@ export interface EventEnvelope {
     actor: { user_id: string | null; client_id: string | null };
     correlation_id: string;
     causation_id: string | null;
+    /** The W3C trace context of the work that appended the event, when it was traced. */
+    traceparent?: string;
   };
 }
 

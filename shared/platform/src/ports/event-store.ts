@@ -23,6 +23,8 @@ export interface EventMetadata {
   causation_id: string | null;
   /** The client's `Idempotency-Key`, scoped by API client, when the request carried one (audit only). */
   idempotency_key?: string;
+  /** The W3C trace context of the work that appended it: projections and reactors continue that trace. */
+  traceparent?: string;
 }
 
 /** An event as the caller proposes it. `event_id` is chosen by the caller (idempotency key). */

@@ -1,7 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pino, type Logger } from 'pino';
-import { z } from 'zod';
 import type { BlobStore } from '../ports/blob-store.ts';
 import type { Bus } from '../ports/bus.ts';
 import type { CheckpointStore, EventStore } from '../ports/event-store.ts';
@@ -14,66 +13,15 @@ import { openSqliteReadStore } from '../sqlite/sqlite-read-store.ts';
 import { contextSchema } from '../postgres/postgres-connection.ts';
 import { openPostgresEventStore } from '../postgres/postgres-event-store.ts';
 import { openPostgresReadStore } from '../postgres/postgres-read-store.ts';
+import { instrumentEventStore, observedBus } from '../observability/instrument.ts';
+import { logContext } from '../observability/tracing.ts';
+import { EVENT_STORE_CHOICES, isEsdbUrl, isEventStoreChoice, isMongoUrl, isPostgresUrl, isReadStoreChoice, READ_STORE_CHOICES, type PlatformConfig } from './platform-env.ts';
 
-/** The adapter choice every service shares (README.md "Configuration"); parsed by each service's config module. */
-export const PlatformEnv = z.object({
-  RENOPATH_DATA_DIR: z.string().min(1).default('./data'),
-  RENOPATH_EVENT_STORE: z.string().default('sqlite'),
-  RENOPATH_READ_STORE: z.string().default('sqlite'),
-  RENOPATH_BUS: z.string().default('memory'),
-  RENOPATH_BLOB_STORE: z.string().default('fs'),
-  /** The MongoDB server of `RENOPATH_BLOB_STORE=gridfs` (default: RENOPATH_READ_STORE when that is a mongodb:// URL). */
-  RENOPATH_MONGO_URL: z.string().regex(/^mongodb(\+srv)?:\/\//, 'expected mongodb://host:port/database').optional(),
-  /** JetStream stream and subject namespace: lets deployments (and test runs) share one NATS server. */
-  RENOPATH_NATS_STREAM: z.string().regex(/^[A-Za-z0-9_-]+$/).default('RENOPATH_EVENTS'),
-  RENOPATH_NATS_PREFIX: z.string().regex(/^[A-Za-z0-9_-]*$/).default(''),
-  /** Connections each PostgreSQL store of a process may open (event store and read store each): replicas x contexts x 2 x this must fit the server's max_connections. */
-  RENOPATH_POSTGRES_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
-  /** SQLite commit durability: FULL (survives power loss) or NORMAL (survives process crashes; no fsync per commit). */
-  RENOPATH_SQLITE_SYNCHRONOUS: z.enum(['FULL', 'NORMAL']).default('FULL'),
-  /** Replicas over shared PostgreSQL stores: how often one that does not run the background work tries to take it over (ms). */
-  RENOPATH_LEASE_RETRY_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
-  /** Replicas over EventStoreDB/MongoDB stores (leases on NATS): how long a dead holder's lease outlives it (ms). */
-  RENOPATH_LEASE_TTL_MS: z.coerce.number().int().min(500).max(600_000).default(10_000),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-});
-export type PlatformEnv = z.infer<typeof PlatformEnv>;
+// The settings live in platform-env.ts, which loads no adapter: start-up checks them all before importing these.
+export { PlatformEnv, platformConfig, type PlatformConfig } from './platform-env.ts';
 
-export interface PlatformConfig {
-  dataDir: string;
-  eventStore: string;
-  readStore: string;
-  bus: string;
-  blobStore: string;
-  /** RENOPATH_MONGO_URL: where GridFS keeps blobs. */
-  mongoUrl?: string;
-  nats: { stream: string; prefix: string };
-  sqliteSynchronous: 'FULL' | 'NORMAL';
-  /** RENOPATH_POSTGRES_POOL_SIZE (default 10). */
-  postgresPoolSize?: number;
-  /** RENOPATH_LEASE_RETRY_MS (default 1000). */
-  leaseRetryMs?: number;
-  /** RENOPATH_LEASE_TTL_MS (default 10000). */
-  leaseTtlMs?: number;
-  logLevel: PlatformEnv['LOG_LEVEL'];
-}
-
-export const platformConfig = (e: PlatformEnv): PlatformConfig => ({
-  dataDir: e.RENOPATH_DATA_DIR,
-  eventStore: e.RENOPATH_EVENT_STORE,
-  readStore: e.RENOPATH_READ_STORE,
-  bus: e.RENOPATH_BUS,
-  blobStore: e.RENOPATH_BLOB_STORE,
-  ...(e.RENOPATH_MONGO_URL ? { mongoUrl: e.RENOPATH_MONGO_URL } : {}),
-  nats: { stream: e.RENOPATH_NATS_STREAM, prefix: e.RENOPATH_NATS_PREFIX },
-  sqliteSynchronous: e.RENOPATH_SQLITE_SYNCHRONOUS,
-  postgresPoolSize: e.RENOPATH_POSTGRES_POOL_SIZE,
-  leaseRetryMs: e.RENOPATH_LEASE_RETRY_MS,
-  leaseTtlMs: e.RENOPATH_LEASE_TTL_MS,
-  logLevel: e.LOG_LEVEL,
-});
-
-export const createLogger = (level: PlatformConfig['logLevel'], name: string): Logger => pino({ level, name });
+/** Every line says which trace and request it was written for, when it was written inside one (logContext). */
+export const createLogger = (level: PlatformConfig['logLevel'], name: string): Logger => pino({ level, name, mixin: logContext });
 
 /** The storage of one bounded context: its event store, checkpoints and read store. */
 export interface ContextStorage {
@@ -89,9 +37,6 @@ function contextDir(config: PlatformConfig, context: string) {
   return dir;
 }
 
-const isPostgresUrl = (value: string) => /^postgres(ql)?:\/\//.test(value);
-const isEsdbUrl = (value: string) => /^(esdb|kurrentdb|kurrent|kdb)(\+discover)?:\/\//i.test(value);
-const isMongoUrl = (value: string) => /^mongodb(\+srv)?:\/\//.test(value);
 
 /**
  * `sqlite` (the default): files under the data dir. `postgres://user@host:port/db`: the shared
@@ -102,18 +47,19 @@ const isMongoUrl = (value: string) => /^mongodb(\+srv)?:\/\//.test(value);
  * EventStoreDB and MongoDB clients are loaded only when chosen (they take 0.1 to 1.5 s to load).
  */
 export async function openContextStorage(config: PlatformConfig, context: string): Promise<ContextStorage> {
-  if (config.eventStore !== 'sqlite' && !isPostgresUrl(config.eventStore) && !isEsdbUrl(config.eventStore)) {
-    throw new Error(`RENOPATH_EVENT_STORE=${config.eventStore}: expected "sqlite", postgres://user@host:port/database or kurrentdb://host:2113?tls=false (also esdb://)`);
+  if (!isEventStoreChoice(config.eventStore)) {
+    throw new Error(`RENOPATH_EVENT_STORE=${config.eventStore}: expected ${EVENT_STORE_CHOICES}`);
   }
-  if (config.readStore !== 'sqlite' && !isPostgresUrl(config.readStore) && !isMongoUrl(config.readStore)) {
-    throw new Error(`RENOPATH_READ_STORE=${config.readStore}: expected "sqlite", postgres://user@host:port/database or mongodb://host:port/database`);
+  if (!isReadStoreChoice(config.readStore)) {
+    throw new Error(`RENOPATH_READ_STORE=${config.readStore}: expected ${READ_STORE_CHOICES}`);
   }
   const schema = contextSchema(context);
-  const eventStore: EventStore & { checkpoints: CheckpointStore } = isPostgresUrl(config.eventStore)
+  const opened: EventStore & { checkpoints: CheckpointStore } = isPostgresUrl(config.eventStore)
     ? await openPostgresEventStore({ connectionString: config.eventStore, schema, maxConnections: config.postgresPoolSize ?? 10 })
     : isEsdbUrl(config.eventStore)
       ? await (await import('../esdb/esdb-event-store.ts')).openEsdbEventStore({ connectionString: config.eventStore, namespace: schema })
       : openSqliteEventStore({ file: join(contextDir(config, context), 'events.db'), synchronous: config.sqliteSynchronous });
+  const eventStore = instrumentEventStore(opened, context);
   let readStore: ReadStore;
   try {
     readStore = isPostgresUrl(config.readStore)
@@ -160,14 +106,14 @@ export async function openBlobStore(config: PlatformConfig): Promise<BlobStore> 
 
 /** `memory` only makes sense inside one process (embedded), which passes its shared bus instead. */
 export async function openBus(config: PlatformConfig, name: string): Promise<Bus> {
-  if (config.bus === 'memory') return createMemoryBus();
+  if (config.bus === 'memory') return observedBus(createMemoryBus());
   if (/^nats:\/\//.test(config.bus)) {
-    return connectNatsBus({
+    return observedBus(await connectNatsBus({
       servers: config.bus,
       name,
       streamName: config.nats.stream,
       ...(config.nats.prefix ? { subjectPrefix: config.nats.prefix } : {}),
-    });
+    }));
   }
   throw new Error(`RENOPATH_BUS=${config.bus}: expected "memory" or nats://host:port`);
 }

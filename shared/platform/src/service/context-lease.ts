@@ -4,6 +4,7 @@ import type { Bus, Closeable } from '../ports/bus.ts';
 import type { Lease, LeaseStore } from '../ports/lease.ts';
 import type { ReadStore, ReadStoreTx } from '../ports/read-store.ts';
 import { sleep } from '../internal/async.ts';
+import { wrapBus } from '../internal/wrap-bus.ts';
 
 /**
  * Which replica of a context runs its background work. Replicas over shared stores compete for
@@ -257,16 +258,8 @@ export function leadershipOf(readStore: ReadStore): Leadership | null {
  * listener (`options.transient`) is per process and runs everywhere.
  */
 export function leaderBus(bus: Bus, leadership: Leadership): Bus {
-  return {
-    get retainsEvents() {
-      return bus.retainsEvents;
-    },
-    request: (subject, payload, options) => bus.request(subject, payload, options),
-    handle: (subject, handler) => bus.handle(subject, handler),
-    publish: (subject, event) => bus.publish(subject, event),
-    isCaughtUp: (consumer) => bus.isCaughtUp(consumer),
+  return wrapBus(bus, {
     consume: (consumer, options, handler) =>
       options.transient ? bus.consume(consumer, options, handler) : leadership.whileLeading(`consumer ${consumer}`, () => bus.consume(consumer, options, handler)),
-    close: () => bus.close(),
-  };
+  });
 }

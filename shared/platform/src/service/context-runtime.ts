@@ -5,6 +5,7 @@ import { attachLeadership, detachLeadership, leaderBus, type Leadership } from '
 import { openContextLeadership } from './context-lease-store.ts';
 import { startRelay, type Relay } from './relay.ts';
 import { Settlement } from './settlement.ts';
+import { reactorLagBus } from '../observability/instrument.ts';
 
 /** What every context runs on besides its own handlers: its stores, its relay to the bus, and read-your-writes settlement. */
 export interface ContextRuntime {
@@ -52,7 +53,7 @@ export async function openContextRuntime(options: { platform: PlatformConfig; co
     settlement,
     relay,
     leadership,
-    bus: leaderBus(bus, leadership),
+    bus: reactorLagBus(leaderBus(bus, leadership), context),
     async serve() {
       // Only the replica that leads knows how far its relay and reactors are: it alone answers settle.
       settling ??= leadership.whileLeading(`settle ${context}`, () => settlement.serve());

@@ -4,6 +4,9 @@ import { backoff, Mutex, sleep } from '../internal/async.ts';
 import { ProjectionTimeoutError } from '../projection-runner.ts';
 import { leadershipOf, type Leadership } from './context-lease.ts';
 import { FollowLoop, followerReached } from './lease-follower.ts';
+import { contextOfStore } from '../observability/instrument.ts';
+import { lagBehind, watchFollower } from '../observability/metrics.ts';
+import { contextOf, inSpan, withCorrelation } from '../observability/tracing.ts';
 
 /**
  * A process manager (the house style): reacts to events of its own context's log by sending commands to
@@ -52,6 +55,13 @@ export function runProcessManager(options: ProcessManagerOptions): ProcessManage
   let applying = false;
   let closed = false;
 
+  const unwatch = watchFollower({
+    context: contextOfStore(eventStore),
+    kind: 'process_manager',
+    name,
+    lag: async () => (applying ? lagBehind(eventStore, processed) : null),
+  });
+
   const advance = (position: bigint) => {
     if (position <= processed) return;
     processed = position;
@@ -72,7 +82,10 @@ export function runProcessManager(options: ProcessManagerOptions): ProcessManage
           if (types.has(event.type)) {
             // A holder that lost the lease takes no further step (its successor resumes from the checkpoint).
             if (leadership && !leadership.leading) return;
-            await options.handle(event);
+            // In the trace of the work that appended the event, its correlation id on the log lines.
+            await withCorrelation(event.metadata.correlation_id, () =>
+              inSpan(`process ${name}`, { parent: contextOf({ traceparent: event.metadata.traceparent }), attributes: { 'renopath.event_type': event.type } }, () => options.handle(event)),
+            );
             // After the effects, never before: a crash in between replays the event, not skips it.
             await readStore.transaction(async (tx) => {
               // Replicas: a holder that lost the lease must not move the checkpoint under its successor.
@@ -162,6 +175,7 @@ export function runProcessManager(options: ProcessManagerOptions): ProcessManage
       });
     },
     async close() {
+      unwatch();
       await (await role)?.close();
       await lifecycle.run(async () => {
         closed = true;

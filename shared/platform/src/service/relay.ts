@@ -4,6 +4,7 @@ import type { CheckpointStore, EventStore, RecordedEvent } from '../ports/event-
 import { backoff, sleep } from '../internal/async.ts';
 import type { Leadership } from './context-lease.ts';
 import { FollowLoop } from './lease-follower.ts';
+import { lagBehind, watchFollower } from '../observability/metrics.ts';
 
 export const toEnvelope = (context: string, e: RecordedEvent): EventEnvelope => ({
   context,
@@ -93,6 +94,7 @@ export function startRelay(options: {
   let loop: Promise<void> = Promise.resolve();
   let publishing = false;
   const waiters = new Set<{ position: bigint; resolve: () => void }>();
+  const unwatch = watchFollower({ context, kind: 'relay', name, lag: async () => (publishing ? lagBehind(eventStore, published) : null) });
   const reached = (position: bigint) => {
     if (position > published) published = position;
     for (const w of waiters) if (w.position <= published) (waiters.delete(w), w.resolve());
@@ -182,6 +184,7 @@ export function startRelay(options: {
       });
     },
     async close() {
+      unwatch();
       await (await role)?.close();
       publishing = false;
       await halt();

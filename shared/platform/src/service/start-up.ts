@@ -23,3 +23,18 @@ export async function untilAvailable<T>(
     }
   }
 }
+
+/**
+ * Runs a process's configuration check; a refusal is one line on stderr (`<process>: invalid
+ * configuration: VARIABLE: what it accepts`) and exit code 1, not an uncaught stack trace. Call it
+ * before importing the code that opens stores and the bus, so the answer comes within a second.
+ */
+export function checkedOrExit<T>(name: string, check: () => T): T {
+  try {
+    return check();
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`${name}: ${message.replace(/\s*\n\s*/g, ' ')}\n`);
+    process.exit(1);
+  }
+}

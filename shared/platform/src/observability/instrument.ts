@@ -1,0 +1,105 @@
+import { performance } from 'node:perf_hooks';
+import { BusUnavailableError, DomainError, type Bus } from '../ports/bus.ts';
+import { WrongExpectedRevisionError, type EventStore } from '../ports/event-store.ts';
+import { busRequestDuration, eventStoreAppendDuration, reactorLag } from './metrics.ts';
+import { wrapBus } from '../internal/wrap-bus.ts';
+import { contextOf, currentTraceparent, inSpan, SpanKind, withCorrelation } from './tracing.ts';
+
+/** The field of a bus request's payload that carries the sender's trace (W3C trace context). */
+const TRACEPARENT = 'traceparent';
+
+/** How a bus request ended, for its duration's label. */
+function requestOutcome(error: unknown): string {
+  if (error instanceof DomainError) return 'domain_error';
+  if (error instanceof BusUnavailableError) return 'unavailable';
+  return 'error';
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * The bus as this process uses it, observed: every request it sends is timed
+ * (renopath_bus_request_duration_seconds) and traced (a client span whose `traceparent` travels in the
+ * request's payload), and every request it serves runs in a server span, the command's, continuing the
+ * sender's trace, with the request's correlation id on its log lines. A wrapper rather than a change in
+ * each adapter (memory, thread, NATS): they stay as the contract suites test them, and the trace
+ * crosses every one of them the same way.
+ */
+export function observedBus<B extends Bus>(bus: B): Bus {
+  return wrapBus(bus, {
+    request(subject, payload, options) {
+      return inSpan(`bus ${subject}`, { kind: SpanKind.CLIENT, attributes: { 'messaging.destination.name': subject } }, async () => {
+        const traceparent = currentTraceparent();
+        const sent = traceparent && isPlainObject(payload) ? { ...payload, [TRACEPARENT]: traceparent } : payload;
+        const started = performance.now();
+        try {
+          const answer = await bus.request(subject, sent, options);
+          busRequestDuration.observe({ subject, outcome: 'ok' }, (performance.now() - started) / 1000);
+          return answer as never;
+        } catch (error) {
+          busRequestDuration.observe({ subject, outcome: requestOutcome(error) }, (performance.now() - started) / 1000);
+          throw error;
+        }
+      });
+    },
+    handle: (subject, handler) =>
+      bus.handle(subject, (payload, received) => {
+        if (!isPlainObject(payload)) return inSpan(subject, { kind: SpanKind.SERVER }, () => handler(payload, received));
+        // The handler sees the request as sent, without the trace field (copied only when there is one).
+        let request = payload;
+        let traceparent: unknown;
+        if (TRACEPARENT in payload) ({ [TRACEPARENT]: traceparent, ...request } = payload);
+        const run = () => inSpan(subject, { kind: SpanKind.SERVER, parent: contextOf({ traceparent }) }, () => handler(request, received));
+        return typeof request['correlation_id'] === 'string' ? withCorrelation(request['correlation_id'], run) : run();
+      }),
+  });
+}
+
+/**
+ * The bus a context's reactors consume on: each durable consumer's lag is recorded as the age of the
+ * event it takes (renopath_reactor_lag_seconds{context, consumer}), and it handles the event in a span
+ * of the trace that appended it, with the event's correlation id on its log lines.
+ */
+export function reactorLagBus(bus: Bus, context: string): Bus {
+  return wrapBus(bus, {
+    consume: (consumer, options, handler) =>
+      bus.consume(consumer, options, (event) => {
+        const age = (Date.now() - Date.parse(event.occurred_at)) / 1000;
+        if (Number.isFinite(age)) reactorLag.set({ context, consumer }, Math.max(0, age));
+        const { metadata } = event;
+        return withCorrelation(metadata.correlation_id, () =>
+          inSpan(`consume ${consumer}`, { kind: SpanKind.CONSUMER, parent: contextOf({ traceparent: metadata.traceparent }), attributes: { 'renopath.event_type': event.type } }, () => handler(event)),
+        );
+      }),
+  });
+}
+
+/** Which context each opened event store belongs to (the lag gauges label followers with it). */
+const contexts = new WeakMap<EventStore, string>();
+export const contextOfStore = (store: EventStore): string => contexts.get(store) ?? 'unknown';
+
+/**
+ * Times the store's appends (renopath_event_store_append_duration_seconds{context, outcome}) and
+ * remembers its context. The method is replaced on the instance, so the store keeps its class and
+ * every other method as the adapter made them.
+ */
+export function instrumentEventStore<S extends EventStore>(store: S, context: string): S {
+  contexts.set(store, context);
+  const append = store.append.bind(store);
+  store.append = (stream, events, expected, options) =>
+    inSpan(`append ${context}`, { attributes: { 'renopath.stream': stream } }, async () => {
+    // The trace that made the events goes with them (their metadata), to the projections and reactors that follow.
+    const traceparent = currentTraceparent();
+    const traced = traceparent ? events.map((e) => ({ ...e, metadata: { ...e.metadata, traceparent } })) : events;
+    const started = performance.now();
+    try {
+      const result = await append(stream, traced, expected, options);
+      eventStoreAppendDuration.observe({ context, outcome: 'ok' }, (performance.now() - started) / 1000);
+      return result;
+    } catch (error) {
+      eventStoreAppendDuration.observe({ context, outcome: error instanceof WrongExpectedRevisionError ? 'conflict' : 'error' }, (performance.now() - started) / 1000);
+      throw error;
+    }
+  });
+  return store;
+}
