@@ -1,10 +1,12 @@
 import {
   AckPolicy,
   connect,
+  createInbox,
   DeliverPolicy,
   ErrorCode,
   nanos,
   NatsError,
+  RequestStrategy,
   StorageType,
   type ConsumerMessages,
   type JetStreamClient,
@@ -69,6 +71,21 @@ const encode = (value: unknown): Uint8Array =>
   value === undefined ? new Uint8Array(0) : encoder.encode(JSON.stringify(value));
 const decode = (data: Uint8Array): unknown => (data.length === 0 ? undefined : JSON.parse(decoder.decode(data)));
 
+/**
+ * A reply larger than the server's max_payload (1 MiB by default) cannot travel as one message: the
+ * handler sends this small marker instead, keeps the encoded reply for a moment and streams it in
+ * parts to whoever asks on `subject` (an inbox of its own), ending with an empty message.
+ */
+interface ChunkedReply {
+  chunked: { subject: string; parts: number; bytes: number };
+}
+const isChunked = (value: unknown): value is ChunkedReply =>
+  typeof value === 'object' && value !== null && 'chunked' in value && typeof (value as ChunkedReply).chunked?.subject === 'string';
+/** What a message carries besides its payload stays well under this (subjects, protocol line). */
+const PAYLOAD_HEADROOM = 4 * 1024;
+/** How long a large reply waits for its requester to fetch it before it is dropped (ms). */
+const CHUNKED_REPLY_TTL_MS = 30_000;
+
 function isNotFound(error: unknown): boolean {
   return error instanceof NatsError && NOT_FOUND.has(error.api_error?.err_code ?? 0);
 }
@@ -99,7 +116,14 @@ export class NatsBus implements Bus {
   }
 
   static async connect(options: NatsBusOptions): Promise<NatsBus> {
-    const nc = await connect({ servers: options.servers, ...(options.name ? { name: options.name } : {}) });
+    const nc = await connect({
+      servers: options.servers,
+      ...(options.name ? { name: options.name } : {}),
+      // A NATS restart or outage of any length: keep reconnecting (nats.js gives up after 10 tries by
+      // default, leaving a process that runs but never talks again). Requests meanwhile time out: 503.
+      maxReconnectAttempts: -1,
+      reconnectTimeWait: 1000,
+    });
     try {
       const jsm = await nc.jetstreamManager();
       const bus = new NatsBus(nc, nc.jetstream(), jsm, options.streamName ?? 'RENOPATH_EVENTS', options);
@@ -153,7 +177,38 @@ export class NatsBus implements Bus {
       }
       throw new BusUnavailableError(subject, error instanceof Error ? error.message : String(error));
     }
-    return unwrapReply<T>(decode(reply.data), subject);
+    let raw = decode(reply.data);
+    if (isChunked(raw)) raw = await this.fetchChunked(subject, raw, timeoutMs);
+    return unwrapReply<T>(raw, subject);
+  }
+
+  /** The requester's side of a large reply: every part from the handler's inbox, then one JSON decode. */
+  private async fetchChunked(subject: string, marker: ChunkedReply, timeoutMs: number): Promise<unknown> {
+    const parts: Uint8Array[] = [];
+    let received = 0;
+    try {
+      const messages = await this.nc.requestMany(marker.chunked.subject, new Uint8Array(0), {
+        strategy: RequestStrategy.SentinelMsg,
+        maxWait: timeoutMs,
+      });
+      for await (const msg of messages) {
+        if (msg.data.length === 0) break;
+        parts.push(msg.data);
+        received += msg.data.length;
+      }
+    } catch (error) {
+      throw new BusUnavailableError(subject, `large reply not fetched: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    if (parts.length !== marker.chunked.parts || received !== marker.chunked.bytes) {
+      throw new BusUnavailableError(subject, `large reply incomplete: ${received} of ${marker.chunked.bytes} bytes in ${parts.length} of ${marker.chunked.parts} parts`);
+    }
+    const whole = new Uint8Array(received);
+    let offset = 0;
+    for (const part of parts) {
+      whole.set(part, offset);
+      offset += part.length;
+    }
+    return decode(whole);
   }
 
   async handle(subject: string, handler: RequestHandler): Promise<Closeable> {
@@ -180,7 +235,46 @@ export class NatsBus implements Bus {
   private async serve(msg: Msg, handler: RequestHandler): Promise<void> {
     const subject = this.unwire(msg.subject);
     const reply = await serveRequest((_, s) => handler(decode(msg.data), s), undefined, subject, this.options.onHandlerError);
-    if (!this.nc.isClosed()) msg.respond(encode(reply));
+    if (this.nc.isClosed()) return;
+    // Called without await: whatever goes wrong in replying is reported here, never left unhandled.
+    try {
+      const data = encode(reply);
+      if (data.length <= this.maxPayload()) msg.respond(data);
+      else await this.respondChunked(msg, data);
+    } catch (error) {
+      this.options.onHandlerError?.(error, `${subject} (reply)`);
+    }
+  }
+
+  private maxPayload(): number {
+    return Math.max(64 * 1024, (this.nc.info?.max_payload ?? 1024 * 1024) - PAYLOAD_HEADROOM);
+  }
+
+  /** The handler's side of a large reply (ChunkedReply): parts on request, then an empty end marker. */
+  private async respondChunked(msg: Msg, data: Uint8Array): Promise<void> {
+    const size = this.maxPayload();
+    const parts = Math.ceil(data.length / size);
+    const inbox = createInbox();
+    const subscription = this.nc.subscribe(inbox, {
+      max: 1,
+      callback: (error, fetch) => {
+        clearTimeout(expiry);
+        if (error || !fetch.reply) return;
+        try {
+          for (let i = 0; i < parts; i++) this.nc.publish(fetch.reply, data.subarray(i * size, (i + 1) * size));
+          this.nc.publish(fetch.reply, new Uint8Array(0));
+        } catch (err) {
+          this.options.onHandlerError?.(err, `${inbox} (large reply)`);
+        }
+      },
+    });
+    // A requester that timed out never fetches: the reply is dropped after a while.
+    const expiry = setTimeout(() => subscription.unsubscribe(), CHUNKED_REPLY_TTL_MS);
+    expiry.unref();
+    // The server knows the inbox before the requester learns its name.
+    await this.nc.flush();
+    const marker: ChunkedReply = { chunked: { subject: inbox, parts, bytes: data.length } };
+    msg.respond(encode(marker));
   }
 
   async publish(subject: string, event: EventEnvelope): Promise<void> {
