@@ -1,5 +1,5 @@
 import { createLogger, openBus } from '@renopath/platform/service/adapters.ts';
-import { untilAvailable } from '@renopath/platform/service/start-up.ts';
+import { keepRunningOnUncaughtErrors, untilAvailable } from '@renopath/platform/service/start-up.ts';
 import { loadCalculationsConfig } from './config.ts';
 import { startCalculationsContext } from './start.ts';
 import { busWebhookSigner } from './webhooks/job-webhooks.ts';
@@ -10,8 +10,9 @@ import { busWebhookSigner } from './webhooks/job-webhooks.ts';
  */
 const config = loadCalculationsConfig();
 const log = createLogger(config.platform.logLevel, 'calculations');
+keepRunningOnUncaughtErrors(log);
 // The bus may come up after this process: wait for it rather than exit.
-const bus = await untilAvailable('the bus', () => openBus(config.platform, `calculations-${config.role}`), log);
+const bus = await untilAvailable('the bus', () => openBus(config.platform, `calculations-${config.role}`, log), log);
 const calculations = await startCalculationsContext(config, bus, log, { signer: busWebhookSigner(bus) });
 log.info({ role: config.role, workers: config.workers }, 'calculations service started');
 

@@ -1,5 +1,5 @@
 import { createLogger, openBus } from '@renopath/platform/service/adapters.ts';
-import { untilAvailable } from '@renopath/platform/service/start-up.ts';
+import { keepRunningOnUncaughtErrors, untilAvailable } from '@renopath/platform/service/start-up.ts';
 import { loadEstatesConfig } from './config.ts';
 import { startEstatesContext } from './start.ts';
 
@@ -9,8 +9,9 @@ import { startEstatesContext } from './start.ts';
  */
 const config = loadEstatesConfig();
 const log = createLogger(config.platform.logLevel, 'estates');
+keepRunningOnUncaughtErrors(log);
 // The bus may come up after this process: wait for it rather than exit.
-const bus = await untilAvailable('the bus', () => openBus(config.platform, 'estates'), log);
+const bus = await untilAvailable('the bus', () => openBus(config.platform, 'estates', log), log);
 const estates = await startEstatesContext(config, bus, log);
 log.info('estates service started');
 

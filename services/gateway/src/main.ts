@@ -1,5 +1,6 @@
 import { PlatformEnv, createLogger, openBlobStore, openBus, platformConfig } from '@renopath/platform/service/adapters.ts';
 import { BusUnavailableError } from '@renopath/platform';
+import { keepRunningOnUncaughtErrors } from '@renopath/platform/service/start-up.ts';
 import { buildGateway } from './app.ts';
 import { loadGatewayConfig } from './config.ts';
 import { calculationsRoutes } from './routes/calculations.routes.ts';
@@ -11,6 +12,7 @@ import { openGatewayStorage } from './storage.ts';
 const config = loadGatewayConfig();
 const platform = platformConfig(PlatformEnv.parse(process.env));
 const logger = createLogger(config.logLevel, 'gateway');
+keepRunningOnUncaughtErrors(logger);
 const bus = await openBus(platform, 'gateway');
 // The blob store the estates service reads uploads from: it must be the same store (a shared volume for `fs`, or GridFS).
 const blobs = await openBlobStore(platform);

@@ -1,13 +1,14 @@
 import { createLogger, openBus } from '@renopath/platform/service/adapters.ts';
-import { untilAvailable } from '@renopath/platform/service/start-up.ts';
+import { keepRunningOnUncaughtErrors, untilAvailable } from '@renopath/platform/service/start-up.ts';
 import { loadIdentityConfig } from './config.ts';
 import { startIdentityContext } from './start.ts';
 
 /** The identity service as its own process (distributed mode): it serves the bus, not HTTP. */
 const config = loadIdentityConfig();
 const log = createLogger(config.platform.logLevel, 'identity');
+keepRunningOnUncaughtErrors(log);
 // The bus may come up after this process: wait for it rather than exit.
-const bus = await untilAvailable('the bus', () => openBus(config.platform, 'identity'), log);
+const bus = await untilAvailable('the bus', () => openBus(config.platform, 'identity', log), log);
 // The bus is served only once the first-start client exists: a gateway that gets an answer can also get a token.
 const identity = await startIdentityContext(config, bus, log, { deferServe: true });
 if (config.bootstrap.client_id && config.bootstrap.client_secret) {

@@ -1,5 +1,5 @@
 import { createLogger, openBus } from '@renopath/platform/service/adapters.ts';
-import { untilAvailable } from '@renopath/platform/service/start-up.ts';
+import { keepRunningOnUncaughtErrors, untilAvailable } from '@renopath/platform/service/start-up.ts';
 import { loadReportingConfig } from './config.ts';
 import { startReportingContext } from './start.ts';
 
@@ -9,8 +9,9 @@ import { startReportingContext } from './start.ts';
  */
 const config = loadReportingConfig();
 const log = createLogger(config.platform.logLevel, 'reporting');
+keepRunningOnUncaughtErrors(log);
 // The bus may come up after this process: wait for it rather than exit.
-const bus = await untilAvailable('the bus', () => openBus(config.platform, 'reporting'), log);
+const bus = await untilAvailable('the bus', () => openBus(config.platform, 'reporting', log), log);
 const reporting = await startReportingContext(config, bus, log);
 log.info('reporting service started');
 

@@ -23,3 +23,19 @@ export async function untilAvailable<T>(
     }
   }
 }
+
+/**
+ * The last line of defence of a service process: an error no task caught (a rejected promise nobody
+ * awaited, a throw in a timer or an event listener) is logged and the process carries on, instead of
+ * Node's default exit. Every background loop (relay, projections, process managers, leases, consumers)
+ * retries on its own with backoff, so what failed once runs again; a process that exited would stay
+ * down until a supervisor or a person restarted it, taking its context's requests with it.
+ */
+export function keepRunningOnUncaughtErrors(log: Logger): void {
+  process.on('unhandledRejection', (reason) => {
+    log.error({ err: reason }, 'unhandled rejection in a background task; the process carries on');
+  });
+  process.on('uncaughtException', (err, origin) => {
+    log.error({ err, origin }, 'uncaught exception; the process carries on');
+  });
+}
