@@ -4,6 +4,7 @@ import {
   createInbox,
   DeliverPolicy,
   ErrorCode,
+  Events,
   nanos,
   NatsError,
   RequestStrategy,
@@ -101,6 +102,8 @@ export class NatsBus implements Bus {
   private readonly maxDelayMs: number;
   private readonly ackWaitMs: number;
   private closed = false;
+  /** False from a lost connection until it is back: requests meanwhile fail at once instead of after their timeout. */
+  private connected = true;
 
   private constructor(
     private readonly nc: NatsConnection,
@@ -113,6 +116,14 @@ export class NatsBus implements Bus {
     this.initialDelayMs = options.redelivery?.initialDelayMs ?? 1000;
     this.maxDelayMs = options.redelivery?.maxDelayMs ?? 60_000;
     this.ackWaitMs = options.ackWaitMs ?? DEFAULT_ACK_WAIT_MS;
+    void this.followConnection();
+  }
+
+  private async followConnection(): Promise<void> {
+    for await (const status of this.nc.status()) {
+      if (status.type === Events.Disconnect) this.connected = false;
+      else if (status.type === Events.Reconnect) this.connected = true;
+    }
   }
 
   static async connect(options: NatsBusOptions): Promise<NatsBus> {
@@ -165,6 +176,8 @@ export class NatsBus implements Bus {
   async request<T = unknown>(subject: string, payload: unknown, options: RequestOptions = {}): Promise<T> {
     this.assertOpen();
     const timeoutMs = options.timeoutMs ?? this.requestTimeoutMs;
+    // nats.js would hold the request until it reconnects or the timeout passes: the caller learns now.
+    if (!this.connected) throw new BusUnavailableError(subject, 'not connected to NATS (reconnecting)');
     let reply: Msg;
     try {
       reply = await this.nc.request(this.wire(subject), encode(payload), { timeout: timeoutMs });
