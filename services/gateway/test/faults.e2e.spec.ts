@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { startDistributedStack, type DistributedStack, type Service } from './distributed-stack.ts';
 import { natsServerBinary, postgresBinDir, startOwnNats, startOwnPostgres, type OwnEngine } from './engines.ts';
@@ -14,7 +15,9 @@ import { FLEMISH_1960_HOUSE } from './renovations.fixtures.ts';
  * - no process exits but the ones the suite kills;
  * - the service is back within RECOVERY_BOUND_S of the engine or process being back;
  * - every acknowledged write is there once (retried with its key, it answers as the first time);
- * - every job accepted ends FINISHED.
+ * - every job accepted ends FINISHED;
+ * - and afterwards, answers far over NATS's 1 MiB message limit arrive whole: an organisation's
+ *   5,000 estates, a renovation's 3,000 items and its overview.
  *
  * The figures (requests, statuses, latencies, recovery) are printed per fault: `[faults] ...` lines.
  */
@@ -312,6 +315,79 @@ describe.skipIf(unavailable !== null)('faults under keyed writes and jobs (own N
     expect(notFinished).toEqual([]);
     const total = answers.filter((a) => a.fault !== 'after');
     console.info(`[faults] in all: ${total.length} requests, ${writes.length} writes, ${total.filter((a) => a.status === 500).length} answers of 500`);
+    expect(violations).toEqual([]);
+  });
+  it('then: answers far over the 1 MiB of a NATS message arrive whole: 5,000 estates, 3,000 items, their overview', { timeout: 300_000 }, async () => {
+    onTestFailed(() => console.error(errorLines()));
+    fault = 'large answers';
+    const MiB = 1024 * 1024;
+    const created = async (w: Pick<Write, 'key' | 'method' | 'path' | 'body'>) => {
+      const res = await send(w);
+      expect(res.status, res.text).toBe(201);
+      return String(JSON.parse(res.text).id);
+    };
+    // An estate and an item made over HTTP are copied in the logs with new ids, as if appended by the
+    // services: the projections and relays take the copies from the log as they take any append, and
+    // the test spends seconds instead of 8,000 requests.
+    const estate = await created({ key: 'large-estate', method: 'POST', path: '/estates', body: { ...FLEMISH_1960_HOUSE, name: 'large 0' } });
+    const renovation = await created({ key: 'large-renovation', method: 'POST', path: '/renovations', body: { estate_id: bases[0] } });
+    const item = await created({ key: 'large-item', method: 'POST', path: `/renovations/${renovation}/items`, body: { renovation_component_type: 'HEAT_PUMP_AIR_WATER', count: 1 } });
+    const db = new pg.Client({ connectionString: stack.databaseUrl! });
+    await db.connect();
+    try {
+      const estates = await db.query<{ stream: string }>(
+        `INSERT INTO renopath_estates.events (event_id, stream, revision, type, data, metadata, occurred_at)
+         SELECT gen_random_uuid()::text, replace(e.stream, $1, n.id), e.revision, e.type, replace(e.data::text, $1, n.id)::jsonb, e.metadata, e.occurred_at
+         FROM renopath_estates.events e CROSS JOIN (SELECT gen_random_uuid()::text AS id, g FROM generate_series(1, 4999) g) n
+         WHERE e.stream = $2 ORDER BY n.g, e.revision
+         RETURNING stream`,
+        [estate, `estate-${estate}`],
+      );
+      expect(new Set(estates.rows.map((r) => r.stream)).size).toBe(4999);
+      const items = await db.query(
+        `INSERT INTO renopath_renovations.events (event_id, stream, revision, type, data, metadata, occurred_at)
+         SELECT gen_random_uuid()::text, e.stream, last.revision + g, e.type, replace(e.data::text, $1, gen_random_uuid()::text)::jsonb, e.metadata, e.occurred_at
+         FROM renopath_renovations.events e
+         CROSS JOIN (SELECT max(revision) AS revision FROM renopath_renovations.events WHERE stream LIKE '%' || $2) last
+         CROSS JOIN generate_series(1, 2999) g
+         WHERE e.stream LIKE '%' || $2 AND e.type = 'RenovationItemAdded' AND e.data::text LIKE '%' || $1 || '%'
+         ORDER BY g`,
+        [item, renovation],
+      );
+      expect(items.rowCount).toBe(2999);
+      await db.query('SELECT pg_notify($1, \'\'), pg_notify($2, \'\')', ['renopath_estates', 'renopath_renovations']);
+    } finally {
+      await db.end();
+    }
+
+    const sizes: string[] = [];
+    const fetchJson = async (path: string) => {
+      const res = await fetch(`${stack.url}${path}`, { headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(60_000) });
+      const text = await res.text();
+      answers.push({ fault, status: res.status, ms: 0 });
+      if (res.status !== 200) throw new Error(`GET ${path}: ${res.status} ${text.slice(0, 300)}`);
+      return { text, json: JSON.parse(text) as any };
+    };
+    await expect.poll(async () => ((await fetchJson('/estates')).json as unknown[]).filter((e: any) => e.name === 'large 0').length, { timeout: 180_000, interval: 2000 }).toBe(5000);
+    const list = await fetchJson('/estates');
+    sizes.push(`estates ${list.json.length} (${(list.text.length / MiB).toFixed(1)} MiB)`);
+    expect(list.text.length).toBeGreaterThan(MiB);
+
+    await expect.poll(async () => ((await fetchJson(`/renovations/${renovation}/items`)).json as unknown[]).length, { timeout: 180_000, interval: 2000 }).toBe(3000);
+    const itemList = await fetchJson(`/renovations/${renovation}/items`);
+    sizes.push(`items ${itemList.json.length} (${(itemList.text.length / MiB).toFixed(1)} MiB)`);
+    expect(itemList.text.length).toBeGreaterThan(MiB);
+    const ids = (itemList.json as Array<{ id: string }>).map((i) => i.id);
+    expect(new Set(ids).size).toBe(3000);
+
+    for (const path of [`/renovations/${renovation}/overview`, `/v1/renovations/${renovation}/overview`]) {
+      const overview = await fetchJson(path);
+      sizes.push(`${path.startsWith('/v1') ? 'v1 ' : ''}overview (${(overview.text.length / MiB).toFixed(1)} MiB)`);
+      expect(overview.text.length).toBeGreaterThan(MiB);
+      for (const id of ids) expect(overview.text.includes(id), `item ${id} in ${path}`).toBe(true);
+    }
+    console.info(`[faults] large answers over NATS: ${sizes.join(', ')}`);
+    expect(pids().filter((p) => p.endsWith('exited')), 'processes that exited').toEqual([]);
     expect(violations).toEqual([]);
   });
 });
