@@ -377,7 +377,10 @@ export async function startDistributedStack(options: DistributedStackOptions): P
       try {
         const { connect } = await import('nats');
         const nc = await connect({ servers: natsUrl, reconnect: false, timeout: 2000 });
-        await (await nc.jetstreamManager()).streams.delete(stream).catch(() => undefined);
+        const jsm = await nc.jetstreamManager();
+        await jsm.streams.delete(stream).catch(() => undefined);
+        // Where events over NATS's max_payload are kept, when there were any.
+        await jsm.streams.delete(`OBJ_${stream}_large`).catch(() => undefined);
         await nc.close();
       } catch {
         // the server is gone: nothing of ours is left on it either

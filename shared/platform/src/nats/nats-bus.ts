@@ -15,6 +15,7 @@ import {
   type JsMsg,
   type Msg,
   type NatsConnection,
+  type ObjectStore,
   type Subscription as NatsSubscription,
 } from 'nats';
 import {
@@ -87,6 +88,17 @@ const PAYLOAD_HEADROOM = 4 * 1024;
 /** How long a large reply waits for its requester to fetch it before it is dropped (ms). */
 const CHUNKED_REPLY_TTL_MS = 30_000;
 
+/**
+ * An event larger than max_payload: its envelope is kept in the object store bucket
+ * `<stream>_large` under its event id, and the stream carries this marker in its place (with the
+ * event id as message id, so a re-publish is still dropped). Consumers read the envelope back.
+ */
+interface LargeEvent {
+  large_event: { name: string; bytes: number };
+}
+const isLargeEvent = (value: unknown): value is LargeEvent =>
+  typeof value === 'object' && value !== null && 'large_event' in value && typeof (value as LargeEvent).large_event?.name === 'string';
+
 function isNotFound(error: unknown): boolean {
   return error instanceof NatsError && NOT_FOUND.has(error.api_error?.err_code ?? 0);
 }
@@ -102,6 +114,7 @@ export class NatsBus implements Bus {
   private readonly maxDelayMs: number;
   private readonly ackWaitMs: number;
   private closed = false;
+  private largeEventStore: Promise<ObjectStore> | null = null;
   /** False from a lost connection until it is back: requests meanwhile fail at once instead of after their timeout. */
   private connected = true;
 
@@ -293,11 +306,36 @@ export class NatsBus implements Bus {
   async publish(subject: string, event: EventEnvelope): Promise<void> {
     this.assertOpen();
     try {
+      let data = encode(event);
+      if (data.length > this.maxPayload()) {
+        const bucket = await this.largeEvents();
+        // A re-publish (after a relay's restart) finds it there: rewriting it would purge the parts a
+        // consumer may be reading.
+        if (!(await bucket.info(event.event_id))) await bucket.putBlob({ name: event.event_id }, data);
+        data = encode({ large_event: { name: event.event_id, bytes: data.length } } satisfies LargeEvent);
+      }
       // The message id makes JetStream drop a re-published event within the duplicate window.
-      await this.js.publish(this.wire(subject), encode(event), { msgID: event.event_id });
+      await this.js.publish(this.wire(subject), data, { msgID: event.event_id });
     } catch (error) {
       throw new BusUnavailableError(subject, `publish failed: ${error instanceof Error ? error.message : String(error)}`);
     }
+  }
+
+  /** The bucket of LargeEvent envelopes, made on first use; kept as long as the events' stream. */
+  private largeEvents(): Promise<ObjectStore> {
+    this.largeEventStore ??= this.js.views.os(`${this.streamName}_large`, { storage: StorageType.File }).catch((error: unknown) => {
+      this.largeEventStore = null;
+      throw error;
+    });
+    return this.largeEventStore;
+  }
+
+  private async decodeEvent(data: Uint8Array): Promise<EventEnvelope> {
+    const raw = decode(data);
+    if (!isLargeEvent(raw)) return raw as EventEnvelope;
+    const blob = await (await this.largeEvents()).getBlob(raw.large_event.name);
+    if (!blob) throw new Error(`large event ${raw.large_event.name} is missing from ${this.streamName}_large`);
+    return decode(blob) as EventEnvelope;
   }
 
   async consume(consumer: string, options: ConsumeOptions, handler: EventHandler): Promise<Closeable> {
@@ -397,7 +435,7 @@ export class NatsBus implements Bus {
     const progress = setInterval(() => msg.working(), Math.max(1000, this.ackWaitMs / 3));
     let handled = false;
     try {
-      await handler(decode(msg.data) as EventEnvelope);
+      await handler(await this.decodeEvent(msg.data));
       handled = true;
     } catch (error) {
       this.options.onHandlerError?.(error, this.unwire(msg.subject));

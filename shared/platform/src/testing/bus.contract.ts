@@ -305,6 +305,20 @@ export function busContract(name: string, open: BusFactory): void {
         expect(received).toEqual([first.event_id, second.event_id]);
       });
 
+      it('delivers an event far over 1 MiB whole, and drops its re-publish', { timeout: 30_000 }, async () => {
+        const bus = await openBus();
+        const ctx = uniqueName('ctx');
+        const large = envelope(`evt.${ctx}.A`, { items: Array.from({ length: 3_000 }, (_, i) => ({ id: randomUUID(), note: 'z'.repeat(900), i })) });
+        const small = envelope(`evt.${ctx}.A`, { n: 1 });
+        const received: EventEnvelope[] = [];
+        await track(bus.consume(uniqueName('consumer'), { subjects: [`evt.${ctx}.A`] }, async (e) => void received.push(e)));
+        await bus.publish(`evt.${ctx}.A`, large);
+        await bus.publish(`evt.${ctx}.A`, large);
+        await bus.publish(`evt.${ctx}.A`, small);
+        await vi.waitFor(() => expect(received.map((e) => e.event_id)).toContain(small.event_id), DELIVERY);
+        expect(received).toEqual([large, small]);
+      });
+
       it('resumes after close without replaying acknowledged events', async () => {
         const bus = await openBus();
         const ctx = uniqueName('ctx');
