@@ -144,7 +144,7 @@ export class NatsBus implements Bus {
       servers: options.servers,
       ...(options.name ? { name: options.name } : {}),
       // A NATS restart or outage of any length: keep reconnecting (nats.js gives up after 10 tries by
-      // default, leaving a process that runs but never talks again). Requests meanwhile time out: 503.
+      // default, leaving a process that runs but never talks again). Requests meanwhile fail at once (503).
       maxReconnectAttempts: -1,
       reconnectTimeWait: 1000,
     });
@@ -262,7 +262,8 @@ export class NatsBus implements Bus {
     const subject = this.unwire(msg.subject);
     const reply = await serveRequest((_, s) => handler(decode(msg.data), s), undefined, subject, this.options.onHandlerError);
     if (this.nc.isClosed()) return;
-    // Called without await: whatever goes wrong in replying is reported here, never left unhandled.
+    // serve() runs unawaited (a subscription callback): whatever goes wrong in replying (a closed
+    // connection, a payload the server refuses) is reported here, never left as an unhandled rejection.
     try {
       const data = encode(reply);
       if (data.length <= this.maxPayload()) msg.respond(data);
