@@ -152,6 +152,10 @@ export interface DistributedStack {
   stopProcesses(): Promise<void>;
   /** Stops the processes and removes the data dirs, the JetStream stream and the database. */
   close(): Promise<void>;
+  /** A token of the bootstrap client, asked for until identity answers (60 s at most). */
+  token(): Promise<string>;
+  /** The last lines each process logged at level error or above (pino level >= 50), for a failure's message. */
+  errorLines(): string;
 }
 
 interface Slot {
@@ -370,6 +374,24 @@ export async function startDistributedStack(options: DistributedStackOptions): P
           await exited(child);
         }
       }));
+    },
+    async token() {
+      const deadline = Date.now() + 60_000;
+      for (;;) {
+        const res = await fetch(`${url}/v1/oauth/token`, {
+          method: 'POST',
+          headers: { 'x-service-client-id': bootstrap.client_id, 'x-service-client-secret': bootstrap.client_secret },
+        }).catch(() => null);
+        if (res?.status === 200) return ((await res.json()) as { access_token: string }).access_token;
+        if (Date.now() > deadline) throw new Error(`no token: ${res?.status}`);
+        await delay(250);
+      }
+    },
+    errorLines() {
+      return slots
+        .flatMap((slot) => (slot.process ? [slot.process] : []))
+        .flatMap((p) => p.output().split('\n').filter((line) => /"level":(5|6)0/.test(line)).slice(-5).map((line) => `[${p.service}#${p.replica}] ${line.slice(0, 600)}`))
+        .join('\n');
     },
     async close() {
       await stack.stopProcesses();

@@ -30,6 +30,20 @@ async function until(what: string, check: () => Promise<boolean>, timeoutMs: num
   }
 }
 
+/** Starts an engine the first time, and hands out its controls. */
+async function started(engine: { url: string; dir: string; start(): Promise<void>; stop(): Promise<void> }): Promise<OwnEngine> {
+  await engine.start();
+  return {
+    url: engine.url,
+    start: engine.start,
+    stop: engine.stop,
+    async close() {
+      await engine.stop();
+      rmSync(engine.dir, { recursive: true, force: true });
+    },
+  };
+}
+
 export const natsServerBinary = ['nats-server', '/usr/sbin/nats-server', '/usr/local/bin/nats-server'].find((bin) => !spawnSync(bin, ['--version']).error);
 
 /** The folder of initdb and pg_ctl: on PATH, or Debian's /usr/lib/postgresql/<version>/bin (the newest). */
@@ -60,16 +74,7 @@ export async function startOwnNats(): Promise<OwnEngine> {
     child.kill('SIGTERM');
     await gone;
   };
-  await start();
-  return {
-    url,
-    start,
-    stop,
-    async close() {
-      await stop();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  return started({ url, dir, start, stop });
 }
 
 /** The uid/gid initdb and postgres run as: they refuse to run as root, so under root the `postgres` user's. */
@@ -125,14 +130,5 @@ export async function startOwnPostgres(): Promise<OwnEngine> {
       if (!/not running|No such file|does not exist/i.test(error.message)) throw error;
     });
   };
-  await start();
-  return {
-    url,
-    start,
-    stop,
-    async close() {
-      await stop();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  return started({ url, dir, start, stop });
 }

@@ -2,6 +2,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { startDistributedStack, type DistributedStack, type Service } from './distributed-stack.ts';
 import { natsServerBinary, postgresBinDir, startOwnNats, startOwnPostgres, type OwnEngine } from './engines.ts';
+import { createTargets, expectEachWriteOnce, nextWrite, outcome as classify, untilAnswered, type Answer, type Targets, type Write } from './keyed-writes.ts';
 import { FLEMISH_1960_HOUSE } from './renovations.fixtures.ts';
 
 /**
@@ -27,22 +28,12 @@ const RECOVERY_BOUND_S = 60;
 const WRITERS = 3;
 const CLIENT_TIMEOUT_MS = 20_000;
 const KILLED: Service[] = ['gateway', 'identity', 'estates', 'renovations', 'calculations', 'reporting'];
-const JOB_URL = '/v1/calculation-jobs/suggested-renovation-trajectory-calculation';
 
 const unavailable = !natsServerBinary ? 'no nats-server binary' : !postgresBinDir ? 'no initdb/pg_ctl (PostgreSQL server package)' : null;
 if (unavailable) console.warn(`[skip] fault suite (own NATS and PostgreSQL, stopped and started under load): ${unavailable}`);
 
-interface Write {
-  key: string | null;
-  method: 'POST' | 'PATCH';
-  path: string;
-  body: Record<string, unknown>;
-  kind: 'estate' | 'roof' | 'renovation' | 'item' | 'edit' | 'job';
-  answer: { status: number; id: string } | null;
-  lastError?: string;
-}
-
-interface Answer {
+/** An answer the client got, under which fault, after how long. */
+interface Seen {
   fault: string;
   status: number;
   ms: number;
@@ -52,10 +43,9 @@ let nats: OwnEngine;
 let postgres: OwnEngine;
 let stack: DistributedStack;
 let token = '';
-const bases: string[] = [];
-const baseRenovations: string[] = [];
+let targets: Targets;
 const writes: Write[] = [];
-const answers: Answer[] = [];
+const answers: Seen[] = [];
 /** What a client must never see: a 500, a 503 without Retry-After, a 4xx for a valid request. */
 const violations: string[] = [];
 let fault = 'set-up';
@@ -89,43 +79,10 @@ async function get(path: string): Promise<any> {
 }
 
 /** A 2xx acknowledges the write; 409, 429, 503 and no answer leave it to be retried; another 4xx is a violation. */
-function outcome(w: Write, res: { status: number; text: string }): 'acknowledged' | 'unanswered' {
-  if (res.status >= 200 && res.status < 300) {
-    const id = w.kind === 'edit' ? (w.path.split('/')[2] ?? '') : String((JSON.parse(res.text) as { id?: unknown }).id);
-    w.answer ??= { status: res.status, id };
-    return 'acknowledged';
-  }
-  if (res.status >= 400 && res.status < 500 && res.status !== 409 && res.status !== 429) {
-    violations.push(`[${fault}] ${res.status} for ${w.method} ${w.path} (key ${w.key}): ${res.text.slice(0, 200)}`);
-  }
-  w.lastError = `${res.status} ${res.text.slice(0, 200)}`;
-  return 'unanswered';
-}
-
-/** A fault's name as a part of an Idempotency-Key (visible ASCII, no spaces). */
-const slug = (round: string) => round.replace(/[^A-Za-z0-9]+/g, '-');
-
-function nextWrite(round: string, w: number, i: number, mine: Write[]): Write {
-  const n = `${slug(round)}-${w}-${i}`;
-  const base = bases[(w + i) % bases.length]!;
-  const renovation = baseRenovations[(w + i) % baseRenovations.length]!;
-  const editable = mine.find((m) => m.kind === 'estate' && m.answer && !mine.some((e) => e.kind === 'edit' && e.path === `/estates/${m.answer!.id}`));
-  switch (i % 6) {
-    case 0:
-      return { key: `fault-estate-${n}`, method: 'POST', path: '/estates', body: { name: `fault ${n}`, address: { zip_code: '9000', country: 'BE' } }, kind: 'estate', answer: null };
-    case 1:
-      return { key: `fault-roof-${n}`, method: 'POST', path: `/estates/${base}/roofs`, body: { estate_roof_type: 'FLAT', surface_m2: 10 + (i % 50) }, kind: 'roof', answer: null };
-    case 2:
-      return { key: `fault-renovation-${n}`, method: 'POST', path: '/renovations', body: { estate_id: base, renovation_name: `fault ${n}` }, kind: 'renovation', answer: null };
-    case 3:
-      return { key: `fault-item-${n}`, method: 'POST', path: `/renovations/${renovation}/items`, body: { renovation_component_type: 'HEAT_PUMP_AIR_WATER', count: 1 + (i % 3) }, kind: 'item', answer: null };
-    case 4:
-      return { key: `fault-job-${n}`, method: 'POST', path: JOB_URL, body: { year_built: 1950 + (i % 40), estate_format: 'SEMI_OPEN', habitable_space_m2: 150, zip_code: '9000', country: 'BE' }, kind: 'job', answer: null };
-    default:
-      // An edit is a PATCH (no Idempotency-Key): a retry sets the same name again.
-      if (editable) return { key: null, method: 'PATCH', path: `/estates/${editable.answer!.id}`, body: { name: `edited ${n}` }, kind: 'edit', answer: null };
-      return { key: `fault-estate-${n}-b`, method: 'POST', path: '/estates', body: { name: `fault ${n}-b` }, kind: 'estate', answer: null };
-  }
+function outcome(w: Write, res: Answer): 'acknowledged' | 'unanswered' {
+  const result = classify(w, res);
+  if (result === 'refused') violations.push(`[${fault}] ${res.status} for ${w.method} ${w.path} (key ${w.key}): ${res.text.slice(0, 200)}`);
+  return result === 'acknowledged' ? result : 'unanswered';
 }
 
 /** Writers at work until `stop()`: each sends its next write when the last one is answered (or given up). */
@@ -135,7 +92,7 @@ function startLoad(round: string) {
   const writers = Array.from({ length: WRITERS }, async (_, w) => {
     const mine: Write[] = [];
     for (let i = 0; !stopping; i++) {
-      const write = nextWrite(round, w, i, mine);
+      const write = nextWrite('fault', round, w, i, mine, targets, { jobs: true });
       mine.push(write);
       writes.push(write);
       if (outcome(write, await send(write)) === 'unanswered') await delay(200);
@@ -150,31 +107,26 @@ function startLoad(round: string) {
   };
 }
 
-/** Seconds from now until an estate write, an item write and the estate list all succeed (every context's path). */
+/**
+ * Seconds from now until an estate write, an item write and the estate list all succeed (every
+ * context's path). The probes are writes like the others: kept, retried with their key, checked once.
+ */
 async function recovery(round: string): Promise<number> {
   const started = Date.now();
-  round = slug(round);
+  const n = round.replace(/[^A-Za-z0-9]+/g, '-');
   for (let i = 0; ; i++) {
-    const estate = await send({ key: `probe-estate-${round}-${i}`, method: 'POST', path: '/estates', body: { name: `probe ${round} ${i}` } });
-    const item = estate.status === 201
-      ? await send({ key: `probe-item-${round}-${i}`, method: 'POST', path: `/renovations/${baseRenovations[0]}/items`, body: { renovation_component_type: 'HEAT_PUMP_AIR_WATER', count: 1 } })
-      : null;
-    const list = item?.status === 201 ? await fetch(`${stack.url}/estates`, { headers: { authorization: `Bearer ${token}` } }).catch(() => null) : null;
-    if (item?.status === 201) writes.push({ key: `probe-item-${round}-${i}`, method: 'POST', path: `/renovations/${baseRenovations[0]}/items`, body: { renovation_component_type: 'HEAT_PUMP_AIR_WATER', count: 1 }, kind: 'item', answer: { status: 201, id: JSON.parse(item.text).id } });
+    const estate: Write = { key: `probe-estate-${n}-${i}`, method: 'POST', path: '/estates', body: { name: `fault probe ${n} ${i}` }, kind: 'estate', answer: null };
+    const item: Write = { key: `probe-item-${n}-${i}`, method: 'POST', path: `/renovations/${targets.renovations[0]}/items`, body: { renovation_component_type: 'HEAT_PUMP_AIR_WATER', count: 1 }, kind: 'item', answer: null };
+    writes.push(estate, item);
+    const estateDone = outcome(estate, await send(estate)) === 'acknowledged';
+    const itemDone = estateDone && outcome(item, await send(item)) === 'acknowledged';
+    const list = itemDone ? await fetch(`${stack.url}/estates`, { headers: { authorization: `Bearer ${token}` } }).catch(() => null) : null;
     if (list?.status === 200) return (Date.now() - started) / 1000;
-    if ((Date.now() - started) / 1000 > RECOVERY_BOUND_S * 2) throw new Error(`[${round}] not recovered after ${RECOVERY_BOUND_S * 2} s: estate ${estate.status} ${estate.text.slice(0, 200)}; item ${item?.status} ${item?.text.slice(0, 200)}`);
+    if ((Date.now() - started) / 1000 > RECOVERY_BOUND_S * 2) throw new Error(`[${round}] not recovered after ${RECOVERY_BOUND_S * 2} s: estate ${estate.lastError}; item ${item.lastError}`);
     await delay(250);
   }
 }
 
-/** Retries each unanswered write with its key until it is answered: after recovery, every one must be. */
-async function untilAnswered(w: Write, timeoutMs = 120_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (outcome(w, await send(w)) !== 'acknowledged') {
-    if (Date.now() > deadline) throw new Error(`${w.method} ${w.path} (key ${w.key}) still unanswered: ${w.lastError}`);
-    await delay(500);
-  }
-}
 
 function report(round: string, mine: Write[], recoveryS: number) {
   const seen = answers.filter((a) => a.fault === round);
@@ -188,23 +140,7 @@ function report(round: string, mine: Write[], recoveryS: number) {
 const pids = () => stack.processes().map((p) => `${p.service}#${p.replica}:${p.child.pid}:${p.child.exitCode === null && p.child.signalCode === null ? 'alive' : 'exited'}`);
 
 function errorLines() {
-  const seen = [...new Set(violations)].slice(0, 20).join('\n');
-  return `${seen}\n` + stack.processes()
-    .flatMap((p) => p.output().split('\n').filter((line) => /"level":(5|6)0/.test(line)).slice(-5).map((line) => `[${p.service}#${p.replica}] ${line.slice(0, 600)}`))
-    .join('\n');
-}
-
-async function getToken() {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const res = await fetch(`${stack.url}/v1/oauth/token`, {
-      method: 'POST',
-      headers: { 'x-service-client-id': stack.bootstrap.client_id, 'x-service-client-secret': stack.bootstrap.client_secret },
-    }).catch(() => null);
-    if (res?.status === 200) return ((await res.json()) as { access_token: string }).access_token;
-    if (Date.now() > deadline) throw new Error(`no token: ${res?.status}`);
-    await delay(250);
-  }
+  return `${[...new Set(violations)].slice(0, 20).join('\n')}\n${stack.errorLines()}`;
 }
 
 beforeAll(async () => {
@@ -217,15 +153,8 @@ beforeAll(async () => {
     logLevel: 'info',
     readyTimeoutMs: 180_000,
   });
-  token = await getToken();
-  for (let i = 0; i < 2; i++) {
-    const estate = await send({ key: `base-estate-${i}`, method: 'POST', path: '/estates', body: { ...FLEMISH_1960_HOUSE, name: `base ${i}` } });
-    expect(estate.status, estate.text).toBe(201);
-    bases.push(JSON.parse(estate.text).id);
-    const renovation = await send({ key: `base-renovation-${i}`, method: 'POST', path: '/renovations', body: { estate_id: bases[i] } });
-    expect(renovation.status, renovation.text).toBe(201);
-    baseRenovations.push(JSON.parse(renovation.text).id);
-  }
+  token = await stack.token();
+  targets = await createTargets(send);
 }, 300_000);
 
 afterAll(async () => {
@@ -245,7 +174,7 @@ describe.skipIf(unavailable !== null)('faults under keyed writes and jobs (own N
       await stack.start(victim, 0);
       const recoveryS = await recovery(fault);
       const mine = await load.stop();
-      for (const w of mine.filter((x) => !x.answer)) await untilAnswered(w);
+      for (const w of writes.filter((x) => !x.answer)) await untilAnswered(w, send, 120_000);
       report(fault, mine, recoveryS);
       expect(pids().filter((p) => p.endsWith('exited')), 'processes that exited').toEqual([]);
       expect(violations.splice(0)).toEqual([]);
@@ -265,7 +194,7 @@ describe.skipIf(unavailable !== null)('faults under keyed writes and jobs (own N
       await engine().start();
       const recoveryS = await recovery(fault);
       const mine = await load.stop();
-      for (const w of mine.filter((x) => !x.answer)) await untilAnswered(w);
+      for (const w of writes.filter((x) => !x.answer)) await untilAnswered(w, send, 120_000);
       report(fault, mine, recoveryS);
       expect(pids(), 'every process the same, still running').toEqual(before);
       expect(answers.filter((a) => a.fault === fault && a.status === 0).length, `requests not answered within ${CLIENT_TIMEOUT_MS / 1000} s`).toBe(0);
@@ -277,27 +206,8 @@ describe.skipIf(unavailable !== null)('faults under keyed writes and jobs (own N
   it('then: every acknowledged write is there once, and every job FINISHED', { timeout: 300_000 }, async () => {
     onTestFailed(() => console.error(errorLines()));
     fault = 'after';
-    expect(writes.filter((x) => !x.answer).map((x) => `${x.method} ${x.path} (key ${x.key}): ${x.lastError}`), 'writes never answered').toEqual([]);
-    // A keyed write sent again answers as the first time: the same resource, never a second one.
-    for (const w of writes.filter((x) => x.key && x.kind !== 'job')) {
-      const res = await send(w);
-      const id = res.status >= 200 && res.status < 300 ? String(JSON.parse(res.text).id) : res.text;
-      expect({ status: res.status, id }, `repeat of ${w.key}`).toEqual(w.answer);
-    }
+    await expectEachWriteOnce('fault', writes, targets, send, get);
     const of = (kind: Write['kind']) => writes.filter((w) => w.kind === kind);
-    const created = of('estate').map((w) => w.answer!.id);
-    expect(new Set(created).size, 'one estate per key').toBe(created.length);
-    await expect.poll(async () => (await get('/estates')).filter((e: { name: string | null }) => /^(fault|edited) /.test(e.name ?? '')).map((e: { id: string }) => e.id).sort(), { timeout: 60_000 }).toEqual([...created].sort());
-    for (const w of of('edit')) expect((await get(w.path)).name, w.path).toBe(w.body['name']);
-    for (const base of bases) {
-      const roofs = of('roof').filter((w) => w.path === `/estates/${base}/roofs`).map((w) => w.answer!.id).sort();
-      await expect.poll(async () => ((await get(`/estates/${base}`)).roofs as Array<{ id: string }>).map((r) => r.id).sort(), { timeout: 60_000 }).toEqual(roofs);
-    }
-    for (const renovation of baseRenovations) {
-      const items = of('item').filter((w) => w.path === `/renovations/${renovation}/items`).map((w) => w.answer!.id).sort();
-      await expect.poll(async () => ((await get(`/renovations/${renovation}/items`)) as Array<{ id: string }>).map((i) => i.id).sort(), { timeout: 60_000 }).toEqual(items);
-    }
-
     const jobs = of('job').map((w) => w.answer!.id);
     expect(new Set(jobs).size, 'one job per key').toBe(jobs.length);
     const finals = new Map<string, { status: string; metadata: unknown }>();
@@ -330,7 +240,7 @@ describe.skipIf(unavailable !== null)('faults under keyed writes and jobs (own N
     // services: the projections and relays take the copies from the log as they take any append, and
     // the test spends seconds instead of 8,000 requests.
     const estate = await created({ key: 'large-estate', method: 'POST', path: '/estates', body: { ...FLEMISH_1960_HOUSE, name: 'large 0' } });
-    const renovation = await created({ key: 'large-renovation', method: 'POST', path: '/renovations', body: { estate_id: bases[0] } });
+    const renovation = await created({ key: 'large-renovation', method: 'POST', path: '/renovations', body: { estate_id: targets.bases[0] } });
     const item = await created({ key: 'large-item', method: 'POST', path: `/renovations/${renovation}/items`, body: { renovation_component_type: 'HEAT_PUMP_AIR_WATER', count: 1 } });
     const db = new pg.Client({ connectionString: stack.databaseUrl! });
     await db.connect();
