@@ -1,3 +1,5 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { startDistributedStack, type DistributedStack, type Service } from './distributed-stack.ts';
@@ -16,7 +18,7 @@ import { FLEMISH_1960_HOUSE } from './renovations.fixtures.ts';
  * - no process exits but the ones the suite kills;
  * - the service is back within RECOVERY_BOUND_S of the engine or process being back;
  * - every acknowledged write is there once (retried with its key, it answers as the first time);
- * - every job accepted ends FINISHED;
+ * - every job accepted ends FINISHED, and its webhook arrives (webhook dispatch resumes after the faults);
  * - and afterwards, answers far over NATS's 1 MiB message limit arrive whole: an organisation's
  *   5,000 estates, a renovation's 3,000 items and its overview.
  *
@@ -38,6 +40,11 @@ interface Seen {
   status: number;
   ms: number;
 }
+
+/** The webhooks the jobs' receiver got: job id and webhook-id of each call. */
+const webhooks: Array<{ job_id: string; type: string; webhook_id: string }> = [];
+let receiver: Server;
+let webhookUrl = '';
 
 let nats: OwnEngine;
 let postgres: OwnEngine;
@@ -92,7 +99,7 @@ function startLoad(round: string) {
   const writers = Array.from({ length: WRITERS }, async (_, w) => {
     const mine: Write[] = [];
     for (let i = 0; !stopping; i++) {
-      const write = nextWrite('fault', round, w, i, mine, targets, { jobs: true });
+      const write = nextWrite('fault', round, w, i, mine, targets, { jobs: true, webhookUrl });
       mine.push(write);
       writes.push(write);
       if (outcome(write, await send(write)) === 'unanswered') await delay(200);
@@ -145,6 +152,18 @@ function errorLines() {
 
 beforeAll(async () => {
   if (unavailable) return;
+  receiver = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    req.on('end', () => {
+      const payload = JSON.parse(body) as { type: string; data: { id: string } };
+      webhooks.push({ job_id: payload.data.id, type: payload.type, webhook_id: String(req.headers['webhook-id']) });
+      res.statusCode = 204;
+      res.end();
+    });
+  });
+  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+  webhookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
   [nats, postgres] = await Promise.all([startOwnNats(), startOwnPostgres()]);
   stack = await startDistributedStack({
     mode: 'nats-postgres',
@@ -152,6 +171,8 @@ beforeAll(async () => {
     postgresUrl: postgres.url,
     logLevel: 'info',
     readyTimeoutMs: 180_000,
+    // The receiver is on this machine; a webhook refused during an outage is tried again within seconds.
+    env: { RENOPATH_ALLOW_PRIVATE_NETWORK: 'true', RENOPATH_WEBHOOK_RETRY_SCHEDULE: '0,1s,2s,5s,10s,30s' },
   });
   token = await stack.token();
   targets = await createTargets(send);
@@ -160,6 +181,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await stack?.close();
   await Promise.all([nats?.close(), postgres?.close()]);
+  await new Promise((r) => (receiver ? receiver.close(r) : r(undefined)));
 }, 120_000);
 
 describe.skipIf(unavailable !== null)('faults under keyed writes and jobs (own NATS and PostgreSQL)', () => {
@@ -223,6 +245,11 @@ describe.skipIf(unavailable !== null)('faults under keyed writes and jobs (own N
     console.info(`[faults] jobs: ${jobs.length} accepted; ${JSON.stringify(counts)}; ${jobs.length - finals.size} not final`);
     const notFinished = jobs.filter((id) => finals.get(id)?.status !== 'FINISHED').map((id) => `${id}: ${JSON.stringify(finals.get(id) ?? 'not final').slice(0, 300)}`);
     expect(notFinished).toEqual([]);
+    // Each job's webhook arrives; at least once (a delivery whose answer was lost in a fault is sent again, with its webhook-id).
+    const finished = () => new Set(webhooks.filter((h) => h.type === 'calculation_job.finished').map((h) => h.job_id));
+    await expect.poll(() => jobs.filter((id) => !finished().has(id)), { timeout: 120_000, interval: 1000 }).toEqual([]);
+    const repeated = webhooks.length - new Set(webhooks.map((h) => h.webhook_id)).size;
+    console.info(`[faults] webhooks: ${webhooks.length} calls for ${jobs.length} jobs, ${repeated} repeated deliveries`);
     const total = answers.filter((a) => a.fault !== 'after');
     console.info(`[faults] in all: ${total.length} requests, ${writes.length} writes, ${total.filter((a) => a.status === 500).length} answers of 500`);
     expect(violations).toEqual([]);

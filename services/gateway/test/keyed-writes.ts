@@ -58,10 +58,10 @@ export function outcome(w: Write, res: Answer): 'acknowledged' | 'unanswered' | 
 
 /**
  * One writer's next write, named `<tag>-<kind>-<round>-<writer>-<i>`: a keyed create of each kind in
- * turn (a job too, with `jobs`), and an edit of an estate it made. Estates are named `<tag> …`,
+ * turn (a job too, with `jobs`, whose webhook goes to `webhookUrl`), and an edit of an estate it made. Estates are named `<tag> …`,
  * edited ones `edited …`.
  */
-export function nextWrite(tag: string, round: string, w: number, i: number, mine: Write[], targets: Targets, options: { jobs?: boolean } = {}): Write {
+export function nextWrite(tag: string, round: string, w: number, i: number, mine: Write[], targets: Targets, options: { jobs?: boolean; webhookUrl?: string } = {}): Write {
   const n = `${round.replace(/[^A-Za-z0-9]+/g, '-')}-${w}-${i}`;
   const base = targets.bases[(w + i) % targets.bases.length]!;
   const renovation = targets.renovations[(w + i) % targets.renovations.length]!;
@@ -77,7 +77,7 @@ export function nextWrite(tag: string, round: string, w: number, i: number, mine
     case 3:
       return { key: `${tag}-item-${n}`, method: 'POST', path: `/renovations/${renovation}/items`, body: { renovation_component_type: 'HEAT_PUMP_AIR_WATER', count: 1 + (i % 3) }, kind: 'item', answer: null };
     case 5:
-      return { key: `${tag}-job-${n}`, method: 'POST', path: JOB_URL, body: { year_built: 1950 + (i % 40), estate_format: 'SEMI_OPEN', habitable_space_m2: 150, zip_code: '9000', country: 'BE' }, kind: 'job', answer: null };
+      return { key: `${tag}-job-${n}`, method: 'POST', path: JOB_URL, body: { year_built: 1950 + (i % 40), estate_format: 'SEMI_OPEN', habitable_space_m2: 150, zip_code: '9000', country: 'BE', ...(options.webhookUrl ? { webhook_url: options.webhookUrl } : {}) }, kind: 'job', answer: null };
     default:
       // An edit is a PATCH (no Idempotency-Key in API.md 6): a retry sets the same name again.
       if (editable) return { key: null, method: 'PATCH', path: `/estates/${editable.answer!.id}`, body: { name: `edited ${n}` }, kind: 'edit', answer: null };

@@ -117,6 +117,8 @@ export class NatsBus implements Bus {
   private largeEventStore: Promise<ObjectStore> | null = null;
   /** False from a lost connection until it is back: requests meanwhile fail at once instead of after their timeout. */
   private connected = true;
+  /** The requests in flight, failed when the connection is lost instead of waiting out their timeout. */
+  private readonly inFlight = new Set<(reason: string) => void>();
 
   private constructor(
     private readonly nc: NatsConnection,
@@ -134,8 +136,12 @@ export class NatsBus implements Bus {
 
   private async followConnection(): Promise<void> {
     for await (const status of this.nc.status()) {
-      if (status.type === Events.Disconnect) this.connected = false;
-      else if (status.type === Events.Reconnect) this.connected = true;
+      if (status.type === Events.Disconnect) {
+        this.connected = false;
+        for (const fail of this.inFlight) fail('connection to NATS lost');
+      } else if (status.type === Events.Reconnect) {
+        this.connected = true;
+      }
     }
   }
 
@@ -193,8 +199,16 @@ export class NatsBus implements Bus {
     if (!this.connected) throw new BusUnavailableError(subject, 'not connected to NATS (reconnecting)');
     let reply: Msg;
     try {
-      reply = await this.nc.request(this.wire(subject), encode(payload), { timeout: timeoutMs });
+      let fail!: (reason: string) => void;
+      const lost = new Promise<never>((_, reject) => (fail = (reason) => reject(new BusUnavailableError(subject, reason))));
+      this.inFlight.add(fail);
+      try {
+        reply = await Promise.race([this.nc.request(this.wire(subject), encode(payload), { timeout: timeoutMs }), lost]);
+      } finally {
+        this.inFlight.delete(fail);
+      }
     } catch (error) {
+      if (error instanceof BusUnavailableError) throw error;
       if (error instanceof NatsError && error.code === ErrorCode.NoResponders) {
         throw new BusUnavailableError(subject, 'no responders');
       }
