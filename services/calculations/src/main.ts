@@ -10,11 +10,12 @@ import { busWebhookSigner } from './webhooks/job-webhooks.ts';
  */
 const config = loadCalculationsConfig();
 const log = createLogger(config.platform.logLevel, 'calculations');
-keepRunningOnUncaughtErrors(log);
+const guard = keepRunningOnUncaughtErrors(log);
 // The bus may come up after this process: wait for it rather than exit.
 const bus = await untilAvailable('the bus', () => openBus(config.platform, `calculations-${config.role}`, log), log);
 const calculations = await startCalculationsContext(config, bus, log, { signer: busWebhookSigner(bus) });
 log.info({ role: config.role, workers: config.workers }, 'calculations service started');
+guard.started();
 
 const shutdown = async (signal: string) => {
   log.info({ signal }, 'shutting down');

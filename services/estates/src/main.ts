@@ -9,11 +9,12 @@ import { startEstatesContext } from './start.ts';
  */
 const config = loadEstatesConfig();
 const log = createLogger(config.platform.logLevel, 'estates');
-keepRunningOnUncaughtErrors(log);
+const guard = keepRunningOnUncaughtErrors(log);
 // The bus may come up after this process: wait for it rather than exit.
 const bus = await untilAvailable('the bus', () => openBus(config.platform, 'estates', log), log);
 const estates = await startEstatesContext(config, bus, log);
 log.info('estates service started');
+guard.started();
 
 const shutdown = async (signal: string) => {
   log.info({ signal }, 'shutting down');

@@ -12,7 +12,7 @@ import { openGatewayStorage } from './storage.ts';
 const config = loadGatewayConfig();
 const platform = platformConfig(PlatformEnv.parse(process.env));
 const logger = createLogger(config.logLevel, 'gateway');
-keepRunningOnUncaughtErrors(logger);
+const guard = keepRunningOnUncaughtErrors(logger);
 const bus = await openBus(platform, 'gateway');
 // The blob store the estates service reads uploads from: it must be the same store (a shared volume for `fs`, or GridFS).
 const blobs = await openBlobStore(platform);
@@ -21,6 +21,7 @@ const gateway = buildGateway({ bus, config, logger, blobs, downloadSecret, idemp
 // Processes start in no set order: listen at once (/health answers, /ready says 503 until identity and every
 // context answer), and load identity's keys and revocations as soon as it is there, however long that takes.
 await gateway.app.listen({ port: config.port, host: config.host });
+guard.started();
 void (async () => {
   for (let attempt = 1; ; attempt++) {
     try {

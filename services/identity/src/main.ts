@@ -6,7 +6,7 @@ import { startIdentityContext } from './start.ts';
 /** The identity service as its own process (distributed mode): it serves the bus, not HTTP. */
 const config = loadIdentityConfig();
 const log = createLogger(config.platform.logLevel, 'identity');
-keepRunningOnUncaughtErrors(log);
+const guard = keepRunningOnUncaughtErrors(log);
 // The bus may come up after this process: wait for it rather than exit.
 const bus = await untilAvailable('the bus', () => openBus(config.platform, 'identity', log), log);
 // The bus is served only once the first-start client exists: a gateway that gets an answer can also get a token.
@@ -17,6 +17,7 @@ if (config.bootstrap.client_id && config.bootstrap.client_secret) {
 }
 await identity.service.serve();
 log.info('identity service started');
+guard.started();
 
 const shutdown = async (signal: string) => {
   log.info({ signal }, 'shutting down');

@@ -9,11 +9,12 @@ import { startReportingContext } from './start.ts';
  */
 const config = loadReportingConfig();
 const log = createLogger(config.platform.logLevel, 'reporting');
-keepRunningOnUncaughtErrors(log);
+const guard = keepRunningOnUncaughtErrors(log);
 // The bus may come up after this process: wait for it rather than exit.
 const bus = await untilAvailable('the bus', () => openBus(config.platform, 'reporting', log), log);
 const reporting = await startReportingContext(config, bus, log);
 log.info('reporting service started');
+guard.started();
 
 const shutdown = async (signal: string) => {
   log.info({ signal }, 'shutting down');
