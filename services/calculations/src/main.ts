@@ -1,4 +1,4 @@
-import { checkedOrExit, untilAvailable } from '@renopath/platform/service/start-up.ts';
+import { checkedOrExit, keepRunningOnUncaughtErrors, untilAvailable } from '@renopath/platform/service/start-up.ts';
 import { loadCalculationsConfig } from './config.ts';
 
 /**
@@ -15,10 +15,12 @@ const { startCalculationsContext } = await import('./start.ts');
 const { busWebhookSigner } = await import('./webhooks/job-webhooks.ts');
 startTracing('calculations');
 const log = createLogger(config.platform.logLevel, 'calculations');
+const guard = keepRunningOnUncaughtErrors(log);
 // The bus may come up after this process: wait for it rather than exit.
-const bus = await untilAvailable('the bus', () => openBus(config.platform, `calculations-${config.role}`), log);
+const bus = await untilAvailable('the bus', () => openBus(config.platform, `calculations-${config.role}`, log), log);
 const calculations = await startCalculationsContext(config, bus, log, { signer: busWebhookSigner(bus) });
 log.info({ role: config.role, workers: config.workers }, 'calculations service started');
+guard.started();
 
 // RENOPATH_METRICS_PORT: this process's own /metrics (distributed mode: each process serves its own).
 const metrics = config.platform.metricsPort ? await startMetricsServer(config.platform.metricsPort) : null;

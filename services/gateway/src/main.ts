@@ -1,5 +1,5 @@
 import { loadPlatformConfig } from '@renopath/platform/service/platform-env.ts';
-import { checkedOrExit } from '@renopath/platform/service/start-up.ts';
+import { checkedOrExit, keepRunningOnUncaughtErrors } from '@renopath/platform/service/start-up.ts';
 import { loadGatewayConfig } from './config.ts';
 
 /** The gateway as its own process (distributed mode): HTTP in front, the bus behind. */
@@ -18,6 +18,7 @@ const { reportingRoutes } = await import('./routes/reporting.routes.ts');
 const { openGatewayStorage } = await import('./storage.ts');
 startTracing('gateway');
 const logger = createLogger(config.logLevel, 'gateway');
+const guard = keepRunningOnUncaughtErrors(logger);
 const bus = await openBus(platform, 'gateway');
 // The blob store the estates service reads uploads from: it must be the same store (a shared volume for `fs`, or GridFS).
 const blobs = await openBlobStore(platform);
@@ -26,6 +27,7 @@ const gateway = buildGateway({ bus, config, logger, blobs, downloadSecret, event
 // Processes start in no set order: listen at once (/health answers, /ready says 503 until it holds identity's
 // key set), and load identity's keys and revocations as soon as it is there, however long that takes.
 await gateway.app.listen({ port: config.port, host: config.host });
+guard.started();
 void (async () => {
   for (let attempt = 1; ; attempt++) {
     try {

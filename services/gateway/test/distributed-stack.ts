@@ -107,6 +107,9 @@ export interface DistributedStackOptions {
   /** Resolve once every process serves (default true). */
   waitReady?: boolean;
   readyTimeoutMs?: number;
+  /** The NATS server and PostgreSQL server (admin URL) of this stack; default the machine's (NATS_URL, POSTGRES_URL). */
+  natsUrl?: string;
+  postgresUrl?: string;
 }
 
 export interface StackProcess {
@@ -149,6 +152,10 @@ export interface DistributedStack {
   stopProcesses(): Promise<void>;
   /** Stops the processes and removes the data dirs, the JetStream stream and the database. */
   close(): Promise<void>;
+  /** A token of the bootstrap client, asked for until identity answers (60 s at most). */
+  token(): Promise<string>;
+  /** The last lines each process logged at level error or above (pino level >= 50), for a failure's message. */
+  errorLines(): string;
 }
 
 interface Slot {
@@ -164,8 +171,8 @@ const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const alive = (child: ChildProcess) => child.exitCode === null && child.signalCode === null;
 const exited = (child: ChildProcess) => new Promise<void>((r) => (alive(child) ? child.once('exit', () => r()) : r()));
 
-async function adminQuery(sql: string) {
-  const client = new pg.Client({ connectionString: POSTGRES_URL });
+async function adminQuery(sql: string, url = POSTGRES_URL) {
+  const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
     await client.query(sql);
@@ -177,6 +184,8 @@ async function adminQuery(sql: string) {
 /** Starts the processes of one distributed stack; `close()` stops them and removes everything it made. */
 export async function startDistributedStack(options: DistributedStackOptions): Promise<DistributedStack> {
   const { mode } = options;
+  const natsUrl = options.natsUrl ?? NATS_URL;
+  const postgresUrl = options.postgresUrl ?? POSTGRES_URL;
   const run = randomUUID().replace(/-/g, '').slice(0, 12);
   const stream = `RENOPATH_TEST_${run}`;
   const prefix = `t${run}`;
@@ -198,8 +207,8 @@ export async function startDistributedStack(options: DistributedStackOptions): P
   let database: string | null = null;
   if (mode === 'nats-postgres') {
     database = `renopath_e2e_${run}`;
-    await adminQuery(`CREATE DATABASE "${database}"`);
-    const url = new URL(POSTGRES_URL);
+    await adminQuery(`CREATE DATABASE "${database}"`, postgresUrl);
+    const url = new URL(postgresUrl);
     url.pathname = `/${database}`;
     databaseUrl = url.toString();
   }
@@ -214,7 +223,7 @@ export async function startDistributedStack(options: DistributedStackOptions): P
   const stores: Record<string, string> = databaseUrl ? { RENOPATH_EVENT_STORE: databaseUrl, RENOPATH_READ_STORE: databaseUrl } : {};
   const base: Record<string, string> = {
     PATH: process.env['PATH'] ?? '',
-    RENOPATH_BUS: NATS_URL,
+    RENOPATH_BUS: natsUrl,
     RENOPATH_NATS_STREAM: stream,
     RENOPATH_NATS_PREFIX: prefix,
     RENOPATH_PUBLIC_URL: options.publicUrl ?? url,
@@ -369,18 +378,39 @@ export async function startDistributedStack(options: DistributedStackOptions): P
         }
       }));
     },
+    async token() {
+      const deadline = Date.now() + 60_000;
+      for (;;) {
+        const res = await fetch(`${url}/v1/oauth/token`, {
+          method: 'POST',
+          headers: { 'x-service-client-id': bootstrap.client_id, 'x-service-client-secret': bootstrap.client_secret },
+        }).catch(() => null);
+        if (res?.status === 200) return ((await res.json()) as { access_token: string }).access_token;
+        if (Date.now() > deadline) throw new Error(`no token: ${res?.status}`);
+        await delay(250);
+      }
+    },
+    errorLines() {
+      return slots
+        .flatMap((slot) => (slot.process ? [slot.process] : []))
+        .flatMap((p) => p.output().split('\n').filter((line) => /"level":(5|6)0/.test(line)).slice(-5).map((line) => `[${p.service}#${p.replica}] ${line.slice(0, 600)}`))
+        .join('\n');
+    },
     async close() {
       await stack.stopProcesses();
       for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
       try {
         const { connect } = await import('nats');
-        const nc = await connect({ servers: NATS_URL });
-        await (await nc.jetstreamManager()).streams.delete(stream).catch(() => undefined);
+        const nc = await connect({ servers: natsUrl, reconnect: false, timeout: 2000 });
+        const jsm = await nc.jetstreamManager();
+        await jsm.streams.delete(stream).catch(() => undefined);
+        // Where events over NATS's max_payload are kept, when there were any.
+        await jsm.streams.delete(`OBJ_${stream}_large`).catch(() => undefined);
         await nc.close();
       } catch {
         // the server is gone: nothing of ours is left on it either
       }
-      if (database) await adminQuery(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`).catch(() => undefined);
+      if (database) await adminQuery(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`, postgresUrl).catch(() => undefined);
     },
   };
   let scratchDir: string | null = null;

@@ -279,6 +279,18 @@ describe('estates: edit and delete', () => {
     expect(cleared.energy_context).toEqual({ ...patched.energy_context, eco_facilities: [] });
   });
 
+  it('20 concurrent PATCHes of different fields of one estate all land (a collision is decided again, not answered 409)', async () => {
+    const created = await create(owner, { name: 'busy' });
+    const edits = Array.from({ length: 20 }, (_, i) =>
+      i % 2 === 0 ? { address: { street: `Straat ${i}` }, name: `name ${i}` } : { commercial_context: { price: 100_000 + i }, year_built: 1900 + i });
+    const answers = await Promise.all(edits.map((edit) => stack.as(owner).patch(`/estates/${created.id}`, edit)));
+    expect(answers.map((res) => res.statusCode)).toEqual(edits.map(() => 200));
+    // Both kinds of edit are in the estate: each changed its own fields, one of them wrote them last.
+    const estate = (await stack.as(owner).get(`/estates/${created.id}`)).json();
+    expect(edits.filter((e) => 'name' in e).map((e) => (e as { name: string }).name)).toContain(estate.name);
+    expect(edits.filter((e) => 'year_built' in e).map((e) => (e as { year_built: number }).year_built)).toContain(estate.year_built);
+  });
+
   it('PATCH refuses fields that are not editable, naming each, and unknown fields with their path; and needs a change', async () => {
     const { id } = await create(owner);
     for (const field of ['id', 'organization_id', 'created_at', 'updated_at', 'quality_label', 'referral_link', 'estate_provider_type', 'roofs', 'floors', 'files', 'media', 'members']) {

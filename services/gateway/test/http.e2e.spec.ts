@@ -84,6 +84,48 @@ describe('HTTP behaviour every client relies on', () => {
     });
   });
 
+  it('cuts a chunked upload at the 25 MiB limit: the 413 comes before the client has sent much more', { timeout: 60_000 }, async () => {
+    const estate = await stack.app.inject({ method: 'POST', url: '/estates', headers: { authorization: `Bearer ${token}` }, payload: { name: 'upload limit' } });
+    expect(estate.statusCode, estate.body).toBe(201);
+    if (!stack.app.server.listening) await stack.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = stack.app.server.address() as AddressInfo;
+    const MiB = 1024 * 1024;
+    const { sent, raw } = await new Promise<{ sent: number; raw: string }>((resolve, reject) => {
+      let data = '';
+      let sent = 0;
+      let done = false;
+      const finish = () => (done || (done = true, resolve({ sent, raw: data })));
+      const socket = connect(port, '127.0.0.1', async () => {
+        socket.write(`POST /estates/${estate.json().id}/files HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\n`
+          + 'Content-Type: multipart/form-data; boundary=B\r\nTransfer-Encoding: chunked\r\n\r\n');
+        const head = Buffer.from('--B\r\nContent-Disposition: form-data; name="file"; filename="big.pdf"\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.4\n');
+        const chunk = (b: Buffer) => Buffer.concat([Buffer.from(`${b.length.toString(16)}\r\n`), b, Buffer.from('\r\n')]);
+        socket.write(chunk(head));
+        const block = chunk(Buffer.alloc(MiB, 0x20));
+        // A client that would send 100 MiB, as long as nobody answers.
+        while (!done && !data && sent < 100 * MiB && !socket.destroyed) {
+          sent += MiB;
+          if (!socket.write(block)) await new Promise((r) => { socket.once('drain', r); socket.once('close', r); socket.once('data', r); });
+        }
+        if (!data && !socket.destroyed) socket.end('0\r\n\r\n');
+      });
+      socket.on('data', (chunk) => {
+        data += chunk;
+        // The whole answer is in: done, whether or not the server closes the connection.
+        const length = /content-length: (\d+)/i.exec(data)?.[1];
+        const body = data.indexOf('\r\n\r\n');
+        if (length && body >= 0 && Buffer.byteLength(data.slice(body + 4)) >= Number(length)) (finish(), socket.destroy());
+      });
+      socket.on('close', finish);
+      socket.on('error', (err) => (data ? finish() : reject(err)));
+    });
+    expect(raw).toMatch(/^HTTP\/1\.1 413 /);
+    expect(raw).toMatch(/\r\nconnection: close\r\n/i);
+    expect(JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4))).toEqual({ statusCode: 413, error: 'Payload Too Large', message: ['file is larger than the 25 MiB limit'] });
+    // 25 MiB taken, plus what the sockets' buffers hold: far from the 100 MiB the client meant to send.
+    expect(sent).toBeLessThan(50 * MiB);
+  });
+
   it('refuses query parameters a route does not take, as it refuses unknown body fields', async () => {
     const res = await stack.app.inject({ method: 'GET', url: '/users/me?debug=1&limit=5', headers: { authorization: `Bearer ${token}` } });
     expect(res.statusCode).toBe(400);

@@ -1,4 +1,4 @@
-import { checkedOrExit, untilAvailable } from '@renopath/platform/service/start-up.ts';
+import { checkedOrExit, keepRunningOnUncaughtErrors, untilAvailable } from '@renopath/platform/service/start-up.ts';
 import { loadIdentityConfig } from './config.ts';
 
 /** The identity service as its own process (distributed mode): it serves the bus, not HTTP. */
@@ -11,8 +11,9 @@ const { startTracing, stopTracing } = await import('@renopath/platform/observabi
 const { startIdentityContext } = await import('./start.ts');
 startTracing('identity');
 const log = createLogger(config.platform.logLevel, 'identity');
+const guard = keepRunningOnUncaughtErrors(log);
 // The bus may come up after this process: wait for it rather than exit.
-const bus = await untilAvailable('the bus', () => openBus(config.platform, 'identity'), log);
+const bus = await untilAvailable('the bus', () => openBus(config.platform, 'identity', log), log);
 // The bus is served only once the first-start client exists: a gateway that gets an answer can also get a token.
 const identity = await startIdentityContext(config, bus, log, { deferServe: true });
 if (config.bootstrap.client_id && config.bootstrap.client_secret) {
@@ -21,6 +22,7 @@ if (config.bootstrap.client_id && config.bootstrap.client_secret) {
 }
 await identity.service.serve();
 log.info('identity service started');
+guard.started();
 
 // RENOPATH_METRICS_PORT: this process's own /metrics (distributed mode: each process serves its own).
 const metrics = config.platform.metricsPort ? await startMetricsServer(config.platform.metricsPort) : null;

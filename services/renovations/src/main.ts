@@ -1,4 +1,4 @@
-import { checkedOrExit, untilAvailable } from '@renopath/platform/service/start-up.ts';
+import { checkedOrExit, keepRunningOnUncaughtErrors, untilAvailable } from '@renopath/platform/service/start-up.ts';
 import { loadRenovationsConfig } from './config.ts';
 
 /** The renovations service as its own process (distributed mode): it serves the bus, not HTTP. */
@@ -11,10 +11,12 @@ const { startTracing, stopTracing } = await import('@renopath/platform/observabi
 const { startRenovationsContext } = await import('./start.ts');
 startTracing('renovations');
 const log = createLogger(config.platform.logLevel, 'renovations');
+const guard = keepRunningOnUncaughtErrors(log);
 // The bus may come up after this process: wait for it rather than exit.
-const bus = await untilAvailable('the bus', () => openBus(config.platform, 'renovations'), log);
+const bus = await untilAvailable('the bus', () => openBus(config.platform, 'renovations', log), log);
 const renovations = await startRenovationsContext(config, bus, log);
 log.info('renovations service started');
+guard.started();
 
 // RENOPATH_METRICS_PORT: this process's own /metrics (distributed mode: each process serves its own).
 const metrics = config.platform.metricsPort ? await startMetricsServer(config.platform.metricsPort) : null;

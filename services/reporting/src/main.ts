@@ -1,4 +1,4 @@
-import { checkedOrExit, untilAvailable } from '@renopath/platform/service/start-up.ts';
+import { checkedOrExit, keepRunningOnUncaughtErrors, untilAvailable } from '@renopath/platform/service/start-up.ts';
 import { loadReportingConfig } from './config.ts';
 
 /**
@@ -14,10 +14,12 @@ const { startTracing, stopTracing } = await import('@renopath/platform/observabi
 const { startReportingContext } = await import('./start.ts');
 startTracing('reporting');
 const log = createLogger(config.platform.logLevel, 'reporting');
+const guard = keepRunningOnUncaughtErrors(log);
 // The bus may come up after this process: wait for it rather than exit.
-const bus = await untilAvailable('the bus', () => openBus(config.platform, 'reporting'), log);
+const bus = await untilAvailable('the bus', () => openBus(config.platform, 'reporting', log), log);
 const reporting = await startReportingContext(config, bus, log);
 log.info('reporting service started');
+guard.started();
 
 // RENOPATH_METRICS_PORT: this process's own /metrics (distributed mode: each process serves its own).
 const metrics = config.platform.metricsPort ? await startMetricsServer(config.platform.metricsPort) : null;

@@ -1,6 +1,7 @@
 export * from './ports/event-store.ts';
 export * from './ports/read-store.ts';
 export * from './ports/bus.ts';
+export * from './ports/engine.ts';
 export * from './ports/blob-store.ts';
 
 export { openSqliteEventStore, openSqliteCheckpointStore, SqliteEventStore, SqliteCheckpointStore, type SqliteEventStoreOptions } from './sqlite/sqlite-event-store.ts';

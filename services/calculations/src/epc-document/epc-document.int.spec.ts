@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { deflateSync } from 'node:zlib';
+import { constants, createDeflate, deflateSync } from 'node:zlib';
 import { PDFDocument, PDFRawStream, StandardFonts } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { downloadEpcDocument, EpcDocumentError, extractPdfText, processEpcDocument, UnreadablePdfError, type ProcessOptions } from './index.ts';
@@ -155,6 +155,36 @@ describe('extractPdfText', () => {
     const err = await extractPdfText(await doc.save(), { maxMemoryMb: 32 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UnreadablePdfError);
     expect((err as UnreadablePdfError).reason).toBe('too_much_memory');
+  });
+
+  it('refuses PDF bombs as unreadable, and the memory they took goes back', { timeout: 120_000 }, async () => {
+    // Half a MiB on the wire, 768 MiB of content stream once inflated: pdfjs keeps it in buffers
+    // outside the JavaScript heap, where a worker thread's heap limit never saw it.
+    const deflate = createDeflate({ level: constants.Z_BEST_COMPRESSION });
+    const parts: Buffer[] = [];
+    deflate.on('data', (part: Buffer) => parts.push(part));
+    const zeros = Buffer.alloc(1024 * 1024);
+    for (let i = 0; i < 768; i++) if (!deflate.write(zeros)) await new Promise((r) => deflate.once('drain', r));
+    await new Promise((r) => deflate.end(r));
+    const compressed = Buffer.concat(parts);
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([595, 842]);
+    page.node.addContentStream(doc.context.register(PDFRawStream.of(doc.context.obj({ Filter: 'FlateDecode', Length: compressed.length }), compressed)));
+    const bomb = await doc.save();
+    expect(bomb.byteLength).toBeLessThan(2 * 1024 * 1024);
+
+    const before = process.memoryUsage().rss;
+    const results = await Promise.all(Array.from({ length: 4 }, () => extractPdfText(bomb).catch((e: unknown) => e)));
+    for (const err of results) {
+      expect(err).toBeInstanceOf(UnreadablePdfError);
+      expect((err as UnreadablePdfError).reason).toBe('too_much_memory');
+    }
+    const after = process.memoryUsage().rss;
+    console.info(`[epc bombs] 4 at once: this process's resident memory ${Math.round(before / 2 ** 20)} MiB before, ${Math.round(after / 2 ** 20)} MiB after`);
+    // What the readers inflated was theirs: this process holds about what it held before.
+    expect(after - before).toBeLessThan(64 * 1024 * 1024);
+    // And a real certificate reads as ever afterwards.
+    expect(await extractPdfText(await buildPdf([['Label D']]))).toBe('Label D');
   });
 
   it('stops reading when the time limit passes', async () => {

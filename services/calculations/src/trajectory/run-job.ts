@@ -218,7 +218,11 @@ export function createJobRunner(config: CalculationsServiceConfig, bus: Bus, log
       }), true);
     } catch (err) {
       await recordingQuality;
-      if (err instanceof DomainError && (err.status === 403 || err.status === 404 || err.status === 400 || err.status === 409)) {
+      // A 404 here is renovations' copy of the estate (or of the roof the job just added) lagging, or
+      // renovations just back from an outage and catching up: this job has just read and written that
+      // estate. It is not a reason to fail: the job is taken up again after its lease, and only a job
+      // interrupted MAX_ATTEMPTS times is given up. What renovations refuses on the data fails it.
+      if (err instanceof DomainError && (err.status === 403 || err.status === 400 || err.status === 409)) {
         return { outcome: 'FAILED', error: { code: 'RENOVATION_REFUSED', message: `the renovation could not be created: ${err.messages.join('; ')}` } };
       }
       throw err;

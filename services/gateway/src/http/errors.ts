@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { errorBody } from '@renopath/contracts';
-import { BusUnavailableError, DomainError } from '@renopath/platform';
+import { BusUnavailableError, DomainError, ENGINE_UNAVAILABLE_MESSAGE, isEngineUnavailable } from '@renopath/platform';
 import { Unauthorized } from './auth.ts';
 
 /** Thrown by the gateway itself for validation and routing failures. */
@@ -37,9 +37,10 @@ export function handleError(err: unknown, request: FastifyRequest, reply: Fastif
     request.log.info({ reason: err.message }, 'unauthorized');
     return send(401);
   }
-  if (err instanceof BusUnavailableError) {
+  // A context behind the bus, or a store of the gateway's own (the shared Idempotency-Key records), is out.
+  if (err instanceof BusUnavailableError || isEngineUnavailable(err)) {
     request.log.warn({ err }, 'backing service unavailable');
-    return send(503, ['a backing service is unavailable; try again shortly'], { 'retry-after': RETRY_AFTER_S });
+    return send(503, [ENGINE_UNAVAILABLE_MESSAGE], { 'retry-after': RETRY_AFTER_S });
   }
   const fe = err as FastifyError;
   switch (fe.code) {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DomainError, type RequestHandler } from '../ports/bus.ts';
+import { ENGINE_UNAVAILABLE_MESSAGE, isEngineUnavailable } from '../ports/engine.ts';
 
 /** The reply envelope both buses use, so a DomainError crosses the wire (or the in-process copy) intact. */
 const ReplySchema = z.union([
@@ -42,7 +43,10 @@ export function isImmutable(value: unknown): value is object {
   return value !== null && typeof value === 'object' && immutables.has(value);
 }
 
-/** Runs a handler and turns its outcome into a reply; anything but a DomainError becomes a bare 500. */
+/**
+ * Runs a handler and turns its outcome into a reply. A store or peer that cannot be reached becomes a
+ * 503 (the requester retries); anything else but a DomainError becomes a bare 500.
+ */
 export async function serveRequest(
   handler: RequestHandler,
   payload: unknown,
@@ -56,6 +60,7 @@ export async function serveRequest(
       return { ok: false, error: { status: error.status, messages: error.messages, ...(error.code === undefined ? {} : { code: error.code }) } };
     }
     onHandlerError?.(error, subject);
+    if (isEngineUnavailable(error)) return { ok: false, error: { status: 503, messages: [ENGINE_UNAVAILABLE_MESSAGE] } };
     return { ok: false, error: { status: 500 } };
   }
 }

@@ -1,4 +1,5 @@
 import type { MessagePort } from 'node:worker_threads';
+import { ENGINE_UNAVAILABLE_MESSAGE, isEngineUnavailable } from '../ports/engine.ts';
 import {
   BusUnavailableError,
   DomainError,
@@ -227,6 +228,8 @@ export class ThreadBus implements Bus {
     } catch (error) {
       if (error instanceof DomainError) throw error;
       this.options.onHandlerError?.(error, subject);
+      // A store that cannot be reached crosses as a 503, as the other buses reply (internal/reply.ts).
+      if (isEngineUnavailable(error)) throw new DomainError(503, [ENGINE_UNAVAILABLE_MESSAGE]);
       throw new Error(`${subject}: handler failed`);
     }
   }

@@ -21,6 +21,8 @@ describe.skipIf(!reachable)('NatsBus', () => {
     const nc = await connect({ servers: url });
     const jsm = await nc.jetstreamManager();
     await jsm.streams.delete(streamName).catch(() => false);
+    // The object store of events over max_payload (nats-bus.ts LargeEvent).
+    await jsm.streams.delete(`OBJ_${streamName}_large`).catch(() => false);
     await nc.close();
   });
 

@@ -1,10 +1,13 @@
 import {
   AckPolicy,
   connect,
+  createInbox,
   DeliverPolicy,
   ErrorCode,
+  Events,
   nanos,
   NatsError,
+  RequestStrategy,
   StorageType,
   type ConsumerMessages,
   type JetStreamClient,
@@ -12,6 +15,7 @@ import {
   type JsMsg,
   type Msg,
   type NatsConnection,
+  type ObjectStore,
   type Subscription as NatsSubscription,
 } from 'nats';
 import {
@@ -69,6 +73,32 @@ const encode = (value: unknown): Uint8Array =>
   value === undefined ? new Uint8Array(0) : encoder.encode(JSON.stringify(value));
 const decode = (data: Uint8Array): unknown => (data.length === 0 ? undefined : JSON.parse(decoder.decode(data)));
 
+/**
+ * A reply larger than the server's max_payload (1 MiB by default) cannot travel as one message: the
+ * handler sends this small marker instead, keeps the encoded reply for a moment and streams it in
+ * parts to whoever asks on `subject` (an inbox of its own), ending with an empty message.
+ */
+interface ChunkedReply {
+  chunked: { subject: string; parts: number; bytes: number };
+}
+const isChunked = (value: unknown): value is ChunkedReply =>
+  typeof value === 'object' && value !== null && 'chunked' in value && typeof (value as ChunkedReply).chunked?.subject === 'string';
+/** What a message carries besides its payload stays well under this (subjects, protocol line). */
+const PAYLOAD_HEADROOM = 4 * 1024;
+/** How long a large reply waits for its requester to fetch it before it is dropped (ms). */
+const CHUNKED_REPLY_TTL_MS = 30_000;
+
+/**
+ * An event larger than max_payload: its envelope is kept in the object store bucket
+ * `<stream>_large` under its event id, and the stream carries this marker in its place (with the
+ * event id as message id, so a re-publish is still dropped). Consumers read the envelope back.
+ */
+interface LargeEvent {
+  large_event: { name: string; bytes: number };
+}
+const isLargeEvent = (value: unknown): value is LargeEvent =>
+  typeof value === 'object' && value !== null && 'large_event' in value && typeof (value as LargeEvent).large_event?.name === 'string';
+
 function isNotFound(error: unknown): boolean {
   return error instanceof NatsError && NOT_FOUND.has(error.api_error?.err_code ?? 0);
 }
@@ -84,6 +114,11 @@ export class NatsBus implements Bus {
   private readonly maxDelayMs: number;
   private readonly ackWaitMs: number;
   private closed = false;
+  private largeEventStore: Promise<ObjectStore> | null = null;
+  /** False from a lost connection until it is back: requests meanwhile fail at once instead of after their timeout. */
+  private connected = true;
+  /** The requests in flight, failed when the connection is lost instead of waiting out their timeout. */
+  private readonly inFlight = new Set<(reason: string) => void>();
 
   private constructor(
     private readonly nc: NatsConnection,
@@ -96,10 +131,29 @@ export class NatsBus implements Bus {
     this.initialDelayMs = options.redelivery?.initialDelayMs ?? 1000;
     this.maxDelayMs = options.redelivery?.maxDelayMs ?? 60_000;
     this.ackWaitMs = options.ackWaitMs ?? DEFAULT_ACK_WAIT_MS;
+    void this.followConnection();
+  }
+
+  private async followConnection(): Promise<void> {
+    for await (const status of this.nc.status()) {
+      if (status.type === Events.Disconnect) {
+        this.connected = false;
+        for (const fail of this.inFlight) fail('connection to NATS lost');
+      } else if (status.type === Events.Reconnect) {
+        this.connected = true;
+      }
+    }
   }
 
   static async connect(options: NatsBusOptions): Promise<NatsBus> {
-    const nc = await connect({ servers: options.servers, ...(options.name ? { name: options.name } : {}) });
+    const nc = await connect({
+      servers: options.servers,
+      ...(options.name ? { name: options.name } : {}),
+      // A NATS restart or outage of any length: keep reconnecting (nats.js gives up after 10 tries by
+      // default, leaving a process that runs but never talks again). Requests meanwhile fail at once (503).
+      maxReconnectAttempts: -1,
+      reconnectTimeWait: 1000,
+    });
     try {
       const jsm = await nc.jetstreamManager();
       const bus = new NatsBus(nc, nc.jetstream(), jsm, options.streamName ?? 'RENOPATH_EVENTS', options);
@@ -141,10 +195,20 @@ export class NatsBus implements Bus {
   async request<T = unknown>(subject: string, payload: unknown, options: RequestOptions = {}): Promise<T> {
     this.assertOpen();
     const timeoutMs = options.timeoutMs ?? this.requestTimeoutMs;
+    // nats.js would hold the request until it reconnects or the timeout passes: the caller learns now.
+    if (!this.connected) throw new BusUnavailableError(subject, 'not connected to NATS (reconnecting)');
     let reply: Msg;
     try {
-      reply = await this.nc.request(this.wire(subject), encode(payload), { timeout: timeoutMs });
+      let fail!: (reason: string) => void;
+      const lost = new Promise<never>((_, reject) => (fail = (reason) => reject(new BusUnavailableError(subject, reason))));
+      this.inFlight.add(fail);
+      try {
+        reply = await Promise.race([this.nc.request(this.wire(subject), encode(payload), { timeout: timeoutMs }), lost]);
+      } finally {
+        this.inFlight.delete(fail);
+      }
     } catch (error) {
+      if (error instanceof BusUnavailableError) throw error;
       if (error instanceof NatsError && error.code === ErrorCode.NoResponders) {
         throw new BusUnavailableError(subject, 'no responders');
       }
@@ -153,7 +217,38 @@ export class NatsBus implements Bus {
       }
       throw new BusUnavailableError(subject, error instanceof Error ? error.message : String(error));
     }
-    return unwrapReply<T>(decode(reply.data), subject);
+    let raw = decode(reply.data);
+    if (isChunked(raw)) raw = await this.fetchChunked(subject, raw, timeoutMs);
+    return unwrapReply<T>(raw, subject);
+  }
+
+  /** The requester's side of a large reply: every part from the handler's inbox, then one JSON decode. */
+  private async fetchChunked(subject: string, marker: ChunkedReply, timeoutMs: number): Promise<unknown> {
+    const parts: Uint8Array[] = [];
+    let received = 0;
+    try {
+      const messages = await this.nc.requestMany(marker.chunked.subject, new Uint8Array(0), {
+        strategy: RequestStrategy.SentinelMsg,
+        maxWait: timeoutMs,
+      });
+      for await (const msg of messages) {
+        if (msg.data.length === 0) break;
+        parts.push(msg.data);
+        received += msg.data.length;
+      }
+    } catch (error) {
+      throw new BusUnavailableError(subject, `large reply not fetched: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    if (parts.length !== marker.chunked.parts || received !== marker.chunked.bytes) {
+      throw new BusUnavailableError(subject, `large reply incomplete: ${received} of ${marker.chunked.bytes} bytes in ${parts.length} of ${marker.chunked.parts} parts`);
+    }
+    const whole = new Uint8Array(received);
+    let offset = 0;
+    for (const part of parts) {
+      whole.set(part, offset);
+      offset += part.length;
+    }
+    return decode(whole);
   }
 
   async handle(subject: string, handler: RequestHandler): Promise<Closeable> {
@@ -180,17 +275,82 @@ export class NatsBus implements Bus {
   private async serve(msg: Msg, handler: RequestHandler): Promise<void> {
     const subject = this.unwire(msg.subject);
     const reply = await serveRequest((_, s) => handler(decode(msg.data), s), undefined, subject, this.options.onHandlerError);
-    if (!this.nc.isClosed()) msg.respond(encode(reply));
+    if (this.nc.isClosed()) return;
+    // serve() runs unawaited (a subscription callback): whatever goes wrong in replying (a closed
+    // connection, a payload the server refuses) is reported here, never left as an unhandled rejection.
+    try {
+      const data = encode(reply);
+      if (data.length <= this.maxPayload()) msg.respond(data);
+      else await this.respondChunked(msg, data);
+    } catch (error) {
+      this.options.onHandlerError?.(error, `${subject} (reply)`);
+    }
+  }
+
+  private maxPayload(): number {
+    return Math.max(64 * 1024, (this.nc.info?.max_payload ?? 1024 * 1024) - PAYLOAD_HEADROOM);
+  }
+
+  /** The handler's side of a large reply (ChunkedReply): parts on request, then an empty end marker. */
+  private async respondChunked(msg: Msg, data: Uint8Array): Promise<void> {
+    const size = this.maxPayload();
+    const parts = Math.ceil(data.length / size);
+    const inbox = createInbox();
+    const subscription = this.nc.subscribe(inbox, {
+      max: 1,
+      callback: (error, fetch) => {
+        clearTimeout(expiry);
+        if (error || !fetch.reply) return;
+        try {
+          for (let i = 0; i < parts; i++) this.nc.publish(fetch.reply, data.subarray(i * size, (i + 1) * size));
+          this.nc.publish(fetch.reply, new Uint8Array(0));
+        } catch (err) {
+          this.options.onHandlerError?.(err, `${inbox} (large reply)`);
+        }
+      },
+    });
+    // A requester that timed out never fetches: the reply is dropped after a while.
+    const expiry = setTimeout(() => subscription.unsubscribe(), CHUNKED_REPLY_TTL_MS);
+    expiry.unref();
+    // The server knows the inbox before the requester learns its name.
+    await this.nc.flush();
+    const marker: ChunkedReply = { chunked: { subject: inbox, parts, bytes: data.length } };
+    msg.respond(encode(marker));
   }
 
   async publish(subject: string, event: EventEnvelope): Promise<void> {
     this.assertOpen();
     try {
+      let data = encode(event);
+      if (data.length > this.maxPayload()) {
+        const bucket = await this.largeEvents();
+        // A re-publish (after a relay's restart) finds it there: rewriting it would purge the parts a
+        // consumer may be reading.
+        if (!(await bucket.info(event.event_id))) await bucket.putBlob({ name: event.event_id }, data);
+        data = encode({ large_event: { name: event.event_id, bytes: data.length } } satisfies LargeEvent);
+      }
       // The message id makes JetStream drop a re-published event within the duplicate window.
-      await this.js.publish(this.wire(subject), encode(event), { msgID: event.event_id });
+      await this.js.publish(this.wire(subject), data, { msgID: event.event_id });
     } catch (error) {
       throw new BusUnavailableError(subject, `publish failed: ${error instanceof Error ? error.message : String(error)}`);
     }
+  }
+
+  /** The bucket of LargeEvent envelopes, made on first use; kept as long as the events' stream. */
+  private largeEvents(): Promise<ObjectStore> {
+    this.largeEventStore ??= this.js.views.os(`${this.streamName}_large`, { storage: StorageType.File }).catch((error: unknown) => {
+      this.largeEventStore = null;
+      throw error;
+    });
+    return this.largeEventStore;
+  }
+
+  private async decodeEvent(data: Uint8Array): Promise<EventEnvelope> {
+    const raw = decode(data);
+    if (!isLargeEvent(raw)) return raw as EventEnvelope;
+    const blob = await (await this.largeEvents()).getBlob(raw.large_event.name);
+    if (!blob) throw new Error(`large event ${raw.large_event.name} is missing from ${this.streamName}_large`);
+    return decode(blob) as EventEnvelope;
   }
 
   async consume(consumer: string, options: ConsumeOptions, handler: EventHandler): Promise<Closeable> {
@@ -290,7 +450,7 @@ export class NatsBus implements Bus {
     const progress = setInterval(() => msg.working(), Math.max(1000, this.ackWaitMs / 3));
     let handled = false;
     try {
-      await handler(decode(msg.data) as EventEnvelope);
+      await handler(await this.decodeEvent(msg.data));
       handled = true;
     } catch (error) {
       this.options.onHandlerError?.(error, this.unwire(msg.subject));

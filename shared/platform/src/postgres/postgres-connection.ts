@@ -13,11 +13,18 @@ export function contextSchema(context: string): string {
   return assertSchemaName(`renopath_${context.toLowerCase().replace(/[^a-z0-9_]/g, '_')}`);
 }
 
+/** How long opening a connection may take before the query fails (and its request answers 503). */
+const CONNECT_TIMEOUT_MS = 5_000;
+
 export function openPool(connectionString: string, max: number): pg.Pool {
-  const pool = new pg.Pool({ connectionString, max });
+  const pool = new pg.Pool({ connectionString, max, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
   // An idle client whose server connection drops emits 'error' on the pool; unhandled it would crash
   // the process. The pool discards that client and the next query opens a fresh one.
   pool.on('error', () => undefined);
+  // A client checked out of the pool has no listener of the pool's: a server that stops between two
+  // queries of a transaction (or while a loop holds the client) would crash the process with an
+  // unhandled 'error'. The failing query rejects on its own; the broken client is dropped on release.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   return pool;
 }
 

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { pino, type Logger } from 'pino';
 import type { BlobStore } from '../ports/blob-store.ts';
 import type { Bus } from '../ports/bus.ts';
+import { isEngineUnavailable } from '../ports/engine.ts';
 import type { CheckpointStore, EventStore } from '../ports/event-store.ts';
 import type { ReadStore } from '../ports/read-store.ts';
 import { openFsBlobStore } from '../fs/fs-blob-store.ts';
@@ -105,12 +106,19 @@ export async function openBlobStore(config: PlatformConfig): Promise<BlobStore> 
 }
 
 /** `memory` only makes sense inside one process (embedded), which passes its shared bus instead. */
-export async function openBus(config: PlatformConfig, name: string): Promise<Bus> {
+/** With `log`, a handler's failure that is not a DomainError is logged (a store out: warn; else error). */
+export async function openBus(config: PlatformConfig, name: string, log?: Logger): Promise<Bus> {
   if (config.bus === 'memory') return observedBus(createMemoryBus());
   if (/^nats:\/\//.test(config.bus)) {
     return observedBus(await connectNatsBus({
       servers: config.bus,
       name,
+      ...(log
+        ? {
+          onHandlerError: (err: unknown, subject: string) =>
+            isEngineUnavailable(err) ? log.warn({ err, subject }, 'request failed: a store is unavailable') : log.error({ err, subject }, 'request handler failed'),
+        }
+        : {}),
       streamName: config.nats.stream,
       ...(config.nats.prefix ? { subjectPrefix: config.nats.prefix } : {}),
     }));

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { backoff, sleep } from '../internal/async.ts';
 import { DomainError } from '../ports/bus.ts';
 import {
   exact,
@@ -58,7 +59,10 @@ function recordedFold<E extends DomainEvent, S>(decider: Decider<unknown, E, S>)
 /**
  * Reads the stream, folds it, decides and appends with the revision it read (house style: read, fold, decide, append).
  * A concurrent writer makes the append fail; re-deciding on fresh state is safe for these
- * deciders because they validate against the state, so the command is retried a bounded number of times.
+ * deciders because they validate against the state, so the command is retried a bounded number of times,
+ * each after a random pause that grows with the attempts (full jitter): writers that collided do not
+ * collide again at once, so concurrent edits of one aggregate mostly succeed. A conflict the state
+ * itself shows (the decider's own 409) is not retried.
  * The fold starts from the state this process last folded for the stream (stream-state-cache.ts) and
  * reads only the events stored after it; a failed append drops that state, so the retry reads the whole stream.
  * The returned state may be shared with the cache and later commands: callers read it, never change it.
@@ -69,7 +73,7 @@ export async function handleCommand<C, E extends DomainEvent, S>(
   decider: Decider<C, E, S>,
   command: C,
   context: CommandContext,
-  maxAttempts = 3,
+  maxAttempts = CONFLICT_ATTEMPTS,
 ): Promise<CommandResult<S>> {
   const idempotencyKey = appendKey(context, command);
   const folding = recordedFold(decider as Decider<unknown, E, S>);
@@ -102,9 +106,20 @@ export async function handleCommand<C, E extends DomainEvent, S>(
       if (!(err instanceof WrongExpectedRevisionError)) throw err;
       forgetFolded(store, stream, folding);
       if (attempt >= maxAttempts) throw new DomainError(409, [`${stream} was changed concurrently; try again`]);
+      await sleep(Math.random() * backoff(attempt - 1, CONFLICT_PAUSE_MS, CONFLICT_PAUSE_MAX_MS));
     }
   }
 }
+
+/**
+ * Attempts of a command whose append meets a concurrent writer, and the pause before each retry:
+ * random up to 10, 20, 40, ... 400 ms (at most about 2 s in all, half that on average). Three attempts
+ * without a pause left 65-80% of 20 concurrent PATCHes of one estate with a 409 (17 of 20 commands in
+ * the unit test); 8 attempts up to 160 ms still left 5 of 20 over PostgreSQL with two estates replicas.
+ */
+const CONFLICT_ATTEMPTS = 10;
+const CONFLICT_PAUSE_MS = 10;
+const CONFLICT_PAUSE_MAX_MS = 400;
 
 /**
  * The store key of one command of a keyed request: the request's key and the command's type, so a

@@ -14,7 +14,7 @@ export const READ_STORE_CHOICES = '"sqlite", postgres://user@host:port/database 
 export const isEventStoreChoice = (value: string) => value === 'sqlite' || isPostgresUrl(value) || isEsdbUrl(value);
 export const isReadStoreChoice = (value: string) => value === 'sqlite' || isPostgresUrl(value) || isMongoUrl(value);
 
-/** The adapter choice every service shares (API.md 7); parsed by each service's config module. */
+/** The adapter choice every service shares (README.md "Configuration"); parsed by each service's config module. */
 export const PlatformEnv = z.object({
   RENOPATH_DATA_DIR: z.string().min(1).default('./data'),
   RENOPATH_EVENT_STORE: z.string().default('sqlite').refine(isEventStoreChoice, `expected ${EVENT_STORE_CHOICES}`),

@@ -38,3 +38,32 @@ export function checkedOrExit<T>(name: string, check: () => T): T {
     process.exit(1);
   }
 }
+
+/**
+ * The last line of defence of a service process: once it serves (`started()`), an error no task
+ * caught (a rejected promise nobody awaited, a throw in a timer or an event listener) is logged and the
+ * process carries on, instead of Node's default exit. Every background loop (relay, projections,
+ * process managers, leases, consumers) retries on its own with backoff, so what failed once runs
+ * again; a process that exited would stay down until a supervisor or a person restarted it, taking
+ * its context's requests with it. Before `started()`, such an error is the start failing (a store
+ * that refuses, a bad setting): it is logged and the process exits, for its supervisor to start it
+ * again, rather than running on with nothing served.
+ */
+export function keepRunningOnUncaughtErrors(log: Pick<Logger, 'error' | 'fatal'>): { started(): void } {
+  let serving = false;
+  const failed = (err: unknown, what: string) => {
+    if (serving) {
+      log.error({ err }, `${what}; the process carries on`);
+      return;
+    }
+    log.fatal({ err }, `${what} while starting; exiting`);
+    process.exit(1);
+  };
+  process.on('unhandledRejection', (reason) => failed(reason, 'unhandled rejection in a background task'));
+  process.on('uncaughtException', (err) => failed(err, 'uncaught exception'));
+  return {
+    started() {
+      serving = true;
+    },
+  };
+}

@@ -110,6 +110,14 @@ describe('handleCommand on the stream state cache', () => {
     expect(reads).toEqual([{ options: { fromRevision: 3n }, rows: 1 }]);
   });
 
+  it('lets 20 concurrent commands on one stream all land, retrying collisions after random pauses', async () => {
+    const { store } = watched();
+    await handleCommand(store, 'tally-busy', tally, add(0), context());
+    const results = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => handleCommand(store, 'tally-busy', tally, add(i + 1), context())));
+    expect(results.filter((r) => r.status === 'rejected').map((r) => String((r as PromiseRejectedResult).reason))).toEqual([]);
+    expect(await wholeStream(store, 'tally-busy')).toEqual({ total: 210, count: 21 });
+  });
+
   it('keeps one state per decider: two deciders of one stream share nothing', async () => {
     const { store } = watched();
     await handleCommand(store, 'tally-4', tally, add(7), context());

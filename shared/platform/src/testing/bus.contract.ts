@@ -91,6 +91,40 @@ export function busContract(name: string, open: BusFactory): void {
         expect((error as Error).message).not.toContain('secret connection string');
       });
 
+      it('answers a store that cannot be reached with a 503 DomainError, which the client is told to retry', async () => {
+        const bus = await openBus();
+        const subject = `qry.${uniqueName('ctx')}.StoreDown`;
+        await track(
+          bus.handle(subject, async () => {
+            throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+          }),
+        );
+        const error = await rejection(bus.request(subject, {}));
+        expect(error).toBeInstanceOf(DomainError);
+        expect(error).toMatchObject({ status: 503 });
+        expect((error as Error).message).not.toContain('5432');
+      });
+
+      // NATS carries at most 1 MiB in a message; an organization's list of estates is several times that.
+      for (const [what, count, make] of [
+        ['5,000 estates', 5_000, (i: number) => ({ id: randomUUID(), name: `Estate ${i}`, address: { street: 'Kerkstraat', number: String(i), zip_code: '9000', city: 'Gent', country: 'BE' }, habitable_space_m2: 100 + (i % 90), notes: 'x'.repeat(600) })],
+        ['3,000 renovation items', 3_000, (i: number) => ({ id: randomUUID(), renovation_component_type: 'HEAT_PUMP_AIR_WATER', count: 1 + (i % 3), price: { excl_vat: 12_000 + i, vat: 0.06 }, description: 'y'.repeat(900) })],
+      ] as const) {
+        it(`returns a reply far over 1 MiB whole: ${what}`, { timeout: 30_000 }, async () => {
+          const bus = await openBus();
+          const subject = `qry.${uniqueName('ctx')}.List`;
+          const list = Array.from({ length: count }, (_, i) => make(i));
+          expect(JSON.stringify(list).length).toBeGreaterThan(3 * 1024 * 1024);
+          await track(bus.handle(subject, async () => list));
+          const [first, second] = await Promise.all([bus.request<unknown[]>(subject, {}), bus.request<unknown[]>(subject, {})]);
+          expect(first).toEqual(list);
+          expect(second).toEqual(list);
+          // The handler still serves afterwards: a large reply took nothing down.
+          await track(bus.handle(`${subject}.small`, async () => 'ok'));
+          expect(await bus.request(`${subject}.small`, {})).toBe('ok');
+        });
+      }
+
       // The request timeout is far longer than the test's: only a fast failure passes.
       it('fails fast with BusUnavailableError when nobody handles the subject', { timeout: 5_000 }, async () => {
         const bus = await openBus();
@@ -269,6 +303,20 @@ export function busContract(name: string, open: BusFactory): void {
         await bus.publish(`evt.${ctx}.A`, second);
         await vi.waitFor(() => expect(received).toContain(second.event_id), DELIVERY);
         expect(received).toEqual([first.event_id, second.event_id]);
+      });
+
+      it('delivers an event far over 1 MiB whole, and drops its re-publish', { timeout: 30_000 }, async () => {
+        const bus = await openBus();
+        const ctx = uniqueName('ctx');
+        const large = envelope(`evt.${ctx}.A`, { items: Array.from({ length: 3_000 }, (_, i) => ({ id: randomUUID(), note: 'z'.repeat(900), i })) });
+        const small = envelope(`evt.${ctx}.A`, { n: 1 });
+        const received: EventEnvelope[] = [];
+        await track(bus.consume(uniqueName('consumer'), { subjects: [`evt.${ctx}.A`] }, async (e) => void received.push(e)));
+        await bus.publish(`evt.${ctx}.A`, large);
+        await bus.publish(`evt.${ctx}.A`, large);
+        await bus.publish(`evt.${ctx}.A`, small);
+        await vi.waitFor(() => expect(received.map((e) => e.event_id)).toContain(small.event_id), DELIVERY);
+        expect(received).toEqual([large, small]);
       });
 
       it('resumes after close without replaying acknowledged events', async () => {

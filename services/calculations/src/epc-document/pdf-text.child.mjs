@@ -1,11 +1,11 @@
-// Runs pdfjs on untrusted bytes in its own thread, so the caller can cap its memory and stop it
-// (a small PDF can inflate to gigabytes). Plain JavaScript: a worker thread loads it without a TS loader.
-import { parentPort, workerData } from 'node:worker_threads';
+// Runs pdfjs on untrusted bytes in a process of its own, so the caller can cap all of its memory
+// (a small PDF can inflate to gigabytes, in buffers outside the JavaScript heap) and kill it; when it
+// ends, the operating system takes every byte back. Plain JavaScript: node runs it without a TS loader.
+// Protocol (IPC, advanced serialization): it sends 'ready' once loaded, gets { bytes, maxPages }, and
+// sends one answer.
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 
-const { bytes, maxPages } = workerData;
-
-async function run() {
+async function run(bytes, maxPages) {
   const task = getDocument({
     data: bytes,
     // Nothing is loaded from outside the bytes: no fonts, cmaps, scripts or workers.
@@ -48,7 +48,10 @@ async function run() {
   }
 }
 
-run().then(
-  (result) => parentPort.postMessage(result),
-  (err) => parentPort.postMessage({ ok: false, reason: 'damaged', message: String(err?.message ?? err) }),
-);
+process.once('message', ({ bytes, maxPages }) => {
+  run(bytes, maxPages).then(
+    (result) => process.send(result, () => process.exit(0)),
+    (err) => process.send({ ok: false, reason: 'damaged', message: String(err?.message ?? err) }, () => process.exit(0)),
+  );
+});
+process.send('ready');
