@@ -76,7 +76,7 @@ export const COMPONENT_DESCRIPTIONS: Record<string, string> = {
   GlazingType: 'The glazing of most windows.',
   PlanElement: 'The element of the home a step treats (roof, walls, windows, floor, ventilation, heat generator, hot water, solar panels, ...).',
   PlanMilestone: 'A milestone a step reaches: the Flemish or Walloon renovation obligation after a purchase, a rental minimum norm, or the long-term target label.',
-  PlanOmission: 'An element the plan leaves out or treats with a lesser variant, and why (already good, kept, not possible, needs a permit).',
+  PlanOmission: 'An element the plan leaves out or treats with a lesser variant, and why (already good, kept, not in this home, needs a permit, not priced).',
   PlanPhase: "The phase of a step in an energy advisor's order: roof; walls and windows; floor; ventilation; heat generator; hot water; solar panels.",
   GovernmentGrantGroup: 'The grants of one category: totals and each eligible item with its scheme and conditions.',
   GovernmentGrants: 'The grants a renovation is eligible for, by category; only categories with an eligible item appear.',
