@@ -126,6 +126,19 @@ describe('HTTP behaviour every client relies on', () => {
     expect(sent).toBeLessThan(50 * MiB);
   });
 
+  it('answers an upload whose body ends inside the file part with 400, and does not wait for the rest', async () => {
+    const estate = await stack.app.inject({ method: 'POST', url: '/estates', headers: { authorization: `Bearer ${token}` }, payload: { name: 'unterminated upload' } });
+    const part = '--x\r\nContent-Disposition: form-data; name="file"; filename="plan.pdf"\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.4 hello';
+    for (const body of [part, `${part}\r\n--x`, `${part}\r\n--y--\r\n`]) {
+      const res = await stack.app.inject({
+        method: 'POST', url: `/estates/${estate.json().id}/files`, payload: body,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'multipart/form-data; boundary=x' },
+      });
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json()).toMatchObject({ statusCode: 400, error: 'Bad Request' });
+    }
+  });
+
   it('refuses query parameters a route does not take, as it refuses unknown body fields', async () => {
     const res = await stack.app.inject({ method: 'GET', url: '/users/me?debug=1&limit=5', headers: { authorization: `Bearer ${token}` } });
     expect(res.statusCode).toBe(400);

@@ -31,7 +31,7 @@ export async function readUpload(request: FastifyRequest, accept: readonly strin
           await part.toBuffer().catch(() => undefined);
           throw new HttpError(400, [`${part.fieldname} is not an allowed part; send the file as the part named file`]);
         }
-        bytes = await readToLimit(part.file);
+        bytes = await readToLimit(part);
         filename = part.filename;
       } else if (part.fieldname === 'name') {
         name = String(part.value);
@@ -66,16 +66,18 @@ export function displayName(raw: string): string {
 /**
  * The file part's bytes, refused (413) the moment they pass the limit: busboy says so with 'limit' and
  * then drops the rest of the part, and the multipart plugin's own check waits for the part's end,
- * which for a body sent without end comes after everything the client sends.
+ * which for a body sent without end comes after everything the client sends. The plugin's toBuffer
+ * still reads the part: it is what fails on a body that ends inside the part (the part's own stream
+ * then neither ends nor errors, and reading it alone waited for ever).
  */
-function readToLimit(file: NodeJS.ReadableStream): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    file.on('data', (chunk: Buffer) => chunks.push(chunk));
-    file.once('limit', () => reject(Object.assign(new Error('file too large'), { code: 'FST_REQ_FILE_TOO_LARGE' })));
-    file.once('error', reject);
-    file.once('end', () => resolve(Buffer.concat(chunks)));
+function readToLimit(part: { file: NodeJS.ReadableStream; toBuffer(): Promise<Buffer> }): Promise<Buffer> {
+  const whole = part.toBuffer();
+  // Past the limit the race is decided; whatever toBuffer says afterwards is not an unhandled rejection.
+  whole.catch(() => undefined);
+  const limit = new Promise<never>((_, reject) => {
+    part.file.once('limit', () => reject(Object.assign(new Error('file too large'), { code: 'FST_REQ_FILE_TOO_LARGE' })));
   });
+  return Promise.race([whole, limit]);
 }
 
 /**
