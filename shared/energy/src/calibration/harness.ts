@@ -36,6 +36,12 @@ export function loadCases(dir: string = DATA_DIR): CalibrationCase[] {
 }
 
 export const isStratumA = (c: CalibrationCase) => c.expected.epc_score !== null;
+
+/** The Dutch reference dwellings (data/nl-reference-cases.json): RVO's example dwellings and BENG new builds, in the same case shape. */
+export function loadNlReferenceCases(dir: string = DATA_DIR): CalibrationCase[] {
+  const raw = JSON.parse(readFileSync(join(dir, 'nl-reference-cases.json'), 'utf8')) as { cases: unknown };
+  return z.array(CalibrationCase).parse(raw.cases);
+}
 /** The TABULA variant a stratum-B case was taken from (its source note names it), or null. */
 export function variantOf(c: CalibrationCase): string | null {
   const m = /variant ([A-Z]{2}\.N\.[A-Za-z]+\.[0-9]+\.[A-Za-z0-9]+)\./.exec(c.source_note ?? '');

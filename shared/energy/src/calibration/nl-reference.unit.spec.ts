@@ -1,15 +1,11 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PropertyDescription } from '@renopath/contracts';
 import { evaluate } from '../model/evaluate.ts';
-import { DATA_DIR, median } from './harness.ts';
+import { loadNlReferenceCases, median, type CalibrationCase } from './harness.ts';
 
 // Dutch reference dwellings beside the TABULA NL rows (data/nl-reference-cases.json): RVO's example dwellings of
 // the existing stock (net heating need, NTA 8800) and published BENG reports of new builds (EP2).
-interface Case { id: string; inputs: unknown; expected: { epc_score: number | null; heating_need_kwh_per_m2: number | null } }
-const { cases } = JSON.parse(readFileSync(join(DATA_DIR, 'nl-reference-cases.json'), 'utf8')) as { cases: Case[] };
-const run = (c: Case) => evaluate(PropertyDescription.parse(c.inputs));
+const cases = loadNlReferenceCases();
+const run = (c: CalibrationCase) => evaluate(c.inputs);
 const FLATS = new Set(['CAL-RVO-NL-05', 'CAL-RVO-NL-06']);
 
 describe('Dutch reference dwellings', () => {

@@ -8,8 +8,7 @@
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { PropertyDescription } from '@renopath/contracts';
-import { DATA_DIR, isCorrectedTabula, loadCases, runStratumA, runStratumB, summariseA, summariseB, type SummaryA } from '../calibration/harness.ts';
+import { DATA_DIR, isCorrectedTabula, loadCases, loadNlReferenceCases, runStratumA, runStratumB, summariseA, summariseB, type SummaryA } from '../calibration/harness.ts';
 import { evaluate } from '../model/evaluate.ts';
 import {
   AGE_BANDS, ageBandBaseline, ageBandOf, clusterBootstrap, groupMedianBaseline, inSampleCeiling, metrics, readListings, STRATA, stratumOf, withinOne,
@@ -19,7 +18,7 @@ import { compare, crossValidate, fitStock, predictTabulated, tabulate, type Comp
 import { DEFAULT_PARAMETERS } from '../model/parameters.ts';
 import { confidence } from '../model/data.ts';
 import { TARGETS } from '../calibration/targets.ts';
-import { certificateCells } from '../calibration/certificate-medians.ts';
+import { certificateCells, MIN_CELL } from '../calibration/certificate-medians.ts';
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 const f3 = (x: number) => x.toFixed(3);
@@ -110,7 +109,7 @@ function main(): void {
       const medians = {
         source: 'The EPC listings (train.csv: Belgian property adverts 2023-2026 with their certificate figures, see data/epc-listings-sample.README.md), computed by src/calibration/certificate-medians.ts',
         year: 2026,
-        note: `The median certificate score of each region x form (facades, or apartment) x age band with at least ${30} certificates, the 95 % confidence interval of that median (order statistics), and the cell's median year and advertised area and most frequent postal code. A home described as unrenovated (no insulation, single glazing, an old non-condensing boiler) must score at least the interval's lower end: it is worse than the median certificate, which includes renovated homes.`,
+        note: `The median certificate score of each region x form (facades, or apartment) x age band with at least ${MIN_CELL} certificates, the 95 % confidence interval of that median (order statistics), and the cell's median year and advertised area and most frequent postal code. A home described as unrenovated (no insulation, single glazing, an old non-condensing boiler) must score at least the interval's lower end: it is worse than the median certificate, which includes renovated homes.`,
         cells: cells.map((c) => ({ ...c, median_score: Math.round(c.median_score * 10) / 10 })),
       };
       // One cell a line: the file is read by people comparing cells.
@@ -161,9 +160,8 @@ function main(): void {
   console.log(`  monotonic in year: ${sb.monotonic_in_year.pass ? 'pass' : `FAIL ${sb.monotonic_in_year.violations.join('; ')}`}; CLOSED < SEMI_OPEN < OPEN: ${sb.ordered_by_format.pass ? 'pass' : `FAIL ${sb.ordered_by_format.violations.join('; ')}`}`);
 
   console.log('\nDUTCH REFERENCE DWELLINGS (data/nl-reference-cases.json)');
-  const nlRefs = (JSON.parse(readFileSync(join(DATA_DIR, 'nl-reference-cases.json'), 'utf8')) as { cases: { id: string; inputs: unknown; expected: { epc_score: number | null; heating_need_kwh_per_m2: number | null } }[] }).cases;
-  for (const c of nlRefs) {
-    const e = evaluate(PropertyDescription.parse(c.inputs));
+  for (const c of loadNlReferenceCases()) {
+    const e = evaluate(c.inputs);
     const need = c.expected.heating_need_kwh_per_m2;
     const ep2 = c.expected.epc_score;
     console.log(`  ${pad(c.id, 16)} heat need ${lpad(e.heating_need_kwh_per_m2.toFixed(1), 6)}${need !== null ? ` (published ${need}, ${pct(e.heating_need_kwh_per_m2 / need - 1)})` : ''}  EP2 ${lpad(e.epc_score.toFixed(1), 6)} ${e.epc_label}${ep2 !== null ? ` (published ${ep2}, ${(e.epc_score - ep2).toFixed(1)})` : ''}`);

@@ -1,11 +1,14 @@
-/** Delivered, primary energy, CO2 and cost from the net needs, through the system efficiencies (DOMAIN-SOURCES 2.3, 2.5-2.8). */
+/** Delivered, primary energy, CO2 and cost from the net needs, through the system efficiencies (docs/domain-sources.md 2.3, 2.5-2.8). */
 import type { Country } from '@renopath/contracts';
 import { factors, stock, systems } from './data.ts';
+import { interpolate } from './parameters.ts';
 import type { AssumedProperty, Carrier, PerCarrier } from './types.ts';
 import { CARRIERS } from './types.ts';
 
 const SH = systems.space_heating;
 const DHW = systems.hot_water;
+const USE_NEED = factors.expected_use.factor_by_heat_need.map(([need]) => need);
+const USE_SHARE = factors.expected_use.factor_by_heat_need.map(([, share]) => share);
 const LOCAL = new Set(SH.distribution.local_devices);
 const BOILERS = new Set(['NON_CONDENSING_BOILER', 'CONDENSING_BOILER', 'PELLET_BOILER']);
 const BOILER_KINDS = new Set(['NON_CONDENSING_BOILER', 'CONDENSING_BOILER']);
@@ -181,16 +184,7 @@ export function costOf(delivered: PerCarrier, pv: number, country: Country): num
  * the prebound effect): about all of it in an efficient home, 40 % less in a very poor one.
  */
 export function expectedUseShare(heatNeedPerM2: number): number {
-  const pts = factors.expected_use.factor_by_heat_need;
-  if (heatNeedPerM2 <= pts[0]![0]) return pts[0]![1];
-  for (let i = 1; i < pts.length; i++) {
-    const [x1, y1] = pts[i]!;
-    if (heatNeedPerM2 <= x1) {
-      const [x0, y0] = pts[i - 1]!;
-      return y0 + ((heatNeedPerM2 - x0) / (x1 - x0)) * (y1 - y0);
-    }
-  }
-  return pts[pts.length - 1]![1];
+  return interpolate(USE_NEED, USE_SHARE, heatNeedPerM2);
 }
 
 /** Net tap-water need (kWh/yr): TABULA's per m2 in Belgium, NTA 8800's per dwelling in the Netherlands (data/systems.json). */

@@ -9,7 +9,7 @@ import { expectedPriceErrorFor, labelFor, qualityLabelFor } from './labels.ts';
 import { resolveProperty, typicalKwp, type Resolved, type SourceOverrides } from './resolve.ts';
 import type { AssumedProperty, CalibrationInfo, DataQualityFlag, Evaluation, HeatBalance, HeatLoss, PerCarrier, StockInfo } from './types.ts';
 import { CARRIERS } from './types.ts';
-import { envelopeU, type EnvelopeU } from './uvalues.ts';
+import { envelopeU, hasNewFrames, type EnvelopeU } from './uvalues.ts';
 
 export interface EvaluateOptions {
   /** Where given fields came from (EPC_DOCUMENT, LIDAR, PROVIDER); given fields default to INPUT. */
@@ -54,8 +54,8 @@ function renewedInfiltration(archetype: number, a: AssumedProperty, known: Resol
   const renewed = (l: InsulationLevel | null, e: 'roof' | 'wall') =>
     l !== null && LEVELS.indexOf(l) >= LEVELS.indexOf(RENEWED.min_level) && u[e] < (1 - RENEWED.better_than_built) * cell.u[e];
   const w = RENEWED.weights;
-  const windows = known.window && (a.has_renewed_window_frames === true
-    || (a.window_glazing_type === 'TRIPLE_GLAZING' && cell.typical.window !== 'TRIPLE_GLAZING' && a.has_renewed_window_frames !== false));
+  // Triple glass in a period built with it is its own construction, not a renewal.
+  const windows = known.window && hasNewFrames(a) && (a.has_renewed_window_frames === true || cell.typical.window !== 'TRIPLE_GLAZING');
   const roof = (known.inclinedRoof && renewed(a.inclined_roof_insulation_type, 'roof')) || (known.flatRoof && renewed(a.flat_roof_insulation_type, 'roof'));
   const wall = known.wall && renewed(a.outer_wall_insulation_type, 'wall');
   const share = (windows ? w.windows : 0) + (roof ? w.roof : 0) + (wall ? w.wall : 0);

@@ -72,10 +72,14 @@ function archetypeWindow(ws: TypologyCell['windows']): { u: number; g: number } 
   return { u: ws.reduce((s, w) => s + w.u * w.area, 0) / area, g: ws.reduce((s, w) => s + w.g * w.area, 0) / area };
 }
 
-function cellWindow(cell: TypologyCell, a: AssumedProperty, windowsYear: number): { u: number; g: number } {
-  // Triple glass needs the deep rebate of a new frame (data/envelope.json windows: triple_needs_new_frames).
-  const framesRenewed = a.has_renewed_window_frames === true
+/** The windows have new frames: said so, or implied by triple glass, which needs their deep rebate (data/envelope.json windows). */
+export function hasNewFrames(a: Pick<AssumedProperty, 'has_renewed_window_frames' | 'window_glazing_type'>): boolean {
+  return a.has_renewed_window_frames === true
     || (a.window_glazing_type === 'TRIPLE_GLAZING' && W.triple_needs_new_frames && a.has_renewed_window_frames !== false);
+}
+
+function cellWindow(cell: TypologyCell, a: AssumedProperty, windowsYear: number): { u: number; g: number } {
+  const framesRenewed = hasNewFrames(a);
   // The home's own windows keep the archetype's figures; anything else is built from glass and frames.
   if (!framesRenewed) {
     // A cell of two archetypes (Dutch semi-detached) keeps the window of the archetype whose glazing is the stated one.
