@@ -9,10 +9,11 @@ import {
 } from '@renopath/platform';
 import { handleCommand } from '@renopath/platform/service/decider.ts';
 import { runProjection, type Projection } from '@renopath/platform/projection-runner.ts';
-import { actorOf, commandContext, newId, parse, reactionContext, readYourWrites, serveMessages } from '@renopath/platform/service/handler-kit.ts';
+import { actorOf, commandContext, idParam, newId, parse, reactionContext, readYourWrites, serveMessages } from '@renopath/platform/service/handler-kit.ts';
 import type { Settlement } from '@renopath/platform/service/settlement.ts';
 import {
   CreateRenovationBody,
+  isWriterRole,
   CreateRenovationFromTrajectoryBody,
   RenovationItemBody,
   RenovationOverviewQuery,
@@ -63,16 +64,7 @@ export interface RenovationsService {
 
 type Handler = (req: ServiceRequest) => Promise<unknown>;
 
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const WRITER_ROLES = new Set(['OWNER', 'EMPLOYEE']);
 const notFound = (what: string) => new DomainError(404, [`${what} not found`]);
-
-/** A path id that is not a UUID names nothing (404), like an id of another tenant. */
-function idParam(req: ServiceRequest, key: string, what: string): string {
-  const value = String(req.params?.[key] ?? '').toLowerCase();
-  if (!UUID_RE.test(value)) throw notFound(what);
-  return value;
-}
 
 export async function startRenovations(deps: RenovationsDeps): Promise<RenovationsService> {
   const { bus, eventStore: store, readStore: reads, config, log } = deps;
@@ -101,7 +93,7 @@ export async function startRenovations(deps: RenovationsDeps): Promise<Renovatio
     if (estate.organization_id !== actor.organization_id) return false;
     const role = await roleOf(actor);
     if (!role) return false;
-    return WRITER_ROLES.has(role) || estate.members.includes(actor.user_id);
+    return isWriterRole(role) || estate.members.includes(actor.user_id);
   }
 
   /** A renovation the caller may see; deleted ones only where the past stays readable (history, `as_of`). */
@@ -157,7 +149,7 @@ export async function startRenovations(deps: RenovationsDeps): Promise<Renovatio
   async function visibility(actor: Actor): Promise<Filter | null> {
     const role = await roleOf(actor);
     if (!role) return null;
-    if (WRITER_ROLES.has(role)) return { organization_id: actor.organization_id };
+    if (isWriterRole(role)) return { organization_id: actor.organization_id };
     const { items } = await reads.query<EstateMemberDoc>(M.estateMembers, { filter: { user_id: actor.user_id, organization_id: actor.organization_id } });
     return items.length ? { estate_id: { $in: items.map((m) => m.estate_id) } } : null;
   }
