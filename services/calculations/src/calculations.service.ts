@@ -15,6 +15,8 @@ import {
   ClaimJobBody,
   CompleteJobCommand,
   formatIssues,
+  isUuid,
+  isWriterRole,
   TrajectoryRequest,
   type Actor,
   type CalculationJob,
@@ -25,8 +27,11 @@ import { checkConsistency } from '@renopath/energy';
 import { z } from 'zod';
 import { ROLES, roleKey, startRolesReactor, type RoleDoc } from './access/roles.reactor.ts';
 import { E, estateOfExternalId, startEstateDirectoryReactor, type EstateMemberDoc } from './estate-directory/estate-directory.reactor.ts';
-import { newEstateIdFor, startEstateLinkProcess } from './estate-link/estate-link.process.ts';
+import { startEstateLinkProcess } from './estate-link/estate-link.process.ts';
+import { startJobEffects } from './job-effects/job-effects.process.ts';
+import type { JobPlan } from './trajectory/compute-trajectory.ts';
 import { startIndications } from './indication/indication.handlers.ts';
+import { fold } from '@renopath/platform/service/decider.ts';
 import { isFinal, jobDecider, jobStream, JOB_STREAM_PREFIX, type JobCommand } from './job/job.decider.ts';
 import { J, type JobDoc } from './job-views/job-views.projection.ts';
 import { JOB_VIEWS } from './projections.ts';
@@ -68,8 +73,6 @@ export interface CalculationsService {
 }
 
 type Handler = (req: ServiceRequest) => Promise<unknown>;
-const WRITER_ROLES = new Set(['OWNER', 'EMPLOYEE']);
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const notFound = () => new DomainError(404, ['calculation job not found']);
 /** The statuses a job command can move a job to, for renopath_jobs_total. */
 const STATUS_OF_COMMAND: Partial<Record<JobCommand['type'], readonly string[]>> = {
@@ -123,7 +126,7 @@ export async function startCalculations(deps: CalculationsDeps): Promise<Calcula
   // ---- who sees which job (docs/http-contract.md: jobs follow their estate) ----
 
   const roleOf = async (actor: Actor) => (await reads.get<RoleDoc>(ROLES, roleKey(actor.organization_id, actor.user_id)))?.member_type ?? null;
-  const isWriter = async (actor: Actor) => WRITER_ROLES.has((await roleOf(actor)) ?? '');
+  const isWriter = async (actor: Actor) => isWriterRole(await roleOf(actor));
   const isEstateMember = async (estate_id: string | null, user_id: string) => estate_id !== null && (await reads.get(E.members, `${estate_id}:${user_id}`)) !== null;
 
   /**
@@ -132,7 +135,7 @@ export async function startCalculations(deps: CalculationsDeps): Promise<Calcula
    * expiry (docs/job-metadata.md). Anyone else does not learn that it exists.
    */
   async function visibleJob(actor: Actor, job_id: string, options: { write?: boolean } = {}): Promise<JobDoc> {
-    if (!UUID_RE.test(job_id)) throw notFound();
+    if (!isUuid(job_id)) throw notFound();
     const doc = await reads.get<JobDoc>(J.jobs, job_id);
     if (!doc || doc.organization_id !== actor.organization_id) throw notFound();
     if (doc.job.deactivated_at !== null || (doc.job.expires_at !== null && doc.job.expires_at <= now().toISOString())) throw notFound();
@@ -160,6 +163,23 @@ export async function startCalculations(deps: CalculationsDeps): Promise<Calcula
     },
     fail: async (job_id, code, message, correlation_id) => {
       await decide(job_id, { type: 'FailJob', attempt: null, error: { code, message } }, systemContext(correlation_id));
+    },
+  });
+
+  // A trajectory job's plan: its writes in other contexts, then FINISHED.
+  const effects = startJobEffects({
+    eventStore: store,
+    readStore: reads,
+    bus,
+    log,
+    busTimeoutMs: config.busTimeoutMs,
+    settleTimeoutMs: config.settleTimeoutMs,
+    load: async (job_id) => fold(jobDecider, (await store.readStream(jobStream(job_id))).map((e) => ({ type: e.type, data: e.data }) as never)),
+    finish: async (job_id, attempt, metadata, correlation_id) => {
+      await decide(job_id, { type: 'FinishJob', attempt, metadata }, systemContext(correlation_id));
+    },
+    fail: async (job_id, attempt, error, correlation_id) => {
+      await decide(job_id, { type: 'FailJob', attempt, error }, systemContext(correlation_id));
     },
   });
 
@@ -203,7 +223,8 @@ export async function startCalculations(deps: CalculationsDeps): Promise<Calcula
         calculation_job_type: 'SUGGESTED_RENOVATION_TRAJECTORY_CALCULATION' as const,
         actor: { user_id: actor.user_id, organization_id: actor.organization_id, client_id: actor.client_id },
         request: request as Record<string, unknown>,
-        estate_id: existing ?? newEstateIdFor(job_id),
+        // A new estate's id is estates' to give: the link names it.
+        estate_id: existing,
         estate_exists: existing !== null,
         external_id: request.external_id ?? null,
         name: request.title ?? null,
@@ -331,7 +352,14 @@ export async function startCalculations(deps: CalculationsDeps): Promise<Calcula
     async complete(command, correlation_id) {
       const result = await decide(command.job_id, command.outcome === 'FINISHED'
         ? { type: 'FinishJob', attempt: command.attempt, metadata: command.metadata }
-        : { type: 'FailJob', attempt: command.attempt, error: command.error }, systemContext(correlation_id));
+        : command.outcome === 'PLANNED'
+          ? { type: 'RecordPlan', attempt: command.attempt, plan: command.plan }
+          : { type: 'FailJob', attempt: command.attempt, error: command.error }, systemContext(correlation_id));
+      if (command.outcome === 'PLANNED' && result.position !== null) {
+        // At once, not after the process manager reaches the event: it makes them again only after a crash.
+        effects.run(command.job_id, command.attempt, command.plan as unknown as JobPlan, correlation_id, result.state)
+          .catch((err: unknown) => log.warn({ err, job_id: command.job_id }, 'job effects deferred to the process manager'));
+      }
       // The status the stream now holds: the worker waits for no read model (clients read the job
       // through its projection as always; the final-state reactor follows the log).
       return { accepted: result.position !== null, status: result.state.status === 'NONE' ? null : result.state.status };
@@ -420,6 +448,7 @@ export async function startCalculations(deps: CalculationsDeps): Promise<Calcula
       await roles.close();
       await finals?.close();
       await estateLink.process.close();
+      await effects.process.close();
       await indications.close();
       await projection.close();
     },

@@ -163,6 +163,12 @@ export const CalculationJobEvents = {
   CalculationJobEstateLinked: z.object({ job_id: Uuid, estate_id: Uuid }),
   /** A worker took the job under a lease; `attempt` counts takes (3 at most). */
   CalculationJobStarted: z.object({ job_id: Uuid, attempt: z.number().int().min(1), worker_id: z.string(), lease_until: Timestamp }),
+  /**
+   * A worker computed the job's plan (attempt `attempt`): what the job will answer and the writes it
+   * asks of other contexts (the estate, its roofs, the renovation, the quality label). The job-effects
+   * process manager makes those writes, keyed by the job, and then finishes the job.
+   */
+  CalculationJobPlanned: z.object({ job_id: Uuid, attempt: z.number().int().min(1), plan: z.record(z.string(), z.unknown()) }),
   CalculationJobFinished: z.object({ job_id: Uuid, attempt: z.number().int().min(1), metadata: z.record(z.string(), z.unknown()) }),
   CalculationJobFailed: z.object({ job_id: Uuid, error: JobError }),
   CalculationJobStopped: z.object({ job_id: Uuid }),
@@ -221,6 +227,8 @@ export type ChildDocumentJobBody = z.infer<typeof ChildDocumentJobBody>;
 
 export const CompleteJobCommand = z.discriminatedUnion('outcome', [
   z.object({ outcome: z.literal('FINISHED'), job_id: Uuid, attempt: z.number().int(), metadata: z.record(z.string(), z.unknown()) }),
+  /** A trajectory job's plan: the context makes its writes and then finishes the job. */
+  z.object({ outcome: z.literal('PLANNED'), job_id: Uuid, attempt: z.number().int(), plan: z.record(z.string(), z.unknown()) }),
   z.object({ outcome: z.literal('FAILED'), job_id: Uuid, attempt: z.number().int(), error: JobError }),
 ]);
 export type CompleteJobCommand = z.infer<typeof CompleteJobCommand>;

@@ -1,7 +1,6 @@
 import type { Logger } from 'pino';
 import { DomainError, type Bus, type EventStore, type ReadStore, type RecordedEvent } from '@renopath/platform';
 import { runProcessManager, type ProcessManager } from '@renopath/platform/service/process-manager.ts';
-import { newId } from '@renopath/platform/service/handler-kit.ts';
 import {
   CalculationJobEvents,
   EstatesSubjects,
@@ -20,8 +19,6 @@ type JobActor = Created['actor'];
 
 /** The idempotency key of one of the workflow's writes: a replayed event repeats the same writes, which the estates context stores once. */
 export const estateKey = (job_id: string, what: string) => `calculation-job:${job_id}:${what}`;
-/** The estate id a job names at creation: estates derives the new estate's id from the same key. */
-export const newEstateIdFor = (job_id: string) => newId({ idempotency_key: estateKey(job_id, 'estate') }, 'estate');
 
 export function callAs<T>(bus: Bus, subject: string, actor: JobActor, correlation_id: string, input: { key?: string; params?: Record<string, string>; body?: unknown; query?: Record<string, unknown> }, timeoutMs: number): Promise<T> {
   const request: ServiceRequest = {

@@ -5,7 +5,9 @@ import type { CalculationJobEvent, CalculationJobStatus, CalculationJobType, Job
 /**
  * A calculation job (docs/job-metadata.md): NOT_STARTED -> RUNNING -> FINISHED | FAILED, and STOPPED by the
  * stop call. Workers take it under a lease; a lease that runs out lets another worker take it again,
- * and the third lost lease fails it. Pure: time, ids and the lease length arrive in the command.
+ * and the third lost lease fails it. A trajectory job's worker records a plan (still RUNNING, no
+ * longer under a lease: no worker takes it again); the job-effects process manager makes the plan's
+ * writes and finishes it. Pure: time, ids and the lease length arrive in the command.
  */
 export const JOB_STREAM_PREFIX = 'calculation-job-';
 export const jobStream = (job_id: string) => `${JOB_STREAM_PREFIX}${job_id}`;
@@ -23,6 +25,8 @@ export interface JobState {
   /** A trajectory job runs once its estate is created or updated; other jobs are ready at once. */
   ready: boolean;
   attempt: number;
+  /** The attempt whose plan was recorded: its effects are under way, and no worker takes the job again. */
+  planned_attempt: number | null;
   lease_until: string | null;
   expires_at: string | null;
   deactivated: boolean;
@@ -32,6 +36,7 @@ export type JobCommand =
   | ({ type: 'CreateJob' } & Extract<CalculationJobEvent, { type: 'CalculationJobCreated' }>['data'])
   | { type: 'LinkEstate'; estate_id: string }
   | { type: 'StartJob'; worker_id: string; now: string; lease_ms: number; max_attempts: number }
+  | { type: 'RecordPlan'; attempt: number; plan: Record<string, unknown> }
   | { type: 'FinishJob'; attempt: number; metadata: Record<string, unknown> }
   | { type: 'FailJob'; attempt: number | null; error: JobError }
   | { type: 'StopJob' }
@@ -42,13 +47,13 @@ export const isFinal = (status: JobState['status']) => FINAL.has(status);
 
 /** Whether a worker may take the job now (not whether the attempts are spent). */
 export function isRunnable(state: JobState, now: string): boolean {
-  if (!state.ready || state.deactivated) return false;
+  if (!state.ready || state.deactivated || state.planned_attempt !== null) return false;
   if (state.status === 'NOT_STARTED') return true;
   return state.status === 'RUNNING' && state.lease_until !== null && state.lease_until <= now;
 }
 
 export const jobDecider: Decider<JobCommand, CalculationJobEvent, JobState> = {
-  initialState: () => ({ job_id: null, created: null, estate_id: null, type: null, status: 'NONE', ready: false, attempt: 0, lease_until: null, expires_at: null, deactivated: false }),
+  initialState: () => ({ job_id: null, created: null, estate_id: null, type: null, status: 'NONE', ready: false, attempt: 0, planned_attempt: null, lease_until: null, expires_at: null, deactivated: false }),
 
   decide(command, state) {
     if (command.type === 'CreateJob') {
@@ -70,6 +75,10 @@ export const jobDecider: Decider<JobCommand, CalculationJobEvent, JobState> = {
         const lease_until = new Date(Date.parse(command.now) + command.lease_ms).toISOString();
         return [{ type: 'CalculationJobStarted', data: { job_id, attempt: state.attempt + 1, worker_id: command.worker_id, lease_until } }];
       }
+      case 'RecordPlan':
+        // Only the attempt that holds the job plans it, once; a lease taken over or a repeat changes nothing.
+        if (state.status !== 'RUNNING' || command.attempt !== state.attempt || state.planned_attempt !== null) return [];
+        return [{ type: 'CalculationJobPlanned', data: { job_id, attempt: command.attempt, plan: command.plan } }];
       case 'FinishJob':
         // A worker whose lease was taken over, or a repeat of a result already stored, changes nothing.
         if (state.status !== 'RUNNING' || command.attempt !== state.attempt) return [];
@@ -106,6 +115,8 @@ export const jobDecider: Decider<JobCommand, CalculationJobEvent, JobState> = {
         return { ...state, ready: true, estate_id: event.data.estate_id };
       case 'CalculationJobStarted':
         return { ...state, status: 'RUNNING', attempt: event.data.attempt, lease_until: event.data.lease_until };
+      case 'CalculationJobPlanned':
+        return { ...state, planned_attempt: event.data.attempt, lease_until: null };
       case 'CalculationJobFinished':
         return { ...state, status: 'FINISHED', lease_until: null };
       case 'CalculationJobFailed':
@@ -114,6 +125,8 @@ export const jobDecider: Decider<JobCommand, CalculationJobEvent, JobState> = {
         return { ...state, status: 'STOPPED', lease_until: null };
       case 'CalculationJobDeactivated':
         return { ...state, deactivated: true };
+      default:
+        return state;
     }
   },
 };
