@@ -78,8 +78,9 @@ export interface EstateLinkOptions {
   busTimeoutMs: number;
   /** Whether the job is linked (or failed) already: the process manager skips it then. */
   settled(job_id: string): Promise<boolean>;
-  link(job_id: string, estate_id: string, correlation_id: string): Promise<void>;
-  fail(job_id: string, code: string, message: string, correlation_id: string): Promise<void>;
+  /** Each answers the position of what it appended (null when nothing was). */
+  link(job_id: string, estate_id: string, correlation_id: string): Promise<bigint | null>;
+  fail(job_id: string, code: string, message: string, correlation_id: string): Promise<bigint | null>;
 }
 
 export interface EstateLink {
@@ -87,7 +88,7 @@ export interface EstateLink {
    * Writes the job's estate and links the job; the creating request runs it at once (so jobs are
    * linked in parallel), the process manager again for any job a crash left unlinked.
    */
-  run(created: Created, correlation_id: string): Promise<void>;
+  run(created: Created, correlation_id: string): Promise<bigint | null>;
   process: ProcessManager;
 }
 
@@ -124,9 +125,9 @@ export function startEstateLinkProcess(options: EstateLinkOptions): EstateLink {
   }
 
   /** Links under way in this process: the process manager waits for one instead of doing it again. */
-  const running = new Map<string, Promise<void>>();
+  const running = new Map<string, Promise<bigint | null>>();
 
-  function run(created: Created, correlation_id: string): Promise<void> {
+  function run(created: Created, correlation_id: string): Promise<bigint | null> {
     const under = running.get(created.job_id);
     if (under) return under;
     const linking = linkNow(created, correlation_id).finally(() => running.delete(created.job_id));
@@ -134,18 +135,17 @@ export function startEstateLinkProcess(options: EstateLinkOptions): EstateLink {
     return linking;
   }
 
-  async function linkNow(created: Created, correlation_id: string): Promise<void> {
-    if (created.calculation_job_type !== 'SUGGESTED_RENOVATION_TRAJECTORY_CALCULATION') return;
+  async function linkNow(created: Created, correlation_id: string): Promise<bigint | null> {
+    if (created.calculation_job_type !== 'SUGGESTED_RENOVATION_TRAJECTORY_CALCULATION') return null;
     let estate_id: string;
     try {
       estate_id = await upsertEstate(created, correlation_id);
     } catch (err) {
       // A refusal is an answer (the job fails with it); anything else (a peer down) is retried.
       if (!(err instanceof DomainError) || err.status >= 500 || err.status === 409) throw err;
-      await options.fail(created.job_id, 'ESTATE_REFUSED', `the estate could not be written: ${err.messages.join('; ') || `status ${err.status}`}`, correlation_id);
-      return;
+      return options.fail(created.job_id, 'ESTATE_REFUSED', `the estate could not be written: ${err.messages.join('; ') || `status ${err.status}`}`, correlation_id);
     }
-    await options.link(created.job_id, estate_id, correlation_id);
+    return options.link(created.job_id, estate_id, correlation_id);
   }
 
   const process = runProcessManager({
