@@ -115,7 +115,10 @@ export function startWorker(options: WorkerOptions) {
           return;
         }
         // Until the lease runs out the result is still ours to report.
-        if (Date.now() > Date.parse(assignment.lease_until)) return;
+        if (Date.now() > Date.parse(assignment.lease_until)) {
+          log.warn({ err, job_id }, 'result not reported before the lease ran out; the job will be taken again');
+          return;
+        }
         await sleep(backoff(tries, 100, 2_000), stop.signal);
       }
     }
