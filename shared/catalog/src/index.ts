@@ -10,7 +10,7 @@ export type { ClientScope, SelectionTreeNode } from './catalogue.ts';
 export { applyEffect } from './effects.ts';
 export { MissingQuantityInputError, quantityFor } from './quantity.ts';
 export type { QuantityContext } from './quantity.ts';
-export { PricingError, priceItem } from './pricing.ts';
+export { DEFAULT_INCOME_CATEGORY, PricingError, priceItem, rulesDateOf } from './pricing.ts';
 export type { PriceItemInput, PricedItem, PricingEstate } from './pricing.ts';
 export { vatFor } from './vat.ts';
 export type { VatContext, VatDecision } from './vat.ts';
