@@ -56,7 +56,7 @@ export function milestoneOutcome(language: ReportLanguage, m: ReportMilestone, m
 export function stepMeets(language: ReportLanguage, model: Pick<ReportModel, 'milestones'>, order: number): string | null {
   const met = model.milestones.filter((m) => m.reached_at_step === order);
   if (met.length === 0) return null;
-  const what = [...new Set(met.map((m) => t(language, `report.milestone.short.${m.kind}`)))].join(', ');
+  const what = met.map((m) => t(language, 'report.milestone.with_label', { what: t(language, `report.milestone.short.${m.kind}`), label: m.label })).join(', ');
   return t(language, 'report.steps.meets', { what });
 }
 

@@ -11,13 +11,13 @@ interface Column { key: string; width: number; align: 'left' | 'right' | 'center
 const COLUMNS: Column[] = [
   { key: 'step', width: 0.05, align: 'left' },
   { key: 'work', width: 0.27, align: 'left' },
-  { key: 'phase', width: 0.1, align: 'left' },
-  { key: 'label', width: 0.07, align: 'center' },
-  { key: 'cost', width: 0.105, align: 'right' },
-  { key: 'vat', width: 0.095, align: 'right' },
-  { key: 'grant', width: 0.1, align: 'right' },
-  { key: 'net', width: 0.105, align: 'right' },
-  { key: 'cumulative', width: 0.105, align: 'right' },
+  { key: 'phase', width: 0.13, align: 'left' },
+  { key: 'label', width: 0.065, align: 'center' },
+  { key: 'cost', width: 0.1, align: 'right' },
+  { key: 'vat', width: 0.09, align: 'right' },
+  { key: 'grant', width: 0.095, align: 'right' },
+  { key: 'net', width: 0.1, align: 'right' },
+  { key: 'cumulative', width: 0.1, align: 'right' },
 ];
 const PAD = 3;
 
@@ -50,7 +50,7 @@ export function drawStepsTable(canvas: Canvas, model: ReportModel): void {
     const workWidth = COLUMNS[1]!.width * CONTENT_WIDTH - 2 * PAD - indent;
     const lines = canvas.wrap(cells[1] as string, workWidth, style, 4);
     // The phase wraps in its own narrow column, in the row's style but never bold.
-    const phaseStyle = { ...style, bold: false, color: MUTED };
+    const phaseStyle = { ...style, size: Math.min(style.size, 7), bold: false, color: MUTED };
     const phaseLines = cells[2] ? canvas.wrap(cells[2] as string, COLUMNS[2]!.width * CONTENT_WIDTH - 2 * PAD, phaseStyle, 3) : [];
     const height = Math.max(1, lines.length, phaseLines.length) * style.size * 1.3 + 5;
     if (canvas.y + height > canvas.bottom) {

@@ -276,6 +276,7 @@ tfoot th,tfoot td{font-weight:700;border-bottom:0}
 .includes{display:block;font-size:.85rem;color:#4d6372}
 .meets{display:block;font-size:.85rem;font-weight:700;color:#14613a}
 .phase{color:#4d6372;font-size:.9rem}
+td.phase{overflow-wrap:normal;word-break:normal;hyphens:auto}
 .income{margin:.75rem 0 0;font-size:.9rem;color:#4d6372}
 .conditions-block ul{margin:0 0 1rem;padding-left:1.1rem}
 .conditions-block li{margin:.3rem 0}
