@@ -28,7 +28,7 @@ import type {
   TrajectoryStep,
   TrajectorySupportingWork,
 } from '@renopath/contracts';
-import { ELEMENT_RULES, PHASES, type ElementContext, type ElementRule } from './elements.ts';
+import { ELEMENT_RULES, PHASES, type ElementContext, type ElementDecision, type ElementRule } from './elements.ts';
 import { rationaleOf } from './rationale.ts';
 
 /**
@@ -63,6 +63,8 @@ interface Candidate {
   net: number;
   /** Other adequate variants were dearer after grants. */
   cheaperThanOthers: boolean;
+  /** What the step assumed of the home that the client did not say (the element rule's `assume`). */
+  assumption?: string;
 }
 
 interface Chosen extends Candidate {
@@ -114,7 +116,7 @@ function quantityContext(view: Partial<PropertyDescription>, base: Evaluation, k
 export function plannableTypes(property: PropertyDescription, options: Pick<PlanOptions, 'sources'> = {}): string[] {
   const { base } = evaluateVariants(property, [], options.sources ? { sources: options.sources } : {});
   const view = viewOf(property, base.assumed);
-  const ctx: ElementContext = { view, original: view, region: base.region, base, planned: [] };
+  const ctx: ElementContext = { view, original: view, stated: property, region: base.region, base, planned: [] };
   return ELEMENT_RULES.flatMap((rule) => {
     const decision = rule.decide(ctx);
     return 'variants' in decision ? decision.variants : [];
@@ -145,7 +147,14 @@ export function planTrajectory(property: PropertyDescription, options: PlanOptio
   };
 
   /** The cheapest adequate variant after grants (net costs within the tie share: the larger gain, then the larger grant); null when none can be priced. */
-  const cheapestAdequate = (rule: ElementRule, variants: readonly string[], state: Partial<PropertyDescription>, current: VariantScore, view: Partial<PropertyDescription>, planned: readonly string[]): Candidate | null => {
+  const cheapestAdequate = (
+    rule: ElementRule, decision: Extract<ElementDecision, { variants: string[] }>, before: Partial<PropertyDescription>, current: VariantScore,
+    seen: Partial<PropertyDescription>, planned: readonly string[],
+  ): Candidate | null => {
+    const { variants, assume } = decision;
+    // An assumed fact (a crawl space under an undescribed Dutch floor) joins the home with the step.
+    const state = assume ? { ...before, ...assume.facts } : before;
+    const view = assume ? { ...seen, ...assume.facts } : seen;
     const costed: { type: string; quantity: number; state: Partial<PropertyDescription>; net: number; subsidy: number }[] = [];
     for (const type of variants) {
       let quantity: number;
@@ -177,6 +186,7 @@ export function planTrajectory(property: PropertyDescription, options: PlanOptio
     return {
       ...pick, element: rule.element, phase: rule.phase, gain: current.epc_score - pick.evaluation.epc_score,
       cheaperThanOthers: costed.some((c) => c.net > pick.net),
+      ...(assume ? { assumption: assume.assumption } : {}),
     };
   };
 
@@ -211,7 +221,7 @@ export function planTrajectory(property: PropertyDescription, options: PlanOptio
       const ready = pending.filter((r) => !r.follows || !pending.some((p) => p.element === r.follows));
       const view = viewOf(state, current.assumed);
       const planned = chosen.map((c) => c.type);
-      const ctx: ElementContext = { view, original, region, base, planned };
+      const ctx: ElementContext = { view, original, stated: state, region, base, planned };
       const candidates: { candidate: Candidate; note: PlanOmission | null }[] = [];
       for (const rule of ready) {
         const decision = rule.decide(ctx);
@@ -220,7 +230,7 @@ export function planTrajectory(property: PropertyDescription, options: PlanOptio
           pending.splice(pending.indexOf(rule), 1);
           continue;
         }
-        const candidate = cheapestAdequate(rule, decision.variants, state, current, view, planned);
+        const candidate = cheapestAdequate(rule, decision, state, current, view, planned);
         if (!candidate) {
           leftOut.push({ element: rule.element, code: 'NOT_PRICED', reason: `${rule.element.toLowerCase().replaceAll('_', ' ')}: no adequate variant can be priced for this home.` });
           pending.splice(pending.indexOf(rule), 1);
@@ -368,6 +378,7 @@ function assemble(
   const final = chosen.length ? chosen[chosen.length - 1]!.evaluation : base;
   const assumptions = [...new Set([...valued.derived.flatMap((w) => w.assumptions), ...Object.values(valued.items).flatMap((r) => r.priced?.assumptions ?? [])])];
   if (valued.derived_error) assumptions.push(`Supporting works are not included: ${valued.derived_error}.`);
+  for (const c of chosen) if (c.assumption) assumptions.push(c.assumption);
   for (const m of open) {
     assumptions.push(`The plan does not reach label ${m.label}: ${m.description}`);
   }
