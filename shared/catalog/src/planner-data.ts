@@ -43,6 +43,8 @@ const PlannerData = z.strictObject({
     /** OBLIGATION: deeds from this date; RENTAL_NORM: leases from this date. */
     deeds_from: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
     label: z.string(),
+    /** OBLIGATION: years after the deed to reach the label. */
+    within_years: z.number().int().positive().optional(),
     applies_to_labels: z.array(z.string()).min(1),
     description: z.string(),
   })),

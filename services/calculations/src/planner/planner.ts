@@ -4,10 +4,11 @@ import {
   applyEffect,
   getNode,
   leafOfType,
+  meetsMilestone,
+  milestonesFor,
   priceItem,
   quantityFor,
   regionalTarget,
-  renovationObligationRule,
   supportingWorks,
   valueItemSet,
   type IncomeCategory,
@@ -263,39 +264,6 @@ interface AssembleContext {
   pvForTarget: boolean;
 }
 
-/** The Flemish obligation a purchase on the deed date brings for this home (null when the current label already meets it). */
-function obligationFor(base: Evaluation, deedDate: string) {
-  if (base.region !== PLANNER_DATA.renovation_obligation.region) return null;
-  const rule = renovationObligationRule(deedDate);
-  if (!rule || !rule.applies_to_labels.includes(base.epc_label)) return null;
-  return rule;
-}
-
-/** The milestones that apply to this home (its region, its current label, the deed date), each to be marked on the first step reaching its label. */
-function milestonesFor(base: Evaluation, deedDate: string, ctx: AssembleContext): PlanMilestone[] {
-  const out: PlanMilestone[] = [];
-  const flemish = obligationFor(base, deedDate);
-  if (flemish) {
-    const within = PLANNER_DATA.renovation_obligation.within_years;
-    out.push({
-      kind: 'OBLIGATION', rule_id: flemish.id, label: flemish.label, source: flemish.source,
-      description: `A home bought with label ${base.epc_label} (deed from ${flemish.deeds_from}) must reach label ${flemish.label} within ${within} years of the deed.`,
-    });
-  }
-  for (const rule of PLANNER_DATA.milestones) {
-    if (rule.region !== base.region || !rule.applies_to_labels.includes(base.epc_label)) continue;
-    if (rule.kind === 'OBLIGATION' && deedDate < rule.deeds_from) continue;
-    out.push({ kind: rule.kind, rule_id: rule.id, label: rule.label, description: rule.description, source: rule.source });
-  }
-  if (!ctx.meetsTarget(base.epc_label)) {
-    out.push({
-      kind: 'TARGET', rule_id: ctx.target.id, label: ctx.target.label, source: ctx.target.source,
-      description: `Label ${ctx.target.label}: the long-term target for homes in the region (${ctx.target.year}).`,
-    });
-  }
-  return out;
-}
-
 function assemble(
   property: PropertyDescription,
   options: PlanOptions,
@@ -316,8 +284,9 @@ function assemble(
   }
 
   const deedDate = options.deedDate ?? `${options.year}-07-01`;
-  const open = milestonesFor(base, deedDate, ctx);
-  const reaches = (m: PlanMilestone, label: string) => (m.kind === 'TARGET' ? ctx.meetsTarget(label) : ctx.rank(label) <= ctx.rank(m.label));
+  const open: PlanMilestone[] = milestonesFor(base.region, base.epc_label, labelsOf(base.energy_efficiency_type), deedDate)
+    .map(({ kind, rule_id, label, description, source }) => ({ kind, rule_id, label, description, source }));
+  const reaches = (m: PlanMilestone, label: string) => meetsMilestone(m, label, labelsOf(base.energy_efficiency_type), base.region);
   const income = options.incomeCategory ?? null;
   const steps: TrajectoryStep[] = chosen.map((c, i) => {
     const result = valued.items[String(i + 1)]!;
@@ -379,8 +348,9 @@ function assemble(
         phase: c.phase,
         title: node.name,
         type: c.type,
-        scoreBefore: c.before.epc_score,
-        scoreAfter: after.epc_score,
+        // The published scores (one decimal), so the words round what the step shows.
+        scoreBefore: round1(c.before.epc_score),
+        scoreAfter: round1(after.epc_score),
         labelBefore: c.before.epc_label,
         labelAfter: after.epc_label,
         cost: round2(estimated_cost + estimated_vat_cost),

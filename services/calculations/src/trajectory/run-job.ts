@@ -9,6 +9,7 @@ import {
   WorkAssignment,
   propertyOf,
   type DataSource,
+  type Estate,
   type PropertyDescription,
   type Roof,
   type TrajectoryPlan,
@@ -121,6 +122,20 @@ export function createJobRunner(config: CalculationsServiceConfig, bus: Bus, log
       else flags.push({ field: 'epc_url', code: 'EPC_DOCUMENT_UNUSABLE', message: 'values read from the EPC document were out of range and were not used' });
     }
 
+    const estate_id = assignment.estate_id!;
+    const actor = assignment.actor;
+    const call = <T>(subject: string, input: Parameters<typeof callAs>[4]) => callAs<T>(bus, subject, actor, `calculation-job-${assignment.job_id}`, input, config.busTimeoutMs);
+    // A score the client gave on the estate (its own form, an earlier job) calibrates the plan as it
+    // calibrates the renovation and its reports, which read the estate: one home, one score.
+    if (property.energy_efficiency_score === undefined) {
+      const estate = await patiently('estate', assignment.lease_until, () => call<Estate>(EstatesSubjects.getEstate, { params: { estate_id } }), true);
+      const score = estate.energy_context?.epc_score;
+      if (typeof score === 'number') {
+        property = { ...property, energy_efficiency_score: score };
+        sources['energy_efficiency_score'] = 'INPUT';
+      }
+    }
+
     const filled = await fillGaps(property, sources, providers);
     flags.push(...filled.flags);
     property = filled.property;
@@ -135,9 +150,6 @@ export function createJobRunner(config: CalculationsServiceConfig, bus: Bus, log
         return { outcome: 'FAILED', error: { code: 'NOT_PLANNABLE', message: `no trajectory could be computed: ${err.message}` } };
       }
     };
-    const estate_id = assignment.estate_id!;
-    const actor = assignment.actor;
-    const call = <T>(subject: string, input: Parameters<typeof callAs>[4]) => callAs<T>(bus, subject, actor, `calculation-job-${assignment.job_id}`, input, config.busTimeoutMs);
     // What the EPC document and the providers found is about the home: the estate keeps it, so the
     // renovation (which reads the estate) is valued on the same home the plan is made for.
     if (Object.values(filled.sources).some((s) => s === 'EPC_DOCUMENT' || s === 'LIDAR' || s === 'PROVIDER')) {
