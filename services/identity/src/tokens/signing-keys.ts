@@ -227,7 +227,11 @@ export class SigningKeys {
 
   /** The public keys of every key that may have signed a live token, read afresh from the shared ring. */
   async jwks(): Promise<Jwks> {
-    if (this.options.shared) await this.refresh();
+    if (this.options.shared) {
+      // A read that began before this call may miss a key added just now: the answer comes from a read that begins after it.
+      await this.reading?.catch(() => undefined);
+      await this.refresh();
+    }
     const now = this.options.now().getTime();
     return { keys: this.keys.filter((k) => now - Date.parse(k.created_at) < this.horizon()).map((k) => k.public_jwk as Record<string, unknown>) };
   }
