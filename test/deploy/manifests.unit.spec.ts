@@ -159,21 +159,22 @@ describe('Kubernetes manifests (deploy/k8s)', () => {
     expect(checkK8s(k8sObjects(), secretValue)).toEqual([]);
   });
 
-  it('keeps one gateway, one estates replica and one worker through a node drain, and lets a gateway leave the endpoints before it stops', () => {
+  it('keeps one gateway, one estates replica, one identity and one worker through a node drain, and lets a gateway leave the endpoints before it stops', () => {
     const objects = k8sObjects();
     const budgets = objects.filter((o) => o['kind'] === 'PodDisruptionBudget');
-    expect(budgets.map((b) => [b['metadata'].name, b['spec'].minAvailable]).sort()).toEqual([['calculations-worker', 1], ['estates', 1], ['gateway', 1]]);
+    expect(budgets.map((b) => [b['metadata'].name, b['spec'].minAvailable]).sort()).toEqual([['calculations-worker', 1], ['estates', 1], ['gateway', 1], ['identity', 1]]);
     const gateway = objects.find((o) => o['kind'] === 'Deployment' && o['metadata'].name === 'gateway')!;
     expect(gateway['spec'].template.spec.containers[0].lifecycle.preStop.exec.command).toEqual(['sleep', '5']);
     expect(gateway['spec'].template.spec.terminationGracePeriodSeconds).toBeGreaterThan(5);
   });
 
-  it('runs every service, two gateways, two estates, workers, and StatefulSets for the stores', () => {
+  it('runs every service, two gateways, two estates, two identities, workers, and StatefulSets for the stores', () => {
     const objects = k8sObjects();
     const deployments = new Map(objects.filter((o) => o['kind'] === 'Deployment').map((o) => [o['metadata'].name, o]));
     for (const service of SERVICES) expect(deployments.has(service)).toBe(true);
     expect(deployments.get('gateway')!['spec'].replicas).toBe(2);
     expect(deployments.get('estates')!['spec'].replicas).toBe(2);
+    expect(deployments.get('identity')!['spec'].replicas).toBe(2);
     expect(deployments.get('calculations-worker')!['spec'].template.spec.containers[0].env).toContainEqual({ name: 'RENOPATH_CALCULATIONS_ROLE', value: 'worker' });
     const statefulSets = objects.filter((o) => o['kind'] === 'StatefulSet');
     expect(statefulSets.map((s) => s['metadata'].name).sort()).toEqual(['kurrentdb', 'mongo', 'nats']);
@@ -243,7 +244,7 @@ describe('Kubernetes manifests (deploy/k8s)', () => {
     it('a reference to a ConfigMap key, Secret or claim that does not exist', () => {
       expect(broken((o) => { container(o, 'estates').env[0].valueFrom.configMapKeyRef.key = 'PUBLIC_URL'; })).toContainEqual(expect.stringContaining('RENOPATH_PUBLIC_URL comes from ConfigMap renopath-site key PUBLIC_URL, which does not exist'));
       expect(broken((o) => { container(o, 'renovations').envFrom[0].configMapRef.name = 'renopath'; })).toContainEqual(expect.stringContaining('envFrom names ConfigMap renopath'));
-      expect(broken((o) => { find(o, 'PersistentVolumeClaim', 'identity-data')['metadata'].name = 'identity'; })).toContainEqual(expect.stringContaining('claims identity-data, which is not in the manifests'));
+      expect(broken((o) => { find(o, 'Deployment', 'identity')['spec'].template.spec.volumes[0] = { name: 'data', persistentVolumeClaim: { claimName: 'identity-data' } }; })).toContainEqual(expect.stringContaining('claims identity-data, which is not in the manifests'));
     });
 
     it('a variable no code reads, a value the service refuses, an adapter for one process only', () => {

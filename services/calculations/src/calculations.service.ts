@@ -79,8 +79,8 @@ export async function startCalculations(deps: CalculationsDeps): Promise<Calcula
       const events = await store.readStream(jobStream(job_id));
       return events.some((e) => e.type === 'CalculationJobEstateLinked' || e.type === 'CalculationJobFailed' || e.type === 'CalculationJobStopped');
     },
-    link: async (job_id, estate_id, correlation_id) => {
-      const { position } = await decide(job_id, { type: 'LinkEstate', estate_id }, systemContext(correlation_id));
+    link: async (job_id, estate_id, epc_score, correlation_id) => {
+      const { position } = await decide(job_id, { type: 'LinkEstate', estate_id, epc_score }, systemContext(correlation_id));
       queue.push(job_id);
       return position;
     },

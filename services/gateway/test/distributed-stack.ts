@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -233,6 +233,7 @@ export async function startDistributedStack(options: DistributedStackOptions): P
     ...options.env,
   };
 
+  const secretsKey = randomBytes(32).toString('hex');
   const slots: Slot[] = [];
   const order = options.order ?? [...SERVICES, ...(replicas('worker') > 0 ? (['worker'] as Service[]) : [])];
   // One data dir per context, shared by its replicas (PostgreSQL holds their stores; the dir keeps e.g. identity's keys).
@@ -246,7 +247,8 @@ export async function startDistributedStack(options: DistributedStackOptions): P
   for (const service of order) {
     for (let replica = 0; replica < replicas(service); replica++) {
       const env: Record<string, string> = { ...base, RENOPATH_DATA_DIR: dirOf(service), LOG_LEVEL: service === 'gateway' ? 'warn' : logLevel };
-      if (service === 'identity') Object.assign(env, { RENOPATH_BOOTSTRAP_CLIENT_ID: bootstrap.client_id, RENOPATH_BOOTSTRAP_CLIENT_SECRET: bootstrap.client_secret });
+      // One secrets key for every identity replica, as a deployment gives them: it seals the webhook secrets and the signing keys.
+      if (service === 'identity') Object.assign(env, { RENOPATH_BOOTSTRAP_CLIENT_ID: bootstrap.client_id, RENOPATH_BOOTSTRAP_CLIENT_SECRET: bootstrap.client_secret, RENOPATH_SECRETS_KEY: secretsKey });
       if (service === 'calculations' && replicas('worker') > 0) env['RENOPATH_CALCULATION_WORKERS'] = '0';
       if (service === 'worker') env['RENOPATH_CALCULATIONS_ROLE'] = 'worker';
       if (service === 'gateway') Object.assign(env, { PORT: String(gatewayPorts[replica]), HOST: '127.0.0.1' });

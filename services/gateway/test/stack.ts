@@ -159,9 +159,9 @@ async function distributedBackend(mode: DistributedMode, env: Record<string, str
   }
 }
 
-/** RENOPATH_E2E_REPLICAS=estates:2,gateway:2 (nats-postgres; default 2 of each). */
+/** RENOPATH_E2E_REPLICAS=estates:2,gateway:2,identity:2 (nats-postgres; default 2 of each). */
 function replicaCounts(): DistributedStackOptions['replicas'] {
-  const given = process.env['RENOPATH_E2E_REPLICAS'] ?? 'estates:2,gateway:2';
+  const given = process.env['RENOPATH_E2E_REPLICAS'] ?? 'estates:2,gateway:2,identity:2';
   const counts: Record<string, number> = {};
   for (const entry of given.split(',').filter(Boolean)) {
     const [service, count] = entry.split(':');

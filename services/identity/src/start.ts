@@ -25,14 +25,16 @@ export const CONTEXT = 'identity';
 export async function startIdentityContext(config: IdentityServiceConfig, bus: Bus, log: Logger, options: { deferServe?: boolean } = {}) {
   const runtime = await openContextRuntime({ platform: config.platform, context: CONTEXT, bus, log });
   const { storage, settlement } = runtime;
+  const secrets = await openSecretBox(config.secretsKey, join(config.platform.dataDir, CONTEXT, 'secrets.key'));
+  // The key ring is in the context's event store, so every replica signs with and publishes the same keys.
   const keys = await SigningKeys.open({
     file: join(config.platform.dataDir, CONTEXT, 'signing-keys.json'),
+    shared: { eventStore: storage.eventStore, secrets },
     rotateAfterMs: config.keyRotationMs,
     tokenTtlMs: config.tokenTtlSeconds * 1000,
     now: () => new Date(),
   });
   const mailer = await openMailer(config);
-  const secrets = await openSecretBox(config.secretsKey, join(config.platform.dataDir, CONTEXT, 'secrets.key'));
   await runtime.serve();
   const service: IdentityService = await startIdentity({
     // Its reactors run only on the replica that holds the context's lease.

@@ -1,4 +1,4 @@
-import type { EnergyEfficiencyType, QualityLabel } from '@renopath/contracts';
+import type { EnergyEfficiencyType, IncomeCategory, QualityLabel, Region } from '@renopath/contracts';
 
 /**
  * What a report (PDF) and the public referral page show, already computed: the renderers only lay it
@@ -23,6 +23,8 @@ export interface ReportItem {
 export interface ReportStep {
   order: number;
   renovation_component_type: string;
+  /** The planner's phase (`ROOF`, `WALLS_AND_WINDOWS`, ...) when the step comes from a trajectory; null otherwise. */
+  phase: string | null;
   /** The EPC label and score after this step (null when the model could not place it). */
   epc_label_after: string | null;
   epc_score_after: number | null;
@@ -42,7 +44,7 @@ export interface ReportGrantItem {
   subsidy_amount: number;
   /** The grant scheme's name as the data file gives it (e.g. "Mijn VerbouwPremie"). */
   scheme: string | null;
-  /** Conditions, in the data file's wording (Dutch or English): shown as given, quoted. */
+  /** Conditions in the catalogue's wording: the renderers show each in the report's language (data/grant-conditions.json). */
   conditions: string[];
 }
 
@@ -53,12 +55,47 @@ export interface ReportGrantCategory {
   items: ReportGrantItem[];
 }
 
+/** A rule or target ahead of the home (the Flemish or Walloon obligation after a purchase, a rental norm, the long-term target). */
+export interface ReportMilestone {
+  kind: 'OBLIGATION' | 'RENTAL_NORM' | 'TARGET';
+  rule_id: string;
+  region: Region;
+  /** The label the rule asks for. */
+  label: string;
+  /** Today's label, which makes the rule apply. */
+  from_label: string;
+  /** Deeds (obligation) or leases (rental norm) from this date. */
+  from_date: string | null;
+  within_years: number | null;
+  /** The date to reach the label by (obligation: the assumed deed date plus `within_years`; target: its year's end). */
+  deadline: string | null;
+  /** The first step after which the home meets it; null when the steps do not reach it. */
+  reached_at_step: number | null;
+  source: string;
+}
+
+/** What the figures rest on, for the homeowner to check. */
+export interface ReportConditions {
+  /** The price level of the costs. */
+  price_year: number | null;
+  /** The date whose VAT and grant rules were applied. */
+  rules_date: string | null;
+  /** The purchase deed date the obligations after a purchase were read for. */
+  deed_date: string | null;
+  /** The income category the grants assume, and the grants for each category; null when no grant depends on income. */
+  income: { category: IncomeCategory; assumed: boolean; subsidy_by_category: Record<IncomeCategory, number> } | null;
+  /** The inputs the model estimated (source MODEL): what to give to improve the estimate. */
+  modelled_fields: string[];
+}
+
 export interface ReportModel {
   language: ReportLanguage;
   /** When the report was made (ISO). */
   generated_at: string;
   estate: {
     /** Street and place; the house number only where it may be shown (the referral page hides it unless the agency allows). */
+    /** The estate's own title (its name), shown where no street is known. */
+    title: string | null;
     street: string | null;
     house_number: string | null;
     zip_code: string | null;
@@ -83,6 +120,8 @@ export interface ReportModel {
   /** Where each input came from: INPUT, EPC_DOCUMENT, LIDAR, PROVIDER, MODEL. */
   sources: Array<{ field: string; source: string }>;
   confidence: { score: number; quality_label: QualityLabel; average_pct: number; standard_deviation_pct: number; at_least: boolean } | null;
+  conditions: ReportConditions;
+  milestones: ReportMilestone[];
   /** The agency whose page or report this is: the call to action. */
   agency: { name: string; phone: string | null; email: string | null; website: string | null } | null;
 }

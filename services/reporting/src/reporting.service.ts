@@ -142,6 +142,9 @@ export async function startReporting(deps: ReportingDeps): Promise<ReportingServ
       estateOf(req, renovation.estate_id),
     ]);
     const lang = language ?? defaultLanguage(estate);
+    // The trajectory this renovation was made from, if it was (its steps' phases).
+    const trajectory = await reads.get<TrajectoryDoc>(R.trajectories, renovation.estate_id);
+    const plan = trajectory?.plan.renovation_id === renovation_id ? trajectory.plan : null;
     const report_id = newId(req, 'report');
     const created_at = now().toISOString();
     const model = buildReportModel({
@@ -154,6 +157,7 @@ export async function startReporting(deps: ReportingDeps): Promise<ReportingServ
       itemOrder: itemOrderOf(history),
       photo: await photoOf(estate),
       agency: await agencyOf(estate.organization_id),
+      plan,
     });
     const blob_key = `reports/${report_id}.pdf`;
     await blobs.put(blob_key, Buffer.from(await renderReportPdf(model)), PDF);

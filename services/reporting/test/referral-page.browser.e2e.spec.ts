@@ -110,17 +110,41 @@ describe.skipIf(!hasChromium)('the public referral page in Chromium', () => {
           text: (td as HTMLElement).innerText,
         };
       }));
-      expect(cells.length).toBe(model.steps.length * 7);
+      expect(cells.length).toBe(model.steps.length * 8);
       for (const cell of cells) {
         expect(cell.left).toBeGreaterThanOrEqual(0);
         expect(cell.right).toBeLessThanOrEqual(innerWidth);
         expect(cell.fontSize).toBeGreaterThanOrEqual(12);
       }
-      const columns = (['col_step', 'col_measure', 'col_label_after', 'col_cost', 'col_vat', 'col_grants', 'col_net'] as const).map((key) => `"${t('nl-BE', `page.${key}`)}"`);
-      expect(cells.slice(0, 7).map((cell) => cell.caption)).toEqual(columns);
+      const columns = (['col_step', 'col_measure', 'col_phase', 'col_label_after', 'col_cost', 'col_vat', 'col_grants', 'col_net'] as const).map((key) => `"${t('nl-BE', `page.${key}`)}"`);
+      expect(cells.slice(0, 8).map((cell) => cell.caption)).toEqual(columns);
       expect(cells[1]?.text).toContain(t('nl-BE', `components.${model.steps[0]!.renovation_component_type}`));
 
       await page.screenshot({ path: `${ARTIFACTS}referral-page-phone.png`, fullPage: true });
+      expect(problems).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
+  it('shows the conditions: the income the grants assume and the others\' grants, the milestones with the step that meets them, the data quality, the phases', async () => {
+    const { page, problems, close } = await openPage(browser, { width: 1024, height: 900 });
+    try {
+      await page.goto(`${server.origin}/r/sample-token`);
+      const income = await page.locator('.summary .income').innerText();
+      expect(income).toContain(t('nl-BE', 'report.income.MIDDLE'));
+      expect(income).toContain(t('nl-BE', 'report.income.LOW'));
+      const block = page.locator('.conditions-block');
+      expect(await block.isVisible()).toBe(true);
+      const text = await block.innerText();
+      expect(text).toContain(t('nl-BE', 'page.milestones_heading'));
+      expect(text).toContain(t('nl-BE', 'page.quality_heading'));
+      expect(text).toContain('2031');
+      const obligation = model.milestones.find((m) => m.kind === 'OBLIGATION')!;
+      expect(await page.locator('table tbody tr').nth(obligation.reached_at_step! - 1).locator('.meets').innerText())
+        .toContain(t('nl-BE', 'report.milestone.short.OBLIGATION'));
+      expect(await page.locator('table tbody td.phase').first().innerText()).toBe(t('nl-BE', 'report.phase.ROOF'));
+      await block.screenshot({ path: `${ARTIFACTS}referral-page-conditions.png` });
       expect(problems).toEqual([]);
     } finally {
       await close();

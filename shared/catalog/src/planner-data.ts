@@ -30,6 +30,11 @@ const PlannerData = z.strictObject({
   }),
   emitters: z.strictObject({ ...sourced, radiators_built_before: z.number().int() }),
   pv_sizing: z.strictObject({ ...sourced, household_kwh_per_year: z.strictObject({ BE: z.number().positive(), NL: z.number().positive() }) }),
+  floor_access: z.strictObject({
+    ...sourced,
+    /** Per country, what a house's undescribed ground floor is taken to stand over (null: the model's default). */
+    undescribed_house_floor_over: z.strictObject({ BE: z.literal('CRAWL_SPACE').nullable(), NL: z.literal('CRAWL_SPACE').nullable() }),
+  }),
   cost_band: z.strictObject({ ...sourced, min_eur_per_m2: z.number().positive(), max_eur_per_m2: z.number().positive() }),
   milestones: z.array(z.strictObject({
     ...sourced,
@@ -38,6 +43,8 @@ const PlannerData = z.strictObject({
     /** OBLIGATION: deeds from this date; RENTAL_NORM: leases from this date. */
     deeds_from: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
     label: z.string(),
+    /** OBLIGATION: years after the deed to reach the label. */
+    within_years: z.number().int().positive().optional(),
     applies_to_labels: z.array(z.string()).min(1),
     description: z.string(),
   })),

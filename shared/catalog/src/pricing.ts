@@ -83,10 +83,16 @@ interface CoreInput extends PriceItemInput {
   requestedType: string;
 }
 
+/** The income category grants assume when none is given (income-categories.json). */
+export const DEFAULT_INCOME_CATEGORY = DATA.income.default;
+
+/** The date whose VAT and grant rules price a year's works when no invoice date is given: mid-year, as invoices are. */
+export const rulesDateOf = (year: number): string => `${year}-07-01`;
+
 /** VAT, grants and totals around a unit cost already moved to the target year and region. */
 export function priceCore(input: CoreInput): PricedItem {
   const { node, quantity, country, region, year, estate } = input;
-  const date = input.date ?? `${year}-07-01`;
+  const date = input.date ?? rulesDateOf(year);
   const assumptions = [...input.extraAssumptions];
   if (input.date === undefined) assumptions.push(`Rules in force on ${date} applied (mid-year invoice date assumed).`);
   const age = dwellingAge(estate, year);

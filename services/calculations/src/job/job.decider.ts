@@ -20,6 +20,8 @@ export interface JobState {
   created: CreatedData | null;
   /** The estate the job describes: named at creation, confirmed (or replaced) when linked. */
   estate_id: string | null;
+  /** The score the client gave on an existing estate (from the link), or null. */
+  estate_epc_score: number | null;
   type: CalculationJobType | null;
   status: CalculationJobStatus | 'NONE';
   /** A trajectory job runs once its estate is created or updated; other jobs are ready at once. */
@@ -34,7 +36,7 @@ export interface JobState {
 
 export type JobCommand =
   | ({ type: 'CreateJob' } & Extract<CalculationJobEvent, { type: 'CalculationJobCreated' }>['data'])
-  | { type: 'LinkEstate'; estate_id: string }
+  | { type: 'LinkEstate'; estate_id: string; epc_score?: number | null }
   | { type: 'StartJob'; worker_id: string; now: string; lease_ms: number; max_attempts: number }
   | { type: 'RecordPlan'; attempt: number; plan: Record<string, unknown> }
   | { type: 'FinishJob'; attempt: number; metadata: Record<string, unknown> }
@@ -53,7 +55,7 @@ export function isRunnable(state: JobState, now: string): boolean {
 }
 
 export const jobDecider: Decider<JobCommand, CalculationJobEvent, JobState> = {
-  initialState: () => ({ job_id: null, created: null, estate_id: null, type: null, status: 'NONE', ready: false, attempt: 0, planned_attempt: null, lease_until: null, expires_at: null, deactivated: false }),
+  initialState: () => ({ job_id: null, created: null, estate_id: null, estate_epc_score: null, type: null, status: 'NONE', ready: false, attempt: 0, planned_attempt: null, lease_until: null, expires_at: null, deactivated: false }),
 
   decide(command, state) {
     if (command.type === 'CreateJob') {
@@ -66,7 +68,8 @@ export const jobDecider: Decider<JobCommand, CalculationJobEvent, JobState> = {
     const job_id = state.job_id;
     switch (command.type) {
       case 'LinkEstate':
-        return state.ready || isFinal(state.status) ? [] : [{ type: 'CalculationJobEstateLinked', data: { job_id, estate_id: command.estate_id } }];
+        if (state.ready || isFinal(state.status)) return [];
+        return [{ type: 'CalculationJobEstateLinked', data: { job_id, estate_id: command.estate_id, ...(typeof command.epc_score === 'number' ? { epc_score: command.epc_score } : {}) } }];
       case 'StartJob': {
         if (!isRunnable(state, command.now)) return [];
         if (state.attempt >= command.max_attempts) {
@@ -112,7 +115,7 @@ export const jobDecider: Decider<JobCommand, CalculationJobEvent, JobState> = {
           expires_at: event.data.expires_at,
         };
       case 'CalculationJobEstateLinked':
-        return { ...state, ready: true, estate_id: event.data.estate_id };
+        return { ...state, ready: true, estate_id: event.data.estate_id, estate_epc_score: event.data.epc_score ?? null };
       case 'CalculationJobStarted':
         return { ...state, status: 'RUNNING', attempt: event.data.attempt, lease_until: event.data.lease_until };
       case 'CalculationJobPlanned':

@@ -64,6 +64,7 @@ export function jobHandlers(kit: CalculationsKit, workflows: { estateLink: Estat
         request: created.request,
         estate_id: result.state.estate_id ?? created.estate_id,
         lease_until: result.state.lease_until!,
+        ...(result.state.estate_epc_score !== null ? { estate_epc_score: result.state.estate_epc_score } : {}),
       },
     };
   }

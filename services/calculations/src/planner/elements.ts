@@ -14,6 +14,8 @@ export interface ElementContext {
   view: Partial<PropertyDescription>;
   /** The home before any step (same filling). */
   original: Partial<PropertyDescription>;
+  /** The home as planned so far, without the typology's filling: what the client said plus the steps' effects. */
+  stated: Partial<PropertyDescription>;
   region: Region;
   base: Evaluation;
   /** Types planned so far. */
@@ -22,7 +24,13 @@ export interface ElementContext {
 
 /** What the planner does with an element: a step with one of these variants (each adequate), or nothing, and why. */
 export type ElementDecision =
-  | { variants: string[]; /** Said in `left_out` next to the step (a lesser variant and why). */ note?: Omit<PlanOmission, 'element'> }
+  | {
+    variants: string[];
+    /** Said in `left_out` next to the step (a lesser variant and why). */
+    note?: Omit<PlanOmission, 'element'>;
+    /** Facts the variants rest on that the client did not give: set on the home with the step, and said in the plan's assumptions. */
+    assume?: { facts: Partial<PropertyDescription>; assumption: string };
+  }
   | { omit: Omit<PlanOmission, 'element'> | null };
 
 export interface ElementRule {
@@ -103,15 +111,35 @@ const windows: ElementRule = {
   },
 };
 
+/** The floor fields whose presence says the client described the floor (and so what it stands over). */
+const FLOOR_FIELDS = ['basement_type', 'solid_ground_floor_insulation_type', 'floor_above_basement_insulation_type', 'basement_ceiling_surface', 'basement_ceiling_height'] as const;
+
+/** What an undescribed house floor is taken to stand over for the works (planner.json `floor_access`), or null. */
+function undescribedFloorOver(stated: Partial<PropertyDescription>, country: 'BE' | 'NL'): 'CRAWL_SPACE' | null {
+  if (isFlat(stated)) return null;
+  const described = FLOOR_FIELDS.some((f) => stated[f] !== undefined && stated[f] !== 'UNSPECIFIED');
+  return described ? null : PLANNER_DATA.floor_access.undescribed_house_floor_over[country];
+}
+
 const floor: ElementRule = {
   element: 'FLOOR',
   phase: 'FLOOR',
-  decide({ view, base }) {
+  decide({ view, base, stated }) {
     if (!base.geometry.exposed.floor) return absent('floor: the home has no floor on the ground or above a basement of its own.');
     const overVoid = view.basement_type !== 'NONE';
     const level = overVoid ? view.floor_above_basement_insulation_type : view.solid_ground_floor_insulation_type;
     if (insulated(level)) return good('floor: already insulated.');
-    const variants = takes(['BASEMENT_CEILING_INSULATION', 'CRAWL_SPACE_FLOOR_INSULATION', 'SOLID_FLOOR_INSULATION'], view);
+    const FLOOR_VARIANTS = ['BASEMENT_CEILING_INSULATION', 'CRAWL_SPACE_FLOOR_INSULATION', 'SOLID_FLOOR_INSULATION'];
+    const over = undescribedFloorOver(stated, base.country);
+    if (over) {
+      // The typology's slab stands for the model; the works go where such a house's floor is reached from.
+      const facts = { basement_type: over };
+      return {
+        variants: takes(FLOOR_VARIANTS, { ...view, ...facts }),
+        assume: { facts, assumption: `The floor was not described: it is taken to stand over a crawl space, as Dutch houses usually do, and insulated from below; to be checked on site.` },
+      };
+    }
+    const variants = takes(FLOOR_VARIANTS, view);
     if (variants.length === 0) return absent('floor: no way to reach it was described (no basement or crawl space, no floor on the ground).');
     return { variants };
   },

@@ -4,10 +4,11 @@ import {
   applyEffect,
   getNode,
   leafOfType,
+  meetsMilestone,
+  milestonesFor,
   priceItem,
   quantityFor,
   regionalTarget,
-  renovationObligationRule,
   supportingWorks,
   valueItemSet,
   type IncomeCategory,
@@ -27,7 +28,7 @@ import type {
   TrajectoryStep,
   TrajectorySupportingWork,
 } from '@renopath/contracts';
-import { ELEMENT_RULES, PHASES, type ElementContext, type ElementRule } from './elements.ts';
+import { ELEMENT_RULES, PHASES, type ElementContext, type ElementDecision, type ElementRule } from './elements.ts';
 import { rationaleOf } from './rationale.ts';
 
 /**
@@ -62,6 +63,8 @@ interface Candidate {
   net: number;
   /** Other adequate variants were dearer after grants. */
   cheaperThanOthers: boolean;
+  /** What the step assumed of the home that the client did not say (the element rule's `assume`). */
+  assumption?: string;
 }
 
 interface Chosen extends Candidate {
@@ -113,7 +116,7 @@ function quantityContext(view: Partial<PropertyDescription>, base: Evaluation, k
 export function plannableTypes(property: PropertyDescription, options: Pick<PlanOptions, 'sources'> = {}): string[] {
   const { base } = evaluateVariants(property, [], options.sources ? { sources: options.sources } : {});
   const view = viewOf(property, base.assumed);
-  const ctx: ElementContext = { view, original: view, region: base.region, base, planned: [] };
+  const ctx: ElementContext = { view, original: view, stated: property, region: base.region, base, planned: [] };
   return ELEMENT_RULES.flatMap((rule) => {
     const decision = rule.decide(ctx);
     return 'variants' in decision ? decision.variants : [];
@@ -144,7 +147,14 @@ export function planTrajectory(property: PropertyDescription, options: PlanOptio
   };
 
   /** The cheapest adequate variant after grants (net costs within the tie share: the larger gain, then the larger grant); null when none can be priced. */
-  const cheapestAdequate = (rule: ElementRule, variants: readonly string[], state: Partial<PropertyDescription>, current: VariantScore, view: Partial<PropertyDescription>, planned: readonly string[]): Candidate | null => {
+  const cheapestAdequate = (
+    rule: ElementRule, decision: Extract<ElementDecision, { variants: string[] }>, before: Partial<PropertyDescription>, current: VariantScore,
+    seen: Partial<PropertyDescription>, planned: readonly string[],
+  ): Candidate | null => {
+    const { variants, assume } = decision;
+    // An assumed fact (a crawl space under an undescribed Dutch floor) joins the home with the step.
+    const state = assume ? { ...before, ...assume.facts } : before;
+    const view = assume ? { ...seen, ...assume.facts } : seen;
     const costed: { type: string; quantity: number; state: Partial<PropertyDescription>; net: number; subsidy: number }[] = [];
     for (const type of variants) {
       let quantity: number;
@@ -176,6 +186,7 @@ export function planTrajectory(property: PropertyDescription, options: PlanOptio
     return {
       ...pick, element: rule.element, phase: rule.phase, gain: current.epc_score - pick.evaluation.epc_score,
       cheaperThanOthers: costed.some((c) => c.net > pick.net),
+      ...(assume ? { assumption: assume.assumption } : {}),
     };
   };
 
@@ -210,7 +221,7 @@ export function planTrajectory(property: PropertyDescription, options: PlanOptio
       const ready = pending.filter((r) => !r.follows || !pending.some((p) => p.element === r.follows));
       const view = viewOf(state, current.assumed);
       const planned = chosen.map((c) => c.type);
-      const ctx: ElementContext = { view, original, region, base, planned };
+      const ctx: ElementContext = { view, original, stated: state, region, base, planned };
       const candidates: { candidate: Candidate; note: PlanOmission | null }[] = [];
       for (const rule of ready) {
         const decision = rule.decide(ctx);
@@ -219,7 +230,7 @@ export function planTrajectory(property: PropertyDescription, options: PlanOptio
           pending.splice(pending.indexOf(rule), 1);
           continue;
         }
-        const candidate = cheapestAdequate(rule, decision.variants, state, current, view, planned);
+        const candidate = cheapestAdequate(rule, decision, state, current, view, planned);
         if (!candidate) {
           leftOut.push({ element: rule.element, code: 'NOT_PRICED', reason: `${rule.element.toLowerCase().replaceAll('_', ' ')}: no adequate variant can be priced for this home.` });
           pending.splice(pending.indexOf(rule), 1);
@@ -253,39 +264,6 @@ interface AssembleContext {
   pvForTarget: boolean;
 }
 
-/** The Flemish obligation a purchase on the deed date brings for this home (null when the current label already meets it). */
-function obligationFor(base: Evaluation, deedDate: string) {
-  if (base.region !== PLANNER_DATA.renovation_obligation.region) return null;
-  const rule = renovationObligationRule(deedDate);
-  if (!rule || !rule.applies_to_labels.includes(base.epc_label)) return null;
-  return rule;
-}
-
-/** The milestones that apply to this home (its region, its current label, the deed date), each to be marked on the first step reaching its label. */
-function milestonesFor(base: Evaluation, deedDate: string, ctx: AssembleContext): PlanMilestone[] {
-  const out: PlanMilestone[] = [];
-  const flemish = obligationFor(base, deedDate);
-  if (flemish) {
-    const within = PLANNER_DATA.renovation_obligation.within_years;
-    out.push({
-      kind: 'OBLIGATION', rule_id: flemish.id, label: flemish.label, source: flemish.source,
-      description: `A home bought with label ${base.epc_label} (deed from ${flemish.deeds_from}) must reach label ${flemish.label} within ${within} years of the deed.`,
-    });
-  }
-  for (const rule of PLANNER_DATA.milestones) {
-    if (rule.region !== base.region || !rule.applies_to_labels.includes(base.epc_label)) continue;
-    if (rule.kind === 'OBLIGATION' && deedDate < rule.deeds_from) continue;
-    out.push({ kind: rule.kind, rule_id: rule.id, label: rule.label, description: rule.description, source: rule.source });
-  }
-  if (!ctx.meetsTarget(base.epc_label)) {
-    out.push({
-      kind: 'TARGET', rule_id: ctx.target.id, label: ctx.target.label, source: ctx.target.source,
-      description: `Label ${ctx.target.label}: the long-term target for homes in the region (${ctx.target.year}).`,
-    });
-  }
-  return out;
-}
-
 function assemble(
   property: PropertyDescription,
   options: PlanOptions,
@@ -306,8 +284,9 @@ function assemble(
   }
 
   const deedDate = options.deedDate ?? `${options.year}-07-01`;
-  const open = milestonesFor(base, deedDate, ctx);
-  const reaches = (m: PlanMilestone, label: string) => (m.kind === 'TARGET' ? ctx.meetsTarget(label) : ctx.rank(label) <= ctx.rank(m.label));
+  const open: PlanMilestone[] = milestonesFor(base.region, base.epc_label, labelsOf(base.energy_efficiency_type), deedDate)
+    .map(({ kind, rule_id, label, description, source }) => ({ kind, rule_id, label, description, source }));
+  const reaches = (m: PlanMilestone, label: string) => meetsMilestone(m, label, labelsOf(base.energy_efficiency_type), base.region);
   const income = options.incomeCategory ?? null;
   const steps: TrajectoryStep[] = chosen.map((c, i) => {
     const result = valued.items[String(i + 1)]!;
@@ -369,8 +348,9 @@ function assemble(
         phase: c.phase,
         title: node.name,
         type: c.type,
-        scoreBefore: c.before.epc_score,
-        scoreAfter: after.epc_score,
+        // The published scores (one decimal), so the words round what the step shows.
+        scoreBefore: round1(c.before.epc_score),
+        scoreAfter: round1(after.epc_score),
         labelBefore: c.before.epc_label,
         labelAfter: after.epc_label,
         cost: round2(estimated_cost + estimated_vat_cost),
@@ -398,6 +378,7 @@ function assemble(
   const final = chosen.length ? chosen[chosen.length - 1]!.evaluation : base;
   const assumptions = [...new Set([...valued.derived.flatMap((w) => w.assumptions), ...Object.values(valued.items).flatMap((r) => r.priced?.assumptions ?? [])])];
   if (valued.derived_error) assumptions.push(`Supporting works are not included: ${valued.derived_error}.`);
+  for (const c of chosen) if (c.assumption) assumptions.push(c.assumption);
   for (const m of open) {
     assumptions.push(`The plan does not reach label ${m.label}: ${m.description}`);
   }

@@ -68,9 +68,10 @@ export function rationaleOf(f: RationaleFacts): string {
   else if (f.costSavingsPerYear <= -1) parts.push(`At ${f.priceYear} prices this step raises the energy bill by about ${euros(-f.costSavingsPerYear)} a year.`);
   parts.push(`It costs about ${euros(f.cost)} including VAT${f.subsidy > 0 ? `, of which grants${f.grantScheme ? ` (${f.grantScheme})` : ''} pay about ${euros(f.subsidy)}` : ''}, at ${f.priceYear} prices.`);
   if (f.subsidy > 0 && f.incomeCategory === null) parts.push('The grant assumes the middle income category.');
+  // The label named is the one computed after the step; the rule's own label and wording are in the step's milestones.
   for (const m of f.milestones) {
-    if (m.kind === 'TARGET') parts.push(`This reaches label ${m.label}, the long-term target for homes in the region.`);
-    else parts.push(`With this step the home meets the ${m.kind === 'OBLIGATION' ? 'renovation obligation after a purchase' : 'rental minimum norm'}: ${m.description}`);
+    const what = m.kind === 'TARGET' ? 'the long-term target for homes in the region' : m.kind === 'OBLIGATION' ? 'the renovation obligation after a purchase' : 'the rental minimum norm';
+    parts.push(`With label ${f.labelAfter} after this step the home meets ${what}.`);
   }
   return parts.join(' ');
 }

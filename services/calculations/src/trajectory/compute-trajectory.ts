@@ -25,6 +25,8 @@ export interface TrajectoryInputs {
   request: TrajectoryRequest;
   /** Null without `epc_url`. */
   document: DocumentReading | null;
+  /** The score the client gave on the job's existing estate, if any. */
+  estate_epc_score?: number | null;
   /** The outside sources asked to fill gaps and to cross-check the impact; none in a test that wants the model alone. */
   providers: GapProviders;
   planner: Planner;
@@ -97,9 +99,15 @@ export async function computeTrajectory(inputs: TrajectoryInputs): Promise<Compu
   const sources: Record<string, DataSource> = {};
   for (const field of Object.keys(given)) sources[field] = 'INPUT';
   const flags: Flag[] = [];
-  const withDoc = inputs.document ? withDocument(request, given, inputs.document, sources, flags) : given;
+  let known = inputs.document ? withDocument(request, given, inputs.document, sources, flags) : given;
+  // A score the client gave on the estate calibrates the plan as it calibrates the renovation and its
+  // reports, which read the estate: one home, one score.
+  if (known.energy_efficiency_score === undefined && typeof inputs.estate_epc_score === 'number') {
+    known = { ...known, energy_efficiency_score: inputs.estate_epc_score };
+    sources['energy_efficiency_score'] = 'INPUT';
+  }
 
-  const filled = await fillGaps(withDoc, sources, providers);
+  const filled = await fillGaps(known, sources, providers);
   flags.push(...filled.flags);
   let property = filled.property;
   const estate_update = Object.values(filled.sources).some((s) => s === 'EPC_DOCUMENT' || s === 'LIDAR' || s === 'PROVIDER') ? property : null;

@@ -51,4 +51,12 @@ describe('computeTrajectory: request, document and provider answers to a plan, w
     const plan = planOf(await computeTrajectory({ request: request(), document: null, providers: { energy }, planner, year: 2026 }));
     expect(plan.estate_update).toMatchObject({ energy_efficiency_score: 380 });
   });
+
+  it("a score the client gave on the estate calibrates the plan when the request gives none, and is the client's input", async () => {
+    const plan = planOf(await computeTrajectory({ request: request(), document: null, estate_epc_score: 410, providers: {}, planner, year: 2026 }));
+    expect(plan.result.current.epc_score).toBe(410);
+    expect(plan.result.data_quality.sources).toMatchObject({ energy_efficiency_score: 'INPUT' });
+    const own = planOf(await computeTrajectory({ request: request({ energy_efficiency_score: 300 }), document: null, estate_epc_score: 410, providers: {}, planner, year: 2026 }));
+    expect(own.result.current.epc_score).toBe(300);
+  });
 });

@@ -56,7 +56,7 @@ export function createJobRunner(config: CalculationsServiceConfig, bus: Bus, log
   async function trajectory(assignment: WorkAssignment, worker_id: string): Promise<JobOutcome> {
     const request = TrajectoryRequest.parse(assignment.request);
     const document = request.epc_url ? await epcDocument(assignment, worker_id, request.epc_url) : null;
-    return computeTrajectory({ request, document, providers, planner, year: now().getUTCFullYear() });
+    return computeTrajectory({ request, document, estate_epc_score: assignment.estate_epc_score ?? null, providers, planner, year: now().getUTCFullYear() });
   }
 
   return async (assignment, worker_id) => {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { handleCommand } from '@renopath/platform/service/decider.ts';
 import { DomainError } from '@renopath/platform';
+import { isPrivateStream } from '@renopath/platform/service/relay.ts';
 import { newId, parse } from '@renopath/platform/service/handler-kit.ts';
 import { AdminCreateOrganizationBody, DEFAULT_SCOPES, IdentitySubjects as S, type AdminOrganizationCreated, type Organization, type OrganizationProfile, type ServiceRequest, type User } from '@renopath/contracts';
 import { apiClientStream } from '../api-client/api-client.decider.ts';
@@ -88,6 +89,16 @@ export function onboarding(kit: IdentityKit, { invitationTerms, sendInvitation }
     [S.adminCreateOrganization]: async (req) => createOrganizationWithOwner(req, parse(AdminCreateOrganizationBody, req.body)),
   };
 
+  /** Whether the store holds an event besides the context's private streams (the signing keys come first). */
+  async function holdsDomainEvents(): Promise<boolean> {
+    for (let after = 0n; ;) {
+      const page = await store.readAll({ after, maxCount: 50 });
+      if (page.length === 0) return false;
+      if (page.some((e) => !isPrivateStream(e.stream))) return true;
+      after = page.at(-1)!.position;
+    }
+  }
+
   /** First start of an empty store: a demo organization, owner and API client (docs/http-contract.md "Authentication, roles and rate limits"). */
   async function bootstrapIfEmpty(credentials: { client_id?: string; client_secret?: string }) {
     const client_id = (credentials.client_id ?? randomUUID()).toLowerCase();
@@ -96,7 +107,7 @@ export function onboarding(kit: IdentityKit, { invitationTerms, sendInvitation }
     const req: ServiceRequest = {
       actor: null, correlation_id: `bootstrap-${randomUUID()}`, idempotency_key: `bootstrap:${client_id}`, params: {}, query: {}, body: {},
     };
-    if ((await store.headPosition()) > 0n) {
+    if (await holdsDomainEvents()) {
       const started = (await store.readStream(onboardingStream(newId(req, 'organization')))).length > 0;
       const issued = (await store.readStream(apiClientStream(client_id))).length > 0;
       if (!started || issued) return null;

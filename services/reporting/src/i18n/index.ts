@@ -106,3 +106,27 @@ export function formatDate(language: ReportLanguage, date: string | Date): strin
 export function isReportLanguage(value: unknown): value is ReportLanguage {
   return typeof value === 'string' && (REPORT_LANGUAGES as readonly string[]).includes(value);
 }
+
+const pluralRules = new Map<string, Intl.PluralRules>();
+
+/**
+ * A text that depends on a count, by the language's plural rules (`Intl.PluralRules`): the key's
+ * `.one`, `.other` (or another category the language has) variant, `{count}` filled in as a number
+ * of the locale. `tn('en', 'page.steps_count', 1)` reads `steps_count.one`: "1 step".
+ */
+export function tn(language: ReportLanguage, key: string, count: number, params: Record<string, string | number> = {}): string {
+  const locale = localeOf(language);
+  let rules = pluralRules.get(locale);
+  if (!rules) {
+    rules = new Intl.PluralRules(locale);
+    pluralRules.set(locale, rules);
+  }
+  const category = rules.select(count);
+  const variant = hasTranslation(language, `${key}.${category}`) ? `${key}.${category}` : `${key}.other`;
+  return t(language, variant, { count: formatNumber(language, count), ...params });
+}
+
+/** A date (YYYY-MM-DD) in the language's long form without a time zone shift. */
+export function formatDay(language: ReportLanguage, day: string): string {
+  return formatDate(language, `${day}T12:00:00Z`);
+}

@@ -1,7 +1,8 @@
-import { formatMoney, t } from '../i18n/index.ts';
+import { rgb, type RGB } from 'pdf-lib';
+import { formatMoney, formatNumber, t } from '../i18n/index.ts';
 import type { ReportModel } from '../report-model.ts';
 import { labelColour } from './label-colours.ts';
-import { ACCENT, CONTENT_WIDTH, MUTED, PAGE, RULE, SHADE, type Canvas } from './layout.ts';
+import { ACCENT, CONTENT_WIDTH, INK, MUTED, PAGE, RULE, type Canvas } from './layout.ts';
 
 /**
  * The trajectory drawn as vectors, two panels sharing the step axis: the label ladder (the scale's
@@ -17,8 +18,8 @@ export function drawTrajectoryChart(canvas: Canvas, model: ReportModel): void {
   }
   const labels = model.labels.length > 0 ? model.labels : distinctLabels(model);
   const columns = [
-    { name: t(lang, 'report.chart.start'), label: model.current.epc_label, cost: 0 },
-    ...model.steps.map((s) => ({ name: String(s.order), label: s.epc_label_after, cost: s.cumulative_net_cost })),
+    { name: t(lang, 'report.chart.start'), label: model.current.epc_label, score: model.current.epc_score, cost: 0 },
+    ...model.steps.map((s) => ({ name: String(s.order), label: s.epc_label_after, score: s.epc_score_after, cost: s.cumulative_net_cost })),
   ];
   const axisWidth = 64;
   const plotLeft = PAGE.margin + axisWidth;
@@ -38,7 +39,8 @@ export function drawTrajectoryChart(canvas: Canvas, model: ReportModel): void {
     canvas.textCentered(label, PAGE.margin + (axisWidth - 12) / 2, top + (rowHeight - Math.min(9, rowHeight - 3)) / 2, {
       size: Math.min(9, rowHeight - 3), bold: true, color: colour.text,
     });
-    if (row % 2 === 0) canvas.rect(plotLeft, top, plotWidth, rowHeight, SHADE);
+    // Each label's band across the plot, in a pale tint of its colour.
+    canvas.rect(plotLeft, top, plotWidth, rowHeight, tint(colour.fill, 0.18));
   });
   const ladderHeight = labels.length * rowHeight;
   canvas.rect(plotLeft, ladderTop, plotWidth, ladderHeight, undefined, RULE);
@@ -59,10 +61,17 @@ export function drawTrajectoryChart(canvas: Canvas, model: ReportModel): void {
     }
     const colour = labelColour(model.scale, column.label);
     canvas.circle(centre(i), markerTop(row), radius, colour.fill, ACCENT);
+    if (column.score !== null) {
+      // The score beside the marker, above it unless the marker sits on the top band.
+      const above = row > 0 || rowHeight >= 20;
+      const y = above ? markerTop(row) - radius - 9 : markerTop(row) + radius + 2;
+      canvas.textCentered(formatNumber(lang, column.score), centre(i), y, { size: 6.5, bold: true, color: INK });
+    }
   });
   canvas.y = ladderTop + ladderHeight + 4;
   stepAxis(canvas, columns.map((c) => c.name), centre);
-  canvas.y += 24;
+  canvas.paragraph(t(lang, 'report.chart.bands'), { size: 7.5, color: MUTED });
+  canvas.y += 14;
 
   // Panel 2: cumulative net cost, bars on a money axis with rounded ticks.
   canvas.text(t(lang, 'report.chart.cost_title'), PAGE.margin, canvas.y, { size: 10, bold: true });
@@ -118,4 +127,11 @@ export function niceTicks(min: number, max: number, count: number): number[] {
     if (v >= max) break;
   }
   return ticks;
+}
+
+/** A colour mixed with white: `share` of the colour, the rest white. */
+function tint(colour: RGB, share: number): RGB {
+  const c = colour as unknown as { red: number; green: number; blue: number };
+  const mix = (v: number) => 1 - share * (1 - v);
+  return rgb(mix(c.red), mix(c.green), mix(c.blue));
 }

@@ -1,5 +1,7 @@
 import type { PDFImage } from 'pdf-lib';
 import { formatDate, formatMoney, formatNumber, formatPercent, hasTranslation, t, componentName } from '../i18n/index.ts';
+import { assumptionSentences, milestoneOutcome, milestoneText, qualitySentences } from '../i18n/conditions-text.ts';
+import { conditionLines } from '../i18n/grant-conditions.ts';
 import type { ReportModel } from '../report-model.ts';
 import { drawTrajectoryChart } from './chart.ts';
 import { labelColour } from './label-colours.ts';
@@ -37,9 +39,11 @@ export async function renderReportPdf(model: ReportModel): Promise<Uint8Array> {
   return canvas.doc.save({ useObjectStreams: true });
 }
 
-function addressLines(model: ReportModel): string[] {
-  const { street, house_number, zip_code, place } = model.estate;
-  const first = [street, house_number].filter((p) => p !== null && p.trim() !== '').join(' ');
+/** The cover's title lines: the street and number, else the estate's own title; then postcode and place. */
+export function addressLines(model: Pick<ReportModel, 'estate'>): string[] {
+  const { title, street, house_number, zip_code, place } = model.estate;
+  const address = [street, house_number].filter((p) => p !== null && p.trim() !== '').join(' ');
+  const first = street?.trim() ? address : (title?.trim() ?? '');
   const second = [zip_code, place].filter((p) => p !== null && p.trim() !== '').join(' ');
   return [first, second].filter((l) => l.length > 0);
 }
@@ -196,12 +200,10 @@ function drawGrants(canvas: Canvas, model: ReportModel): void {
       canvas.y += nameLines.length * 12 + 2;
       const scheme = item.scheme ?? t(lang, 'report.grants.no_scheme');
       canvas.paragraph(`${t(lang, 'report.grants.scheme')}: ${scheme}`, { size: 8.5, color: MUTED }, PAGE.margin + 14, CONTENT_WIDTH - 20, 1);
-      if (item.conditions.length > 0) {
+      const conditions = conditionLines(lang, item.conditions);
+      if (conditions.length > 0) {
         canvas.paragraph(`${t(lang, 'report.grants.conditions')}:`, { size: 8.5, color: MUTED }, PAGE.margin + 14, CONTENT_WIDTH - 20, 0);
-        for (const condition of item.conditions) {
-          // Quoted: the scheme's own wording, which may be in another language than the report.
-          canvas.paragraph(`• “${condition}”`, { size: 8.5 }, PAGE.margin + 22, CONTENT_WIDTH - 30, 0);
-        }
+        for (const condition of conditions) canvas.paragraph(`• ${condition}`, { size: 8.5 }, PAGE.margin + 22, CONTENT_WIDTH - 30, 0);
       }
       canvas.y += 6;
     }
@@ -213,8 +215,17 @@ function drawGrants(canvas: Canvas, model: ReportModel): void {
 function drawAssumptionsAndSources(canvas: Canvas, model: ReportModel): void {
   const lang = model.language;
   canvas.heading(t(lang, 'report.assumptions.title'));
-  if (model.assumptions.length === 0) canvas.paragraph(t(lang, 'report.assumptions.none'), { color: MUTED });
-  for (const assumption of model.assumptions) canvas.paragraph(`• ${assumption}`, { size: 9 }, PAGE.margin + 4, CONTENT_WIDTH - 4, 2);
+  const assumptions = [...assumptionSentences(lang, model), ...model.assumptions];
+  if (assumptions.length === 0) canvas.paragraph(t(lang, 'report.assumptions.none'), { color: MUTED });
+  for (const assumption of assumptions) canvas.paragraph(`• ${assumption}`, { size: 9 }, PAGE.margin + 4, CONTENT_WIDTH - 4, 2);
+  canvas.y += 10;
+
+  canvas.heading(t(lang, 'report.milestones.title'));
+  if (model.milestones.length === 0) canvas.paragraph(t(lang, 'report.milestones.none'), { color: MUTED });
+  for (const m of model.milestones) {
+    canvas.paragraph(`• ${milestoneText(lang, m, model.conditions.deed_date)}`, { size: 9 }, PAGE.margin + 4, CONTENT_WIDTH - 4, 0);
+    canvas.paragraph(milestoneOutcome(lang, m, model), { size: 9, bold: true, color: m.reached_at_step === null ? MUTED : ACCENT }, PAGE.margin + 12, CONTENT_WIDTH - 12, 2);
+  }
   canvas.y += 10;
 
   canvas.heading(t(lang, 'report.sources.title'));
@@ -264,4 +275,5 @@ function drawConfidence(canvas: Canvas, model: ReportModel): void {
   ], PAGE.margin, canvas.y, CONTENT_WIDTH);
   canvas.y += 4;
   canvas.paragraph(t(lang, 'report.confidence.explanation'), { size: 8.5, color: MUTED });
+  for (const sentence of qualitySentences(lang, model).slice(1)) canvas.paragraph(sentence, { size: 8.5 });
 }

@@ -9,6 +9,8 @@ import { componentName, formatDate, formatMoney, translations } from '../i18n/in
 import { foreignStringsIn, plain } from '../i18n/testing.ts';
 import { REPORT_LANGUAGES, type ReportLanguage, type ReportModel } from '../report-model.ts';
 import { renderReportPdf } from './index.ts';
+import { labelColour } from './label-colours.ts';
+import { ACCENT } from './layout.ts';
 import { emptyReportModel, sampleReportModel } from './testing.ts';
 
 const ARTIFACTS = fileURLToPath(new URL('../../test-artifacts/', import.meta.url));
@@ -47,6 +49,39 @@ function pngOf(pdf: Uint8Array, page: number, name: string): void {
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+/** A page rendered as pixels (pdftoppm's PPM): width, height and RGB bytes. */
+function pixelsOf(pdf: Uint8Array, page: number): { width: number; height: number; rgb: Buffer } {
+  const dir = mkdtempSync(join(tmpdir(), 'report-ppm-'));
+  try {
+    writeFileSync(join(dir, 'report.pdf'), pdf);
+    execFileSync('pdftoppm', ['-r', '50', '-f', String(page), '-l', String(page), '-singlefile', join(dir, 'report.pdf'), join(dir, 'page')]);
+    const ppm = readFileSync(join(dir, 'page.ppm'));
+    const header = /^P6\s+(\d+)\s+(\d+)\s+255\s/.exec(ppm.subarray(0, 40).toString('latin1'))!;
+    return { width: Number(header[1]), height: Number(header[2]), rgb: ppm.subarray(header[0].length) };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** How many pixels of a page have this colour (0..1 components, as the renderer drew it), in the rows from `top` to `bottom` (shares of the height). */
+function pixelsOfColour(image: ReturnType<typeof pixelsOf>, colour: { red: number; green: number; blue: number }, top = 0, bottom = 1): number {
+  const want = [colour.red, colour.green, colour.blue].map((c) => Math.round(c * 255));
+  let count = 0;
+  for (let y = Math.floor(top * image.height); y < Math.floor(bottom * image.height); y++) {
+    for (let x = 0; x < image.width; x++) {
+      const i = (y * image.width + x) * 3;
+      if (Math.abs(image.rgb[i]! - want[0]!) <= 3 && Math.abs(image.rgb[i + 1]! - want[1]!) <= 3 && Math.abs(image.rgb[i + 2]! - want[2]!) <= 3) count++;
+    }
+  }
+  return count;
+}
+
+const asRgb = (c: unknown) => c as { red: number; green: number; blue: number };
+const tinted = (c: unknown, share: number) => {
+  const { red, green, blue } = asRgb(c);
+  return { red: 1 - share * (1 - red), green: 1 - share * (1 - green), blue: 1 - share * (1 - blue) };
+};
 
 describe('the PDF report', () => {
   for (const language of REPORT_LANGUAGES) {
@@ -95,10 +130,43 @@ describe('the PDF report', () => {
         expect(foreignStringsIn(language, text)).toEqual([]);
       });
 
-      it('keeps a PNG of the cover and of the chart page as a test artifact', async () => {
-        const { pdf } = await render();
-        pngOf(pdf, 1, `report-${language}-cover`);
-        pngOf(pdf, 2, `report-${language}-chart`);
+      it('keeps a PNG of every page as a test artifact', async () => {
+        const { pdf, pages } = await render();
+        pages.forEach((_, i) => pngOf(pdf, i + 1, `report-${language}-page-${i + 1}`));
+      });
+
+      it.skipIf(!HAS_PDFTOPPM)('draws its elements: the cover\'s banner and label badges, the chart\'s label bands and markers, the table\'s label badges', async () => {
+        const { pdf, pages } = await render();
+        const report = translations(language, 'report');
+        // Every page has content in its body (above the footer), not only a heading: at least 2% of it is not white.
+        for (let n = 1; n <= pages.length; n++) {
+          const image = pixelsOf(pdf, n);
+          const body = image.width * Math.floor(0.9 * image.height);
+          expect(body - pixelsOfColour(image, { red: 1, green: 1, blue: 1 }, 0, 0.9), `page ${n}`).toBeGreaterThan(body * 0.02);
+        }
+
+        const cover = pixelsOf(pdf, 1);
+        expect(pixelsOfColour(cover, asRgb(ACCENT), 0, 0.1), 'banner').toBeGreaterThan(cover.width * 10);
+        for (const label of [model.current.epc_label, model.reachable.epc_label]) {
+          expect(pixelsOfColour(cover, asRgb(labelColour(model.scale, label).fill), 0.4, 0.8), `badge ${label}`).toBeGreaterThan(100);
+        }
+
+        const chartPage = pages.findIndex((p) => p.includes(report['chart.labels_title']!)) + 1;
+        const chart = pixelsOf(pdf, chartPage);
+        for (const label of model.labels) {
+          const fill = labelColour(model.scale, label).fill;
+          // The ladder's badge and the label's band across the plot.
+          expect(pixelsOfColour(chart, asRgb(fill)), `ladder ${label}`).toBeGreaterThan(20);
+          expect(pixelsOfColour(chart, tinted(fill, 0.18)), `band ${label}`).toBeGreaterThan(200);
+        }
+
+        const tablePages = pages.flatMap((p, i) => (p.includes(report['steps.col.phase']!) ? [i + 1] : []));
+        expect(tablePages.length).toBeGreaterThan(0);
+        const tables = tablePages.map((n) => pixelsOf(pdf, n));
+        for (const label of new Set(model.steps.map((st) => st.epc_label_after))) {
+          const fill = asRgb(labelColour(model.scale, label).fill);
+          expect(tables.reduce((sum, image) => sum + pixelsOfColour(image, fill), 0), `table badge ${label}`).toBeGreaterThan(20);
+        }
       });
     });
   }
@@ -128,6 +196,13 @@ describe('the PDF report', () => {
       const text = await renders(model);
       expect(text).toContain('RETIRED_COMPONENT');
       expect(text).toContain(translations('en', 'report')['label.unknown']!);
+    });
+
+    it("titles the cover with the estate's own title where no street is known, not with the postcode alone", async () => {
+      const model = sampleReportModel('nl-BE', { stepCount: 1 });
+      model.estate = { ...model.estate, street: null, house_number: null, title: 'Hoeve ter Linde' };
+      const { pages } = await pdfText(await renderReportPdf(model));
+      expect(plain(pages[0]!)).toMatch(new RegExp(`Hoeve ter Linde\\s+${model.estate.zip_code} ${model.estate.place}`));
     });
 
     it('wraps a very long address and keeps the rest of the cover', async () => {

@@ -1,21 +1,23 @@
 import type { RGB } from 'pdf-lib';
-import { componentName, formatMoney, formatNumber, t } from '../i18n/index.ts';
+import { phaseName, stepMeets } from '../i18n/conditions-text.ts';
+import { componentName, formatMoney, formatNumber, t, tn } from '../i18n/index.ts';
 import type { ReportItem, ReportModel } from '../report-model.ts';
 import { labelColour } from './label-colours.ts';
-import { CONTENT_WIDTH, INK, MUTED, PAGE, RULE, SHADE, type Canvas } from './layout.ts';
+import { ACCENT, CONTENT_WIDTH, INK, MUTED, PAGE, RULE, SHADE, type Canvas } from './layout.ts';
 
 interface Column { key: string; width: number; align: 'left' | 'right' | 'center' }
 
 /** Widths as shares of the content width: the work column takes what the figures leave. */
 const COLUMNS: Column[] = [
-  { key: 'step', width: 0.06, align: 'left' },
-  { key: 'work', width: 0.3, align: 'left' },
-  { key: 'label', width: 0.08, align: 'center' },
-  { key: 'cost', width: 0.115, align: 'right' },
-  { key: 'vat', width: 0.105, align: 'right' },
-  { key: 'grant', width: 0.11, align: 'right' },
-  { key: 'net', width: 0.115, align: 'right' },
-  { key: 'cumulative', width: 0.115, align: 'right' },
+  { key: 'step', width: 0.05, align: 'left' },
+  { key: 'work', width: 0.27, align: 'left' },
+  { key: 'phase', width: 0.13, align: 'left' },
+  { key: 'label', width: 0.065, align: 'center' },
+  { key: 'cost', width: 0.1, align: 'right' },
+  { key: 'vat', width: 0.09, align: 'right' },
+  { key: 'grant', width: 0.095, align: 'right' },
+  { key: 'net', width: 0.1, align: 'right' },
+  { key: 'cumulative', width: 0.1, align: 'right' },
 ];
 const PAD = 3;
 
@@ -46,8 +48,11 @@ export function drawStepsTable(canvas: Canvas, model: ReportModel): void {
 
   const row = (cells: Cell[], style: { size: number; bold?: boolean; color?: RGB }, indent = 0, shade = false) => {
     const workWidth = COLUMNS[1]!.width * CONTENT_WIDTH - 2 * PAD - indent;
-    const lines = canvas.wrap(cells[1] as string, workWidth, style, 3);
-    const height = Math.max(1, lines.length) * style.size * 1.3 + 5;
+    const lines = canvas.wrap(cells[1] as string, workWidth, style, 4);
+    // The phase wraps in its own narrow column, in the row's style but never bold.
+    const phaseStyle = { ...style, size: Math.min(style.size, 7), bold: false, color: MUTED };
+    const phaseLines = cells[2] ? canvas.wrap(cells[2] as string, COLUMNS[2]!.width * CONTENT_WIDTH - 2 * PAD, phaseStyle, 3) : [];
+    const height = Math.max(1, lines.length, phaseLines.length) * style.size * 1.3 + 5;
     if (canvas.y + height > canvas.bottom) {
       canvas.newPage();
       header();
@@ -57,6 +62,8 @@ export function drawStepsTable(canvas: Canvas, model: ReportModel): void {
     COLUMNS.forEach((c, i) => {
       if (i === 1) {
         lines.forEach((line, n) => canvas.text(line, xs[1]! + PAD + indent, top + n * style.size * 1.3, style));
+      } else if (i === 2) {
+        phaseLines.forEach((line, n) => canvas.text(line, xs[2]! + PAD, top + n * style.size * 1.3, phaseStyle));
       } else {
         cell(canvas, cells[i]!, c, xs[i]!, top, style, model);
       }
@@ -68,13 +75,15 @@ export function drawStepsTable(canvas: Canvas, model: ReportModel): void {
   for (const step of model.steps) {
     canvas.line(PAGE.margin, canvas.y, PAGE.width - PAGE.margin, canvas.y, RULE, 0.5);
     row([
-      String(step.order), componentName(lang, step.renovation_component_type), { label: step.epc_label_after },
+      String(step.order), componentName(lang, step.renovation_component_type), phaseName(lang, step.phase), { label: step.epc_label_after },
       money(step.estimated_cost), money(step.estimated_vat_cost), money(step.subsidy_amount), money(step.net_cost),
       money(step.cumulative_net_cost),
     ], { size: 8, bold: true });
+    const meets = stepMeets(lang, model, step.order);
+    if (meets) row(['', meets, '', '', '', '', '', '', ''], { size: 7.5, bold: true, color: ACCENT }, 8);
     for (const item of step.items) {
       row([
-        '', itemText(model, item), '', money(item.estimated_cost), money(item.estimated_vat_cost), money(item.subsidy_amount),
+        '', itemText(model, item), '', '', money(item.estimated_cost), money(item.estimated_vat_cost), money(item.subsidy_amount),
         money(item.estimated_cost + item.estimated_vat_cost - item.subsidy_amount), '',
       ], { size: 7.5, color: item.derived ? MUTED : INK }, 8);
     }
@@ -82,7 +91,7 @@ export function drawStepsTable(canvas: Canvas, model: ReportModel): void {
   canvas.line(PAGE.margin, canvas.y, PAGE.width - PAGE.margin, canvas.y, INK, 1);
   const totals = model.totals;
   row([
-    '', t(lang, 'report.steps.total'), '', money(totals.estimated_cost), money(totals.estimated_vat_cost),
+    '', t(lang, 'report.steps.total'), '', '', money(totals.estimated_cost), money(totals.estimated_vat_cost),
     money(totals.subsidy_amount), money(totals.net_cost), '',
   ], { size: 8, bold: true }, 0, true);
   canvas.y += 6;
@@ -91,8 +100,11 @@ export function drawStepsTable(canvas: Canvas, model: ReportModel): void {
 
 function itemText(model: ReportModel, item: ReportItem): string {
   const lang = model.language;
-  const unit = t(lang, `report.units.${item.unit}`, {});
-  const quantity = item.unit === 'lump_sum' ? unit : `${formatNumber(lang, item.quantity, 1)} ${unit}`;
+  const quantity = item.unit === 'lump_sum'
+    ? t(lang, 'report.units.lump_sum')
+    : item.unit === 'piece'
+      ? tn(lang, 'report.quantity.piece', item.quantity)
+      : `${formatNumber(lang, item.quantity, 1)} ${t(lang, `report.units.${item.unit}`)}`;
   const derived = item.derived ? ` (${t(lang, 'report.steps.derived')})` : '';
   return `${componentName(lang, item.renovation_component_type)}: ${quantity}${derived}`;
 }

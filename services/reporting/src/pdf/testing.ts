@@ -2,6 +2,7 @@ import { deflateSync } from 'node:zlib';
 import { getNode } from '@renopath/catalog';
 import type { EnergyEfficiencyType } from '@renopath/contracts';
 import { labelFor, labelsOf } from '@renopath/energy';
+import { milestonesOf } from '../report-model/conditions.ts';
 import type { ReportGrantCategory, ReportItem, ReportLanguage, ReportModel, ReportStep } from '../report-model.ts';
 
 /**
@@ -72,9 +73,21 @@ const ASSUMPTIONS: Record<ReportLanguage, string[]> = {
   ],
 };
 
+/** Conditions as the catalogue words them (the renderers show them in the report's language). */
 const SCHEME: Record<'BE' | 'NL', { name: string; conditions: string[] }> = {
-  BE: { name: 'Mijn VerbouwPremie', conditions: ['Uitgevoerd door een aannemer', 'Factuur van maximaal twee jaar oud'] },
-  NL: { name: 'ISDE', conditions: ['Uitgevoerd door een installateur', 'Minimaal twee maatregelen binnen 24 maanden'] },
+  BE: {
+    name: 'Mijn VerbouwPremie',
+    conditions: ['Works invoiced by a registered contractor (VAT number); invoices at most 2 years old.', 'Roof or attic-floor insulation with R >= 4.5 m2K/W [I].'],
+  },
+  NL: { name: 'ISDE', conditions: ['Installed by a company; applied for within 24 months.', 'Rate doubles with a second measure (insulation or heat pump) within 24 months.'] },
+};
+
+/** The planner's phase of each sample step. */
+const PHASE: Record<(typeof STEP_TYPES)[number], string> = {
+  INCLINED_ROOF_INSULATION_INSIDE: 'ROOF', CAVITY_WALL_INSULATION: 'WALLS_AND_WINDOWS', WINDOW_REPLACEMENT_PVC_HR: 'WALLS_AND_WINDOWS',
+  BASEMENT_CEILING_INSULATION: 'FLOOR', AIRTIGHTNESS_IMPROVEMENT: 'VENTILATION', EXTERIOR_DOOR_REPLACEMENT: 'WALLS_AND_WINDOWS',
+  VENTILATION_SYSTEM_D: 'VENTILATION', LOW_TEMPERATURE_RADIATORS_WHOLE_HOME: 'HEAT_GENERATOR', HEAT_PUMP_AIR_WATER: 'HEAT_GENERATOR',
+  HEAT_PUMP_BOILER: 'HOT_WATER', SOLAR_PANELS: 'SOLAR_PANELS', HOME_BATTERY: 'SOLAR_PANELS',
 };
 
 export interface SampleOptions {
@@ -107,7 +120,7 @@ export function sampleReportModel(language: ReportLanguage = 'nl-BE', options: S
     const progress = 1 - (1 - (index + 1) / STEP_TYPES.length) ** 1.6;
     const score = Math.round(from - (from - to) * progress);
     return {
-      order: index + 1, renovation_component_type: type, epc_label_after: labelFor(place.scale, score), epc_score_after: score,
+      order: index + 1, renovation_component_type: type, phase: PHASE[type], epc_label_after: labelFor(place.scale, score), epc_score_after: score,
       estimated_cost: cost, estimated_vat_cost: vat, subsidy_amount: grant, net_cost: net, cumulative_net_cost: cumulative, items,
     };
   });
@@ -121,7 +134,7 @@ export function sampleReportModel(language: ReportLanguage = 'nl-BE', options: S
     language,
     generated_at: '2026-03-14T10:30:00.000Z',
     estate: {
-      ...ADDRESS[language], country: place.country, year_built: 1962, habitable_space_m2: 148, estate_type: 'HOUSE',
+      title: null, ...ADDRESS[language], country: place.country, year_built: 1962, habitable_space_m2: 148, estate_type: 'HOUSE',
       photo: options.photo === 'none' ? null : { bytes: samplePhotoPng(), mimetype: 'image/png' },
     },
     scale: place.scale,
@@ -139,6 +152,15 @@ export function sampleReportModel(language: ReportLanguage = 'nl-BE', options: S
       { field: 'window_glazing_type', source: 'MODEL' }, { field: 'heating_device', source: 'INPUT' },
     ],
     confidence: { score: 0.74, quality_label: 'B', average_pct: 14.5, standard_deviation_pct: 11.2, at_least: false },
+    conditions: {
+      price_year: 2026, rules_date: '2026-07-01', deed_date: '2026-07-01',
+      income: place.country === 'NL' ? null : { category: 'MIDDLE', assumed: true, subsidy_by_category: { LOW: round2(totals.subsidy_amount * 1.4), MIDDLE: totals.subsidy_amount, HIGH: round2(totals.subsidy_amount * 0.5) } },
+      modelled_fields: ['window_glazing_type'],
+    },
+    milestones: milestonesOf({
+      region: place.scale === 'EPC_FLANDERS' ? 'FLANDERS' : place.scale === 'EPC_WALLONIA' ? 'WALLONIA' : 'NETHERLANDS',
+      labels: labelsOf(place.scale), current: labelFor(place.scale, from), after: steps.map((st) => st.epc_label_after), year: 2026,
+    }),
     agency: { name: 'Immo Zonnewijzer', phone: '+32 9 234 56 78', email: 'info@zonnewijzer.example', website: 'https://zonnewijzer.example' },
   };
 }
@@ -160,7 +182,7 @@ function grantsOf(steps: ReportStep[], country: 'BE' | 'NL'): ReportGrantCategor
 export function emptyReportModel(language: ReportLanguage = 'nl-BE'): ReportModel {
   return {
     ...sampleReportModel(language, { stepCount: 0, photo: 'none' }),
-    estate: { street: null, house_number: null, zip_code: null, place: null, country: 'BE', year_built: null, habitable_space_m2: null, estate_type: null, photo: null },
+    estate: { title: null, street: null, house_number: null, zip_code: null, place: null, country: 'BE', year_built: null, habitable_space_m2: null, estate_type: null, photo: null },
     current: { epc_score: null, epc_label: null },
     reachable: { epc_score: null, epc_label: null },
     totals: { estimated_cost: 0, estimated_vat_cost: 0, subsidy_amount: 0, total_estimated_cost_incl_vat: 0, net_cost: 0 },
@@ -168,6 +190,8 @@ export function emptyReportModel(language: ReportLanguage = 'nl-BE'): ReportMode
     assumptions: [],
     sources: [],
     confidence: null,
+    conditions: { price_year: null, rules_date: null, deed_date: null, income: null, modelled_fields: [] },
+    milestones: [],
     agency: null,
   };
 }

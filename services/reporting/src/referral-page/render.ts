@@ -1,3 +1,6 @@
+import { assumptionSentences, incomeSentences, milestoneOutcome, milestoneText, phaseName, qualitySentences, stepMeets } from '../i18n/conditions-text.ts';
+import { conditionLines } from '../i18n/grant-conditions.ts';
+import { tn } from '../i18n/index.ts';
 import type { ReportLanguage, ReportModel, ReportStep } from '../report-model.ts';
 import { renderChart } from './chart.ts';
 import { componentName, longDate, money, number } from './format.ts';
@@ -65,6 +68,7 @@ ${model.steps.length > 0 ? `${renderChart(model)}
 </section>
 ${model.steps.length > 0 ? stepsTable(model) : ''}
 ${grants(model)}
+${conditions(model)}
 ${callToAction(model)}
 <footer>
 ${model.confidence ? `<p>${t('confidence', { pct: Math.round(model.confidence.score * 100), quality: model.confidence.quality_label })}</p>` : ''}
@@ -126,8 +130,9 @@ function summary(model: ReportModel): string {
   const figure = (key: PageKey, euros: number, css: string) =>
     `<div class="figure ${css}"><dt>${esc(pageText(lang, key))}</dt><dd>${esc(money(lang, euros))}</dd></div>`;
   return `<section class="summary">
-<h2>${esc(pageText(lang, 'summary_heading'))} <span class="muted">(${esc(pageText(lang, 'steps_count', { count: model.steps.length }))})</span></h2>
+<h2>${esc(pageText(lang, 'summary_heading'))} <span class="muted">(${esc(tn(lang, 'page.steps_count', model.steps.length))})</span></h2>
 <dl>${figure('total_incl_vat', model.totals.total_estimated_cost_incl_vat, 'gross')}${figure('total_grants', model.totals.subsidy_amount, 'grant')}${figure('total_net', model.totals.net_cost, 'net')}</dl>
+${model.conditions.income ? `<p class="income">${esc(incomeSentences(lang, model).join(' '))}</p>` : ''}
 </section>`;
 }
 
@@ -142,7 +147,9 @@ function stepsTable(model: ReportModel): string {
     const after = step.epc_label_after
       ? `<span class="badge" style="background:${labelColour(model.labels, step.epc_label_after)}">${esc(step.epc_label_after)}</span>`
       : esc(pageText(lang, 'label_unknown'));
-    return `<tr>${cell('col_step', esc(step.order), 'num-step')}${cell('col_measure', measure, 'measure')}${cell('col_label_after', after)}`
+    const meets = stepMeets(lang, model, step.order);
+    return `<tr>${cell('col_step', esc(step.order), 'num-step')}${cell('col_measure', measure + (meets ? `<span class="meets">${esc(meets)}</span>` : ''), 'measure')}`
+      + `${cell('col_phase', esc(phaseName(lang, step.phase)), 'phase')}${cell('col_label_after', after)}`
       + `${cell('col_cost', esc(money(lang, step.estimated_cost)), 'amount')}${cell('col_vat', esc(money(lang, step.estimated_vat_cost)), 'amount')}`
       + `${cell('col_grants', esc(money(lang, -step.subsidy_amount || 0)), 'amount grant')}${cell('col_net', esc(money(lang, step.net_cost)), 'amount net')}</tr>`;
   };
@@ -150,9 +157,9 @@ function stepsTable(model: ReportModel): string {
   return `<section class="steps">
 <h2>${head('steps_heading')}</h2>
 <table>
-<thead><tr><th scope="col">${head('col_step')}</th><th scope="col">${head('col_measure')}</th><th scope="col">${head('col_label_after')}</th><th scope="col" class="amount">${head('col_cost')}</th><th scope="col" class="amount">${head('col_vat')}</th><th scope="col" class="amount">${head('col_grants')}</th><th scope="col" class="amount">${head('col_net')}</th></tr></thead>
+<thead><tr><th scope="col">${head('col_step')}</th><th scope="col">${head('col_measure')}</th><th scope="col">${head('col_phase')}</th><th scope="col">${head('col_label_after')}</th><th scope="col" class="amount">${head('col_cost')}</th><th scope="col" class="amount">${head('col_vat')}</th><th scope="col" class="amount">${head('col_grants')}</th><th scope="col" class="amount">${head('col_net')}</th></tr></thead>
 <tbody>${model.steps.map(row).join('')}</tbody>
-<tfoot><tr><th scope="row" colspan="3">${head('totals')}</th>${cell('col_cost', esc(money(lang, totals.estimated_cost)), 'amount')}${cell('col_vat', esc(money(lang, totals.estimated_vat_cost)), 'amount')}${cell('col_grants', esc(money(lang, -totals.subsidy_amount || 0)), 'amount grant')}${cell('col_net', esc(money(lang, totals.net_cost)), 'amount net')}</tr></tfoot>
+<tfoot><tr><th scope="row" colspan="4">${head('totals')}</th>${cell('col_cost', esc(money(lang, totals.estimated_cost)), 'amount')}${cell('col_vat', esc(money(lang, totals.estimated_vat_cost)), 'amount')}${cell('col_grants', esc(money(lang, -totals.subsidy_amount || 0)), 'amount grant')}${cell('col_net', esc(money(lang, totals.net_cost)), 'amount net')}</tr></tfoot>
 </table>
 </section>`;
 }
@@ -167,14 +174,27 @@ function grants(model: ReportModel): string {
   const blocks = [...schemes].map(([scheme, granted]) => {
     const entries = granted.map((item) =>
       `<li><span class="grant-name">${esc(componentName(lang, item.renovation_component_type))}</span> <span class="grant-amount">${esc(money(lang, item.subsidy_amount))}</span></li>`);
-    const conditions = [...new Set(granted.flatMap((item) => item.conditions))];
-    // Conditions keep the data file's wording (it may not be the page's language), so they are quoted as given.
+    const conditions = conditionLines(lang, [...new Set(granted.flatMap((item) => item.conditions))]);
     const listed = conditions.length > 0
-      ? `<p class="conditions-caption">${esc(pageText(lang, 'grant_conditions'))}</p><ul class="conditions">${conditions.map((c) => `<li><q>${esc(c)}</q></li>`).join('')}</ul>`
+      ? `<p class="conditions-caption">${esc(pageText(lang, 'grant_conditions'))}</p><ul class="conditions">${conditions.map((c) => `<li>${esc(c)}</li>`).join('')}</ul>`
       : '';
     return `<div class="scheme"><h3>${esc(scheme ?? pageText(lang, 'grant_other'))}</h3><ul>${entries.join('')}</ul>${listed}</div>`;
   });
   return `<section class="grants"><h2>${esc(pageText(lang, 'grants_heading'))}</h2>${blocks.join('')}</section>`;
+}
+
+/** What the figures assume, the milestones ahead and the data quality: the same sentences as the PDF report's. */
+function conditions(model: ReportModel): string {
+  if (model.steps.length === 0 && model.confidence === null) return '';
+  const lang = model.language;
+  const list = (items: string[]) => `<ul>${items.map((i) => `<li>${esc(i)}</li>`).join('')}</ul>`;
+  const assumptions = assumptionSentences(lang, model);
+  const milestones = model.milestones.map((m) => `<li>${esc(milestoneText(lang, m, model.conditions.deed_date))} <strong>${esc(milestoneOutcome(lang, m, model))}</strong></li>`);
+  return `<section class="conditions-block">
+${assumptions.length > 0 ? `<h2>${esc(pageText(lang, 'conditions_heading'))}</h2>${list(assumptions)}` : ''}
+${milestones.length > 0 ? `<h2>${esc(pageText(lang, 'milestones_heading'))}</h2><ul>${milestones.join('')}</ul>` : ''}
+<h2>${esc(pageText(lang, 'quality_heading'))}</h2>${list(qualitySentences(lang, model))}
+</section>`;
 }
 
 function callToAction(model: ReportModel): string {
@@ -254,6 +274,13 @@ thead th{font-size:.8rem;color:#4d6372;font-weight:600;overflow-wrap:normal}
 .grant{color:#14613a}
 tfoot th,tfoot td{font-weight:700;border-bottom:0}
 .includes{display:block;font-size:.85rem;color:#4d6372}
+.meets{display:block;font-size:.85rem;font-weight:700;color:#14613a}
+.phase{color:#4d6372;font-size:.9rem}
+td.phase{overflow-wrap:normal;word-break:normal;hyphens:auto}
+.income{margin:.75rem 0 0;font-size:.9rem;color:#4d6372}
+.conditions-block ul{margin:0 0 1rem;padding-left:1.1rem}
+.conditions-block li{margin:.3rem 0}
+.chart .score-value{fill:#1d2a33;font-size:10px;font-weight:700}
 .badge{display:inline-block;min-width:2.4rem;padding:.1rem .4rem;border-radius:.35rem;color:#fff;font-weight:700;text-align:center}
 .grants ul{margin:0;padding-left:1.1rem}
 .grants li{margin:.3rem 0}

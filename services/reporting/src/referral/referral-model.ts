@@ -1,7 +1,8 @@
 import type { EstateFieldValues, QualityLabel, RoofFieldValues, TrajectoryPlan } from '@renopath/contracts';
 import { assumptionsOf } from '../report-model/assumptions.ts';
+import { conditionsOf, milestonesOf } from '../report-model/conditions.ts';
 import { detectRegion, evaluate, labelsOf, scaleOfRegion } from '@renopath/energy';
-import { propertyFromEstate } from '@renopath/contracts';
+import { knownPropertyOfEstate, propertyFromEstate } from '@renopath/contracts';
 import { REPORT_LANGUAGES, type ReportLanguage, type ReportModel, type ReportStep } from '../report-model.ts';
 
 /**
@@ -47,6 +48,7 @@ function stepsOf(plan: TrajectoryPlan): ReportStep[] {
     return {
       order: s.order,
       renovation_component_type: s.renovation_component_type,
+      phase: s.phase,
       epc_label_after: s.epc_label_after,
       epc_score_after: s.epc_score_after,
       estimated_cost: s.estimated_cost,
@@ -101,6 +103,7 @@ export function buildReferralModel(input: {
   const f = estate.fields;
   const a = f.address;
   const estatePart = {
+    title: f.name ?? null,
     street: a.street,
     // Kept for when an agency may allow it; the page hides it (ReferralPageOptions.showHouseNumber).
     house_number: a.house_number,
@@ -113,6 +116,7 @@ export function buildReferralModel(input: {
   };
   const agency = input.agency ? { ...input.agency, website: null } : null;
   if (plan) {
+    const sources = Object.entries(plan.data_quality.sources).map(([field, source]) => ({ field, source }));
     return {
       language: input.language,
       generated_at: input.plan_finished_at ?? input.now,
@@ -125,8 +129,16 @@ export function buildReferralModel(input: {
       totals: plan.totals,
       grants: [],
       assumptions: assumptionsOf(input.language, plan.data_quality.flags),
-      sources: Object.entries(plan.data_quality.sources).map(([field, source]) => ({ field, source })),
+      sources,
       confidence: { score: plan.confidence_score, quality_label: plan.quality_label, ...plan.expected_price_error },
+      conditions: conditionsOf({
+        property: knownPropertyOfEstate({ fields: estate.fields, roofs: estate.roofs }),
+        items: plan.steps, region: plan.region, year: plan.price_year, sources,
+      }),
+      milestones: milestonesOf({
+        region: plan.region, labels: labelsOf(plan.energy_efficiency_type), current: plan.current.epc_label,
+        after: plan.steps.map((s) => s.epc_label_after), year: plan.price_year,
+      }),
       agency,
     };
   }
@@ -151,6 +163,8 @@ export function buildReferralModel(input: {
     confidence: current
       ? { score: current.confidence_score, quality_label: current.quality_label, ...current.expected_price_error }
       : null,
+    conditions: { price_year: null, rules_date: null, deed_date: null, income: null, modelled_fields: [] },
+    milestones: [],
     agency,
   };
 }

@@ -10,7 +10,6 @@ import {
   type CalculationJobEventType,
   type EstateEvent,
   type EstateEventType,
-  type TrajectoryPlan,
 } from '@renopath/contracts';
 import { changeOf, recordChangeIn } from '../change-log/change-log.reactor.ts';
 import { applyEstateEvent } from './estate-copy.ts';
@@ -37,7 +36,7 @@ export const R = {
 export interface TokenDoc { token: string; estate_id: string }
 export interface EstateCopyDoc { id: string; revision: number; estate: ReferralEstate }
 export interface JobDoc { id: string; revision: number; estate_id: string | null; organization_id: string; trajectory: boolean }
-export interface TrajectoryDoc { id: string; job_id: string; finished_at: string; plan: TrajectoryPlan }
+export interface TrajectoryDoc { id: string; job_id: string; finished_at: string; plan: TrajectoryJobMetadata }
 export interface AgencyDoc { id: string; revision: number; agency: ReferralAgency }
 
 /** Estates events: the change log (is_outdated) and the referral page's copy of the estate and its token. */

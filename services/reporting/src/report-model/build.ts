@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { applyEffect, findNode, rootOf } from '@renopath/catalog';
 import {
   EnergyEfficiencyType,
+  knownPropertyOfEstate,
   propertyFromEstate,
   type Estate,
   type EstateData,
@@ -10,9 +11,11 @@ import {
   type Renovation,
   type RenovationItem,
   type RenovationOverviewV1,
+  type TrajectoryPlan,
 } from '@renopath/contracts';
 import { detectRegion, evaluateVariants, labelsOf, scaleOfRegion, type Evaluation } from '@renopath/energy';
 import { assumptionsOf } from './assumptions.ts';
+import { conditionsOf, milestonesOf } from './conditions.ts';
 import type { ReportGrantCategory, ReportItem, ReportLanguage, ReportModel, ReportStep } from '../report-model.ts';
 
 /**
@@ -31,6 +34,8 @@ export interface ReportInputs {
   itemOrder: readonly string[];
   photo: ReportModel['estate']['photo'];
   agency: ReportModel['agency'];
+  /** The trajectory this renovation was made from, if it was: the steps' phases. */
+  plan?: Pick<TrajectoryPlan, 'steps'> | null;
 }
 
 const cents = (v: number) => Math.round(v * 100);
@@ -144,6 +149,7 @@ export function buildReportModel(input: ReportInputs): ReportModel {
     return {
       order: i + 1,
       renovation_component_type: item.renovation_component_type,
+      phase: input.plan?.steps.find((p) => p.renovation_component_type === item.renovation_component_type)?.phase ?? null,
       epc_label_after: after?.epc_label ?? null,
       epc_score_after: after ? Math.round(after.epc_score * 10) / 10 : null,
       estimated_cost: euros(cost),
@@ -159,10 +165,14 @@ export function buildReportModel(input: ReportInputs): ReportModel {
   const base = evaluated?.base ?? null;
   const last = evaluated?.after.at(-1) ?? null;
   const a = input.estate.address;
+  const sources = base ? Object.entries(base.data_quality.sources).map(([field, source]) => ({ field, source })) : [];
+  const year = s.price_year ?? null;
+  const region = base?.region ?? (a.zip_code ? detectRegion(a.zip_code, a.country ?? undefined) : null);
   return {
     language: input.language,
     generated_at: input.generated_at,
     estate: {
+      title: input.estate.name ?? null,
       street: a.street,
       house_number: a.house_number,
       zip_code: a.zip_code,
@@ -191,7 +201,9 @@ export function buildReportModel(input: ReportInputs): ReportModel {
     },
     grants: grantCategories(input.grants),
     assumptions: base ? assumptionsOf(input.language, base.data_quality.flags) : [],
-    sources: base ? Object.entries(base.data_quality.sources).map(([field, source]) => ({ field, source })) : [],
+    sources,
+    conditions: conditionsOf({ property: knownPropertyOfEstate(estateData(input.estate)), items, region, year, sources }),
+    milestones: milestonesOf({ region, labels: labelsOf(scale), current: base?.epc_label ?? null, after: steps.map((st) => st.epc_label_after), year }),
     confidence: base
       ? { score: base.confidence_score, quality_label: base.quality_label, ...base.expected_price_error }
       : null,

@@ -116,4 +116,36 @@ describe('buildReportModel', () => {
     expect(model.steps.every((s) => s.epc_label_after === null)).toBe(true);
     expect(model.confidence).toBeNull();
   });
+
+  it('states what the figures assume: the price year, the date of the rules, and the grants for each income category', () => {
+    const model = buildReportModel(inputs([ID.pump, ID.glazing, ID.wall]));
+    expect(model.conditions.price_year).toBe(2026);
+    expect(model.conditions.rules_date).toBe('2026-07-01');
+    const income = model.conditions.income!;
+    expect(income).toMatchObject({ category: 'MIDDLE', assumed: true });
+    // Flemish grants depend on income: more for the lowest category, less for the highest.
+    expect(income.subsidy_by_category.LOW).toBeGreaterThan(income.subsidy_by_category.MIDDLE);
+    expect(income.subsidy_by_category.HIGH).toBeLessThan(income.subsidy_by_category.MIDDLE);
+    expect(model.conditions.modelled_fields).toEqual(model.sources.filter((x) => x.source === 'MODEL').map((x) => x.field));
+  });
+
+  it('marks each milestone on the first step whose label meets it: the Flemish obligation after a purchase with its deadline, the long-term target', () => {
+    const model = buildReportModel(inputs([ID.wall, ID.glazing, ID.pump]));
+    const rank = (label: string | null) => model.labels.indexOf(label!);
+    const obligation = model.milestones.find((m) => m.kind === 'OBLIGATION');
+    if (['E', 'F'].includes(model.current.epc_label!)) {
+      expect(obligation).toMatchObject({ region: 'FLANDERS', label: 'D', within_years: 5, deadline: '2031-07-01', from_label: model.current.epc_label });
+    }
+    expect(model.milestones.find((m) => m.kind === 'TARGET')).toMatchObject({ label: 'A', deadline: '2050-12-31' });
+    for (const m of model.milestones) {
+      const worst = m.kind === 'TARGET' ? 'A' : m.label;
+      const first = model.steps.findIndex((st) => rank(st.epc_label_after) <= rank(worst));
+      expect(m.reached_at_step, m.rule_id).toBe(first < 0 ? null : first + 1);
+    }
+  });
+
+  it("titles the estate with its own name, for a cover without a street", () => {
+    const named = { ...ESTATE, name: 'Hoeve ter Linde' } as Estate;
+    expect(buildReportModel({ ...inputs([]), estate: named }).estate.title).toBe('Hoeve ter Linde');
+  });
 });

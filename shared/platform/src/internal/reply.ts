@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DomainError, type RequestHandler } from '../ports/bus.ts';
+import { DomainError, type BusHeaders, type RequestHandler } from '../ports/bus.ts';
 import { ENGINE_UNAVAILABLE_MESSAGE, isEngineUnavailable } from '../ports/engine.ts';
 
 /** The reply envelope both buses use, so a DomainError crosses the wire (or the in-process copy) intact. */
@@ -52,9 +52,10 @@ export async function serveRequest(
   payload: unknown,
   subject: string,
   onHandlerError?: (error: unknown, subject: string) => void,
+  headers?: BusHeaders,
 ): Promise<Reply> {
   try {
-    return { ok: true, value: await handler(payload, subject) };
+    return { ok: true, value: await handler(payload, subject, headers) };
   } catch (error) {
     if (error instanceof DomainError) {
       return { ok: false, error: { status: error.status, messages: error.messages, ...(error.code === undefined ? {} : { code: error.code }) } };

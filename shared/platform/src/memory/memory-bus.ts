@@ -156,7 +156,7 @@ export class MemoryBus implements Bus {
       serveRequest(responder.handler, sent, subject, (error, s) => {
         failure = error;
         this.options.onHandlerError?.(error, s);
-      }).then(
+      }, options.headers).then(
         (r) => (this.pending.delete(pending), resolve(r)),
         (e: unknown) => (this.pending.delete(pending), reject(e)),
       );

@@ -4,6 +4,7 @@ import {
   BusUnavailableError,
   DomainError,
   type Bus,
+  type BusHeaders,
   type Closeable,
   type ConsumeOptions,
   type EventEnvelope,
@@ -38,7 +39,7 @@ const EVENT_BATCH = 64;
 
 /** What the two sides send each other; `id` pairs a call with its answer. */
 type Message =
-  | { k: 'request'; id: number; subject: string; payload: unknown; timeoutMs: number | undefined }
+  | { k: 'request'; id: number; subject: string; payload: unknown; timeoutMs: number | undefined; headers: BusHeaders | undefined }
   | { k: 'handle'; id: number; handler: number; subject: string }
   | { k: 'publish'; id: number; subject: string; eventId: string; json: string }
   | { k: 'consume'; id: number; consumer: number; name: string; options: ConsumeOptions }
@@ -46,7 +47,7 @@ type Message =
   | { k: 'drop'; id: number; registration: number }
   | { k: 'caught-up'; id: number; name: string }
   /** Host to thread: serve a request with the thread's handler. */
-  | { k: 'serve'; id: number; handler: number; subject: string; payload: unknown }
+  | { k: 'serve'; id: number; handler: number; subject: string; payload: unknown; headers: BusHeaders | undefined }
   /** Host to thread: handle these events, in order, with the thread's consumer; answers `{ handled, error? }`. */
   | { k: 'events'; id: number; consumer: number; jsons: string[] }
   | { k: 'answer'; id: number; outcome: Outcome };
@@ -160,13 +161,14 @@ export function exposeBus(bus: MemoryBus, port: MessagePort) {
     switch (message.k) {
       case 'request': {
         // The reply envelope crosses as is: the thread rethrows a DomainError the way a bus does.
-        return await bus.request(message.subject, message.payload, message.timeoutMs === undefined ? {} : { timeoutMs: message.timeoutMs });
+        const { timeoutMs, headers } = message;
+        return await bus.request(message.subject, message.payload, { ...(timeoutMs === undefined ? {} : { timeoutMs }), ...(headers === undefined ? {} : { headers }) });
       }
       case 'handle': {
         const { subject } = message;
         const handler = message.handler;
         // The thread's DomainError comes back rebuilt, so this bus replies with it as with its own.
-        registered.set(handler, await bus.handle(subject, (payload, s) => peer.call({ k: 'serve', handler, subject: s, payload })));
+        registered.set(handler, await bus.handle(subject, (payload, s, headers) => peer.call({ k: 'serve', handler, subject: s, payload, headers })));
         return;
       }
       case 'publish':
@@ -213,18 +215,18 @@ export class ThreadBus implements Bus {
 
   constructor(port: MessagePort, private readonly options: { onHandlerError?: (error: unknown, subject: string) => void } = {}) {
     this.peer = new Peer(port, (message) => {
-      if (message.k === 'serve') return this.serve(message.handler, message.payload, message.subject);
+      if (message.k === 'serve') return this.serve(message.handler, message.payload, message.subject, message.headers);
       if (message.k === 'events') return this.handleEvents(message.consumer, message.jsons);
       throw new Error(`thread bus: unexpected ${message.k}`);
     });
   }
 
   /** A handler's own failures are seen here, where their stack is; only a bare 500 crosses, as on a bus. */
-  private async serve(id: number, payload: unknown, subject: string): Promise<unknown> {
+  private async serve(id: number, payload: unknown, subject: string, headers: BusHeaders | undefined): Promise<unknown> {
     const handler = this.handlers.get(id);
     if (!handler) throw new BusUnavailableError(subject, 'handler closed');
     try {
-      return await handler(payload, subject);
+      return await handler(payload, subject, headers);
     } catch (error) {
       if (error instanceof DomainError) throw error;
       this.options.onHandlerError?.(error, subject);
@@ -252,7 +254,7 @@ export class ThreadBus implements Bus {
 
   async request<T = unknown>(subject: string, payload: unknown, options: RequestOptions = {}): Promise<T> {
     this.assertOpen();
-    return this.peer.call<T>({ k: 'request', subject, payload, timeoutMs: options.timeoutMs });
+    return this.peer.call<T>({ k: 'request', subject, payload, timeoutMs: options.timeoutMs, headers: options.headers });
   }
 
   async handle(subject: string, handler: RequestHandler): Promise<Closeable> {

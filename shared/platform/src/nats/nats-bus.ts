@@ -5,6 +5,7 @@ import {
   DeliverPolicy,
   ErrorCode,
   Events,
+  headers as natsHeaders,
   nanos,
   NatsError,
   RequestStrategy,
@@ -14,6 +15,7 @@ import {
   type JetStreamManager,
   type JsMsg,
   type Msg,
+  type MsgHdrs,
   type NatsConnection,
   type ObjectStore,
   type Subscription as NatsSubscription,
@@ -21,6 +23,7 @@ import {
 import {
   BusUnavailableError,
   type Bus,
+  type BusHeaders,
   type Closeable,
   type ConsumeOptions,
   type EventEnvelope,
@@ -98,6 +101,24 @@ interface LargeEvent {
 }
 const isLargeEvent = (value: unknown): value is LargeEvent =>
   typeof value === 'object' && value !== null && 'large_event' in value && typeof (value as LargeEvent).large_event?.name === 'string';
+
+/** A request's headers as NATS message headers; undefined when there are none. */
+function toNatsHeaders(values: BusHeaders | undefined): MsgHdrs | undefined {
+  if (!values) return undefined;
+  const entries = Object.entries(values);
+  if (entries.length === 0) return undefined;
+  const hdrs = natsHeaders();
+  for (const [name, value] of entries) hdrs.set(name, value);
+  return hdrs;
+}
+
+/** A message's NATS headers as the handler sees them (names in lower case); undefined when it has none. */
+function fromNatsHeaders(hdrs: MsgHdrs | undefined): BusHeaders | undefined {
+  if (!hdrs) return undefined;
+  const values: Record<string, string> = {};
+  for (const name of hdrs.keys()) values[name.toLowerCase()] = hdrs.get(name);
+  return values;
+}
 
 function isNotFound(error: unknown): boolean {
   return error instanceof NatsError && NOT_FOUND.has(error.api_error?.err_code ?? 0);
@@ -203,7 +224,9 @@ export class NatsBus implements Bus {
       const lost = new Promise<never>((_, reject) => (fail = (reason) => reject(new BusUnavailableError(subject, reason))));
       this.inFlight.add(fail);
       try {
-        reply = await Promise.race([this.nc.request(this.wire(subject), encode(payload), { timeout: timeoutMs }), lost]);
+        // The trace context travels in the message's headers, beside the payload (W3C traceparent).
+        const hdrs = toNatsHeaders(options.headers);
+        reply = await Promise.race([this.nc.request(this.wire(subject), encode(payload), { timeout: timeoutMs, ...(hdrs ? { headers: hdrs } : {}) }), lost]);
       } finally {
         this.inFlight.delete(fail);
       }
@@ -274,7 +297,7 @@ export class NatsBus implements Bus {
 
   private async serve(msg: Msg, handler: RequestHandler): Promise<void> {
     const subject = this.unwire(msg.subject);
-    const reply = await serveRequest((_, s) => handler(decode(msg.data), s), undefined, subject, this.options.onHandlerError);
+    const reply = await serveRequest((_, s) => handler(decode(msg.data), s, fromNatsHeaders(msg.headers)), undefined, subject, this.options.onHandlerError);
     if (this.nc.isClosed()) return;
     // serve() runs unawaited (a subscription callback): whatever goes wrong in replying (a closed
     // connection, a payload the server refuses) is reported here, never left as an unhandled rejection.
@@ -329,8 +352,10 @@ export class NatsBus implements Bus {
         if (!(await bucket.info(event.event_id))) await bucket.putBlob({ name: event.event_id }, data);
         data = encode({ large_event: { name: event.event_id, bytes: data.length } } satisfies LargeEvent);
       }
-      // The message id makes JetStream drop a re-published event within the duplicate window.
-      await this.js.publish(this.wire(subject), data, { msgID: event.event_id });
+      // The message id makes JetStream drop a re-published event within the duplicate window; the
+      // trace that appended the event goes in the message's headers as well as in its metadata.
+      const hdrs = toNatsHeaders(event.metadata.traceparent ? { traceparent: event.metadata.traceparent } : undefined);
+      await this.js.publish(this.wire(subject), data, { msgID: event.event_id, ...(hdrs ? { headers: hdrs } : {}) });
     } catch (error) {
       throw new BusUnavailableError(subject, `publish failed: ${error instanceof Error ? error.message : String(error)}`);
     }

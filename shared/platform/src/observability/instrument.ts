@@ -5,7 +5,7 @@ import { busRequestDuration, eventStoreAppendDuration, reactorLag } from './metr
 import { wrapBus } from '../internal/wrap-bus.ts';
 import { contextOf, currentTraceparent, inSpan, SpanKind, withCorrelation } from './tracing.ts';
 
-/** The field of a bus request's payload that carries the sender's trace (W3C trace context). */
+/** The header of a bus request that carries the sender's trace (W3C trace context). */
 const TRACEPARENT = 'traceparent';
 
 /** How a bus request ended, for its duration's label. */
@@ -15,13 +15,17 @@ function requestOutcome(error: unknown): string {
   return 'error';
 }
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const correlationOf = (payload: unknown): string | undefined => {
+  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) return undefined;
+  const id = (payload as Record<string, unknown>)['correlation_id'];
+  return typeof id === 'string' ? id : undefined;
+};
 
 /**
  * The bus as this process uses it, observed: every request it sends is timed
  * (renopath_bus_request_duration_seconds) and traced (a client span whose `traceparent` travels in the
- * request's payload), and every request it serves runs in a server span, the command's, continuing the
- * sender's trace, with the request's correlation id on its log lines. A wrapper rather than a change in
+ * request's headers, NATS message headers on the wire), and every request it serves runs in a server
+ * span, the command's, continuing the sender's trace, with the request's correlation id on its log lines. A wrapper rather than a change in
  * each adapter (memory, thread, NATS): they stay as the contract suites test them, and the trace
  * crosses every one of them the same way.
  */
@@ -30,10 +34,10 @@ export function observedBus<B extends Bus>(bus: B): Bus {
     request(subject, payload, options) {
       return inSpan(`bus ${subject}`, { kind: SpanKind.CLIENT, attributes: { 'messaging.destination.name': subject } }, async () => {
         const traceparent = currentTraceparent();
-        const sent = traceparent && isPlainObject(payload) ? { ...payload, [TRACEPARENT]: traceparent } : payload;
+        const sent = traceparent ? { ...options, headers: { ...options?.headers, [TRACEPARENT]: traceparent } } : options;
         const started = performance.now();
         try {
-          const answer = await bus.request(subject, sent, options);
+          const answer = await bus.request(subject, payload, sent);
           busRequestDuration.observe({ subject, outcome: 'ok' }, (performance.now() - started) / 1000);
           return answer as never;
         } catch (error) {
@@ -43,14 +47,11 @@ export function observedBus<B extends Bus>(bus: B): Bus {
       });
     },
     handle: (subject, handler) =>
-      bus.handle(subject, (payload, received) => {
-        if (!isPlainObject(payload)) return inSpan(subject, { kind: SpanKind.SERVER }, () => handler(payload, received));
-        // The handler sees the request as sent, without the trace field (copied only when there is one).
-        let request = payload;
-        let traceparent: unknown;
-        if (TRACEPARENT in payload) ({ [TRACEPARENT]: traceparent, ...request } = payload);
-        const run = () => inSpan(subject, { kind: SpanKind.SERVER, parent: contextOf({ traceparent }) }, () => handler(request, received));
-        return typeof request['correlation_id'] === 'string' ? withCorrelation(request['correlation_id'], run) : run();
+      bus.handle(subject, (payload, received, headers) => {
+        const parent = contextOf({ traceparent: headers?.[TRACEPARENT], tracestate: headers?.['tracestate'] });
+        const run = () => inSpan(subject, { kind: SpanKind.SERVER, parent }, () => handler(payload, received, headers));
+        const correlation = correlationOf(payload);
+        return correlation === undefined ? run() : withCorrelation(correlation, run);
       }),
   });
 }

@@ -47,11 +47,20 @@ export class BusUnavailableError extends Error {
   }
 }
 
+/**
+ * What travels beside a request's payload, as NATS message headers on the wire: the W3C trace context
+ * (`traceparent`, `tracestate`). Names are lower case.
+ */
+export type BusHeaders = Readonly<Record<string, string>>;
+
 export interface RequestOptions {
   timeoutMs?: number;
+  /** Sent beside the payload (NATS message headers); the handler gets them as its third argument. */
+  headers?: BusHeaders;
 }
 
-export type RequestHandler = (payload: unknown, subject: string) => Promise<unknown>;
+/** Serves a request; `headers` are the request's (none when it came without). */
+export type RequestHandler = (payload: unknown, subject: string, headers?: BusHeaders) => Promise<unknown>;
 export type EventHandler = (event: EventEnvelope) => Promise<void>;
 
 export interface Closeable {

@@ -18,6 +18,12 @@ export const toEnvelope = (context: string, e: RecordedEvent): EventEnvelope => 
   metadata: e.metadata,
 });
 
+/**
+ * A stream whose name starts with `_` is the context's own business, kept in its store for its
+ * replicas (identity's signing keys): the relay passes over its events, which are no published event.
+ */
+export const isPrivateStream = (stream: string): boolean => stream.startsWith('_');
+
 export interface Relay {
   /** Resolves once every event up to `position` is on the bus. */
   waitFor(position: bigint, timeoutMs: number): Promise<void>;
@@ -119,7 +125,7 @@ export function startRelay(options: {
           if (signal.aborted || (leadership && !leadership.leading)) return;
           // Twice on the bus (a takeover re-sends the event the last holder published but had not
           // checkpointed) is tolerated: the bus drops a repeated id, and consumers are idempotent.
-          await bus.publish(`evt.${context}.${event.type}`, toEnvelope(context, event));
+          if (!isPrivateStream(event.stream)) await bus.publish(`evt.${context}.${event.type}`, toEnvelope(context, event));
           checkpoint.save(event.position);
           onPublished?.(event);
           reached(event.position);

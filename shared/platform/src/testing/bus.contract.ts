@@ -63,6 +63,15 @@ export function busContract(name: string, open: BusFactory): void {
         expect(payload.name).toBe('Home');
       });
 
+      it('hands the request\'s headers to the handler beside its payload, and none when it has none', async () => {
+        const bus = await openBus();
+        const subject = `cmd.${uniqueName('ctx')}.Traced`;
+        await track(bus.handle(subject, async (payload, _s, headers) => ({ payload, headers: headers ?? null })));
+        const traceparent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
+        expect(await bus.request(subject, { a: 1 }, { headers: { traceparent } })).toEqual({ payload: { a: 1 }, headers: { traceparent } });
+        expect(await bus.request(subject, { a: 2 })).toEqual({ payload: { a: 2 }, headers: null });
+      });
+
       it('rethrows a DomainError with its status, messages and code', async () => {
         const bus = await openBus();
         const subject = `qry.${uniqueName('ctx')}.GetEstate`;

@@ -20,6 +20,7 @@ const GAS_APPLIANCES = ['HEAT_PUMP_HYBRID', 'CONDENSING_BOILER'];
 const BIOMASS = ['PELLET_BOILER'];
 const FLATS = new Set(['APARTMENT', 'DUPLEX', 'STUDIO']);
 const bare = (level: string | undefined) => level === 'NONE' || level === 'LIGHT';
+const FLOOR_FIELDS = ['basement_type', 'solid_ground_floor_insulation_type', 'floor_above_basement_insulation_type', 'basement_ceiling_surface', 'basement_ceiling_height'] as const;
 
 /** Every rule the plan breaks, in words (empty: an advisor would sign it). */
 function findings(home: PropertyDescription, plan: TrajectoryPlan): string[] {
@@ -74,6 +75,12 @@ function findings(home: PropertyDescription, plan: TrajectoryPlan): string[] {
     out.push(`fillable cavity insulated as ${stepOf('WALLS')?.renovation_component_type ?? 'nothing'}`);
   }
   if (plan.region === 'BRUSSELS' && types.includes('EXTERIOR_WALL_INSULATION')) out.push('exterior insulation on a Brussels facade');
+  // A Dutch house stands over a crawl space unless the client says otherwise: its floor is insulated from below, and the plan says it assumed so.
+  const floorDescribed = FLOOR_FIELDS.some((f) => home[f] !== undefined);
+  if (plan.region === 'NETHERLANDS' && house && !floorDescribed && stepOf('FLOOR')) {
+    if (stepOf('FLOOR')!.renovation_component_type !== 'CRAWL_SPACE_FLOOR_INSULATION') out.push(`undescribed Dutch floor insulated as ${stepOf('FLOOR')!.renovation_component_type}`);
+    else if (!plan.assumptions.some((a) => a.includes('crawl space'))) out.push('crawl space assumed without saying so');
+  }
   // Adequate, not luxurious: HR++ windows (glass alone only in renewed frames), system C, an air-to-water heat pump in a home with water heating.
   const windows = stepOf('WINDOWS')?.renovation_component_type;
   if (windows && !/_HR$/.test(windows)) out.push(`windows: ${windows} where HR++ is adequate`);
@@ -147,5 +154,23 @@ describe('the advisor suite: plans an accredited energy advisor would sign', () 
       steps: dutchPlan.steps.map((s) => (s.element === 'WALLS' ? { ...s, renovation_component_type: 'EXTERIOR_WALL_INSULATION' } : s)),
     };
     expect(findings(dutch, outside)).toEqual(['fillable cavity insulated as EXTERIOR_WALL_INSULATION']);
+  });
+
+  it('an undescribed Dutch floor is insulated from the crawl space, said as an assumption; a described slab keeps its own floor works', () => {
+    const described = cases.find((c) => c.id === 'NL_1930_ROW')!.property;
+    const { basement_type: _b, floor_above_basement_insulation_type: _f, ...undescribed } = described;
+    const plan = planTrajectory(undescribed, { year: YEAR });
+    expect(plan.steps.find((s) => s.element === 'FLOOR')?.renovation_component_type).toBe('CRAWL_SPACE_FLOOR_INSULATION');
+    expect(plan.assumptions.filter((a) => a.includes('crawl space'))).toHaveLength(1);
+    const builtUp: TrajectoryPlan = {
+      ...plan,
+      steps: plan.steps.map((s) => (s.element === 'FLOOR' ? { ...s, renovation_component_type: 'SOLID_FLOOR_INSULATION' } : s)),
+    };
+    expect(findings(undescribed, builtUp)).toEqual(['undescribed Dutch floor insulated as SOLID_FLOOR_INSULATION']);
+    // What the client says wins: a slab described as such gets the slab's works and no crawl-space assumption.
+    const slab = PropertyDescription.parse({ ...undescribed, basement_type: 'NONE', solid_ground_floor_insulation_type: 'NONE' });
+    const slabPlan = planTrajectory(slab, { year: YEAR });
+    expect(slabPlan.steps.find((s) => s.element === 'FLOOR')?.renovation_component_type).toBe('SOLID_FLOOR_INSULATION');
+    expect(slabPlan.assumptions.some((a) => a.includes('crawl space'))).toBe(false);
   });
 });
