@@ -4,9 +4,9 @@ import { Agent, request } from 'node:http';
 import { startBenchServer } from './server.ts';
 
 /**
- * Calculation jobs, embedded: submissions at a steady rate (default 100 jobs/s for 10 s, after 10 s at
- * that rate not measured) through HTTP, each a varied home; latency is the job's own
- * submission-to-FINISHED time (`published_at` minus `created_at`, both stamped by the service), read
+ * Calculation jobs, embedded: submissions at a steady rate (50, 100 and 200 jobs/s by default, each for
+ * 10 s after 10 s at that rate not measured, each on a new server) through HTTP, each a varied home;
+ * latency is the job's own submission-to-FINISHED time (`published_at` minus `created_at`, both stamped by the service), read
  * back once all are done. Target p99 < 100 ms. Also the server's CPU time per job (and the load
  * generator's own while it sends: on a small machine the two share the cores), and per event loop
  * (the main thread's and each context thread's, RENOPATH_CONTEXT_THREADS) its active time and its
@@ -14,9 +14,12 @@ import { startBenchServer } from './server.ts';
  * time exceeds its CPU time, the thread waited for a core. And the rate it sustained: jobs finished per
  * second from the first submission to the last FINISHED; and the p99 of each second's jobs, which
  * shows whether a run was slow throughout or in a few seconds. `BENCH_JOBS_SYNCHRONOUS=FULL` (or NORMAL)
- * runs one level only; `BENCH_JOBS_RUNS=<n>` runs each level n times and sums up the p99s.
+ * runs one level only; `BENCH_JOBS_RUNS=<n>` runs each level n times and sums up the p99s;
+ * `BENCH_JOBS_RATES=100` (or `BENCH_JOBS_PER_SECOND=100`) one rate only. First, the worker's own
+ * computation (`computeTrajectory`) on the same homes in this process: its CPU per job and the
+ * planner's, to set against the server's CPU per job.
  */
-const RATE = Number(process.env['BENCH_JOBS_PER_SECOND'] ?? 100);
+const RATES = (process.env['BENCH_JOBS_RATES'] ?? process.env['BENCH_JOBS_PER_SECOND'] ?? '50,100,200').split(',').map(Number).filter((r) => r > 0);
 const SECONDS = Number(process.env['BENCH_JOBS_SECONDS'] ?? 10);
 const WARMUP_SECONDS = Number(process.env['BENCH_JOBS_WARMUP_SECONDS'] ?? 10);
 /**
@@ -91,33 +94,82 @@ const cpuMark = (server: ChildProcess) =>
     server.send('mark');
   });
 
-/** Both SQLite durability levels, in one run: FULL (the default; an fsync per commit) and NORMAL. */
+/**
+ * The worker's computation of the bench's homes (`computeTrajectory`, no providers, the planner in
+ * this thread), after a warm-up pass: CPU per job of the whole and of the planner within it.
+ */
+async function computeCpuPerJob(count: number): Promise<{ computeMs: number; plannerMs: number }> {
+  const { computeTrajectory } = await import('../../services/calculations/src/trajectory/compute-trajectory.ts');
+  const { inlinePlanner } = await import('../../services/calculations/src/planner/planner-pool.ts');
+  const { TrajectoryRequest } = await import('@renopath/contracts');
+  const inline = inlinePlanner();
+  let plannerMicros = 0;
+  const planner = {
+    ...inline,
+    async plan(...args: Parameters<typeof inline.plan>) {
+      const started = process.cpuUsage();
+      try {
+        return await inline.plan(...args);
+      } finally {
+        const used = process.cpuUsage(started);
+        plannerMicros += used.user + used.system;
+      }
+    },
+  };
+  const year = new Date().getUTCFullYear();
+  const requests = Array.from({ length: count }, (_, i) => TrajectoryRequest.parse(home(i)));
+  for (const request of requests) await computeTrajectory({ request, document: null, providers: {}, planner, year });
+  plannerMicros = 0;
+  const started = process.cpuUsage();
+  for (const request of requests) await computeTrajectory({ request, document: null, providers: {}, planner, year });
+  const used = process.cpuUsage(started);
+  return { computeMs: (used.user + used.system) / 1000 / count, plannerMs: plannerMicros / 1000 / count };
+}
+
+/** Both SQLite durability levels, in one run: FULL (the default; an fsync per commit) and NORMAL; at each rate. */
 export async function benchJobs() {
   const only = process.env['BENCH_JOBS_SYNCHRONOUS'];
   const levels = (['FULL', 'NORMAL'] as const).filter((level) => !only || only === level);
   if (levels.length === 0) throw new Error(`BENCH_JOBS_SYNCHRONOUS=${only}: expected FULL or NORMAL`);
+  const compute = await computeCpuPerJob(300);
+  console.log(`calculation jobs: the worker's computation of these homes (computeTrajectory, no providers) ${compute.computeMs.toFixed(2)} ms CPU per job, of which the planner ${compute.plannerMs.toFixed(2)} ms`);
+  const summary: string[] = [];
   for (const synchronous of levels) {
-    const runs: RunFigures[] = [];
-    for (let run = 0; run < RUNS; run++) {
-      const before = referenceWorkMs();
-      runs.push(await benchJobsWith(synchronous));
-      console.log(`  this machine's speed: a fixed reference workload took ${before.toFixed(0)} ms before this level and ${referenceWorkMs().toFixed(0)} ms after it, with the server stopped (lower is faster)`);
-    }
-    if (RUNS > 1) {
+    for (const rate of RATES) {
+      const runs: RunFigures[] = [];
+      for (let run = 0; run < RUNS; run++) {
+        const before = referenceWorkMs();
+        runs.push(await benchJobsWith(synchronous, rate));
+        console.log(`  this machine's speed: a fixed reference workload took ${before.toFixed(0)} ms before this level and ${referenceWorkMs().toFixed(0)} ms after it, with the server stopped (lower is faster)`);
+      }
       const p99s = runs.map((r) => r.p99);
       const met = p99s.filter((ms) => ms < TARGET_P99_MS).length;
-      console.log(`${synchronous}, ${RUNS} runs: p99 sent-to-FINISHED ${p99s.map((ms) => ms.toFixed(0)).join(', ')} ms (median ${quantile(p99s, 0.5).toFixed(0)}); under ${TARGET_P99_MS} ms in ${met} of ${RUNS}; server CPU per job ${runs.map((r) => r.cpuPerJobMs.toFixed(1)).join(', ')} ms`);
+      if (RUNS > 1) {
+        console.log(`${synchronous} at ${rate}/s, ${RUNS} runs: p99 sent-to-FINISHED ${p99s.map((ms) => ms.toFixed(0)).join(', ')} ms (median ${quantile(p99s, 0.5).toFixed(0)}); under ${TARGET_P99_MS} ms in ${met} of ${RUNS}; server CPU per job ${runs.map((r) => r.cpuPerJobMs.toFixed(1)).join(', ')} ms`);
+      }
+      const mid = (xs: number[]) => quantile(xs, 0.5);
+      const cpu = mid(runs.map((r) => r.cpuPerJobMs));
+      summary.push(
+        `  ${synchronous.padEnd(6)} ${String(rate).padStart(4)}/s offered: sustained ${mid(runs.map((r) => r.sustained)).toFixed(1).padStart(6)} jobs/s, ` +
+          `sent-to-FINISHED p50 ${mid(runs.map((r) => r.p50)).toFixed(0).padStart(6)} ms p99 ${mid(p99s).toFixed(0).padStart(6)} ms, ` +
+          `server CPU ${cpu.toFixed(1)} ms per job (the planner's share ${((compute.plannerMs / cpu) * 100).toFixed(0)} %)`,
+      );
     }
   }
+  console.log(`calculation jobs summary (medians of ${RUNS} run${RUNS > 1 ? 's' : ''}; targets: p99 < ${TARGET_P99_MS} ms at 100/s, >= 200 jobs/s sustained, <= 4 ms server CPU per job):`);
+  for (const line of summary) console.log(line);
 }
 
 interface RunFigures {
-  /** p99 of sent-to-FINISHED (client clock), ms. */
+  /** p50 and p99 of sent-to-FINISHED (client clock), ms. */
+  p50: number;
   p99: number;
   cpuPerJobMs: number;
+  /** Jobs finished per second, first sent to last FINISHED. */
+  sustained: number;
 }
 
-async function benchJobsWith(synchronous: 'FULL' | 'NORMAL'): Promise<RunFigures> {
+async function benchJobsWith(synchronous: 'FULL' | 'NORMAL', rate: number): Promise<RunFigures> {
   const { server, ready } = await startBenchServer({ RENOPATH_SQLITE_SYNCHRONOUS: synchronous });
   const agent = new Agent({ keepAlive: true });
   try {
@@ -126,9 +178,9 @@ async function benchJobsWith(synchronous: 'FULL' | 'NORMAL'): Promise<RunFigures
     const { access_token } = (await res.json()) as { access_token: string };
     const headers = { authorization: `Bearer ${access_token}`, 'content-type': 'application/json' };
     type Job = { calculation_job_status: string; created_at: string; published_at: string | null };
-    /** Each job once it is FINISHED, FAILED or STOPPED, in the order given (read every 100 ms; at most 120 s in all). */
+    /** Each job once it is FINISHED, FAILED or STOPPED, in the order given (read every 100 ms; at most 300 s in all). */
     const finalJobs = async (ids: string[]) => {
-      const deadline = Date.now() + 120_000;
+      const deadline = Date.now() + 300_000;
       const jobs: Array<{ id: string; job: Job }> = [];
       for (const id of ids) {
         for (;;) {
@@ -148,12 +200,12 @@ async function benchJobsWith(synchronous: 'FULL' | 'NORMAL'): Promise<RunFigures
       if (r.status !== 200) throw new Error(`job ${i}: ${r.status} ${r.text}`);
       return (JSON.parse(r.text) as { id: string }).id;
     };
-    /** Sends `count` jobs at RATE, numbered from `first`; resolves with their ids once all are answered. */
+    /** Sends `count` jobs at rate, numbered from `first`; resolves with their ids once all are answered. */
     const sendAtRate = async (count: number, first: number, onAnswer: (id: string, sentMs: number, wall: number) => void = () => {}) => {
       const ids: Promise<string>[] = [];
       const started = performance.now();
       for (let i = 0; i < count; i++) {
-        const due = started + (i * 1000) / RATE;
+        const due = started + (i * 1000) / rate;
         const wait = due - performance.now();
         if (wait > 0) await new Promise((r) => setTimeout(r, wait));
         const sent = performance.now();
@@ -164,8 +216,8 @@ async function benchJobsWith(synchronous: 'FULL' | 'NORMAL'): Promise<RunFigures
     };
     // Warm-up at the same rate, not measured: V8 compiles the hot paths with its optimizing compiler
     // in background threads for several seconds, which a server that runs steadily has long done.
-    if (WARMUP_SECONDS > 0) await finalJobs(await sendAtRate(RATE * WARMUP_SECONDS, 100_000));
-    const total = RATE * SECONDS;
+    if (WARMUP_SECONDS > 0) await finalJobs(await sendAtRate(rate * WARMUP_SECONDS, 100_000));
+    const total = rate * SECONDS;
     const answered: number[] = [];
     const sentAt = new Map<string, number>();
     await cpuMark(server);
@@ -191,12 +243,13 @@ async function benchJobsWith(synchronous: 'FULL' | 'NORMAL'): Promise<RunFigures
     // Includes the status reads above (about one per job once the jobs keep up: a small share).
     const { cpuMicros, loops } = await cpuMark(server);
     const endToEnd = [...endToEndOf.values()];
-    console.log(`calculation jobs benchmark, SQLite synchronous=${synchronous}: ${total} jobs sent at ${RATE}/s, all answered after ${submitSeconds.toFixed(1)} s (embedded), ${JSON.stringify(statuses)}`);
+    console.log(`calculation jobs benchmark, SQLite synchronous=${synchronous}: ${total} jobs sent at ${rate}/s, all answered after ${submitSeconds.toFixed(1)} s (embedded), ${JSON.stringify(statuses)}`);
     const finished = statuses['FINISHED'] ?? 0;
     console.log(`  server CPU per job ${(cpuMicros / 1000 / total).toFixed(1).padStart(6)} ms (all threads); the load generator's while sending ${((clientUsed.user + clientUsed.system) / 1000 / total).toFixed(1)} ms`);
     const perJob = (ms: number | null) => (ms === null ? '?' : (ms / total).toFixed(1));
     console.log(`  per job, event loop active / its thread's CPU (ms): ${Object.entries(loops).map(([name, l]) => `${name} ${perJob(l.loopActiveMs)} / ${perJob(l.cpuMs)}`).join(', ')}`);
-    console.log(`  sustained ${(finished / ((lastFinished - firstSent) / 1000)).toFixed(1)} jobs/s finished (first sent to last FINISHED; ${RATE}/s offered)`);
+    const sustained = finished / ((lastFinished - firstSent) / 1000);
+    console.log(`  sustained ${sustained.toFixed(1)} jobs/s finished (first sent to last FINISHED; ${rate}/s offered)`);
     console.log(`  POST job answered (client)           p50 ${quantile(answered, 0.5).toFixed(0).padStart(6)} ms   p99 ${quantile(answered, 0.99).toFixed(0).padStart(6)} ms`);
     console.log(`  sent-to-FINISHED (client clock)      p50 ${quantile(endToEnd, 0.5).toFixed(0).padStart(6)} ms   p99 ${quantile(endToEnd, 0.99).toFixed(0).padStart(6)} ms   (target p99 < ${TARGET_P99_MS} ms)`);
     console.log(`  created-to-FINISHED (server)         p50 ${quantile(latencies, 0.5).toFixed(0).padStart(6)} ms   p99 ${quantile(latencies, 0.99).toFixed(0).padStart(6)} ms   max ${Math.max(...latencies).toFixed(0)} ms   (the job's own timestamps)`);
@@ -213,7 +266,7 @@ async function benchJobsWith(synchronous: 'FULL' | 'NORMAL'): Promise<RunFigures
     }
     const secondP99s = [...bySecond.values()].map((xs) => quantile(xs, 0.99));
     console.log(`  sent-to-FINISHED p99 of each second's jobs: ${Math.min(...secondP99s).toFixed(0)}-${Math.max(...secondP99s).toFixed(0)} ms; over ${TARGET_P99_MS} ms in ${secondP99s.filter((ms) => ms >= TARGET_P99_MS).length} of ${secondP99s.length} seconds`);
-    return { p99: quantile(endToEnd, 0.99), cpuPerJobMs: cpuMicros / 1000 / total };
+    return { p50: quantile(endToEnd, 0.5), p99: quantile(endToEnd, 0.99), cpuPerJobMs: cpuMicros / 1000 / total, sustained };
   } finally {
     agent.destroy();
     const exited = new Promise((resolve) => server.once('exit', resolve));

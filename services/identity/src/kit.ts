@@ -21,8 +21,6 @@ export interface IdentityConfig {
   publicUrl: string;
 }
 
-export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** What the identity context's handlers share: its stores, its read model and process manager, its helpers. */
 export function identityKit(deps: {
   eventStore: EventStore; readStore: ReadStore; keys: SigningKeys; mailer: Mailer; secrets: SecretBox; config: IdentityConfig; log: Logger;

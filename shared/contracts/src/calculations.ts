@@ -160,9 +160,16 @@ export const CalculationJobEvents = {
     expires_at: Timestamp,
   }),
   /** The estate the request describes is created or updated (the estate-link process manager). */
-  CalculationJobEstateLinked: z.object({ job_id: Uuid, estate_id: Uuid }),
+  /** `epc_score`: the score the client gave on an existing estate, which calibrates the plan (absent on older events). */
+  CalculationJobEstateLinked: z.object({ job_id: Uuid, estate_id: Uuid, epc_score: z.number().nullable().optional() }),
   /** A worker took the job under a lease; `attempt` counts takes (3 at most). */
   CalculationJobStarted: z.object({ job_id: Uuid, attempt: z.number().int().min(1), worker_id: z.string(), lease_until: Timestamp }),
+  /**
+   * A worker computed the job's plan (attempt `attempt`): what the job will answer and the writes it
+   * asks of other contexts (the estate, its roofs, the renovation, the quality label). The job-effects
+   * process manager makes those writes, keyed by the job, and then finishes the job.
+   */
+  CalculationJobPlanned: z.object({ job_id: Uuid, attempt: z.number().int().min(1), plan: z.record(z.string(), z.unknown()) }),
   CalculationJobFinished: z.object({ job_id: Uuid, attempt: z.number().int().min(1), metadata: z.record(z.string(), z.unknown()) }),
   CalculationJobFailed: z.object({ job_id: Uuid, error: JobError }),
   CalculationJobStopped: z.object({ job_id: Uuid }),
@@ -205,6 +212,8 @@ export const WorkAssignment = z.object({
   request: z.record(z.string(), z.unknown()),
   estate_id: Uuid.nullable(),
   lease_until: Timestamp,
+  /** The score the client gave on the job's existing estate, when the request gives none: the plan is calibrated on it. */
+  estate_epc_score: z.number().nullable().optional(),
   /** The W3C trace context of the request that created the job, when the process that hands it out knows it: the run continues that trace. */
   traceparent: z.string().optional(),
   /** That request's correlation id: the run's log lines and the job's result carry it. */
@@ -221,6 +230,8 @@ export type ChildDocumentJobBody = z.infer<typeof ChildDocumentJobBody>;
 
 export const CompleteJobCommand = z.discriminatedUnion('outcome', [
   z.object({ outcome: z.literal('FINISHED'), job_id: Uuid, attempt: z.number().int(), metadata: z.record(z.string(), z.unknown()) }),
+  /** A trajectory job's plan: the context makes its writes and then finishes the job. */
+  z.object({ outcome: z.literal('PLANNED'), job_id: Uuid, attempt: z.number().int(), plan: z.record(z.string(), z.unknown()) }),
   z.object({ outcome: z.literal('FAILED'), job_id: Uuid, attempt: z.number().int(), error: JobError }),
 ]);
 export type CompleteJobCommand = z.infer<typeof CompleteJobCommand>;

@@ -9,6 +9,9 @@ export const Uuid = z.uuid({ error: 'must be a UUID' });
 export const Timestamp = z.string().meta({ format: 'date-time' });
 export const MemberType = z.enum(['OWNER', 'EMPLOYEE', 'CLIENT']);
 export type MemberType = z.infer<typeof MemberType>;
+/** The members who write in their organization (estates, renovations, jobs); a CLIENT reads what they are a member of. */
+export const WRITER_ROLES: ReadonlySet<MemberType> = new Set(['OWNER', 'EMPLOYEE']);
+export const isWriterRole = (role: string | null | undefined): boolean => WRITER_ROLES.has(role as MemberType);
 /** Extension (docs/http-contract.md "Members and invitations"): an invited member is PENDING, granting nothing, until they accept the emailed invitation. */
 export const MembershipStatus = z.enum(['PENDING', 'ACTIVE']);
 export type MembershipStatus = z.infer<typeof MembershipStatus>;

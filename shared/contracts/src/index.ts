@@ -7,6 +7,7 @@ export * from './estates.ts';
 export * from './calculations.ts';
 export * from './renovations.ts';
 export * from './text.ts';
+export * from './ids.ts';
 export * from './estate-property.ts';
 export * from './consumers.ts';
 export * from './trajectory.ts';

@@ -9,6 +9,7 @@ import {
   IndicationRequest,
 } from './calculations.ts';
 import { formatIssues } from './errors.ts';
+import { UUID_PATTERN } from './ids.ts';
 import {
   AddEstateMemberBody,
   CreateDescribedEstateBody,
@@ -91,7 +92,6 @@ export const MessageEnvelope = z.object({
   idempotency_key: z.string().min(1).optional(),
 });
 
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 interface MessageParts {
   ids?: readonly string[];
@@ -107,7 +107,7 @@ export function message(parts: MessageParts = {}): MessageContract {
   const ids = parts.ids ?? [];
   const optionalIds = parts.optionalIds ?? [];
   const params = parts.params ?? [];
-  const uuid = z.string().regex(UUID_RE);
+  const uuid = z.string().regex(UUID_PATTERN);
   const schema = MessageEnvelope.extend({
     params: z.object({
       ...Object.fromEntries(ids.map((id) => [id, uuid])),
@@ -152,13 +152,13 @@ export function checkMessage(contract: MessageContract, payload: unknown): Messa
   const params: Record<string, string> = {};
   for (const id of contract.ids) {
     const value = given[id];
-    if (typeof value !== 'string' || !UUID_RE.test(value)) return { ok: false, status: 404, message: [notFoundMessage(id)] };
+    if (typeof value !== 'string' || !UUID_PATTERN.test(value)) return { ok: false, status: 404, message: [notFoundMessage(id)] };
     params[id] = value;
   }
   for (const id of contract.optionalIds) {
     const value = given[id];
     if (value === undefined) continue;
-    if (typeof value !== 'string' || !UUID_RE.test(value)) return { ok: false, status: 404, message: [notFoundMessage(id)] };
+    if (typeof value !== 'string' || !UUID_PATTERN.test(value)) return { ok: false, status: 404, message: [notFoundMessage(id)] };
     params[id] = value;
   }
   for (const name of contract.params) {

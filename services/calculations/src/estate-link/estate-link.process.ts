@@ -1,7 +1,6 @@
 import type { Logger } from 'pino';
 import { DomainError, type Bus, type EventStore, type ReadStore, type RecordedEvent } from '@renopath/platform';
 import { runProcessManager, type ProcessManager } from '@renopath/platform/service/process-manager.ts';
-import { newId } from '@renopath/platform/service/handler-kit.ts';
 import {
   CalculationJobEvents,
   EstatesSubjects,
@@ -20,8 +19,6 @@ type JobActor = Created['actor'];
 
 /** The idempotency key of one of the workflow's writes: a replayed event repeats the same writes, which the estates context stores once. */
 export const estateKey = (job_id: string, what: string) => `calculation-job:${job_id}:${what}`;
-/** The estate id a job names at creation: estates derives the new estate's id from the same key. */
-export const newEstateIdFor = (job_id: string) => newId({ idempotency_key: estateKey(job_id, 'estate') }, 'estate');
 
 export function callAs<T>(bus: Bus, subject: string, actor: JobActor, correlation_id: string, input: { key?: string; params?: Record<string, string>; body?: unknown; query?: Record<string, unknown> }, timeoutMs: number): Promise<T> {
   const request: ServiceRequest = {
@@ -46,14 +43,16 @@ export type EstateCall = <T>(subject: string, input: { key?: string; params?: Re
 /**
  * Writes what a property says onto an existing estate: its fields, and a roof of each kind it names
  * with the surface and insulation it gives (an estate created from the property got them with it).
- * Every write is keyed by the job and `what`, so a replay writes nothing twice.
+ * Every write is keyed by the job and `what`, so a replay writes nothing twice. Answers the score the
+ * estate holds after the update (the client's own, when the property gives none), or null.
  */
-export async function describeEstate(call: EstateCall, o: { job_id: string; estate_id: string; property: PropertyDescription; what: string }): Promise<void> {
+export async function describeEstate(call: EstateCall, o: { job_id: string; estate_id: string; property: PropertyDescription; what: string }): Promise<number | null> {
   const { fields, roofs } = estateFromProperty(o.property);
   const { estate_id } = o;
   const { external_id: _x, ...changes } = fields as Record<string, unknown>;
-  await call(EstatesSubjects.updateEstate, { key: estateKey(o.job_id, `${o.what}-estate-update`), params: { estate_id }, body: changes });
-  if (roofs.length === 0) return;
+  const updated = await call<{ energy_context?: { epc_score?: number | null } | null }>(EstatesSubjects.updateEstate, { key: estateKey(o.job_id, `${o.what}-estate-update`), params: { estate_id }, body: changes });
+  const epc_score = typeof updated?.energy_context?.epc_score === 'number' ? updated.energy_context.epc_score : null;
+  if (roofs.length === 0) return epc_score;
   const current = await call<Roof[]>(EstatesSubjects.listRoofs, { params: { estate_id } });
   for (const roof of roofs) {
     const same = current.find((r) => r.estate_roof_type === roof.estate_roof_type);
@@ -65,6 +64,7 @@ export async function describeEstate(call: EstateCall, o: { job_id: string; esta
       await call(EstatesSubjects.updateRoof, { key: estateKey(o.job_id, `${o.what}-roof-${roof.estate_roof_type}-update`), params: { estate_id, roof_id: same.id }, body: known });
     }
   }
+  return epc_score;
 }
 
 /**
@@ -81,8 +81,9 @@ export interface EstateLinkOptions {
   busTimeoutMs: number;
   /** Whether the job is linked (or failed) already: the process manager skips it then. */
   settled(job_id: string): Promise<boolean>;
-  link(job_id: string, estate_id: string, correlation_id: string): Promise<void>;
-  fail(job_id: string, code: string, message: string, correlation_id: string): Promise<void>;
+  /** Each answers the position of what it appended (null when nothing was). */
+  link(job_id: string, estate_id: string, epc_score: number | null, correlation_id: string): Promise<bigint | null>;
+  fail(job_id: string, code: string, message: string, correlation_id: string): Promise<bigint | null>;
 }
 
 export interface EstateLink {
@@ -90,14 +91,15 @@ export interface EstateLink {
    * Writes the job's estate and links the job; the creating request runs it at once (so jobs are
    * linked in parallel), the process manager again for any job a crash left unlinked.
    */
-  run(created: Created, correlation_id: string): Promise<void>;
+  run(created: Created, correlation_id: string): Promise<bigint | null>;
   process: ProcessManager;
 }
 
 export function startEstateLinkProcess(options: EstateLinkOptions): EstateLink {
   const { bus, log } = options;
 
-  async function upsertEstate(created: Created, correlation_id: string): Promise<string> {
+  /** The estate's id, and the score the client gave on an existing estate (null for one made from the request). */
+  async function upsertEstate(created: Created, correlation_id: string): Promise<{ estate_id: string; epc_score: number | null }> {
     const call: EstateCall = (subject, input) => callAs(bus, subject, created.actor, correlation_id, input, options.busTimeoutMs);
     const property = propertyOf(created.request as TrajectoryRequest);
     let estate_id = created.estate_id!;
@@ -113,7 +115,7 @@ export function startEstateLinkProcess(options: EstateLinkOptions): EstateLink {
           ...(roofs.length > 0 ? { roofs: roofs.map(knownRoofFields) } : {}),
         };
         const reply = await call<{ id: string }>(EstatesSubjects.createDescribedEstate, { key: estateKey(created.job_id, 'estate'), body });
-        return reply.id;
+        return { estate_id: reply.id, epc_score: null };
       } catch (err) {
         // Another estate took the external_id in the meantime: that one is the client's record.
         if (!(err instanceof DomainError && err.status === 409 && created.external_id)) throw err;
@@ -122,14 +124,14 @@ export function startEstateLinkProcess(options: EstateLinkOptions): EstateLink {
         estate_id = other;
       }
     }
-    await describeEstate(call, { job_id: created.job_id, estate_id, property, what: 'request' });
-    return estate_id;
+    const epc_score = await describeEstate(call, { job_id: created.job_id, estate_id, property, what: 'request' });
+    return { estate_id, epc_score };
   }
 
   /** Links under way in this process: the process manager waits for one instead of doing it again. */
-  const running = new Map<string, Promise<void>>();
+  const running = new Map<string, Promise<bigint | null>>();
 
-  function run(created: Created, correlation_id: string): Promise<void> {
+  function run(created: Created, correlation_id: string): Promise<bigint | null> {
     const under = running.get(created.job_id);
     if (under) return under;
     const linking = linkNow(created, correlation_id).finally(() => running.delete(created.job_id));
@@ -137,18 +139,17 @@ export function startEstateLinkProcess(options: EstateLinkOptions): EstateLink {
     return linking;
   }
 
-  async function linkNow(created: Created, correlation_id: string): Promise<void> {
-    if (created.calculation_job_type !== 'SUGGESTED_RENOVATION_TRAJECTORY_CALCULATION') return;
-    let estate_id: string;
+  async function linkNow(created: Created, correlation_id: string): Promise<bigint | null> {
+    if (created.calculation_job_type !== 'SUGGESTED_RENOVATION_TRAJECTORY_CALCULATION') return null;
+    let linked: { estate_id: string; epc_score: number | null };
     try {
-      estate_id = await upsertEstate(created, correlation_id);
+      linked = await upsertEstate(created, correlation_id);
     } catch (err) {
       // A refusal is an answer (the job fails with it); anything else (a peer down) is retried.
       if (!(err instanceof DomainError) || err.status >= 500 || err.status === 409) throw err;
-      await options.fail(created.job_id, 'ESTATE_REFUSED', `the estate could not be written: ${err.messages.join('; ') || `status ${err.status}`}`, correlation_id);
-      return;
+      return options.fail(created.job_id, 'ESTATE_REFUSED', `the estate could not be written: ${err.messages.join('; ') || `status ${err.status}`}`, correlation_id);
     }
-    await options.link(created.job_id, estate_id, correlation_id);
+    return options.link(created.job_id, linked.estate_id, linked.epc_score, correlation_id);
   }
 
   const process = runProcessManager({

@@ -86,6 +86,9 @@ export function applyJobEvent(doc: JobDoc | null, e: Applied): JobDoc | null {
       return { ...next, ready: true, job: { ...next.job, estate_id: event.data.estate_id } };
     case 'CalculationJobStarted':
       return { ...next, attempt: event.data.attempt, lease_until: event.data.lease_until, job: { ...next.job, calculation_job_status: 'RUNNING' } };
+    case 'CalculationJobPlanned':
+      // Its writes are the process manager's now: no lease for the sweep to find run out.
+      return { ...next, lease_until: null };
     case 'CalculationJobFinished':
       return { ...next, lease_until: null, job: { ...next.job, calculation_job_status: 'FINISHED', metadata: event.data.metadata, published_at: e.occurred_at } };
     case 'CalculationJobFailed':
@@ -94,6 +97,8 @@ export function applyJobEvent(doc: JobDoc | null, e: Applied): JobDoc | null {
       return { ...next, lease_until: null, job: { ...next.job, calculation_job_status: 'STOPPED' } };
     case 'CalculationJobDeactivated':
       return { ...next, job: { ...next.job, deactivated_at: e.occurred_at } };
+    default:
+      return next;
   }
 }
 

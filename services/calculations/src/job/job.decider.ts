@@ -5,7 +5,9 @@ import type { CalculationJobEvent, CalculationJobStatus, CalculationJobType, Job
 /**
  * A calculation job (docs/job-metadata.md): NOT_STARTED -> RUNNING -> FINISHED | FAILED, and STOPPED by the
  * stop call. Workers take it under a lease; a lease that runs out lets another worker take it again,
- * and the third lost lease fails it. Pure: time, ids and the lease length arrive in the command.
+ * and the third lost lease fails it. A trajectory job's worker records a plan (still RUNNING, no
+ * longer under a lease: no worker takes it again); the job-effects process manager makes the plan's
+ * writes and finishes it. Pure: time, ids and the lease length arrive in the command.
  */
 export const JOB_STREAM_PREFIX = 'calculation-job-';
 export const jobStream = (job_id: string) => `${JOB_STREAM_PREFIX}${job_id}`;
@@ -18,11 +20,15 @@ export interface JobState {
   created: CreatedData | null;
   /** The estate the job describes: named at creation, confirmed (or replaced) when linked. */
   estate_id: string | null;
+  /** The score the client gave on an existing estate (from the link), or null. */
+  estate_epc_score: number | null;
   type: CalculationJobType | null;
   status: CalculationJobStatus | 'NONE';
   /** A trajectory job runs once its estate is created or updated; other jobs are ready at once. */
   ready: boolean;
   attempt: number;
+  /** The attempt whose plan was recorded: its effects are under way, and no worker takes the job again. */
+  planned_attempt: number | null;
   lease_until: string | null;
   expires_at: string | null;
   deactivated: boolean;
@@ -30,8 +36,9 @@ export interface JobState {
 
 export type JobCommand =
   | ({ type: 'CreateJob' } & Extract<CalculationJobEvent, { type: 'CalculationJobCreated' }>['data'])
-  | { type: 'LinkEstate'; estate_id: string }
+  | { type: 'LinkEstate'; estate_id: string; epc_score?: number | null }
   | { type: 'StartJob'; worker_id: string; now: string; lease_ms: number; max_attempts: number }
+  | { type: 'RecordPlan'; attempt: number; plan: Record<string, unknown> }
   | { type: 'FinishJob'; attempt: number; metadata: Record<string, unknown> }
   | { type: 'FailJob'; attempt: number | null; error: JobError }
   | { type: 'StopJob' }
@@ -42,13 +49,13 @@ export const isFinal = (status: JobState['status']) => FINAL.has(status);
 
 /** Whether a worker may take the job now (not whether the attempts are spent). */
 export function isRunnable(state: JobState, now: string): boolean {
-  if (!state.ready || state.deactivated) return false;
+  if (!state.ready || state.deactivated || state.planned_attempt !== null) return false;
   if (state.status === 'NOT_STARTED') return true;
   return state.status === 'RUNNING' && state.lease_until !== null && state.lease_until <= now;
 }
 
 export const jobDecider: Decider<JobCommand, CalculationJobEvent, JobState> = {
-  initialState: () => ({ job_id: null, created: null, estate_id: null, type: null, status: 'NONE', ready: false, attempt: 0, lease_until: null, expires_at: null, deactivated: false }),
+  initialState: () => ({ job_id: null, created: null, estate_id: null, estate_epc_score: null, type: null, status: 'NONE', ready: false, attempt: 0, planned_attempt: null, lease_until: null, expires_at: null, deactivated: false }),
 
   decide(command, state) {
     if (command.type === 'CreateJob') {
@@ -61,7 +68,8 @@ export const jobDecider: Decider<JobCommand, CalculationJobEvent, JobState> = {
     const job_id = state.job_id;
     switch (command.type) {
       case 'LinkEstate':
-        return state.ready || isFinal(state.status) ? [] : [{ type: 'CalculationJobEstateLinked', data: { job_id, estate_id: command.estate_id } }];
+        if (state.ready || isFinal(state.status)) return [];
+        return [{ type: 'CalculationJobEstateLinked', data: { job_id, estate_id: command.estate_id, ...(typeof command.epc_score === 'number' ? { epc_score: command.epc_score } : {}) } }];
       case 'StartJob': {
         if (!isRunnable(state, command.now)) return [];
         if (state.attempt >= command.max_attempts) {
@@ -70,6 +78,10 @@ export const jobDecider: Decider<JobCommand, CalculationJobEvent, JobState> = {
         const lease_until = new Date(Date.parse(command.now) + command.lease_ms).toISOString();
         return [{ type: 'CalculationJobStarted', data: { job_id, attempt: state.attempt + 1, worker_id: command.worker_id, lease_until } }];
       }
+      case 'RecordPlan':
+        // Only the attempt that holds the job plans it, once; a lease taken over or a repeat changes nothing.
+        if (state.status !== 'RUNNING' || command.attempt !== state.attempt || state.planned_attempt !== null) return [];
+        return [{ type: 'CalculationJobPlanned', data: { job_id, attempt: command.attempt, plan: command.plan } }];
       case 'FinishJob':
         // A worker whose lease was taken over, or a repeat of a result already stored, changes nothing.
         if (state.status !== 'RUNNING' || command.attempt !== state.attempt) return [];
@@ -103,9 +115,11 @@ export const jobDecider: Decider<JobCommand, CalculationJobEvent, JobState> = {
           expires_at: event.data.expires_at,
         };
       case 'CalculationJobEstateLinked':
-        return { ...state, ready: true, estate_id: event.data.estate_id };
+        return { ...state, ready: true, estate_id: event.data.estate_id, estate_epc_score: event.data.epc_score ?? null };
       case 'CalculationJobStarted':
         return { ...state, status: 'RUNNING', attempt: event.data.attempt, lease_until: event.data.lease_until };
+      case 'CalculationJobPlanned':
+        return { ...state, planned_attempt: event.data.attempt, lease_until: null };
       case 'CalculationJobFinished':
         return { ...state, status: 'FINISHED', lease_until: null };
       case 'CalculationJobFailed':
@@ -114,6 +128,8 @@ export const jobDecider: Decider<JobCommand, CalculationJobEvent, JobState> = {
         return { ...state, status: 'STOPPED', lease_until: null };
       case 'CalculationJobDeactivated':
         return { ...state, deactivated: true };
+      default:
+        return state;
     }
   },
 };

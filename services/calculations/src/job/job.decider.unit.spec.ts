@@ -1,83 +1,97 @@
 import { describe, expect, it } from 'vitest';
+import { deciderSpec } from '@renopath/platform/service/decider-spec.ts';
 import { fold } from '@renopath/platform/service/decider.ts';
 import type { CalculationJobEvent } from '@renopath/contracts';
-import { isRunnable, jobDecider, type JobCommand, type JobState } from './job.decider.ts';
+import { isRunnable, jobDecider, type JobCommand } from './job.decider.ts';
 
 const JOB = '3f1c2b7e-8a4d-4e1f-9b2a-0c5d6e7f8a9b';
+const ESTATE = '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d';
 const T0 = '2026-11-23T10:00:00.000Z';
 const at = (s: number) => new Date(Date.parse(T0) + s * 1000).toISOString();
-const create = (type: 'SUGGESTED_RENOVATION_TRAJECTORY_CALCULATION' | 'EPC_DOCUMENT_PROCESSING' = 'SUGGESTED_RENOVATION_TRAJECTORY_CALCULATION'): JobCommand => ({
-  type: 'CreateJob', job_id: JOB, calculation_job_type: type,
+type Created = Extract<CalculationJobEvent, { type: 'CalculationJobCreated' }>['data'];
+const createdData = (type: Created['calculation_job_type'] = 'SUGGESTED_RENOVATION_TRAJECTORY_CALCULATION'): Created => ({
+  job_id: JOB, calculation_job_type: type,
   actor: { user_id: JOB, organization_id: JOB, client_id: 'c' }, request: {}, estate_id: null, estate_exists: false,
   external_id: null, name: null, description: null, webhook_url: null, parent_job_id: null, expires_at: at(30 * 24 * 3600),
 });
 
-/** Runs commands in order, folding each one's events, and returns the state and every event. */
-function run(...commands: JobCommand[]): { state: JobState; events: CalculationJobEvent[] } {
-  const events: CalculationJobEvent[] = [];
-  let state = jobDecider.initialState();
-  for (const c of commands) {
-    const decided = jobDecider.decide(c, state);
-    events.push(...decided);
-    state = fold({ initialState: () => state, evolve: jobDecider.evolve }, decided);
-  }
-  return { state, events };
-}
+const created = (type?: Created['calculation_job_type']): CalculationJobEvent => ({ type: 'CalculationJobCreated', data: createdData(type) });
+const linked: CalculationJobEvent = { type: 'CalculationJobEstateLinked', data: { job_id: JOB, estate_id: ESTATE } };
+const started = (attempt: number, s: number): CalculationJobEvent => ({ type: 'CalculationJobStarted', data: { job_id: JOB, attempt, worker_id: 'w', lease_until: at(s + 30) } });
+const planned = (attempt: number): CalculationJobEvent => ({ type: 'CalculationJobPlanned', data: { job_id: JOB, attempt, plan: { p: attempt } } });
+const finished = (attempt: number, metadata: Record<string, unknown> = {}): CalculationJobEvent => ({ type: 'CalculationJobFinished', data: { job_id: JOB, attempt, metadata } });
 const start = (s: number): JobCommand => ({ type: 'StartJob', worker_id: 'w', now: at(s), lease_ms: 30_000, max_attempts: 3 });
 
+const spec = deciderSpec(jobDecider);
+
 describe('the job decider (docs/job-metadata.md)', () => {
-  it('a trajectory job waits for its estate; then a worker takes it under a lease', () => {
-    const waiting = run(create(), start(0));
-    expect(waiting.state.status).toBe('NOT_STARTED');
-    expect(waiting.events.map((e) => e.type)).toEqual(['CalculationJobCreated']);
-    const taken = run(create(), { type: 'LinkEstate', estate_id: JOB }, start(0));
-    expect(taken.state).toMatchObject({ status: 'RUNNING', attempt: 1, lease_until: at(30) });
+  it('is created once: a repeat of the create (same id from the same key) appends nothing', () => {
+    const { job_id: _j, ...rest } = createdData();
+    spec.given([]).when({ type: 'CreateJob', job_id: JOB, ...rest }).then([created()]);
+    spec.given([created()]).when({ type: 'CreateJob', job_id: JOB, ...rest }).then([]);
   });
 
-  it("a started job carries what it was created with and the estate it was linked to (the worker's assignment)", () => {
-    const ESTATE = '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d';
-    const taken = run({ ...create(), request: { year_built: 1960 } } as JobCommand, { type: 'LinkEstate', estate_id: ESTATE }, start(0));
-    expect(taken.state.estate_id).toBe(ESTATE);
-    expect(taken.state.created).toMatchObject({ job_id: JOB, calculation_job_type: 'SUGGESTED_RENOVATION_TRAJECTORY_CALCULATION', request: { year_built: 1960 } });
-    expect(run(create()).state.estate_id).toBeNull();
+  it('a trajectory job waits for its estate; linked, a worker takes it under a lease', () => {
+    spec.given([created()]).when(start(0)).then([]);
+    spec.given([created()]).when({ type: 'LinkEstate', estate_id: ESTATE }).then([linked]);
+    spec.given([created(), linked]).when({ type: 'LinkEstate', estate_id: ESTATE }).then([]);
+    spec.given([created(), linked]).when(start(0)).then([started(1, 0)]);
   });
 
   it('a document job is ready at once', () => {
-    expect(run(create('EPC_DOCUMENT_PROCESSING'), start(0)).state.status).toBe('RUNNING');
+    spec.given([created('EPC_DOCUMENT_PROCESSING')]).when(start(0)).then([started(1, 0)]);
   });
 
   it('nobody else takes a job under a live lease; after it runs out the next attempt does, and the third lost lease fails it', () => {
-    const linked: JobCommand[] = [create(), { type: 'LinkEstate', estate_id: JOB }];
-    expect(run(...linked, start(0), start(10)).state.attempt).toBe(1);
-    expect(run(...linked, start(0), start(31)).state.attempt).toBe(2);
-    const lost = run(...linked, start(0), start(31), start(62), start(93));
-    expect(lost.state.status).toBe('FAILED');
-    expect(lost.events.at(-1)).toMatchObject({ type: 'CalculationJobFailed', data: { error: { code: 'WORKER_LOST' } } });
+    spec.given([created(), linked, started(1, 0)]).when(start(10)).then([]);
+    spec.given([created(), linked, started(1, 0)]).when(start(31)).then([started(2, 31)]);
+    spec.given([created(), linked, started(1, 0), started(2, 31), started(3, 62)]).when(start(93)).then([
+      { type: 'CalculationJobFailed', data: { job_id: JOB, error: { code: 'WORKER_LOST', message: 'the job was interrupted 3 times and is given up' } } },
+    ]);
   });
 
   it('only the attempt that holds the job finishes it, once', () => {
-    const linked: JobCommand[] = [create(), { type: 'LinkEstate', estate_id: JOB }, start(0), start(31)];
-    expect(run(...linked, { type: 'FinishJob', attempt: 1, metadata: {} }).state.status).toBe('RUNNING');
-    const done = run(...linked, { type: 'FinishJob', attempt: 2, metadata: { x: 1 } }, { type: 'FinishJob', attempt: 2, metadata: { x: 2 } });
-    expect(done.state.status).toBe('FINISHED');
-    expect(done.events.filter((e) => e.type === 'CalculationJobFinished')).toHaveLength(1);
+    const twice = [created(), linked, started(1, 0), started(2, 31)];
+    spec.given(twice).when({ type: 'FinishJob', attempt: 1, metadata: {} }).then([]);
+    spec.given(twice).when({ type: 'FinishJob', attempt: 2, metadata: { x: 2 } }).then([finished(2, { x: 2 })]);
+    spec.given([...twice, finished(2)]).when({ type: 'FinishJob', attempt: 2, metadata: { x: 3 } }).then([]);
+  });
+
+  it("only the holding attempt records a plan, once; the planned job is no worker's to take again, and its effects finish it", () => {
+    const running = [created(), linked, started(1, 0)];
+    spec.given(running).when({ type: 'RecordPlan', attempt: 1, plan: { p: 1 } }).then([planned(1)]);
+    spec.given(running).when({ type: 'RecordPlan', attempt: 2, plan: { p: 2 } }).then([]);
+    spec.given([...running, planned(1)]).when({ type: 'RecordPlan', attempt: 1, plan: { p: 1 } }).then([]);
+    // Its lease does not run out: the effects are the process manager's, however long they take.
+    spec.given([...running, planned(1)]).when(start(3600)).then([]);
+    spec.given([...running, planned(1)]).when({ type: 'FinishJob', attempt: 1, metadata: { renovation_id: ESTATE } }).then([finished(1, { renovation_id: ESTATE })]);
+    spec.given([...running, planned(1)]).when({ type: 'FailJob', attempt: 1, error: { code: 'RENOVATION_REFUSED', message: 'no' } })
+      .then([{ type: 'CalculationJobFailed', data: { job_id: JOB, error: { code: 'RENOVATION_REFUSED', message: 'no' } } }]);
   });
 
   it('stop: NOT_STARTED or RUNNING become STOPPED, a repeat changes nothing, a finished job is a 409', () => {
-    expect(run(create(), { type: 'StopJob' }).state.status).toBe('STOPPED');
-    expect(run(create(), { type: 'StopJob' }, { type: 'StopJob' }).events).toHaveLength(2);
-    const finished: JobCommand[] = [create('EPC_DOCUMENT_PROCESSING'), start(0), { type: 'FinishJob', attempt: 1, metadata: {} }];
-    expect(() => run(...finished, { type: 'StopJob' })).toThrow(/already FINISHED/);
-    // A worker's result after the stop is not taken.
-    const stopped = run(create('EPC_DOCUMENT_PROCESSING'), start(0), { type: 'StopJob' }, { type: 'FinishJob', attempt: 1, metadata: {} });
-    expect(stopped.state.status).toBe('STOPPED');
-    expect(isRunnable(stopped.state, at(100))).toBe(false);
+    const stopped: CalculationJobEvent = { type: 'CalculationJobStopped', data: { job_id: JOB } };
+    spec.given([created()]).when({ type: 'StopJob' }).then([stopped]);
+    spec.given([created(), stopped]).when({ type: 'StopJob' }).then([]);
+    spec.given([created('EPC_DOCUMENT_PROCESSING'), started(1, 0), finished(1)]).when({ type: 'StopJob' }).thenFails(409, /already FINISHED/);
+    // A worker's result after the stop is not taken, and the job is nobody's to run.
+    spec.given([created('EPC_DOCUMENT_PROCESSING'), started(1, 0), stopped]).when({ type: 'FinishJob', attempt: 1, metadata: {} }).then([]);
+    expect(isRunnable(fold(jobDecider, [created('EPC_DOCUMENT_PROCESSING'), started(1, 0), stopped]), at(100))).toBe(false);
   });
 
-  it('is deactivated only once its expiry has passed', () => {
-    expect(run(create(), { type: 'DeactivateJob', now: at(3600) }).state.deactivated).toBe(false);
-    const expired = run(create(), { type: 'DeactivateJob', now: at(30 * 24 * 3600 + 1) }, { type: 'DeactivateJob', now: at(30 * 24 * 3600 + 2) });
-    expect(expired.state.deactivated).toBe(true);
-    expect(expired.events.filter((e) => e.type === 'CalculationJobDeactivated')).toHaveLength(1);
+  it('is deactivated only once its expiry has passed, once', () => {
+    const deactivated: CalculationJobEvent = { type: 'CalculationJobDeactivated', data: { job_id: JOB } };
+    spec.given([created()]).when({ type: 'DeactivateJob', now: at(3600) }).then([]);
+    spec.given([created()]).when({ type: 'DeactivateJob', now: at(30 * 24 * 3600 + 1) }).then([deactivated]);
+    spec.given([created(), deactivated]).when({ type: 'DeactivateJob', now: at(30 * 24 * 3600 + 2) }).then([]);
+  });
+
+  it('a command on a job that does not exist is a 404', () => {
+    spec.given([]).when({ type: 'StopJob' }).thenFails(404);
+  });
+
+  it('evolve ignores an event it does not know', () => {
+    const state = fold(jobDecider, [created()]);
+    expect(jobDecider.evolve(state, { type: 'SomethingNew', data: {} } as never)).toBe(state);
   });
 });

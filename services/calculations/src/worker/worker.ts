@@ -5,8 +5,14 @@ import { backoff, sleep } from '@renopath/platform/internal/async.ts';
 import { contextOf, inSpan, withCorrelation } from '@renopath/platform/observability/tracing.ts';
 import { CalculationsSubjects as S, WorkAssignment, type CompleteJobCommand, type JobError, type ServiceRequest } from '@renopath/contracts';
 
-/** What running one job gives: the FINISHED metadata, or why it failed. Throwing leaves the job to its lease (tried again). */
-export type JobOutcome = { outcome: 'FINISHED'; metadata: Record<string, unknown> } | { outcome: 'FAILED'; error: JobError };
+/**
+ * What running one job gives: the FINISHED metadata, a trajectory job's plan (whose writes the context
+ * makes before it finishes the job), or why it failed. Throwing leaves the job to its lease (tried again).
+ */
+export type JobOutcome =
+  | { outcome: 'FINISHED'; metadata: Record<string, unknown> }
+  | { outcome: 'PLANNED'; plan: object }
+  | { outcome: 'FAILED'; error: JobError };
 export type JobRunner = (assignment: WorkAssignment, worker_id: string) => Promise<JobOutcome>;
 
 /**
@@ -93,21 +99,27 @@ export function startWorker(options: WorkerOptions) {
   }
 
   async function report(assignment: WorkAssignment, outcome: JobOutcome) {
+    const { job_id, attempt } = assignment;
     const command: CompleteJobCommand = outcome.outcome === 'FINISHED'
-      ? { outcome: 'FINISHED', job_id: assignment.job_id, attempt: assignment.attempt, metadata: outcome.metadata }
-      : { outcome: 'FAILED', job_id: assignment.job_id, attempt: assignment.attempt, error: outcome.error };
-    for (let attempt = 0; !stop.signal.aborted; attempt++) {
+      ? { outcome: 'FINISHED', job_id, attempt, metadata: outcome.metadata }
+      : outcome.outcome === 'PLANNED'
+        ? { outcome: 'PLANNED', job_id, attempt, plan: outcome.plan as Record<string, unknown> }
+        : { outcome: 'FAILED', job_id, attempt, error: outcome.error };
+    for (let tries = 0; !stop.signal.aborted; tries++) {
       try {
         await jobs.complete(command, assignment.correlation_id ?? correlation());
         return;
       } catch (err) {
         if (err instanceof DomainError && err.status < 500) {
-          log.error({ err, job_id: assignment.job_id }, 'result refused');
+          log.error({ err, job_id }, 'result refused');
           return;
         }
         // Until the lease runs out the result is still ours to report.
-        if (Date.now() > Date.parse(assignment.lease_until)) return;
-        await sleep(backoff(attempt, 100, 2_000), stop.signal);
+        if (Date.now() > Date.parse(assignment.lease_until)) {
+          log.warn({ err, job_id }, 'result not reported before the lease ran out; the job will be taken again');
+          return;
+        }
+        await sleep(backoff(tries, 100, 2_000), stop.signal);
       }
     }
   }

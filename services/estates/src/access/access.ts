@@ -1,12 +1,11 @@
 import { DomainError, type ReadStore } from '@renopath/platform';
 import { actorOf, readShared } from '@renopath/platform/service/handler-kit.ts';
-import type { Actor, MemberType, ServiceRequest } from '@renopath/contracts';
+import { WRITER_ROLES, type Actor, type MemberType, type ServiceRequest } from '@renopath/contracts';
 import type { EstateView } from '../estate-views/estate-view.ts';
 import { roleId, roleIn, ROLES, type RoleDoc } from '../directory/directory.reactor.ts';
 
 /** Who may do what (docs/http-contract.md "Authentication, roles and rate limits"). */
 export type Access = 'READ' | 'WRITE';
-export const WRITER_ROLES: ReadonlySet<MemberType> = new Set(['OWNER', 'EMPLOYEE']);
 export const notFound = (what: string) => new DomainError(404, [`${what} not found`]);
 
 /**

@@ -3,7 +3,8 @@ import { newId, parse } from '@renopath/platform/service/handler-kit.ts';
 import { UploadedFile, type FileKind } from '@renopath/contracts';
 import { C, type EstateDetailDoc } from '../estate-views/estate-views.projection.ts';
 import { renderFile } from '../estate-views/estate-views.render.ts';
-import { idParam, type EstatesKit, type Handler } from '../kit/estates-kit.ts';
+import { idParam } from '@renopath/platform/service/handler-kit.ts';
+import type { EstatesKit, Handler } from '../kit/estates-kit.ts';
 
 /** Files and media: the gateway stores the upload's bytes, the estate records the file. */
 export function fileHandlers(kit: EstatesKit, kind: FileKind): Record<'add' | 'remove', Handler> {

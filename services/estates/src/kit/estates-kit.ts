@@ -3,7 +3,7 @@ import { DomainError, type BlobStore, type Bus, type EventStore, type ReadStore,
 import { fold, handleCommand } from '@renopath/platform/service/decider.ts';
 import { readFolded, type StreamFold } from '@renopath/platform/service/stream-state-cache.ts';
 import { ProjectionTimeoutError } from '@renopath/platform/projection-runner.ts';
-import { commandContext } from '@renopath/platform/service/handler-kit.ts';
+import { commandContext, idParam } from '@renopath/platform/service/handler-kit.ts';
 import type { EstateCommand, ServiceRequest } from '@renopath/contracts';
 import { parseEstateEvent } from '../estate/estate.events.ts';
 import { activeMembers, estateDecider, estateStream, type EstateState } from '../estate/estate.decider.ts';
@@ -23,15 +23,6 @@ export interface EstatesConfig {
 /** What follows a stored change before a reply may read it: the views and the process managers' effects. */
 export interface Follower {
   waitFor(position: bigint, timeoutMs?: number): Promise<void>;
-}
-
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-/** A path id that is not a UUID names nothing (404), like an id of another tenant. */
-export function idParam(req: ServiceRequest, key: string, what: string): string {
-  const value = String(req.params?.[key] ?? '').toLowerCase();
-  if (!UUID_RE.test(value)) throw notFound(what);
-  return value;
 }
 
 /** Ids are stored in lower case (paths are lowered too): a body's managing_user_id in any case names the same user. */

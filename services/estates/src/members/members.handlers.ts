@@ -1,9 +1,9 @@
-import { parse } from '@renopath/platform/service/handler-kit.ts';
+import { idParam, parse } from '@renopath/platform/service/handler-kit.ts';
 import { AddEstateMemberBody, IdentitySubjects, type OrganizationMember } from '@renopath/contracts';
 import { activeMembers, estateStream } from '../estate/estate.decider.ts';
 import { notFound } from '../access/access.ts';
 import { C, type EstateDetailDoc } from '../estate-views/estate-views.projection.ts';
-import { idParam, type EstatesKit, type Handler } from '../kit/estates-kit.ts';
+import type { EstatesKit, Handler } from '../kit/estates-kit.ts';
 
 /** Estate members: buyers invited by the organization, who read the estate once they accept. */
 export function memberHandlers(kit: EstatesKit): Record<'add' | 'remove', Handler> {

@@ -15,7 +15,8 @@ import { notFound } from '../access/access.ts';
 import { readable } from '../estate-queries/estate.queries.ts';
 import type { EstateView } from '../estate-views/estate-view.ts';
 import { C, type EstateDetailDoc } from '../estate-views/estate-views.projection.ts';
-import { idParam, type EstatesKit, type Handler } from '../kit/estates-kit.ts';
+import { idParam } from '@renopath/platform/service/handler-kit.ts';
+import type { EstatesKit, Handler } from '../kit/estates-kit.ts';
 
 /** Parts: one shape for roofs, floors, rooms and staircases (rooms and staircases live on a floor). */
 export type PartKind = 'roof' | 'floor' | 'room' | 'staircase';

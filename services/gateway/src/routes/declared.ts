@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest, preValidationAsyncHookHandler, preValidationHookHandler } from 'fastify';
-import { checkMessage, IdentitySubjects, type ServiceRequest } from '@renopath/contracts';
+import { checkMessage, IdentitySubjects, UUID_PATTERN, type ServiceRequest } from '@renopath/contracts';
 import { DomainError, type BlobStore, type Bus } from '@renopath/platform';
 import { contextsToSettle, settleAcrossContexts } from '@renopath/platform/service/settlement.ts';
 import { newId } from '@renopath/platform/service/handler-kit.ts';
@@ -21,7 +21,6 @@ export interface DeclaredRoutesOptions {
   settleTimeoutMs: number;
 }
 
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const HTML_HEADERS = {
   'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors *",
   'x-content-type-options': 'nosniff',
@@ -145,7 +144,7 @@ function requestChecks(route: RouteDef): preValidationHookHandler {
   return function checks(request, _reply, done) {
     const params = request.params as Record<string, string>;
     for (const id of route.ids ?? []) {
-      if (!UUID_RE.test(params[id] ?? '')) throw new HttpError(404, [`${id.replace(/_id$/, '').replace(/_/g, ' ')} not found`]);
+      if (!UUID_PATTERN.test(params[id] ?? '')) throw new HttpError(404, [`${id.replace(/_id$/, '').replace(/_/g, ' ')} not found`]);
     }
     if (!route.query) {
       // Like unknown body fields, a parameter the route does not take is refused rather than ignored.

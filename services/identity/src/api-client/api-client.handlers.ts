@@ -5,7 +5,8 @@ import { parse } from '@renopath/platform/service/handler-kit.ts';
 import { AdminCreateApiClientBody, DEFAULT_SCOPES, IdentitySubjects as S, SignWebhookBody, type ApiClientCreated, type Scope, type ServiceRequest, type WebhookSecretRotated } from '@renopath/contracts';
 import { apiClientDecider, apiClientStream } from './api-client.decider.ts';
 import { hashSecret, newSecret, newWebhookSecret } from '../tokens/secrets.ts';
-import { type IdentityKit, UUID_RE } from '../kit.ts';
+import { type IdentityKit } from '../kit.ts';
+import { UUID_PATTERN } from '@renopath/contracts';
 import { signWebhook } from '../webhook-secrets/sign-webhook.ts';
 
 /** API clients: issued with their secrets, revoked, webhook secrets rotated and opened. */
@@ -41,7 +42,7 @@ export function apiClients(kit: IdentityKit) {
 
     [S.adminRevokeApiClient]: async (req) => {
       const client_id = (req.params['client_id'] ?? '').toLowerCase();
-      if (!UUID_RE.test(client_id)) throw new DomainError(404, ['API client not found']);
+      if (!UUID_PATTERN.test(client_id)) throw new DomainError(404, ['API client not found']);
       const result = await handleCommand(store, apiClientStream(client_id), apiClientDecider, { type: 'RevokeApiClient', client_id }, ctx(req));
       await settle(result.position);
       return { client_id, revoked: true };
@@ -49,7 +50,7 @@ export function apiClients(kit: IdentityKit) {
 
     [S.adminRotateWebhookSecret]: async (req): Promise<WebhookSecretRotated> => {
       const client_id = (req.params['client_id'] ?? '').toLowerCase();
-      if (!UUID_RE.test(client_id)) throw new DomainError(404, ['API client not found']);
+      if (!UUID_PATTERN.test(client_id)) throw new DomainError(404, ['API client not found']);
       const webhook_secret = newWebhookSecret();
       const result = await handleCommand(store, apiClientStream(client_id), apiClientDecider, {
         type: 'RotateWebhookSecret', client_id, webhook_secret_encrypted: secrets.seal(webhook_secret, client_id),

@@ -1,4 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { isUuid } from '@renopath/contracts';
 
 /**
  * Single-use codes sent to an address: `<ids>.<secret>`. The ids say which stream holds the
@@ -17,7 +18,7 @@ export function readEmailedToken(token: string, idCount: number): { ids: string[
   const secret = parts.at(-1)!;
   if (!/^[A-Za-z0-9_-]{43}$/.test(secret)) return null;
   const ids = parts.slice(0, idCount).map((id) => id.toLowerCase());
-  if (!ids.every((id) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(id))) return null;
+  if (!ids.every(isUuid)) return null;
   return { ids, token_hash: hashOf(secret) };
 }
 

@@ -5,7 +5,8 @@ import { IdentitySubjects as S, TokenRequestBody, type ServiceRequest, type Toke
 import { apiClientDecider, apiClientStream } from '../api-client/api-client.decider.ts';
 import { C, type ApiClientDoc } from '../directory/directory.projection.ts';
 import { verifySecret } from './secrets.ts';
-import { type IdentityKit, UUID_RE } from '../kit.ts';
+import { type IdentityKit } from '../kit.ts';
+import { UUID_PATTERN } from '@renopath/contracts';
 
 const INVALID_CLIENT = new DomainError(400, ['client_id or client_secret is not valid']);
 
@@ -16,7 +17,7 @@ export function tokenHandlers(kit: IdentityKit) {
   const handlers: Record<string, (req: ServiceRequest) => Promise<unknown>> = {
     [S.issueToken]: async (req) => {
       const body = parse(TokenRequestBody, req.body);
-      const events = UUID_RE.test(body.client_id) ? await store.readStream(apiClientStream(body.client_id.toLowerCase())) : [];
+      const events = UUID_PATTERN.test(body.client_id) ? await store.readStream(apiClientStream(body.client_id.toLowerCase())) : [];
       const client = fold(apiClientDecider, events.map((e) => e as never));
       const known = client.exists && !client.revoked;
       // An unknown or revoked id is checked against a dummy hash: its answer takes as long as a wrong secret's.

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { CurrentStreamState, JSONEventData, Position } from '@kurrent/kurrentdb-client';
 import type { EventMetadata, NewEvent, RecordedEvent } from '../ports/event-store.ts';
+import { UUID_PATTERN } from '@renopath/contracts';
 import { streamWanted } from '../internal/serial-subscription.ts';
 
 /**
@@ -173,7 +174,6 @@ export interface StoredMetadata {
   $causationId?: string;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * The server's event id: ESDB ids are UUIDs, and the server dedupes a retried append by them. A
@@ -182,7 +182,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  */
 export function esdbEventId(eventId: string): string {
   if (eventId.length === 0) throw new Error('event_id must not be empty');
-  if (UUID.test(eventId)) return eventId.toLowerCase();
+  if (UUID_PATTERN.test(eventId)) return eventId.toLowerCase();
   const bytes = createHash('sha256').update(`renopath-event\0${eventId}`).digest().subarray(0, 16);
   bytes[6] = (bytes[6]! & 0x0f) | 0x80;
   bytes[8] = (bytes[8]! & 0x3f) | 0x80;

@@ -1,12 +1,19 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { z } from 'zod';
-import { checkMessage, formatIssues, Messages, type Actor, type MessageContract, type ServiceRequest } from '@renopath/contracts';
+import { checkMessage, formatIssues, isUuid, Messages, type Actor, type MessageContract, type ServiceRequest } from '@renopath/contracts';
 import { DomainError, type Bus, type Closeable, type EventEnvelope } from '../ports/bus.ts';
 import type { ReadStore } from '../ports/read-store.ts';
 import { ProjectionTimeoutError, type Projection } from '../projection-runner.ts';
 import type { CommandContext } from './decider.ts';
 
 /** What every service's bus handlers share: event metadata, read-your-writes, the caller, validation. */
+
+/** A path id that is not a UUID names nothing (404, `<what> not found`), like an id of another tenant; ids are kept in lower case. */
+export function idParam(req: Pick<ServiceRequest, 'params'>, key: string, what: string): string {
+  const value = String(req.params?.[key] ?? '').toLowerCase();
+  if (!isUuid(value)) throw new DomainError(404, [`${what} not found`]);
+  return value;
+}
 
 /** The metadata and time stamped on the events one request causes. */
 export function commandContext(req: Pick<ServiceRequest, 'actor' | 'correlation_id' | 'idempotency_key'>, now: Date): CommandContext {

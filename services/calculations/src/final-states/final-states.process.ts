@@ -1,0 +1,31 @@
+import { runProcessManager } from '@renopath/platform/service/process-manager.ts';
+import { jobAttempts, jobDuration } from '@renopath/platform/observability/metrics.ts';
+import type { CalculationJob } from '@renopath/contracts';
+import { JOB_STREAM_PREFIX } from '../job/job.decider.ts';
+import { J, type JobDoc } from '../job-views/job-views.projection.ts';
+import type { CalculationsKit } from '../kit/calculations-kit.ts';
+
+/**
+ * Final states reach `onFinal` (the webhook dispatcher) from the log, at least once (it dedupes per
+ * job and type), with the job as its read model shows it; and the job's duration and attempts are observed.
+ */
+export function startFinalStates(kit: CalculationsKit, onFinal: (job: CalculationJob, doc: JobDoc) => Promise<void>) {
+  const { store, reads, log, projection, config } = kit;
+  return runProcessManager({
+    name: 'calculations-final-states',
+    eventStore: store,
+    readStore: reads,
+    eventTypes: ['CalculationJobFinished', 'CalculationJobFailed', 'CalculationJobStopped'],
+    onError: (err, event) => log.warn({ err, event_id: event?.event_id }, 'final-state reaction failed; retrying'),
+    async handle(event) {
+      await projection.waitFor(event.position, config.settleTimeoutMs);
+      const doc = await reads.get<JobDoc>(J.jobs, event.stream.slice(JOB_STREAM_PREFIX.length));
+      if (!doc) return;
+      const status = doc.job.calculation_job_status;
+      const seconds = (Date.parse(event.occurred_at) - Date.parse(doc.job.created_at)) / 1000;
+      if (Number.isFinite(seconds)) jobDuration.observe({ status }, Math.max(0, seconds));
+      jobAttempts.observe({ status }, doc.attempt);
+      await onFinal(doc.job, doc);
+    },
+  });
+}
