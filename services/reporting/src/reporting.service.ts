@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { DomainError, type BlobStore, type Bus, type Closeable, type EventStore, type ReadStore } from '@renopath/platform';
 import { handleCommand } from '@renopath/platform/service/decider.ts';
 import { runProjection, type Projection } from '@renopath/platform/projection-runner.ts';
-import { actorOf, commandContext, newId, parse, readYourWrites, serveMessages } from '@renopath/platform/service/handler-kit.ts';
+import { actorOf, commandContext, idParam, newId, parse, readYourWrites, serveMessages } from '@renopath/platform/service/handler-kit.ts';
 import type { Settlement } from '@renopath/platform/service/settlement.ts';
 import {
   CreateReportBody,
@@ -61,17 +61,10 @@ export interface ReportingService {
 
 type Handler = (req: ServiceRequest) => Promise<unknown>;
 
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const REFERRAL_TOKEN_RE = /^[A-Za-z0-9_-]{32}$/;
 const PDF = 'application/pdf';
 const PHOTO_TYPES = new Set(['image/jpeg', 'image/png']);
 const notFound = (what: string) => new DomainError(404, [`${what} not found`]);
-
-function idParam(req: ServiceRequest, key: string, what: string): string {
-  const value = String(req.params?.[key] ?? '').toLowerCase();
-  if (!UUID_RE.test(value)) throw notFound(what);
-  return value;
-}
 
 /** The estate's country decides a report's default language (docs/http-contract.md "Renovations and reports"). */
 const defaultLanguage = (estate: Pick<Estate, 'address'>): ReportLanguage => (estate.address.country === 'NL' ? 'nl-NL' : 'nl-BE');
