@@ -24,7 +24,7 @@ export const CONTEXT = 'identity';
  */
 export async function startIdentityContext(config: IdentityServiceConfig, bus: Bus, log: Logger, options: { deferServe?: boolean } = {}) {
   const runtime = await openContextRuntime({ platform: config.platform, context: CONTEXT, bus, log });
-  const { storage, settlement } = runtime;
+  const { storage } = runtime;
   const keys = await SigningKeys.open({
     file: join(config.platform.dataDir, CONTEXT, 'signing-keys.json'),
     rotateAfterMs: config.keyRotationMs,
