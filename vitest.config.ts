@@ -8,40 +8,18 @@ const shape = (suffix: string) => roots.map((root) => `${root}/**/*.${suffix}.sp
 
 /**
  * The API suite: the e2e files that talk to the service over HTTP only, so they run in more than one
- * deployment (RENOPATH_E2E_STACK): embedded; every service its own process over NATS with SQLite; and
- * the same with PostgreSQL and two replicas of estates and the gateway (POSTGRES_API_SUITE's part). A test inside them that needs the embedded
- * process's objects skips in the distributed modes with `[skip] embedded-only` (stack.ts `embeddedOnly`).
- */
-const API_SUITE = [
-  'auth',
-  'identity',
-  'estates',
-  'estates-parts',
-  'estates-files',
-  'estates-history',
-  'estates-visibility',
-  'renovations',
-  'renovations-items',
-  'renovations-cascades',
-  'renovations-search',
-  'calculations-jobs',
-  'calculations-validation',
-  'calculations-sources',
-  'reports',
-  'idempotency',
-  'conformance',
-  'attack-bola',
-  'attack-takeover',
-  'attack-jwt',
-].map((name) => `services/gateway/test/${name}.e2e.spec.ts`);
-
-/**
- * Over PostgreSQL, the API suite's files whose answers rest on what the stores do: queries and lists,
- * transactions, keyed appends, an estate's history, jobs under leases. The whole suite runs over
- * NATS with SQLite; the files left out here (authentication, attacks, validation, conformance,
- * cascades, files, reports) exercise the gateway and the contexts, which are the same code over
- * either store, and PostgreSQL's adapters pass the port contract suites SQLite's pass. This stack
- * runs one file at a time (below), so on CI's two cores the whole suite over it took ~5 of ~18 minutes.
+ * deployment (RENOPATH_E2E_STACK). Every file runs embedded (the `e2e` project), and once more with
+ * every service its own process over NATS: over PostgreSQL (with two replicas of estates and the
+ * gateway) the files whose answers rest on what the stores do (queries and lists, transactions, keyed
+ * appends, an estate's history, jobs under leases); over SQLite the others (authentication, attacks,
+ * validation, conformance, cascades, files, reports), which exercise the gateway, the bus and the
+ * contexts' processes, the same code over either store. SQLite's adapters are proved by the embedded
+ * runs and the port contract suites, which PostgreSQL's pass too. A test inside them that needs the
+ * embedded process's objects skips in the distributed modes with `[skip] embedded-only` (stack.ts
+ * `embeddedOnly`).
+ *
+ * Each distributed project starts one stack before its files (globalSetup, shared-stack.ts) and each
+ * file works in an organization of its own there; a file that needs its own settings starts its own.
  */
 const POSTGRES_API_SUITE = [
   'identity',
@@ -51,7 +29,25 @@ const POSTGRES_API_SUITE = [
   'renovations-search',
   'calculations-jobs',
   'idempotency',
-].map((name) => `services/gateway/test/${name}.e2e.spec.ts`);
+];
+const SQLITE_API_SUITE = [
+  'auth',
+  'estates-parts',
+  'estates-files',
+  'estates-visibility',
+  'renovations',
+  'renovations-cascades',
+  'calculations-validation',
+  'calculations-sources',
+  'reports',
+  'conformance',
+  'attack-bola',
+  'attack-takeover',
+  'attack-jwt',
+];
+const apiFiles = (names: string[]) => names.map((name) => `services/gateway/test/${name}.e2e.spec.ts`);
+/** Every file of the API suite: each runs embedded, and distributed over one of the stores. */
+export const API_SUITE = [...POSTGRES_API_SUITE, ...SQLITE_API_SUITE].sort();
 
 /**
  * The gateway's other e2e files run embedded only (the `e2e` project), and why: they start their own
@@ -125,7 +121,8 @@ export default defineConfig({
           extends: true as const,
           test: {
             name,
-            include: name === 'e2e-nats-postgres' ? POSTGRES_API_SUITE : API_SUITE,
+            include: apiFiles(name === 'e2e-nats-postgres' ? POSTGRES_API_SUITE : SQLITE_API_SUITE),
+            globalSetup: ['services/gateway/test/shared-stack.ts'],
             env: { RENOPATH_E2E_STACK: name.replace('e2e-', '') },
             // Seven processes start per stack on two shared cores, and every request crosses HTTP and NATS.
             testTimeout: 60_000,
