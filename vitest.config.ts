@@ -109,6 +109,10 @@ export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // A test that asserts nothing fails (expect.hasAssertions for every test): one that returns early, or
+    // whose checks are never reached, cannot pass unseen.
+    expect: { requireAssertions: true },
+    reporters: ['default', './test/support/slowest-files.ts'],
     // Two cores on CI machines: keep worker count low so int/e2e suites with real servers do not starve.
     maxWorkers: 2,
     projects: [
