@@ -75,6 +75,7 @@ export const EMBEDDED_ONLY: Record<string, string> = {
   'distributed': 'starts its own distributed stacks (nats-sqlite)',
   'kill-postgres': 'starts its own distributed stack (nats-postgres) and kills its processes',
   'faults': 'starts its own NATS server, PostgreSQL cluster and distributed stack, and stops each of them under load',
+  'settle-graph': 'records the consumers the embedded process opens on its bus',
 };
 
 const NATS_URL = process.env['RENOPATH_TEST_NATS_URL'] ?? 'nats://127.0.0.1:4222';

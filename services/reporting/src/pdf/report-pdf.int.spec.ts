@@ -9,6 +9,7 @@ import { componentName, formatDate, formatMoney, translations } from '../i18n/in
 import { foreignStringsIn, plain } from '../i18n/testing.ts';
 import { REPORT_LANGUAGES, type ReportLanguage, type ReportModel } from '../report-model.ts';
 import { renderReportPdf } from './index.ts';
+import { PAGE } from './layout.ts';
 import { emptyReportModel, sampleReportModel } from './testing.ts';
 
 const ARTIFACTS = fileURLToPath(new URL('../../test-artifacts/', import.meta.url));
@@ -33,11 +34,11 @@ async function pdfText(bytes: Uint8Array): Promise<{ pages: string[]; text: stri
 }
 
 
-function pngOf(pdf: Uint8Array, page: number, name: string): void {
-  if (!HAS_PDFTOPPM) {
-    console.warn(`SKIPPED: pdftoppm is not installed, no PNG of ${name} written`);
-    return;
-  }
+/**
+ * Renders one page to a PNG under test-artifacts/ (for a person to look at) and reads back its size:
+ * the page is drawn, on an A4 portrait sheet. Tests that call it skip where pdftoppm is missing.
+ */
+function pngOf(pdf: Uint8Array, page: number, name: string): { width: number; height: number } {
   mkdirSync(ARTIFACTS, { recursive: true });
   const dir = mkdtempSync(join(tmpdir(), 'report-pdf-'));
   try {
@@ -46,7 +47,16 @@ function pngOf(pdf: Uint8Array, page: number, name: string): void {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+  const png = readFileSync(join(ARTIFACTS, `${name}.png`));
+  expect(png.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+  // IHDR, the first chunk: width and height in pixels at 80 dpi (A4 is 595 x 842 points, 72 a inch).
+  const size = { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
+  expect(size.width).toBe(Math.ceil((PAGE.width * 80) / 72));
+  expect(size.height).toBe(Math.ceil((PAGE.height * 80) / 72));
+  return size;
 }
+const withPdftoppm = it.skipIf(!HAS_PDFTOPPM);
+if (!HAS_PDFTOPPM) console.warn('[skip] pdftoppm is not installed: the tests that render pages to PNG are skipped');
 
 describe('the PDF report', () => {
   for (const language of REPORT_LANGUAGES) {
@@ -95,7 +105,7 @@ describe('the PDF report', () => {
         expect(foreignStringsIn(language, text)).toEqual([]);
       });
 
-      it('keeps a PNG of the cover and of the chart page as a test artifact', async () => {
+      withPdftoppm('keeps a PNG of the cover and of the chart page as a test artifact', async () => {
         const { pdf } = await render();
         pngOf(pdf, 1, `report-${language}-cover`);
         pngOf(pdf, 2, `report-${language}-chart`);
@@ -137,7 +147,7 @@ describe('the PDF report', () => {
       const { pages } = await pdfText(pdf);
       expect(plain(pages[0]!)).toContain('Chaussée de la Grande Route');
       expect(plain(pages[0]!)).toContain(plain(formatMoney('fr-BE', model.totals.net_cost)));
-      pngOf(pdf, 1, 'report-long-address-cover');
+      if (HAS_PDFTOPPM) pngOf(pdf, 1, 'report-long-address-cover');
     });
 
     it('shows a JPEG photo, and a damaged photo as none', async () => {
