@@ -29,6 +29,8 @@ export interface SharedStackInfo {
 export const SHARED_STACK_ENV: Record<string, string> = {
   RENOPATH_ALLOW_PRIVATE_NETWORK: 'true',
   RENOPATH_WEBHOOK_RETRY_SCHEDULE: '0,100ms,100ms',
+  // A service slow to answer on a busy machine is not a dead one: the files wait for the answer.
+  RENOPATH_BUS_TIMEOUT_MS: '60000',
 };
 
 declare module 'vitest' {

@@ -131,6 +131,9 @@ async function embeddedBackend(env: Record<string, string>): Promise<Backend> {
     // The contexts on the main thread: threads are what context-threads.e2e (and the Node 22 run) test,
     // and on two shared cores every thread started per file costs start-up time (a test sets it to override).
     RENOPATH_CONTEXT_THREADS: 'none',
+    // A service slow to answer on a busy machine is not a dead one: tests wait for the answer (those that
+    // test the 503 of a dead service set their own).
+    RENOPATH_BUS_TIMEOUT_MS: '60000',
     ...env,
   }, { wireFidelity: true });
   return {
