@@ -8,40 +8,18 @@ const shape = (suffix: string) => roots.map((root) => `${root}/**/*.${suffix}.sp
 
 /**
  * The API suite: the e2e files that talk to the service over HTTP only, so they run in more than one
- * deployment (RENOPATH_E2E_STACK): embedded; every service its own process over NATS with SQLite; and
- * the same with PostgreSQL and two replicas of estates and the gateway (POSTGRES_API_SUITE's part). A test inside them that needs the embedded
- * process's objects skips in the distributed modes with `[skip] embedded-only` (stack.ts `embeddedOnly`).
- */
-const API_SUITE = [
-  'auth',
-  'identity',
-  'estates',
-  'estates-parts',
-  'estates-files',
-  'estates-history',
-  'estates-visibility',
-  'renovations',
-  'renovations-items',
-  'renovations-cascades',
-  'renovations-search',
-  'calculations-jobs',
-  'calculations-validation',
-  'calculations-sources',
-  'reports',
-  'idempotency',
-  'conformance',
-  'attack-bola',
-  'attack-takeover',
-  'attack-jwt',
-].map((name) => `services/gateway/test/${name}.e2e.spec.ts`);
-
-/**
- * Over PostgreSQL, the API suite's files whose answers rest on what the stores do: queries and lists,
- * transactions, keyed appends, an estate's history, jobs under leases. The whole suite runs over
- * NATS with SQLite; the files left out here (authentication, attacks, validation, conformance,
- * cascades, files, reports) exercise the gateway and the contexts, which are the same code over
- * either store, and PostgreSQL's adapters pass the port contract suites SQLite's pass. This stack
- * runs one file at a time (below), so on CI's two cores the whole suite over it took ~5 of ~18 minutes.
+ * deployment (RENOPATH_E2E_STACK). Every file runs embedded (the `e2e` project), and once more with
+ * every service its own process over NATS: over PostgreSQL (with two replicas of estates and the
+ * gateway) the files whose answers rest on what the stores do (queries and lists, transactions, keyed
+ * appends, an estate's history, jobs under leases); over SQLite the others (authentication, attacks,
+ * validation, conformance, cascades, files, reports), which exercise the gateway, the bus and the
+ * contexts' processes, the same code over either store. SQLite's adapters are proved by the embedded
+ * runs and the port contract suites, which PostgreSQL's pass too. A test inside them that needs the
+ * embedded process's objects skips in the distributed modes with `[skip] embedded-only` (stack.ts
+ * `embeddedOnly`).
+ *
+ * Each distributed project starts one stack before its files (globalSetup, shared-stack.ts) and each
+ * file works in an organization of its own there; a file that needs its own settings starts its own.
  */
 const POSTGRES_API_SUITE = [
   'identity',
@@ -51,7 +29,25 @@ const POSTGRES_API_SUITE = [
   'renovations-search',
   'calculations-jobs',
   'idempotency',
-].map((name) => `services/gateway/test/${name}.e2e.spec.ts`);
+];
+const SQLITE_API_SUITE = [
+  'auth',
+  'estates-parts',
+  'estates-files',
+  'estates-visibility',
+  'renovations',
+  'renovations-cascades',
+  'calculations-validation',
+  'calculations-sources',
+  'reports',
+  'conformance',
+  'attack-bola',
+  'attack-takeover',
+  'attack-jwt',
+];
+const apiFiles = (names: string[]) => names.map((name) => `services/gateway/test/${name}.e2e.spec.ts`);
+/** Every file of the API suite: each runs embedded, and distributed over one of the stores. */
+export const API_SUITE = [...POSTGRES_API_SUITE, ...SQLITE_API_SUITE].sort();
 
 /**
  * The gateway's other e2e files run embedded only (the `e2e` project), and why: they start their own
@@ -79,6 +75,7 @@ export const EMBEDDED_ONLY: Record<string, string> = {
   'distributed': 'starts its own distributed stacks (nats-sqlite)',
   'kill-postgres': 'starts its own distributed stack (nats-postgres) and kills its processes',
   'faults': 'starts its own NATS server, PostgreSQL cluster and distributed stack, and stops each of them under load',
+  'settle-graph': 'records the consumers the embedded process opens on its bus',
 };
 
 const NATS_URL = process.env['RENOPATH_TEST_NATS_URL'] ?? 'nats://127.0.0.1:4222';
@@ -111,8 +108,14 @@ for (const { name, missing } of distributed) {
 
 export default defineConfig({
   test: {
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Backstops for a hang, not measures: a test waits for what it needs, which on a busy machine (two
+    // cores shared with other work) takes several times as long as on a quiet one.
+    testTimeout: 120_000,
+    hookTimeout: 180_000,
+    // A test that asserts nothing fails (expect.hasAssertions for every test): one that returns early, or
+    // whose checks are never reached, cannot pass unseen.
+    expect: { requireAssertions: true },
+    reporters: ['default', './test/support/slowest-files.ts'],
     // Two cores on CI machines: keep worker count low so int/e2e suites with real servers do not starve.
     maxWorkers: 2,
     projects: [
@@ -125,11 +128,12 @@ export default defineConfig({
           extends: true as const,
           test: {
             name,
-            include: name === 'e2e-nats-postgres' ? POSTGRES_API_SUITE : API_SUITE,
+            include: apiFiles(name === 'e2e-nats-postgres' ? POSTGRES_API_SUITE : SQLITE_API_SUITE),
+            globalSetup: ['services/gateway/test/shared-stack.ts'],
             env: { RENOPATH_E2E_STACK: name.replace('e2e-', '') },
             // Seven processes start per stack on two shared cores, and every request crosses HTTP and NATS.
-            testTimeout: 60_000,
-            hookTimeout: 180_000,
+            testTimeout: 180_000,
+            hookTimeout: 300_000,
             // After the other projects (their PostgreSQL suites and kill-postgres), one stack at a time under the
             // default max_connections (100): two would pass it at moments.
             ...(name === 'e2e-nats-postgres' ? { sequence: { groupOrder: 1 }, maxWorkers: postgresWorkers } : {}),

@@ -1,4 +1,4 @@
-import { fork } from 'node:child_process';
+import type { fork } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';

@@ -76,7 +76,7 @@ export function judgeConnections(connz, { name, serves = null, prefix = '', addr
     const elsewhere = connections.filter((c) => c?.name === name).length;
     return {
       ok: false,
-      reason: `no NATS connection named "${name}" from this host (${[...own].join(', ') || 'no address'})` + (elsewhere ? `; ${elsewhere} from other hosts` : ''),
+      reason: `no NATS connection named "${name}" from this host (${[...own].join(', ') || 'no address'})${elsewhere ? `; ${elsewhere} from other hosts` : ''}`,
     };
   }
   if (serves === null) return { ok: true, reason: `connected to NATS as "${name}"` };

@@ -64,7 +64,7 @@ function postJson(agent: Agent, url: string, headers: Record<string, string>, bo
 }
 
 /** Where the reference work leaves its result, so that no compiler drops it as unused. */
-let referenceSink = 0;
+let _referenceSink = 0;
 /**
  * A fixed piece of CPU work, timed with the machine otherwise idle: how fast this machine runs at the
  * moment. On a shared VM that changes by tens of percent from one minute to the next, and the job
@@ -77,7 +77,7 @@ function referenceWorkMs(): number {
     for (let i = 0; i < 100_000; i++) digest = createHash('sha256').update(digest).digest();
     let x = digest[0]!;
     for (let i = 0; i < 10_000_000; i++) x = (x * 31 + i) | 0;
-    referenceSink ^= x;
+    _referenceSink ^= x;
     return performance.now() - started;
   };
   work(); // the first run also compiles it

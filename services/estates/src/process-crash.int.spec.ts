@@ -47,7 +47,7 @@ describe('estates process managers under SIGKILL', () => {
   for (const step of STEPS) {
     it(`finish the external_id and deletion workflows after a kill at ${step}`, { timeout: 60_000 }, async () => {
       const base = join(dir, step);
-      const files = [join(base + '-events.db'), join(base + '-reads.db'), join(base + '-blobs')];
+      const files = [join(`${base}-events.db`), join(`${base}-reads.db`), join(`${base}-blobs`)];
       const child = await runChild([...files, step]);
       expect(child.stdout, child.stderr).toContain(`killed ${step}`);
       expect(child.stdout).not.toContain('done');

@@ -23,7 +23,7 @@ let clientEstate: string;
 const SAMPLE_BODIES: Record<string, unknown> = {
   'PATCH /users/{user_id}': { first_name: 'Mallory' },
   'PATCH /organizations/{organization_id}': { organization_name: 'Hijacked' },
-  'POST /organizations/{organization_id}/members': { email_address: 'mallory@evil.example', first_name: 'Mal', last_name: 'Lory', member_type: 'EMPLOYEE' },
+  'POST /organizations/{organization_id}/members': { email_address: 'mallory@bola.example', first_name: 'Mal', last_name: 'Lory', member_type: 'EMPLOYEE' },
   'PATCH /estates/{estate_id}': { name: 'Hijacked' },
   'POST /estates/{estate_id}/roofs': { estate_roof_type: 'FLAT' },
   'PATCH /estates/{estate_id}/roofs/{roof_id}': { surface_m2: 1 },
@@ -33,7 +33,7 @@ const SAMPLE_BODIES: Record<string, unknown> = {
   'PATCH /estates/{estate_id}/floors/{floor_id}/rooms/{room_id}': { surface_m2: 1 },
   'POST /estates/{estate_id}/floors/{floor_id}/staircases': { estate_staircase_type: 'STRAIGHT' },
   'PATCH /estates/{estate_id}/floors/{floor_id}/staircases/{staircase_id}': { estate_staircase_type: 'SPIRAL' },
-  'POST /estates/{estate_id}/members': { email_address: 'mallory@evil.example', first_name: 'Mal', last_name: 'Lory' },
+  'POST /estates/{estate_id}/members': { email_address: 'mallory@bola.example', first_name: 'Mal', last_name: 'Lory' },
 };
 /** Renovation items, in each of their four scopes. */
 const sampleBody = (method: string, path: string): unknown =>

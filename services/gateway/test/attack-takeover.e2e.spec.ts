@@ -115,7 +115,7 @@ describe('roles come from the token\'s organization', () => {
     expect((await stack.as(dual).get(`/organizations/${agency.organization.id}/members`)).statusCode).toBe(404);
     expect((await stack.as(dual).get('/organizations')).json().map((o: { id: string }) => o.id)).toEqual([attacker.organization.id]);
     // As an employee there, not an owner: the owner role elsewhere does not carry over.
-    const addByDual = await stack.as(dual).post(`/organizations/${attacker.organization.id}/members`, { email_address: 'x@y.example', first_name: 'X', last_name: 'Y', member_type: 'OWNER' });
+    const addByDual = await stack.as(dual).post(`/organizations/${attacker.organization.id}/members`, { email_address: 'x@takeover.example', first_name: 'X', last_name: 'Y', member_type: 'OWNER' });
     expect(addByDual.statusCode).toBe(403);
     // And the attacker's owner, who now shares a member with the agency, still sees nothing of the agency.
     expect((await stack.as(attacker.token).get(`/estates/${honestEstate.id}`)).statusCode).toBe(404);

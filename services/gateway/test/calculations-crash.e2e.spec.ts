@@ -49,7 +49,16 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-const env = () => ({ RENOPATH_ALLOW_PRIVATE_NETWORK: 'true', RENOPATH_LIDAR_URL: lidarUrl, RENOPATH_PROVIDER_TIMEOUT_MS: '60000', RENOPATH_JOB_LEASE_MS: '1500' });
+/**
+ * A lease is a job's budget for one attempt (no renewal), and a job has three attempts. The process
+ * that dies holds the job under a lease that only has to outlast the few requests before the kill
+ * (a retake before it would spend an attempt), and that the restarted process waits out: a process
+ * start on a busy machine takes about as long. The process that finishes the job has the default
+ * (30 s), time for a whole run on a busy machine. The waits below allow for both leases.
+ */
+const DYING_LEASE_MS = 10_000;
+const RUN_LEASE_MS = 30_000;
+const env = (leaseMs: number) => ({ RENOPATH_ALLOW_PRIVATE_NETWORK: 'true', RENOPATH_LIDAR_URL: lidarUrl, RENOPATH_PROVIDER_TIMEOUT_MS: '60000', RENOPATH_JOB_LEASE_MS: String(leaseMs) });
 const call = async (c: ServiceChild, token: string, method: string, path: string, body?: unknown) => {
   const res = await fetch(`${c.url}${path}`, { method, headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) }, ...(body ? { body: JSON.stringify(body) } : {}) });
   return { status: res.status, body: (await res.json()) as Record<string, any> };
@@ -63,8 +72,8 @@ async function until(what: string, check: () => Promise<boolean>, timeoutMs = 30
 }
 
 describe('a job whose worker dies in the middle', () => {
-  it('is resumed after its lease and finishes once', { timeout: 90_000 }, async () => {
-    child = await startChild(dataDir, env());
+  it('is resumed after its lease and finishes once', { timeout: 240_000 }, async () => {
+    child = await startChild(dataDir, env(DYING_LEASE_MS));
     let token = await childToken(child.url);
     const created = await call(child, token, 'POST', URL, HOME);
     expect(created.status).toBe(200);
@@ -75,13 +84,14 @@ describe('a job whose worker dies in the middle', () => {
     await child.exited;
 
     hang = false;
-    child = await startChild(dataDir, env());
+    child = await startChild(dataDir, env(RUN_LEASE_MS));
     token = await childToken(child.url);
     let job: Record<string, any> = {};
+    // The dying lease runs out, the sweep takes the job again, and the run ends within its lease.
     await until('the job to finish', async () => {
       job = (await call(child!, token, 'GET', `/v1/calculation-jobs/${id}`)).body;
       return job['calculation_job_status'] === 'FINISHED' || job['calculation_job_status'] === 'FAILED';
-    });
+    }, DYING_LEASE_MS + 2 * RUN_LEASE_MS);
     expect(job['calculation_job_status'], JSON.stringify(job['metadata'])).toBe('FINISHED');
     expect(job['metadata'].data_quality.sources.building_width).toBe('LIDAR');
     const renovations = (await call(child, token, 'GET', '/renovations')).body as unknown as Array<{ id: string; estate_id: string }>;

@@ -19,8 +19,10 @@ let server: Server;
 let base = '';
 let pdf: Uint8Array;
 
+/** A job ends within its attempts' leases: three of the default 30 s (services/calculations config). */
+const JOB_ENDS_WITHIN_MS = 3 * 30_000;
 async function untilFinal(a: ReturnType<Stack['as']>, id: string) {
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + JOB_ENDS_WITHIN_MS;
   for (;;) {
     const job = (await a.get(`/v1/calculation-jobs/${id}`)).json();
     if (['FINISHED', 'FAILED', 'STOPPED'].includes(job.calculation_job_status)) return job;

@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startStack, type Stack } from './stack.ts';
 import { created, houseWithParts, newRenovation } from './renovations.fixtures.ts';
 
@@ -14,6 +14,12 @@ import { created, houseWithParts, newRenovation } from './renovations.fixtures.t
  * operator's check that the read models are what the event logs say, and their repair.
  */
 const run = promisify(execFile);
+/**
+ * One CLI run: a tsx process that opens every context's stores and replays them, a second or two on a
+ * quiet machine, half a minute with two busy processes beside it. A test makes up to four runs.
+ */
+const CLI_MS = 120_000;
+vi.setConfig({ testTimeout: 4 * CLI_MS });
 const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
 let dataDir: string;
 let estateIds: string[];
@@ -23,6 +29,7 @@ const cli = async (args: string[], env: Record<string, string> = {}) => {
   try {
     const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'services/gateway/src/cli.ts', ...args], {
       cwd: ROOT,
+      timeout: CLI_MS,
       env: { PATH: process.env['PATH'] ?? '', RENOPATH_DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...env },
     });
     return { code: 0, stdout, stderr };

@@ -24,7 +24,7 @@ beforeAll(async () => {
 });
 afterAll(async () => stack?.close());
 
-const operation = (method: string, path: string) => ((doc['paths'] as Record<string, Record<string, Json>>)[path] ?? {})[method.toLowerCase()];
+const operation = (method: string, path: string) => (doc['paths'] as Record<string, Record<string, Json>>)[path]?.[method.toLowerCase()];
 const component = (name: string) => (doc['components'] as { schemas: Record<string, Json> }).schemas[name];
 const jsonContent = (holder: Json | undefined) => ((holder?.['content'] as Record<string, { schema: Json }> | undefined)?.['application/json'])?.schema;
 

@@ -101,7 +101,7 @@ describe('GET /v1/renovations', () => {
   });
 
   it("shows another tenant nothing of this tenant's renovations", async () => {
-    const other = stack.as((await stack.tenant('Other Agency', 'olga@other.example')).token);
+    const other = stack.as((await stack.tenant('Other Agency', 'olga@search.example')).token);
     const res = await other.get('/v1/renovations?include_deleted=true');
     expect(res.json()).toMatchObject({ total: 0, data: [] });
   });

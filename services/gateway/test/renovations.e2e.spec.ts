@@ -15,7 +15,7 @@ const YEAR = new Date().getUTCFullYear();
 beforeAll(async () => {
   stack = await startStack();
   api = stack.as(await stack.token());
-  other = stack.as((await stack.tenant('Other Agency', 'olga@other.example')).token);
+  other = stack.as((await stack.tenant('Other Agency', 'olga@renovations.example')).token);
 });
 afterAll(async () => stack?.close());
 

@@ -10,7 +10,9 @@ import { identityRoutes } from '../src/routes/identity.routes.ts';
 import { renovationsRoutes } from '../src/routes/renovations.routes.ts';
 import { reportingRoutes } from '../src/routes/reporting.routes.ts';
 import type { RouteDef } from '../src/routes/route.ts';
+import { inject } from 'vitest';
 import { ADMIN_TOKEN, startDistributedStack, type DistributedMode, type DistributedStack, type DistributedStackOptions } from './distributed-stack.ts';
+import { PUBLIC_URL, replicaCounts, type SharedStackInfo } from './shared-stack.ts';
 
 export { ADMIN_TOKEN };
 
@@ -84,13 +86,23 @@ export function multipart(parts: Part[], boundary = '----renopath-test-boundary-
 }
 
 /**
- * The whole service on fresh storage: embedded (the default) or distributed, per RENOPATH_E2E_STACK.
+ * The whole service: embedded (the default) or distributed, per RENOPATH_E2E_STACK. Embedded, it is
+ * a process of its own on fresh storage. Distributed, a call without settings of its own is given the
+ * project's shared stack (shared-stack.ts, started once by vitest's globalSetup) and, as `bootstrap`,
+ * a fresh organization with its owner and API client: the files sharing the stack are apart as two
+ * customers are. `own: true` (or any settings) starts a stack for the caller alone.
  * The distributed stack answers the same surface, but `running` (the embedded process's objects)
  * is null there: tests that need it are marked with `embeddedOnly`.
  */
-export async function startStack(env: Record<string, string> = {}, options: { mode?: StackMode; distributed?: Partial<DistributedStackOptions> } = {}) {
+export async function startStack(
+  env: Record<string, string> = {},
+  options: { mode?: StackMode; own?: boolean; distributed?: Partial<DistributedStackOptions> } = {},
+) {
   const mode = options.mode ?? STACK_MODE;
   if (mode === 'embedded') return surface(await embeddedBackend(env));
+  const shared = inject('renopathSharedStack');
+  const alone = options.own || options.distributed !== undefined || Object.entries(env).some(([name, value]) => shared?.env[name] !== value);
+  if (shared && shared.mode === mode && !alone) return surface(await sharedBackend(shared));
   return surface(await distributedBackend(mode, env, options.distributed ?? {}));
 }
 
@@ -98,9 +110,10 @@ interface Backend {
   app: StackApp;
   /** The embedded process's objects; null when the services run as their own processes. */
   running: Embedded | null;
-  /** The distributed stack's processes; null when embedded. */
+  /** The distributed stack's processes; null when embedded, or shared by the project's files. */
   distributed: DistributedStack | null;
-  bootstrap: { client_id: string; client_secret: string; organization_id: string; user_id: string };
+  mode: StackMode;
+  bootstrap: { client_id: string; client_secret: string; organization_id: string; user_id: string; email_address: string };
   /** The data dir of the gateway (and of the blob store it shares with estates and reporting). */
   dataDir: string;
   /** Where a context keeps its files (keys, secrets, SQLite files). */
@@ -115,13 +128,20 @@ async function embeddedBackend(env: Record<string, string>): Promise<Backend> {
     RENOPATH_ADMIN_TOKEN: ADMIN_TOKEN,
     RENOPATH_RATE_LIMIT_PER_SECOND: '0',
     LOG_LEVEL: 'silent',
+    // The contexts on the main thread: threads are what context-threads.e2e (and the Node 22 run) test,
+    // and on two shared cores every thread started per file costs start-up time (a test sets it to override).
+    RENOPATH_CONTEXT_THREADS: 'none',
+    // A service slow to answer on a busy machine is not a dead one: tests wait for the answer (those that
+    // test the 503 of a dead service set their own).
+    RENOPATH_BUS_TIMEOUT_MS: '60000',
     ...env,
   }, { wireFidelity: true });
   return {
     app: running.gateway.app as unknown as StackApp,
     running,
     distributed: null,
-    bootstrap: running.bootstrap!,
+    mode: 'embedded',
+    bootstrap: { ...running.bootstrap!, email_address: BOOTSTRAP_OWNER },
     dataDir,
     contextDir: (context) => join(dataDir, context),
     async close() {
@@ -130,9 +150,6 @@ async function embeddedBackend(env: Record<string, string>): Promise<Backend> {
     },
   };
 }
-
-/** The public URL the embedded stack's links carry (its default): the distributed stack is given the same. */
-const PUBLIC_URL = 'http://localhost:8080';
 
 async function distributedBackend(mode: DistributedMode, env: Record<string, string>, options: Partial<DistributedStackOptions>): Promise<Backend> {
   const replicas = mode === 'nats-postgres' ? replicaCounts() : {};
@@ -148,7 +165,8 @@ async function distributedBackend(mode: DistributedMode, env: Record<string, str
       app,
       running: null,
       distributed: stack,
-      bootstrap: { client_id, client_secret, organization_id: user.organizations[0]!.organization_id, user_id: user.id },
+      mode,
+      bootstrap: { client_id, client_secret, organization_id: user.organizations[0]!.organization_id, user_id: user.id, email_address: BOOTSTRAP_OWNER },
       dataDir: stack.sharedDir,
       contextDir: (context) => stack.contextDir(context),
       close: () => stack.close(),
@@ -159,16 +177,34 @@ async function distributedBackend(mode: DistributedMode, env: Record<string, str
   }
 }
 
-/** RENOPATH_E2E_REPLICAS=estates:2,gateway:2,identity:2 (nats-postgres; default 2 of each). */
-function replicaCounts(): DistributedStackOptions['replicas'] {
-  const given = process.env['RENOPATH_E2E_REPLICAS'] ?? 'estates:2,gateway:2,identity:2';
-  const counts: Record<string, number> = {};
-  for (const entry of given.split(',').filter(Boolean)) {
-    const [service, count] = entry.split(':');
-    if (!service || !/^[0-9]+$/.test(count ?? '')) throw new Error(`RENOPATH_E2E_REPLICAS: "${entry}" is not service:count`);
-    counts[service] = Number(count);
-  }
-  return counts;
+/** The owner identity creates on a first start (its bootstrap organization). */
+const BOOTSTRAP_OWNER = 'demo@renopath.example';
+
+let tenants = 0;
+/** The project's shared stack, seen through a fresh tenant of its own (see `startStack`). */
+async function sharedBackend(shared: SharedStackInfo): Promise<Backend> {
+  const app = httpApp(shared.gateways);
+  const tag = `${process.pid}-${++tenants}-${Date.now().toString(36)}`;
+  const email_address = `owner-${tag}@tenants.example`;
+  const created = await app.inject({
+    method: 'POST',
+    url: '/admin/organizations',
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    payload: { name: `Test organization ${tag}`, country: 'BE', owner: { email_address, first_name: 'Demo', last_name: 'User' } },
+  });
+  if (created.statusCode !== 201) throw new Error(`shared stack: the file's tenant: ${created.statusCode} ${created.body}`);
+  const body = created.json() as { organization: { id: string }; user: { id: string }; client_id: string; client_secret: string };
+  return {
+    app,
+    running: null,
+    distributed: null,
+    mode: shared.mode,
+    bootstrap: { client_id: body.client_id, client_secret: body.client_secret, organization_id: body.organization.id, user_id: body.user.id, email_address },
+    dataDir: shared.sharedDir,
+    contextDir: (context) => shared.contextDirs[context]!,
+    // The stack is the project's: globalSetup stops it after the last file.
+    close: async () => undefined,
+  };
 }
 
 const agent = new Agent({ keepAlive: true, maxSockets: 64 });
@@ -282,7 +318,7 @@ function surface(backend: Backend) {
     running,
     /** The distributed stack's processes (kill, restart, store environments); null when embedded. */
     distributed: backend.distributed,
-    mode: backend.distributed?.mode ?? ('embedded' as StackMode),
+    mode: backend.mode,
     bootstrap,
     dataDir,
     contextDir: backend.contextDir,

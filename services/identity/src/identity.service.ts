@@ -4,7 +4,7 @@ import { runProjection, type Projection } from '@renopath/platform/projection-ru
 import type { ProcessManager } from '@renopath/platform/service/process-manager.ts';
 import type { Mailer } from '@renopath/platform/ports/mailer.ts';
 import { serveMessages } from '@renopath/platform/service/handler-kit.ts';
-import { IdentitySubjects, type ServiceRequest } from '@renopath/contracts';
+import type { ServiceRequest } from '@renopath/contracts';
 import { access } from './access/access.ts';
 import { apiClients } from './api-client/api-client.handlers.ts';
 import { invitations } from './invitation/invitation.ts';

@@ -24,7 +24,7 @@ export const CONTEXT = 'identity';
  */
 export async function startIdentityContext(config: IdentityServiceConfig, bus: Bus, log: Logger, options: { deferServe?: boolean } = {}) {
   const runtime = await openContextRuntime({ platform: config.platform, context: CONTEXT, bus, log });
-  const { storage, settlement } = runtime;
+  const { storage } = runtime;
   const secrets = await openSecretBox(config.secretsKey, join(config.platform.dataDir, CONTEXT, 'secrets.key'));
   // The key ring is in the context's event store, so every replica signs with and publishes the same keys.
   const keys = await SigningKeys.open({

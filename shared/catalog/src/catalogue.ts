@@ -1,7 +1,7 @@
 import type { PropertyDescription } from '@renopath/contracts';
 import { evaluate } from './predicates.ts';
 import { NODES } from './tree.ts';
-import { CLIENT_SCOPES, type CatalogueNode, type Scope } from './types.ts';
+import type { CLIENT_SCOPES, CatalogueNode, Scope } from './types.ts';
 
 /** Bumped whenever the tree, a rule or a data row changes: results name the catalogue they were priced with. */
 export const CATALOGUE_VERSION = '2026.1.0';

@@ -52,7 +52,7 @@ export function formatIssues(issues: readonly z.core.$ZodIssue[], root = 'body')
     }
     switch (issue.code) {
       case 'unrecognized_keys':
-        for (const key of issue.keys) out.push(`${issue.path.length ? field + '.' : ''}${key} is not an allowed field`);
+        for (const key of issue.keys) out.push(`${issue.path.length ? `${field}.` : ''}${key} is not an allowed field`);
         break;
       case 'invalid_type':
         out.push(`${field} must be ${article(issue.expected)}`);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import {
   Country, EcoFacility, EstateFloorType, EstateFormat, EstateProviderType, EstateRoofType, EstateRoomType, EstateStaircaseType,
-  EstateStatus, EstateType, GroundFloorType, InsulationLevel, QualityLabel, Region,
+  EstateStatus, EstateType, GroundFloorType, InsulationLevel, QualityLabel, 
 } from './enums.ts';
 import { MembershipStatus, Timestamp, Uuid } from './identity.ts';
 import { PropertyFields } from './trajectory-request.ts';

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { freezeImmutable, isImmutable } from '@renopath/platform/internal/reply.ts';
 import { actorOf, readShared } from '@renopath/platform/service/handler-kit.ts';
-import { EstateListQuery, GetEstateQuery, type ServiceRequest } from '@renopath/contracts';
+import type { EstateListQuery, GetEstateQuery, ServiceRequest } from '@renopath/contracts';
 import { WRITER_ROLES } from '@renopath/contracts';
 import { activeIn, asSeenBy, notFound, type Access } from '../access/access.ts';
 import { C, type EstateDetailDoc, type EstateListDoc, type MembershipDoc } from '../estate-views/estate-views.projection.ts';

@@ -1,5 +1,4 @@
 import type {
-  EstateEvent,
   EstateFieldValues,
   EstateMember,
   EstateProviderType,

@@ -62,8 +62,8 @@ export function buildAsyncApiDocument(options: AsyncApiOptions): Json {
         action: 'receive',
         title: `Receive ${type}`,
         summary: `What a subscriber to \`${wire(eventSubject(context, '>'))}\` (or this subject alone) receives.`,
-        channel: { $ref: `#/channels/${escape(id)}` },
-        messages: [{ $ref: `#/channels/${escape(id)}/messages/${type}` }],
+        channel: { $ref: `#/channels/${pointerEscape(id)}` },
+        messages: [{ $ref: `#/channels/${pointerEscape(id)}/messages/${type}` }],
       };
     }
   }
@@ -114,7 +114,7 @@ function hostOf(url: string): string {
 
 const pascal = (s: string) => s[0]!.toUpperCase() + s.slice(1);
 const words = (type: string) => type.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
-const escape = (id: string) => id.replace(/~/g, '~0').replace(/\//g, '~1');
+const pointerEscape = (id: string) => id.replace(/~/g, '~0').replace(/\//g, '~1');
 
 /** What the document says of the deployment's bus, from the platform's configuration (RENOPATH_BUS, _NATS_STREAM, _NATS_PREFIX). */
 export function eventsOf(platform: Pick<PlatformConfig, 'bus' | 'nats'>): AsyncApiOptions {

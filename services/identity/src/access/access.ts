@@ -1,6 +1,6 @@
 import { DomainError } from '@renopath/platform';
-import { type Actor, type User } from '@renopath/contracts';
-import { type IdentityKit } from '../kit.ts';
+import type { Actor, User } from '@renopath/contracts';
+import type { IdentityKit } from '../kit.ts';
 
 /** Who may see or edit whom: only through the token's organization and active memberships. */
 export function access(kit: IdentityKit) {

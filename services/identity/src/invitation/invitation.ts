@@ -1,13 +1,13 @@
 import { handleCommand } from '@renopath/platform/service/decider.ts';
 import { newId } from '@renopath/platform/service/handler-kit.ts';
-import { type MemberType, type ServiceRequest } from '@renopath/contracts';
+import type { MemberType, ServiceRequest } from '@renopath/contracts';
 import { C, memberKey, memberReply, type MemberDoc } from '../directory/directory.projection.ts';
 import { normalizeEmail } from '../email/email-claim.decider.ts';
 import { invitationMessage } from '../mail/messages.ts';
 import { newEmailedToken } from '../mail/emailed-token.ts';
 import { organizationDecider, organizationStream, type InvitationTerms, type OrganizationState } from '../organization/organization.decider.ts';
 import type { Registration } from '../registration/registration.ts';
-import { type IdentityKit } from '../kit.ts';
+import type { IdentityKit } from '../kit.ts';
 
 /** How long an emailed invitation code works: an invitation may wait for a week. */
 const INVITATION_TTL_MS = 7 * 86_400_000;

@@ -1,7 +1,7 @@
 import { DomainError } from '@renopath/platform';
 import { parse } from '@renopath/platform/service/handler-kit.ts';
 import { IdentitySubjects as S, OutboxQuery, type ServiceRequest } from '@renopath/contracts';
-import { type IdentityKit } from '../kit.ts';
+import type { IdentityKit } from '../kit.ts';
 
 /** The admin's view of the file outbox (no SMTP configured). */
 export function outboxHandlers(kit: IdentityKit) {

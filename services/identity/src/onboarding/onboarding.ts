@@ -11,7 +11,7 @@ import type { Invitations } from '../invitation/invitation.ts';
 import { zipcodeProblem } from '../organization/organization.decider.ts';
 import { hashSecret, newSecret, newWebhookSecret } from '../tokens/secrets.ts';
 import { onboardingDecider, onboardingStream } from './onboarding.decider.ts';
-import { type IdentityKit } from '../kit.ts';
+import type { IdentityKit } from '../kit.ts';
 
 /**
  * An organization with its owner and API client (admin API, first start): the request starts the

@@ -7,7 +7,7 @@ import { readEmailedToken } from '../mail/emailed-token.ts';
 import { INVALID_INVITATION, organizationDecider, organizationStream } from './organization.decider.ts';
 import type { Access } from '../access/access.ts';
 import type { Invitations } from '../invitation/invitation.ts';
-import { type IdentityKit } from '../kit.ts';
+import type { IdentityKit } from '../kit.ts';
 
 /** The organization query set and its commands: profile, members, invitations accepted. */
 export function organizationHandlers(kit: IdentityKit, { requireMembership, requireTokenOrganization }: Access, { invite }: Invitations) {

@@ -1,10 +1,10 @@
 import { fold, handleCommand } from '@renopath/platform/service/decider.ts';
 import { DomainError } from '@renopath/platform';
 import { newId } from '@renopath/platform/service/handler-kit.ts';
-import { type ServiceRequest } from '@renopath/contracts';
+import type { ServiceRequest } from '@renopath/contracts';
 import { normalizeEmail } from '../email/email-claim.decider.ts';
 import { userDecider, userStream } from '../user/user.decider.ts';
-import { type IdentityKit } from '../kit.ts';
+import type { IdentityKit } from '../kit.ts';
 
 /** Registering the person behind an address: the request's half of the registration workflow. */
 export function registration(kit: IdentityKit) {

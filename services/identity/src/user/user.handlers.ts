@@ -7,7 +7,7 @@ import { addressInUseMessage, emailChangeMessage } from '../mail/messages.ts';
 import { newEmailedToken, readEmailedToken } from '../mail/emailed-token.ts';
 import { confirmableAddress, INVALID_EMAIL_CHANGE, userDecider, userStream } from './user.decider.ts';
 import type { Access } from '../access/access.ts';
-import { type IdentityKit } from '../kit.ts';
+import type { IdentityKit } from '../kit.ts';
 
 /** How long an address-change code works. */
 const EMAIL_CHANGE_TTL_MS = 86_400_000;

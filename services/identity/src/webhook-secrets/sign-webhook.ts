@@ -1,5 +1,5 @@
 import { Webhook } from 'standardwebhooks';
-import { SignWebhookBody } from '@renopath/contracts';
+import type { SignWebhookBody } from '@renopath/contracts';
 
 /**
  * `cmd.identity.sign-webhook` (its body: SignWebhookBody in the contracts): the calculations context

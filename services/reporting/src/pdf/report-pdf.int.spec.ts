@@ -10,7 +10,7 @@ import { foreignStringsIn, plain } from '../i18n/testing.ts';
 import { REPORT_LANGUAGES, type ReportLanguage, type ReportModel } from '../report-model.ts';
 import { renderReportPdf } from './index.ts';
 import { labelColour } from './label-colours.ts';
-import { ACCENT } from './layout.ts';
+import { ACCENT, PAGE } from './layout.ts';
 import { emptyReportModel, sampleReportModel } from './testing.ts';
 
 const ARTIFACTS = fileURLToPath(new URL('../../test-artifacts/', import.meta.url));
@@ -35,11 +35,11 @@ async function pdfText(bytes: Uint8Array): Promise<{ pages: string[]; text: stri
 }
 
 
-function pngOf(pdf: Uint8Array, page: number, name: string): void {
-  if (!HAS_PDFTOPPM) {
-    console.warn(`SKIPPED: pdftoppm is not installed, no PNG of ${name} written`);
-    return;
-  }
+/**
+ * Renders one page to a PNG under test-artifacts/ (for a person to look at) and reads back its size:
+ * the page is drawn, on an A4 portrait sheet. Tests that call it skip where pdftoppm is missing.
+ */
+function pngOf(pdf: Uint8Array, page: number, name: string): { width: number; height: number } {
   mkdirSync(ARTIFACTS, { recursive: true });
   const dir = mkdtempSync(join(tmpdir(), 'report-pdf-'));
   try {
@@ -48,7 +48,16 @@ function pngOf(pdf: Uint8Array, page: number, name: string): void {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+  const png = readFileSync(join(ARTIFACTS, `${name}.png`));
+  expect(png.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+  // IHDR, the first chunk: width and height in pixels at 80 dpi (A4 is 595 x 842 points, 72 a inch).
+  const size = { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
+  expect(size.width).toBe(Math.ceil((PAGE.width * 80) / 72));
+  expect(size.height).toBe(Math.ceil((PAGE.height * 80) / 72));
+  return size;
 }
+const withPdftoppm = it.skipIf(!HAS_PDFTOPPM);
+if (!HAS_PDFTOPPM) console.warn('[skip] pdftoppm is not installed: the tests that render pages to PNG are skipped');
 
 /** A page rendered as pixels (pdftoppm's PPM): width, height and RGB bytes. */
 function pixelsOf(pdf: Uint8Array, page: number): { width: number; height: number; rgb: Buffer } {
@@ -130,12 +139,12 @@ describe('the PDF report', () => {
         expect(foreignStringsIn(language, text)).toEqual([]);
       });
 
-      it('keeps a PNG of every page as a test artifact', async () => {
+      withPdftoppm('keeps a PNG of every page as a test artifact', async () => {
         const { pdf, pages } = await render();
         pages.forEach((_, i) => pngOf(pdf, i + 1, `report-${language}-page-${i + 1}`));
       });
 
-      it.skipIf(!HAS_PDFTOPPM)('draws its elements: the cover\'s banner and label badges, the chart\'s label bands and markers, the table\'s label badges', async () => {
+      withPdftoppm('draws its elements: the cover\'s banner and label badges, the chart\'s label bands and markers, the table\'s label badges', async () => {
         const { pdf, pages } = await render();
         const report = translations(language, 'report');
         // Every page has content in its body (above the footer), not only a heading: at least 2% of it is not white.
@@ -212,7 +221,7 @@ describe('the PDF report', () => {
       const { pages } = await pdfText(pdf);
       expect(plain(pages[0]!)).toContain('Chaussée de la Grande Route');
       expect(plain(pages[0]!)).toContain(plain(formatMoney('fr-BE', model.totals.net_cost)));
-      pngOf(pdf, 1, 'report-long-address-cover');
+      if (HAS_PDFTOPPM) pngOf(pdf, 1, 'report-long-address-cover');
     });
 
     it('shows a JPEG photo, and a damaged photo as none', async () => {

@@ -9,6 +9,8 @@ const GLAZING: GlazingType[] = ['SINGLE_GLAZING', 'DOUBLE_GLAZING', 'HR', 'TRIPL
 const EPS = 1e-6;
 // ORDERINGS_RUNS=40000 sweeps far more homes when the model changes (each run stays random).
 const RUNS = Number(process.env.ORDERINGS_RUNS ?? 150);
+/** fc.assert as the test's assertion: it throws fast-check's report (the shrunk counterexample) when the property fails. */
+const holds = <T>(property: fc.IProperty<T>, parameters: fc.Parameters<T>) => expect(() => fc.assert(property, parameters)).not.toThrow();
 
 const ZIPS: { zip_code: string; country: 'BE' | 'NL' }[] = [
   { zip_code: '9000', country: 'BE' }, { zip_code: '2000', country: 'BE' }, { zip_code: '3500', country: 'BE' }, { zip_code: '1050', country: 'BE' },
@@ -46,7 +48,7 @@ function nonIncreasing(values: number[]): boolean {
 describe('orderings (property-based, random homes)', () => {
   it('more insulation on any element never worsens the score', () => {
     const field = fc.constantFrom('outer_wall_insulation_type', 'inclined_roof_insulation_type', 'flat_roof_insulation_type', 'solid_ground_floor_insulation_type', 'floor_above_basement_insulation_type');
-    fc.assert(fc.property(home, field, (h, f) => {
+    holds(fc.property(home, field, (h, f) => {
       const base = { ...h };
       if (f === 'flat_roof_insulation_type') { delete base.inclined_roof_insulation_type; base.roof_type = 'FLAT'; }
       if (f === 'floor_above_basement_insulation_type') { delete base.solid_ground_floor_insulation_type; base.basement_type = 'FULL'; }
@@ -55,7 +57,7 @@ describe('orderings (property-based, random homes)', () => {
   });
 
   it('better glazing never worsens the score, nor renewed frames', () => {
-    fc.assert(fc.property(home, fc.boolean(), (h, frames) => {
+    holds(fc.property(home, fc.boolean(), (h, frames) => {
       const s = GLAZING.map((g) => score({ ...h, window_glazing_type: g, has_renewed_window_frames: frames }));
       const renewed = score({ ...h, window_glazing_type: 'HR', has_renewed_window_frames: true });
       return nonIncreasing(s) && renewed <= score({ ...h, window_glazing_type: 'HR' }) + EPS;
@@ -63,7 +65,7 @@ describe('orderings (property-based, random homes)', () => {
   });
 
   it('a better system never worsens the score: non-condensing > condensing > heat pump; a hybrid beats the boiler', () => {
-    fc.assert(fc.property(home, (h) => {
+    holds(fc.property(home, (h) => {
       const base = { ...h };
       delete base.heating_type;
       const old = score({ ...base, heating_type: 'GAS', heating_device: 'NON_CONDENSING_BOILER' });
@@ -75,11 +77,11 @@ describe('orderings (property-based, random homes)', () => {
   });
 
   it('a lower air permeability (v50) never worsens the score', () => {
-    fc.assert(fc.property(home, (h) => nonIncreasing([24, 12, 6, 3, 1].map((v) => score({ ...h, air_tightness_v50: v })))), { numRuns: RUNS });
+    holds(fc.property(home, (h) => nonIncreasing([24, 12, 6, 3, 1].map((v) => score({ ...h, air_tightness_v50: v })))), { numRuns: RUNS });
   });
 
   it('more solar panels lower the score by their physical credit only', () => {
-    fc.assert(fc.property(home, fc.double({ min: 0.5, max: 10, noNaN: true }), (h, kwp) => {
+    holds(fc.property(home, fc.double({ min: 0.5, max: 10, noNaN: true }), (h, kwp) => {
       if (h.estate_type === 'APARTMENT') return true;
       const without = evaluate({ ...h, has_solar_panels: false });
       const withPv = evaluate({ ...h, has_solar_panels: true, solar_panels_kwp: kwp });
@@ -91,7 +93,7 @@ describe('orderings (property-based, random homes)', () => {
   });
 
   it('detached >= semi-detached >= terraced for the same description (Belgium)', () => {
-    fc.assert(fc.property(home, (h) => {
+    holds(fc.property(home, (h) => {
       if (h.estate_type === 'APARTMENT' || h.country === 'NL') return true;
       const [open, semi, closed] = (['OPEN', 'SEMI_OPEN', 'CLOSED'] as const).map((f) => score({ ...h, estate_format: f }));
       return open! >= semi! - EPS && semi! >= closed! - EPS;
@@ -100,7 +102,7 @@ describe('orderings (property-based, random homes)', () => {
 
   it('no jump at a period edge: one year more changes a described home by a few percent at most', () => {
     const edges = [1945, 1964, 1970, 1974, 1990, 1991, 2005, 2011, 2014];
-    fc.assert(fc.property(home, fc.constantFrom(...edges), (h, edge) => {
+    holds(fc.property(home, fc.constantFrom(...edges), (h, edge) => {
       // "The same description" (issue 10): the whole envelope and the systems described, so only the
       // construction period's own physics can move the score. What is left undescribed follows the
       // stock, which legitimately steps with the year: heat pumps and PV in new homes, and the roof a

@@ -52,7 +52,7 @@ function better<T>(order: readonly T[], a: T, b: T): T {
 }
 
 function has(eco: readonly EcoFacility[] | undefined, f: EcoFacility): boolean {
-  return eco !== undefined && eco.includes(f);
+  return eco?.includes(f) ?? false;
 }
 
 function boilerKind(country: Country, p: PropertyDescription): HeatingDevice {

@@ -44,7 +44,6 @@ export function natsLeaseKey(name: string): string {
 
 const WRONG_LAST_SEQUENCE = 10071;
 const isWrongLastSequence = (error: unknown) => error instanceof NatsError && error.api_error?.err_code === WRONG_LAST_SEQUENCE;
-const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 interface Holding {
   key: string;

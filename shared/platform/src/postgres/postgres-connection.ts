@@ -54,7 +54,7 @@ export async function ensureSchema(pool: pg.Pool, schema: string, ddl: string): 
  */
 export async function inTransaction<R>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<R>, lock?: string): Promise<R> {
   // Inlined as a literal (a simple query takes no parameters): our lock names never hold a quote.
-  if (lock !== undefined && lock.includes("'")) throw new TypeError(`invalid lock name ${lock}`);
+  if (lock?.includes("'")) throw new TypeError(`invalid lock name ${lock}`);
   const client = await pool.connect();
   let broken = false;
   try {

@@ -1,8 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { EVENT_CONSUMPTION } from '@renopath/contracts';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryBus } from '../memory/memory-bus.ts';
@@ -116,32 +112,5 @@ describe('settling a request across contexts', () => {
     await estates.append('estate-1', 'EstateUpdated', correlation);
     expect(await settleAcrossContexts({ bus, contexts: contextsToSettle('cmd.estates.update-estate', ['identity', 'estates']), correlationId: correlation, timeoutMs: 1000 })).toBe(true);
     expect(new Set(asked)).toEqual(new Set(['qry.estates.settle']));
-  });
-
-  it('declares every consumption the services have: each `evt.<origin>.` a consumer follows is in EVENT_CONSUMPTION', () => {
-    const services = fileURLToPath(new URL('../../../../services/', import.meta.url));
-    const sources = (dir: string): string[] =>
-      readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-        e.isDirectory() ? (e.name === 'testing' ? [] : sources(join(dir, e.name))) : e.name.endsWith('.ts') && !e.name.endsWith('.spec.ts') ? [join(dir, e.name)] : []);
-    const found: Record<string, Set<string>> = {};
-    for (const context of readdirSync(services)) {
-      if (context === 'gateway') continue; // follows revocations for its token cache; it settles nothing
-      let files: string[];
-      try {
-        files = sources(join(services, context, 'src'));
-      } catch {
-        continue;
-      }
-      for (const file of files) {
-        const text = readFileSync(file, 'utf8');
-        if (!/\.consume\(/.test(text)) continue;
-        for (const [, origin] of text.matchAll(/evt\.([a-z]+)\./g)) if (origin !== context) (found[context] ??= new Set()).add(origin!);
-      }
-    }
-    expect(Object.keys(found).length).toBeGreaterThan(0);
-    for (const [context, origins] of Object.entries(found)) {
-      const declared = (EVENT_CONSUMPTION as Record<string, readonly string[]>)[context] ?? [];
-      expect([...origins].filter((o) => !declared.includes(o)), `${context} consumes undeclared origins`).toEqual([]);
-    }
   });
 });

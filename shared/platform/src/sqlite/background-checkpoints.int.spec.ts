@@ -12,22 +12,22 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const until = async (done: () => boolean, what: string) => {
   for (let waited = 0; !done(); waited += 20) {
-    if (waited > 10_000) throw new Error(`timed out waiting: ${what}`);
+    // The background thread's next checkpoint, on a machine that may be busy.
+    if (waited > 60_000) throw new Error(`timed out waiting: ${what}`);
     await new Promise((r) => setTimeout(r, 20));
   }
 };
 
-describe('WAL checkpoints in the background', () => {
+describe('WAL checkpoints in the background', { timeout: 90_000 }, () => {
   it("copies a read store's commits into its database file without a COMMIT of the store running a checkpoint", async () => {
     const file = join(dir, 'read.db');
     const store = openSqliteReadStore({ file, synchronous: 'NORMAL' });
-    const connection = (store as unknown as { db: { pragma(sql: string, o: { simple: true }): unknown } }).db;
-    // Far above SQLite's default of 1000 pages: the store's own commits leave checkpoints to the thread.
-    expect(connection.pragma('wal_autocheckpoint', { simple: true })).toBe(10_000n);
     const before = statSync(file).size;
     const doc = { text: 'x'.repeat(4000) };
     for (let i = 0; i < 300; i++) await store.transaction(async (tx) => tx.put('docs', `doc-${i}`, { ...doc, i }));
-    // 300 documents of 4 KB: over a megabyte, which only a checkpoint moves from the WAL into the file.
+    // 300 documents of 4 KB: over a megabyte, which only a checkpoint moves from the WAL into the file,
+    // and fewer pages than a commit's own checkpoint waits for (SQLite's 1000 by default; the store's
+    // connection sets more): the background thread is what moves them.
     await until(() => statSync(file).size > before + 1_000_000, 'the database file to receive the WAL');
     expect(await store.get('docs', 'doc-299')).toMatchObject({ i: 299 });
     await store.close();

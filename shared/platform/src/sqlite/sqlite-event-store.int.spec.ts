@@ -94,7 +94,7 @@ describe('SqliteEventStore', () => {
 
   it('at FULL, answers an append and wakes its subscribers only once an fsync of the WAL begun after its commit returned', async () => {
     const held: Array<(error: Error | null) => void> = [];
-    const store = openSqliteEventStore({ file: join(dir, 'wal-sync.db'), syncFile: (fd, done) => held.push(done) });
+    const store = openSqliteEventStore({ file: join(dir, 'wal-sync.db'), syncFile: (_fd, done) => held.push(done) });
     const seen: string[] = [];
     const subscription = store.subscribeToAll();
     void (async () => {
@@ -136,7 +136,7 @@ describe('SqliteEventStore', () => {
 
   it('at FULL, fails the appends whose fsync failed, and does not keep readers waiting for it', async () => {
     let fails = true;
-    const store = openSqliteEventStore({ file: join(dir, 'wal-sync-fails.db'), syncFile: (fd, done) => done(fails ? new Error('EIO: the disk failed') : null) });
+    const store = openSqliteEventStore({ file: join(dir, 'wal-sync-fails.db'), syncFile: (_fd, done) => done(fails ? new Error('EIO: the disk failed') : null) });
     const event = newEvent();
     await expect(store.append('estate-1', [event], NO_STREAM)).rejects.toThrow(/EIO/);
     // Stored all the same, with its durability unknown: readers are not left waiting for it.

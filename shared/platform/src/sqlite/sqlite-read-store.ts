@@ -74,7 +74,7 @@ interface Compiled {
 function jsonPath(field: string): string {
   const segments = field.split('.');
   if (segments.some((s) => s === '' || s.includes('"'))) throw new TypeError(`invalid field name: ${field}`);
-  return '$' + segments.map((s) => `."${s}"`).join('');
+  return `$${segments.map((s) => `."${s}"`).join('')}`;
 }
 
 /**

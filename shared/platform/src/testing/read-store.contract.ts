@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { isImmutable } from '../internal/reply.ts';
-import type { Filter, QueryOptions, ReadStore } from '../ports/read-store.ts';
+import type { QueryOptions, ReadStore } from '../ports/read-store.ts';
 import { readShared } from '../service/handler-kit.ts';
 import { rejection, uniqueName } from './contract-helpers.ts';
 import { ESTATES, FILTER_CASES, type Estate } from './read-store-cases.ts';
