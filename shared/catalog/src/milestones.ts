@@ -30,7 +30,7 @@ export function meetsMilestone(m: Pick<PlanMilestone, 'kind' | 'label'>, label: 
 export function milestonesFor(region: Region, label: string, labels: readonly string[], deedDate: string): Milestone[] {
   const out: Milestone[] = [];
   const flemish = region === PLANNER_DATA.renovation_obligation.region ? renovationObligationRule(deedDate) : null;
-  if (flemish && flemish.applies_to_labels.includes(label)) {
+  if (flemish?.applies_to_labels.includes(label)) {
     const within = PLANNER_DATA.renovation_obligation.within_years;
     out.push({
       kind: 'OBLIGATION', rule_id: flemish.id, label: flemish.label, source: flemish.source,

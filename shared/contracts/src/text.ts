@@ -58,3 +58,6 @@ export const EMAIL_PATTERN =
 
 /** An email address (EMAIL_PATTERN), at most 320 characters (RFC 3696 errata: 64 + @ + 255). */
 export const emailAddress = () => z.email({ pattern: EMAIL_PATTERN, error: 'must be an email address' }).max(320);
+
+/** `text` as a regular expression that matches it literally (its special characters escaped). */
+export const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');

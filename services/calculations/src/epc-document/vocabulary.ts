@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   EstateFormat, EstateType, GlazingType, HeatingDevice, HeatingType, InsulationLevel, SanitaryHeatingDevice, VentilationType,
+  escapeRegExp,
 } from '@renopath/contracts';
 import vocabularyJson from './epc-vocabulary.json' with { type: 'json' };
 
@@ -78,11 +79,10 @@ export function fold(text: string): string {
   return out;
 }
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
 /** A regular expression matching the (folded) word as a whole word in folded text. */
 export function wordPattern(word: string, flags = 'g'): RegExp {
-  return new RegExp(`(?<![a-z0-9])${escape(fold(word))}(?![a-z0-9])`, flags);
+  return new RegExp(`(?<![a-z0-9])${escapeRegExp(fold(word))}(?![a-z0-9])`, flags);
 }
 
 /** The first entry of an ordered list whose words occur in the folded text. */

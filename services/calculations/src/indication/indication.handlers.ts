@@ -8,7 +8,7 @@ import { actorOf, commandContext, newId, parse, readYourWrites } from '@renopath
 import {
   CalculationsSubjects as S,
   IndicationQuery,
-  IndicationRecord,
+  type IndicationRecord,
   IndicationRequest,
   type Actor,
   type ServiceRequest,

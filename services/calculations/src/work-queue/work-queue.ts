@@ -33,7 +33,10 @@ export class WorkQueue {
   push(job_id: string): void {
     if (this.members.has(job_id)) return;
     const waiter = this.waiting.shift();
-    if (waiter) return waiter(job_id);
+    if (waiter) {
+      waiter(job_id);
+      return;
+    }
     this.members.add(job_id);
     this.queued.push(job_id);
   }

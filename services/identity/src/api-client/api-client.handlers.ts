@@ -5,7 +5,7 @@ import { parse } from '@renopath/platform/service/handler-kit.ts';
 import { AdminCreateApiClientBody, DEFAULT_SCOPES, IdentitySubjects as S, SignWebhookBody, type ApiClientCreated, type Scope, type ServiceRequest, type WebhookSecretRotated } from '@renopath/contracts';
 import { apiClientDecider, apiClientStream } from './api-client.decider.ts';
 import { hashSecret, newSecret, newWebhookSecret } from '../tokens/secrets.ts';
-import { type IdentityKit } from '../kit.ts';
+import type { IdentityKit } from '../kit.ts';
 import { UUID_PATTERN } from '@renopath/contracts';
 import { signWebhook } from '../webhook-secrets/sign-webhook.ts';
 

@@ -5,7 +5,7 @@ import { IdentitySubjects as S, TokenRequestBody, type ServiceRequest, type Toke
 import { apiClientDecider, apiClientStream } from '../api-client/api-client.decider.ts';
 import { C, type ApiClientDoc } from '../directory/directory.projection.ts';
 import { verifySecret } from './secrets.ts';
-import { type IdentityKit } from '../kit.ts';
+import type { IdentityKit } from '../kit.ts';
 import { UUID_PATTERN } from '@renopath/contracts';
 
 const INVALID_CLIENT = new DomainError(400, ['client_id or client_secret is not valid']);

@@ -15,8 +15,6 @@ import { knownPropertyOfEstate } from '../estate-mirror/property.ts';
 
 /** The replies of docs/http-contract.md (Renovation, Renovation item, overview, grants, search entry) from the read model. */
 
-const round2 = (x: number): number => Math.round((x + Number.EPSILON) * 100) / 100;
-
 /** docs/http-contract.md's selection tree: an array of maps keyed by component type, `is_selected` along the chosen path. */
 function toInterfaceTree(node: SelectionTreeNode): Record<string, SelectionNode> {
   return {

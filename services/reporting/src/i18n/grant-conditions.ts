@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { escapeRegExp } from '@renopath/contracts';
 import type { ReportLanguage } from '../report-model.ts';
 import { componentName, t } from './index.ts';
 
@@ -20,12 +21,11 @@ let data: { byCondition: Map<string, Record<ReportLanguage, string>>; patterns: 
 function load() {
   if (data) return data;
   const file = JSON.parse(readFileSync(FILE, 'utf8')) as ConditionsFile;
-  const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   data = {
     byCondition: new Map(file.conditions.map((c) => [c.condition, c.text])),
     patterns: file.not_eligible.patterns.map((p) => {
       const names = [...p.reason.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
-      const body = p.reason.split(/\{\w+\}/).map(escape).join('(.+?)');
+      const body = p.reason.split(/\{\w+\}/).map(escapeRegExp).join('(.+?)');
       return { re: new RegExp(`^Not eligible for (.+?): ${body}\\.$`), names: ['scheme', ...names], text: p.text };
     }),
   };

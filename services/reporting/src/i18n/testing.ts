@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { escapeRegExp } from '@renopath/contracts';
 import { REPORT_LANGUAGES, translations } from './index.ts';
 import type { ReportLanguage } from '../report-model.ts';
 
@@ -43,9 +44,8 @@ export function foreignStrings(language: ReportLanguage): string[] {
   return [...foreign];
 }
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** Whole words only: the English "Architect" is not a mistake inside the French "Architecte". */
-export const occurs = (text: string, fragment: string) => new RegExp(`(?<![\\p{L}\\p{N}])${escape(plain(fragment))}(?![\\p{L}\\p{N}])`, 'u').test(text);
+export const occurs = (text: string, fragment: string) => new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(plain(fragment))}(?![\\p{L}\\p{N}])`, 'u').test(text);
 
 /** The other languages' strings found in a report's text, grant conditions included. */
 export function foreignStringsIn(language: ReportLanguage, text: string): string[] {

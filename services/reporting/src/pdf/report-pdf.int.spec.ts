@@ -7,7 +7,7 @@ import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { describe, expect, it } from 'vitest';
 import { componentName, formatDate, formatMoney, translations } from '../i18n/index.ts';
 import { foreignStringsIn, plain } from '../i18n/testing.ts';
-import { REPORT_LANGUAGES, type ReportLanguage, type ReportModel } from '../report-model.ts';
+import { REPORT_LANGUAGES, type ReportModel } from '../report-model.ts';
 import { renderReportPdf } from './index.ts';
 import { labelColour } from './label-colours.ts';
 import { ACCENT, PAGE } from './layout.ts';

@@ -1,4 +1,4 @@
-import type { ReportLanguage, ReportModel } from '../report-model.ts';
+import type { ReportModel } from '../report-model.ts';
 import { tn } from '../i18n/index.ts';
 import { compactMoney, componentName, money, number } from './format.ts';
 import { esc, labelColour } from './html.ts';
@@ -70,12 +70,12 @@ export function renderChart(model: ReportModel): string {
       const tooltip = `${step.order}. ${componentName(language, step.renovation_component_type)}: ${step.epc_label_after ?? pageText(language, 'label_unknown')}, ${money(language, step.cumulative_net_cost)}`;
       return `<g class="step-mark" data-step="${esc(step.order)}"><title>${esc(tooltip)}</title>`
         + `<rect class="bar" x="${(x - barW / 2).toFixed(1)}" y="${(bottom - barH).toFixed(1)}" width="${barW.toFixed(1)}" height="${Math.max(barH, 1).toFixed(1)}"/>`
-        + (y !== null ? `<circle cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="6" fill="${labelColour(labels, step.epc_label_after)}"/>` + scoreText(x, y, step.epc_score_after) : '')
+        + (y !== null ? `<circle cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="6" fill="${labelColour(labels, step.epc_label_after)}"/>${scoreText(x, y, step.epc_score_after)}` : '')
         + `<text class="axis" x="${x.toFixed(1)}" y="${bottom + 18}" text-anchor="middle">${esc(step.order)}</text></g>`;
     })
     .join('');
   const start = startY === null ? ''
-    : `<circle cx="${xOf(0).toFixed(1)}" cy="${startY.toFixed(1)}" r="6" fill="${labelColour(labels, model.current.epc_label)}"/>` + scoreText(xOf(0), startY, model.current.epc_score);
+    : `<circle cx="${xOf(0).toFixed(1)}" cy="${startY.toFixed(1)}" r="6" fill="${labelColour(labels, model.current.epc_label)}"/>${scoreText(xOf(0), startY, model.current.epc_score)}`;
   const line = points.length > 1 ? `<polyline class="path" points="${points.map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(' ')}"/>` : '';
 
   const title = pageText(language, 'chart_title');

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { applyEffect, findNode, rootOf } from '@renopath/catalog';
 import {
   EnergyEfficiencyType,
