@@ -61,7 +61,10 @@ async function benchGateway() {
     const created = await fetch(`http://127.0.0.1:${ready.gatewayPort}/estates`, {
       method: 'POST',
       headers: { ...auth, 'content-type': 'application/json' },
-      body: JSON.stringify({ address: { street: 'Kouter', house_number: '12', zip_code: '9000', place: 'Gent', country: 'BE' }, year_built: 1960 }),
+      body: JSON.stringify({
+        address: { street: 'Kouter', house_number: '12', zip_code: '9000', place: 'Gent', country: 'BE' },
+        year_built: 1960,
+      }),
     });
     if (created.status !== 201) throw new Error(`POST /estates: ${created.status} ${await created.text()}`);
     const estateId = ((await created.json()) as { id: string }).id;
@@ -138,7 +141,10 @@ async function benchRenovations() {
     };
     const estate = await call('POST', '/estates', {
       address: { street: 'Kouter', house_number: '12', zip_code: '9000', place: 'Gent', country: 'BE' },
-      year_built: 1960, estate_type: 'HOUSE', estate_format: 'SEMI_OPEN', habitable_space_m2: 140,
+      year_built: 1960,
+      estate_type: 'HOUSE',
+      estate_format: 'SEMI_OPEN',
+      habitable_space_m2: 140,
       energy_context: { heating_type: 'GAS', outer_wall_surface: 120, window_glazing_surface: 18 },
     });
     const E = `/estates/${estate['id']}`;
@@ -147,18 +153,26 @@ async function benchRenovations() {
     const room = await call('POST', `${E}/floors/${floor['id']}/rooms`, { estate_room_type: 'LIVING_ROOM', surface_m2: 30 });
     const stairs = await call('POST', `${E}/floors/${floor['id']}/staircases`, { estate_staircase_type: 'STRAIGHT' });
     const places = (R: string): Array<[string, string]> => [
-      [`${R}/items`, 'HEAT_PUMP_AIR_WATER'], [`${R}/items`, 'EXTERIOR_WALL_INSULATION'], [`${R}/items`, 'WINDOW_REPLACEMENT_PVC_TRIPLE'],
-      [`${R}/items`, 'SOLID_FLOOR_INSULATION'], [`${R}/items`, 'VENTILATION_SYSTEM_D'], [`${R}/items`, 'HOME_BATTERY'],
-      [`${R}/roofs/${roof['id']}/items`, 'INCLINED_ROOF_INSULATION_INSIDE'], [`${R}/roofs/${roof['id']}/items`, 'ROOF_COVERING_TILES'],
-      [`${R}/roofs/${roof['id']}/items`, 'HANGING_GUTTER_METAL'], [`${R}/rooms/${room['id']}/items`, 'FLOORING_PARQUET'],
-      [`${R}/rooms/${room['id']}/items`, 'RADIATOR_REPLACEMENT'], [`${R}/staircases/${stairs['id']}/items`, 'STAIRCASE_REPLACEMENT_WOOD'],
+      [`${R}/items`, 'HEAT_PUMP_AIR_WATER'],
+      [`${R}/items`, 'EXTERIOR_WALL_INSULATION'],
+      [`${R}/items`, 'WINDOW_REPLACEMENT_PVC_TRIPLE'],
+      [`${R}/items`, 'SOLID_FLOOR_INSULATION'],
+      [`${R}/items`, 'VENTILATION_SYSTEM_D'],
+      [`${R}/items`, 'HOME_BATTERY'],
+      [`${R}/roofs/${roof['id']}/items`, 'INCLINED_ROOF_INSULATION_INSIDE'],
+      [`${R}/roofs/${roof['id']}/items`, 'ROOF_COVERING_TILES'],
+      [`${R}/roofs/${roof['id']}/items`, 'HANGING_GUTTER_METAL'],
+      [`${R}/rooms/${room['id']}/items`, 'FLOORING_PARQUET'],
+      [`${R}/rooms/${room['id']}/items`, 'RADIATOR_REPLACEMENT'],
+      [`${R}/staircases/${stairs['id']}/items`, 'STAIRCASE_REPLACEMENT_WOOD'],
     ];
     const adds: number[] = [];
     let overviewId = '';
     for (let r = 0; r < RENOVATIONS; r++) {
       const R = `/renovations/${(await call('POST', '/renovations', { estate_id: estate['id'] }))['id']}`;
       const at = places(R);
-      for (let i = 0; i < 29; i++) await call('POST', at[i % at.length]![0], { renovation_component_type: at[i % at.length]![1], count: 1 });
+      for (let i = 0; i < 29; i++)
+        await call('POST', at[i % at.length]![0], { renovation_component_type: at[i % at.length]![1], count: 1 });
       for (let s = 0; s < SAMPLES; s++) {
         const [path, type] = at[s % at.length]!;
         const started = performance.now();
@@ -169,13 +183,19 @@ async function benchRenovations() {
       overviewId = R.split('/').pop()!;
       if (r === RENOVATIONS - 1) await call('POST', at[0]![0], { renovation_component_type: at[0]![1], count: 1 });
     }
-    console.log(`renovations benchmark: ${adds.length} item adds on renovations of 29 items (one at a time), then the overview of a 30-item renovation`);
-    console.log(`  POST .../items (30th item)           p50 ${quantile(adds, 0.5).toFixed(1).padStart(6)} ms   p99 ${quantile(adds, 0.99).toFixed(1).padStart(6)} ms`);
+    console.log(
+      `renovations benchmark: ${adds.length} item adds on renovations of 29 items (one at a time), then the overview of a 30-item renovation`,
+    );
+    console.log(
+      `  POST .../items (30th item)           p50 ${quantile(adds, 0.5).toFixed(1).padStart(6)} ms   p99 ${quantile(adds, 0.99).toFixed(1).padStart(6)} ms`,
+    );
     const url = `${base}/v1/renovations/${overviewId}/overview`;
     await autocannon({ url, connections: 10, duration: 2, headers: auth });
     const r = await autocannon({ url, connections: 10, duration: DURATION_S, headers: auth });
     if (r.non2xx > 0 || r.errors > 0) throw new Error(`${url}: ${r.non2xx} non-2xx, ${r.errors} errors`);
-    console.log(`  GET /v1/renovations/{id}/overview    ${r.requests.average.toFixed(0).padStart(7)} req/s   p50 ${String(r.latency.p50).padStart(4)} ms   p99 ${String(r.latency.p99).padStart(4)} ms   (10 connections, ${r.requests.total} requests)`);
+    console.log(
+      `  GET /v1/renovations/{id}/overview    ${r.requests.average.toFixed(0).padStart(7)} req/s   p50 ${String(r.latency.p50).padStart(4)} ms   p99 ${String(r.latency.p99).padStart(4)} ms   (10 connections, ${r.requests.total} requests)`,
+    );
   } finally {
     server.send('stop');
   }
@@ -205,7 +225,9 @@ async function benchPlanner() {
     }
   }
   const mean = times.reduce((a, b) => a + b, 0) / times.length;
-  console.log(`planner benchmark: ${times.length} plans over ${properties.length} varied properties (${(steps / times.length).toFixed(1)} steps a plan on average)`);
+  console.log(
+    `planner benchmark: ${times.length} plans over ${properties.length} varied properties (${(steps / times.length).toFixed(1)} steps a plan on average)`,
+  );
   console.log(
     `  planTrajectory per property        p50 ${quantile(times, 0.5).toFixed(2).padStart(6)} ms   p99 ${quantile(times, 0.99).toFixed(2).padStart(6)} ms   ` +
       `mean ${mean.toFixed(2)} ms (target < 2 ms: ${mean < 2 ? 'met' : 'NOT met'})`,

@@ -24,7 +24,9 @@ function* files(dir) {
 rmSync(out, { recursive: true, force: true });
 // tsc reports each workspace import it leaves as `.ts` (TS2877) and emits it all the same; those are
 // rewritten below. Any other error fails the build (npm test type-checks the same sources).
-const tsc = spawnSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.build.json')], { encoding: 'utf8' });
+const tsc = spawnSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.build.json')], {
+  encoding: 'utf8',
+});
 const errors = tsc.stdout.split('\n').filter((line) => /error TS\d+/.test(line) && !line.includes('error TS2877'));
 if (tsc.status !== 0 && (errors.length > 0 || !tsc.stdout.includes('error TS2877'))) {
   process.stderr.write(`${errors.join('\n') || tsc.stdout || tsc.stderr}\n`);
@@ -42,7 +44,9 @@ for (const file of files(out)) {
 
 for (const workspace of WORKSPACES) {
   // What the sources read beside themselves: the files of src/ that are not TypeScript, and data/.
-  const folders = ['src', 'data'].map((name) => join(root, workspace, name)).filter((dir) => statSync(dir, { throwIfNoEntry: false })?.isDirectory());
+  const folders = ['src', 'data']
+    .map((name) => join(root, workspace, name))
+    .filter((dir) => statSync(dir, { throwIfNoEntry: false })?.isDirectory());
   for (const file of folders.flatMap((dir) => [...files(dir)])) {
     if (file.endsWith('.ts')) continue;
     const target = join(out, relative(root, file));

@@ -14,7 +14,9 @@ if (!command) {
 const burners = Array.from({ length: count }, () =>
   spawn(process.execPath, ['-e', 'let x = 0; for (;;) x = (x * 1103515245 + 12345) % 2147483648;'], { stdio: 'ignore' }),
 );
-console.log(`[under-load] ${count} CPU-bound processes (pids ${burners.map((b) => b.pid).join(', ')}) beside: ${[command, ...args].join(' ')}`);
+console.log(
+  `[under-load] ${count} CPU-bound processes (pids ${burners.map((b) => b.pid).join(', ')}) beside: ${[command, ...args].join(' ')}`,
+);
 const stop = () => {
   for (const burner of burners) burner.kill('SIGKILL');
 };

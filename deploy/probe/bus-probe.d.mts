@@ -12,4 +12,7 @@ export interface Verdict {
 }
 export function parseProbeArgs(argv: readonly string[]): ProbeOptions;
 export function localAddresses(): string[];
-export function judgeConnections(connz: unknown, options: { name: string; serves?: string | null; prefix?: string; addresses: readonly string[] }): Verdict;
+export function judgeConnections(
+  connz: unknown,
+  options: { name: string; serves?: string | null; prefix?: string; addresses: readonly string[] },
+): Verdict;

@@ -20,7 +20,8 @@
 import { networkInterfaces } from 'node:os';
 import { pathToFileURL } from 'node:url';
 
-const USAGE = 'usage: bus-probe.mjs --monitor http://nats:8222 --name <bus connection name> [--serves <context>] [--live] [--timeout-ms 2000]';
+const USAGE =
+  'usage: bus-probe.mjs --monitor http://nats:8222 --name <bus connection name> [--serves <context>] [--live] [--timeout-ms 2000]';
 
 /** @returns {{ monitor: string, name: string, serves: string | null, live: boolean, timeoutMs: number }} */
 export function parseProbeArgs(argv) {
@@ -39,17 +40,24 @@ export function parseProbeArgs(argv) {
     else if (arg === '--timeout-ms') {
       const raw = value();
       options.timeoutMs = Number(raw);
-      if (!Number.isInteger(options.timeoutMs) || options.timeoutMs < 1) throw new Error(`--timeout-ms must be a positive integer, got ${raw}`);
+      if (!Number.isInteger(options.timeoutMs) || options.timeoutMs < 1)
+        throw new Error(`--timeout-ms must be a positive integer, got ${raw}`);
     } else throw new Error(`unknown argument ${arg}; ${USAGE}`);
   }
-  if (!/^https?:\/\/[^/\s]+$/.test(options.monitor)) throw new Error(`--monitor must be the NATS monitoring address (http://host:8222); ${USAGE}`);
+  if (!/^https?:\/\/[^/\s]+$/.test(options.monitor))
+    throw new Error(`--monitor must be the NATS monitoring address (http://host:8222); ${USAGE}`);
   if (!options.name) throw new Error(`--name is required; ${USAGE}`);
-  if (options.serves !== null && !/^[a-z]+$/.test(options.serves)) throw new Error(`--serves must be a context name (estates), got ${options.serves}`);
+  if (options.serves !== null && !/^[a-z]+$/.test(options.serves))
+    throw new Error(`--serves must be a context name (estates), got ${options.serves}`);
   return options;
 }
 
 /** IPv4-mapped IPv6 (`::ffff:10.0.0.5`) and a zone suffix would otherwise hide a match. */
-const normalise = (address) => address.toLowerCase().replace(/^::ffff:/, '').replace(/%.*$/, '');
+const normalise = (address) =>
+  address
+    .toLowerCase()
+    .replace(/^::ffff:/, '')
+    .replace(/%.*$/, '');
 
 /**
  * This host's own addresses, as the NATS server sees a connection come from them. Loopback counts
@@ -82,7 +90,9 @@ export function judgeConnections(connz, { name, serves = null, prefix = '', addr
   if (serves === null) return { ok: true, reason: `connected to NATS as "${name}"` };
   const wire = (subject) => (prefix ? `${prefix}.${subject}` : subject);
   const roots = [wire(`cmd.${serves}.`), wire(`qry.${serves}.`)];
-  const serving = mine.some((c) => (c.subscriptions_list ?? []).some((subject) => typeof subject === 'string' && roots.some((root) => subject.startsWith(root))));
+  const serving = mine.some((c) =>
+    (c.subscriptions_list ?? []).some((subject) => typeof subject === 'string' && roots.some((root) => subject.startsWith(root))),
+  );
   return serving
     ? { ok: true, reason: `connected to NATS as "${name}" and serving ${serves}` }
     : { ok: false, reason: `connected to NATS as "${name}" but not (yet) subscribed to ${roots.map((r) => `${r}*`).join(' or ')}` };

@@ -74,7 +74,10 @@ process.on('message', async (msg) => {
     const mainCpuMs = mainCpu === null || mainCpuMark === null ? null : mainCpu - mainCpuMark;
     mainCpuMark = mainCpu;
     const threads = await Promise.all(running.threads.map(async (t) => [t.context, await t.loopActiveSinceMark()] as const));
-    process.send?.({ cpuMicros: used.user + used.system, loops: { main: { loopActiveMs: loop.active, cpuMs: mainCpuMs }, ...Object.fromEntries(threads) } });
+    process.send?.({
+      cpuMicros: used.user + used.system,
+      loops: { main: { loopActiveMs: loop.active, cpuMs: mainCpuMs }, ...Object.fromEntries(threads) },
+    });
   }
   if (msg === 'stop') {
     if (heapProfiler && heapFile) {

@@ -19,7 +19,10 @@ import { startBenchServer } from './server.ts';
  * computation (`computeTrajectory`) on the same homes in this process: its CPU per job and the
  * planner's, to set against the server's CPU per job.
  */
-const RATES = (process.env['BENCH_JOBS_RATES'] ?? process.env['BENCH_JOBS_PER_SECOND'] ?? '50,100,200').split(',').map(Number).filter((r) => r > 0);
+const RATES = (process.env['BENCH_JOBS_RATES'] ?? process.env['BENCH_JOBS_PER_SECOND'] ?? '50,100,200')
+  .split(',')
+  .map(Number)
+  .filter((r) => r > 0);
 const SECONDS = Number(process.env['BENCH_JOBS_SECONDS'] ?? 10);
 const WARMUP_SECONDS = Number(process.env['BENCH_JOBS_WARMUP_SECONDS'] ?? 10);
 /**
@@ -132,7 +135,9 @@ export async function benchJobs() {
   const levels = (['FULL', 'NORMAL'] as const).filter((level) => !only || only === level);
   if (levels.length === 0) throw new Error(`BENCH_JOBS_SYNCHRONOUS=${only}: expected FULL or NORMAL`);
   const compute = await computeCpuPerJob(300);
-  console.log(`calculation jobs: the worker's computation of these homes (computeTrajectory, no providers) ${compute.computeMs.toFixed(2)} ms CPU per job, of which the planner ${compute.plannerMs.toFixed(2)} ms`);
+  console.log(
+    `calculation jobs: the worker's computation of these homes (computeTrajectory, no providers) ${compute.computeMs.toFixed(2)} ms CPU per job, of which the planner ${compute.plannerMs.toFixed(2)} ms`,
+  );
   const summary: string[] = [];
   for (const synchronous of levels) {
     for (const rate of RATES) {
@@ -140,23 +145,33 @@ export async function benchJobs() {
       for (let run = 0; run < RUNS; run++) {
         const before = referenceWorkMs();
         runs.push(await benchJobsWith(synchronous, rate));
-        console.log(`  this machine's speed: a fixed reference workload took ${before.toFixed(0)} ms before this level and ${referenceWorkMs().toFixed(0)} ms after it, with the server stopped (lower is faster)`);
+        console.log(
+          `  this machine's speed: a fixed reference workload took ${before.toFixed(0)} ms before this level and ${referenceWorkMs().toFixed(0)} ms after it, with the server stopped (lower is faster)`,
+        );
       }
       const p99s = runs.map((r) => r.p99);
       const met = p99s.filter((ms) => ms < TARGET_P99_MS).length;
       if (RUNS > 1) {
-        console.log(`${synchronous} at ${rate}/s, ${RUNS} runs: p99 sent-to-FINISHED ${p99s.map((ms) => ms.toFixed(0)).join(', ')} ms (median ${quantile(p99s, 0.5).toFixed(0)}); under ${TARGET_P99_MS} ms in ${met} of ${RUNS}; server CPU per job ${runs.map((r) => r.cpuPerJobMs.toFixed(1)).join(', ')} ms`);
+        console.log(
+          `${synchronous} at ${rate}/s, ${RUNS} runs: p99 sent-to-FINISHED ${p99s.map((ms) => ms.toFixed(0)).join(', ')} ms (median ${quantile(p99s, 0.5).toFixed(0)}); under ${TARGET_P99_MS} ms in ${met} of ${RUNS}; server CPU per job ${runs.map((r) => r.cpuPerJobMs.toFixed(1)).join(', ')} ms`,
+        );
       }
       const mid = (xs: number[]) => quantile(xs, 0.5);
       const cpu = mid(runs.map((r) => r.cpuPerJobMs));
       summary.push(
-        `  ${synchronous.padEnd(6)} ${String(rate).padStart(4)}/s offered: sustained ${mid(runs.map((r) => r.sustained)).toFixed(1).padStart(6)} jobs/s, ` +
-          `sent-to-FINISHED p50 ${mid(runs.map((r) => r.p50)).toFixed(0).padStart(6)} ms p99 ${mid(p99s).toFixed(0).padStart(6)} ms, ` +
+        `  ${synchronous.padEnd(6)} ${String(rate).padStart(4)}/s offered: sustained ${mid(runs.map((r) => r.sustained))
+          .toFixed(1)
+          .padStart(6)} jobs/s, ` +
+          `sent-to-FINISHED p50 ${mid(runs.map((r) => r.p50))
+            .toFixed(0)
+            .padStart(6)} ms p99 ${mid(p99s).toFixed(0).padStart(6)} ms, ` +
           `server CPU ${cpu.toFixed(1)} ms per job (the planner's share ${((compute.plannerMs / cpu) * 100).toFixed(0)} %)`,
       );
     }
   }
-  console.log(`calculation jobs summary (medians of ${RUNS} run${RUNS > 1 ? 's' : ''}; targets: p99 < ${TARGET_P99_MS} ms at 100/s, >= 200 jobs/s sustained, <= 4 ms server CPU per job):`);
+  console.log(
+    `calculation jobs summary (medians of ${RUNS} run${RUNS > 1 ? 's' : ''}; targets: p99 < ${TARGET_P99_MS} ms at 100/s, >= 200 jobs/s sustained, <= 4 ms server CPU per job):`,
+  );
   for (const line of summary) console.log(line);
 }
 
@@ -174,7 +189,10 @@ async function benchJobsWith(synchronous: 'FULL' | 'NORMAL', rate: number): Prom
   const agent = new Agent({ keepAlive: true });
   try {
     const base = `http://127.0.0.1:${ready.gatewayPort}`;
-    const res = await fetch(`${base}/v1/oauth/token`, { method: 'POST', headers: { 'x-service-client-id': ready.client_id, 'x-service-client-secret': ready.client_secret } });
+    const res = await fetch(`${base}/v1/oauth/token`, {
+      method: 'POST',
+      headers: { 'x-service-client-id': ready.client_id, 'x-service-client-secret': ready.client_secret },
+    });
     const { access_token } = (await res.json()) as { access_token: string };
     const headers = { authorization: `Bearer ${access_token}`, 'content-type': 'application/json' };
     type Job = { calculation_job_status: string; created_at: string; published_at: string | null };
@@ -196,7 +214,12 @@ async function benchJobsWith(synchronous: 'FULL' | 'NORMAL', rate: number): Prom
       return jobs;
     };
     const submit = async (i: number) => {
-      const r = await postJson(agent, `${base}/v1/calculation-jobs/suggested-renovation-trajectory-calculation`, headers, JSON.stringify(home(i)));
+      const r = await postJson(
+        agent,
+        `${base}/v1/calculation-jobs/suggested-renovation-trajectory-calculation`,
+        headers,
+        JSON.stringify(home(i)),
+      );
       if (r.status !== 200) throw new Error(`job ${i}: ${r.status} ${r.text}`);
       return (JSON.parse(r.text) as { id: string }).id;
     };
@@ -243,16 +266,30 @@ async function benchJobsWith(synchronous: 'FULL' | 'NORMAL', rate: number): Prom
     // Includes the status reads above (about one per job once the jobs keep up: a small share).
     const { cpuMicros, loops } = await cpuMark(server);
     const endToEnd = [...endToEndOf.values()];
-    console.log(`calculation jobs benchmark, SQLite synchronous=${synchronous}: ${total} jobs sent at ${rate}/s, all answered after ${submitSeconds.toFixed(1)} s (embedded), ${JSON.stringify(statuses)}`);
+    console.log(
+      `calculation jobs benchmark, SQLite synchronous=${synchronous}: ${total} jobs sent at ${rate}/s, all answered after ${submitSeconds.toFixed(1)} s (embedded), ${JSON.stringify(statuses)}`,
+    );
     const finished = statuses['FINISHED'] ?? 0;
-    console.log(`  server CPU per job ${(cpuMicros / 1000 / total).toFixed(1).padStart(6)} ms (all threads); the load generator's while sending ${((clientUsed.user + clientUsed.system) / 1000 / total).toFixed(1)} ms`);
+    console.log(
+      `  server CPU per job ${(cpuMicros / 1000 / total).toFixed(1).padStart(6)} ms (all threads); the load generator's while sending ${((clientUsed.user + clientUsed.system) / 1000 / total).toFixed(1)} ms`,
+    );
     const perJob = (ms: number | null) => (ms === null ? '?' : (ms / total).toFixed(1));
-    console.log(`  per job, event loop active / its thread's CPU (ms): ${Object.entries(loops).map(([name, l]) => `${name} ${perJob(l.loopActiveMs)} / ${perJob(l.cpuMs)}`).join(', ')}`);
+    console.log(
+      `  per job, event loop active / its thread's CPU (ms): ${Object.entries(loops)
+        .map(([name, l]) => `${name} ${perJob(l.loopActiveMs)} / ${perJob(l.cpuMs)}`)
+        .join(', ')}`,
+    );
     const sustained = finished / ((lastFinished - firstSent) / 1000);
     console.log(`  sustained ${sustained.toFixed(1)} jobs/s finished (first sent to last FINISHED; ${rate}/s offered)`);
-    console.log(`  POST job answered (client)           p50 ${quantile(answered, 0.5).toFixed(0).padStart(6)} ms   p99 ${quantile(answered, 0.99).toFixed(0).padStart(6)} ms`);
-    console.log(`  sent-to-FINISHED (client clock)      p50 ${quantile(endToEnd, 0.5).toFixed(0).padStart(6)} ms   p99 ${quantile(endToEnd, 0.99).toFixed(0).padStart(6)} ms   (target p99 < ${TARGET_P99_MS} ms)`);
-    console.log(`  created-to-FINISHED (server)         p50 ${quantile(latencies, 0.5).toFixed(0).padStart(6)} ms   p99 ${quantile(latencies, 0.99).toFixed(0).padStart(6)} ms   max ${Math.max(...latencies).toFixed(0)} ms   (the job's own timestamps)`);
+    console.log(
+      `  POST job answered (client)           p50 ${quantile(answered, 0.5).toFixed(0).padStart(6)} ms   p99 ${quantile(answered, 0.99).toFixed(0).padStart(6)} ms`,
+    );
+    console.log(
+      `  sent-to-FINISHED (client clock)      p50 ${quantile(endToEnd, 0.5).toFixed(0).padStart(6)} ms   p99 ${quantile(endToEnd, 0.99).toFixed(0).padStart(6)} ms   (target p99 < ${TARGET_P99_MS} ms)`,
+    );
+    console.log(
+      `  created-to-FINISHED (server)         p50 ${quantile(latencies, 0.5).toFixed(0).padStart(6)} ms   p99 ${quantile(latencies, 0.99).toFixed(0).padStart(6)} ms   max ${Math.max(...latencies).toFixed(0)} ms   (the job's own timestamps)`,
+    );
     // The tail comes in waves (a backlog builds while the VM slows, then drains): the p99 of each
     // second's jobs tells a slow second from a run that is slow throughout.
     const bySecond = new Map<number, number[]>();
@@ -265,7 +302,9 @@ async function benchJobsWith(synchronous: 'FULL' | 'NORMAL', rate: number): Prom
       else bySecond.set(second, [ms]);
     }
     const secondP99s = [...bySecond.values()].map((xs) => quantile(xs, 0.99));
-    console.log(`  sent-to-FINISHED p99 of each second's jobs: ${Math.min(...secondP99s).toFixed(0)}-${Math.max(...secondP99s).toFixed(0)} ms; over ${TARGET_P99_MS} ms in ${secondP99s.filter((ms) => ms >= TARGET_P99_MS).length} of ${secondP99s.length} seconds`);
+    console.log(
+      `  sent-to-FINISHED p99 of each second's jobs: ${Math.min(...secondP99s).toFixed(0)}-${Math.max(...secondP99s).toFixed(0)} ms; over ${TARGET_P99_MS} ms in ${secondP99s.filter((ms) => ms >= TARGET_P99_MS).length} of ${secondP99s.length} seconds`,
+    );
     return { p50: quantile(endToEnd, 0.5), p99: quantile(endToEnd, 0.99), cpuPerJobMs: cpuMicros / 1000 / total, sustained };
   } finally {
     agent.destroy();

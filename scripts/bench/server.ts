@@ -2,7 +2,12 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 /** What the bench server (gateway-server.ts) announces once it listens. */
-export interface Ready { gatewayPort: number; barePort: number; client_id: string; client_secret: string }
+export interface Ready {
+  gatewayPort: number;
+  barePort: number;
+  client_id: string;
+  client_secret: string;
+}
 
 /**
  * Starts the servers under benchmark in their own process (so the load generator does not share

@@ -2,7 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ANY, runProjection, type EventStore, type NewEvent, type ReadStore, type RecordedEvent, type ReadStoreTx } from '@renopath/platform';
+import {
+  ANY,
+  runProjection,
+  type EventStore,
+  type NewEvent,
+  type ReadStore,
+  type RecordedEvent,
+  type ReadStoreTx,
+} from '@renopath/platform';
 import { openSqliteEventStore } from '@renopath/platform/sqlite/sqlite-event-store.ts';
 import { openSqliteReadStore } from '@renopath/platform/sqlite/sqlite-read-store.ts';
 import { openPostgresEventStore } from '@renopath/platform/postgres/postgres-event-store.ts';
@@ -37,7 +45,10 @@ function event(i: number): NewEvent {
   };
 }
 
-interface Ledger { events: number; balance: number }
+interface Ledger {
+  events: number;
+  balance: number;
+}
 async function project(e: RecordedEvent, tx: ReadStoreTx): Promise<void> {
   const entry = (await tx.get<Ledger>('ledger', e.stream)) ?? { events: 0, balance: 0 };
   await tx.put<Ledger>('ledger', e.stream, { events: entry.events + 1, balance: entry.balance + Number(e.data['amount']) });
@@ -46,7 +57,10 @@ async function project(e: RecordedEvent, tx: ReadStoreTx): Promise<void> {
 const rate = (events: number, ms: number) => Math.round((events / ms) * 1000);
 const fmt = (n: number) => n.toLocaleString('en-US');
 
-interface Stores { eventStore: EventStore; readStore: ReadStore }
+interface Stores {
+  eventStore: EventStore;
+  readStore: ReadStore;
+}
 
 async function benchOne(label: string, stores: Stores): Promise<Record<string, number>> {
   const { eventStore, readStore } = stores;
@@ -56,7 +70,11 @@ async function benchOne(label: string, stores: Stores): Promise<Record<string, n
 
   start = performance.now();
   for (let i = 0; i < BATCHED / BATCH_SIZE; i++) {
-    await eventStore.append(`ledger-${i % STREAMS}`, Array.from({ length: BATCH_SIZE }, (_, j) => event(j)), ANY);
+    await eventStore.append(
+      `ledger-${i % STREAMS}`,
+      Array.from({ length: BATCH_SIZE }, (_, j) => event(j)),
+      ANY,
+    );
   }
   const batched = rate(BATCHED, performance.now() - start);
   const total = SINGLE + BATCHED;
@@ -89,7 +107,8 @@ async function benchOne(label: string, stores: Stores): Promise<Record<string, n
   }
   const batchedRebuild = rate(total, performance.now() - start);
   const ledger = await readStore.query<Ledger>('ledger');
-  if (ledger.items.reduce((n, l) => n + l.events, 0) !== total) throw new Error(`${label}: the rebuilt ledger does not count ${total} events`);
+  if (ledger.items.reduce((n, l) => n + l.events, 0) !== total)
+    throw new Error(`${label}: the rebuilt ledger does not count ${total} events`);
 
   console.log(
     `stores: ${label}: append ${fmt(single)} events/s single, ${fmt(batched)} events/s in batches of ${BATCH_SIZE}; ` +

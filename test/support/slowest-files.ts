@@ -13,7 +13,11 @@ export default class SlowestFiles implements Reporter {
     const rows = modules
       .map((module) => {
         const { duration, collectDuration, setupDuration } = module.diagnostic();
-        return { file: relative(process.cwd(), module.moduleId), project: module.project.name, ms: duration + collectDuration + setupDuration };
+        return {
+          file: relative(process.cwd(), module.moduleId),
+          project: module.project.name,
+          ms: duration + collectDuration + setupDuration,
+        };
       })
       .sort((a, b) => b.ms - a.ms)
       .slice(0, count);

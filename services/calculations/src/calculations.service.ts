@@ -63,7 +63,14 @@ export async function startCalculations(deps: CalculationsDeps): Promise<Calcula
     onError: (err, event) => log.error({ err, event_id: event?.event_id }, 'job views projection failed; retrying'),
   });
   const kit = calculationsKit({
-    bus, store, reads, projection, queue, config, log, now,
+    bus,
+    store,
+    reads,
+    projection,
+    queue,
+    config,
+    log,
+    now,
     ...(deps.webhookDeliveries ? { webhookDeliveries: deps.webhookDeliveries } : {}),
   });
   const { decide, systemContext } = kit;
@@ -77,7 +84,9 @@ export async function startCalculations(deps: CalculationsDeps): Promise<Calcula
     busTimeoutMs: config.busTimeoutMs,
     settled: async (job_id) => {
       const events = await store.readStream(jobStream(job_id));
-      return events.some((e) => e.type === 'CalculationJobEstateLinked' || e.type === 'CalculationJobFailed' || e.type === 'CalculationJobStopped');
+      return events.some(
+        (e) => e.type === 'CalculationJobEstateLinked' || e.type === 'CalculationJobFailed' || e.type === 'CalculationJobStopped',
+      );
     },
     link: async (job_id, estate_id, epc_score, correlation_id) => {
       const { position } = await decide(job_id, { type: 'LinkEstate', estate_id, epc_score }, systemContext(correlation_id));
@@ -95,7 +104,11 @@ export async function startCalculations(deps: CalculationsDeps): Promise<Calcula
     log,
     busTimeoutMs: config.busTimeoutMs,
     settleTimeoutMs: config.settleTimeoutMs,
-    load: async (job_id) => fold(jobDecider, (await store.readStream(jobStream(job_id))).map((e) => ({ type: e.type, data: e.data }) as never)),
+    load: async (job_id) =>
+      fold(
+        jobDecider,
+        (await store.readStream(jobStream(job_id))).map((e) => ({ type: e.type, data: e.data }) as never),
+      ),
     finish: async (job_id, attempt, metadata, correlation_id) => {
       await decide(job_id, { type: 'FinishJob', attempt, metadata }, systemContext(correlation_id));
     },
@@ -107,7 +120,14 @@ export async function startCalculations(deps: CalculationsDeps): Promise<Calcula
 
   const job = jobHandlers(kit, { estateLink, effects });
   const queries = jobQueries(kit);
-  const indications = startIndications({ eventStore: store, readStore: reads, log, now, settleTimeoutMs: config.settleTimeoutMs, isWriter: kit.isWriter });
+  const indications = startIndications({
+    eventStore: store,
+    readStore: reads,
+    log,
+    now,
+    settleTimeoutMs: config.settleTimeoutMs,
+    isWriter: kit.isWriter,
+  });
   const handlers: Record<string, Handler> = {
     [S.createTrajectoryJob]: job.handlers.create,
     [S.stopJob]: job.handlers.stop,

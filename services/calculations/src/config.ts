@@ -5,7 +5,10 @@ import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from './webhooks/retry-sch
 import type { BreakerSettings } from './gap-filling/http-providers.ts';
 
 /** The calculations service's configuration (README.md, Configuration), parsed once at start-up (house style: one config module per service). */
-const flag = z.enum(['true', 'false']).default('false').transform((v) => v === 'true');
+const flag = z
+  .enum(['true', 'false'])
+  .default('false')
+  .transform((v) => v === 'true');
 const Env = PlatformEnv.extend({
   RENOPATH_SETTLE_TIMEOUT_MS: z.coerce.number().int().min(0).default(5000),
   RENOPATH_BUS_TIMEOUT_MS: z.coerce.number().int().min(1).default(10_000),
@@ -20,19 +23,26 @@ const Env = PlatformEnv.extend({
   /** Threads that make plans, off the thread that serves requests; 0: in that thread. */
   RENOPATH_PLANNER_THREADS: z.coerce.number().int().min(0).max(16).default(1),
   RENOPATH_ALLOW_PRIVATE_NETWORK: flag,
-  RENOPATH_WEBHOOK_RETRY_SCHEDULE: z.string().default(DEFAULT_RETRY_SCHEDULE).superRefine((text, ctx) => {
-    // Checked at start-up, not when the first webhook is due.
-    try {
-      parseRetrySchedule(text);
-    } catch (error) {
-      ctx.addIssue({ code: 'custom', message: (error as Error).message });
-    }
-  }),
+  RENOPATH_WEBHOOK_RETRY_SCHEDULE: z
+    .string()
+    .default(DEFAULT_RETRY_SCHEDULE)
+    .superRefine((text, ctx) => {
+      // Checked at start-up, not when the first webhook is due.
+      try {
+        parseRetrySchedule(text);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: (error as Error).message });
+      }
+    }),
   RENOPATH_LIDAR_URL: z.preprocess((v) => (v === '' ? undefined : v), z.url().optional()),
   RENOPATH_ENERGY_PROVIDER_URL: z.preprocess((v) => (v === '' ? undefined : v), z.url().optional()),
   RENOPATH_PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(1).default(3000),
   /** EPC documents: largest accepted PDF and the whole download's time bound. */
-  RENOPATH_EPC_DOCUMENT_MAX_BYTES: z.coerce.number().int().min(1024).default(10 * 1024 * 1024),
+  RENOPATH_EPC_DOCUMENT_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(10 * 1024 * 1024),
   RENOPATH_EPC_DOCUMENT_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
   ...ProviderBreakerEnv,
 });
@@ -61,7 +71,8 @@ export const JOB_LIFETIME_MS = 30 * 24 * 3600 * 1000;
 
 export function loadCalculationsConfig(env: NodeJS.ProcessEnv = process.env): CalculationsServiceConfig {
   const parsed = Env.safeParse(env);
-  if (!parsed.success) throw new Error(`invalid configuration: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  if (!parsed.success)
+    throw new Error(`invalid configuration: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   const e = parsed.data;
   return {
     platform: platformConfig(e),

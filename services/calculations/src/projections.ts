@@ -5,7 +5,12 @@ import { CalculationJobEvents, IndicationEvents } from '@renopath/contracts';
 export type { ProjectionDefinition };
 import { ROLES } from './access/roles.reactor.ts';
 import { E } from './estate-directory/estate-directory.reactor.ts';
-import { I, INDICATION_STREAM_PREFIX, INDICATION_VIEWS_PROJECTION, projectIndicationViews } from './indication-views/indication-views.projection.ts';
+import {
+  I,
+  INDICATION_STREAM_PREFIX,
+  INDICATION_VIEWS_PROJECTION,
+  projectIndicationViews,
+} from './indication-views/indication-views.projection.ts';
 import { JOB_STREAM_PREFIX } from './job/job.decider.ts';
 import { J, JOB_VIEWS_PROJECTION, projectJobViews } from './job-views/job-views.projection.ts';
 

@@ -21,16 +21,41 @@ export interface CalculationsContextOptions {
  * process managers, bus handlers, the webhook dispatcher and this process's workers; in role
  * `worker`, only workers, which take jobs over the bus from the process that holds the context.
  */
-export async function startCalculationsContext(config: CalculationsServiceConfig, bus: Bus, log: Logger, options: CalculationsContextOptions) {
+export async function startCalculationsContext(
+  config: CalculationsServiceConfig,
+  bus: Bus,
+  log: Logger,
+  options: CalculationsContextOptions,
+) {
   const planner = options.extras?.planner ?? (config.plannerThreads > 0 ? threadPlanner(config.plannerThreads, log) : inlinePlanner());
   const run = createJobRunner(config, bus, log, { ...options.extras, planner });
   if (config.role === 'worker') {
-    const worker = startWorker({ jobs: busJobSource(bus, config.busTimeoutMs), log, concurrency: Math.max(1, config.workers), run, busTimeoutMs: config.busTimeoutMs });
-    return { service: null, storage: null, worker, async close() { await worker.close(); await planner.close(); } };
+    const worker = startWorker({
+      jobs: busJobSource(bus, config.busTimeoutMs),
+      log,
+      concurrency: Math.max(1, config.workers),
+      run,
+      busTimeoutMs: config.busTimeoutMs,
+    });
+    return {
+      service: null,
+      storage: null,
+      worker,
+      async close() {
+        await worker.close();
+        await planner.close();
+      },
+    };
   }
   const runtime = await openContextRuntime({ platform: config.platform, context: CONTEXT, bus, log });
   const { storage, settlement, relay } = runtime;
-  const webhooks = await startJobWebhooks({ config, eventStore: storage.eventStore, log, signer: options.signer, leadership: runtime.leadership });
+  const webhooks = await startJobWebhooks({
+    config,
+    eventStore: storage.eventStore,
+    log,
+    signer: options.signer,
+    leadership: runtime.leadership,
+  });
   const service: CalculationsService = await startCalculations({
     // Its reactors run only on the replica that holds the context's lease.
     bus: runtime.bus,
@@ -52,7 +77,10 @@ export async function startCalculationsContext(config: CalculationsServiceConfig
   await runtime.serve();
   // This process's workers take jobs from the context beside them, not over the bus: a claim and a
   // report each cost two crossings of the bus (four thread hops embedded) on every job's path.
-  const worker = config.workers > 0 ? startWorker({ jobs: service.jobs, log, concurrency: config.workers, run, busTimeoutMs: config.busTimeoutMs }) : null;
+  const worker =
+    config.workers > 0
+      ? startWorker({ jobs: service.jobs, log, concurrency: config.workers, run, busTimeoutMs: config.busTimeoutMs })
+      : null;
   return {
     service,
     storage,

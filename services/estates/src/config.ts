@@ -17,7 +17,8 @@ export interface EstatesServiceConfig {
 
 export function loadEstatesConfig(env: NodeJS.ProcessEnv = process.env): EstatesServiceConfig {
   const parsed = Env.safeParse(env);
-  if (!parsed.success) throw new Error(`invalid configuration: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  if (!parsed.success)
+    throw new Error(`invalid configuration: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   const e = parsed.data;
   return {
     platform: platformConfig(e),

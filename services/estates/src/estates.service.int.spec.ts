@@ -21,8 +21,14 @@ afterEach(async () => {
 /** Identity records an active member: estates learns roles from identity's events, never by asking. */
 async function memberOf(bus: Bus, organization_id: string, user_id: string, member_type: 'OWNER' | 'EMPLOYEE' | 'CLIENT') {
   await bus.publish('evt.identity.OrganizationMemberAdded', {
-    context: 'identity', event_id: randomUUID(), type: 'OrganizationMemberAdded', stream: `organization-${organization_id}`, revision: 0, position: 1,
-    occurred_at: '2026-01-01T00:00:00.000Z', data: { organization_id, user_id, member_type },
+    context: 'identity',
+    event_id: randomUUID(),
+    type: 'OrganizationMemberAdded',
+    stream: `organization-${organization_id}`,
+    revision: 0,
+    position: 1,
+    occurred_at: '2026-01-01T00:00:00.000Z',
+    data: { organization_id, user_id, member_type },
     metadata: { actor: { user_id: null, client_id: null }, correlation_id: randomUUID(), causation_id: null },
   });
   await vi.waitFor(async () => expect(await bus.isCaughtUp(DIRECTORY_CONSUMER)).toBe(true), { timeout: 5000, interval: 10 });
@@ -33,14 +39,53 @@ describe('estates service start-up', () => {
     const eventStore = openSqliteEventStore({ file: ':memory:' });
     const readStore = openSqliteReadStore({ file: ':memory:' });
     const bus = createMemoryBus();
-    closers.push(() => eventStore.close(), () => readStore.close(), () => bus.close());
-    const blobs = { put: async () => { throw new Error('unused'); }, get: async () => null, head: async () => null, delete: async () => {}, close: async () => {} };
-    const deps = { bus, eventStore, readStore, blobs, log: pino({ level: 'silent' }), config: { publicUrl: 'http://x', settleTimeoutMs: 5000 } };
-    const { position } = await eventStore.append(`estate-${ESTATE}`, [{
-      event_id: 'e1', type: 'EstateCreated', occurred_at: '2025-01-01T00:00:00.000Z',
-      metadata: { actor: { user_id: null, client_id: null }, correlation_id: 'c', causation_id: null },
-      data: { estate_id: ESTATE, organization_id: ORG, estate_provider_type: 'API', referral_token: 'T'.repeat(32), fields: { ...EMPTY_ESTATE_FIELDS, address: { ...EMPTY_ESTATE_FIELDS.address, zip_code: '9000', country: 'BE' }, year_built: 1960, estate_format: 'OPEN', habitable_space_m2: 120 } },
-    }], NO_STREAM);
+    closers.push(
+      () => eventStore.close(),
+      () => readStore.close(),
+      () => bus.close(),
+    );
+    const blobs = {
+      put: async () => {
+        throw new Error('unused');
+      },
+      get: async () => null,
+      head: async () => null,
+      delete: async () => {},
+      close: async () => {},
+    };
+    const deps = {
+      bus,
+      eventStore,
+      readStore,
+      blobs,
+      log: pino({ level: 'silent' }),
+      config: { publicUrl: 'http://x', settleTimeoutMs: 5000 },
+    };
+    const { position } = await eventStore.append(
+      `estate-${ESTATE}`,
+      [
+        {
+          event_id: 'e1',
+          type: 'EstateCreated',
+          occurred_at: '2025-01-01T00:00:00.000Z',
+          metadata: { actor: { user_id: null, client_id: null }, correlation_id: 'c', causation_id: null },
+          data: {
+            estate_id: ESTATE,
+            organization_id: ORG,
+            estate_provider_type: 'API',
+            referral_token: 'T'.repeat(32),
+            fields: {
+              ...EMPTY_ESTATE_FIELDS,
+              address: { ...EMPTY_ESTATE_FIELDS.address, zip_code: '9000', country: 'BE' },
+              year_built: 1960,
+              estate_format: 'OPEN',
+              habitable_space_m2: 120,
+            },
+          },
+        },
+      ],
+      NO_STREAM,
+    );
 
     const first = await startEstates(deps);
     await first.projection.waitFor(position, 5000);
@@ -63,7 +108,12 @@ async function startOwnedEstates() {
   const { bus, eventStore } = await startEstatesInMemory(closers);
   await memberOf(bus, ORG, USER, 'OWNER');
   const request = (body: unknown, params: Record<string, string> = {}, idempotency_key?: string): ServiceRequest => ({
-    actor: { user_id: USER, organization_id: ORG, client_id: 'c', scopes: [] }, correlation_id: 'c', ...(idempotency_key ? { idempotency_key } : {}), params, query: {}, body,
+    actor: { user_id: USER, organization_id: ORG, client_id: 'c', scopes: [] },
+    correlation_id: 'c',
+    ...(idempotency_key ? { idempotency_key } : {}),
+    params,
+    query: {},
+    body,
   });
   return { bus, eventStore, request };
 }
@@ -72,7 +122,10 @@ describe('estates service handlers', () => {
   it('keeps managing_user_id in lower case, like every other id, whatever case the body uses', async () => {
     const { bus, eventStore, request } = await startOwnedEstates();
 
-    const created = await bus.request<Estate>(EstatesSubjects.createEstate, request({ name: 'Villa', managing_user_id: USER.toUpperCase() }));
+    const created = await bus.request<Estate>(
+      EstatesSubjects.createEstate,
+      request({ name: 'Villa', managing_user_id: USER.toUpperCase() }),
+    );
     expect(created.managing_user_id).toBe(USER);
     await bus.request(EstatesSubjects.updateEstate, request({ managing_user_id: USER.toUpperCase() }, { estate_id: created.id }));
     // the same user in other letters is no change
@@ -81,19 +134,32 @@ describe('estates service handlers', () => {
 
   it('creates an estate with the roofs an internal caller names, and lists them at once', async () => {
     const { bus, eventStore, request } = await startOwnedEstates();
-    const body = { year_built: 1960, roofs: [{ estate_roof_type: 'INCLINED', insulation_type: 'NONE' }, { estate_roof_type: 'FLAT', surface_m2: 12 }] };
+    const body = {
+      year_built: 1960,
+      roofs: [
+        { estate_roof_type: 'INCLINED', insulation_type: 'NONE' },
+        { estate_roof_type: 'FLAT', surface_m2: 12 },
+      ],
+    };
 
     const created = await bus.request<Estate>(EstatesSubjects.createDescribedEstate, request(body, {}, 'job-1:estate'));
     const appended = await eventStore.readStream(`estate-${created.id}`);
     expect(appended.map((e) => e.type)).toEqual(['EstateCreated', 'RoofAdded', 'RoofAdded']);
-    const roofs = await bus.request<Array<{ id: string; estate_roof_type: string; insulation_type: string | null; surface_m2: number | null }>>(EstatesSubjects.listRoofs, request(undefined, { estate_id: created.id }));
-    expect(roofs.map((r) => [r.estate_roof_type, r.insulation_type, r.surface_m2]).sort()).toEqual([['FLAT', null, 12], ['INCLINED', 'NONE', null]]);
+    const roofs = await bus.request<
+      Array<{ id: string; estate_roof_type: string; insulation_type: string | null; surface_m2: number | null }>
+    >(EstatesSubjects.listRoofs, request(undefined, { estate_id: created.id }));
+    expect(roofs.map((r) => [r.estate_roof_type, r.insulation_type, r.surface_m2]).sort()).toEqual([
+      ['FLAT', null, 12],
+      ['INCLINED', 'NONE', null],
+    ]);
     // The same key again (a replayed job): the first estate and its roofs, nothing added.
     const again = await bus.request<Estate>(EstatesSubjects.createDescribedEstate, request(body, {}, 'job-1:estate'));
     expect(again.id).toBe(created.id);
     expect(await eventStore.readStream(`estate-${created.id}`)).toHaveLength(3);
     // A roof as addRoof would refuse it is refused here too; the public subject takes no roofs.
-    await expect(bus.request(EstatesSubjects.createDescribedEstate, request({ roofs: [{ estate_roof_type: 'DOME' }] }, {}, 'job-2:estate'))).rejects.toMatchObject({ status: 400 });
+    await expect(
+      bus.request(EstatesSubjects.createDescribedEstate, request({ roofs: [{ estate_roof_type: 'DOME' }] }, {}, 'job-2:estate')),
+    ).rejects.toMatchObject({ status: 400 });
     await expect(bus.request(EstatesSubjects.createEstate, request(body, {}, 'job-3:estate'))).rejects.toMatchObject({ status: 400 });
   });
 
@@ -101,7 +167,11 @@ describe('estates service handlers', () => {
     const eventStore = openSqliteEventStore({ file: ':memory:' });
     const sqlite = openSqliteReadStore({ file: ':memory:' });
     const bus = createMemoryBus();
-    closers.push(() => eventStore.close(), () => sqlite.close(), () => bus.close());
+    closers.push(
+      () => eventStore.close(),
+      () => sqlite.close(),
+      () => bus.close(),
+    );
     // The projection writes through transactions: hold them back for a while once `lagging` is set.
     let lagging = false;
     const readStore: typeof sqlite = Object.assign(Object.create(sqlite), {
@@ -110,18 +180,39 @@ describe('estates service handlers', () => {
         return sqlite.transaction(fn);
       },
     });
-    const blobs = { put: async () => { throw new Error('unused'); }, get: async () => null, head: async () => null, delete: async () => {}, close: async () => {} };
-    const service = await startEstates({ bus, eventStore, readStore, blobs, log: pino({ level: 'silent' }), config: { publicUrl: 'http://x', settleTimeoutMs: 100 } });
+    const blobs = {
+      put: async () => {
+        throw new Error('unused');
+      },
+      get: async () => null,
+      head: async () => null,
+      delete: async () => {},
+      close: async () => {},
+    };
+    const service = await startEstates({
+      bus,
+      eventStore,
+      readStore,
+      blobs,
+      log: pino({ level: 'silent' }),
+      config: { publicUrl: 'http://x', settleTimeoutMs: 100 },
+    });
     closers.push(() => service.close());
     // identity: the caller owns ORG, whose only member is USER
     await memberOf(bus, ORG, USER, 'OWNER');
     const request = (body: unknown, params: Record<string, string> = {}): ServiceRequest => ({
-      actor: { user_id: USER, organization_id: ORG, client_id: 'c', scopes: [] }, correlation_id: 'c', params, query: {}, body,
+      actor: { user_id: USER, organization_id: ORG, client_id: 'c', scopes: [] },
+      correlation_id: 'c',
+      params,
+      query: {},
+      body,
     });
     const created = await bus.request<Estate>(EstatesSubjects.createEstate, request({ external_id: 'crm-1' }));
 
     lagging = true;
-    await expect(bus.request(EstatesSubjects.updateEstate, request({ external_id: 'crm-2' }, { estate_id: created.id }))).rejects.toMatchObject({ status: 503 });
+    await expect(
+      bus.request(EstatesSubjects.updateEstate, request({ external_id: 'crm-2' }, { estate_id: created.id })),
+    ).rejects.toMatchObject({ status: 503 });
     expect((await eventStore.readStream(`estate-${created.id}`)).map((e) => e.type)).toEqual(['EstateCreated', 'EstateUpdated']);
     const last = async (external_id: string) => (await eventStore.readStream(externalIdStream(ORG, external_id))).at(-1)?.type;
     expect(await last('crm-2')).toBe('ExternalIdClaimed');

@@ -5,7 +5,14 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createMemoryBus, openFsBlobStore, openSqliteEventStore, openSqliteReadStore, type EventStore, type ReadStore } from '@renopath/platform';
+import {
+  createMemoryBus,
+  openFsBlobStore,
+  openSqliteEventStore,
+  openSqliteReadStore,
+  type EventStore,
+  type ReadStore,
+} from '@renopath/platform';
 import { fold } from '@renopath/platform/service/decider.ts';
 import { runProjection } from '@renopath/platform/projection-runner.ts';
 import type { EstateEvent } from '@renopath/contracts';
@@ -41,7 +48,8 @@ async function snapshot(reads: ReadStore) {
   return out;
 }
 
-const domain = (events: Awaited<ReturnType<EventStore['readStream']>>) => events.map((e) => ({ type: e.type, data: e.data }) as EstateEvent);
+const domain = (events: Awaited<ReturnType<EventStore['readStream']>>) =>
+  events.map((e) => ({ type: e.type, data: e.data }) as EstateEvent);
 
 describe('estates process managers under SIGKILL', () => {
   for (const step of STEPS) {
@@ -58,7 +66,14 @@ describe('estates process managers under SIGKILL', () => {
       const readStore = openSqliteReadStore({ file: files[1]! });
       const blobs = await openFsBlobStore({ root: files[2]! });
       const bus = createMemoryBus();
-      const service = await startEstates({ bus, eventStore, readStore, blobs, log: pino({ level: 'silent' }), config: { publicUrl: 'http://x', settleTimeoutMs: 10_000 } });
+      const service = await startEstates({
+        bus,
+        eventStore,
+        readStore,
+        blobs,
+        log: pino({ level: 'silent' }),
+        config: { publicUrl: 'http://x', settleTimeoutMs: 10_000 },
+      });
       try {
         const head = await eventStore.headPosition();
         await service.projection.waitFor(head, 20_000);
@@ -66,7 +81,10 @@ describe('estates process managers under SIGKILL', () => {
 
         const estate = fold(estateDecider, domain(await eventStore.readStream(estateStream(estate_id!))));
         const holder = async (external_id: string) =>
-          fold(externalIdDecider, (await eventStore.readStream(externalIdStream(ORG, external_id))).map((e) => ({ type: e.type, data: e.data }) as never)).holder;
+          fold(
+            externalIdDecider,
+            (await eventStore.readStream(externalIdStream(ORG, external_id))).map((e) => ({ type: e.type, data: e.data }) as never),
+          ).holder;
         // The claims match the estate, whatever step the crash hit: the old id is always free again.
         expect(await holder('crm-first')).toBeNull();
         const deleted = step === 'delete-appended' || step === 'bytes-deleted';
@@ -81,7 +99,12 @@ describe('estates process managers under SIGKILL', () => {
         // The read models equal a clean rebuild from the same events.
         const fresh = openSqliteReadStore({ file: ':memory:' });
         const rebuilt = runProjection({
-          name: ESTATE_VIEWS_PROJECTION, eventStore, readStore: fresh, collections, streamPrefixes: [ESTATE_STREAM_PREFIX], handle: projectEstateViews,
+          name: ESTATE_VIEWS_PROJECTION,
+          eventStore,
+          readStore: fresh,
+          collections,
+          streamPrefixes: [ESTATE_STREAM_PREFIX],
+          handle: projectEstateViews,
         });
         await rebuilt.waitFor(head, 20_000);
         expect(await snapshot(readStore)).toEqual(await snapshot(fresh));

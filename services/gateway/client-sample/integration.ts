@@ -14,8 +14,11 @@ import type { components, operations, paths, webhooks } from './renopath-api';
 
 type Schemas = components['schemas'];
 /** The JSON body of an operation's reply with the given status. */
-type Reply<O extends keyof operations, S extends keyof operations[O]['responses']> =
-  operations[O]['responses'][S] extends { content: { 'application/json': infer B } } ? B : never;
+type Reply<O extends keyof operations, S extends keyof operations[O]['responses']> = operations[O]['responses'][S] extends {
+  content: { 'application/json': infer B };
+}
+  ? B
+  : never;
 /** The JSON body an operation takes. */
 type Body<O extends keyof operations> = operations[O] extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
 type ErrorBody = Schemas['ErrorBody'];
@@ -92,7 +95,8 @@ export class RenopathClient {
 }
 
 type Metadata = Schemas['CalculationJobMetadata'];
-const isTrajectory = (metadata: Metadata): metadata is Schemas['FinishedTrajectoryJobMetadata'] => 'steps' in metadata && 'renovation_id' in metadata;
+const isTrajectory = (metadata: Metadata): metadata is Schemas['FinishedTrajectoryJobMetadata'] =>
+  'steps' in metadata && 'renovation_id' in metadata;
 
 /** A job's `metadata` once it finished as a trajectory (it is `{}` before, `{ error }` when FAILED). */
 function trajectoryOf(job: Schemas['CalculationJob']): Schemas['FinishedTrajectoryJobMetadata'] | null {
@@ -105,15 +109,18 @@ export async function integrate(client: RenopathClient): Promise<void> {
   const expiresAt: number = Date.now() + token.expires_in * 1000;
   void expiresAt;
 
-  const estate = await client.createEstate({
-    external_id: 'crm-4711',
-    estate_type: 'HOUSE',
-    estate_format: 'SEMI_OPEN',
-    year_built: 1960,
-    habitable_space_m2: 150,
-    address: { street: 'Veldstraat', house_number: '12', zip_code: '9000', place: 'Gent', country: 'BE' },
-    energy_context: { heating_type: 'GAS', outer_wall_insulation_type: 'NONE', eco_facilities: ['SOLAR_PANELS'] },
-  }, 'crm-4711-create');
+  const estate = await client.createEstate(
+    {
+      external_id: 'crm-4711',
+      estate_type: 'HOUSE',
+      estate_format: 'SEMI_OPEN',
+      year_built: 1960,
+      habitable_space_m2: 150,
+      address: { street: 'Veldstraat', house_number: '12', zip_code: '9000', place: 'Gent', country: 'BE' },
+      energy_context: { heating_type: 'GAS', outer_wall_insulation_type: 'NONE', eco_facilities: ['SOLAR_PANELS'] },
+    },
+    'crm-4711-create',
+  );
   const zip: string | null = estate.address.zip_code;
   const heating: Schemas['HeatingType'] | null = estate.energy_context.heating_type;
   const label: Schemas['QualityLabel'] = estate.quality_label;
@@ -123,7 +130,14 @@ export async function integrate(client: RenopathClient): Promise<void> {
   const roofType: Schemas['EstateRoofType'] = roof.estate_roof_type;
   void roofType;
 
-  let job = await client.startTrajectory({ year_built: 1960, estate_format: 'SEMI_OPEN', habitable_space_m2: 150, zip_code: '9000', country: 'BE', external_id: 'crm-4711' });
+  let job = await client.startTrajectory({
+    year_built: 1960,
+    estate_format: 'SEMI_OPEN',
+    habitable_space_m2: 150,
+    zip_code: '9000',
+    country: 'BE',
+    external_id: 'crm-4711',
+  });
   while (job.calculation_job_status === 'NOT_STARTED' || job.calculation_job_status === 'RUNNING') {
     await new Promise((resolve) => setTimeout(resolve, 1000));
     job = await client.getJob(job.id);
@@ -142,7 +156,8 @@ export async function integrate(client: RenopathClient): Promise<void> {
   const total: number = overview.summary.total_estimated_cost_incl_vat;
   void total;
   const grants = await client.grants(trajectory.renovation_id);
-  for (const [category, group] of Object.entries(grants)) void [category, group.total_subsidy_amount, group.eligible_renovation_items.map((item) => item.scheme)];
+  for (const [category, group] of Object.entries(grants))
+    void [category, group.total_subsidy_amount, group.eligible_renovation_items.map((item) => item.scheme)];
 
   const report = await client.report(trajectory.renovation_id, { language: 'nl-BE' });
   const download: string = report.url;
@@ -159,7 +174,10 @@ export async function integrate(client: RenopathClient): Promise<void> {
 
 /** The receiving end of a job's `webhook_url`: verify the Standard Webhooks signature, then trust the body. */
 export function receiveWebhook(secret: string, body: string, headers: Record<string, string>): Schemas['CalculationJob'] {
-  const verified = new Webhook(secret).verify(body, headers) as webhooks['calculation_job.finished']['post']['requestBody']['content']['application/json'];
+  const verified = new Webhook(secret).verify(
+    body,
+    headers,
+  ) as webhooks['calculation_job.finished']['post']['requestBody']['content']['application/json'];
   const type: 'calculation_job.finished' | 'calculation_job.failed' | 'calculation_job.stopped' = verified.type;
   void type;
   return verified.data;

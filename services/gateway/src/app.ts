@@ -87,19 +87,36 @@ export function buildGateway(deps: GatewayDeps): Gateway {
   void app.register(authPlugin, { bus, issuer: config.issuer, audience: config.audience, adminToken: config.adminToken, ...now });
   void app.register(rateLimitPlugin, config.rateLimit);
   void app.register(metricsPlugin, { threads: deps.metricsThreads ?? [] });
-  void app.register(idempotencyPlugin, { ...(deps.idempotencyStore ? { store: deps.idempotencyStore } : {}), exclusive: deps.idempotencyExclusive ?? false, ...now });
+  void app.register(idempotencyPlugin, {
+    ...(deps.idempotencyStore ? { store: deps.idempotencyStore } : {}),
+    exclusive: deps.idempotencyExclusive ?? false,
+    ...now,
+  });
   void app.register(uploadsPlugin);
   void app.register(docsPlugin, {
-    publicUrl: config.publicUrl, routes, adminEnabled: config.adminToken !== null, rateLimited: config.rateLimit.perSecond > 0 && config.rateLimit.burst > 0,
+    publicUrl: config.publicUrl,
+    routes,
+    adminEnabled: config.adminToken !== null,
+    rateLimited: config.rateLimit.perSecond > 0 && config.rateLimit.burst > 0,
     events: deps.events ?? { natsUrl: 'nats://localhost:4222', stream: 'RENOPATH_EVENTS', prefix: null },
   });
   void app.register(downloadsPlugin, { blobs: deps.blobs, secret: deps.downloadSecret, publicUrl: config.publicUrl, ...now });
   let started = false;
   let draining = false;
   void app.register(operationalRoutes, { bus, contexts: config.contexts, started: () => started, draining: () => draining });
-  void app.register(tokenRoute, { bus, busTimeoutMs: config.busTimeoutMs, limited: config.rateLimit.perSecond > 0 && config.rateLimit.burst > 0, ...now });
+  void app.register(tokenRoute, {
+    bus,
+    busTimeoutMs: config.busTimeoutMs,
+    limited: config.rateLimit.perSecond > 0 && config.rateLimit.burst > 0,
+    ...now,
+  });
   void app.register(declaredRoutes, {
-    routes, bus, blobs: deps.blobs, contexts: config.contexts, busTimeoutMs: config.busTimeoutMs, settleTimeoutMs: config.settleTimeoutMs,
+    routes,
+    bus,
+    blobs: deps.blobs,
+    contexts: config.contexts,
+    busTimeoutMs: config.busTimeoutMs,
+    settleTimeoutMs: config.settleTimeoutMs,
   });
 
   return {

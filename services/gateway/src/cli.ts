@@ -88,9 +88,13 @@ async function main(argv: string[]): Promise<number> {
     });
   }
   if (noun === 'client' && verb === 'revoke' && arg) return send('DELETE', `/admin/api-clients/${encodeURIComponent(arg)}`);
-  if (noun === 'client' && verb === 'rotate-webhook-secret' && arg) return send('POST', `/admin/api-clients/${encodeURIComponent(arg)}/webhook-secret`);
+  if (noun === 'client' && verb === 'rotate-webhook-secret' && arg)
+    return send('POST', `/admin/api-clients/${encodeURIComponent(arg)}/webhook-secret`);
   if (noun === 'outbox' && !verb) {
-    const query = new URLSearchParams({ ...(values.to ? { to: values.to } : {}), ...(values.limit ? { limit: values.limit } : {}) }).toString();
+    const query = new URLSearchParams({
+      ...(values.to ? { to: values.to } : {}),
+      ...(values.limit ? { limit: values.limit } : {}),
+    }).toString();
     return send('GET', `/admin/outbox${query ? `?${query}` : ''}`);
   }
   return print(USAGE, 2);

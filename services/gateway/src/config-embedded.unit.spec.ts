@@ -21,7 +21,11 @@ describe('embedded configuration, checked before anything starts', () => {
     ['RENOPATH_EVENT_STORE', 'bogus://x', /^invalid configuration: RENOPATH_EVENT_STORE: expected "sqlite", postgres:\/\//],
     ['RENOPATH_READ_STORE', 'redis://x', /^invalid configuration: RENOPATH_READ_STORE: expected "sqlite", postgres:\/\/.* or mongodb:\/\//],
     ['RENOPATH_BLOB_STORE', 's3', /^invalid configuration: RENOPATH_BLOB_STORE: expected "fs" or "gridfs"$/],
-    ['RENOPATH_WEBHOOK_RETRY_SCHEDULE', 'soon', /^invalid configuration: RENOPATH_WEBHOOK_RETRY_SCHEDULE: .*"soon" is not a delay .*units ms, s, m, h\)$/],
+    [
+      'RENOPATH_WEBHOOK_RETRY_SCHEDULE',
+      'soon',
+      /^invalid configuration: RENOPATH_WEBHOOK_RETRY_SCHEDULE: .*"soon" is not a delay .*units ms, s, m, h\)$/,
+    ],
     ['RENOPATH_CONTEXT_THREADS', 'gateway', /^invalid configuration: RENOPATH_CONTEXT_THREADS: gateway cannot run in a thread/],
     ['RENOPATH_SECRETS_KEY', 'short', /^invalid configuration: RENOPATH_SECRETS_KEY: RENOPATH_SECRETS_KEY must be 32 bytes/],
     ['RENOPATH_JOB_LEASE_MS', '10', /^invalid configuration: RENOPATH_JOB_LEASE_MS: /],

@@ -29,7 +29,10 @@ const ContextThreadsEnv = z
     const names = v.split(',').map((n) => n.trim());
     const unknown = names.filter((n) => !(THREADABLE_CONTEXTS as readonly string[]).includes(n));
     if (unknown.length > 0) {
-      ctx.addIssue({ code: 'custom', message: `RENOPATH_CONTEXT_THREADS: ${unknown.join(', ')} cannot run in a thread (expected auto, all, none or some of ${THREADABLE_CONTEXTS.join(', ')})` });
+      ctx.addIssue({
+        code: 'custom',
+        message: `RENOPATH_CONTEXT_THREADS: ${unknown.join(', ')} cannot run in a thread (expected auto, all, none or some of ${THREADABLE_CONTEXTS.join(', ')})`,
+      });
       return z.NEVER;
     }
     return [...new Set(names)] as ThreadableContext[];
@@ -41,4 +44,3 @@ export function contextThreadsOf(env: NodeJS.ProcessEnv): ThreadableContext[] {
   if (!parsed.success) throw new Error(`invalid configuration: ${parsed.error.issues.map((i) => i.message).join('; ')}`);
   return parsed.data;
 }
-

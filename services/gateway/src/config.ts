@@ -8,17 +8,26 @@ const Env = z.object({
   PORT: z.coerce.number({ error: 'expected a port number from 0 to 65535' }).int().min(0).max(65535).default(8080),
   HOST: z.string().default('0.0.0.0'),
   RENOPATH_PUBLIC_URL: z.string().url().optional(),
-  RENOPATH_ADMIN_TOKEN: z.preprocess((v) => (v === '' ? undefined : v), z.string().min(16, 'RENOPATH_ADMIN_TOKEN must be at least 16 characters').optional()),
+  RENOPATH_ADMIN_TOKEN: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.string().min(16, 'RENOPATH_ADMIN_TOKEN must be at least 16 characters').optional(),
+  ),
   RENOPATH_RATE_LIMIT_PER_SECOND: z.coerce.number().min(0).default(50),
   RENOPATH_RATE_LIMIT_BURST: z.coerce.number().min(0).default(100),
   /** Distributed mode: the Redis every gateway replica counts the rate limit in. */
   RENOPATH_RATE_LIMIT_REDIS_URL: z.preprocess(
     (v) => (v === '' ? undefined : v),
-    z.string().regex(/^rediss?:\/\//, 'RENOPATH_RATE_LIMIT_REDIS_URL must be a redis:// or rediss:// URL').optional(),
+    z
+      .string()
+      .regex(/^rediss?:\/\//, 'RENOPATH_RATE_LIMIT_REDIS_URL must be a redis:// or rediss:// URL')
+      .optional(),
   ),
   RENOPATH_SETTLE_TIMEOUT_MS: z.coerce.number().int().min(0).default(5000),
   /** The bounded contexts a write may have effects in: the gateway waits for all of them to settle. */
-  RENOPATH_CONTEXTS: z.string().regex(/^[a-z]+(,[a-z]+)*$/, 'RENOPATH_CONTEXTS must be a comma-separated list of context names').default('identity,estates,renovations,calculations,reporting'),
+  RENOPATH_CONTEXTS: z
+    .string()
+    .regex(/^[a-z]+(,[a-z]+)*$/, 'RENOPATH_CONTEXTS must be a comma-separated list of context names')
+    .default('identity,estates,renovations,calculations,reporting'),
   RENOPATH_TOKEN_ISSUER: z.string().min(1).default(TOKEN_DEFAULTS.issuer),
   RENOPATH_TOKEN_AUDIENCE: z.string().min(1).default(TOKEN_DEFAULTS.audience),
   RENOPATH_BUS_TIMEOUT_MS: z.coerce.number().int().min(1).default(10_000),
@@ -93,7 +102,11 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
     host: e.HOST,
     publicUrl,
     adminToken: e.RENOPATH_ADMIN_TOKEN ?? null,
-    rateLimit: { perSecond: e.RENOPATH_RATE_LIMIT_PER_SECOND, burst: e.RENOPATH_RATE_LIMIT_BURST, redisUrl: e.RENOPATH_RATE_LIMIT_REDIS_URL ?? null },
+    rateLimit: {
+      perSecond: e.RENOPATH_RATE_LIMIT_PER_SECOND,
+      burst: e.RENOPATH_RATE_LIMIT_BURST,
+      redisUrl: e.RENOPATH_RATE_LIMIT_REDIS_URL ?? null,
+    },
     settleTimeoutMs: e.RENOPATH_SETTLE_TIMEOUT_MS,
     contexts: e.RENOPATH_CONTEXTS.split(','),
     issuer: e.RENOPATH_TOKEN_ISSUER,

@@ -31,7 +31,12 @@ export interface ContextThreadData {
 }
 
 /** What a context thread tells the main thread on its `parentPort`. */
-export type ContextThreadReport = { ready: true } | { stopped: true } | { failed: string } | { loopActiveMs: number; cpuMs: number | null } | { metrics: MetricsJson };
+export type ContextThreadReport =
+  | { ready: true }
+  | { stopped: true }
+  | { failed: string }
+  | { loopActiveMs: number; cpuMs: number | null }
+  | { metrics: MetricsJson };
 /** What the main thread tells a context thread. */
 export type ContextThreadCommand = 'stop' | 'mark' | 'metrics';
 
@@ -67,7 +72,10 @@ export async function runContextThread(data: ContextThreadData, control: Message
       // For the bench: how long this thread's loop was busy since the last mark, and its CPU time.
       const now = performance.eventLoopUtilization();
       const cpu = threadCpuMs();
-      control.postMessage({ loopActiveMs: performance.eventLoopUtilization(now, mark).active, cpuMs: cpu === null || cpuMark === null ? null : cpu - cpuMark } satisfies ContextThreadReport);
+      control.postMessage({
+        loopActiveMs: performance.eventLoopUtilization(now, mark).active,
+        cpuMs: cpu === null || cpuMark === null ? null : cpu - cpuMark,
+      } satisfies ContextThreadReport);
       mark = now;
       cpuMark = cpu;
       return;
@@ -98,7 +106,8 @@ const STARTERS = {
   // Without the shared handle, its own: the fs and GridFS stores keep no state between calls.
   estates: (env, bus, log, shares) => startEstatesContext(loadEstatesConfig(env), bus, log, shares.blobs),
   renovations: (env, bus, log) => startRenovationsContext(loadRenovationsConfig(env), bus, log),
-  calculations: (env, bus, log, shares) => startCalculationsContext(loadCalculationsConfig(env), bus, log, { signer: shares.signer ?? busWebhookSigner(bus) }),
+  calculations: (env, bus, log, shares) =>
+    startCalculationsContext(loadCalculationsConfig(env), bus, log, { signer: shares.signer ?? busWebhookSigner(bus) }),
   reporting: (env, bus, log, shares) => startReportingContext(loadReportingConfig(env), bus, log, shares.blobs),
 } satisfies Record<ThreadableContext, Starter>;
 

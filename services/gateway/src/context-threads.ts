@@ -24,7 +24,12 @@ const SCRIPT = new URL('./context-thread.worker.mjs', import.meta.url);
  * unasked (an uncaught error in it) takes the process down, as the same error would with the context
  * on the main thread: a half-running service that answers 503 for one context is worse than a restart.
  */
-export async function startContextThread(context: ThreadableContext, env: NodeJS.ProcessEnv, bus: MemoryBus, log: Logger): Promise<ContextThread> {
+export async function startContextThread(
+  context: ThreadableContext,
+  env: NodeJS.ProcessEnv,
+  bus: MemoryBus,
+  log: Logger,
+): Promise<ContextThread> {
   const { port1, port2 } = new MessageChannel();
   const exposed = exposeBus(bus, port1);
   const strings = Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => typeof e[1] === 'string'));

@@ -73,7 +73,18 @@ export async function startEmbedded(env: NodeJS.ProcessEnv = process.env, option
   const { downloadSecret, idempotencyStore } = await openGatewayStorage(gatewayConfig);
   // The idempotency records are in this process's own data dir: a claim left unfinished there is a dead process's.
   const metricsThreads = threads.map((thread) => thread.metrics);
-  const gateway = buildGateway({ bus: timed, config: gatewayConfig, metricsThreads, logger, blobs, downloadSecret, events: eventsOf(platform), idempotencyStore, idempotencyExclusive: true, routes: [...renovationsRoutes, ...calculationsRoutes, ...reportingRoutes] });
+  const gateway = buildGateway({
+    bus: timed,
+    config: gatewayConfig,
+    metricsThreads,
+    logger,
+    blobs,
+    downloadSecret,
+    events: eventsOf(platform),
+    idempotencyStore,
+    idempotencyExclusive: true,
+    routes: [...renovationsRoutes, ...calculationsRoutes, ...reportingRoutes],
+  });
   await gateway.start();
   const metricsServer = platform.metricsPort ? await startMetricsServer(platform.metricsPort, metricsThreads) : null;
   return {
@@ -107,7 +118,12 @@ export async function startEmbedded(env: NodeJS.ProcessEnv = process.env, option
 }
 
 /** Starts the threads side by side; if one fails, the others are stopped before the error is rethrown. */
-async function startThreads(contexts: ThreadableContext[], env: NodeJS.ProcessEnv, bus: MemoryBus, logger: Logger): Promise<ContextThread[]> {
+async function startThreads(
+  contexts: ThreadableContext[],
+  env: NodeJS.ProcessEnv,
+  bus: MemoryBus,
+  logger: Logger,
+): Promise<ContextThread[]> {
   const started = await Promise.allSettled(contexts.map((context) => startContextThread(context, env, bus, logger)));
   const threads = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
   const failed = started.find((s) => s.status === 'rejected');

@@ -23,7 +23,16 @@ const bus = await openBus(platform, 'gateway');
 // The blob store the estates service reads uploads from: it must be the same store (a shared volume for `fs`, or GridFS).
 const blobs = await openBlobStore(platform);
 const { downloadSecret, idempotencyStore } = await openGatewayStorage(config);
-const gateway = buildGateway({ bus, config, logger, blobs, downloadSecret, events: eventsOf(platform), idempotencyStore, routes: [...renovationsRoutes, ...calculationsRoutes, ...reportingRoutes] });
+const gateway = buildGateway({
+  bus,
+  config,
+  logger,
+  blobs,
+  downloadSecret,
+  events: eventsOf(platform),
+  idempotencyStore,
+  routes: [...renovationsRoutes, ...calculationsRoutes, ...reportingRoutes],
+});
 // Processes start in no set order: listen at once (/health answers, /ready says 503 until it holds identity's
 // key set), and load identity's keys and revocations as soon as it is there, however long that takes.
 await gateway.app.listen({ port: config.port, host: config.host });

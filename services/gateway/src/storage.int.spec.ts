@@ -10,7 +10,10 @@ import { IdempotencyKeys } from './http/idempotency.ts';
 import { openGatewayStorage } from './storage.ts';
 
 const reachable = await postgresListening();
-if (!reachable) console.warn(`[skip] gateway replicas sharing Idempotency-Key records — nothing listens on ${testPostgresUrl} (set RENOPATH_TEST_POSTGRES_URL)`);
+if (!reachable)
+  console.warn(
+    `[skip] gateway replicas sharing Idempotency-Key records — nothing listens on ${testPostgresUrl} (set RENOPATH_TEST_POSTGRES_URL)`,
+  );
 
 const dirs: string[] = [];
 const dataDir = () => {
@@ -23,7 +26,8 @@ afterAll(() => {
 });
 
 /** A gateway replica's storage, opened as main.ts opens it: its own data dir, the shared read store. */
-const replica = (env: Record<string, string>) => openGatewayStorage(loadGatewayConfig({ LOG_LEVEL: 'silent', RENOPATH_DATA_DIR: dataDir(), ...env }));
+const replica = (env: Record<string, string>) =>
+  openGatewayStorage(loadGatewayConfig({ LOG_LEVEL: 'silent', RENOPATH_DATA_DIR: dataDir(), ...env }));
 
 describe('gateway storage', () => {
   it('keeps Idempotency-Key records in a file of its own by default', async () => {
@@ -33,8 +37,11 @@ describe('gateway storage', () => {
   });
 
   describe.skipIf(!reachable)('two gateway replicas with RENOPATH_READ_STORE=postgres://', () => {
-    it('share the records: a key replayed on the second answers the first one\'s reply, a running one is 409 there', async () => {
-      const [first, second] = [await replica({ RENOPATH_READ_STORE: testPostgresUrl }), await replica({ RENOPATH_READ_STORE: testPostgresUrl })];
+    it("share the records: a key replayed on the second answers the first one's reply, a running one is 409 there", async () => {
+      const [first, second] = [
+        await replica({ RENOPATH_READ_STORE: testPostgresUrl }),
+        await replica({ RENOPATH_READ_STORE: testPostgresUrl }),
+      ];
       expect(first.idempotencyStore).toBeInstanceOf(PostgresReadStore);
       // As main.ts builds them: not exclusive, since other gateways use the store.
       const [a, b] = [new IdempotencyKeys(first.idempotencyStore), new IdempotencyKeys(second.idempotencyStore)];
@@ -49,7 +56,9 @@ describe('gateway storage', () => {
         await a.complete((claim as { id: string }).id, 201, reply);
 
         expect(await b.claim(client, 'key-1', fingerprint)).toEqual({ kind: 'replay', status: 201, reply });
-        await expect(b.claim(client, 'key-1', IdempotencyKeys.fingerprint(['POST', '/v1/estates', '{"name":"Other"}']))).rejects.toMatchObject({ statusCode: 422 });
+        await expect(
+          b.claim(client, 'key-1', IdempotencyKeys.fingerprint(['POST', '/v1/estates', '{"name":"Other"}'])),
+        ).rejects.toMatchObject({ statusCode: 422 });
         // Another client's key of the same name is its own.
         expect((await b.claim(other, 'key-1', fingerprint)).kind).toBe('new');
       } finally {

@@ -23,6 +23,7 @@ export async function openGatewayStorage(config: GatewayConfig) {
  * gateway has no adapter of its own for) they stay in a file of this gateway's data dir.
  */
 async function openIdempotencyStore(config: GatewayConfig, dir: string): Promise<ReadStore> {
-  if (/^postgres(ql)?:\/\//.test(config.readStore)) return openPostgresReadStore({ connectionString: config.readStore, schema: GATEWAY_SCHEMA });
+  if (/^postgres(ql)?:\/\//.test(config.readStore))
+    return openPostgresReadStore({ connectionString: config.readStore, schema: GATEWAY_SCHEMA });
   return openSqliteReadStore({ file: join(dir, 'idempotency.db') });
 }

@@ -23,7 +23,12 @@ let clientEstate: string;
 const SAMPLE_BODIES: Record<string, unknown> = {
   'PATCH /users/{user_id}': { first_name: 'Mallory' },
   'PATCH /organizations/{organization_id}': { organization_name: 'Hijacked' },
-  'POST /organizations/{organization_id}/members': { email_address: 'mallory@bola.example', first_name: 'Mal', last_name: 'Lory', member_type: 'EMPLOYEE' },
+  'POST /organizations/{organization_id}/members': {
+    email_address: 'mallory@bola.example',
+    first_name: 'Mal',
+    last_name: 'Lory',
+    member_type: 'EMPLOYEE',
+  },
   'PATCH /estates/{estate_id}': { name: 'Hijacked' },
   'POST /estates/{estate_id}/roofs': { estate_roof_type: 'FLAT' },
   'PATCH /estates/{estate_id}/roofs/{roof_id}': { surface_m2: 1 },
@@ -38,13 +43,19 @@ const SAMPLE_BODIES: Record<string, unknown> = {
 /** Renovation items, in each of their four scopes. */
 const sampleBody = (method: string, path: string): unknown =>
   SAMPLE_BODIES[`${method} ${path}`] ??
-  (method === 'POST' && path.endsWith('/items') ? { renovation_component_type: 'HEAT_PUMP_AIR_WATER', count: 1 }
-  : method === 'PATCH' && path.endsWith('/items/{item_id}') ? { count: 2 }
-  : {});
+  (method === 'POST' && path.endsWith('/items')
+    ? { renovation_component_type: 'HEAT_PUMP_AIR_WATER', count: 1 }
+    : method === 'PATCH' && path.endsWith('/items/{item_id}')
+      ? { count: 2 }
+      : {});
 
 /** The invitation code in the last message to `to` (embedded outbox), accepted. */
 async function acceptInvitation(to: string): Promise<boolean> {
-  const outbox = await stack.app.inject({ method: 'GET', url: `/admin/outbox?to=${encodeURIComponent(to)}`, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+  const outbox = await stack.app.inject({
+    method: 'GET',
+    url: `/admin/outbox?to=${encodeURIComponent(to)}`,
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+  });
   if (outbox.statusCode !== 200) return false;
   const messages = outbox.json() as Array<{ text: string }>;
   const candidates = (messages.at(-1)?.text ?? '').match(/[A-Za-z0-9._-]{20,400}/g) ?? [];
@@ -67,7 +78,15 @@ beforeAll(async () => {
   const a = stack.bootstrap;
   ownerA = await stack.clientToken(a.user_id, ALL_SCOPES);
   const as = stack.as(ownerA);
-  const estate = await made(as.post('/estates', { name: 'A home', address: { zip_code: '9000', country: 'BE' }, year_built: 1960, estate_format: 'SEMI_OPEN', habitable_space_m2: 140 }));
+  const estate = await made(
+    as.post('/estates', {
+      name: 'A home',
+      address: { zip_code: '9000', country: 'BE' },
+      year_built: 1960,
+      estate_format: 'SEMI_OPEN',
+      habitable_space_m2: 140,
+    }),
+  );
   const E = `/estates/${estate.id}`;
   const roof = await made(as.post(`${E}/roofs`, { estate_roof_type: 'INCLINED' }));
   const floor = await made(as.post(`${E}/floors`, { estate_floor_type: 'GROUND_FLOOR' }));
@@ -77,8 +96,15 @@ beforeAll(async () => {
   const medium = await made(as.upload(`${E}/media`, [{ name: 'file', filename: 'front.jpg', content: JPEG }]));
   const member = await made(as.post(`${E}/members`, { email_address: 'buyer-a@bola.example', first_name: 'Bea', last_name: 'Buyer' }));
   ids = {
-    estate_id: estate.id, roof_id: roof.id, floor_id: floor.id, room_id: room.id, staircase_id: staircase.id, file_id: file.id,
-    member_id: member.user_id ?? member.id, organization_id: a.organization_id, user_id: a.user_id,
+    estate_id: estate.id,
+    roof_id: roof.id,
+    floor_id: floor.id,
+    room_id: room.id,
+    staircase_id: staircase.id,
+    file_id: file.id,
+    member_id: member.user_id ?? member.id,
+    organization_id: a.organization_id,
+    user_id: a.user_id,
   };
   mediumId = medium.id;
   // Later contexts' resources on the same estate, when their routes are served.
@@ -89,10 +115,18 @@ beforeAll(async () => {
     ids['item_id'] = item.id;
   }
   if (stack.routes.some((r) => r.path === '/calculation-jobs/suggested-renovation-trajectory-calculation')) {
-    const job = await as.post('/v1/calculation-jobs/suggested-renovation-trajectory-calculation', { year_built: 1960, estate_format: 'SEMI_OPEN', habitable_space_m2: 140, zip_code: '9000', country: 'BE' });
+    const job = await as.post('/v1/calculation-jobs/suggested-renovation-trajectory-calculation', {
+      year_built: 1960,
+      estate_format: 'SEMI_OPEN',
+      habitable_space_m2: 140,
+      zip_code: '9000',
+      country: 'BE',
+    });
     if (job.statusCode !== 200) throw new Error(`set-up: job ${job.statusCode}: ${job.body}`);
     ids['calculation_job_id'] = job.json().id;
-    ids['calculation_id'] = (await made(as.post('/calculations?calculation_type=ENERGY_EFFICIENCY', { year_built: 1960, habitable_space_m2: 140 }))).id;
+    ids['calculation_id'] = (
+      await made(as.post('/calculations?calculation_type=ENERGY_EFFICIENCY', { year_built: 1960, habitable_space_m2: 140 }))
+    ).id;
   }
   for (const [name, id] of Object.entries(ids)) expect(id, name).toMatch(/^[0-9a-f-]{36}$/);
 
@@ -101,9 +135,15 @@ beforeAll(async () => {
 
   // A CLIENT of tenant A: an accepted member of another estate, never of this one.
   clientEstate = (await made(as.post('/estates', { name: 'Their home' }))).id;
-  const invited = await made(as.post(`/estates/${clientEstate}/members`, { email_address: 'client@bola.example', first_name: 'Cli', last_name: 'Ent' }));
+  const invited = await made(
+    as.post(`/estates/${clientEstate}/members`, { email_address: 'client@bola.example', first_name: 'Cli', last_name: 'Ent' }),
+  );
   if (await acceptInvitation('client@bola.example')) {
-    const created = await stack.admin('POST', '/admin/api-clients', { user_id: invited.user_id ?? invited.id, organization_id: a.organization_id, scopes: ALL_SCOPES });
+    const created = await stack.admin('POST', '/admin/api-clients', {
+      user_id: invited.user_id ?? invited.id,
+      organization_id: a.organization_id,
+      scopes: ALL_SCOPES,
+    });
     if (created.statusCode === 201) client = await stack.token(created.json().client_id, created.json().client_secret);
   }
 });
@@ -113,9 +153,7 @@ const ORDER = { GET: 0, PATCH: 1, POST: 2, DELETE: 3 } as const;
 
 /** Every bearer route that names an id, reads first and deletes last. */
 function idRoutes(): RouteDef[] {
-  return stack.routes
-    .filter((r) => r.auth === 'bearer' && (r.ids ?? []).length > 0)
-    .sort((x, y) => ORDER[x.method] - ORDER[y.method]);
+  return stack.routes.filter((r) => r.auth === 'bearer' && (r.ids ?? []).length > 0).sort((x, y) => ORDER[x.method] - ORDER[y.method]);
 }
 
 function urlOf(route: RouteDef): string {
@@ -147,7 +185,19 @@ function call(route: RouteDef, bearer: string) {
 describe('BOLA: every id-taking route, two tenants and a CLIENT', () => {
   it('walks a route table that covers estates, parts, files, members, organizations and users', () => {
     const params = new Set(idRoutes().flatMap((r) => r.ids ?? []));
-    expect([...params].sort()).toEqual(expect.arrayContaining(['estate_id', 'floor_id', 'member_id', 'organization_id', 'roof_id', 'room_id', 'staircase_id', 'user_id', 'file_id']));
+    expect([...params].sort()).toEqual(
+      expect.arrayContaining([
+        'estate_id',
+        'floor_id',
+        'member_id',
+        'organization_id',
+        'roof_id',
+        'room_id',
+        'staircase_id',
+        'user_id',
+        'file_id',
+      ]),
+    );
     expect(idRoutes().length).toBeGreaterThanOrEqual(30);
   });
 
@@ -163,7 +213,9 @@ describe('BOLA: every id-taking route, two tenants and a CLIENT', () => {
     const after = (await stack.as(ownerA).get(`/estates/${ids['estate_id']}`)).json();
     const strip = (e: Record<string, unknown>) => JSON.stringify(e, (k, v) => (k === 'url' ? undefined : v));
     expect(strip(after)).toBe(strip(before));
-    expect(((await stack.as(ownerA).get('/organizations')).json() as Array<{ organization_name: string }>)[0]!.organization_name).not.toBe('Hijacked');
+    expect(((await stack.as(ownerA).get('/organizations')).json() as Array<{ organization_name: string }>)[0]!.organization_name).not.toBe(
+      'Hijacked',
+    );
   });
 
   it('answers a CLIENT naming an estate they are not a member of with 404, and never lets them change their organization', async () => {

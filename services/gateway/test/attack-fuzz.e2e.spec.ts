@@ -38,7 +38,25 @@ function fieldsOf(schema: z.ZodType | undefined): string[] {
 const hostileString = fc.oneof(
   fc.string({ maxLength: 40 }),
   fc.string({ unit: 'binary', maxLength: 40 }),
-  fc.constantFrom('\u0000', '\u001b[2J', '\ud800', '\udfff\ud800', '\u202e', '\u2066x\u2069', '../../etc/passwd', '%00', '<script>', '{"$gt":""}', "'; DROP TABLE estates;--", 'x'.repeat(5000), '1e309', '-0', 'NaN', '__proto__', 'constructor'),
+  fc.constantFrom(
+    '\u0000',
+    '\u001b[2J',
+    '\ud800',
+    '\udfff\ud800',
+    '\u202e',
+    '\u2066x\u2069',
+    '../../etc/passwd',
+    '%00',
+    '<script>',
+    '{"$gt":""}',
+    "'; DROP TABLE estates;--",
+    'x'.repeat(5000),
+    '1e309',
+    '-0',
+    'NaN',
+    '__proto__',
+    'constructor',
+  ),
 );
 const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
   hostileString,
@@ -56,14 +74,31 @@ function bodyFor(route: RouteDef): fc.Arbitrary<unknown> {
   const own = fields.length
     ? fc.dictionary(fc.constantFrom(...fields), hostileValue, { maxKeys: Math.min(fields.length, 6) })
     : fc.constant({});
-  const withUnknown = fc.tuple(own, fc.dictionary(fc.string({ minLength: 1, maxLength: 20 }), hostileValue, { maxKeys: 3 })).map(([a, b]) => ({ ...b, ...a }));
+  const withUnknown = fc
+    .tuple(own, fc.dictionary(fc.string({ minLength: 1, maxLength: 20 }), hostileValue, { maxKeys: 3 }))
+    .map(([a, b]) => ({ ...b, ...a }));
   const proto = own.map((o) => JSON.parse(`{"__proto__":{"admin":true},${JSON.stringify(o).slice(1)}`.replace(/,}$/, '}')) as unknown);
-  return fc.oneof({ weight: 5, arbitrary: own }, { weight: 2, arbitrary: withUnknown }, { weight: 1, arbitrary: proto }, { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 3 }) });
+  return fc.oneof(
+    { weight: 5, arbitrary: own },
+    { weight: 2, arbitrary: withUnknown },
+    { weight: 1, arbitrary: proto },
+    { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 3 }) },
+  );
 }
 
 const idValue = fc.oneof(
   fc.uuid({ version: 4 }),
-  fc.constantFrom('', '..', '%2e%2e', 'null', '0', '00000000-0000-0000-0000-000000000000', 'ZZZZZZZZ-0000-4000-8000-000000000000', '%00', '%E0%A4%A'),
+  fc.constantFrom(
+    '',
+    '..',
+    '%2e%2e',
+    'null',
+    '0',
+    '00000000-0000-0000-0000-000000000000',
+    'ZZZZZZZZ-0000-4000-8000-000000000000',
+    '%00',
+    '%E0%A4%A',
+  ),
   fc.string({ maxLength: 50 }).map(encodeURIComponent),
 );
 
@@ -86,22 +121,52 @@ function attemptFor(route: RouteDef): fc.Arbitrary<Attempt> {
   );
   const raw = fc.record({
     kind: fc.constant('raw' as const),
-    text: fc.oneof(fc.string({ maxLength: 200 }), fc.constantFrom('{', '{"a":', '[1,2', '{"a":1}}', 'null', '"x"', '\u0000', '{"a":"\\ud800"}', '{"__proto__":{"x":1}}')),
-    contentType: fc.constantFrom('application/json', 'application/json; charset=latin1', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml', ''),
+    text: fc.oneof(
+      fc.string({ maxLength: 200 }),
+      fc.constantFrom('{', '{"a":', '[1,2', '{"a":1}}', 'null', '"x"', '\u0000', '{"a":"\\ud800"}', '{"__proto__":{"x":1}}'),
+    ),
+    contentType: fc.constantFrom(
+      'application/json',
+      'application/json; charset=latin1',
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+      'application/xml',
+      '',
+    ),
   });
   const json = bodyFor(route).map((value) => ({ kind: 'json' as const, value }));
   if (route.kind === 'upload') {
     // Broken multipart: no boundary, a wrong one, unterminated parts, several files, fields only.
-    const part = fc.tuple(fc.constantFrom('file', 'name', 'other', ''), fc.option(fc.string({ maxLength: 20 })), fc.string({ maxLength: 60 }))
-      .map(([name, filename, content]) => `--x\r\nContent-Disposition: form-data; name="${name}"${filename !== null ? `; filename="${filename}"` : ''}\r\n\r\n${content}\r\n`);
+    const part = fc
+      .tuple(fc.constantFrom('file', 'name', 'other', ''), fc.option(fc.string({ maxLength: 20 })), fc.string({ maxLength: 60 }))
+      .map(
+        ([name, filename, content]) =>
+          `--x\r\nContent-Disposition: form-data; name="${name}"${filename !== null ? `; filename="${filename}"` : ''}\r\n\r\n${content}\r\n`,
+      );
     const multipartBody = fc.record({
       kind: fc.constant('raw' as const),
-      text: fc.tuple(fc.array(part, { maxLength: 3 }), fc.constantFrom('--x--\r\n', '', '--y--\r\n', '--x')).map(([parts, end]) => parts.join('') + end),
-      contentType: fc.constantFrom('multipart/form-data; boundary=x', 'multipart/form-data', 'multipart/form-data; boundary=', 'multipart/mixed; boundary=x'),
+      text: fc
+        .tuple(fc.array(part, { maxLength: 3 }), fc.constantFrom('--x--\r\n', '', '--y--\r\n', '--x'))
+        .map(([parts, end]) => parts.join('') + end),
+      contentType: fc.constantFrom(
+        'multipart/form-data; boundary=x',
+        'multipart/form-data',
+        'multipart/form-data; boundary=',
+        'multipart/mixed; boundary=x',
+      ),
     });
-    return fc.record({ route: fc.constant(route), ids, query, body: fc.oneof({ weight: 4, arbitrary: multipartBody }, { weight: 1, arbitrary: raw }) });
+    return fc.record({
+      route: fc.constant(route),
+      ids,
+      query,
+      body: fc.oneof({ weight: 4, arbitrary: multipartBody }, { weight: 1, arbitrary: raw }),
+    });
   }
-  const body = route.method === 'GET' || route.method === 'DELETE' ? fc.oneof({ weight: 4, arbitrary: fc.constant({ kind: 'none' as const }) }, { weight: 1, arbitrary: json }) : fc.oneof({ weight: 4, arbitrary: json }, { weight: 1, arbitrary: raw });
+  const body =
+    route.method === 'GET' || route.method === 'DELETE'
+      ? fc.oneof({ weight: 4, arbitrary: fc.constant({ kind: 'none' as const }) }, { weight: 1, arbitrary: json })
+      : fc.oneof({ weight: 4, arbitrary: json }, { weight: 1, arbitrary: raw });
   return fc.record({ route: fc.constant(route), ids, query, body });
 }
 
@@ -114,10 +179,20 @@ async function send(attempt: Attempt) {
   const headers: Record<string, string> = auth ? { authorization: `Bearer ${auth}` } : {};
   const b = attempt.body;
   if (b.kind === 'json') {
-    return stack.app.inject({ method: attempt.route.method, url, headers: { ...headers, 'content-type': 'application/json' }, payload: JSON.stringify(b.value) ?? 'null' });
+    return stack.app.inject({
+      method: attempt.route.method,
+      url,
+      headers: { ...headers, 'content-type': 'application/json' },
+      payload: JSON.stringify(b.value) ?? 'null',
+    });
   }
   if (b.kind === 'raw') {
-    return stack.app.inject({ method: attempt.route.method, url, headers: { ...headers, ...(b.contentType ? { 'content-type': b.contentType } : {}) }, payload: b.text });
+    return stack.app.inject({
+      method: attempt.route.method,
+      url,
+      headers: { ...headers, ...(b.contentType ? { 'content-type': b.contentType } : {}) },
+      payload: b.text,
+    });
   }
   return stack.app.inject({ method: attempt.route.method, url, headers });
 }
@@ -165,8 +240,12 @@ describe('generated malformed requests', () => {
     await fc.assert(
       fc.asyncProperty(bodies, fc.option(fc.string({ maxLength: 60 })), async (body, basic) => {
         const res = await stack.app.inject({
-          method: 'POST', url: '/v1/oauth/token',
-          headers: { 'content-type': 'application/json', ...(basic !== null ? { authorization: `Basic ${Buffer.from(basic).toString('base64')}` } : {}) },
+          method: 'POST',
+          url: '/v1/oauth/token',
+          headers: {
+            'content-type': 'application/json',
+            ...(basic !== null ? { authorization: `Basic ${Buffer.from(basic).toString('base64')}` } : {}),
+          },
           payload: JSON.stringify(body) ?? 'null',
         });
         expect(res.statusCode, res.body).toBeLessThan(500);

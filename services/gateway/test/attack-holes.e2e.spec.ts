@@ -18,11 +18,17 @@ afterAll(async () => stack?.close());
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const tokenRequest = (client_id: string, client_secret: string, headers: Record<string, string> = {}) =>
-  stack.app.inject({ method: 'POST', url: '/v1/oauth/token', headers: { 'x-service-client-id': client_id, 'x-service-client-secret': client_secret, ...headers } });
+  stack.app.inject({
+    method: 'POST',
+    url: '/v1/oauth/token',
+    headers: { 'x-service-client-id': client_id, 'x-service-client-secret': client_secret, ...headers },
+  });
 
 /** A token signed with the service's own key (an insider, or the service) with claims of the test's choosing. */
 async function signedWithServiceKey(claims: Record<string, unknown>, timing: { iat: number; exp: number }) {
-  const [key] = (JSON.parse(readFileSync(join(stack.dataDir, 'identity', 'signing-keys.json'), 'utf8')) as Array<{ kid: string; private_jwk: JWK }>).slice(-1);
+  const [key] = (
+    JSON.parse(readFileSync(join(stack.dataDir, 'identity', 'signing-keys.json'), 'utf8')) as Array<{ kid: string; private_jwk: JWK }>
+  ).slice(-1);
   return new SignJWT(claims)
     .setProtectedHeader({ alg: 'EdDSA', kid: key!.kid, typ: 'JWT' })
     .setIssuedAt(timing.iat)
@@ -40,7 +46,10 @@ describe('hole 4: secret verification cannot starve other work or tell which cli
   });
 
   it('limits wrong secrets per client id whatever address they come from (429 with Retry-After)', async () => {
-    const client = (await stack.admin('POST', '/admin/api-clients', { user_id: stack.bootstrap.user_id })).json() as { client_id: string; client_secret: string };
+    const client = (await stack.admin('POST', '/admin/api-clients', { user_id: stack.bootstrap.user_id })).json() as {
+      client_id: string;
+      client_secret: string;
+    };
     for (let i = 0; i < 10; i++) {
       expect((await tokenRequest(client.client_id, 'a'.repeat(64), { 'x-forwarded-for': `198.51.100.${i}` })).statusCode).toBe(400);
     }
@@ -56,7 +65,14 @@ describe('hole 4: secret verification cannot starve other work or tell which cli
     const s = await startStack({ RENOPATH_RATE_LIMIT_PER_SECOND: '1000', RENOPATH_RATE_LIMIT_BURST: '1000' });
     try {
       const guess = (i: number) =>
-        s.app.inject({ method: 'POST', url: '/v1/oauth/token', headers: { 'x-service-client-id': `7d9c2f7e-3333-4222-8333-${String(i).padStart(12, '0')}`, 'x-service-client-secret': 'd'.repeat(64) } });
+        s.app.inject({
+          method: 'POST',
+          url: '/v1/oauth/token',
+          headers: {
+            'x-service-client-id': `7d9c2f7e-3333-4222-8333-${String(i).padStart(12, '0')}`,
+            'x-service-client-secret': 'd'.repeat(64),
+          },
+        });
       // 20 guesses, then one every 30 s (token.ts): what refilled while the first 20 were checked (on a
       // busy machine they can take longer than that) may still pass, and the guess after it is refused.
       // One after the other: identity checks one secret at a time, and 20 at once would wait behind each
@@ -84,7 +100,10 @@ describe('hole 4: secret verification cannot starve other work or tell which cli
     const flood = Array.from({ length: 24 }, (_, i) =>
       tokenRequest(`7d9c2f7e-2222-4222-8333-${String(i).padStart(12, '0')}`, 'b'.repeat(64)).then((res) => (order.push('token'), res)),
     );
-    const upload = stack.as(owner).upload(`/estates/${estate.id}/files`, [{ name: 'file', filename: 'epc.pdf', content: PDF }]).then((res) => (order.push('upload'), res));
+    const upload = stack
+      .as(owner)
+      .upload(`/estates/${estate.id}/files`, [{ name: 'file', filename: 'epc.pdf', content: PDF }])
+      .then((res) => (order.push('upload'), res));
     const [uploaded, ...answers] = await Promise.all([upload, ...flood]);
     expect(uploaded.statusCode).toBe(201);
     // Not starved: the upload is answered before most of the flood (before, it waited behind every hash).
@@ -101,7 +120,9 @@ describe('hole 5: proxy trust is a hop count or a list of proxies', () => {
     s.app.inject({ method: 'POST', url: '/v1/oauth/token', headers: { 'x-forwarded-for': forwardedFor }, payload: {} });
 
   it('refuses RENOPATH_TRUST_PROXY=true at start-up with a clear message', async () => {
-    await expect(startStack({ RENOPATH_TRUST_PROXY: 'true' })).rejects.toThrow(/RENOPATH_TRUST_PROXY must be the number of proxies.*would trust any client/);
+    await expect(startStack({ RENOPATH_TRUST_PROXY: 'true' })).rejects.toThrow(
+      /RENOPATH_TRUST_PROXY must be the number of proxies.*would trust any client/,
+    );
     await expect(startStack({ RENOPATH_TRUST_PROXY: '10.0.0.0/33' })).rejects.toThrow(/not an address: 10\.0\.0\.0\/33/);
   });
 
@@ -132,11 +153,16 @@ describe('hole 5: proxy trust is a hop count or a list of proxies', () => {
   });
 });
 
-describe('hole 7: correlation ids are the service\'s own', () => {
+describe("hole 7: correlation ids are the service's own", () => {
   it('echoes a client x-request-id but never uses it as the correlation id of the events', async () => {
     const audit = await stack.clientToken(stack.bootstrap.user_id, ['estates', 'audit']);
     const post = (name: string) =>
-      stack.app.inject({ method: 'POST', url: '/estates', headers: { authorization: `Bearer ${owner}`, 'x-request-id': 'crm-req-1' }, payload: { name } });
+      stack.app.inject({
+        method: 'POST',
+        url: '/estates',
+        headers: { authorization: `Bearer ${owner}`, 'x-request-id': 'crm-req-1' },
+        payload: { name },
+      });
     const first = await post('Correlated one');
     const second = await post('Correlated two');
     expect(first.headers['x-request-id']).toBe('crm-req-1');
@@ -192,7 +218,12 @@ describe('hole 8: text, oversized error bodies, the admin token and future token
 
   it('refuses admin tokens that are a prefix or an extension of the real one', async () => {
     for (const given of [ADMIN_TOKEN.slice(0, -1), `${ADMIN_TOKEN}x`, 'x', ADMIN_TOKEN.toUpperCase()]) {
-      const res = await stack.app.inject({ method: 'POST', url: '/admin/api-clients', headers: { authorization: `Bearer ${given}` }, payload: { user_id: stack.bootstrap.user_id } });
+      const res = await stack.app.inject({
+        method: 'POST',
+        url: '/admin/api-clients',
+        headers: { authorization: `Bearer ${given}` },
+        payload: { user_id: stack.bootstrap.user_id },
+      });
       expect(res.statusCode).toBe(401);
     }
     expect((await stack.admin('POST', '/admin/api-clients', { user_id: stack.bootstrap.user_id })).statusCode).toBe(201);
@@ -200,7 +231,15 @@ describe('hole 8: text, oversized error bodies, the admin token and future token
 
   it('refuses a token issued in the future, and accepts one issued now', async () => {
     const now = Math.floor(Date.now() / 1000);
-    const claims = { iss: 'renopath', aud: 'renopath-api', sub: stack.bootstrap.user_id, org: stack.bootstrap.organization_id, client_id: stack.bootstrap.client_id, scope: 'estates', jti: 'j-1' };
+    const claims = {
+      iss: 'renopath',
+      aud: 'renopath-api',
+      sub: stack.bootstrap.user_id,
+      org: stack.bootstrap.organization_id,
+      client_id: stack.bootstrap.client_id,
+      scope: 'estates',
+      jti: 'j-1',
+    };
     const future = await signedWithServiceKey(claims, { iat: now + 3600, exp: now + 7200 });
     expect((await stack.as(future).get('/users/me')).statusCode).toBe(401);
     const present = await signedWithServiceKey({ ...claims, jti: 'j-2' }, { iat: now, exp: now + 600 });

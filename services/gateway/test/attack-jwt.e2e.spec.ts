@@ -14,20 +14,31 @@ let serviceKey: { kid: string; private_jwk: JWK; public_jwk: JWK };
 beforeAll(async () => {
   stack = await startStack();
   valid = await stack.token();
-  serviceKey = (JSON.parse(readFileSync(join(stack.contextDir('identity'), 'signing-keys.json'), 'utf8')) as Array<typeof serviceKey>).at(-1)!;
+  serviceKey = (JSON.parse(readFileSync(join(stack.contextDir('identity'), 'signing-keys.json'), 'utf8')) as Array<typeof serviceKey>).at(
+    -1,
+  )!;
 });
 afterAll(async () => stack?.close());
 
 const b64 = (value: unknown) => Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url');
 const now = () => Math.floor(Date.now() / 1000);
 const claims = () => ({
-  iss: 'renopath', aud: 'renopath-api', sub: stack.bootstrap.user_id, org: stack.bootstrap.organization_id,
-  client_id: stack.bootstrap.client_id, scope: 'estates organization audit', jti: `j-${Math.random()}`, iat: now(), exp: now() + 600,
+  iss: 'renopath',
+  aud: 'renopath-api',
+  sub: stack.bootstrap.user_id,
+  org: stack.bootstrap.organization_id,
+  client_id: stack.bootstrap.client_id,
+  scope: 'estates organization audit',
+  jti: `j-${Math.random()}`,
+  iat: now(),
+  exp: now() + 600,
 });
 
 /** Signed with the service's real key: only the claims are wrong. */
 async function withServiceKey(payload: Record<string, unknown>, header: Record<string, unknown> = {}) {
-  return new SignJWT(payload).setProtectedHeader({ alg: 'EdDSA', kid: serviceKey.kid, typ: 'JWT', ...header }).sign(await importJWK(serviceKey.private_jwk, 'EdDSA'));
+  return new SignJWT(payload)
+    .setProtectedHeader({ alg: 'EdDSA', kid: serviceKey.kid, typ: 'JWT', ...header })
+    .sign(await importJWK(serviceKey.private_jwk, 'EdDSA'));
 }
 
 /** Signed by hand with the real key, for headers jose refuses to produce. */
@@ -47,11 +58,28 @@ async function forgeries(): Promise<Array<[string, string]>> {
   return [
     ['alg none, empty signature', `${b64({ alg: 'none', typ: 'JWT' })}.${b64(claims())}.`],
     ['alg none, some signature', `${b64({ alg: 'none', typ: 'JWT' })}.${b64(claims())}.${b64('x')}`],
-    ['HS256 keyed with the public JWK', await new SignJWT(claims()).setProtectedHeader({ alg: 'HS256', kid: serviceKey.kid }).sign(publicKeyBytes)],
-    ['HS256 keyed with the public key x', await new SignJWT(claims()).setProtectedHeader({ alg: 'HS256', kid: serviceKey.kid }).sign(Buffer.from(String(serviceKey.public_jwk.x), 'base64url'))],
-    ['another key, unknown kid', await new SignJWT(claims()).setProtectedHeader({ alg: 'EdDSA', kid: 'attacker-key' }).sign(attacker.privateKey)],
-    ['another key, the real kid', await new SignJWT(claims()).setProtectedHeader({ alg: 'EdDSA', kid: serviceKey.kid }).sign(attacker.privateKey)],
-    ['another key, embedded in the header', await new SignJWT(claims()).setProtectedHeader({ alg: 'EdDSA', jwk: attackerJwk }).sign(attacker.privateKey)],
+    [
+      'HS256 keyed with the public JWK',
+      await new SignJWT(claims()).setProtectedHeader({ alg: 'HS256', kid: serviceKey.kid }).sign(publicKeyBytes),
+    ],
+    [
+      'HS256 keyed with the public key x',
+      await new SignJWT(claims())
+        .setProtectedHeader({ alg: 'HS256', kid: serviceKey.kid })
+        .sign(Buffer.from(String(serviceKey.public_jwk.x), 'base64url')),
+    ],
+    [
+      'another key, unknown kid',
+      await new SignJWT(claims()).setProtectedHeader({ alg: 'EdDSA', kid: 'attacker-key' }).sign(attacker.privateKey),
+    ],
+    [
+      'another key, the real kid',
+      await new SignJWT(claims()).setProtectedHeader({ alg: 'EdDSA', kid: serviceKey.kid }).sign(attacker.privateKey),
+    ],
+    [
+      'another key, embedded in the header',
+      await new SignJWT(claims()).setProtectedHeader({ alg: 'EdDSA', jwk: attackerJwk }).sign(attacker.privateKey),
+    ],
     ['expired', await withServiceKey({ ...timeless, iat: now() - 7200, exp: now() - 3600 })],
     ['issued in the future', await withServiceKey({ ...timeless, iat: now() + 3600, exp: now() + 7200 })],
     ['no exp', await withServiceKey({ ...timeless, iat: now() })],

@@ -31,7 +31,9 @@ const get = async (url: string, token: string, path: string) =>
   (await (await fetch(`${url}${path}`, { headers: { authorization: `Bearer ${token}` } })).json()) as unknown;
 
 describe('kill -9 under keyed writes', () => {
-  it(`${ROUNDS} rounds: nothing lost, nothing twice, every retry answered as the first time`, { timeout: 120_000 + ROUNDS * 30_000 }, async () => {
+  it(`${ROUNDS} rounds: nothing lost, nothing twice, every retry answered as the first time`, {
+    timeout: 120_000 + ROUNDS * 30_000,
+  }, async () => {
     const sent: Sent[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       child = await startChild(dataDir);
@@ -53,9 +55,20 @@ describe('kill -9 under keyed writes', () => {
       const writers = Array.from({ length: WRITERS }, async (_, w) => {
         for (let i = 0; !stop; i++) {
           const n = `${round}-${w}-${i}`;
-          const s: Sent = estates.length && i % 3 === 2
-            ? { key: `kill-roof-${n}`, path: `/estates/${estates[(w + i) % estates.length]}/roofs`, body: { estate_roof_type: 'FLAT', surface_m2: 10 + (i % 50) }, answer: null }
-            : { key: `kill-estate-${n}`, path: '/estates', body: { name: `Kill ${n}`, ...(i % 2 ? { external_id: `ext-${n}` } : {}) }, answer: null };
+          const s: Sent =
+            estates.length && i % 3 === 2
+              ? {
+                  key: `kill-roof-${n}`,
+                  path: `/estates/${estates[(w + i) % estates.length]}/roofs`,
+                  body: { estate_roof_type: 'FLAT', surface_m2: 10 + (i % 50) },
+                  answer: null,
+                }
+              : {
+                  key: `kill-estate-${n}`,
+                  path: '/estates',
+                  body: { name: `Kill ${n}`, ...(i % 2 ? { external_id: `ext-${n}` } : {}) },
+                  answer: null,
+                };
           sent.push(s);
           const res = await keyedPost(child!.url, token, s.path, s.body, s.key);
           if (!res) return; // the process died under this request
@@ -93,8 +106,13 @@ describe('kill -9 under keyed writes', () => {
     const roofs = sent.filter((s) => s.path.endsWith('/roofs'));
     const estateIds = [...new Set(roofs.map((s) => s.path.split('/')[2]!))];
     for (const estate of estateIds) {
-      const stored = ((await get(child.url, token, `/estates/${estate}`)) as { roofs: Array<{ id: string }> }).roofs.map((r) => r.id).sort();
-      const expected = roofs.filter((s) => s.path.split('/')[2] === estate).map((s) => s.answer!.id).sort();
+      const stored = ((await get(child.url, token, `/estates/${estate}`)) as { roofs: Array<{ id: string }> }).roofs
+        .map((r) => r.id)
+        .sort();
+      const expected = roofs
+        .filter((s) => s.path.split('/')[2] === estate)
+        .map((s) => s.answer!.id)
+        .sort();
       expect(stored).toEqual(expected);
     }
     expect(creates.length).toBeGreaterThan(ROUNDS);

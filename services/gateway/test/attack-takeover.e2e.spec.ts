@@ -21,7 +21,7 @@ afterAll(async () => stack?.close());
 const accept = (token: string) => stack.app.inject({ method: 'POST', url: '/v1/invitations/accept', payload: { token } });
 
 describe('hole 1: an unproven address gains nothing', () => {
-  it('PATCH /users/{self} to an unregistered address leaves it pending; an operator\'s new organization for that address is not the attacker\'s', async () => {
+  it("PATCH /users/{self} to an unregistered address leaves it pending; an operator's new organization for that address is not the attacker's", async () => {
     const patched = await stack.as(attacker.token).patch(`/users/${attacker.user.id}`, { email_address: 'ceo@newco.example' });
     expect(patched.statusCode).toBe(200);
     expect(patched.json()).toMatchObject({ email_address: 'mallory@evil.example', pending_email_address: 'ceo@newco.example' });
@@ -30,7 +30,9 @@ describe('hole 1: an unproven address gains nothing', () => {
     expect(await outbox(stack, 'mallory@evil.example')).toEqual([]);
 
     const created = await stack.admin('POST', '/admin/organizations', {
-      name: 'NewCo', country: 'BE', owner: { email_address: 'ceo@newco.example', first_name: 'Cee', last_name: 'Eo' },
+      name: 'NewCo',
+      country: 'BE',
+      owner: { email_address: 'ceo@newco.example', first_name: 'Cee', last_name: 'Eo' },
     });
     expect(created.statusCode).toBe(201);
     const newco = created.json();
@@ -43,9 +45,13 @@ describe('hole 1: an unproven address gains nothing', () => {
     expect((await stack.as(attacker.token).get(`/estates/${estate.id}`)).statusCode).toBe(404);
     expect((await stack.as(attacker.token).patch(`/estates/${estate.id}`, { name: 'Pwned' })).statusCode).toBe(404);
     expect((await stack.as(attacker.token).get('/estates')).json().map((e: { id: string }) => e.id)).not.toContain(estate.id);
-    expect((await stack.as(attacker.token).get('/organizations')).json().map((o: { id: string }) => o.id)).toEqual([attacker.organization.id]);
+    expect((await stack.as(attacker.token).get('/organizations')).json().map((o: { id: string }) => o.id)).toEqual([
+      attacker.organization.id,
+    ]);
     expect((await stack.as(attacker.token).get(`/organizations/${newco.organization.id}/members`)).statusCode).toBe(404);
-    expect((await stack.as(attacker.token).patch(`/organizations/${newco.organization.id}`, { organization_name: 'Pwned' })).statusCode).toBe(404);
+    expect(
+      (await stack.as(attacker.token).patch(`/organizations/${newco.organization.id}`, { organization_name: 'Pwned' })).statusCode,
+    ).toBe(404);
 
     // The pending change can no longer complete (the address is NewCo's owner's now), even with the real code.
     const late = await confirmEmailChange(stack, 'ceo@newco.example');
@@ -57,7 +63,9 @@ describe('hole 1: an unproven address gains nothing', () => {
   it('an estate invitation to an address the attacker set unproven invites someone else, who must accept', async () => {
     await stack.as(attacker.token).patch(`/users/${attacker.user.id}`, { email_address: 'buyer@target.example' });
     const estate = (await stack.as(agency.token).post('/estates', { name: 'For sale' })).json();
-    const invited = await stack.as(agency.token).post(`/estates/${estate.id}/members`, { email_address: 'buyer@target.example', first_name: 'Bu', last_name: 'Yer' });
+    const invited = await stack
+      .as(agency.token)
+      .post(`/estates/${estate.id}/members`, { email_address: 'buyer@target.example', first_name: 'Bu', last_name: 'Yer' });
     expect(invited.statusCode).toBe(201);
     expect(invited.json().user_id).not.toBe(attacker.user.id);
     expect(invited.json().status).toBe('PENDING');
@@ -65,10 +73,13 @@ describe('hole 1: an unproven address gains nothing', () => {
     expect((await stack.as(attacker.token).get(`/estates/${estate.id}/members`)).statusCode).toBe(404);
   });
 
-  it('an organization invitation to an attacker-set address: same, and the attacker\'s token holds no role there', async () => {
+  it("an organization invitation to an attacker-set address: same, and the attacker's token holds no role there", async () => {
     await stack.as(attacker.token).patch(`/users/${attacker.user.id}`, { email_address: 'new-hire@honest.example' });
     const invited = await stack.as(agency.token).post(`/organizations/${agency.organization.id}/members`, {
-      email_address: 'new-hire@honest.example', first_name: 'New', last_name: 'Hire', member_type: 'EMPLOYEE',
+      email_address: 'new-hire@honest.example',
+      first_name: 'New',
+      last_name: 'Hire',
+      member_type: 'EMPLOYEE',
     });
     expect(invited.json()).toMatchObject({ status: 'PENDING', first_name: 'New' });
     expect(invited.json().user_id).not.toBe(attacker.user.id);
@@ -79,7 +90,9 @@ describe('hole 1: an unproven address gains nothing', () => {
 
   it('codes are single-use, exact and never a 500', async () => {
     const estate = (await stack.as(agency.token).post('/estates', { name: 'Once' })).json();
-    await stack.as(agency.token).post(`/estates/${estate.id}/members`, { email_address: 'once@buyer.example', first_name: 'On', last_name: 'Ce' });
+    await stack
+      .as(agency.token)
+      .post(`/estates/${estate.id}/members`, { email_address: 'once@buyer.example', first_name: 'On', last_name: 'Ce' });
     const token = codeIn(await lastMail(stack, 'once@buyer.example'))!;
     const tampered = `${token.slice(0, -4)}${token.slice(-4) === 'AAAA' ? 'BBBB' : 'AAAA'}`;
     const wrong = await accept(tampered);
@@ -97,11 +110,14 @@ describe('hole 1: an unproven address gains nothing', () => {
   });
 });
 
-describe('roles come from the token\'s organization', () => {
-  it('a user who belongs to two organizations acts in each only with that organization\'s token', async () => {
+describe("roles come from the token's organization", () => {
+  it("a user who belongs to two organizations acts in each only with that organization's token", async () => {
     // The agency's owner is invited into the attacker's organization as an employee, and accepts.
     const invited = await stack.as(attacker.token).post(`/organizations/${attacker.organization.id}/members`, {
-      email_address: 'owner@honest.example', first_name: 'Dual', last_name: 'Role', member_type: 'EMPLOYEE',
+      email_address: 'owner@honest.example',
+      first_name: 'Dual',
+      last_name: 'Role',
+      member_type: 'EMPLOYEE',
     });
     expect(invited.json().status).toBe('PENDING');
     await acceptInvitation(stack, 'owner@honest.example');
@@ -115,7 +131,12 @@ describe('roles come from the token\'s organization', () => {
     expect((await stack.as(dual).get(`/organizations/${agency.organization.id}/members`)).statusCode).toBe(404);
     expect((await stack.as(dual).get('/organizations')).json().map((o: { id: string }) => o.id)).toEqual([attacker.organization.id]);
     // As an employee there, not an owner: the owner role elsewhere does not carry over.
-    const addByDual = await stack.as(dual).post(`/organizations/${attacker.organization.id}/members`, { email_address: 'x@takeover.example', first_name: 'X', last_name: 'Y', member_type: 'OWNER' });
+    const addByDual = await stack.as(dual).post(`/organizations/${attacker.organization.id}/members`, {
+      email_address: 'x@takeover.example',
+      first_name: 'X',
+      last_name: 'Y',
+      member_type: 'OWNER',
+    });
     expect(addByDual.statusCode).toBe(403);
     // And the attacker's owner, who now shares a member with the agency, still sees nothing of the agency.
     expect((await stack.as(attacker.token).get(`/estates/${honestEstate.id}`)).statusCode).toBe(404);
@@ -123,13 +144,17 @@ describe('roles come from the token\'s organization', () => {
   });
 });
 
-describe('hole 2: nobody is attached without consent, and no other tenant\'s data comes back', () => {
-  it('inviting another organization\'s owner answers with the inviter\'s names, pending, exactly as for an unknown address', async () => {
+describe("hole 2: nobody is attached without consent, and no other tenant's data comes back", () => {
+  it("inviting another organization's owner answers with the inviter's names, pending, exactly as for an unknown address", async () => {
     const victim = await stack.tenant('Victim agency', 'vera@victim.example');
     await stack.as(victim.token).patch(`/users/${victim.user.id}`, { first_name: 'Vera', last_name: 'Secret-Surname' });
     const estate = (await stack.as(attacker.token).post('/estates', { name: 'Bait' })).json();
-    const known = await stack.as(attacker.token).post(`/estates/${estate.id}/members`, { email_address: 'vera@victim.example', first_name: 'Any', last_name: 'Name' });
-    const unknown = await stack.as(attacker.token).post(`/estates/${estate.id}/members`, { email_address: 'nobody-yet@victim.example', first_name: 'Any', last_name: 'Name' });
+    const known = await stack
+      .as(attacker.token)
+      .post(`/estates/${estate.id}/members`, { email_address: 'vera@victim.example', first_name: 'Any', last_name: 'Name' });
+    const unknown = await stack
+      .as(attacker.token)
+      .post(`/estates/${estate.id}/members`, { email_address: 'nobody-yet@victim.example', first_name: 'Any', last_name: 'Name' });
     expect(known.statusCode).toBe(201);
     expect(unknown.statusCode).toBe(201);
     const shape = (m: Record<string, unknown>) => ({ ...m, id: 'x', user_id: 'x', created_at: 'x', email_address: 'x' });
@@ -163,19 +188,34 @@ describe('hole 2: nobody is attached without consent, and no other tenant\'s dat
     expect(codeIn(await lastMail(stack, 'free-address@nowhere.example'))).not.toBeNull();
   });
 
-  it('an operator\'s new organization for an address with an account waits for that account to accept', async () => {
+  it("an operator's new organization for an address with an account waits for that account to accept", async () => {
     const res = await stack.admin('POST', '/admin/organizations', {
-      name: 'Second shop', country: 'NL', owner: { email_address: 'vera@victim.example', first_name: 'Given', last_name: 'ByOperator' },
+      name: 'Second shop',
+      country: 'NL',
+      owner: { email_address: 'vera@victim.example', first_name: 'Given', last_name: 'ByOperator' },
     });
     expect(res.statusCode).toBe(201);
     const body = res.json();
     expect(body.owner_status).toBe('PENDING');
-    expect(body.user).toMatchObject({ email_address: 'vera@victim.example', first_name: 'Given', last_name: 'ByOperator', organizations: [] });
+    expect(body.user).toMatchObject({
+      email_address: 'vera@victim.example',
+      first_name: 'Given',
+      last_name: 'ByOperator',
+      organizations: [],
+    });
     expect(JSON.stringify(body)).not.toContain('Renamed-Privately');
     // The owner's client works only once the owner accepts.
-    const early = await stack.app.inject({ method: 'POST', url: '/v1/oauth/token', payload: { client_id: body.client_id, client_secret: body.client_secret } });
+    const early = await stack.app.inject({
+      method: 'POST',
+      url: '/v1/oauth/token',
+      payload: { client_id: body.client_id, client_secret: body.client_secret },
+    });
     expect(early.statusCode).toBe(400);
-    expect(await acceptInvitation(stack, 'vera@victim.example')).toMatchObject({ organization_id: body.organization.id, member_type: 'OWNER', status: 'ACTIVE' });
+    expect(await acceptInvitation(stack, 'vera@victim.example')).toMatchObject({
+      organization_id: body.organization.id,
+      member_type: 'OWNER',
+      status: 'ACTIVE',
+    });
     const owner = await stack.token(body.client_id, body.client_secret);
     expect((await stack.as(owner).get('/organizations')).json().map((o: { id: string }) => o.id)).toEqual([body.organization.id]);
   });

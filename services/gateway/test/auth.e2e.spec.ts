@@ -73,15 +73,23 @@ describe('bearer-token verification (forgery attempts)', () => {
     await expect401(otherKid);
   });
 
-  it.skipIf(embeddedOnly('stack.running.identity.keys'))('rejects a wrong audience, a wrong issuer and an expired token (genuinely signed)', async () => {
-    // Tokens signed with the service's own key, so only the pinned claim can make them fail.
-    const ring = stack.running.identity.keys;
-    const base = { sub: stack.bootstrap.user_id, org: stack.bootstrap.organization_id, client_id: stack.bootstrap.client_id, scope: 'estates organization' };
-    await expect401(await ring.sign({ ...base, iss: 'renopath', aud: 'someone-else' }, 3600));
-    await expect401(await ring.sign({ ...base, iss: 'evil', aud: 'renopath-api' }, 3600));
-    const ok = await ring.sign({ ...base, iss: 'renopath', aud: 'renopath-api' }, 3600);
-    expect((await stack.as(ok).get('/users/me')).statusCode).toBe(200);
-    const expired = await ring.sign({ ...base, iss: 'renopath', aud: 'renopath-api' }, -120);
-    await expect401(expired);
-  });
+  it.skipIf(embeddedOnly('stack.running.identity.keys'))(
+    'rejects a wrong audience, a wrong issuer and an expired token (genuinely signed)',
+    async () => {
+      // Tokens signed with the service's own key, so only the pinned claim can make them fail.
+      const ring = stack.running.identity.keys;
+      const base = {
+        sub: stack.bootstrap.user_id,
+        org: stack.bootstrap.organization_id,
+        client_id: stack.bootstrap.client_id,
+        scope: 'estates organization',
+      };
+      await expect401(await ring.sign({ ...base, iss: 'renopath', aud: 'someone-else' }, 3600));
+      await expect401(await ring.sign({ ...base, iss: 'evil', aud: 'renopath-api' }, 3600));
+      const ok = await ring.sign({ ...base, iss: 'renopath', aud: 'renopath-api' }, 3600);
+      expect((await stack.as(ok).get('/users/me')).statusCode).toBe(200);
+      const expired = await ring.sign({ ...base, iss: 'renopath', aud: 'renopath-api' }, -120);
+      await expect401(expired);
+    },
+  );
 });

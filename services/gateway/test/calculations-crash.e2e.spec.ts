@@ -12,7 +12,15 @@ import { childToken, startChild, type ServiceChild } from './child.ts';
  * out and finishes, with one renovation, not two. And the stop call on a job in the middle.
  */
 const URL = '/v1/calculation-jobs/suggested-renovation-trajectory-calculation';
-const HOME = { year_built: 1965, estate_format: 'SEMI_OPEN', habitable_space_m2: 140, zip_code: '9000', country: 'BE', street: 'Kerkstraat', house_number: '12' };
+const HOME = {
+  year_built: 1965,
+  estate_format: 'SEMI_OPEN',
+  habitable_space_m2: 140,
+  zip_code: '9000',
+  country: 'BE',
+  street: 'Kerkstraat',
+  house_number: '12',
+};
 const dataDir = mkdtempSync(join(tmpdir(), 'renopath-job-crash-'));
 let child: ServiceChild | null = null;
 let lidar: Server;
@@ -29,7 +37,11 @@ beforeAll(async () => {
       let body = '';
       req.on('data', (c: Buffer) => (body += c.toString()));
       req.on('end', () => {
-        hooks.push({ type: JSON.parse(body).type, id: req.headers['webhook-id'] as string | undefined, signature: req.headers['webhook-signature'] as string | undefined });
+        hooks.push({
+          type: JSON.parse(body).type,
+          id: req.headers['webhook-id'] as string | undefined,
+          signature: req.headers['webhook-signature'] as string | undefined,
+        });
         res.writeHead(204).end();
       });
       return;
@@ -37,7 +49,9 @@ beforeAll(async () => {
     requests++;
     req.resume();
     if (hang) return; // the socket stays open: the worker waits in the middle of the job
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ building_width: 7.5, building_depth: 10.2, inclined_roof_pane_surface: 86, flat_roof_pane_surface: 0 }));
+    res
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ building_width: 7.5, building_depth: 10.2, inclined_roof_pane_surface: 86, flat_roof_pane_surface: 0 }));
   });
   await new Promise<void>((r) => lidar.listen(0, '127.0.0.1', r));
   lidarUrl = `http://127.0.0.1:${(lidar.address() as AddressInfo).port}/lidar`;
@@ -58,9 +72,18 @@ afterAll(async () => {
  */
 const DYING_LEASE_MS = 10_000;
 const RUN_LEASE_MS = 30_000;
-const env = (leaseMs: number) => ({ RENOPATH_ALLOW_PRIVATE_NETWORK: 'true', RENOPATH_LIDAR_URL: lidarUrl, RENOPATH_PROVIDER_TIMEOUT_MS: '60000', RENOPATH_JOB_LEASE_MS: String(leaseMs) });
+const env = (leaseMs: number) => ({
+  RENOPATH_ALLOW_PRIVATE_NETWORK: 'true',
+  RENOPATH_LIDAR_URL: lidarUrl,
+  RENOPATH_PROVIDER_TIMEOUT_MS: '60000',
+  RENOPATH_JOB_LEASE_MS: String(leaseMs),
+});
 const call = async (c: ServiceChild, token: string, method: string, path: string, body?: unknown) => {
-  const res = await fetch(`${c.url}${path}`, { method, headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) }, ...(body ? { body: JSON.stringify(body) } : {}) });
+  const res = await fetch(`${c.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
   return { status: res.status, body: (await res.json()) as Record<string, any> };
 };
 async function until(what: string, check: () => Promise<boolean>, timeoutMs = 30_000) {
@@ -88,10 +111,14 @@ describe('a job whose worker dies in the middle', () => {
     token = await childToken(child.url);
     let job: Record<string, any> = {};
     // The dying lease runs out, the sweep takes the job again, and the run ends within its lease.
-    await until('the job to finish', async () => {
-      job = (await call(child!, token, 'GET', `/v1/calculation-jobs/${id}`)).body;
-      return job['calculation_job_status'] === 'FINISHED' || job['calculation_job_status'] === 'FAILED';
-    }, DYING_LEASE_MS + 2 * RUN_LEASE_MS);
+    await until(
+      'the job to finish',
+      async () => {
+        job = (await call(child!, token, 'GET', `/v1/calculation-jobs/${id}`)).body;
+        return job['calculation_job_status'] === 'FINISHED' || job['calculation_job_status'] === 'FAILED';
+      },
+      DYING_LEASE_MS + 2 * RUN_LEASE_MS,
+    );
     expect(job['calculation_job_status'], JSON.stringify(job['metadata'])).toBe('FINISHED');
     expect(job['metadata'].data_quality.sources.building_width).toBe('LIDAR');
     const renovations = (await call(child, token, 'GET', '/renovations')).body as unknown as Array<{ id: string; estate_id: string }>;
@@ -102,7 +129,11 @@ describe('a job whose worker dies in the middle', () => {
     hang = true;
     const token = await childToken(child!.url);
     const before = requests;
-    const created = await call(child!, token, 'POST', URL, { ...HOME, house_number: '14', webhook_url: lidarUrl.replace('/lidar', '/hook') });
+    const created = await call(child!, token, 'POST', URL, {
+      ...HOME,
+      house_number: '14',
+      webhook_url: lidarUrl.replace('/lidar', '/hook'),
+    });
     await until('the worker to reach LiDAR', async () => requests > before);
     const stopped = await call(child!, token, 'POST', `/v1/calculation-jobs/${created.body['id']}/stop`);
     expect(stopped.status).toBe(200);

@@ -28,13 +28,62 @@ const REFERENCE = {
   heating_device: 'NON_CONDENSING_BOILER',
   installation_age: 'OLDER_THAN_TEN_YEARS',
   sanitary_heating_device: 'NOT_SEPARATED',
-  street: 'Veldstraat', house_number: '12', place: 'Gent',
-  title: 'Veldstraat 12', description: 'Reference house',
+  street: 'Veldstraat',
+  house_number: '12',
+  place: 'Gent',
+  title: 'Veldstraat 12',
+  description: 'Reference house',
 };
 const FINAL = ['FINISHED', 'FAILED', 'STOPPED'];
-const JOB_FIELDS = ['id', 'created_at', 'updated_at', 'external_id', 'deactivated_at', 'calculation_job_type', 'calculation_job_status', 'metadata', 'estate_id', 'name', 'description', 'expires_at', 'published_at'];
-const METADATA_FIELDS = ['renovation_id', 'region', 'energy_efficiency_type', 'current', 'steps', 'totals', 'energy_efficiency_indication', 'final_epc_score', 'confidence_score', 'quality_label', 'expected_price_error', 'data_quality', 'versions'];
-const STEP_FIELDS = ['order', 'root_renovation_component_type', 'renovation_component_type', 'title', 'quantity', 'unit', 'estimated_cost', 'estimated_vat_cost', 'subsidy_amount', 'net_cost', 'supporting_works', 'epc_score_after', 'epc_label_after', 'energy_savings_kwh_per_year', 'co2_savings_kg_per_year', 'cost_savings_eur_per_year', 'rationale'];
+const JOB_FIELDS = [
+  'id',
+  'created_at',
+  'updated_at',
+  'external_id',
+  'deactivated_at',
+  'calculation_job_type',
+  'calculation_job_status',
+  'metadata',
+  'estate_id',
+  'name',
+  'description',
+  'expires_at',
+  'published_at',
+];
+const METADATA_FIELDS = [
+  'renovation_id',
+  'region',
+  'energy_efficiency_type',
+  'current',
+  'steps',
+  'totals',
+  'energy_efficiency_indication',
+  'final_epc_score',
+  'confidence_score',
+  'quality_label',
+  'expected_price_error',
+  'data_quality',
+  'versions',
+];
+const STEP_FIELDS = [
+  'order',
+  'root_renovation_component_type',
+  'renovation_component_type',
+  'title',
+  'quantity',
+  'unit',
+  'estimated_cost',
+  'estimated_vat_cost',
+  'subsidy_amount',
+  'net_cost',
+  'supporting_works',
+  'epc_score_after',
+  'epc_label_after',
+  'energy_savings_kwh_per_year',
+  'co2_savings_kg_per_year',
+  'cost_savings_eur_per_year',
+  'rationale',
+];
 const FLEMISH_LABELS = ['A+', 'A', 'B', 'C', 'D', 'E', 'F'];
 const ENVELOPE_ROOTS = ['ROOF_INSULATION', 'OUTER_WALL_INSULATION', 'FLOOR_INSULATION', 'WINDOWS'];
 const cents = (x: number) => Math.round(x * 100);
@@ -63,7 +112,11 @@ async function receiver(answer: (n: number) => number) {
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { calls, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, close: () => new Promise((r) => server.close(r)) };
+  return {
+    calls,
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    close: () => new Promise((r) => server.close(r)),
+  };
 }
 
 beforeAll(async () => {
@@ -100,7 +153,14 @@ describe('a job with only the five required fields', () => {
     expect(renovation.energy_efficiency_indication).toBe(m.energy_efficiency_indication);
     expect(m.region).toBe('FLANDERS');
     expect(m.energy_efficiency_type).toBe('EPC_FLANDERS');
-    expect(Object.keys(m.current).sort()).toEqual(['co2_kg_per_year', 'energy_cost_eur_per_year', 'epc_label', 'epc_score', 'heating_need_kwh_per_year', 'primary_energy_kwh_per_year']);
+    expect(Object.keys(m.current).sort()).toEqual([
+      'co2_kg_per_year',
+      'energy_cost_eur_per_year',
+      'epc_label',
+      'epc_score',
+      'heating_need_kwh_per_year',
+      'primary_energy_kwh_per_year',
+    ]);
     // Only the required fields: mostly assumptions, so quality D (docs/job-metadata.md, docs/domain.md "Confidence").
     expect(m.confidence_score).toBeLessThan(0.6);
     expect(m.quality_label).toBe('D');
@@ -132,8 +192,15 @@ describe('the reference house (issue: calculation jobs, done when)', () => {
       expect(step.rationale.length).toBeGreaterThan(20);
       before = step.epc_score_after;
     }
-    const heatPump = steps.findIndex((s: { renovation_component_type: string }) => /HEAT_PUMP/.test(s.renovation_component_type) && !/BOILER/.test(s.renovation_component_type));
-    const envelope = steps.map((s: { root_renovation_component_type: string }, i: number) => (ENVELOPE_ROOTS.includes(s.root_renovation_component_type) ? i : -1)).filter((i: number) => i >= 0);
+    const heatPump = steps.findIndex(
+      (s: { renovation_component_type: string }) =>
+        /HEAT_PUMP/.test(s.renovation_component_type) && !/BOILER/.test(s.renovation_component_type),
+    );
+    const envelope = steps
+      .map((s: { root_renovation_component_type: string }, i: number) =>
+        ENVELOPE_ROOTS.includes(s.root_renovation_component_type) ? i : -1,
+      )
+      .filter((i: number) => i >= 0);
     expect(envelope.length).toBeGreaterThanOrEqual(2);
     // The reference house ends on a heat pump, after the envelope.
     expect(heatPump).toBeGreaterThanOrEqual(0);
@@ -161,7 +228,8 @@ describe('the reference house (issue: calculation jobs, done when)', () => {
     const index = FLEMISH_LABELS.indexOf(first.epc_label_after);
     expect(index).toBeLessThanOrEqual(FLEMISH_LABELS.indexOf(first.renovation_obligation.label));
     const earlier = job.metadata.steps.filter((s: { order: number }) => s.order < first.order);
-    for (const s of earlier) expect(FLEMISH_LABELS.indexOf(s.epc_label_after)).toBeGreaterThan(FLEMISH_LABELS.indexOf(first.renovation_obligation.label));
+    for (const s of earlier)
+      expect(FLEMISH_LABELS.indexOf(s.epc_label_after)).toBeGreaterThan(FLEMISH_LABELS.indexOf(first.renovation_obligation.label));
   });
 
   it('made a renovation whose items are the steps, with the same totals through the renovations endpoints', async () => {
@@ -178,13 +246,15 @@ describe('the reference house (issue: calculation jobs, done when)', () => {
     const { summary, details } = overview.json();
     expect(cents(summary.total_estimated_cost)).toBe(cents(totals.estimated_cost));
     expect(cents(summary.total_subsidy_amount)).toBe(cents(totals.subsidy_amount));
-    const types = [...details.general, ...details.roofs.flatMap((r: { items: unknown[] }) => r.items)].map((i: any) => i.renovation_component_type).sort();
+    const types = [...details.general, ...details.roofs.flatMap((r: { items: unknown[] }) => r.items)]
+      .map((i: any) => i.renovation_component_type)
+      .sort();
     expect(types).toEqual(steps.map((s: { renovation_component_type: string }) => s.renovation_component_type).sort());
   });
 });
 
 describe('a roof step for a roof the request did not describe', () => {
-  it('adds the roof the model assumed to the estate, places the step on it, and the renovation has the plan\'s totals', async () => {
+  it("adds the roof the model assumed to the estate, places the step on it, and the renovation has the plan's totals", async () => {
     const res = await api.post(URL, { ...REQUIRED, year_built: 1930, attic_usage: 'LIVING_SPACE' });
     const job = await untilFinal(api, res.json().id);
     expect(job.calculation_job_status, JSON.stringify(job.metadata)).toBe('FINISHED');
@@ -197,10 +267,14 @@ describe('a roof step for a roof the request did not describe', () => {
     const renovationId = job.metadata.renovation_id;
     const overview = (await api.get(`/v1/renovations/${renovationId}/overview`)).json();
     expect(overview.details.roofs[0].roof_id).toBe(roofs[0].id);
-    expect(overview.details.roofs[0].items.map((i: { renovation_component_type: string }) => i.renovation_component_type)).toEqual([roofStep.renovation_component_type]);
+    expect(overview.details.roofs[0].items.map((i: { renovation_component_type: string }) => i.renovation_component_type)).toEqual([
+      roofStep.renovation_component_type,
+    ]);
     expect(cents(overview.summary.total_estimated_cost)).toBe(cents(job.metadata.totals.estimated_cost));
     expect(cents(overview.summary.total_subsidy_amount)).toBe(cents(job.metadata.totals.subsidy_amount));
-    expect((await api.get(`/renovations/${renovationId}`)).json().energy_efficiency_indication).toBe(job.metadata.energy_efficiency_indication);
+    expect((await api.get(`/renovations/${renovationId}`)).json().energy_efficiency_indication).toBe(
+      job.metadata.energy_efficiency_indication,
+    );
   });
 });
 
@@ -243,14 +317,24 @@ describe('estates, lists and the stop call', () => {
 
   it("a CLIENT member of the job's estate reads the job but cannot stop it; other clients do not see it", async () => {
     const job = await untilFinal(api, (await api.post(URL, { ...REQUIRED, external_id: 'crm-client-1' })).json().id);
-    const invite = await api.post(`/estates/${job.estate_id}/members`, { email_address: 'buyer@jobs.example', first_name: 'Bo', last_name: 'Buyer' });
+    const invite = await api.post(`/estates/${job.estate_id}/members`, {
+      email_address: 'buyer@jobs.example',
+      first_name: 'Bo',
+      last_name: 'Buyer',
+    });
     expect(invite.statusCode, invite.body).toBe(201);
     const member = invite.json();
     // The invitee redeems the code mailed to them (the embedded outbox).
-    const outbox = await stack.app.inject({ method: 'GET', url: `/admin/outbox?to=${encodeURIComponent('buyer@jobs.example')}`, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    const outbox = await stack.app.inject({
+      method: 'GET',
+      url: `/admin/outbox?to=${encodeURIComponent('buyer@jobs.example')}`,
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
     const codes = ((outbox.json() as Array<{ text: string }>).at(-1)?.text ?? '').match(/[A-Za-z0-9._-]{20,400}/g) ?? [];
     let accepted = false;
-    for (const token of codes) if (!accepted) accepted = (await stack.app.inject({ method: 'POST', url: '/v1/invitations/accept', payload: { token } })).statusCode === 200;
+    for (const token of codes)
+      if (!accepted)
+        accepted = (await stack.app.inject({ method: 'POST', url: '/v1/invitations/accept', payload: { token } })).statusCode === 200;
     expect(accepted).toBe(true);
     const client = stack.as(await stack.clientToken(member.user_id ?? member.id, ['estates', 'renovations', 'calculations']));
     const seen = await client.get(`/v1/calculation-jobs/${job.id}`);
@@ -285,7 +369,11 @@ describe('webhooks (docs/webhooks.md)', () => {
       const [first, second] = hook.calls;
       expect(second!.headers['webhook-id']).toBe(first!.headers['webhook-id']);
       const wh = new Webhook(tenant.webhook_secret);
-      const payload = wh.verify(second!.body, { 'webhook-id': String(second!.headers['webhook-id']), 'webhook-timestamp': String(second!.headers['webhook-timestamp']), 'webhook-signature': String(second!.headers['webhook-signature']) }) as Record<string, any>;
+      const payload = wh.verify(second!.body, {
+        'webhook-id': String(second!.headers['webhook-id']),
+        'webhook-timestamp': String(second!.headers['webhook-timestamp']),
+        'webhook-signature': String(second!.headers['webhook-signature']),
+      }) as Record<string, any>;
       expect(payload.type).toBe('calculation_job.finished');
       expect(payload.data.id).toBe(job.id);
       expect(payload.data.calculation_job_status).toBe('FINISHED');
@@ -302,10 +390,20 @@ describe('webhooks (docs/webhooks.md)', () => {
 describe('the synchronous indication (docs/http-contract.md "The indication")', () => {
   it('answers 201 with the record and lists it', async () => {
     const body = {
-      year_built: 1975, eco_facilities: ['SOLAR_PANELS'], estate_roof_type: 'INCLINED', habitable_space_m2: 120,
-      outer_wall_insulation_type: 'LIGHT', roof_insulation_type: 'MODERATE', window_type: 'DOUBLE_GLAZING', ventilation_type: 'SYSTEM_A',
-      heating_device: 'CONDENSING_BOILER', ground_floor_type: 'SOLID_GROUND_FLOOR', ground_floor_insulation_type: 'NONE',
-      estate_type: 'HOUSE', sanitary_heating_device: 'NOT_SEPARATED', heating_type: 'GAS',
+      year_built: 1975,
+      eco_facilities: ['SOLAR_PANELS'],
+      estate_roof_type: 'INCLINED',
+      habitable_space_m2: 120,
+      outer_wall_insulation_type: 'LIGHT',
+      roof_insulation_type: 'MODERATE',
+      window_type: 'DOUBLE_GLAZING',
+      ventilation_type: 'SYSTEM_A',
+      heating_device: 'CONDENSING_BOILER',
+      ground_floor_type: 'SOLID_GROUND_FLOOR',
+      ground_floor_insulation_type: 'NONE',
+      estate_type: 'HOUSE',
+      sanitary_heating_device: 'NOT_SEPARATED',
+      heating_type: 'GAS',
     };
     const res = await api.post('/calculations?calculation_type=ENERGY_EFFICIENCY', body);
     expect(res.statusCode, res.body).toBe(201);

@@ -10,7 +10,15 @@ import { startStack, type Stack } from './stack.ts';
  * local server; and the guard that keeps downloads and webhooks off private addresses.
  */
 const URL = '/v1/calculation-jobs/suggested-renovation-trajectory-calculation';
-const HOME = { year_built: 1965, estate_format: 'SEMI_OPEN', habitable_space_m2: 140, zip_code: '9000', country: 'BE', street: 'Kerkstraat', house_number: '12' };
+const HOME = {
+  year_built: 1965,
+  estate_format: 'SEMI_OPEN',
+  habitable_space_m2: 140,
+  zip_code: '9000',
+  country: 'BE',
+  street: 'Kerkstraat',
+  house_number: '12',
+};
 
 type Mode = 'ok' | 'fail';
 const modes: { lidar: Mode; energy: Mode } = { lidar: 'ok', energy: 'ok' };
@@ -42,18 +50,30 @@ beforeAll(async () => {
       if (req.url === '/lidar') {
         calls.lidar++;
         if (modes.lidar === 'fail') return res.writeHead(500).end();
-        return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ building_width: 7.5, building_depth: 10.2, inclined_roof_pane_surface: 86, flat_roof_pane_surface: 0, cornice_height: 6.1 }));
+        return res.writeHead(200, { 'content-type': 'application/json' }).end(
+          JSON.stringify({
+            building_width: 7.5,
+            building_depth: 10.2,
+            inclined_roof_pane_surface: 86,
+            flat_roof_pane_surface: 0,
+            cornice_height: 6.1,
+          }),
+        );
       }
       if (req.url === '/energy/impact') {
         calls.energy++;
         if (modes.energy === 'fail') return res.writeHead(503).end();
         // A provider that expects almost nothing of the renovation: the model's improvement is flagged as doubtful.
-        return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ score_before: 395, score_after: 390, energy_efficiency_type: 'EPC_FLANDERS' }));
+        return res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ score_before: 395, score_after: 390, energy_efficiency_type: 'EPC_FLANDERS' }));
       }
       if (req.url === '/energy/score') {
         calls.energy++;
         if (modes.energy === 'fail') return res.writeHead(503).end();
-        return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ energy_efficiency_score: 395, energy_efficiency_type: 'EPC_FLANDERS' }));
+        return res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ energy_efficiency_score: 395, energy_efficiency_type: 'EPC_FLANDERS' }));
       }
       res.writeHead(404).end();
     });
@@ -103,7 +123,7 @@ describe('with an EPC document, LiDAR and the energy provider configured', () =>
     expect(job.metadata.data_quality.flags.map((f: { field: string }) => f.field)).toContain('epc_url');
   });
 
-  it('LiDAR geometry and the provider\'s score fill the gaps; when both fail (breaker open) the job finishes with lower confidence', async () => {
+  it("LiDAR geometry and the provider's score fill the gaps; when both fail (breaker open) the job finishes with lower confidence", async () => {
     modes.lidar = 'ok';
     modes.energy = 'ok';
     const good = await untilFinal(api, (await api.post(URL, HOME)).json().id);

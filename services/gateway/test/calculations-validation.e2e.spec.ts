@@ -40,9 +40,13 @@ describe('406: per-property violations (docs/http-contract.md "Trajectory jobs")
   });
 
   it('wrong types, unknown enum values and numbers below 1, one message each', async () => {
-    const message = await refused({ ...base, year_built: '1960', estate_format: 'DETACHED', habitable_space_m2: 0, inclined_roof_pane_surface: 0.5 }, 406);
+    const message = await refused(
+      { ...base, year_built: '1960', estate_format: 'DETACHED', habitable_space_m2: 0, inclined_roof_pane_surface: 0.5 },
+      406,
+    );
     expect(message).toHaveLength(4);
-    for (const f of ['year_built', 'estate_format', 'habitable_space_m2', 'inclined_roof_pane_surface']) expect(message.some((m) => m.startsWith(f))).toBe(true);
+    for (const f of ['year_built', 'estate_format', 'habitable_space_m2', 'inclined_roof_pane_surface'])
+      expect(message.some((m) => m.startsWith(f))).toBe(true);
   });
 
   it('an unknown property', async () => {
@@ -63,8 +67,12 @@ describe('406: per-property violations (docs/http-contract.md "Trajectory jobs")
 
 describe('422: business rules (docs/http-contract.md "Trajectory jobs")', () => {
   it('a flat roof with an inclined roof field, and an inclined roof with a flat roof field', async () => {
-    expect((await refused({ ...base, roof_type: 'FLAT', inclined_roof_pane_surface: 60 }, 422)).join()).toContain('inclined_roof_pane_surface');
-    expect((await refused({ ...base, roof_type: 'INCLINED', flat_roof_insulation_type: 'NONE' }, 422)).join()).toContain('flat_roof_insulation_type');
+    expect((await refused({ ...base, roof_type: 'FLAT', inclined_roof_pane_surface: 60 }, 422)).join()).toContain(
+      'inclined_roof_pane_surface',
+    );
+    expect((await refused({ ...base, roof_type: 'INCLINED', flat_roof_insulation_type: 'NONE' }, 422)).join()).toContain(
+      'flat_roof_insulation_type',
+    );
   });
 
   it('a heating device that does not go with the heating type', async () => {
@@ -74,12 +82,18 @@ describe('422: business rules (docs/http-contract.md "Trajectory jobs")', () => 
   });
 
   it('no cavity wall with a cavity width or cavity insulation', async () => {
-    const message = await refused({ ...base, has_cavity_wall: false, cavity_wall_width: 'LESS_THAN_5_CM', has_cavity_wall_insulation: true }, 422);
+    const message = await refused(
+      { ...base, has_cavity_wall: false, cavity_wall_width: 'LESS_THAN_5_CM', has_cavity_wall_insulation: true },
+      422,
+    );
     expect(message).toHaveLength(2);
   });
 
   it('no basement with basement fields', async () => {
-    const message = await refused({ ...base, basement_type: 'NONE', basement_ceiling_surface: 40, floor_above_basement_insulation_type: 'MODERATE' }, 422);
+    const message = await refused(
+      { ...base, basement_type: 'NONE', basement_ceiling_surface: 40, floor_above_basement_insulation_type: 'MODERATE' },
+      422,
+    );
     expect(message).toHaveLength(2);
   });
 
@@ -99,7 +113,17 @@ describe('422: business rules (docs/http-contract.md "Trajectory jobs")', () => 
   });
 
   it('every rule broken at once gives one message per problem', async () => {
-    const message = await refused({ ...base, roof_type: 'FLAT', inclined_roof_pane_surface: 60, heating_type: 'FUEL_OIL', heating_device: 'AIR_WATER_HEAT_PUMP', zip_code: '12' }, 422);
+    const message = await refused(
+      {
+        ...base,
+        roof_type: 'FLAT',
+        inclined_roof_pane_surface: 60,
+        heating_type: 'FUEL_OIL',
+        heating_device: 'AIR_WATER_HEAT_PUMP',
+        zip_code: '12',
+      },
+      422,
+    );
     expect(message.length).toBe(3);
   });
 });

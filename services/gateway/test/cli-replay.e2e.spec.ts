@@ -66,13 +66,33 @@ beforeAll(async () => {
   dataDir = stack.dataDir;
   const api = stack.as(await stack.token());
   const world = await houseWithParts(api);
-  const second = await created(await api.post('/estates', { address: { street: 'Meir', house_number: '1', zip_code: '2000', place: 'Antwerpen', country: 'BE' }, year_built: 1930, estate_type: 'APARTMENT' }));
+  const second = await created(
+    await api.post('/estates', {
+      address: { street: 'Meir', house_number: '1', zip_code: '2000', place: 'Antwerpen', country: 'BE' },
+      year_built: 1930,
+      estate_type: 'APARTMENT',
+    }),
+  );
   expect((await api.patch(`/estates/${second.id}`, { year_built: 1931 })).statusCode).toBe(200);
   estateIds = [world.estate_id, second.id];
   renovationId = await newRenovation(api, world.estate_id);
   await created(await api.post(`/renovations/${renovationId}/items`, { renovation_component_type: 'HEAT_PUMP_AIR_WATER', count: 1 }));
-  await created(await api.post(`/renovations/${renovationId}/roofs/${world.roof_id}/items`, { renovation_component_type: 'ROOF_COVERING_TILES', count: 2 }));
-  const job = await created(await api.post('/v1/calculation-jobs/suggested-renovation-trajectory-calculation', { year_built: 1960, estate_format: 'SEMI_OPEN', habitable_space_m2: 150, zip_code: '9000', country: 'BE' }), 200);
+  await created(
+    await api.post(`/renovations/${renovationId}/roofs/${world.roof_id}/items`, {
+      renovation_component_type: 'ROOF_COVERING_TILES',
+      count: 2,
+    }),
+  );
+  const job = await created(
+    await api.post('/v1/calculation-jobs/suggested-renovation-trajectory-calculation', {
+      year_built: 1960,
+      estate_format: 'SEMI_OPEN',
+      habitable_space_m2: 150,
+      zip_code: '9000',
+      country: 'BE',
+    }),
+    200,
+  );
   expect((await untilFinal(api, job.id)).calculation_job_status).toBe('FINISHED');
   await settle(stack);
   await stack.running.close();
@@ -85,7 +105,14 @@ describe('renopath replay', () => {
   it('finds every projection equal to its rebuild and names the collections other contexts feed', async () => {
     const { code, stdout, stderr } = await cli(['replay']);
     expect(code, stdout + stderr).toBe(0);
-    for (const projection of ['identity/identity-directory', 'estates/estate-views', 'renovations/renovation-views', 'calculations/calculation-job-views', 'calculations/calculation-indication-views', 'reporting/report-views']) {
+    for (const projection of [
+      'identity/identity-directory',
+      'estates/estate-views',
+      'renovations/renovation-views',
+      'calculations/calculation-job-views',
+      'calculations/calculation-indication-views',
+      'reporting/report-views',
+    ]) {
       expect(stdout).toMatch(new RegExp(`^${projection}: equal \\(\\d+ documents, \\d+ events\\)$`, 'm'));
     }
     expect(stdout).toMatch(/^estates\/estate-views: equal \([1-9]\d* documents/m);
@@ -97,7 +124,9 @@ describe('renopath replay', () => {
 
   it('reports a corrupted document (exit 1), repairs it with --apply, and then finds it equal', async () => {
     const estates = new Database(join(dataDir, 'estates', 'read.db'));
-    estates.prepare(`UPDATE documents SET doc = json_set(doc, '$.revision', 99) WHERE collection = 'estates_detail' AND id = ?`).run(estateIds[1]);
+    estates
+      .prepare(`UPDATE documents SET doc = json_set(doc, '$.revision', 99) WHERE collection = 'estates_detail' AND id = ?`)
+      .run(estateIds[1]);
     estates.close();
     const renovations = new Database(join(dataDir, 'renovations', 'read.db'));
     const removed = renovations.prepare(`DELETE FROM documents WHERE collection = 'renovations_views' AND id = ?`).run(renovationId);
@@ -145,13 +174,22 @@ describe('renopath export', () => {
   it("prints an estate stream's events in order as JSON lines", async () => {
     const { code, stdout } = await cli(['export', '--stream', `estate-${estateIds[1]}`]);
     expect(code).toBe(0);
-    const events = stdout.trim().split('\n').map((line) => JSON.parse(line));
+    const events = stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(events.map((e) => e.type)).toEqual(['EstateCreated', 'EstateUpdated']);
     expect(events.map((e) => e.revision)).toEqual([0, 1]);
     expect(events[1].position).toBeGreaterThan(events[0].position);
-    expect(events[0]).toMatchObject({ occurred_at: expect.any(String), correlation_id: expect.any(String), actor: { user_id: expect.any(String) } });
+    expect(events[0]).toMatchObject({
+      occurred_at: expect.any(String),
+      correlation_id: expect.any(String),
+      actor: { user_id: expect.any(String) },
+    });
     expect(events[1].data).toMatchObject({ estate_id: estateIds[1] });
-    expect(Object.keys(events[0])).toEqual(expect.arrayContaining(['position', 'revision', 'type', 'occurred_at', 'actor', 'correlation_id', 'data']));
+    expect(Object.keys(events[0])).toEqual(
+      expect.arrayContaining(['position', 'revision', 'type', 'occurred_at', 'actor', 'correlation_id', 'data']),
+    );
 
     const explicit = await cli(['export', '--stream', `renovation-${renovationId}`, '--context', 'renovations']);
     expect(explicit.code).toBe(0);

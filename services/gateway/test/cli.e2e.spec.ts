@@ -25,7 +25,20 @@ const cli = (args: string[], env: Record<string, string> = {}) =>
 
 describe('renopath CLI (wraps the admin API)', () => {
   it('creates an organization, a client with scopes, and revokes it', async () => {
-    const org = await cli(['org', 'create', '--name', 'Immo CLI', '--country', 'BE', '--owner-email', 'cli@immo.example', '--owner-first-name', 'Cli', '--owner-last-name', 'User']);
+    const org = await cli([
+      'org',
+      'create',
+      '--name',
+      'Immo CLI',
+      '--country',
+      'BE',
+      '--owner-email',
+      'cli@immo.example',
+      '--owner-first-name',
+      'Cli',
+      '--owner-last-name',
+      'User',
+    ]);
     const created = JSON.parse(org.stdout);
     expect(created.organization).toMatchObject({ organization_name: 'Immo CLI', country: 'BE' });
     const client = JSON.parse((await cli(['client', 'create', '--user', created.user.id, '--scopes', 'estates,audit'])).stdout);
@@ -37,9 +50,31 @@ describe('renopath CLI (wraps the admin API)', () => {
   });
 
   it('shows the outbox (invitations waiting for the operator to pass on) and rotates a webhook secret', async () => {
-    const org = JSON.parse((await cli(['org', 'create', '--name', 'Immo Mail', '--country', 'BE', '--owner-email', 'mail@immo.example', '--owner-first-name', 'Ma', '--owner-last-name', 'Il'])).stdout);
+    const org = JSON.parse(
+      (
+        await cli([
+          'org',
+          'create',
+          '--name',
+          'Immo Mail',
+          '--country',
+          'BE',
+          '--owner-email',
+          'mail@immo.example',
+          '--owner-first-name',
+          'Ma',
+          '--owner-last-name',
+          'Il',
+        ])
+      ).stdout,
+    );
     const token = await stack.token(org.client_id, org.client_secret);
-    await stack.as(token).post(`/organizations/${org.organization.id}/members`, { email_address: 'invitee@immo.example', first_name: 'In', last_name: 'Vitee', member_type: 'EMPLOYEE' });
+    await stack.as(token).post(`/organizations/${org.organization.id}/members`, {
+      email_address: 'invitee@immo.example',
+      first_name: 'In',
+      last_name: 'Vitee',
+      member_type: 'EMPLOYEE',
+    });
     const listed = JSON.parse((await cli(['outbox', '--to', 'invitee@immo.example'])).stdout);
     expect(listed).toHaveLength(1);
     expect(listed[0]).toMatchObject({ to: 'invitee@immo.example', subject: 'Immo Mail invited you to Renopath' });

@@ -25,8 +25,14 @@ function npmStart(env: Record<string, string>): Promise<{ code: number | null; s
 describe('npm start with a wrong setting', () => {
   it.each([
     [{ PORT: 'abc' }, 'renopath: invalid configuration: PORT: expected a port number from 0 to 65535'],
-    [{ RENOPATH_WEBHOOK_RETRY_SCHEDULE: 'soon' }, 'renopath: invalid configuration: RENOPATH_WEBHOOK_RETRY_SCHEDULE: RENOPATH_WEBHOOK_RETRY_SCHEDULE "soon" is not valid: "soon" is not a delay (expected comma-separated delays such as 0,5s,5m,30m,2h,5h,10h; units ms, s, m, h)'],
-    [{ RENOPATH_BUS: 'nats://127.0.0.1:4222' }, 'renopath: invalid configuration: RENOPATH_BUS=nats://127.0.0.1:4222 is for one process per service (npm run start:<service>); npm start runs every context in one process over an in-process bus, so unset it'],
+    [
+      { RENOPATH_WEBHOOK_RETRY_SCHEDULE: 'soon' },
+      'renopath: invalid configuration: RENOPATH_WEBHOOK_RETRY_SCHEDULE: RENOPATH_WEBHOOK_RETRY_SCHEDULE "soon" is not valid: "soon" is not a delay (expected comma-separated delays such as 0,5s,5m,30m,2h,5h,10h; units ms, s, m, h)',
+    ],
+    [
+      { RENOPATH_BUS: 'nats://127.0.0.1:4222' },
+      'renopath: invalid configuration: RENOPATH_BUS=nats://127.0.0.1:4222 is for one process per service (npm run start:<service>); npm start runs every context in one process over an in-process bus, so unset it',
+    ],
   ])('%o: exits 1 with one line naming the variable, and creates nothing', async (env, line) => {
     const run = await npmStart(env);
     expect(run).toMatchObject({ code: 1, stdout: '', stderr: `${line}\n` });

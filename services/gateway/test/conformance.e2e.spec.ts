@@ -26,7 +26,8 @@ afterAll(async () => stack?.close());
 
 const operation = (method: string, path: string) => (doc['paths'] as Record<string, Record<string, Json>>)[path]?.[method.toLowerCase()];
 const component = (name: string) => (doc['components'] as { schemas: Record<string, Json> }).schemas[name];
-const jsonContent = (holder: Json | undefined) => ((holder?.['content'] as Record<string, { schema: Json }> | undefined)?.['application/json'])?.schema;
+const jsonContent = (holder: Json | undefined) =>
+  (holder?.['content'] as Record<string, { schema: Json }> | undefined)?.['application/json']?.schema;
 
 describe('Interface conformance of /openapi.json', () => {
   const served = INTERFACE_SPEC.endpoints.filter((e) => !pendingFor(e.path));
@@ -35,7 +36,9 @@ describe('Interface conformance of /openapi.json', () => {
   it('publishes every served endpoint with its documented success status, bare and under /v1', () => {
     const missing = served.flatMap((e) => {
       const variants = e.path.startsWith('/v1/') ? [e.path] : [e.path, `/v1${e.path}`];
-      return variants.filter((path) => !operation(e.method, path)?.['responses']?.[String(e.status) as never]).map((path) => `${e.method} ${path} ${e.status}`);
+      return variants
+        .filter((path) => !operation(e.method, path)?.['responses']?.[String(e.status) as never])
+        .map((path) => `${e.method} ${path} ${e.status}`);
     });
     expect(missing).toEqual([]);
   });
@@ -75,11 +78,15 @@ describe('Interface conformance of /openapi.json', () => {
         if (!schema) return [`components.schemas.${name}`];
         return INTERFACE_SPEC.replies[name]!.filter((f) => !jsonSchemaHasPath(schema, f, doc)).map((f) => `${name}: ${f}`);
       });
-    const requests = pending.filter((e) => e.body).flatMap((e) => {
-      const schema = component(e.body!);
-      if (!schema) return [`components.schemas.${e.body}`];
-      return Object.keys(INTERFACE_SPEC.requests[e.body!]!.fields).filter((f) => !jsonSchemaHasPath(schema, f, doc)).map((f) => `${e.body}: ${f}`);
-    });
+    const requests = pending
+      .filter((e) => e.body)
+      .flatMap((e) => {
+        const schema = component(e.body!);
+        if (!schema) return [`components.schemas.${e.body}`];
+        return Object.keys(INTERFACE_SPEC.requests[e.body!]!.fields)
+          .filter((f) => !jsonSchemaHasPath(schema, f, doc))
+          .map((f) => `${e.body}: ${f}`);
+      });
     expect([...missing, ...requests]).toEqual([]);
   });
 

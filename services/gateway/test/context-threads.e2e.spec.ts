@@ -62,7 +62,9 @@ describe('contexts in threads (RENOPATH_CONTEXT_THREADS)', () => {
   });
 
   it('refuses a context that cannot run in a thread, naming it', async () => {
-    await expect(startStack({ RENOPATH_CONTEXT_THREADS: 'estates,identity' }, { mode: 'embedded' })).rejects.toThrow(/^invalid configuration: RENOPATH_CONTEXT_THREADS: identity cannot run in a thread/);
+    await expect(startStack({ RENOPATH_CONTEXT_THREADS: 'estates,identity' }, { mode: 'embedded' })).rejects.toThrow(
+      /^invalid configuration: RENOPATH_CONTEXT_THREADS: identity cannot run in a thread/,
+    );
   });
 
   it('refuses a wrong setting of a context that would run in a thread before any thread starts', async () => {

@@ -143,7 +143,10 @@ export interface DistributedStack {
   kill(service: Service, replica?: number, signal?: NodeJS.Signals): Promise<void>;
   /** Starts a stopped process again on its own data dir (and port), resolving once it serves. */
   start(service: Service, replica?: number): Promise<void>;
-  restart(service: Service, options?: { replica?: number; signal?: NodeJS.Signals; beforeStart?: () => void | Promise<void> }): Promise<void>;
+  restart(
+    service: Service,
+    options?: { replica?: number; signal?: NodeJS.Signals; beforeStart?: () => void | Promise<void> },
+  ): Promise<void>;
   /** Every process serves and every gateway answers /ready. */
   waitReady(timeoutMs?: number): Promise<void>;
   /** The environment `renopath replay` / `export` need to open `context`'s stores. */
@@ -193,7 +196,8 @@ export async function startDistributedStack(options: DistributedStackOptions): P
   if (mode === 'nats-sqlite') {
     for (const service of ['identity', 'estates', 'renovations', 'calculations', 'reporting'] as Service[]) {
       // Each SQLite data dir is one process's: two replicas would be two diverging copies of the context.
-      if (replicas(service) > 1) throw new Error(`nats-sqlite: ${service} cannot have replicas (its SQLite files are one process's); use nats-postgres`);
+      if (replicas(service) > 1)
+        throw new Error(`nats-sqlite: ${service} cannot have replicas (its SQLite files are one process's); use nats-postgres`);
     }
   }
   const bootstrap = options.bootstrap ?? { client_id: randomUUID(), client_secret: randomUUID().replace(/-/g, '').repeat(2) };
@@ -246,9 +250,18 @@ export async function startDistributedStack(options: DistributedStackOptions): P
   };
   for (const service of order) {
     for (let replica = 0; replica < replicas(service); replica++) {
-      const env: Record<string, string> = { ...base, RENOPATH_DATA_DIR: dirOf(service), LOG_LEVEL: service === 'gateway' ? 'warn' : logLevel };
+      const env: Record<string, string> = {
+        ...base,
+        RENOPATH_DATA_DIR: dirOf(service),
+        LOG_LEVEL: service === 'gateway' ? 'warn' : logLevel,
+      };
       // One secrets key for every identity replica, as a deployment gives them: it seals the webhook secrets and the signing keys.
-      if (service === 'identity') Object.assign(env, { RENOPATH_BOOTSTRAP_CLIENT_ID: bootstrap.client_id, RENOPATH_BOOTSTRAP_CLIENT_SECRET: bootstrap.client_secret, RENOPATH_SECRETS_KEY: secretsKey });
+      if (service === 'identity')
+        Object.assign(env, {
+          RENOPATH_BOOTSTRAP_CLIENT_ID: bootstrap.client_id,
+          RENOPATH_BOOTSTRAP_CLIENT_SECRET: bootstrap.client_secret,
+          RENOPATH_SECRETS_KEY: secretsKey,
+        });
       if (service === 'calculations' && replicas('worker') > 0) env['RENOPATH_CALCULATION_WORKERS'] = '0';
       if (service === 'worker') env['RENOPATH_CALCULATIONS_ROLE'] = 'worker';
       if (service === 'gateway') Object.assign(env, { PORT: String(gatewayPorts[replica]), HOST: '127.0.0.1' });
@@ -272,7 +285,14 @@ export async function startDistributedStack(options: DistributedStackOptions): P
     const take = (chunk: string) => {
       output = (output + chunk).slice(-OUTPUT_LIMIT);
       if (marker && !proc.started && output.includes(marker)) proc.started = true;
-      if (echo) process.stderr.write(chunk.split('\n').filter(Boolean).map((l) => `[${slot.service}-${slot.replica}] ${l}\n`).join(''));
+      if (echo)
+        process.stderr.write(
+          chunk
+            .split('\n')
+            .filter(Boolean)
+            .map((l) => `[${slot.service}-${slot.replica}] ${l}\n`)
+            .join(''),
+        );
     };
     child.stdout!.setEncoding('utf8').on('data', take);
     child.stderr!.setEncoding('utf8').on('data', take);
@@ -309,7 +329,9 @@ export async function startDistributedStack(options: DistributedStackOptions): P
       }
       if (pending === 0) return;
       if (Date.now() > deadline) {
-        const waiting = wanted.filter((s) => !s.process!.started).map((s) => `${s.service}#${s.replica}: ${s.process!.output().slice(-1500)}`);
+        const waiting = wanted
+          .filter((s) => !s.process!.started)
+          .map((s) => `${s.service}#${s.replica}: ${s.process!.output().slice(-1500)}`);
         throw new Error(`the distributed stack did not become ready in ${timeoutMs} ms; still waiting for:\n${waiting.join('\n')}`);
       }
       await delay(200);
@@ -367,18 +389,23 @@ export async function startDistributedStack(options: DistributedStackOptions): P
       return { RENOPATH_DATA_DIR: dir, ...stores, LOG_LEVEL: 'silent' };
     },
     async stopProcesses() {
-      await Promise.all(slots.map(async (slot) => {
-        const child = slot.process?.child;
-        if (!child) return;
-        if (alive(child)) child.kill('SIGTERM');
-        let timer: NodeJS.Timeout | undefined;
-        const stopped = await Promise.race([exited(child).then(() => true), new Promise<false>((r) => (timer = setTimeout(() => r(false), 10_000)))]);
-        clearTimeout(timer);
-        if (!stopped) {
-          child.kill('SIGKILL');
-          await exited(child);
-        }
-      }));
+      await Promise.all(
+        slots.map(async (slot) => {
+          const child = slot.process?.child;
+          if (!child) return;
+          if (alive(child)) child.kill('SIGTERM');
+          let timer: NodeJS.Timeout | undefined;
+          const stopped = await Promise.race([
+            exited(child).then(() => true),
+            new Promise<false>((r) => (timer = setTimeout(() => r(false), 10_000))),
+          ]);
+          clearTimeout(timer);
+          if (!stopped) {
+            child.kill('SIGKILL');
+            await exited(child);
+          }
+        }),
+      );
     },
     async token() {
       const deadline = Date.now() + 60_000;
@@ -395,7 +422,14 @@ export async function startDistributedStack(options: DistributedStackOptions): P
     errorLines() {
       return slots
         .flatMap((slot) => (slot.process ? [slot.process] : []))
-        .flatMap((p) => p.output().split('\n').filter((line) => /"level":(5|6)0/.test(line)).slice(-5).map((line) => `[${p.service}#${p.replica}] ${line.slice(0, 600)}`))
+        .flatMap((p) =>
+          p
+            .output()
+            .split('\n')
+            .filter((line) => /"level":(5|6)0/.test(line))
+            .slice(-5)
+            .map((line) => `[${p.service}#${p.replica}] ${line.slice(0, 600)}`),
+        )
         .join('\n');
     },
     async close() {

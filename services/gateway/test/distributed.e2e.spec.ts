@@ -15,7 +15,9 @@ const lidarServer = createHttpServer((req, res) => {
   lidar.requests++;
   req.resume();
   if (lidar.hang) return;
-  res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ building_width: 7.5, building_depth: 10.2, inclined_roof_pane_surface: 86, flat_roof_pane_surface: 0 }));
+  res
+    .writeHead(200, { 'content-type': 'application/json' })
+    .end(JSON.stringify({ building_width: 7.5, building_depth: 10.2, inclined_roof_pane_surface: 86, flat_roof_pane_surface: 0 }));
 });
 await new Promise<void>((r) => lidarServer.listen(0, '127.0.0.1', r));
 afterAll(() => {
@@ -28,7 +30,10 @@ const CALCULATIONS_ENV = {
   RENOPATH_PROVIDER_TIMEOUT_MS: '60000',
   RENOPATH_JOB_LEASE_MS: '3000',
 };
-if (!natsUp) console.warn(`[skip] distributed e2e (gateway, identity, estates, renovations over NATS, in several start orders): nothing listens on ${NATS_URL}`);
+if (!natsUp)
+  console.warn(
+    `[skip] distributed e2e (gateway, identity, estates, renovations over NATS, in several start orders): nothing listens on ${NATS_URL}`,
+  );
 
 /**
  * One distributed stack (distributed-stack.ts, SQLite per process): the services started in `order`,
@@ -174,7 +179,21 @@ describe.skipIf(!natsUp)('distributed mode over NATS', () => {
   describe('calculation jobs through gateway, estates, renovations, calculations, reporting and a worker process', () => {
     let client: Client;
     const URL = '/v1/calculation-jobs/suggested-renovation-trajectory-calculation';
-    const HOME = { year_built: 1960, estate_format: 'SEMI_OPEN', habitable_space_m2: 150, zip_code: '9000', country: 'BE', street: 'Veldstraat', house_number: '12', roof_type: 'INCLINED', inclined_roof_insulation_type: 'NONE', outer_wall_insulation_type: 'NONE', window_glazing_type: 'SINGLE_GLAZING', heating_type: 'GAS', heating_device: 'NON_CONDENSING_BOILER' };
+    const HOME = {
+      year_built: 1960,
+      estate_format: 'SEMI_OPEN',
+      habitable_space_m2: 150,
+      zip_code: '9000',
+      country: 'BE',
+      street: 'Veldstraat',
+      house_number: '12',
+      roof_type: 'INCLINED',
+      inclined_roof_insulation_type: 'NONE',
+      outer_wall_insulation_type: 'NONE',
+      window_glazing_type: 'SINGLE_GLAZING',
+      heating_type: 'GAS',
+      heating_device: 'NON_CONDENSING_BOILER',
+    };
     const untilFinal = async (id: string, timeoutMs = 60_000) => {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
@@ -216,7 +235,9 @@ describe.skipIf(!natsUp)('distributed mode over NATS', () => {
       expect(await page.text()).toContain(job['metadata'].energy_efficiency_indication);
     });
 
-    it('a worker process killed in the middle of a job: another takes it after the lease and it finishes', { timeout: 120_000 }, async () => {
+    it('a worker process killed in the middle of a job: another takes it after the lease and it finishes', {
+      timeout: 120_000,
+    }, async () => {
       lidar.hang = true;
       const before = lidar.requests;
       const created = await client.post(URL, { ...HOME, house_number: '14' });
@@ -261,7 +282,9 @@ for (const order of [
       });
       expect(created.status).toBe(201);
       const estate = (await created.json()) as { id: string };
-      expect(((await (await fetch(`${base}/v1/estates/${estate.id}`, { headers: auth })).json()) as { name: string }).name).toBe(`Started ${order.join('-')}`);
+      expect(((await (await fetch(`${base}/v1/estates/${estate.id}`, { headers: auth })).json()) as { name: string }).name).toBe(
+        `Started ${order.join('-')}`,
+      );
       await untilAnswers(`${base}/v1/renovations`, auth, 'renovations');
 
       if (order[0] !== 'gateway') return;

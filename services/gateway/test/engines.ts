@@ -44,7 +44,9 @@ async function started(engine: { url: string; dir: string; start(): Promise<void
   };
 }
 
-export const natsServerBinary = ['nats-server', '/usr/sbin/nats-server', '/usr/local/bin/nats-server'].find((bin) => !spawnSync(bin, ['--version']).error);
+export const natsServerBinary = ['nats-server', '/usr/sbin/nats-server', '/usr/local/bin/nats-server'].find(
+  (bin) => !spawnSync(bin, ['--version']).error,
+);
 
 /** The folder of initdb and pg_ctl: on PATH, or Debian's /usr/lib/postgresql/<version>/bin (the newest). */
 export const postgresBinDir: string | undefined = (() => {
@@ -52,7 +54,9 @@ export const postgresBinDir: string | undefined = (() => {
   if (!onPath.error && onPath.status === 0 && existsSync(join(onPath.stdout.trim(), 'initdb'))) return onPath.stdout.trim();
   const root = '/usr/lib/postgresql';
   if (!existsSync(root)) return undefined;
-  const versions = readdirSync(root).filter((v) => existsSync(join(root, v, 'bin', 'initdb'))).sort((a, b) => Number(b) - Number(a));
+  const versions = readdirSync(root)
+    .filter((v) => existsSync(join(root, v, 'bin', 'initdb')))
+    .sort((a, b) => Number(b) - Number(a));
   return versions[0] ? join(root, versions[0], 'bin') : undefined;
 })();
 
@@ -88,7 +92,11 @@ function postgresUser(): { uid: number; gid: number } | undefined {
 
 function run(bin: string, args: string[], user: { uid: number; gid: number } | undefined): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'], ...(user ?? {}), env: { PATH: process.env['PATH'] ?? '', LANG: 'C', LC_ALL: 'C' } });
+    const child = spawn(bin, args, {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      ...(user ?? {}),
+      env: { PATH: process.env['PATH'] ?? '', LANG: 'C', LC_ALL: 'C' },
+    });
     let out = '';
     child.stdout!.on('data', (d) => (out += d));
     child.stderr!.on('data', (d) => (out += d));
@@ -107,22 +115,33 @@ export async function startOwnPostgres(): Promise<OwnEngine> {
   const port = await freePort();
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
   await run(join(postgresBinDir, 'initdb'), ['-D', data, '-U', 'postgres', '-A', 'trust', '--no-sync', '-E', 'UTF8'], user);
-  const options = [`-p ${port}`, `-k ${dir}`, "-c listen_addresses='127.0.0.1'", '-c max_connections=200', '-c fsync=off', '-c shared_buffers=32MB'].join(' ');
+  const options = [
+    `-p ${port}`,
+    `-k ${dir}`,
+    "-c listen_addresses='127.0.0.1'",
+    '-c max_connections=200',
+    '-c fsync=off',
+    '-c shared_buffers=32MB',
+  ].join(' ');
   const pgCtl = join(postgresBinDir, 'pg_ctl');
   const start = async () => {
     await run(pgCtl, ['-D', data, '-o', options, '-l', join(dir, 'log'), '-w', '-t', '60', 'start'], user);
-    await until(`PostgreSQL on ${port}`, async () => {
-      const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
-      try {
-        await client.connect();
-        await client.query('SELECT 1');
-        return true;
-      } catch {
-        return false;
-      } finally {
-        await client.end().catch(() => undefined);
-      }
-    }, 60_000);
+    await until(
+      `PostgreSQL on ${port}`,
+      async () => {
+        const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
+        try {
+          await client.connect();
+          await client.query('SELECT 1');
+          return true;
+        } catch {
+          return false;
+        } finally {
+          await client.end().catch(() => undefined);
+        }
+      },
+      60_000,
+    );
   };
   // Fast: every session is ended with an error, as a restart for maintenance or a failover does.
   const stop = async () => {

@@ -17,7 +17,10 @@ beforeAll(async () => {
   stack = await startStack();
   owner = await stack.token();
   const invited = await stack.as(owner).post(`/organizations/${stack.bootstrap.organization_id}/members`, {
-    email_address: 'manager@bus.example', first_name: 'Mia', last_name: 'Manager', member_type: 'EMPLOYEE',
+    email_address: 'manager@bus.example',
+    first_name: 'Mia',
+    last_name: 'Manager',
+    member_type: 'EMPLOYEE',
   });
   expect(invited.statusCode).toBeLessThan(300);
   invitee = invited.json().user_id;
@@ -83,7 +86,13 @@ describe('estates answer without identity on the request path', () => {
 
 describe('a write settles only the contexts it can reach', () => {
   it('part writes ask identity nothing, not even to settle', async () => {
-    const roof = { dimensions: { height_cm: 450 }, estate_roof_type: 'INCLINED', surface_m2: 85, is_decking_present: true, insulation_type: 'NONE' };
+    const roof = {
+      dimensions: { height_cm: 450 },
+      estate_roof_type: 'INCLINED',
+      surface_m2: 85,
+      is_decking_present: true,
+      insulation_type: 'NONE',
+    };
     const added = await traced(() => stack.as(owner).post(`/estates/${estateId}/roofs`, roof));
     expect(added.res.statusCode, added.res.body).toBe(201);
     const roofId = JSON.parse(added.res.body).id;
@@ -98,13 +107,18 @@ describe('a write settles only the contexts it can reach', () => {
   });
 
   it('adding an estate member is a write in identity too (it invites the person), so identity and its consumers settle', async () => {
-    const added = await traced(() => stack.as(owner).post(`/estates/${estateId}/members`, { email_address: 'buyer@bus.example', first_name: 'Bea', last_name: 'Buyer' }));
+    const added = await traced(() =>
+      stack.as(owner).post(`/estates/${estateId}/members`, { email_address: 'buyer@bus.example', first_name: 'Bea', last_name: 'Buyer' }),
+    );
     expect(added.res.statusCode, added.res.body).toBe(201);
     expect(toIdentity(added.subjects).filter((s) => !s.endsWith('.settle'))).toEqual([IdentitySubjects.attachClientMember]);
     expect(settled(added.subjects)).toEqual(all());
     // The invitee is a pending member of the estate with the answer.
     const members = await stack.as(owner).get(`/estates/${estateId}/members`);
-    expect(members.json().map((m: { email_address: string; status: string }) => [m.email_address, m.status])).toContainEqual(['buyer@bus.example', 'PENDING']);
+    expect(members.json().map((m: { email_address: string; status: string }) => [m.email_address, m.status])).toContainEqual([
+      'buyer@bus.example',
+      'PENDING',
+    ]);
 
     const removed = await traced(() => stack.as(owner).delete(`/estates/${estateId}/members/${JSON.parse(added.res.body).user_id}`));
     expect(removed.res.statusCode, removed.res.body).toBe(200);
@@ -116,7 +130,9 @@ describe('a write settles only the contexts it can reach', () => {
     const user = await traced(() => stack.as(owner).patch(`/users/${stack.bootstrap.user_id}`, { first_name: 'Olivia' }));
     expect(user.res.statusCode, user.res.body).toBe(200);
     expect(settled(user.subjects)).toEqual(all());
-    const organization = await traced(() => stack.as(owner).patch(`/organizations/${stack.bootstrap.organization_id}`, { organization_name: 'Traced Homes' }));
+    const organization = await traced(() =>
+      stack.as(owner).patch(`/organizations/${stack.bootstrap.organization_id}`, { organization_name: 'Traced Homes' }),
+    );
     expect(organization.res.statusCode, organization.res.body).toBe(200);
     expect(settled(organization.subjects)).toEqual(all());
   });

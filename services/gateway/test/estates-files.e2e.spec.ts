@@ -38,8 +38,14 @@ describe('files and media: upload, signed download, delete (docs/http-contract.m
     expect(res.statusCode).toBe(201);
     const file = res.json();
     expect(file).toEqual({
-      id: expect.stringMatching(/^[0-9a-f-]{36}$/), estate_id: estateId, name: 'epc.pdf', mimetype: 'application/pdf', size: PDF.length,
-      url: expect.stringMatching(/^http:\/\/localhost:8080\/v1\/downloads\/[A-Za-z0-9_-]+\/epc\.pdf\?expires=\d+&signature=[A-Za-z0-9_-]+$/),
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      estate_id: estateId,
+      name: 'epc.pdf',
+      mimetype: 'application/pdf',
+      size: PDF.length,
+      url: expect.stringMatching(
+        /^http:\/\/localhost:8080\/v1\/downloads\/[A-Za-z0-9_-]+\/epc\.pdf\?expires=\d+&signature=[A-Za-z0-9_-]+$/,
+      ),
       created_at: expect.stringMatching(/Z$/),
     });
     const expires = Number(new URL(file.url).searchParams.get('expires'));
@@ -57,12 +63,14 @@ describe('files and media: upload, signed download, delete (docs/http-contract.m
     expect((await download(estate.files[0].url)).statusCode).toBe(200);
   });
 
-  it("offers the download under its exact name, with the characters RFC 5987 does not allow bare escaped", async () => {
+  it('offers the download under its exact name, with the characters RFC 5987 does not allow bare escaped', async () => {
     const res = await stack.as(owner).upload(`${E()}/files`, [{ ...pdfPart, filename: "O'Brien (1) é.pdf" }]);
     expect(res.statusCode).toBe(201);
     const got = await download(res.json().url);
     expect(got.statusCode).toBe(200);
-    expect(got.headers['content-disposition']).toBe(`inline; filename="O'Brien (1) _.pdf"; filename*=UTF-8''O%27Brien%20%281%29%20%C3%A9.pdf`);
+    expect(got.headers['content-disposition']).toBe(
+      `inline; filename="O'Brien (1) _.pdf"; filename*=UTF-8''O%27Brien%20%281%29%20%C3%A9.pdf`,
+    );
   });
 
   it('takes the name from the name part, and the type from the bytes, not from the client', async () => {
@@ -71,13 +79,21 @@ describe('files and media: upload, signed download, delete (docs/http-contract.m
       { name: 'file', filename: 'plan.bin', contentType: 'application/octet-stream', content: DOCX },
     ]);
     expect(res.statusCode).toBe(201);
-    expect(res.json()).toMatchObject({ name: 'Plattegrond gelijkvloers', mimetype: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document' });
+    expect(res.json()).toMatchObject({
+      name: 'Plattegrond gelijkvloers',
+      mimetype: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+    });
     const image = await stack.as(owner).upload(`${E()}/files`, [{ name: 'file', filename: 'photo', content: PNG }]);
     expect(image.json().mimetype).toBe('image/png');
   });
 
   it('accepts JPEG, PNG, WebP and MP4 as media', async () => {
-    for (const [content, type] of [[JPEG, 'image/jpeg'], [PNG, 'image/png'], [WEBP, 'image/webp'], [MP4, 'video/mp4']] as const) {
+    for (const [content, type] of [
+      [JPEG, 'image/jpeg'],
+      [PNG, 'image/png'],
+      [WEBP, 'image/webp'],
+      [MP4, 'video/mp4'],
+    ] as const) {
       const res = await stack.as(owner).upload(`${E()}/media`, [{ name: 'file', filename: 'm', content }]);
       expect(res.statusCode, type).toBe(201);
       expect(res.json().mimetype).toBe(type);
@@ -87,12 +103,25 @@ describe('files and media: upload, signed download, delete (docs/http-contract.m
     // The interface: the estate's media are its commercial_context.commercial_media_files ({id, name, url, mimetype}), in the list form too
     const files = estate.commercial_context.commercial_media_files;
     expect(files.map((m: { id: string }) => m.id)).toEqual(estate.media.map((m: { id: string }) => m.id));
-    for (const file of files) expect(file).toMatchObject({ id: expect.any(String), name: 'm', url: expect.stringMatching(/^http:\/\/localhost:8080\/v1\/downloads\//), mimetype: expect.any(String) });
+    for (const file of files)
+      expect(file).toMatchObject({
+        id: expect.any(String),
+        name: 'm',
+        url: expect.stringMatching(/^http:\/\/localhost:8080\/v1\/downloads\//),
+        mimetype: expect.any(String),
+      });
     expect((await download(files[0].url)).statusCode).toBe(200);
     const listed = (await stack.as(owner).get('/estates')).json().find((e: { id: string }) => e.id === estateId);
-    expect(listed.commercial_context.commercial_media_files.map((m: { mimetype: string }) => m.mimetype)).toEqual(['image/jpeg', 'image/png', 'image/webp', 'video/mp4']);
+    expect(listed.commercial_context.commercial_media_files.map((m: { mimetype: string }) => m.mimetype)).toEqual([
+      'image/jpeg',
+      'image/png',
+      'image/webp',
+      'video/mp4',
+    ]);
     expect((await download(listed.commercial_context.commercial_media_files[1].url)).statusCode).toBe(200);
-    const item = (await stack.as(owner).get('/v1/estate/list')).json().estates.find((i: { estate: { id: string } }) => i.estate.id === estateId);
+    const item = (await stack.as(owner).get('/v1/estate/list'))
+      .json()
+      .estates.find((i: { estate: { id: string } }) => i.estate.id === estateId);
     expect(item.estate.commercial_context.commercial_media_files).toHaveLength(4);
   });
 

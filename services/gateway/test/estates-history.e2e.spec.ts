@@ -32,7 +32,12 @@ afterAll(async () => stack?.close());
 function withoutLinks(estate: Record<string, unknown>) {
   const strip = (files: unknown) => (files as Array<Record<string, unknown>>).map(({ url: _u, blob_key: _k, ...rest }) => rest);
   const commercial = estate['commercial_context'] as Record<string, unknown>;
-  return { ...estate, files: strip(estate['files']), media: strip(estate['media']), commercial_context: { ...commercial, commercial_media_files: strip(commercial['commercial_media_files']) } };
+  return {
+    ...estate,
+    files: strip(estate['files']),
+    media: strip(estate['media']),
+    commercial_context: { ...commercial, commercial_media_files: strip(commercial['commercial_media_files']) },
+  };
 }
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 3)); // distinct millisecond timestamps between edits
@@ -40,14 +45,22 @@ const history = async (id: string) => (await stack.as(audit).get(`/v1/estates/${
 
 describe('estate history and as_of (audit)', () => {
   it('lists the events oldest first with who, when and what; needs the audit scope', async () => {
-    const created = await stack.app.inject({ method: 'POST', url: '/estates', headers: { authorization: `Bearer ${owner}`, 'x-request-id': 'crm-create-1' }, payload: { name: 'Audited' } });
+    const created = await stack.app.inject({
+      method: 'POST',
+      url: '/estates',
+      headers: { authorization: `Bearer ${owner}`, 'x-request-id': 'crm-create-1' },
+      payload: { name: 'Audited' },
+    });
     const id = created.json().id;
     await stack.as(owner).patch(`/estates/${id}`, { name: 'Audited twice' });
 
     expect((await stack.as(owner).get(`/v1/estates/${id}/history`)).statusCode).toBe(403);
     expect((await stack.as(audit).get(`/estates/${id}/history`)).statusCode).toBe(404);
     const entries = await history(id);
-    expect(entries.map((e) => [e.type, e.revision])).toEqual([['EstateCreated', 0], ['EstateUpdated', 1]]);
+    expect(entries.map((e) => [e.type, e.revision])).toEqual([
+      ['EstateCreated', 0],
+      ['EstateUpdated', 1],
+    ]);
     expect(entries[0]).toMatchObject({
       event_id: expect.any(String),
       occurred_at: created.json().created_at,
@@ -79,11 +92,22 @@ describe('estate history and as_of (audit)', () => {
     const current = (await stack.as(owner).get(E)).json();
     const entries = await history(current.id);
     expect(entries.map((e) => e.type)).toEqual([
-      'EstateCreated', 'EstateUpdated', 'RoofAdded', 'RoofUpdated', 'FloorAdded', 'RoomAdded', 'EstateFileAdded', 'EstateFileAdded', 'EstateMemberAdded', 'EstateUpdated',
+      'EstateCreated',
+      'EstateUpdated',
+      'RoofAdded',
+      'RoofUpdated',
+      'FloorAdded',
+      'RoomAdded',
+      'EstateFileAdded',
+      'EstateFileAdded',
+      'EstateMemberAdded',
+      'EstateUpdated',
     ]);
     // replaying the audit trail by hand gives the read model, field for field
     const replayed = replayEstate(entries)!;
-    expect(withoutLinks(renderEstate(replayed, assessEstate(replayed), 'http://localhost:8080') as unknown as Record<string, unknown>)).toEqual(withoutLinks(current));
+    expect(
+      withoutLinks(renderEstate(replayed, assessEstate(replayed), 'http://localhost:8080') as unknown as Record<string, unknown>),
+    ).toEqual(withoutLinks(current));
     // and so does as_of at the last event
     const atLast = await stack.as(owner).get(`${E}?as_of=${encodeURIComponent(entries.at(-1)!.occurred_at)}`);
     expect(atLast.statusCode).toBe(200);
@@ -92,7 +116,15 @@ describe('estate history and as_of (audit)', () => {
     // between two edits: the earlier state
     const renamed = entries[1]!;
     const atRename = (await stack.as(owner).get(`${E}?as_of=${renamed.occurred_at}`)).json();
-    expect(atRename).toMatchObject({ name: 'v2', estate_status: 'FOR_SALE', roofs: [], floors: [], files: [], members: [], updated_at: renamed.occurred_at });
+    expect(atRename).toMatchObject({
+      name: 'v2',
+      estate_status: 'FOR_SALE',
+      roofs: [],
+      floors: [],
+      files: [],
+      members: [],
+      updated_at: renamed.occurred_at,
+    });
     const justBefore = new Date(Date.parse(entries[3]!.occurred_at) - 1).toISOString();
     const beforeInsulation = (await stack.as(owner).get(`${E}?as_of=${justBefore}`)).json();
     expect(beforeInsulation.roofs).toEqual([{ ...roof }]);
@@ -129,11 +161,19 @@ describe('quality label and referral page', () => {
   it("serves a public page with the estate's type, place and estimated EPC label, and nothing private", async () => {
     const estate = (
       await stack.as(owner).post('/estates', {
-        name: 'Private name', address: { street: 'Geheimstraat', house_number: '7', place: 'Leuven <script>alert(1)</script>', zip_code: '3000', country: 'BE' },
-        estate_type: 'HOUSE', estate_format: 'SEMI_OPEN', year_built: 1960, habitable_space_m2: 140, energy_context: { heating_type: 'GAS' }, description: 'Secret notes',
+        name: 'Private name',
+        address: { street: 'Geheimstraat', house_number: '7', place: 'Leuven <script>alert(1)</script>', zip_code: '3000', country: 'BE' },
+        estate_type: 'HOUSE',
+        estate_format: 'SEMI_OPEN',
+        year_built: 1960,
+        habitable_space_m2: 140,
+        energy_context: { heating_type: 'GAS' },
+        description: 'Secret notes',
       })
     ).json();
-    await stack.as(owner).post(`/estates/${estate.id}/members`, { email_address: 'private@buyer.example', first_name: 'Priv', last_name: 'Ate' });
+    await stack
+      .as(owner)
+      .post(`/estates/${estate.id}/members`, { email_address: 'private@buyer.example', first_name: 'Priv', last_name: 'Ate' });
     const path = new URL(estate.referral_link).pathname;
     const page = await stack.app.inject({ method: 'GET', url: path });
     expect(page.statusCode).toBe(200);
@@ -145,7 +185,8 @@ describe('quality label and referral page', () => {
     expect(page.body).not.toContain('<script>');
     expect(page.body).toContain('Voor deze woning is nog geen renovatietraject berekend.');
     // No owner names, notes, members or exact house number.
-    for (const secret of ['Private name', 'Secret notes', 'private@buyer.example', 'Priv', 'Geheimstraat 7']) expect(page.body).not.toContain(secret);
+    for (const secret of ['Private name', 'Secret notes', 'private@buyer.example', 'Priv', 'Geheimstraat 7'])
+      expect(page.body).not.toContain(secret);
 
     const unknown = await stack.app.inject({ method: 'GET', url: `/r/${'x'.repeat(32)}` });
     expect(unknown.statusCode).toBe(404);
@@ -163,16 +204,36 @@ describe('quality label and referral page', () => {
     expect(page.body).toContain('Voor deze woning is nog geen renovatietraject berekend.');
   });
 
-  it.skipIf(embeddedOnly('stack.running.bus'))("takes the quality label from the estate's latest trajectory once there is one", async () => {
-    const estate = (await stack.as(owner).post('/estates', { address: { zip_code: '9000', country: 'BE' }, year_built: 1980, estate_format: 'OPEN', habitable_space_m2: 180 })).json();
-    expect(estate.quality_label).toBe('D');
-    await stack.running.bus.request(EstatesSubjects.recordTrajectoryQuality, {
-      actor: null, correlation_id: 'calc-1', params: {}, query: {},
-      body: { estate_id: estate.id, calculation_job_id: '00000000-0000-4000-8000-0000000000aa', confidence_score: 0.91, quality_label: 'A' },
-    });
-    expect((await stack.as(owner).get(`/estates/${estate.id}`)).json().quality_label).toBe('A');
-    const item = (await stack.as(owner).get('/v1/estate/list')).json().estates.find((i: { estate: { id: string } }) => i.estate.id === estate.id);
-    expect(item.quality_label).toBe('A');
-    expect(item.estate.quality_label).toBe('A');
-  });
+  it.skipIf(embeddedOnly('stack.running.bus'))(
+    "takes the quality label from the estate's latest trajectory once there is one",
+    async () => {
+      const estate = (
+        await stack.as(owner).post('/estates', {
+          address: { zip_code: '9000', country: 'BE' },
+          year_built: 1980,
+          estate_format: 'OPEN',
+          habitable_space_m2: 180,
+        })
+      ).json();
+      expect(estate.quality_label).toBe('D');
+      await stack.running.bus.request(EstatesSubjects.recordTrajectoryQuality, {
+        actor: null,
+        correlation_id: 'calc-1',
+        params: {},
+        query: {},
+        body: {
+          estate_id: estate.id,
+          calculation_job_id: '00000000-0000-4000-8000-0000000000aa',
+          confidence_score: 0.91,
+          quality_label: 'A',
+        },
+      });
+      expect((await stack.as(owner).get(`/estates/${estate.id}`)).json().quality_label).toBe('A');
+      const item = (await stack.as(owner).get('/v1/estate/list'))
+        .json()
+        .estates.find((i: { estate: { id: string } }) => i.estate.id === estate.id);
+      expect(item.quality_label).toBe('A');
+      expect(item.estate.quality_label).toBe('A');
+    },
+  );
 });

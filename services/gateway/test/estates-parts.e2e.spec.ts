@@ -14,36 +14,73 @@ beforeAll(async () => {
   stack = await startStack();
   owner = await stack.token();
   audit = await stack.clientToken(stack.bootstrap.user_id, ['estates', 'audit']);
-  const res = await stack.as(owner).post('/estates', { name: 'With parts', address: { zip_code: '2000', country: 'BE' }, year_built: 1950, estate_format: 'CLOSED', habitable_space_m2: 120 });
+  const res = await stack.as(owner).post('/estates', {
+    name: 'With parts',
+    address: { zip_code: '2000', country: 'BE' },
+    year_built: 1950,
+    estate_format: 'CLOSED',
+    habitable_space_m2: 120,
+  });
   estateId = res.json().id;
 });
 afterAll(async () => stack?.close());
 
 const E = () => `/estates/${estateId}`;
-const history = async () => (await stack.as(audit).get(`/v1${E()}/history`)).json() as Array<{ type: string; data: Record<string, unknown> }>;
+const history = async () =>
+  (await stack.as(audit).get(`/v1${E()}/history`)).json() as Array<{ type: string; data: Record<string, unknown> }>;
 
 describe('roofs (docs/http-contract.md "Estates and their parts")', () => {
   it('full CRUD with the body of the interface, each answer readable by the next request', async () => {
     // The interface's roof body: dimensions.height_cm, estate_roof_type, surface_m2, is_decking_present, insulation_type
-    const body = { dimensions: { height_cm: 450 }, estate_roof_type: 'INCLINED', surface_m2: 85, is_decking_present: true, insulation_type: 'NONE' };
+    const body = {
+      dimensions: { height_cm: 450 },
+      estate_roof_type: 'INCLINED',
+      surface_m2: 85,
+      is_decking_present: true,
+      insulation_type: 'NONE',
+    };
     const created = await stack.as(owner).post(`${E()}/roofs`, { ...body, name: 'Main roof' });
     expect(created.statusCode).toBe(201);
     const roof = created.json();
     expect(roof).toEqual({
-      id: expect.stringMatching(/^[0-9a-f-]{36}$/), ...body, estate_id: estateId, name: 'Main roof', pitch_degrees: null,
-      created_at: expect.stringMatching(ISO_MS_Z), updated_at: expect.stringMatching(ISO_MS_Z),
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      ...body,
+      estate_id: estateId,
+      name: 'Main roof',
+      pitch_degrees: null,
+      created_at: expect.stringMatching(ISO_MS_Z),
+      updated_at: expect.stringMatching(ISO_MS_Z),
     });
     expect((await stack.as(owner).get(`${E()}/roofs/${roof.id}`)).json()).toEqual(roof);
     expect((await stack.as(owner).get(`${E()}/roofs`)).json()).toEqual([roof]);
     expect((await stack.as(owner).get(E())).json().roofs).toEqual([roof]);
 
-    const patched = await stack.as(owner).patch(`${E()}/roofs/${roof.id}`, { insulation_type: 'STRONG', is_decking_present: false, pitch_degrees: 35, dimensions: { height_cm: 470 } });
+    const patched = await stack.as(owner).patch(`${E()}/roofs/${roof.id}`, {
+      insulation_type: 'STRONG',
+      is_decking_present: false,
+      pitch_degrees: 35,
+      dimensions: { height_cm: 470 },
+    });
     expect(patched.statusCode).toBe(200);
-    expect(patched.json()).toEqual({ ...roof, insulation_type: 'STRONG', is_decking_present: false, pitch_degrees: 35, dimensions: { height_cm: 470 }, updated_at: expect.any(String) });
+    expect(patched.json()).toEqual({
+      ...roof,
+      insulation_type: 'STRONG',
+      is_decking_present: false,
+      pitch_degrees: 35,
+      dimensions: { height_cm: 470 },
+      updated_at: expect.any(String),
+    });
     expect((await stack.as(owner).get(`${E()}/roofs/${roof.id}`)).json()).toEqual(patched.json());
-    expect((await history()).at(-1)).toEqual(expect.objectContaining({
-      type: 'RoofUpdated', data: { estate_id: estateId, roof_id: roof.id, changes: { is_decking_present: false, insulation_type: 'STRONG', pitch_degrees: 35, dimensions: { height_cm: 470 } } },
-    }));
+    expect((await history()).at(-1)).toEqual(
+      expect.objectContaining({
+        type: 'RoofUpdated',
+        data: {
+          estate_id: estateId,
+          roof_id: roof.id,
+          changes: { is_decking_present: false, insulation_type: 'STRONG', pitch_degrees: 35, dimensions: { height_cm: 470 } },
+        },
+      }),
+    );
     // the roofs are the energy model's roof: the estate's label is graded with them
     expect((await stack.as(owner).get(E())).json().roofs).toEqual([patched.json()]);
 
@@ -52,7 +89,9 @@ describe('roofs (docs/http-contract.md "Estates and their parts")', () => {
     expect(removed.json()).toEqual(patched.json());
     expect((await stack.as(owner).get(`${E()}/roofs/${roof.id}`)).statusCode).toBe(404);
     expect((await stack.as(owner).get(`${E()}/roofs`)).json()).toEqual([]);
-    expect((await history()).at(-1)).toEqual(expect.objectContaining({ type: 'RoofRemoved', data: { estate_id: estateId, roof_id: roof.id } }));
+    expect((await history()).at(-1)).toEqual(
+      expect.objectContaining({ type: 'RoofRemoved', data: { estate_id: estateId, roof_id: roof.id } }),
+    );
   });
 
   it('validates the body: required type, enums, numbers, unknown and non-editable fields', async () => {
@@ -81,7 +120,11 @@ describe('roofs (docs/http-contract.md "Estates and their parts")', () => {
       expect(res.json().message).toEqual([`${field} is not editable`]);
     }
     expect((await stack.as(owner).patch(`${E()}/roofs/${roof.id}`, {})).statusCode).toBe(400);
-    expect((await stack.as(owner).patch(`${E()}/roofs/${UNKNOWN}`, { name: 'x' })).json()).toEqual({ statusCode: 404, error: 'Not Found', message: ['roof not found'] });
+    expect((await stack.as(owner).patch(`${E()}/roofs/${UNKNOWN}`, { name: 'x' })).json()).toEqual({
+      statusCode: 404,
+      error: 'Not Found',
+      message: ['roof not found'],
+    });
     expect((await stack.as(owner).delete(`${E()}/roofs/${UNKNOWN}`)).statusCode).toBe(404);
     expect((await stack.as(owner).get(`${E()}/roofs/nope`)).statusCode).toBe(404);
   });
@@ -90,12 +133,24 @@ describe('roofs (docs/http-contract.md "Estates and their parts")', () => {
 describe('floors, rooms and staircases (docs/http-contract.md "Estates and their parts")', () => {
   it('full CRUD of floors, rooms under floors and staircases under floors', async () => {
     // The interface's floor body: dimensions.height_cm, floor_number, estate_floor_type
-    const floorRes = await stack.as(owner).post(`${E()}/floors`, { dimensions: { height_cm: 260 }, floor_number: 0, estate_floor_type: 'GROUND_FLOOR', surface_m2: 60 });
+    const floorRes = await stack
+      .as(owner)
+      .post(`${E()}/floors`, { dimensions: { height_cm: 260 }, floor_number: 0, estate_floor_type: 'GROUND_FLOOR', surface_m2: 60 });
     expect(floorRes.statusCode).toBe(201);
     const floor = floorRes.json();
     expect(floor).toEqual({
-      id: expect.stringMatching(/^[0-9a-f-]{36}$/), dimensions: { height_cm: 260 }, floor_number: 0, estate_floor_type: 'GROUND_FLOOR',
-      estate_id: estateId, name: null, surface_m2: 60, insulation_type: null, rooms: [], staircases: [], created_at: expect.any(String), updated_at: expect.any(String),
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      dimensions: { height_cm: 260 },
+      floor_number: 0,
+      estate_floor_type: 'GROUND_FLOOR',
+      estate_id: estateId,
+      name: null,
+      surface_m2: 60,
+      insulation_type: null,
+      rooms: [],
+      staircases: [],
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
     });
     const F = `${E()}/floors/${floor.id}`;
 
@@ -104,8 +159,16 @@ describe('floors, rooms and staircases (docs/http-contract.md "Estates and their
     expect(roomRes.statusCode).toBe(201);
     const room = roomRes.json();
     expect(room).toEqual({
-      id: expect.stringMatching(/^[0-9a-f-]{36}$/), surface_m2: 14.5, estate_room_type: 'KITCHEN', estate_id: estateId, floor_id: floor.id,
-      name: null, window_count: 2, dimensions: { height_cm: null }, created_at: expect.any(String), updated_at: expect.any(String),
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      surface_m2: 14.5,
+      estate_room_type: 'KITCHEN',
+      estate_id: estateId,
+      floor_id: floor.id,
+      name: null,
+      window_count: 2,
+      dimensions: { height_cm: null },
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
     });
     expect((await stack.as(owner).get(`${F}/rooms/${room.id}`)).json()).toEqual(room);
     expect((await stack.as(owner).get(`${F}/rooms`)).json()).toEqual([room]);
@@ -113,12 +176,21 @@ describe('floors, rooms and staircases (docs/http-contract.md "Estates and their
     expect(roomPatched.json()).toMatchObject({ id: room.id, estate_room_type: 'DINING_ROOM', name: 'Eetkamer' });
 
     // The interface's staircase body: dimensions.height_cm, estate_staircase_type
-    const stairsRes = await stack.as(owner).post(`${F}/staircases`, { dimensions: { height_cm: 270, width_cm: 90 }, estate_staircase_type: 'QUARTER_TURN', step_count: 15 });
+    const stairsRes = await stack
+      .as(owner)
+      .post(`${F}/staircases`, { dimensions: { height_cm: 270, width_cm: 90 }, estate_staircase_type: 'QUARTER_TURN', step_count: 15 });
     expect(stairsRes.statusCode).toBe(201);
     const stairs = stairsRes.json();
     expect(stairs).toEqual({
-      id: expect.stringMatching(/^[0-9a-f-]{36}$/), dimensions: { height_cm: 270, width_cm: 90 }, estate_staircase_type: 'QUARTER_TURN',
-      estate_id: estateId, floor_id: floor.id, name: null, step_count: 15, created_at: expect.any(String), updated_at: expect.any(String),
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      dimensions: { height_cm: 270, width_cm: 90 },
+      estate_staircase_type: 'QUARTER_TURN',
+      estate_id: estateId,
+      floor_id: floor.id,
+      name: null,
+      step_count: 15,
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
     });
     expect((await stack.as(owner).get(`${F}/staircases/${stairs.id}`)).json()).toEqual(stairs);
     const stairsPatched = await stack.as(owner).patch(`${F}/staircases/${stairs.id}`, { step_count: 16, dimensions: { height_cm: 280 } });
@@ -128,8 +200,16 @@ describe('floors, rooms and staircases (docs/http-contract.md "Estates and their
     expect(withParts.rooms).toEqual([roomPatched.json()]);
     expect(withParts.staircases).toEqual([stairsPatched.json()]);
     expect((await stack.as(owner).get(`${E()}/floors`)).json()).toEqual([withParts]);
-    const floorPatched = await stack.as(owner).patch(F, { name: 'Gelijkvloers', insulation_type: 'MODERATE', floor_number: 1, dimensions: { height_cm: 255 } });
-    expect(floorPatched.json()).toMatchObject({ name: 'Gelijkvloers', insulation_type: 'MODERATE', floor_number: 1, dimensions: { height_cm: 255 }, rooms: [roomPatched.json()] });
+    const floorPatched = await stack
+      .as(owner)
+      .patch(F, { name: 'Gelijkvloers', insulation_type: 'MODERATE', floor_number: 1, dimensions: { height_cm: 255 } });
+    expect(floorPatched.json()).toMatchObject({
+      name: 'Gelijkvloers',
+      insulation_type: 'MODERATE',
+      floor_number: 1,
+      dimensions: { height_cm: 255 },
+      rooms: [roomPatched.json()],
+    });
 
     expect((await stack.as(owner).delete(`${F}/rooms/${room.id}`)).json()).toEqual(roomPatched.json());
     expect((await stack.as(owner).get(`${F}/rooms/${room.id}`)).statusCode).toBe(404);
@@ -160,7 +240,11 @@ describe('floors, rooms and staircases (docs/http-contract.md "Estates and their
   });
 
   it('answers 404 for rooms of an unknown floor and 400 for invalid rooms and staircases', async () => {
-    expect((await stack.as(owner).post(`${E()}/floors/${UNKNOWN}/rooms`, { estate_room_type: 'HALL' })).json()).toEqual({ statusCode: 404, error: 'Not Found', message: ['floor not found'] });
+    expect((await stack.as(owner).post(`${E()}/floors/${UNKNOWN}/rooms`, { estate_room_type: 'HALL' })).json()).toEqual({
+      statusCode: 404,
+      error: 'Not Found',
+      message: ['floor not found'],
+    });
     expect((await stack.as(owner).get(`${E()}/floors/${UNKNOWN}/staircases`)).statusCode).toBe(404);
     const floor = (await stack.as(owner).post(`${E()}/floors`, { estate_floor_type: 'ATTIC' })).json();
     const F = `${E()}/floors/${floor.id}`;
@@ -202,7 +286,9 @@ describe('floors, rooms and staircases (docs/http-contract.md "Estates and their
     const floor = (await stack.as(owner).post(`${X}/floors`, { estate_floor_type: 'GROUND_FLOOR' })).json();
     const room = (await stack.as(owner).post(`${X}/floors/${floor.id}/rooms`, { estate_room_type: 'OFFICE' })).json();
     expect((await stack.as(owner).delete(X)).statusCode).toBe(200);
-    const events = ((await stack.as(audit).get(`/v1${X}/history`)).json() as Array<{ type: string; data: Record<string, unknown> }>).slice(-4);
+    const events = ((await stack.as(audit).get(`/v1${X}/history`)).json() as Array<{ type: string; data: Record<string, unknown> }>).slice(
+      -4,
+    );
     expect(events.map((e) => e.type)).toEqual(['RoofRemoved', 'RoomRemoved', 'FloorRemoved', 'EstateDeleted']);
     expect(events[0]!.data).toEqual({ estate_id: estate.id, roof_id: roof.id });
     expect(events[1]!.data).toEqual({ estate_id: estate.id, floor_id: floor.id, room_id: room.id });
@@ -221,10 +307,14 @@ describe.skipIf(embeddedOnly('stack.running.bus'))('estate events on the bus (do
       await stack.as(owner).patch(`${E()}/roofs/${roof.id}`, { surface_m2: 42 });
       await stack.as(owner).delete(`${E()}/roofs/${roof.id}`);
       // the relay publishes after the answer: wait for it (at-least-once delivery, not a timing assertion)
-      for (let i = 0; i < 200 && !seen.some((e) => e.type === 'RoofRemoved' && e.data['roof_id'] === roof.id); i++) await new Promise((r) => setTimeout(r, 10));
+      for (let i = 0; i < 200 && !seen.some((e) => e.type === 'RoofRemoved' && e.data['roof_id'] === roof.id); i++)
+        await new Promise((r) => setTimeout(r, 10));
       const mine = seen.filter((e) => e.data['roof_id'] === roof.id);
       expect(mine.map((e) => e.type)).toEqual(['RoofAdded', 'RoofUpdated', 'RoofRemoved']);
-      expect(mine[1]).toMatchObject({ stream: `estate-${estateId}`, data: { estate_id: estateId, roof_id: roof.id, changes: { surface_m2: 42 } } });
+      expect(mine[1]).toMatchObject({
+        stream: `estate-${estateId}`,
+        data: { estate_id: estateId, roof_id: roof.id, changes: { surface_m2: 42 } },
+      });
       expect(mine[1]!.metadata.actor.user_id).toBe(stack.bootstrap.user_id);
     } finally {
       await consumer.close();

@@ -21,8 +21,16 @@ beforeAll(async () => {
   ownerAudit = await stack.clientToken(stack.bootstrap.user_id, ['estates', 'audit']);
   estateId = (await stack.as(owner).post('/estates', { name: 'Shared by two buyers' })).json().id;
   await stack.as(owner).upload(`/estates/${estateId}/files`, [{ name: 'file', filename: 'plan.pdf', content: PDF }]);
-  const annMember = (await stack.as(owner).post(`/estates/${estateId}/members`, { email_address: 'ann@buyer.example', first_name: 'Ann', last_name: 'Buyer' })).json();
-  const benMember = (await stack.as(owner).post(`/estates/${estateId}/members`, { email_address: 'ben@buyer.example', first_name: 'Ben', last_name: 'Bidder' })).json();
+  const annMember = (
+    await stack
+      .as(owner)
+      .post(`/estates/${estateId}/members`, { email_address: 'ann@buyer.example', first_name: 'Ann', last_name: 'Buyer' })
+  ).json();
+  const benMember = (
+    await stack
+      .as(owner)
+      .post(`/estates/${estateId}/members`, { email_address: 'ben@buyer.example', first_name: 'Ben', last_name: 'Bidder' })
+  ).json();
   await acceptInvitation(stack, 'ann@buyer.example');
   await acceptInvitation(stack, 'ben@buyer.example');
   ann = { user_id: annMember.user_id, token: await stack.clientToken(annMember.user_id, ['estates', 'audit']) };
@@ -47,11 +55,13 @@ describe('what a CLIENT sees of the people on their estate', () => {
     }
   });
 
-  it('history: a buyer sees no other buyer\'s details and no staff client id; nobody sees upload keys', async () => {
+  it("history: a buyer sees no other buyer's details and no staff client id; nobody sees upload keys", async () => {
     const res = await stack.as(ann.token).get(`/v1/estates/${estateId}/history`);
     expect(res.statusCode).toBe(200);
     const entries: Array<{ type: string; actor: { client_id: string | null }; data: Record<string, unknown> }> = res.json();
-    expect(entries.map((e) => e.type)).toEqual(expect.arrayContaining(['EstateCreated', 'EstateFileAdded', 'EstateMemberAdded', 'EstateMemberActivated']));
+    expect(entries.map((e) => e.type)).toEqual(
+      expect.arrayContaining(['EstateCreated', 'EstateFileAdded', 'EstateMemberAdded', 'EstateMemberActivated']),
+    );
     expect(res.body).not.toContain('ben@buyer.example');
     expect(res.body).not.toContain('Bidder');
     expect(res.body).toContain('ann@buyer.example');
@@ -68,11 +78,17 @@ describe('what a CLIENT sees of the people on their estate', () => {
 
   it('a pending invitee reads nothing yet', async () => {
     const estate = (await stack.as(owner).post('/estates', { name: 'Not yet' })).json();
-    await stack.as(owner).post(`/estates/${estate.id}/members`, { email_address: 'ann@buyer.example', first_name: 'Ann', last_name: 'Buyer' });
+    await stack
+      .as(owner)
+      .post(`/estates/${estate.id}/members`, { email_address: 'ann@buyer.example', first_name: 'Ann', last_name: 'Buyer' });
     // Ann is an active CLIENT of the organization already: a new estate is shared with her at once.
     expect((await stack.as(ann.token).get(`/estates/${estate.id}`)).statusCode).toBe(200);
     const other = (await stack.as(owner).post('/estates', { name: 'Invitation pending' })).json();
-    const cleo = (await stack.as(owner).post(`/estates/${other.id}/members`, { email_address: 'cleo@buyer.example', first_name: 'Cleo', last_name: 'Client' })).json();
+    const cleo = (
+      await stack
+        .as(owner)
+        .post(`/estates/${other.id}/members`, { email_address: 'cleo@buyer.example', first_name: 'Cleo', last_name: 'Client' })
+    ).json();
     expect(cleo.status).toBe('PENDING');
     expect((await stack.admin('POST', '/admin/api-clients', { user_id: cleo.user_id })).statusCode).toBe(400);
   });

@@ -72,19 +72,49 @@ const FULL = {
 
 /** The interface's estate fields, then the extensions. */
 const INTERFACE_FIELDS = [
-  'id', 'commercial_context', 'energy_context', 'dimensions', 'address', 'managing_user_id', 'external_id', 'year_built', 'year_renovated',
-  'estate_type', 'estate_format', 'estate_status', 'habitable_space_m2', 'ground_surface_m2', 'files',
+  'id',
+  'commercial_context',
+  'energy_context',
+  'dimensions',
+  'address',
+  'managing_user_id',
+  'external_id',
+  'year_built',
+  'year_renovated',
+  'estate_type',
+  'estate_format',
+  'estate_status',
+  'habitable_space_m2',
+  'ground_surface_m2',
+  'files',
 ];
 const EXTENSION_FIELDS = [
-  'organization_id', 'estate_provider_type', 'name', 'description', 'number_of_floors', 'media', 'roofs', 'floors', 'members', 'quality_label',
-  'referral_link', 'created_at', 'updated_at',
+  'organization_id',
+  'estate_provider_type',
+  'name',
+  'description',
+  'number_of_floors',
+  'media',
+  'roofs',
+  'floors',
+  'members',
+  'quality_label',
+  'referral_link',
+  'created_at',
+  'updated_at',
 ];
 const ESTATE_FIELDS = [...INTERFACE_FIELDS, ...EXTENSION_FIELDS].sort();
 /** The interface: the list read omits these. */
 const NOT_IN_LIST = ['energy_context', 'dimensions', 'habitable_space_m2', 'ground_surface_m2', 'files'];
 const LIST_FIELDS = ESTATE_FIELDS.filter((f) => ![...NOT_IN_LIST, 'media', 'roofs', 'floors', 'members'].includes(f));
 const ENERGY_FIELDS = [
-  'heating_type', 'heating_device', 'sanitary_heating_device', 'eco_facilities', 'ground_floor_insulation_type', 'outer_wall_insulation_type', 'epc_score',
+  'heating_type',
+  'heating_device',
+  'sanitary_heating_device',
+  'eco_facilities',
+  'ground_floor_insulation_type',
+  'outer_wall_insulation_type',
+  'epc_score',
   ...Object.keys(FULL.energy_context).filter((k) => !(k in INTERFACE_BODY.energy_context)),
 ].sort();
 
@@ -103,7 +133,12 @@ const create = async (token: string, body: unknown = {}) => {
 
 /** A user of the demo organization with the given role, and a token for them. */
 async function demoMember(email: string, member_type: 'EMPLOYEE' | 'CLIENT' | 'OWNER') {
-  const res = await stack.as(owner).post(`/organizations/${stack.bootstrap.organization_id}/members`, { email_address: email, first_name: 'Eva', last_name: 'Member', member_type });
+  const res = await stack.as(owner).post(`/organizations/${stack.bootstrap.organization_id}/members`, {
+    email_address: email,
+    first_name: 'Eva',
+    last_name: 'Member',
+    member_type,
+  });
   expect(res.statusCode).toBe(201);
   const user_id = res.json().user_id as string;
   await acceptInvitation(stack, email);
@@ -121,12 +156,20 @@ describe('estates: create, read, list (docs/http-contract.md "Estates and their 
     expect(created.created_at).toMatch(ISO_MS_Z);
     expect(created.updated_at).toBe(created.created_at);
     expect(created).toMatchObject({
-      name: null, estate_type: null, estate_provider_type: 'API', ground_surface_m2: null,
+      name: null,
+      estate_type: null,
+      estate_provider_type: 'API',
+      ground_surface_m2: null,
       address: { street: null, house_number: null, house_number_extra: null, zip_code: null, place: null, country: null },
       commercial_context: { price: null, commercial_media_files: [] },
       energy_context: { eco_facilities: [], epc_score: null, heating_type: null, cavity_wall_width: null },
       dimensions: { width_cm: null, depth_cm: null, height_cm: null },
-      roofs: [], floors: [], files: [], media: [], members: [], quality_label: 'D',
+      roofs: [],
+      floors: [],
+      files: [],
+      media: [],
+      members: [],
+      quality_label: 'D',
     });
     expect(created.referral_link).toMatch(/^http:\/\/localhost:8080\/r\/[A-Za-z0-9_-]{32}$/);
     // read your writes: the very next request sees it, in the detail and in both lists
@@ -134,7 +177,9 @@ describe('estates: create, read, list (docs/http-contract.md "Estates and their 
     expect(read.statusCode).toBe(200);
     expect(read.json()).toEqual(created);
     expect((await stack.as(owner).get('/estates')).json().map((e: { id: string }) => e.id)).toContain(created.id);
-    expect((await stack.as(owner).get('/v1/estate/list')).json().estates.map((i: { estate: { id: string } }) => i.estate.id)).toContain(created.id);
+    expect((await stack.as(owner).get('/v1/estate/list')).json().estates.map((i: { estate: { id: string } }) => i.estate.id)).toContain(
+      created.id,
+    );
   });
 
   it("takes a body built from the interface's tables, nested, and answers every field as given", async () => {
@@ -153,25 +198,46 @@ describe('estates: create, read, list (docs/http-contract.md "Estates and their 
   it('keeps every given field, and serves the list forms without the fields the interface leaves out of them', async () => {
     const created = await create(owner, FULL);
     const { estate_provider_type, ...fields } = FULL;
-    expect(created).toMatchObject({ ...fields, commercial_context: { ...fields.commercial_context, commercial_media_files: [] }, estate_provider_type });
+    expect(created).toMatchObject({
+      ...fields,
+      commercial_context: { ...fields.commercial_context, commercial_media_files: [] },
+      estate_provider_type,
+    });
     expect(['A', 'B', 'C', 'D']).toContain(created.quality_label);
 
     const list = (await stack.as(owner).get('/v1/estates')).json();
     const form = list.find((e: { id: string }) => e.id === created.id);
     expect(Object.keys(form).sort()).toEqual(LIST_FIELDS);
     for (const omitted of NOT_IN_LIST) expect(form).not.toHaveProperty(omitted);
-    const { roofs: _r, floors: _f, files: _fi, media: _m, members: _me, energy_context: _e, dimensions: _d, habitable_space_m2: _h, ground_surface_m2: _g, ...expectedForm } = created;
+    const {
+      roofs: _r,
+      floors: _f,
+      files: _fi,
+      media: _m,
+      members: _me,
+      energy_context: _e,
+      dimensions: _d,
+      habitable_space_m2: _h,
+      ground_surface_m2: _g,
+      ...expectedForm
+    } = created;
     expect(form).toEqual(expectedForm);
 
     const items = (await stack.as(owner).get('/v1/estate/list')).json().estates;
     const item = items.find((i: { estate: { id: string } }) => i.estate.id === created.id);
-    expect(item).toEqual({ estate: expectedForm, estate_provider_type: 'WHISE', external_id: 'whise-4711', quality_label: created.quality_label, referral_link: created.referral_link });
+    expect(item).toEqual({
+      estate: expectedForm,
+      estate_provider_type: 'WHISE',
+      external_id: 'whise-4711',
+      quality_label: created.quality_label,
+      referral_link: created.referral_link,
+    });
     const filtered = (await stack.as(owner).get('/v1/estate/list?external_id=whise-4711')).json().estates;
     expect(filtered.map((i: { estate: { id: string } }) => i.estate.id)).toEqual([created.id]);
     expect((await stack.as(owner).get('/v1/estate/list?estate_provider_type=NOPE')).statusCode).toBe(400);
   });
 
-  it("grades the data with the energy model: the five required fields give an estimate, fewer give D", async () => {
+  it('grades the data with the energy model: the five required fields give an estimate, fewer give D', async () => {
     const bare = await create(owner, { year_built: 1972, estate_format: 'OPEN', habitable_space_m2: 150, address: { zip_code: '9000' } });
     expect(bare.quality_label).toBe('D');
     const rich = await create(owner, { ...FULL, estate_provider_type: 'API', external_id: null });
@@ -179,9 +245,18 @@ describe('estates: create, read, list (docs/http-contract.md "Estates and their 
   });
 
   it('refuses a JSON null body (400), while an absent one creates an empty estate', async () => {
-    const res = await stack.app.inject({ method: 'POST', url: '/estates', headers: { authorization: `Bearer ${owner}`, 'content-type': 'application/json' }, payload: 'null' });
+    const res = await stack.app.inject({
+      method: 'POST',
+      url: '/estates',
+      headers: { authorization: `Bearer ${owner}`, 'content-type': 'application/json' },
+      payload: 'null',
+    });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toMatchObject({ statusCode: 400, error: 'Bad Request', message: [expect.stringMatching(/^body must be an object/)] });
+    expect(res.json()).toMatchObject({
+      statusCode: 400,
+      error: 'Bad Request',
+      message: [expect.stringMatching(/^body must be an object/)],
+    });
   });
 
   it('rejects invalid values of every kind with 400 naming the field with its path', async () => {
@@ -201,7 +276,10 @@ describe('estates: create, read, list (docs/http-contract.md "Estates and their 
       [{ energy_context: { ventilation_type: 'SYSTEM_E' } }, /energy_context\.ventilation_type must be one of/],
       [{ energy_context: { ground_floor_type: 'FLOATING' } }, /energy_context\.ground_floor_type must be one of/],
       [{ energy_context: { basement_type: 'DUNGEON' } }, /energy_context\.basement_type must be one of/],
-      [{ energy_context: { cavity_wall_width: 6 } }, /energy_context\.cavity_wall_width must be one of "EQUAL_OR_MORE_THAN_5_CM", "LESS_THAN_5_CM"/],
+      [
+        { energy_context: { cavity_wall_width: 6 } },
+        /energy_context\.cavity_wall_width must be one of "EQUAL_OR_MORE_THAN_5_CM", "LESS_THAN_5_CM"/,
+      ],
       [{ energy_context: { installation_age: 8 } }, /energy_context\.installation_age must be one of/],
       [{ energy_context: { solar_panels_kwp: -2 } }, /energy_context\.solar_panels_kwp must be >= 0/],
       [{ energy_context: { window_glazing_surface: 0.5 } }, /energy_context\.window_glazing_surface must be >= 1/],
@@ -264,7 +342,13 @@ describe('estates: edit and delete', () => {
       name: 'Villa Maan',
       address: { ...created.address, street: 'Molenstraat' },
       commercial_context: { ...created.commercial_context, price: 399000 },
-      energy_context: { ...created.energy_context, heating_type: 'HEAT_PUMP', heating_device: 'AIR_WATER_HEAT_PUMP', eco_facilities: ['HEAT_PUMP'], epc_score: null },
+      energy_context: {
+        ...created.energy_context,
+        heating_type: 'HEAT_PUMP',
+        heating_device: 'AIR_WATER_HEAT_PUMP',
+        eco_facilities: ['HEAT_PUMP'],
+        epc_score: null,
+      },
       dimensions: { width_cm: 850, depth_cm: 1200, height_cm: 620 },
       ground_surface_m2: null,
       quality_label: expect.any(String),
@@ -274,7 +358,9 @@ describe('estates: edit and delete', () => {
     expect((await stack.as(owner).get(`/estates/${created.id}`)).json()).toEqual(patched);
 
     // a nested object set to null clears every field in it
-    const cleared = (await stack.as(owner).patch(`/estates/${created.id}`, { dimensions: null, energy_context: { eco_facilities: null } })).json();
+    const cleared = (
+      await stack.as(owner).patch(`/estates/${created.id}`, { dimensions: null, energy_context: { eco_facilities: null } })
+    ).json();
     expect(cleared.dimensions).toEqual({ width_cm: null, depth_cm: null, height_cm: null });
     expect(cleared.energy_context).toEqual({ ...patched.energy_context, eco_facilities: [] });
   });
@@ -282,7 +368,10 @@ describe('estates: edit and delete', () => {
   it('20 concurrent PATCHes of different fields of one estate all land (a collision is decided again, not answered 409)', async () => {
     const created = await create(owner, { name: 'busy' });
     const edits = Array.from({ length: 20 }, (_, i) =>
-      i % 2 === 0 ? { address: { street: `Straat ${i}` }, name: `name ${i}` } : { commercial_context: { price: 100_000 + i }, year_built: 1900 + i });
+      i % 2 === 0
+        ? { address: { street: `Straat ${i}` }, name: `name ${i}` }
+        : { commercial_context: { price: 100_000 + i }, year_built: 1900 + i },
+    );
     const answers = await Promise.all(edits.map((edit) => stack.as(owner).patch(`/estates/${created.id}`, edit)));
     expect(answers.map((res) => res.statusCode)).toEqual(edits.map(() => 200));
     // Both kinds of edit are in the estate: each changed its own fields, one of them wrote them last.
@@ -293,7 +382,20 @@ describe('estates: edit and delete', () => {
 
   it('PATCH refuses fields that are not editable, naming each, and unknown fields with their path; and needs a change', async () => {
     const { id } = await create(owner);
-    for (const field of ['id', 'organization_id', 'created_at', 'updated_at', 'quality_label', 'referral_link', 'estate_provider_type', 'roofs', 'floors', 'files', 'media', 'members']) {
+    for (const field of [
+      'id',
+      'organization_id',
+      'created_at',
+      'updated_at',
+      'quality_label',
+      'referral_link',
+      'estate_provider_type',
+      'roofs',
+      'floors',
+      'files',
+      'media',
+      'members',
+    ]) {
       const res = await stack.as(owner).patch(`/estates/${id}`, { [field]: field === 'roofs' ? [] : 'x', name: 'ok' });
       expect(res.statusCode, field).toBe(400);
       expect(res.json().message).toEqual([`${field} is not editable`]);
@@ -301,7 +403,11 @@ describe('estates: edit and delete', () => {
     const unknown = await stack.as(owner).patch(`/estates/${id}`, { surprise: 1 });
     expect(unknown.json()).toEqual({ statusCode: 400, error: 'Bad Request', message: ['surprise is not an allowed field'] });
     const nested = await stack.as(owner).patch(`/estates/${id}`, { address: { city: 'Gent', box: 'B' } });
-    expect(nested.json()).toEqual({ statusCode: 400, error: 'Bad Request', message: ['address.city is not an allowed field', 'address.box is not an allowed field'] });
+    expect(nested.json()).toEqual({
+      statusCode: 400,
+      error: 'Bad Request',
+      message: ['address.city is not an allowed field', 'address.box is not an allowed field'],
+    });
     const empty = await stack.as(owner).patch(`/estates/${id}`, {});
     expect(empty.statusCode).toBe(400);
     expect(empty.json().message).toEqual(['body must change at least one field']);
@@ -312,7 +418,10 @@ describe('estates: edit and delete', () => {
     expect((await stack.as(owner).patch(`/estates/${id}`, { address: { zip_code: '3731 AB' } })).statusCode).toBe(200);
     expect((await stack.as(owner).patch(`/estates/${id}`, { address: { country: 'BE' } })).statusCode).toBe(400);
     // nothing was changed by the refused requests
-    expect((await stack.as(owner).get(`/estates/${id}`)).json()).toMatchObject({ name: null, address: { zip_code: '3731 AB', country: null } });
+    expect((await stack.as(owner).get(`/estates/${id}`)).json()).toMatchObject({
+      name: null,
+      address: { zip_code: '3731 AB', country: null },
+    });
   });
 
   it('managing_user_id must be a user of the same organization', async () => {
@@ -338,7 +447,9 @@ describe('estates: edit and delete', () => {
     expect((await stack.as(owner).patch(`/estates/${created.id}`, { name: 'x' })).statusCode).toBe(404);
     expect((await stack.as(owner).delete(`/estates/${created.id}`)).statusCode).toBe(404);
     expect((await stack.as(owner).get('/estates')).json().map((e: { id: string }) => e.id)).not.toContain(created.id);
-    expect((await stack.as(owner).get('/v1/estate/list')).json().estates.map((i: { estate: { id: string } }) => i.estate.id)).not.toContain(created.id);
+    expect((await stack.as(owner).get('/v1/estate/list')).json().estates.map((i: { estate: { id: string } }) => i.estate.id)).not.toContain(
+      created.id,
+    );
   });
 });
 
@@ -347,27 +458,56 @@ describe('estates: tenancy and roles (docs/http-contract.md "Authentication, rol
     const theirs = await create(other.token, { name: 'Not yours' });
     const floor = (await stack.as(other.token).post(`/estates/${theirs.id}/floors`, { estate_floor_type: 'GROUND_FLOOR' })).json();
     const roof = (await stack.as(other.token).post(`/estates/${theirs.id}/roofs`, { estate_roof_type: 'FLAT' })).json();
-    const room = (await stack.as(other.token).post(`/estates/${theirs.id}/floors/${floor.id}/rooms`, { estate_room_type: 'KITCHEN' })).json();
-    const stairs = (await stack.as(other.token).post(`/estates/${theirs.id}/floors/${floor.id}/staircases`, { estate_staircase_type: 'SPIRAL' })).json();
-    const file = (await stack.as(other.token).upload(`/estates/${theirs.id}/files`, [{ name: 'file', filename: 'a.pdf', content: PDF }])).json();
+    const room = (
+      await stack.as(other.token).post(`/estates/${theirs.id}/floors/${floor.id}/rooms`, { estate_room_type: 'KITCHEN' })
+    ).json();
+    const stairs = (
+      await stack.as(other.token).post(`/estates/${theirs.id}/floors/${floor.id}/staircases`, { estate_staircase_type: 'SPIRAL' })
+    ).json();
+    const file = (
+      await stack.as(other.token).upload(`/estates/${theirs.id}/files`, [{ name: 'file', filename: 'a.pdf', content: PDF }])
+    ).json();
     const medium = UNKNOWN;
     const E = `/estates/${theirs.id}`;
     const paths: Array<['GET' | 'POST' | 'PATCH' | 'DELETE', string, unknown?]> = [
-      ['GET', E], ['PATCH', E, { name: 'mine' }], ['DELETE', E],
+      ['GET', E],
+      ['PATCH', E, { name: 'mine' }],
+      ['DELETE', E],
       ['GET', `/v1${E}/history`],
-      ['DELETE', `${E}/files/${file.id}`], ['DELETE', `${E}/media/${medium}`],
-      ['GET', `${E}/roofs`], ['POST', `${E}/roofs`, { estate_roof_type: 'FLAT' }], ['GET', `${E}/roofs/${roof.id}`], ['PATCH', `${E}/roofs/${roof.id}`, { surface_m2: 3 }], ['DELETE', `${E}/roofs/${roof.id}`],
-      ['GET', `${E}/floors`], ['POST', `${E}/floors`, { estate_floor_type: 'ATTIC' }], ['GET', `${E}/floors/${floor.id}`], ['PATCH', `${E}/floors/${floor.id}`, { name: 'x' }], ['DELETE', `${E}/floors/${floor.id}`],
-      ['GET', `${E}/floors/${floor.id}/rooms`], ['POST', `${E}/floors/${floor.id}/rooms`, { estate_room_type: 'HALL' }], ['GET', `${E}/floors/${floor.id}/rooms/${room.id}`],
-      ['PATCH', `${E}/floors/${floor.id}/rooms/${room.id}`, { name: 'x' }], ['DELETE', `${E}/floors/${floor.id}/rooms/${room.id}`],
-      ['GET', `${E}/floors/${floor.id}/staircases`], ['POST', `${E}/floors/${floor.id}/staircases`, { estate_staircase_type: 'STRAIGHT' }],
-      ['GET', `${E}/floors/${floor.id}/staircases/${stairs.id}`], ['PATCH', `${E}/floors/${floor.id}/staircases/${stairs.id}`, { name: 'x' }],
+      ['DELETE', `${E}/files/${file.id}`],
+      ['DELETE', `${E}/media/${medium}`],
+      ['GET', `${E}/roofs`],
+      ['POST', `${E}/roofs`, { estate_roof_type: 'FLAT' }],
+      ['GET', `${E}/roofs/${roof.id}`],
+      ['PATCH', `${E}/roofs/${roof.id}`, { surface_m2: 3 }],
+      ['DELETE', `${E}/roofs/${roof.id}`],
+      ['GET', `${E}/floors`],
+      ['POST', `${E}/floors`, { estate_floor_type: 'ATTIC' }],
+      ['GET', `${E}/floors/${floor.id}`],
+      ['PATCH', `${E}/floors/${floor.id}`, { name: 'x' }],
+      ['DELETE', `${E}/floors/${floor.id}`],
+      ['GET', `${E}/floors/${floor.id}/rooms`],
+      ['POST', `${E}/floors/${floor.id}/rooms`, { estate_room_type: 'HALL' }],
+      ['GET', `${E}/floors/${floor.id}/rooms/${room.id}`],
+      ['PATCH', `${E}/floors/${floor.id}/rooms/${room.id}`, { name: 'x' }],
+      ['DELETE', `${E}/floors/${floor.id}/rooms/${room.id}`],
+      ['GET', `${E}/floors/${floor.id}/staircases`],
+      ['POST', `${E}/floors/${floor.id}/staircases`, { estate_staircase_type: 'STRAIGHT' }],
+      ['GET', `${E}/floors/${floor.id}/staircases/${stairs.id}`],
+      ['PATCH', `${E}/floors/${floor.id}/staircases/${stairs.id}`, { name: 'x' }],
       ['DELETE', `${E}/floors/${floor.id}/staircases/${stairs.id}`],
-      ['GET', `${E}/members`], ['POST', `${E}/members`, { email_address: 'x@y.example', first_name: 'X', last_name: 'Y' }], ['DELETE', `${E}/members/${other.user.id}`],
+      ['GET', `${E}/members`],
+      ['POST', `${E}/members`, { email_address: 'x@y.example', first_name: 'X', last_name: 'Y' }],
+      ['DELETE', `${E}/members/${other.user.id}`],
     ];
     const audit = await stack.clientToken(stack.bootstrap.user_id, ['estates', 'audit']);
     for (const [method, url, payload] of paths) {
-      const res = await stack.app.inject({ method, url, headers: { authorization: `Bearer ${audit}` }, ...(payload ? { payload: payload as object } : {}) });
+      const res = await stack.app.inject({
+        method,
+        url,
+        headers: { authorization: `Bearer ${audit}` },
+        ...(payload ? { payload: payload as object } : {}),
+      });
       expect(res.statusCode, `${method} ${url}`).toBe(404);
       expect(res.json().message.join(' ')).not.toMatch(/Not yours/);
     }
@@ -378,7 +518,12 @@ describe('estates: tenancy and roles (docs/http-contract.md "Authentication, rol
     expect(theirsNow).toMatchObject({ name: 'Not yours', members: [] });
     expect(theirsNow.files).toHaveLength(1);
     // unknown and malformed ids
-    for (const url of [`/estates/${UNKNOWN}`, '/estates/not-a-uuid', `/estates/${UNKNOWN}/roofs`, `/estates/${theirs.id}/floors/${UNKNOWN}/rooms`]) {
+    for (const url of [
+      `/estates/${UNKNOWN}`,
+      '/estates/not-a-uuid',
+      `/estates/${UNKNOWN}/roofs`,
+      `/estates/${theirs.id}/floors/${UNKNOWN}/rooms`,
+    ]) {
       expect((await stack.as(other.token).get(url)).statusCode, url).toBe(404);
     }
     expect((await stack.as(other.token).get(`${E}/roofs/${UNKNOWN}`)).json().message).toEqual(['roof not found']);
@@ -414,24 +559,41 @@ describe('estates: tenancy and roles (docs/http-contract.md "Authentication, rol
     const estate = await create(employee.token, { name: 'By the employee' });
     expect((await stack.as(owner).patch(`/estates/${estate.id}`, { name: 'By the owner' })).statusCode).toBe(200);
 
-    const added = await stack.as(employee.token).post(`/estates/${estate.id}/members`, { email_address: 'bea@buyer.example', first_name: 'Bea', last_name: 'Buyer' });
+    const added = await stack
+      .as(employee.token)
+      .post(`/estates/${estate.id}/members`, { email_address: 'bea@buyer.example', first_name: 'Bea', last_name: 'Buyer' });
     expect(added.statusCode).toBe(201);
     const member = added.json();
     // The interface's member (id, email_address, first_name, last_name, member_type), then the extensions; `id` is the user's id
     expect(member).toEqual({
-      id: member.user_id, email_address: 'bea@buyer.example', first_name: 'Bea', last_name: 'Buyer', member_type: 'CLIENT',
-      user_id: expect.stringMatching(UUID_V4), estate_id: estate.id, status: 'PENDING', created_at: expect.any(String),
+      id: member.user_id,
+      email_address: 'bea@buyer.example',
+      first_name: 'Bea',
+      last_name: 'Buyer',
+      member_type: 'CLIENT',
+      user_id: expect.stringMatching(UUID_V4),
+      estate_id: estate.id,
+      status: 'PENDING',
+      created_at: expect.any(String),
     });
     expect(member.created_at).toMatch(ISO_MS_Z);
     // invited to the organization as CLIENT too, pending like the estate membership
     const orgMembers = (await stack.as(owner).get(`/organizations/${stack.bootstrap.organization_id}/members`)).json();
-    expect(orgMembers.find((m: { user_id: string }) => m.user_id === member.user_id)).toMatchObject({ member_type: 'CLIENT', status: 'PENDING' });
+    expect(orgMembers.find((m: { user_id: string }) => m.user_id === member.user_id)).toMatchObject({
+      member_type: 'CLIENT',
+      status: 'PENDING',
+    });
     // readable at once through the estate and the members list
     expect((await stack.as(owner).get(`/estates/${estate.id}/members`)).json()).toEqual([member]);
     expect((await stack.as(owner).get(`/estates/${estate.id}`)).json().members).toEqual([member]);
 
     // accepting the mailed invitation starts both memberships, visible to the very next request
-    expect(await acceptInvitation(stack, 'bea@buyer.example')).toMatchObject({ user_id: member.user_id, member_type: 'CLIENT', status: 'ACTIVE', estate_ids: [estate.id] });
+    expect(await acceptInvitation(stack, 'bea@buyer.example')).toMatchObject({
+      user_id: member.user_id,
+      member_type: 'CLIENT',
+      status: 'ACTIVE',
+      estate_ids: [estate.id],
+    });
     expect((await stack.as(owner).get(`/estates/${estate.id}/members`)).json()).toEqual([{ ...member, status: 'ACTIVE' }]);
     const buyer = await stack.clientToken(member.user_id);
     const elsewhere = await create(owner, { name: 'Another estate of the agency' });
@@ -447,10 +609,18 @@ describe('estates: tenancy and roles (docs/http-contract.md "Authentication, rol
     expect((await stack.as(buyer).post(`/estates/${estate.id}/roofs`, { estate_roof_type: 'FLAT' })).statusCode).toBe(403);
     expect((await stack.as(buyer).delete(`/estates/${estate.id}`)).statusCode).toBe(403);
     expect((await stack.as(buyer).post('/estates', {})).statusCode).toBe(403);
-    expect((await stack.as(buyer).upload(`/estates/${estate.id}/files`, [{ name: 'file', filename: 'a.pdf', content: PDF }])).statusCode).toBe(403);
+    expect(
+      (await stack.as(buyer).upload(`/estates/${estate.id}/files`, [{ name: 'file', filename: 'a.pdf', content: PDF }])).statusCode,
+    ).toBe(403);
 
     // adding again keeps one membership; an unknown member id is 404; bad bodies are 400
-    expect((await stack.as(owner).post(`/estates/${estate.id}/members`, { email_address: 'BEA@buyer.example', first_name: 'Bea', last_name: 'Buyer' })).json()).toMatchObject({ status: 'ACTIVE' });
+    expect(
+      (
+        await stack
+          .as(owner)
+          .post(`/estates/${estate.id}/members`, { email_address: 'BEA@buyer.example', first_name: 'Bea', last_name: 'Buyer' })
+      ).json(),
+    ).toMatchObject({ status: 'ACTIVE' });
     expect((await stack.as(owner).get(`/estates/${estate.id}/members`)).json()).toHaveLength(1);
     expect((await stack.as(owner).delete(`/estates/${estate.id}/members/${UNKNOWN}`)).statusCode).toBe(404);
     const bad = await stack.as(owner).post(`/estates/${estate.id}/members`, { email_address: 'nope', first_name: 'X' });
@@ -469,15 +639,23 @@ describe('estates: tenancy and roles (docs/http-contract.md "Authentication, rol
 
   it('removing someone from the organization ends their estate memberships there, as events', async () => {
     const estate = await create(owner, { name: 'Shared with Carl' });
-    const member = (await stack.as(owner).post(`/estates/${estate.id}/members`, { email_address: 'carl@buyer.example', first_name: 'Carl', last_name: 'Client' })).json();
+    const member = (
+      await stack
+        .as(owner)
+        .post(`/estates/${estate.id}/members`, { email_address: 'carl@buyer.example', first_name: 'Carl', last_name: 'Client' })
+    ).json();
     await acceptInvitation(stack, 'carl@buyer.example');
     const buyer = await stack.clientToken(member.user_id);
     const audit = await stack.clientToken(stack.bootstrap.user_id, ['estates', 'audit']);
     expect((await stack.as(buyer).get(`/estates/${estate.id}`)).statusCode).toBe(200);
-    expect((await stack.as(owner).delete(`/organizations/${stack.bootstrap.organization_id}/members/${member.user_id}`)).statusCode).toBe(200);
+    expect((await stack.as(owner).delete(`/organizations/${stack.bootstrap.organization_id}/members/${member.user_id}`)).statusCode).toBe(
+      200,
+    );
     // Read your writes across contexts: the very next reads already show the estates reactor's cascade.
     expect((await stack.as(owner).get(`/estates/${estate.id}/members`)).json()).toEqual([]);
-    const history: Array<{ type: string; data: Record<string, unknown> }> = (await stack.as(audit).get(`/v1/estates/${estate.id}/history`)).json();
+    const history: Array<{ type: string; data: Record<string, unknown> }> = (
+      await stack.as(audit).get(`/v1/estates/${estate.id}/history`)
+    ).json();
     expect(history.at(-1)).toMatchObject({ type: 'EstateMemberRemoved', data: { user_id: member.user_id, reason: 'LEFT_ORGANIZATION' } });
     expect((await stack.as(owner).get(`/estates/${estate.id}`)).json().members).toEqual([]);
     // access ended too: the role comes from identity
@@ -490,7 +668,11 @@ describe('external_id names one estate per organization', () => {
     const first = await create(owner, { external_id: 'crm-42' });
     const again = await stack.as(owner).post('/estates', { external_id: 'crm-42' });
     expect(again.statusCode).toBe(409);
-    expect(again.json()).toEqual({ statusCode: 409, error: 'Conflict', message: [`external_id "crm-42" already names estate ${first.id}`] });
+    expect(again.json()).toEqual({
+      statusCode: 409,
+      error: 'Conflict',
+      message: [`external_id "crm-42" already names estate ${first.id}`],
+    });
     // another organization has its own namespace
     expect((await stack.as(other.token).post('/estates', { external_id: 'crm-42' })).statusCode).toBe(201);
 
@@ -503,22 +685,36 @@ describe('external_id names one estate per organization', () => {
     expect((await stack.as(owner).delete(`/estates/${second.id}`)).statusCode).toBe(200);
     expect((await stack.as(owner).post('/estates', { external_id: 'crm-42' })).statusCode).toBe(201);
     // a refused estate leaves its external_id free
-    expect((await stack.as(owner).post('/estates', { external_id: 'crm-44', address: { country: 'NL', zip_code: '900' } })).statusCode).toBe(400);
+    expect(
+      (await stack.as(owner).post('/estates', { external_id: 'crm-44', address: { country: 'NL', zip_code: '900' } })).statusCode,
+    ).toBe(400);
     expect((await stack.as(owner).post('/estates', { external_id: 'crm-44' })).statusCode).toBe(201);
   });
 });
 
 describe('estate members follow identity', () => {
-  it('shows a member\'s new name and confirmed email address in every estate as soon as the change answers', async () => {
+  it("shows a member's new name and confirmed email address in every estate as soon as the change answers", async () => {
     const estate = await create(owner, { name: 'Shared with Dora' });
-    const member = (await stack.as(owner).post(`/estates/${estate.id}/members`, { email_address: 'dora@buyer.example', first_name: 'Dora', last_name: 'Client' })).json();
+    const member = (
+      await stack
+        .as(owner)
+        .post(`/estates/${estate.id}/members`, { email_address: 'dora@buyer.example', first_name: 'Dora', last_name: 'Client' })
+    ).json();
     await acceptInvitation(stack, 'dora@buyer.example');
     const dora = await stack.clientToken(member.user_id);
     const before = (await stack.as(owner).get(`/estates/${estate.id}`)).json().updated_at;
-    const patched = await stack.as(dora).patch(`/users/${member.user_id}`, { first_name: 'Dorothea', email_address: 'dorothea@buyer.example' });
+    const patched = await stack
+      .as(dora)
+      .patch(`/users/${member.user_id}`, { first_name: 'Dorothea', email_address: 'dorothea@buyer.example' });
     expect(patched.statusCode).toBe(200);
-    expect(patched.json()).toMatchObject({ first_name: 'Dorothea', email_address: 'dora@buyer.example', pending_email_address: 'dorothea@buyer.example' });
-    expect((await stack.as(owner).get(`/estates/${estate.id}/members`)).json()).toEqual([{ ...member, status: 'ACTIVE', first_name: 'Dorothea' }]);
+    expect(patched.json()).toMatchObject({
+      first_name: 'Dorothea',
+      email_address: 'dora@buyer.example',
+      pending_email_address: 'dorothea@buyer.example',
+    });
+    expect((await stack.as(owner).get(`/estates/${estate.id}/members`)).json()).toEqual([
+      { ...member, status: 'ACTIVE', first_name: 'Dorothea' },
+    ]);
     expect((await confirmEmailChange(stack, 'dorothea@buyer.example')).statusCode).toBe(200);
     expect((await stack.as(owner).get(`/estates/${estate.id}/members`)).json()).toEqual([
       { ...member, status: 'ACTIVE', first_name: 'Dorothea', email_address: 'dorothea@buyer.example' },
@@ -571,6 +767,14 @@ describe('estates in the OpenAPI document', () => {
     expect(create.properties.estate_status.anyOf ?? [create.properties.estate_status]).toEqual(
       expect.arrayContaining([{ $ref: '#/components/schemas/EstateStatus' }]),
     );
-    expect(doc.components.schemas.EstateStatus.enum).toEqual(['DRAFT', 'FOR_SALE', 'UNDER_OPTION', 'SOLD', 'FOR_RENT', 'RENTED', 'OFF_MARKET']);
+    expect(doc.components.schemas.EstateStatus.enum).toEqual([
+      'DRAFT',
+      'FOR_SALE',
+      'UNDER_OPTION',
+      'SOLD',
+      'FOR_RENT',
+      'RENTED',
+      'OFF_MARKET',
+    ]);
   });
 });

@@ -4,7 +4,16 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { startDistributedStack, type DistributedStack, type Service } from './distributed-stack.ts';
 import { natsServerBinary, postgresBinDir, startOwnNats, startOwnPostgres, type OwnEngine } from './engines.ts';
-import { createTargets, expectEachWriteOnce, nextWrite, outcome as classify, untilAnswered, type Answer, type Targets, type Write } from './keyed-writes.ts';
+import {
+  createTargets,
+  expectEachWriteOnce,
+  nextWrite,
+  outcome as classify,
+  untilAnswered,
+  type Answer,
+  type Targets,
+  type Write,
+} from './keyed-writes.ts';
 import { FLEMISH_1960_HOUSE } from './renovations.fixtures.ts';
 
 /**
@@ -80,7 +89,10 @@ async function send(w: Pick<Write, 'key' | 'method' | 'path' | 'body'>): Promise
 }
 
 async function get(path: string): Promise<any> {
-  const res = await fetch(`${stack.url}${path}`, { headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(CLIENT_TIMEOUT_MS) });
+  const res = await fetch(`${stack.url}${path}`, {
+    headers: { authorization: `Bearer ${token}` },
+    signal: AbortSignal.timeout(CLIENT_TIMEOUT_MS),
+  });
   if (res.status !== 200) throw new Error(`GET ${path}: ${res.status} ${await res.text()}`);
   return res.json();
 }
@@ -122,29 +134,51 @@ async function recovery(round: string): Promise<number> {
   const started = Date.now();
   const n = round.replace(/[^A-Za-z0-9]+/g, '-');
   for (let i = 0; ; i++) {
-    const estate: Write = { key: `probe-estate-${n}-${i}`, method: 'POST', path: '/estates', body: { name: `fault probe ${n} ${i}` }, kind: 'estate', answer: null };
-    const item: Write = { key: `probe-item-${n}-${i}`, method: 'POST', path: `/renovations/${targets.renovations[0]}/items`, body: { renovation_component_type: 'HEAT_PUMP_AIR_WATER', count: 1 }, kind: 'item', answer: null };
+    const estate: Write = {
+      key: `probe-estate-${n}-${i}`,
+      method: 'POST',
+      path: '/estates',
+      body: { name: `fault probe ${n} ${i}` },
+      kind: 'estate',
+      answer: null,
+    };
+    const item: Write = {
+      key: `probe-item-${n}-${i}`,
+      method: 'POST',
+      path: `/renovations/${targets.renovations[0]}/items`,
+      body: { renovation_component_type: 'HEAT_PUMP_AIR_WATER', count: 1 },
+      kind: 'item',
+      answer: null,
+    };
     writes.push(estate, item);
     const estateDone = outcome(estate, await send(estate)) === 'acknowledged';
     const itemDone = estateDone && outcome(item, await send(item)) === 'acknowledged';
     const list = itemDone ? await fetch(`${stack.url}/estates`, { headers: { authorization: `Bearer ${token}` } }).catch(() => null) : null;
     if (list?.status === 200) return (Date.now() - started) / 1000;
-    if ((Date.now() - started) / 1000 > RECOVERY_BOUND_S * 2) throw new Error(`[${round}] not recovered after ${RECOVERY_BOUND_S * 2} s: estate ${estate.lastError}; item ${item.lastError}`);
+    if ((Date.now() - started) / 1000 > RECOVERY_BOUND_S * 2)
+      throw new Error(`[${round}] not recovered after ${RECOVERY_BOUND_S * 2} s: estate ${estate.lastError}; item ${item.lastError}`);
     await delay(250);
   }
 }
 
-
 function report(round: string, mine: Write[], recoveryS: number) {
   const seen = answers.filter((a) => a.fault === round);
   const statuses = Object.entries(seen.reduce<Record<string, number>>((acc, a) => ((acc[a.status] = (acc[a.status] ?? 0) + 1), acc), {}))
-    .map(([status, count]) => `${status === '0' ? 'no answer' : status}: ${count}`).join(', ');
+    .map(([status, count]) => `${status === '0' ? 'no answer' : status}: ${count}`)
+    .join(', ');
   const slowest = Math.max(0, ...seen.map((a) => a.ms));
-  console.info(`[faults] ${round}: ${seen.length} requests (${mine.length} writes, ${mine.filter((w) => w.kind === 'job').length} jobs); ${statuses}; slowest answer ${(slowest / 1000).toFixed(1)} s; recovered in ${recoveryS.toFixed(1)} s`);
+  console.info(
+    `[faults] ${round}: ${seen.length} requests (${mine.length} writes, ${mine.filter((w) => w.kind === 'job').length} jobs); ${statuses}; slowest answer ${(slowest / 1000).toFixed(1)} s; recovered in ${recoveryS.toFixed(1)} s`,
+  );
 }
 
 /** Every process of the stack, by its OS pid: one that exited on its own changes pid or dies. */
-const pids = () => stack.processes().map((p) => `${p.service}#${p.replica}:${p.child.pid}:${p.child.exitCode === null && p.child.signalCode === null ? 'alive' : 'exited'}`);
+const pids = () =>
+  stack
+    .processes()
+    .map(
+      (p) => `${p.service}#${p.replica}:${p.child.pid}:${p.child.exitCode === null && p.child.signalCode === null ? 'alive' : 'exited'}`,
+    );
 
 function errorLines() {
   return `${[...new Set(violations)].slice(0, 20).join('\n')}\n${stack.errorLines()}`;
@@ -198,13 +232,19 @@ describe.skipIf(unavailable !== null)('faults under keyed writes and jobs (own N
       const mine = await load.stop();
       for (const w of writes.filter((x) => !x.answer)) await untilAnswered(w, send, 120_000);
       report(fault, mine, recoveryS);
-      expect(pids().filter((p) => p.endsWith('exited')), 'processes that exited').toEqual([]);
+      expect(
+        pids().filter((p) => p.endsWith('exited')),
+        'processes that exited',
+      ).toEqual([]);
       expect(violations.splice(0)).toEqual([]);
       expect(recoveryS).toBeLessThan(RECOVERY_BOUND_S);
     });
   }
 
-  for (const [name, engine] of [['NATS', () => nats], ['PostgreSQL', () => postgres]] as const) {
+  for (const [name, engine] of [
+    ['NATS', () => nats],
+    ['PostgreSQL', () => postgres],
+  ] as const) {
     it(`${name} stopped for ${OUTAGE_MS / 1000} s and started again`, { timeout: 300_000 }, async () => {
       onTestFailed(() => console.error(errorLines()));
       fault = `${name} down`;
@@ -219,7 +259,10 @@ describe.skipIf(unavailable !== null)('faults under keyed writes and jobs (own N
       for (const w of writes.filter((x) => !x.answer)) await untilAnswered(w, send, 120_000);
       report(fault, mine, recoveryS);
       expect(pids(), 'every process the same, still running').toEqual(before);
-      expect(answers.filter((a) => a.fault === fault && a.status === 0).length, `requests not answered within ${CLIENT_TIMEOUT_MS / 1000} s`).toBe(0);
+      expect(
+        answers.filter((a) => a.fault === fault && a.status === 0).length,
+        `requests not answered within ${CLIENT_TIMEOUT_MS / 1000} s`,
+      ).toBe(0);
       expect(violations.splice(0)).toEqual([]);
       expect(recoveryS).toBeLessThan(RECOVERY_BOUND_S);
     });
@@ -237,13 +280,16 @@ describe.skipIf(unavailable !== null)('faults under keyed writes and jobs (own N
     while (finals.size < jobs.length && Date.now() < deadline) {
       for (const id of jobs.filter((j) => !finals.has(j))) {
         const job = await get(`/v1/calculation-jobs/${id}`);
-        if (['FINISHED', 'FAILED', 'STOPPED'].includes(job.calculation_job_status)) finals.set(id, { status: job.calculation_job_status, metadata: job.metadata });
+        if (['FINISHED', 'FAILED', 'STOPPED'].includes(job.calculation_job_status))
+          finals.set(id, { status: job.calculation_job_status, metadata: job.metadata });
       }
       if (finals.size < jobs.length) await delay(1000);
     }
     const counts = [...finals.values()].reduce<Record<string, number>>((acc, j) => ((acc[j.status] = (acc[j.status] ?? 0) + 1), acc), {});
     console.info(`[faults] jobs: ${jobs.length} accepted; ${JSON.stringify(counts)}; ${jobs.length - finals.size} not final`);
-    const notFinished = jobs.filter((id) => finals.get(id)?.status !== 'FINISHED').map((id) => `${id}: ${JSON.stringify(finals.get(id) ?? 'not final').slice(0, 300)}`);
+    const notFinished = jobs
+      .filter((id) => finals.get(id)?.status !== 'FINISHED')
+      .map((id) => `${id}: ${JSON.stringify(finals.get(id) ?? 'not final').slice(0, 300)}`);
     expect(notFinished).toEqual([]);
     // Each job's webhook arrives; at least once (a delivery whose answer was lost in a fault is sent again, with its webhook-id).
     const finished = () => new Set(webhooks.filter((h) => h.type === 'calculation_job.finished').map((h) => h.job_id));
@@ -251,10 +297,14 @@ describe.skipIf(unavailable !== null)('faults under keyed writes and jobs (own N
     const repeated = webhooks.length - new Set(webhooks.map((h) => h.webhook_id)).size;
     console.info(`[faults] webhooks: ${webhooks.length} calls for ${jobs.length} jobs, ${repeated} repeated deliveries`);
     const total = answers.filter((a) => a.fault !== 'after');
-    console.info(`[faults] in all: ${total.length} requests, ${writes.length} writes, ${total.filter((a) => a.status === 500).length} answers of 500`);
+    console.info(
+      `[faults] in all: ${total.length} requests, ${writes.length} writes, ${total.filter((a) => a.status === 500).length} answers of 500`,
+    );
     expect(violations).toEqual([]);
   });
-  it('then: answers far over the 1 MiB of a NATS message arrive whole: 5,000 estates, 3,000 items, their overview', { timeout: 300_000 }, async () => {
+  it('then: answers far over the 1 MiB of a NATS message arrive whole: 5,000 estates, 3,000 items, their overview', {
+    timeout: 300_000,
+  }, async () => {
     onTestFailed(() => console.error(errorLines()));
     fault = 'large answers';
     const MiB = 1024 * 1024;
@@ -266,9 +316,24 @@ describe.skipIf(unavailable !== null)('faults under keyed writes and jobs (own N
     // An estate and an item made over HTTP are copied in the logs with new ids, as if appended by the
     // services: the projections and relays take the copies from the log as they take any append, and
     // the test spends seconds instead of 8,000 requests.
-    const estate = await created({ key: 'large-estate', method: 'POST', path: '/estates', body: { ...FLEMISH_1960_HOUSE, name: 'large 0' } });
-    const renovation = await created({ key: 'large-renovation', method: 'POST', path: '/renovations', body: { estate_id: targets.bases[0] } });
-    const item = await created({ key: 'large-item', method: 'POST', path: `/renovations/${renovation}/items`, body: { renovation_component_type: 'HEAT_PUMP_AIR_WATER', count: 1 } });
+    const estate = await created({
+      key: 'large-estate',
+      method: 'POST',
+      path: '/estates',
+      body: { ...FLEMISH_1960_HOUSE, name: 'large 0' },
+    });
+    const renovation = await created({
+      key: 'large-renovation',
+      method: 'POST',
+      path: '/renovations',
+      body: { estate_id: targets.bases[0] },
+    });
+    const item = await created({
+      key: 'large-item',
+      method: 'POST',
+      path: `/renovations/${renovation}/items`,
+      body: { renovation_component_type: 'HEAT_PUMP_AIR_WATER', count: 1 },
+    });
     const db = new pg.Client({ connectionString: stack.databaseUrl! });
     await db.connect();
     try {
@@ -292,25 +357,38 @@ describe.skipIf(unavailable !== null)('faults under keyed writes and jobs (own N
         [item, renovation],
       );
       expect(items.rowCount).toBe(2999);
-      await db.query('SELECT pg_notify($1, \'\'), pg_notify($2, \'\')', ['renopath_estates', 'renopath_renovations']);
+      await db.query("SELECT pg_notify($1, ''), pg_notify($2, '')", ['renopath_estates', 'renopath_renovations']);
     } finally {
       await db.end();
     }
 
     const sizes: string[] = [];
     const fetchJson = async (path: string) => {
-      const res = await fetch(`${stack.url}${path}`, { headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(60_000) });
+      const res = await fetch(`${stack.url}${path}`, {
+        headers: { authorization: `Bearer ${token}` },
+        signal: AbortSignal.timeout(60_000),
+      });
       const text = await res.text();
       answers.push({ fault, status: res.status, ms: 0 });
       if (res.status !== 200) throw new Error(`GET ${path}: ${res.status} ${text.slice(0, 300)}`);
       return { text, json: JSON.parse(text) as any };
     };
-    await expect.poll(async () => ((await fetchJson('/estates')).json as unknown[]).filter((e: any) => e.name === 'large 0').length, { timeout: 180_000, interval: 2000 }).toBe(5000);
+    await expect
+      .poll(async () => ((await fetchJson('/estates')).json as unknown[]).filter((e: any) => e.name === 'large 0').length, {
+        timeout: 180_000,
+        interval: 2000,
+      })
+      .toBe(5000);
     const list = await fetchJson('/estates');
     sizes.push(`estates ${list.json.length} (${(list.text.length / MiB).toFixed(1)} MiB)`);
     expect(list.text.length).toBeGreaterThan(MiB);
 
-    await expect.poll(async () => ((await fetchJson(`/renovations/${renovation}/items`)).json as unknown[]).length, { timeout: 180_000, interval: 2000 }).toBe(3000);
+    await expect
+      .poll(async () => ((await fetchJson(`/renovations/${renovation}/items`)).json as unknown[]).length, {
+        timeout: 180_000,
+        interval: 2000,
+      })
+      .toBe(3000);
     const itemList = await fetchJson(`/renovations/${renovation}/items`);
     sizes.push(`items ${itemList.json.length} (${(itemList.text.length / MiB).toFixed(1)} MiB)`);
     expect(itemList.text.length).toBeGreaterThan(MiB);
@@ -324,7 +402,10 @@ describe.skipIf(unavailable !== null)('faults under keyed writes and jobs (own N
       for (const id of ids) expect(overview.text.includes(id), `item ${id} in ${path}`).toBe(true);
     }
     console.info(`[faults] large answers over NATS: ${sizes.join(', ')}`);
-    expect(pids().filter((p) => p.endsWith('exited')), 'processes that exited').toEqual([]);
+    expect(
+      pids().filter((p) => p.endsWith('exited')),
+      'processes that exited',
+    ).toEqual([]);
     expect(violations).toEqual([]);
   });
 });

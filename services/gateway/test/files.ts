@@ -2,14 +2,31 @@ import { crc32 } from 'node:zlib';
 
 /** Small files whose first bytes are what real ones start with, for upload and sniffing tests. */
 export const PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
-export const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from('\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\x06\0\0\0')]);
-export const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]), Buffer.from('JFIF\0\x01\x01\0\0\x01\0\x01\0\0'), Buffer.from([0xff, 0xd9])]);
+export const PNG = Buffer.concat([
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+  Buffer.from('\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\x06\0\0\0'),
+]);
+export const JPEG = Buffer.concat([
+  Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]),
+  Buffer.from('JFIF\0\x01\x01\0\0\x01\0\x01\0\0'),
+  Buffer.from([0xff, 0xd9]),
+]);
 export const WEBP = Buffer.concat([Buffer.from('RIFF'), Buffer.from([0x1a, 0, 0, 0]), Buffer.from('WEBPVP8 '), Buffer.alloc(14)]);
-export const MP4 = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypisom'), Buffer.from([0, 0, 2, 0]), Buffer.from('isomiso2'), Buffer.alloc(16)]);
+export const MP4 = Buffer.concat([
+  Buffer.from([0, 0, 0, 0x18]),
+  Buffer.from('ftypisom'),
+  Buffer.from([0, 0, 2, 0]),
+  Buffer.from('isomiso2'),
+  Buffer.alloc(16),
+]);
 export const HEIC = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypheic'), Buffer.alloc(16)]);
 export const EXE = Buffer.concat([Buffer.from('MZ'), Buffer.alloc(64)]);
 export const HTML = Buffer.from('<!doctype html><script>alert(1)</script>');
-export const OLE2_WORD = Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), Buffer.alloc(56), Buffer.from('WordDocument', 'utf16le')]);
+export const OLE2_WORD = Buffer.concat([
+  Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]),
+  Buffer.alloc(56),
+  Buffer.from('WordDocument', 'utf16le'),
+]);
 
 /** A ZIP archive with stored (uncompressed) entries, as Office and OpenDocument files are. */
 export function zip(entries: Array<[name: string, content: string]>): Buffer {
@@ -54,7 +71,10 @@ export function zip(entries: Array<[name: string, content: string]>): Buffer {
 const contentTypes = (part: string, type: string) =>
   `<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Override PartName="${part}" ContentType="${type}"/></Types>`;
 export const DOCX = zip([
-  ['[Content_Types].xml', contentTypes('/word/document.xml', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml')],
+  [
+    '[Content_Types].xml',
+    contentTypes('/word/document.xml', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml'),
+  ],
   ['_rels/.rels', '<Relationships/>'],
   ['word/document.xml', '<w:document/>'],
 ]);
@@ -62,5 +82,8 @@ export const XLSX = zip([
   ['[Content_Types].xml', contentTypes('/xl/workbook.xml', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml')],
   ['xl/workbook.xml', '<workbook/>'],
 ]);
-export const ODT = zip([['mimetype', 'application/vnd.oasis.opendocument.text'], ['content.xml', '<office:document-content/>']]);
+export const ODT = zip([
+  ['mimetype', 'application/vnd.oasis.opendocument.text'],
+  ['content.xml', '<office:document-content/>'],
+]);
 export const PLAIN_ZIP = zip([['notes.txt', 'hello']]);

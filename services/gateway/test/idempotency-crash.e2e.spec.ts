@@ -48,7 +48,9 @@ describe('a keyed write cut off by kill -9 after it was stored', () => {
     token = await childToken(child.url);
     const part = await keyedPost(child.url, token, `/estates/${id}/roofs`, roof, 'crash-part-1');
     expect(part?.status).toBe(201);
-    const estate = (await (await fetch(`${child.url}/estates/${id}`, { headers: { authorization: `Bearer ${token}` } })).json()) as { roofs: Array<{ id: string }> };
+    const estate = (await (await fetch(`${child.url}/estates/${id}`, { headers: { authorization: `Bearer ${token}` } })).json()) as {
+      roofs: Array<{ id: string }>;
+    };
     expect(estate.roofs.map((r) => r.id)).toEqual([part!.body['id']]);
     // The same key with another body is still another request (422).
     expect((await keyedPost(child.url, token, `/estates/${id}/roofs`, { ...roof, surface_m2: 61 }, 'crash-part-1'))?.status).toBe(422);

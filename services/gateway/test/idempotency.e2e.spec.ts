@@ -29,7 +29,11 @@ describe('Idempotency-Key on POST (docs/http-contract.md "Idempotency and read-y
     expect((await post('/estates', { name: 'A' }, 'crm-create-2')).statusCode).toBe(201);
     const other = await post('/estates', { name: 'B' }, 'crm-create-2');
     expect(other.statusCode).toBe(422);
-    expect(other.json()).toEqual({ statusCode: 422, error: 'Unprocessable Entity', message: ['Idempotency-Key was already used with a different request'] });
+    expect(other.json()).toEqual({
+      statusCode: 422,
+      error: 'Unprocessable Entity',
+      message: ['Idempotency-Key was already used with a different request'],
+    });
     expect((await post('/estates', { name: 'C' }, 'has spaces in it')).statusCode).toBe(400);
   });
 
@@ -45,7 +49,12 @@ describe('Idempotency-Key on POST (docs/http-contract.md "Idempotency and read-y
     const estate = (await stack.as(owner).post('/estates', {})).json();
     const { payload, contentType } = multipart([{ name: 'file', filename: 'epc.pdf', content: PDF }]);
     const upload = () =>
-      stack.app.inject({ method: 'POST', url: `/estates/${estate.id}/files`, headers: { authorization: `Bearer ${owner}`, 'content-type': contentType, 'idempotency-key': 'up-1' }, payload });
+      stack.app.inject({
+        method: 'POST',
+        url: `/estates/${estate.id}/files`,
+        headers: { authorization: `Bearer ${owner}`, 'content-type': contentType, 'idempotency-key': 'up-1' },
+        payload,
+      });
     const first = await upload();
     const again = await upload();
     expect(first.statusCode).toBe(201);

@@ -24,9 +24,18 @@ describe('token endpoint (docs/http-contract.md "Authentication, roles and rate 
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body).toEqual({ access_token: expect.any(String), expires_in: 3600, token_type: 'Bearer' });
-    const [header, payload] = body.access_token.split('.').slice(0, 2).map((p: string) => JSON.parse(Buffer.from(p, 'base64url').toString()));
+    const [header, payload] = body.access_token
+      .split('.')
+      .slice(0, 2)
+      .map((p: string) => JSON.parse(Buffer.from(p, 'base64url').toString()));
     expect(header).toMatchObject({ alg: 'EdDSA', kid: expect.any(String) });
-    expect(payload).toMatchObject({ sub: stack.bootstrap.user_id, org: stack.bootstrap.organization_id, client_id: stack.bootstrap.client_id, iss: 'renopath', aud: 'renopath-api' });
+    expect(payload).toMatchObject({
+      sub: stack.bootstrap.user_id,
+      org: stack.bootstrap.organization_id,
+      client_id: stack.bootstrap.client_id,
+      iss: 'renopath',
+      aud: 'renopath-api',
+    });
     expect(payload.exp - payload.iat).toBe(3600);
     expect(payload.scope.split(' ').sort()).toEqual(['calculations', 'estates', 'organization', 'renovations', 'reports']);
     expect(typeof payload.jti).toBe('string');
@@ -63,7 +72,10 @@ describe('token endpoint (docs/http-contract.md "Authentication, roles and rate 
     const res = await stack.app.inject({
       method: 'POST',
       url: '/v1/oauth/token',
-      headers: { authorization: `Basic ${Buffer.from('%E0%A4%A:x').toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
+      headers: {
+        authorization: `Basic ${Buffer.from('%E0%A4%A:x').toString('base64')}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
       payload: 'grant_type=client_credentials',
     });
     expect(res.statusCode).toBe(400);
@@ -126,9 +138,17 @@ describe('users', () => {
   });
 
   it('PATCH /users/{id} edits oneself and is readable by the next request', async () => {
-    const res = await stack.as(owner).patch(`/users/${stack.bootstrap.user_id}`, { first_name: 'Dana', last_name: 'Demo', external_id: 'crm-1' });
+    const res = await stack
+      .as(owner)
+      .patch(`/users/${stack.bootstrap.user_id}`, { first_name: 'Dana', last_name: 'Demo', external_id: 'crm-1' });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ id: stack.bootstrap.user_id, email_address: stack.bootstrap.email_address, first_name: 'Dana', last_name: 'Demo', external_id: 'crm-1' });
+    expect(res.json()).toMatchObject({
+      id: stack.bootstrap.user_id,
+      email_address: stack.bootstrap.email_address,
+      first_name: 'Dana',
+      last_name: 'Demo',
+      external_id: 'crm-1',
+    });
     const me = await stack.as(owner).get('/users/me');
     expect(me.json()[0]).toMatchObject({ first_name: 'Dana', last_name: 'Demo', external_id: 'crm-1' });
   });
@@ -136,7 +156,11 @@ describe('users', () => {
   it('PATCH /users/{id} rejects unknown and non-editable fields, and bad values', async () => {
     const res = await stack.as(owner).patch(`/users/${stack.bootstrap.user_id}`, { id: 'x', organizations: [] });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ statusCode: 400, error: 'Bad Request', message: ['id is not an allowed field', 'organizations is not an allowed field'] });
+    expect(res.json()).toEqual({
+      statusCode: 400,
+      error: 'Bad Request',
+      message: ['id is not an allowed field', 'organizations is not an allowed field'],
+    });
     const bad = await stack.as(owner).patch(`/users/${stack.bootstrap.user_id}`, { email_address: 'not-an-email' });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().message).toEqual(['email_address must be an email address']);
@@ -175,10 +199,13 @@ describe('users', () => {
     expect(notUuid.statusCode).toBe(404);
   });
 
-  it('PATCH /users/{id}: an owner who invited another tenant\'s user may not rewrite that user, before (404) or after they accept (403)', async () => {
+  it("PATCH /users/{id}: an owner who invited another tenant's user may not rewrite that user, before (404) or after they accept (403)", async () => {
     const other = await stack.tenant('Victim agency', 'victor@victim.example');
     const added = await stack.as(owner).post(`/organizations/${stack.bootstrap.organization_id}/members`, {
-      email_address: 'victor@victim.example', first_name: 'V', last_name: 'V', member_type: 'EMPLOYEE',
+      email_address: 'victor@victim.example',
+      first_name: 'V',
+      last_name: 'V',
+      member_type: 'EMPLOYEE',
     });
     expect(added.statusCode).toBe(201);
     expect((await stack.as(owner).patch(`/users/${added.json().id}`, { last_name: 'Renamed' })).statusCode).toBe(404);
@@ -192,29 +219,31 @@ describe('users', () => {
 });
 
 describe('organizations', () => {
-  it('GET /organizations lists only the caller\'s organizations, each with every documented field', async () => {
+  it("GET /organizations lists only the caller's organizations, each with every documented field", async () => {
     const other = await stack.tenant('Agency Two', 'two@agency.example');
     const mine = await stack.as(owner).get('/organizations');
     expect(mine.statusCode).toBe(200);
     expect(mine.json().map((o: { id: string }) => o.id)).toEqual([stack.bootstrap.organization_id]);
     const theirs = await stack.as(other.token).get('/v1/organizations');
-    expect(theirs.json()).toEqual([{
-      id: other.organization.id,
-      phone_number: null,
-      email_address: null,
-      organization_name: 'Agency Two',
-      country: 'NL',
-      region: 'NETHERLANDS',
-      street: null,
-      house_number: null,
-      house_number_extra: null,
-      zipcode: null,
-      place: null,
-      vat_number: null,
-      external_id: null,
-      created_at: expect.any(String),
-      updated_at: expect.any(String),
-    }]);
+    expect(theirs.json()).toEqual([
+      {
+        id: other.organization.id,
+        phone_number: null,
+        email_address: null,
+        organization_name: 'Agency Two',
+        country: 'NL',
+        region: 'NETHERLANDS',
+        street: null,
+        house_number: null,
+        house_number_extra: null,
+        zipcode: null,
+        place: null,
+        vat_number: null,
+        external_id: null,
+        created_at: expect.any(String),
+        updated_at: expect.any(String),
+      },
+    ]);
     expect(theirs.json()[0]).not.toHaveProperty('name');
   });
 
@@ -250,7 +279,11 @@ describe('organizations', () => {
     const org = stack.bootstrap.organization_id;
     const region = await stack.as(owner).patch(`/organizations/${org}`, { organization_name: 'X', region: 'WALLONIA' });
     expect(region.statusCode).toBe(400);
-    expect(region.json()).toEqual({ statusCode: 400, error: 'Bad Request', message: ['region is not editable: it follows from zipcode and country'] });
+    expect(region.json()).toEqual({
+      statusCode: 400,
+      error: 'Bad Request',
+      message: ['region is not editable: it follows from zipcode and country'],
+    });
 
     const bad = await stack.as(owner).patch(`/organizations/${org}`, { email_address: 'nope', phone_number: 'call me', country: 'FR' });
     expect(bad.statusCode).toBe(400);
@@ -279,12 +312,17 @@ describe('organizations', () => {
 
   it('PATCH /organizations/{id}: employee 403; other tenant 404', async () => {
     const added = await stack.as(owner).post(`/organizations/${stack.bootstrap.organization_id}/members`, {
-      email_address: 'eric@agency.example', first_name: 'Eric', last_name: 'Employee', member_type: 'EMPLOYEE',
+      email_address: 'eric@agency.example',
+      first_name: 'Eric',
+      last_name: 'Employee',
+      member_type: 'EMPLOYEE',
     });
     await acceptInvitation(stack, 'eric@agency.example');
     const client = await stack.admin('POST', '/admin/api-clients', { user_id: added.json().id });
     const employee = await stack.token(client.json().client_id, client.json().client_secret);
-    const byEmployee = await stack.as(employee).patch(`/organizations/${stack.bootstrap.organization_id}`, { organization_name: 'Mine now' });
+    const byEmployee = await stack
+      .as(employee)
+      .patch(`/organizations/${stack.bootstrap.organization_id}`, { organization_name: 'Mine now' });
     expect(byEmployee.statusCode).toBe(403);
     expect(byEmployee.json()).toEqual({ statusCode: 403, error: 'Forbidden' });
 
@@ -300,7 +338,10 @@ describe('organizations', () => {
   it('members: list, add (owner only), remove (keeps the last owner), tenant isolation', async () => {
     const org = stack.bootstrap.organization_id;
     const add = await stack.as(owner).post(`/organizations/${org}/members`, {
-      email_address: 'carla@identity-buyer.example', first_name: 'Carla', last_name: 'Client', member_type: 'CLIENT',
+      email_address: 'carla@identity-buyer.example',
+      first_name: 'Carla',
+      last_name: 'Client',
+      member_type: 'CLIENT',
     });
     expect(add.statusCode).toBe(201);
     const carlaId = add.json().id;
@@ -322,13 +363,22 @@ describe('organizations', () => {
     // A pending member holds nothing: no API client can act for her in the organization.
     expect((await stack.admin('POST', '/admin/api-clients', { user_id: carlaId })).statusCode).toBe(400);
     await acceptInvitation(stack, 'carla@identity-buyer.example');
-    expect((await stack.as(owner).get(`/organizations/${org}/members`)).json().find((m: { id: string }) => m.id === carlaId)).toEqual({ ...add.json(), status: 'ACTIVE' });
-    expect(list.json().find((m: { id: string }) => m.id === stack.bootstrap.user_id)).toMatchObject({ member_type: 'OWNER', email_address: stack.bootstrap.email_address });
+    expect((await stack.as(owner).get(`/organizations/${org}/members`)).json().find((m: { id: string }) => m.id === carlaId)).toEqual({
+      ...add.json(),
+      status: 'ACTIVE',
+    });
+    expect(list.json().find((m: { id: string }) => m.id === stack.bootstrap.user_id)).toMatchObject({
+      member_type: 'OWNER',
+      email_address: stack.bootstrap.email_address,
+    });
 
     const carlaClient = await stack.admin('POST', '/admin/api-clients', { user_id: carlaId });
     const carla = await stack.token(carlaClient.json().client_id, carlaClient.json().client_secret);
     const byClient = await stack.as(carla).post(`/organizations/${org}/members`, {
-      email_address: 'x@identity-y.example', first_name: 'X', last_name: 'Y', member_type: 'OWNER',
+      email_address: 'x@identity-y.example',
+      first_name: 'X',
+      last_name: 'Y',
+      member_type: 'OWNER',
     });
     expect(byClient.statusCode).toBe(403);
     const removeByClient = await stack.as(carla).delete(`/organizations/${org}/members/${stack.bootstrap.user_id}`);
@@ -336,7 +386,9 @@ describe('organizations', () => {
 
     const invalid = await stack.as(owner).post(`/organizations/${org}/members`, { email_address: 'z@z.example', member_type: 'BOSS' });
     expect(invalid.statusCode).toBe(400);
-    expect(invalid.json().message).toEqual(expect.arrayContaining(['first_name is required', 'member_type must be one of "OWNER", "EMPLOYEE", "CLIENT"']));
+    expect(invalid.json().message).toEqual(
+      expect.arrayContaining(['first_name is required', 'member_type must be one of "OWNER", "EMPLOYEE", "CLIENT"']),
+    );
 
     const lastOwner = await stack.as(owner).delete(`/organizations/${org}/members/${stack.bootstrap.user_id}`);
     expect(lastOwner.statusCode).toBe(409);
@@ -345,7 +397,11 @@ describe('organizations', () => {
     expect((await stack.as(other.token).get(`/organizations/${org}/members`)).statusCode).toBe(404);
     expect((await stack.as(other.token).delete(`/organizations/${org}/members/${carlaId}`)).statusCode).toBe(404);
 
-    expect((await stack.as(owner).delete(`/organizations/${org}/members/not-a-uuid`)).json()).toEqual({ statusCode: 404, error: 'Not Found', message: ['member not found'] });
+    expect((await stack.as(owner).delete(`/organizations/${org}/members/not-a-uuid`)).json()).toEqual({
+      statusCode: 404,
+      error: 'Not Found',
+      message: ['member not found'],
+    });
 
     const removed = await stack.as(owner).delete(`/v1/organizations/${org}/members/${carlaId}`);
     expect(removed.statusCode).toBe(200);
@@ -354,7 +410,8 @@ describe('organizations', () => {
     expect(after.json().map((m: { id: string }) => m.id)).not.toContain(carlaId);
     // A removed member's client can no longer obtain tokens for the organization.
     const again = await stack.app.inject({
-      method: 'POST', url: '/v1/oauth/token',
+      method: 'POST',
+      url: '/v1/oauth/token',
       headers: { 'x-service-client-id': carlaClient.json().client_id, 'x-service-client-secret': carlaClient.json().client_secret },
     });
     expect(again.statusCode).toBe(400);
@@ -377,27 +434,53 @@ describe('organizations', () => {
 describe('operator admin API', () => {
   it('creates an organization with its owner and API client; secrets only in the answer', async () => {
     const res = await stack.admin('POST', '/admin/organizations', {
-      name: 'Makelaardij Noord', country: 'NL', owner: { email_address: 'noord@makelaar.example', first_name: 'Noor', last_name: 'Dijk' },
+      name: 'Makelaardij Noord',
+      country: 'NL',
+      owner: { email_address: 'noord@makelaar.example', first_name: 'Noor', last_name: 'Dijk' },
     });
     expect(res.statusCode).toBe(201);
     const body = res.json();
     expect(body.client_secret).toMatch(/^[0-9a-f]{64}$/);
     expect(body.client_id).toMatch(/^[0-9a-f-]{36}$/);
     expect(body.webhook_secret).toMatch(/^whsec_/);
-    expect(body.organization).toMatchObject({ organization_name: 'Makelaardij Noord', country: 'NL', region: 'NETHERLANDS', zipcode: null });
+    expect(body.organization).toMatchObject({
+      organization_name: 'Makelaardij Noord',
+      country: 'NL',
+      region: 'NETHERLANDS',
+      zipcode: null,
+    });
     expect(body.organization).not.toHaveProperty('name');
-    expect(body.user).toMatchObject({ email_address: 'noord@makelaar.example', organizations: [{ organization_id: body.organization.id, member_type: 'OWNER' }] });
+    expect(body.user).toMatchObject({
+      email_address: 'noord@makelaar.example',
+      organizations: [{ organization_id: body.organization.id, member_type: 'OWNER' }],
+    });
     expect(body.owner_status).toBe('ACTIVE');
     if (!embeddedOnly('stack.running.identity.storage (the event store)')) {
-      const stored = JSON.stringify(await stack.running.identity.storage.eventStore.readAll(), (_k, v) => (typeof v === 'bigint' ? String(v) : v));
+      const stored = JSON.stringify(await stack.running.identity.storage.eventStore.readAll(), (_k, v) =>
+        typeof v === 'bigint' ? String(v) : v,
+      );
       expect(stored).not.toContain(body.client_secret);
     }
   });
 
-  it('also takes the organization\'s interface fields (extension), and checks the zipcode before creating anyone', async () => {
+  it("also takes the organization's interface fields (extension), and checks the zipcode before creating anyone", async () => {
     const person = { email_address: 'zuid@makelaar.example', first_name: 'Zoë', last_name: 'Zuid' };
-    const address = { phone_number: '+32 3 555 12 34', email_address: 'info@zuid.example', street: 'Meir', house_number: '1', house_number_extra: null, zipcode: '2000', place: 'Antwerpen' };
-    const badZip = await stack.admin('POST', '/admin/organizations', { organization_name: 'Zuid', country: 'BE', ...address, zipcode: '200', owner: person });
+    const address = {
+      phone_number: '+32 3 555 12 34',
+      email_address: 'info@zuid.example',
+      street: 'Meir',
+      house_number: '1',
+      house_number_extra: null,
+      zipcode: '2000',
+      place: 'Antwerpen',
+    };
+    const badZip = await stack.admin('POST', '/admin/organizations', {
+      organization_name: 'Zuid',
+      country: 'BE',
+      ...address,
+      zipcode: '200',
+      owner: person,
+    });
     expect(badZip.statusCode).toBe(400);
     expect(badZip.json().message).toEqual(['zipcode must be a Belgian postal code (4 digits, 1000-9999)']);
     if (!embeddedOnly('stack.running.identity.storage (the event store)')) {
@@ -420,7 +503,11 @@ describe('operator admin API', () => {
   it('creates a client with chosen scopes; a missing scope answers 403', async () => {
     const res = await stack.admin('POST', '/admin/api-clients', { user_id: stack.bootstrap.user_id, scopes: ['estates', 'audit'] });
     expect(res.statusCode).toBe(201);
-    expect(res.json()).toMatchObject({ user_id: stack.bootstrap.user_id, organization_id: stack.bootstrap.organization_id, scopes: ['estates', 'audit'] });
+    expect(res.json()).toMatchObject({
+      user_id: stack.bootstrap.user_id,
+      organization_id: stack.bootstrap.organization_id,
+      scopes: ['estates', 'audit'],
+    });
     const limited = await stack.token(res.json().client_id, res.json().client_secret);
     expect((await stack.as(limited).get('/organizations')).statusCode).toBe(403);
     expect((await stack.as(limited).get('/users/me')).statusCode).toBe(200);
@@ -429,7 +516,7 @@ describe('operator admin API', () => {
     expect(repeated.json()).toEqual({ statusCode: 400, error: 'Bad Request', message: ['scopes must not repeat a value'] });
   });
 
-  it('revocation stops the client\'s tokens at once', async () => {
+  it("revocation stops the client's tokens at once", async () => {
     const res = await stack.admin('POST', '/admin/api-clients', { user_id: stack.bootstrap.user_id });
     const { client_id, client_secret } = res.json();
     const t = await stack.token(client_id, client_secret);
@@ -443,7 +530,12 @@ describe('operator admin API', () => {
   });
 
   it('rejects a wrong admin token (401), bad bodies (400) and unknown users (404)', async () => {
-    const wrong = await stack.app.inject({ method: 'POST', url: '/admin/api-clients', headers: { authorization: 'Bearer nope' }, payload: { user_id: stack.bootstrap.user_id } });
+    const wrong = await stack.app.inject({
+      method: 'POST',
+      url: '/admin/api-clients',
+      headers: { authorization: 'Bearer nope' },
+      payload: { user_id: stack.bootstrap.user_id },
+    });
     expect(wrong.statusCode).toBe(401);
     expect(wrong.json()).toEqual({ statusCode: 401, error: 'Unauthorized' });
     const withUserToken = await stack.as(owner).post('/admin/api-clients', { user_id: stack.bootstrap.user_id });
@@ -462,41 +554,71 @@ describe('admin API off', () => {
   // A stack of its own with that setting: embedded only, since distributed it would be a second stack beside the
   // project's shared one (over PostgreSQL, past the server's connection limit), and the gateway's admin routes
   // are the same code in every mode.
-  it.skipIf(embeddedOnly('a stack of its own, without the admin token'))('is absent when RENOPATH_ADMIN_TOKEN is unset', async () => {
-    const off = await startStack({ RENOPATH_ADMIN_TOKEN: '' });
-    try {
-      const res = await off.app.inject({ method: 'POST', url: '/admin/organizations', headers: { authorization: 'Bearer anything' }, payload: {} });
-      expect(res.statusCode).toBe(404);
-    } finally {
-      await off.close();
-    }
-    // A second stack starts inside the test: as long as a stack's start in a hook.
-  }, 180_000);
+  it.skipIf(embeddedOnly('a stack of its own, without the admin token'))(
+    'is absent when RENOPATH_ADMIN_TOKEN is unset',
+    async () => {
+      const off = await startStack({ RENOPATH_ADMIN_TOKEN: '' });
+      try {
+        const res = await off.app.inject({
+          method: 'POST',
+          url: '/admin/organizations',
+          headers: { authorization: 'Bearer anything' },
+          payload: {},
+        });
+        expect(res.statusCode).toBe(404);
+      } finally {
+        await off.close();
+      }
+      // A second stack starts inside the test: as long as a stack's start in a hook.
+    },
+    180_000,
+  );
 });
 
 describe.skipIf(embeddedOnly('stack.running.bus'))('internal: attach a client member (used by the estates context)', () => {
-  it('invites a new address as a pending CLIENT, keeps an existing member\'s role, and names one user per address', async () => {
+  it("invites a new address as a pending CLIENT, keeps an existing member's role, and names one user per address", async () => {
     const org = stack.bootstrap.organization_id;
     const req = (email: string) => ({
-      actor: null, correlation_id: 'test', params: {}, query: {},
+      actor: null,
+      correlation_id: 'test',
+      params: {},
+      query: {},
       body: { organization_id: org, email_address: email, first_name: 'Bea', last_name: 'Buyer' },
     });
-    const first = await stack.running.bus.request<{ member_type: string; user_id: string; status: string }>('cmd.identity.attach-client-member', req('bea@identity-buyer.example'));
+    const first = await stack.running.bus.request<{ member_type: string; user_id: string; status: string }>(
+      'cmd.identity.attach-client-member',
+      req('bea@identity-buyer.example'),
+    );
     expect(first).toMatchObject({ member_type: 'CLIENT', status: 'PENDING' });
-    const again = await stack.running.bus.request<{ user_id: string }>('cmd.identity.attach-client-member', req('BEA@identity-buyer.example'));
+    const again = await stack.running.bus.request<{ user_id: string }>(
+      'cmd.identity.attach-client-member',
+      req('BEA@identity-buyer.example'),
+    );
     expect(again.user_id).toBe(first.user_id);
-    const ownerStays = await stack.running.bus.request<{ member_type: string; status: string }>('cmd.identity.attach-client-member', req(stack.bootstrap.email_address));
+    const ownerStays = await stack.running.bus.request<{ member_type: string; status: string }>(
+      'cmd.identity.attach-client-member',
+      req(stack.bootstrap.email_address),
+    );
     expect(ownerStays).toMatchObject({ member_type: 'OWNER', status: 'ACTIVE' });
     await expect(
-      stack.running.bus.request('cmd.identity.attach-client-member', { ...req('x@identity-y.example'), body: { ...req('x@identity-y.example').body, organization_id: '00000000-0000-4000-8000-000000000000' } }),
+      stack.running.bus.request('cmd.identity.attach-client-member', {
+        ...req('x@identity-y.example'),
+        body: { ...req('x@identity-y.example').body, organization_id: '00000000-0000-4000-8000-000000000000' },
+      }),
     ).rejects.toMatchObject({ status: 404 });
   });
 });
 
 describe('identity replicas (nats-postgres runs two: RENOPATH_E2E_REPLICAS)', () => {
-  const running = () => stack.distributed?.processes().filter((p) => p.service === 'identity' && p.child.exitCode === null && p.child.signalCode === null) ?? [];
+  const running = () =>
+    stack.distributed?.processes().filter((p) => p.service === 'identity' && p.child.exitCode === null && p.child.signalCode === null) ??
+    [];
   const issue = async () => {
-    const res = await stack.app.inject({ method: 'POST', url: '/v1/oauth/token', headers: { 'x-service-client-id': stack.bootstrap.client_id, 'x-service-client-secret': stack.bootstrap.client_secret } });
+    const res = await stack.app.inject({
+      method: 'POST',
+      url: '/v1/oauth/token',
+      headers: { 'x-service-client-id': stack.bootstrap.client_id, 'x-service-client-secret': stack.bootstrap.client_secret },
+    });
     expect(res.statusCode).toBe(200);
     return res.json().access_token as string;
   };
@@ -519,7 +641,10 @@ describe('identity replicas (nats-postgres runs two: RENOPATH_E2E_REPLICAS)', ()
       await distributed.kill('identity', 0, 'SIGTERM');
       const jwks = await stack.app.inject({ method: 'GET', url: '/.well-known/jwks.json' });
       expect(jwks.statusCode).toBe(200);
-      const verified = await jwtVerify(signedBy0, createLocalJWKSet(jwks.json() as JSONWebKeySet), { issuer: 'renopath', audience: 'renopath-api' });
+      const verified = await jwtVerify(signedBy0, createLocalJWKSet(jwks.json() as JSONWebKeySet), {
+        issuer: 'renopath',
+        audience: 'renopath-api',
+      });
       expect(verified.payload.sub).toBe(stack.bootstrap.user_id);
       // Replica 1 signs with the same current key, and every gateway takes both tokens.
       const signedBy1 = await issue();

@@ -4,7 +4,16 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { modeUnavailable, startDistributedStack, type DistributedStack, type Service } from './distributed-stack.ts';
-import { createTargets, expectEachWriteOnce, nextWrite, outcome as classify, untilAnswered, type Answer, type Targets, type Write } from './keyed-writes.ts';
+import {
+  createTargets,
+  expectEachWriteOnce,
+  nextWrite,
+  outcome as classify,
+  untilAnswered,
+  type Answer,
+  type Targets,
+  type Write,
+} from './keyed-writes.ts';
 
 /**
  * The distributed stack on PostgreSQL under keyed write load (estates, roofs, renovations, items, and
@@ -27,7 +36,12 @@ if (unavailable) console.warn(`[skip] kill-postgres e2e (SIGKILL of each process
  */
 function replicas(): Partial<Record<Service, number>> {
   const given = process.env['RENOPATH_E2E_KILL_REPLICAS'] ?? '';
-  return Object.fromEntries(given.split(',').filter(Boolean).map((entry) => [entry.split(':')[0], Number(entry.split(':')[1])]));
+  return Object.fromEntries(
+    given
+      .split(',')
+      .filter(Boolean)
+      .map((entry) => [entry.split(':')[0], Number(entry.split(':')[1])]),
+  );
 }
 
 let stack: DistributedStack;
@@ -106,14 +120,18 @@ describe.skipIf(unavailable !== null)('SIGKILL of one process at a time under ke
       stop = true;
       await Promise.all(writers);
       const unanswered = writes.slice(before).filter((x) => !x.answer);
-      console.info(`[kill ${victim}#${replica}] ${writes.length - before} writes under load, ${unanswered.length} unanswered until retried: ${[...new Set(unanswered.map((x) => x.lastError?.slice(0, 60)))].join(' | ')}`);
+      console.info(
+        `[kill ${victim}#${replica}] ${writes.length - before} writes under load, ${unanswered.length} unanswered until retried: ${[...new Set(unanswered.map((x) => x.lastError?.slice(0, 60)))].join(' | ')}`,
+      );
       for (const write of unanswered) await untilAnswered(write, send);
       expect(unanswered.filter((x) => !x.answer)).toEqual([]);
       expect(internalErrors.splice(0), 'a dead or restarting peer is a 503 or 504 to the client, never a 500').toEqual([]);
     });
   }
 
-  it('then: each answered write is there once, retries answer as the first time, and read models equal a rebuild', { timeout: 300_000 }, async () => {
+  it('then: each answered write is there once, retries answer as the first time, and read models equal a rebuild', {
+    timeout: 300_000,
+  }, async () => {
     onTestFailed(() => console.error(stack.errorLines()));
     expect(writes.length).toBeGreaterThan(VICTIMS.length * WRITERS);
     await expectEachWriteOnce('kill', writes, targets, send, get);
@@ -137,7 +155,8 @@ describe.skipIf(unavailable !== null)('SIGKILL of one process at a time under ke
       }
     }
     expect(last.code, `${last.stdout}\n${last.stderr}`).toBe(0);
-    for (const context of ['identity', 'estates', 'renovations', 'calculations', 'reporting']) expect(last.stdout).toMatch(new RegExp(`^${context}/\\S+: equal`, 'm'));
+    for (const context of ['identity', 'estates', 'renovations', 'calculations', 'reporting'])
+      expect(last.stdout).toMatch(new RegExp(`^${context}/\\S+: equal`, 'm'));
     expect(last.stdout).not.toMatch(/differ/);
   });
 });

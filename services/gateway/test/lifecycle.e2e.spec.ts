@@ -36,21 +36,35 @@ describe('gateway lifecycle', () => {
       expect(ready.statusCode).toBe(200);
       expect(ready.json()).toEqual({
         status: 'ready',
-        contexts: { identity: 'reachable', estates: 'unreachable', renovations: 'reachable', calculations: 'unreachable', reporting: 'unreachable' },
+        contexts: {
+          identity: 'reachable',
+          estates: 'unreachable',
+          renovations: 'reachable',
+          calculations: 'unreachable',
+          reporting: 'unreachable',
+        },
       });
       // A route whose context does not answer (identity's admin API here): 503 with Retry-After, the gateway still ready.
       const down = await app.inject({
         method: 'POST',
         url: '/admin/organizations',
         headers: { authorization: 'Bearer operator-token-0123456789' },
-        payload: { name: 'Immo Peeters', country: 'BE', owner: { email_address: 'an@peeters.example', first_name: 'An', last_name: 'Peeters' } },
+        payload: {
+          name: 'Immo Peeters',
+          country: 'BE',
+          owner: { email_address: 'an@peeters.example', first_name: 'An', last_name: 'Peeters' },
+        },
       });
       expect([down.statusCode, down.headers['retry-after']]).toEqual([503, '5']);
       expect((await app.inject({ method: 'GET', url: '/ready' })).statusCode).toBe(200);
       // SIGTERM: not ready any more, so the load balancer sends it nothing new while it finishes.
       gateway.drain();
       const stopping = await app.inject({ method: 'GET', url: '/ready' });
-      expect([stopping.statusCode, stopping.headers['retry-after'], stopping.json().message]).toEqual([503, '5', ['the gateway is shutting down']]);
+      expect([stopping.statusCode, stopping.headers['retry-after'], stopping.json().message]).toEqual([
+        503,
+        '5',
+        ['the gateway is shutting down'],
+      ]);
       expect((await app.inject({ method: 'GET', url: '/health' })).statusCode).toBe(200);
     } finally {
       await app.close();
@@ -76,11 +90,20 @@ describe('gateway lifecycle', () => {
 
   it('limits guesses at the admin token per address (429 with Retry-After)', async () => {
     const bus = createMemoryBus();
-    const { app } = gatewayOn(bus, { RENOPATH_ADMIN_TOKEN: 'operator-token-0123456789', RENOPATH_RATE_LIMIT_PER_SECOND: '1', RENOPATH_RATE_LIMIT_BURST: '3' });
+    const { app } = gatewayOn(bus, {
+      RENOPATH_ADMIN_TOKEN: 'operator-token-0123456789',
+      RENOPATH_RATE_LIMIT_PER_SECOND: '1',
+      RENOPATH_RATE_LIMIT_BURST: '3',
+    });
     try {
       const statuses: number[] = [];
       for (let i = 0; i < 5; i++) {
-        const guess = await app.inject({ method: 'POST', url: '/admin/api-clients', headers: { authorization: `Bearer guess-${i}-0123456789abcdef` }, payload: {} });
+        const guess = await app.inject({
+          method: 'POST',
+          url: '/admin/api-clients',
+          headers: { authorization: `Bearer guess-${i}-0123456789abcdef` },
+          payload: {},
+        });
         statuses.push(guess.statusCode);
       }
       expect(statuses).toEqual([401, 401, 401, 429, 429]);

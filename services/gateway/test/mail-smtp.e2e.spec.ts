@@ -26,7 +26,10 @@ let stack: Stack;
 beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.server.address() as AddressInfo;
-  stack = await startStack({ RENOPATH_SMTP_URL: `smtp://127.0.0.1:${port}?ignoreTLS=true`, RENOPATH_MAIL_FROM: 'Renopath <invites@renopath.example>' });
+  stack = await startStack({
+    RENOPATH_SMTP_URL: `smtp://127.0.0.1:${port}?ignoreTLS=true`,
+    RENOPATH_MAIL_FROM: 'Renopath <invites@renopath.example>',
+  });
 });
 afterAll(async () => {
   await stack?.close();
@@ -34,13 +37,20 @@ afterAll(async () => {
 });
 
 /** The message body without quoted-printable soft breaks and escapes (enough for an ASCII code). */
-const bodyOf = (raw: string) => raw.slice(raw.indexOf('\r\n\r\n') + 4).replace(/=\r\n/g, '').replace(/=3D/g, '=');
+const bodyOf = (raw: string) =>
+  raw
+    .slice(raw.indexOf('\r\n\r\n') + 4)
+    .replace(/=\r\n/g, '')
+    .replace(/=3D/g, '=');
 
 describe('invitations by SMTP', () => {
   it('mails the invitation to the address; the code in it accepts the invitation', async () => {
     const owner = await stack.token();
     const invited = await stack.as(owner).post(`/organizations/${stack.bootstrap.organization_id}/members`, {
-      email_address: 'smtp-invitee@agency.example', first_name: 'Sam', last_name: 'Tp', member_type: 'EMPLOYEE',
+      email_address: 'smtp-invitee@agency.example',
+      first_name: 'Sam',
+      last_name: 'Tp',
+      member_type: 'EMPLOYEE',
     });
     expect(invited.statusCode).toBe(201);
     const raw = received.find((m) => /^To: smtp-invitee@agency\.example/im.test(m));
@@ -52,7 +62,11 @@ describe('invitations by SMTP', () => {
     expect(accepted.statusCode).toBe(200);
     expect(accepted.json()).toMatchObject({ user_id: invited.json().user_id, member_type: 'EMPLOYEE', status: 'ACTIVE' });
 
-    const outbox = await stack.app.inject({ method: 'GET', url: '/admin/outbox', headers: { authorization: 'Bearer test-admin-token-0123456789abcdef' } });
+    const outbox = await stack.app.inject({
+      method: 'GET',
+      url: '/admin/outbox',
+      headers: { authorization: 'Bearer test-admin-token-0123456789abcdef' },
+    });
     expect(outbox.statusCode).toBe(404);
   });
 });

@@ -27,14 +27,17 @@ function samples(text: string): Sample[] {
     .map((line) => {
       const m = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
       if (!m) throw new Error(`not a sample line: ${line}`);
-      const labels = Object.fromEntries([...(m[2] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)].map((l) => [l[1]!, l[2]!]));
+      const labels = Object.fromEntries(
+        [...(m[2] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)].map((l) => [l[1]!, l[2]!]),
+      );
       return { name: m[1]!, labels, value: Number(m[3]) };
     });
 }
 
 const pick = (all: Sample[], name: string, labels: Record<string, string> = {}) =>
   all.filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v));
-const total = (all: Sample[], name: string, labels: Record<string, string> = {}) => pick(all, name, labels).reduce((sum, s) => sum + s.value, 0);
+const total = (all: Sample[], name: string, labels: Record<string, string> = {}) =>
+  pick(all, name, labels).reduce((sum, s) => sum + s.value, 0);
 
 async function scrape(): Promise<Sample[]> {
   const res = await stack.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
@@ -116,15 +119,19 @@ describe('GET /metrics', () => {
     for (const context of ['identity', 'estates', 'renovations', 'calculations']) {
       expect(total(all, 'renopath_event_store_append_duration_seconds_count', { context, outcome: 'ok' }), context).toBeGreaterThan(0);
     }
-    expect(total(all, 'renopath_bus_request_duration_seconds_count', { subject: 'cmd.calculations.create-trajectory-job', outcome: 'ok' })).toBe(1);
+    expect(
+      total(all, 'renopath_bus_request_duration_seconds_count', { subject: 'cmd.calculations.create-trajectory-job', outcome: 'ok' }),
+    ).toBe(1);
     expect(pick(all, 'renopath_bus_request_duration_seconds_count').length).toBeGreaterThan(3);
   });
 
-  it('reports the lag of each context\'s projections, process managers and relay, caught up once the job is done', async () => {
+  it("reports the lag of each context's projections, process managers and relay, caught up once the job is done", async () => {
     const all = await scrape();
     const lags = pick(all, 'renopath_projection_lag_events');
     for (const context of ['identity', 'estates', 'renovations', 'calculations', 'reporting']) {
-      expect(lags.filter((s) => s.labels['context'] === context).map((s) => s.labels['kind'])).toEqual(expect.arrayContaining(['projection', 'relay']));
+      expect(lags.filter((s) => s.labels['context'] === context).map((s) => s.labels['kind'])).toEqual(
+        expect.arrayContaining(['projection', 'relay']),
+      );
     }
     expect(lags.every((s) => Number.isInteger(s.value) && s.value >= 0)).toBe(true);
     expect(lags.find((s) => s.labels['context'] === 'calculations' && s.labels['name'] === 'calculations-final-states')).toBeDefined();

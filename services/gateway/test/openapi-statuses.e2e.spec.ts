@@ -23,11 +23,17 @@ afterAll(async () => stack?.close());
 
 const undeclared: string[] = [];
 /** Records a status the operation does not declare (or declares with another media type). */
-function check(method: string, template: string, res: Pick<InjectReply, 'statusCode'> & { headers: Record<string, unknown> }, what: string) {
+function check(
+  method: string,
+  template: string,
+  res: Pick<InjectReply, 'statusCode'> & { headers: Record<string, unknown> },
+  what: string,
+) {
   const declared = doc['paths'][template]?.[method.toLowerCase()]?.responses?.[String(res.statusCode)];
   const type = String(res.headers['content-type'] ?? '').split(';')[0]!;
   if (!declared) undeclared.push(`${method} ${template} ${what}: ${res.statusCode} not declared`);
-  else if (declared.content && !declared.content[type]) undeclared.push(`${method} ${template} ${what}: ${res.statusCode} as ${type}, declared as ${Object.keys(declared.content).join(', ')}`);
+  else if (declared.content && !declared.content[type])
+    undeclared.push(`${method} ${template} ${what}: ${res.statusCode} as ${type}, declared as ${Object.keys(declared.content).join(', ')}`);
 }
 
 const fill = (path: string) => path.replace(/\{(\w+)\}/g, (_, name: string) => (name === 'token' ? 'no-such-token' : randomUUID()));
@@ -36,12 +42,23 @@ describe('every status a route answers is declared in /openapi.json', () => {
   it('provokes each route: no token, unknown ids and query parameters, malformed, oversized and mistyped bodies', async () => {
     let provoked = 0;
     for (const route of GATEWAY_ROUTES) {
-      const templates = route.prefix === 'both' ? [route.path, `/v1${route.path}`] : route.prefix === 'v1' ? [`/v1${route.path}`] : [route.path];
+      const templates =
+        route.prefix === 'both' ? [route.path, `/v1${route.path}`] : route.prefix === 'v1' ? [`/v1${route.path}`] : [route.path];
       for (const template of templates) {
         const url = fill(template);
-        const auth: Record<string, string> = route.auth === 'bearer' ? { authorization: `Bearer ${token}` } : route.auth === 'admin' ? { authorization: `Bearer ${ADMIN_TOKEN}` } : {};
+        const auth: Record<string, string> =
+          route.auth === 'bearer'
+            ? { authorization: `Bearer ${token}` }
+            : route.auth === 'admin'
+              ? { authorization: `Bearer ${ADMIN_TOKEN}` }
+              : {};
         const send = async (what: string, options: { headers?: Record<string, string>; payload?: string; query?: string }) => {
-          const res = await stack.app.inject({ method: route.method, url: `${url}${options.query ?? ''}`, headers: options.headers ?? auth, ...(options.payload !== undefined ? { payload: options.payload } : {}) });
+          const res = await stack.app.inject({
+            method: route.method,
+            url: `${url}${options.query ?? ''}`,
+            headers: options.headers ?? auth,
+            ...(options.payload !== undefined ? { payload: options.payload } : {}),
+          });
           check(route.method, template, res, what);
           provoked++;
         };
@@ -70,7 +87,12 @@ describe('every status a route answers is declared in /openapi.json', () => {
     expect(taken.statusCode).toBe(409);
     check('POST', '/v1/estates', taken, 'with an external_id another estate has');
 
-    const invite = await as.post(`/v1/organizations/${stack.bootstrap.organization_id}/members`, { email_address: 'buyer2@example-.com', first_name: 'B', last_name: 'Two', member_type: 'EMPLOYEE' });
+    const invite = await as.post(`/v1/organizations/${stack.bootstrap.organization_id}/members`, {
+      email_address: 'buyer2@example-.com',
+      first_name: 'B',
+      last_name: 'Two',
+      member_type: 'EMPLOYEE',
+    });
     expect(invite.statusCode).toBe(400);
     expect(invite.json().message).toEqual(['email_address must be an email address']);
     check('POST', '/v1/organizations/{organization_id}/members', invite, 'with an address whose host ends a label in -');
@@ -81,8 +103,10 @@ describe('every status a route answers is declared in /openapi.json', () => {
     check('GET', '/r/{token}', page, 'for an unknown link');
 
     const job = await stack.app.inject({
-      method: 'POST', url: '/v1/calculation-jobs/suggested-renovation-trajectory-calculation',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, payload: '{"year_built":',
+      method: 'POST',
+      url: '/v1/calculation-jobs/suggested-renovation-trajectory-calculation',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      payload: '{"year_built":',
     });
     expect(job.statusCode).toBe(400);
     check('POST', '/v1/calculation-jobs/suggested-renovation-trajectory-calculation', job, 'with malformed JSON');

@@ -19,7 +19,8 @@ const redisListens = await new Promise<boolean>((resolve) => {
   socket.once('error', () => resolve(false));
   socket.once('timeout', () => (socket.destroy(), resolve(false)));
 });
-if (!redisListens) console.warn('[skip] rate-limit-redis.e2e: no Redis listens on 127.0.0.1:6379; the shared rate-limit store is not tested');
+if (!redisListens)
+  console.warn('[skip] rate-limit-redis.e2e: no Redis listens on 127.0.0.1:6379; the shared rate-limit store is not tested');
 
 const BURST = 4;
 let bus: Bus;
@@ -28,7 +29,13 @@ const gatewayWith = (env: Record<string, string>) => {
   const gateway = buildGateway({
     bus,
     // Each run counts under its own client address (X-Forwarded-For from one trusted proxy), so runs never share a budget.
-    config: loadGatewayConfig({ LOG_LEVEL: 'silent', RENOPATH_TRUST_PROXY: '1', RENOPATH_RATE_LIMIT_PER_SECOND: '0.1', RENOPATH_RATE_LIMIT_BURST: String(BURST), ...env }),
+    config: loadGatewayConfig({
+      LOG_LEVEL: 'silent',
+      RENOPATH_TRUST_PROXY: '1',
+      RENOPATH_RATE_LIMIT_PER_SECOND: '0.1',
+      RENOPATH_RATE_LIMIT_BURST: String(BURST),
+      ...env,
+    }),
     logger: pino({ level: 'silent' }),
     blobs: {} as BlobStore,
     downloadSecret: randomBytes(32),

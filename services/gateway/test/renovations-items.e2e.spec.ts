@@ -18,9 +18,27 @@ afterAll(async () => stack?.close());
 
 const scopes = () => [
   { name: 'general', base: `/renovations/${renovation}`, type: 'HEAT_PUMP_AIR_WATER', other: 'HEAT_PUMP_HYBRID', foreign: 'KITCHEN' },
-  { name: 'roof', base: `/renovations/${renovation}/roofs/${world.roof_id}`, type: 'ROOF_COVERING_TILES', other: 'INCLINED_ROOF_INSULATION_INSIDE', foreign: 'HEAT_PUMP_AIR_WATER' },
-  { name: 'room', base: `/renovations/${renovation}/rooms/${world.room_id}`, type: 'FLOORING_PARQUET', other: 'FLOORING_TILES', foreign: 'RAILING' },
-  { name: 'staircase', base: `/renovations/${renovation}/staircases/${world.staircase_id}`, type: 'STAIRCASE_RENOVATION', other: 'RAILING', foreign: 'ROOF_WINDOW' },
+  {
+    name: 'roof',
+    base: `/renovations/${renovation}/roofs/${world.roof_id}`,
+    type: 'ROOF_COVERING_TILES',
+    other: 'INCLINED_ROOF_INSULATION_INSIDE',
+    foreign: 'HEAT_PUMP_AIR_WATER',
+  },
+  {
+    name: 'room',
+    base: `/renovations/${renovation}/rooms/${world.room_id}`,
+    type: 'FLOORING_PARQUET',
+    other: 'FLOORING_TILES',
+    foreign: 'RAILING',
+  },
+  {
+    name: 'staircase',
+    base: `/renovations/${renovation}/staircases/${world.staircase_id}`,
+    type: 'STAIRCASE_RENOVATION',
+    other: 'RAILING',
+    foreign: 'ROOF_WINDOW',
+  },
 ];
 
 describe.each(['general', 'roof', 'room', 'staircase'])('items in the %s scope', (name) => {
@@ -33,7 +51,16 @@ describe.each(['general', 'roof', 'room', 'staircase'])('items in the %s scope',
     const item = added.json();
     expect(item).toMatchObject({ renovation_component_type: type, count: 2 });
     expect(item.estimated_cost).toBeGreaterThan(0);
-    for (const key of ['id', 'root_renovation_component_type', 'renovation_component_type', 'selection_tree', 'estimated_cost', 'estimated_vat_cost', 'subsidy_amount', 'count']) {
+    for (const key of [
+      'id',
+      'root_renovation_component_type',
+      'renovation_component_type',
+      'selection_tree',
+      'estimated_cost',
+      'estimated_vat_cost',
+      'subsidy_amount',
+      'count',
+    ]) {
       expect(item).toHaveProperty(key);
     }
     const list = await api.get(`${base}/items`);
@@ -78,7 +105,9 @@ describe.each(['general', 'roof', 'room', 'staircase'])('items in the %s scope',
     expect((await api.get(`${base}/items/${crypto.randomUUID()}`)).statusCode).toBe(404);
     expect((await api.patch(`${base}/items/${crypto.randomUUID()}`, { count: 2 })).statusCode).toBe(404);
     expect((await api.delete(`${base}/items/${crypto.randomUUID()}`)).statusCode).toBe(404);
-    expect((await api.post(`/renovations/${crypto.randomUUID()}/items`, { renovation_component_type: type, count: 1 })).statusCode).toBe(404);
+    expect((await api.post(`/renovations/${crypto.randomUUID()}/items`, { renovation_component_type: type, count: 1 })).statusCode).toBe(
+      404,
+    );
     if (name !== 'general') {
       const unknownPart = base.replace(/[0-9a-f-]{36}$/, crypto.randomUUID());
       expect((await api.get(`${unknownPart}/items`)).statusCode).toBe(404);
@@ -91,7 +120,10 @@ describe.each(['general', 'roof', 'room', 'staircase'])('items in the %s scope',
     const { base, type } = scope();
     const res = await api.get(`${base}/available-items`);
     expect(res.statusCode).toBe(200);
-    const roots = res.json() as Array<{ root_renovation_component_type: string; selection_tree: Array<Record<string, { is_selected: boolean }>> }>;
+    const roots = res.json() as Array<{
+      root_renovation_component_type: string;
+      selection_tree: Array<Record<string, { is_selected: boolean }>>;
+    }>;
     expect(roots.length).toBeGreaterThan(0);
     const item = await created(await api.post(`${base}/items`, { renovation_component_type: type, count: 1 }));
     expect(roots.map((r) => r.root_renovation_component_type)).toContain(item.root_renovation_component_type);
@@ -106,7 +138,9 @@ describe('items and the estate', () => {
   it("an item of one room is not an item of another room, and a path's part must be the renovation estate's", async () => {
     const R = `/renovations/${renovation}`;
     const item = await created(await api.post(`${R}/rooms/${world.room_id}/items`, { renovation_component_type: 'KITCHEN', count: 1 }));
-    const second = await created(await api.post(`/estates/${world.estate_id}/floors/${world.floor_id}/rooms`, { estate_room_type: 'BEDROOM', surface_m2: 12 }));
+    const second = await created(
+      await api.post(`/estates/${world.estate_id}/floors/${world.floor_id}/rooms`, { estate_room_type: 'BEDROOM', surface_m2: 12 }),
+    );
     expect((await api.get(`${R}/rooms/${second.id}/items/${item.id}`)).statusCode).toBe(404);
     expect((await api.get(`${R}/items/${item.id}`)).statusCode).toBe(404);
     const elsewhere = await houseWithParts(api);
@@ -119,10 +153,15 @@ describe('items and the estate', () => {
     const tree = JSON.stringify(roots);
     expect(tree).toContain('FLAT_ROOF_INSULATION');
     expect(tree).not.toContain('INCLINED_ROOF_INSULATION_INSIDE');
-    const res = await api.post(`/renovations/${renovation}/roofs/${flat.id}/items`, { renovation_component_type: 'ROOF_COVERING_TILES', count: 1 });
+    const res = await api.post(`/renovations/${renovation}/roofs/${flat.id}/items`, {
+      renovation_component_type: 'ROOF_COVERING_TILES',
+      count: 1,
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().message.join(' ')).toMatch(/not available for this roof/);
-    const ok = await created(await api.post(`/renovations/${renovation}/roofs/${flat.id}/items`, { renovation_component_type: 'FLAT_ROOF_INSULATION', count: 1 }));
+    const ok = await created(
+      await api.post(`/renovations/${renovation}/roofs/${flat.id}/items`, { renovation_component_type: 'FLAT_ROOF_INSULATION', count: 1 }),
+    );
     expect(ok.quantity).toBe(20);
   });
 

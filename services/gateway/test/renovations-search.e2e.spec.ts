@@ -38,7 +38,16 @@ const search = async (query = '') => {
 describe('GET /v1/renovations', () => {
   it('pages the live renovations newest first by default, with the envelope of the interface', async () => {
     const page = await search();
-    expect(page).toMatchObject({ page: 1, page_size: 20, total: 6, total_pages: 1, prev_page: null, next_page: null, has_prev_page: false, has_next_page: false });
+    expect(page).toMatchObject({
+      page: 1,
+      page_size: 20,
+      total: 6,
+      total_pages: 1,
+      prev_page: null,
+      next_page: null,
+      has_prev_page: false,
+      has_next_page: false,
+    });
     expect(page.data.map((e: { renovation_id: string }) => e.renovation_id)).toEqual([managed, ...[...ids].reverse()]);
     const entry = page.data.find((e: { renovation_id: string }) => e.renovation_id === ids[0]);
     expect(entry).toMatchObject({
@@ -53,7 +62,16 @@ describe('GET /v1/renovations', () => {
 
   it('pages with page_size 1 and 100, and past the end', async () => {
     const first = await search('page_size=1');
-    expect(first).toMatchObject({ page: 1, page_size: 1, total: 6, total_pages: 6, prev_page: null, next_page: 2, has_prev_page: false, has_next_page: true });
+    expect(first).toMatchObject({
+      page: 1,
+      page_size: 1,
+      total: 6,
+      total_pages: 6,
+      prev_page: null,
+      next_page: 2,
+      has_prev_page: false,
+      has_next_page: true,
+    });
     expect(first.data).toHaveLength(1);
     const middle = await search('page_size=1&page=3');
     expect(middle).toMatchObject({ page: 3, prev_page: 2, next_page: 4, has_prev_page: true, has_next_page: true });
@@ -67,7 +85,16 @@ describe('GET /v1/renovations', () => {
   });
 
   it('refuses page_size 0 and 101, page 0 and values that are not numbers or known (400)', async () => {
-    for (const query of ['page_size=101', 'page_size=0', 'page=0', 'page=abc', 'sort_by=name', 'sort_order=up', 'include_deleted=yes', 'colour=red']) {
+    for (const query of [
+      'page_size=101',
+      'page_size=0',
+      'page=0',
+      'page=abc',
+      'sort_by=name',
+      'sort_order=up',
+      'include_deleted=yes',
+      'colour=red',
+    ]) {
       const res = await api.get(`/v1/renovations?${query}`);
       expect(res.statusCode, query).toBe(400);
       expect(res.json()).toMatchObject({ statusCode: 400, error: 'Bad Request' });
@@ -134,7 +161,9 @@ describe('history and as_of', () => {
     expect((await api.get(`/v1/renovations/${id}/overview`)).json().details.general).toHaveLength(2);
     const past = await api.get(`/v1/renovations/${id}/overview?as_of=${encodeURIComponent(between)}`);
     expect(past.statusCode).toBe(200);
-    expect(past.json().details.general.map((i: { renovation_component_type: string }) => i.renovation_component_type)).toEqual(['HEAT_PUMP_AIR_WATER']);
+    expect(past.json().details.general.map((i: { renovation_component_type: string }) => i.renovation_component_type)).toEqual([
+      'HEAT_PUMP_AIR_WATER',
+    ]);
     expect((await api.get(`/renovations/${id}/overview?as_of=2001-01-01T00:00:00Z`)).statusCode).toBe(404);
     expect((await api.get(`/renovations/${id}/overview?as_of=yesterday`)).statusCode).toBe(400);
   });

@@ -31,7 +31,13 @@ describe('renovations (old style)', () => {
     const one = await api.get(`/renovations/${body.id}`);
     expect(one.statusCode).toBe(200);
     expect(one.json()).toMatchObject({
-      id: body.id, estate_id, estimated_cost: 0, estimated_vat_cost: 0, subsidy_amount: 0, files: [], energy_efficiency_type: 'EPC_FLANDERS',
+      id: body.id,
+      estate_id,
+      estimated_cost: 0,
+      estimated_vat_cost: 0,
+      subsidy_amount: 0,
+      files: [],
+      energy_efficiency_type: 'EPC_FLANDERS',
     });
     // With no items the indication is the label the estate has today.
     expect(typeof one.json().energy_efficiency_indication).toBe('string');
@@ -45,7 +51,7 @@ describe('renovations (old style)', () => {
     expect(entry).not.toHaveProperty('files');
   });
 
-  it('refuses a body without a valid estate_id or with unknown fields (400) and an unknown or other tenant\'s estate (404)', async () => {
+  it("refuses a body without a valid estate_id or with unknown fields (400) and an unknown or other tenant's estate (404)", async () => {
     const bad = await api.post('/renovations', { estate_id: 'nope' });
     expect(bad.statusCode).toBe(400);
     expect(bad.json()).toMatchObject({ statusCode: 400, error: 'Bad Request' });
@@ -93,8 +99,16 @@ describe('renovations (old style)', () => {
     const item = await created(await api.post(`/renovations/${id}/items`, { renovation_component_type: 'HEAT_PUMP_AIR_WATER', count: 1 }));
     const R = `/renovations/${id}`;
     const paths = [
-      R, `${R}/overview`, `/v1${R}/overview`, `${R}/government-grants`, `${R}/items`, `${R}/items/${item.id}`, `${R}/available-items`,
-      `${R}/roofs/${roof_id}/items`, `${R}/rooms/${room_id}/items`, `${R}/staircases/${staircase_id}/available-items`,
+      R,
+      `${R}/overview`,
+      `/v1${R}/overview`,
+      `${R}/government-grants`,
+      `${R}/items`,
+      `${R}/items/${item.id}`,
+      `${R}/available-items`,
+      `${R}/roofs/${roof_id}/items`,
+      `${R}/rooms/${room_id}/items`,
+      `${R}/staircases/${staircase_id}/available-items`,
     ];
     for (const path of paths) {
       expect((await other.get(path)).statusCode, path).toBe(404);
@@ -113,10 +127,19 @@ describe('items and their figures', () => {
   it("prices an item on a 1960 Flemish house's roof at 6% VAT with the Flemish grant of the current year", async () => {
     const { estate_id, roof_id } = await houseWithParts(api);
     const id = await newRenovation(api, estate_id);
-    const res = await api.post(`/renovations/${id}/roofs/${roof_id}/items`, { renovation_component_type: 'INCLINED_ROOF_INSULATION_INSIDE', count: 1 });
+    const res = await api.post(`/renovations/${id}/roofs/${roof_id}/items`, {
+      renovation_component_type: 'INCLINED_ROOF_INSULATION_INSIDE',
+      count: 1,
+    });
     expect(res.statusCode).toBe(201);
     const item = res.json();
-    expect(item).toMatchObject({ renovation_component_type: 'INCLINED_ROOF_INSULATION_INSIDE', root_renovation_component_type: 'ROOF_INSULATION', count: 1, roof_id, scope: 'ROOF' });
+    expect(item).toMatchObject({
+      renovation_component_type: 'INCLINED_ROOF_INSULATION_INSIDE',
+      root_renovation_component_type: 'ROOF_INSULATION',
+      count: 1,
+      roof_id,
+      scope: 'ROOF',
+    });
     // The roof's 80 m2 times count.
     expect(item.quantity).toBe(80);
     // vat-rules.json BE_RENOVATION_OLD_DWELLING: rate BE_6 for a dwelling of 10 years and more.
@@ -142,7 +165,13 @@ describe('items and their figures', () => {
     expect(Object.keys(grants)).toEqual(['ROOF']);
     expect(grants.ROOF).toMatchObject({ total_subsidy_amount: item.subsidy_amount, total_estimated_cost: item.estimated_cost });
     expect(grants.ROOF.eligible_renovation_items).toEqual([
-      expect.objectContaining({ renovation_item_id: item.id, renovation_component_type: 'INCLINED_ROOF_INSULATION_INSIDE', subsidy_amount: item.subsidy_amount, scheme: row.scheme, conditions: row.conditions }),
+      expect.objectContaining({
+        renovation_item_id: item.id,
+        renovation_component_type: 'INCLINED_ROOF_INSULATION_INSIDE',
+        subsidy_amount: item.subsidy_amount,
+        scheme: row.scheme,
+        conditions: row.conditions,
+      }),
     ]);
   });
 
@@ -156,7 +185,9 @@ describe('items and their figures', () => {
     await created(await api.post(`${R}/staircases/${staircase_id}/items`, { renovation_component_type: 'RAILING', count: 1 }));
     const overview = (await api.get(`/v1${R}/overview`)).json();
     const all = overviewItems(overview);
-    expect(overview.details.derived.map((d: { renovation_component_type: string }) => d.renovation_component_type)).toEqual(expect.arrayContaining(['SCAFFOLDING', 'ARCHITECT', 'ASBESTOS_INVENTORY']));
+    expect(overview.details.derived.map((d: { renovation_component_type: string }) => d.renovation_component_type)).toEqual(
+      expect.arrayContaining(['SCAFFOLDING', 'ARCHITECT', 'ASBESTOS_INVENTORY']),
+    );
     expect(overview.summary).toMatchObject({
       estate_id,
       total_estimated_cost: sum(all.map((i) => i.estimated_cost)),

@@ -29,7 +29,13 @@ export async function houseWithParts(api: Api, fields: object = FLEMISH_1960_HOU
   const floor = await created(await api.post(`${E}/floors`, { estate_floor_type: 'GROUND_FLOOR', floor_number: 0 }));
   const room = await created(await api.post(`${E}/floors/${floor.id}/rooms`, { estate_room_type: 'LIVING_ROOM', surface_m2: 30 }));
   const staircase = await created(await api.post(`${E}/floors/${floor.id}/staircases`, { estate_staircase_type: 'STRAIGHT' }));
-  return { estate_id: estate.id as string, roof_id: roof.id as string, floor_id: floor.id as string, room_id: room.id as string, staircase_id: staircase.id as string };
+  return {
+    estate_id: estate.id as string,
+    roof_id: roof.id as string,
+    floor_id: floor.id as string,
+    room_id: room.id as string,
+    staircase_id: staircase.id as string,
+  };
 }
 
 export async function newRenovation(api: Api, estate_id: string, extra: object = {}) {
@@ -89,7 +95,12 @@ export function fetchClient(base: string, token: string): Client {
     const body = await res.text();
     return { statusCode: res.status, body, json: () => JSON.parse(body), headers: Object.fromEntries(res.headers) };
   };
-  return { get: (u) => call('GET', u), post: (u, p) => call('POST', u, p), patch: (u, p) => call('PATCH', u, p), delete: (u) => call('DELETE', u) };
+  return {
+    get: (u) => call('GET', u),
+    post: (u, p) => call('POST', u, p),
+    patch: (u, p) => call('PATCH', u, p),
+    delete: (u) => call('DELETE', u),
+  };
 }
 
 /** A write whose effects in every context are readable: 2xx and not marked unsettled (README, read-your-writes). */
@@ -109,9 +120,15 @@ export function cascadeScenarios(client: () => Client): Record<string, () => Pro
     const parts = await houseWithParts(api as Api);
     const renovation = await newRenovation(api as Api, parts.estate_id);
     const R = `/renovations/${renovation}`;
-    const roofItem = await created(await api.post(`${R}/roofs/${parts.roof_id}/items`, { renovation_component_type: 'INCLINED_ROOF_INSULATION_INSIDE', count: 1 }));
-    const roomItem = await created(await api.post(`${R}/rooms/${parts.room_id}/items`, { renovation_component_type: 'FLOORING_PARQUET', count: 1 }));
-    const stairItem = await created(await api.post(`${R}/staircases/${parts.staircase_id}/items`, { renovation_component_type: 'STAIRCASE_REPLACEMENT_WOOD', count: 1 }));
+    const roofItem = await created(
+      await api.post(`${R}/roofs/${parts.roof_id}/items`, { renovation_component_type: 'INCLINED_ROOF_INSULATION_INSIDE', count: 1 }),
+    );
+    const roomItem = await created(
+      await api.post(`${R}/rooms/${parts.room_id}/items`, { renovation_component_type: 'FLOORING_PARQUET', count: 1 }),
+    );
+    const stairItem = await created(
+      await api.post(`${R}/staircases/${parts.staircase_id}/items`, { renovation_component_type: 'STAIRCASE_REPLACEMENT_WOOD', count: 1 }),
+    );
     const generalItem = await created(await api.post(`${R}/items`, { renovation_component_type: 'HEAT_PUMP_AIR_WATER', count: 1 }));
     const E = `/estates/${parts.estate_id}`;
     const F = `${E}/floors/${parts.floor_id}`;
@@ -146,10 +163,15 @@ export function cascadeScenarios(client: () => Client): Record<string, () => Pro
     },
     'a staircase edit keeps its items, priced for the staircase as it is now': async () => {
       const { api, parts, R, F, stairItem } = await setup();
-      await settled(await api.patch(`${F}/staircases/${parts.staircase_id}`, { estate_staircase_type: 'SPIRAL', dimensions: { width_cm: 90 } }));
+      await settled(
+        await api.patch(`${F}/staircases/${parts.staircase_id}`, { estate_staircase_type: 'SPIRAL', dimensions: { width_cm: 90 } }),
+      );
       const after = await api.get(`${R}/staircases/${parts.staircase_id}/items/${stairItem.id}`);
       expect(after.statusCode).toBe(200);
-      expect(after.json()).toMatchObject({ renovation_component_type: 'STAIRCASE_REPLACEMENT_WOOD', estimated_cost: stairItem.estimated_cost });
+      expect(after.json()).toMatchObject({
+        renovation_component_type: 'STAIRCASE_REPLACEMENT_WOOD',
+        estimated_cost: stairItem.estimated_cost,
+      });
       await totalsMatch(api, R);
     },
     'an estate edit reprices every item (a dwelling younger than 10 years pays 21% VAT)': async () => {
@@ -184,7 +206,9 @@ export function cascadeScenarios(client: () => Client): Record<string, () => Pro
       expect(overviewItems(overview).map((i) => i.id)).not.toContain(stairItem.id);
       expect(overview.details.staircases).toEqual([]);
       // The wooden staircase was the only structural work: its architect goes with it.
-      expect(overview.details.derived.map((d: { renovation_component_type: string }) => d.renovation_component_type)).not.toContain('ARCHITECT');
+      expect(overview.details.derived.map((d: { renovation_component_type: string }) => d.renovation_component_type)).not.toContain(
+        'ARCHITECT',
+      );
     },
     "deleting a floor removes its rooms' and staircases' items": async () => {
       const { api, R, F, roomItem, stairItem, roofItem } = await setup();
@@ -203,7 +227,9 @@ export function cascadeScenarios(client: () => Client): Record<string, () => Pro
       const search = (await api.get('/v1/renovations?include_deleted=true&page_size=100')).json();
       const entry = search.data.find((e: { renovation_id: string }) => e.renovation_id === id);
       expect(entry.renovation_deleted_at).not.toBeNull();
-      expect((await api.get('/v1/renovations?page_size=100')).json().data.map((e: { renovation_id: string }) => e.renovation_id)).not.toContain(id);
+      expect(
+        (await api.get('/v1/renovations?page_size=100')).json().data.map((e: { renovation_id: string }) => e.renovation_id),
+      ).not.toContain(id);
     },
   };
 }

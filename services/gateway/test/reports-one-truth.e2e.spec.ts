@@ -59,16 +59,30 @@ function stepLabels(text: string, count: number): string[] {
 
 describe('an estate with an EPC score and a job for the same client record', () => {
   it('show the same score and labels in the job, the renovation, the report in four languages and the public page', async () => {
-    const estate = await created(await api.post('/estates', {
-      external_id: 'crm-epc-410',
-      address: { street: 'Veldstraat', house_number: '12', zip_code: '9000', place: 'Gent', country: 'BE' },
-      year_built: 1960, estate_type: 'HOUSE', estate_format: 'SEMI_OPEN', habitable_space_m2: 150,
-      energy_context: { epc_score: 410 },
-    }));
+    const estate = await created(
+      await api.post('/estates', {
+        external_id: 'crm-epc-410',
+        address: { street: 'Veldstraat', house_number: '12', zip_code: '9000', place: 'Gent', country: 'BE' },
+        year_built: 1960,
+        estate_type: 'HOUSE',
+        estate_format: 'SEMI_OPEN',
+        habitable_space_m2: 150,
+        energy_context: { epc_score: 410 },
+      }),
+    );
     const job = await api.post(JOB, {
-      external_id: 'crm-epc-410', year_built: 1960, estate_format: 'SEMI_OPEN', habitable_space_m2: 150, zip_code: '9000', country: 'BE',
-      roof_type: 'INCLINED', inclined_roof_insulation_type: 'NONE', outer_wall_insulation_type: 'NONE', window_glazing_type: 'SINGLE_GLAZING',
-      heating_type: 'GAS', heating_device: 'NON_CONDENSING_BOILER',
+      external_id: 'crm-epc-410',
+      year_built: 1960,
+      estate_format: 'SEMI_OPEN',
+      habitable_space_m2: 150,
+      zip_code: '9000',
+      country: 'BE',
+      roof_type: 'INCLINED',
+      inclined_roof_insulation_type: 'NONE',
+      outer_wall_insulation_type: 'NONE',
+      window_glazing_type: 'SINGLE_GLAZING',
+      heating_type: 'GAS',
+      heating_device: 'NON_CONDENSING_BOILER',
     });
     expect(job.statusCode, job.body).toBe(200);
     const done = await untilFinished(job.json().id);
@@ -99,7 +113,9 @@ describe('an estate with an EPC score and a job for the same client record', () 
       expect(page.statusCode).toBe(200);
       const badges = [...page.body.matchAll(/<span class="badge"[^>]*>([^<]+)<\/span>/g)].map((m) => m[1]);
       expect(badges, language).toEqual(labels);
-      const current = /<div class="label-card current">[\s\S]*?<p class="big-label"[^>]*>([^<]+)<\/p>\s*<p class="score">([^<]+)<\/p>/.exec(page.body);
+      const current = /<div class="label-card current">[\s\S]*?<p class="big-label"[^>]*>([^<]+)<\/p>\s*<p class="score">([^<]+)<\/p>/.exec(
+        page.body,
+      );
       expect(current?.[1]).toBe(plan.current.epc_label);
       expect(plain(current?.[2] ?? '')).toContain(plain(formatNumber(language, plan.current.epc_score)));
       const body = plain(page.body.replace(/<style>[\s\S]*?<\/style>/, '').replace(/<[^>]+>/g, ' '));
@@ -109,11 +125,16 @@ describe('an estate with an EPC score and a job for the same client record', () 
   }, 180_000);
 
   it('marks the reports outdated when the score changes, and the next report calibrates to the new score', async () => {
-    const estate = await created(await api.post('/estates', {
-      address: { street: 'Kouter', house_number: '3', zip_code: '9000', place: 'Gent', country: 'BE' },
-      year_built: 1960, estate_type: 'HOUSE', estate_format: 'SEMI_OPEN', habitable_space_m2: 140,
-      energy_context: { epc_score: 410, heating_type: 'GAS', heating_device: 'NON_CONDENSING_BOILER' },
-    }));
+    const estate = await created(
+      await api.post('/estates', {
+        address: { street: 'Kouter', house_number: '3', zip_code: '9000', place: 'Gent', country: 'BE' },
+        year_built: 1960,
+        estate_type: 'HOUSE',
+        estate_format: 'SEMI_OPEN',
+        habitable_space_m2: 140,
+        energy_context: { epc_score: 410, heating_type: 'GAS', heating_device: 'NON_CONDENSING_BOILER' },
+      }),
+    );
     const renovation = (await created(await api.post('/renovations', { estate_id: estate.id }))).id as string;
     await created(await api.post(`/renovations/${renovation}/items`, { renovation_component_type: 'HEAT_PUMP_AIR_WATER', count: 1 }));
     const first = await reportText(renovation, 'en');

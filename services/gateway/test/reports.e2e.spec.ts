@@ -71,7 +71,9 @@ describe('a report in each language', () => {
     expect(text).toContain(spaces(formatMoney(language, overview.summary.total_subsidy_amount)));
     expect(text).toContain(spaces(t(language, 'report.title')));
     // Every item of the renovation is in the report, by its name in this language, and no text of another language.
-    for (const item of [...overview.details.general, ...overview.details.roofs.flatMap((r: { items: unknown[] }) => r.items)] as Array<{ renovation_component_type: string }>) {
+    for (const item of [...overview.details.general, ...overview.details.roofs.flatMap((r: { items: unknown[] }) => r.items)] as Array<{
+      renovation_component_type: string;
+    }>) {
       expect(text).toContain(spaces(componentName(language, item.renovation_component_type)).split(' ')[0]);
     }
     expect(foreignStringsIn(language, text)).toEqual([]);
@@ -87,7 +89,9 @@ describe('a report in each language', () => {
   it("shows the estate's first photo", async () => {
     const without = await download((await makeReport(renovation, { language: 'en' })).url);
     expect(without.rawPayload.includes('/Subtype /Image')).toBe(false);
-    const media = await api.upload(`/estates/${world.estate_id}/media`, [{ name: 'file', content: Buffer.from(samplePhotoPng()), filename: 'front.png', contentType: 'image/png' }]);
+    const media = await api.upload(`/estates/${world.estate_id}/media`, [
+      { name: 'file', content: Buffer.from(samplePhotoPng()), filename: 'front.png', contentType: 'image/png' },
+    ]);
     expect(media.statusCode, media.body).toBe(201);
     const withPhoto = await download((await makeReport(renovation, { language: 'en' })).url);
     expect(withPhoto.rawPayload.includes('/Subtype /Image')).toBe(true);
@@ -157,9 +161,20 @@ describe('access', () => {
 describe('the referral page', () => {
   it("of an estate made by a trajectory job shows the plan's reachable label and its steps, in the language asked", async () => {
     const job = await api.post('/v1/calculation-jobs/suggested-renovation-trajectory-calculation', {
-      year_built: 1960, estate_format: 'SEMI_OPEN', habitable_space_m2: 150, zip_code: '9000', country: 'BE',
-      roof_type: 'INCLINED', inclined_roof_insulation_type: 'NONE', outer_wall_insulation_type: 'NONE', window_glazing_type: 'SINGLE_GLAZING',
-      heating_type: 'GAS', heating_device: 'NON_CONDENSING_BOILER', street: 'Veldstraat', house_number: '12', place: 'Gent',
+      year_built: 1960,
+      estate_format: 'SEMI_OPEN',
+      habitable_space_m2: 150,
+      zip_code: '9000',
+      country: 'BE',
+      roof_type: 'INCLINED',
+      inclined_roof_insulation_type: 'NONE',
+      outer_wall_insulation_type: 'NONE',
+      window_glazing_type: 'SINGLE_GLAZING',
+      heating_type: 'GAS',
+      heating_device: 'NON_CONDENSING_BOILER',
+      street: 'Veldstraat',
+      house_number: '12',
+      place: 'Gent',
     });
     expect(job.statusCode, job.body).toBe(200);
     const finished = await untilFinished(job.json().id);

@@ -11,7 +11,13 @@ import { renovationsRoutes } from '../src/routes/renovations.routes.ts';
 import { reportingRoutes } from '../src/routes/reporting.routes.ts';
 import type { RouteDef } from '../src/routes/route.ts';
 import { inject } from 'vitest';
-import { ADMIN_TOKEN, startDistributedStack, type DistributedMode, type DistributedStack, type DistributedStackOptions } from './distributed-stack.ts';
+import {
+  ADMIN_TOKEN,
+  startDistributedStack,
+  type DistributedMode,
+  type DistributedStack,
+  type DistributedStackOptions,
+} from './distributed-stack.ts';
 import { PUBLIC_URL, replicaCounts, type SharedStackInfo } from './shared-stack.ts';
 
 export { ADMIN_TOKEN };
@@ -45,7 +51,13 @@ export function embeddedOnly(uses: string): boolean {
 }
 
 /** The routes every gateway serves (main.ts and embedded.ts mount the same list). */
-export const GATEWAY_ROUTES: readonly RouteDef[] = [...identityRoutes, ...estatesRoutes, ...renovationsRoutes, ...calculationsRoutes, ...reportingRoutes];
+export const GATEWAY_ROUTES: readonly RouteDef[] = [
+  ...identityRoutes,
+  ...estatesRoutes,
+  ...renovationsRoutes,
+  ...calculationsRoutes,
+  ...reportingRoutes,
+];
 
 type Embedded = Awaited<ReturnType<typeof startEmbedded>>;
 export type Stack = Awaited<ReturnType<typeof startStack>>;
@@ -77,7 +89,11 @@ export function multipart(parts: Part[], boundary = '----renopath-test-boundary-
   const chunks: Buffer[] = [];
   for (const p of parts) {
     const disposition = `form-data; name="${p.name}"${p.filename !== undefined ? `; filename="${p.filename}"` : ''}`;
-    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: ${disposition}\r\n${p.contentType ? `Content-Type: ${p.contentType}\r\n` : ''}\r\n`));
+    chunks.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: ${disposition}\r\n${p.contentType ? `Content-Type: ${p.contentType}\r\n` : ''}\r\n`,
+      ),
+    );
     chunks.push(Buffer.isBuffer(p.content) ? p.content : Buffer.from(p.content));
     chunks.push(Buffer.from('\r\n'));
   }
@@ -101,7 +117,8 @@ export async function startStack(
   const mode = options.mode ?? STACK_MODE;
   if (mode === 'embedded') return surface(await embeddedBackend(env));
   const shared = inject('renopathSharedStack');
-  const alone = options.own || options.distributed !== undefined || Object.entries(env).some(([name, value]) => shared?.env[name] !== value);
+  const alone =
+    options.own || options.distributed !== undefined || Object.entries(env).some(([name, value]) => shared?.env[name] !== value);
   if (shared && shared.mode === mode && !alone) return surface(await sharedBackend(shared));
   return surface(await distributedBackend(mode, env, options.distributed ?? {}));
 }
@@ -123,19 +140,22 @@ interface Backend {
 
 async function embeddedBackend(env: Record<string, string>): Promise<Backend> {
   const dataDir = mkdtempSync(join(tmpdir(), 'renopath-test-'));
-  const running = await startEmbedded({
-    RENOPATH_DATA_DIR: dataDir,
-    RENOPATH_ADMIN_TOKEN: ADMIN_TOKEN,
-    RENOPATH_RATE_LIMIT_PER_SECOND: '0',
-    LOG_LEVEL: 'silent',
-    // The contexts on the main thread: threads are what context-threads.e2e (and the Node 22 run) test,
-    // and on two shared cores every thread started per file costs start-up time (a test sets it to override).
-    RENOPATH_CONTEXT_THREADS: 'none',
-    // A service slow to answer on a busy machine is not a dead one: tests wait for the answer (those that
-    // test the 503 of a dead service set their own).
-    RENOPATH_BUS_TIMEOUT_MS: '60000',
-    ...env,
-  }, { wireFidelity: true });
+  const running = await startEmbedded(
+    {
+      RENOPATH_DATA_DIR: dataDir,
+      RENOPATH_ADMIN_TOKEN: ADMIN_TOKEN,
+      RENOPATH_RATE_LIMIT_PER_SECOND: '0',
+      LOG_LEVEL: 'silent',
+      // The contexts on the main thread: threads are what context-threads.e2e (and the Node 22 run) test,
+      // and on two shared cores every thread started per file costs start-up time (a test sets it to override).
+      RENOPATH_CONTEXT_THREADS: 'none',
+      // A service slow to answer on a busy machine is not a dead one: tests wait for the answer (those that
+      // test the 503 of a dead service set their own).
+      RENOPATH_BUS_TIMEOUT_MS: '60000',
+      ...env,
+    },
+    { wireFidelity: true },
+  );
   return {
     app: running.gateway.app as unknown as StackApp,
     running,
@@ -151,13 +171,21 @@ async function embeddedBackend(env: Record<string, string>): Promise<Backend> {
   };
 }
 
-async function distributedBackend(mode: DistributedMode, env: Record<string, string>, options: Partial<DistributedStackOptions>): Promise<Backend> {
+async function distributedBackend(
+  mode: DistributedMode,
+  env: Record<string, string>,
+  options: Partial<DistributedStackOptions>,
+): Promise<Backend> {
   const replicas = mode === 'nats-postgres' ? replicaCounts() : {};
   const stack = await startDistributedStack({ mode, replicas, publicUrl: PUBLIC_URL, ...options, env: { ...env, ...options.env } });
   try {
     const app = httpApp(stack.gateways);
     const { client_id, client_secret } = stack.bootstrap;
-    const token = await app.inject({ method: 'POST', url: '/v1/oauth/token', headers: { 'x-service-client-id': client_id, 'x-service-client-secret': client_secret } });
+    const token = await app.inject({
+      method: 'POST',
+      url: '/v1/oauth/token',
+      headers: { 'x-service-client-id': client_id, 'x-service-client-secret': client_secret },
+    });
     if (token.statusCode !== 200) throw new Error(`bootstrap token: ${token.statusCode} ${token.body}`);
     const me = await app.inject({ method: 'GET', url: '/v1/users/me', headers: { authorization: `Bearer ${token.json().access_token}` } });
     const user = me.json()[0] as { id: string; organizations: Array<{ organization_id: string }> };
@@ -166,7 +194,13 @@ async function distributedBackend(mode: DistributedMode, env: Record<string, str
       running: null,
       distributed: stack,
       mode,
-      bootstrap: { client_id, client_secret, organization_id: user.organizations[0]!.organization_id, user_id: user.id, email_address: BOOTSTRAP_OWNER },
+      bootstrap: {
+        client_id,
+        client_secret,
+        organization_id: user.organizations[0]!.organization_id,
+        user_id: user.id,
+        email_address: BOOTSTRAP_OWNER,
+      },
       dataDir: stack.sharedDir,
       contextDir: (context) => stack.contextDir(context),
       close: () => stack.close(),
@@ -199,7 +233,13 @@ async function sharedBackend(shared: SharedStackInfo): Promise<Backend> {
     running: null,
     distributed: null,
     mode: shared.mode,
-    bootstrap: { client_id: body.client_id, client_secret: body.client_secret, organization_id: body.organization.id, user_id: body.user.id, email_address },
+    bootstrap: {
+      client_id: body.client_id,
+      client_secret: body.client_secret,
+      organization_id: body.organization.id,
+      user_id: body.user.id,
+      email_address,
+    },
     dataDir: shared.sharedDir,
     contextDir: (context) => shared.contextDirs[context]!,
     // The stack is the project's: globalSetup stops it after the last file.
@@ -219,7 +259,7 @@ export function httpApp(gateways: string[]): StackApp {
   return {
     inject(options: InjectOptions) {
       const base = new URL(gateways[next++ % gateways.length]!);
-      const given = typeof options.url === 'string' ? options.url : (options.url as { pathname?: string })?.pathname ?? '/';
+      const given = typeof options.url === 'string' ? options.url : ((options.url as { pathname?: string })?.pathname ?? '/');
       const target = new URL(given, base);
       let path = target.pathname + target.search;
       if (options.query) {
@@ -227,7 +267,8 @@ export function httpApp(gateways: string[]): StackApp {
         if (extra) path += (target.search ? '&' : '?') + extra;
       }
       const headers: Record<string, string | string[]> = {};
-      for (const [name, value] of Object.entries(options.headers ?? {})) if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.map(String) : String(value);
+      for (const [name, value] of Object.entries(options.headers ?? {}))
+        if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.map(String) : String(value);
       let body: Buffer | undefined;
       const payload = options.payload ?? options.body;
       if (payload !== undefined && payload !== null) {
@@ -248,7 +289,14 @@ export function httpApp(gateways: string[]): StackApp {
           res.on('end', () => {
             const rawPayload = Buffer.concat(chunks);
             const text = rawPayload.toString('utf8');
-            resolve({ statusCode: res.statusCode ?? 0, headers: res.headers, body: text, payload: text, rawPayload, json: () => JSON.parse(text) });
+            resolve({
+              statusCode: res.statusCode ?? 0,
+              headers: res.headers,
+              body: text,
+              payload: text,
+              rawPayload,
+              json: () => JSON.parse(text),
+            });
           });
         });
         req.on('error', reject);
@@ -292,8 +340,10 @@ function surface(backend: Backend) {
 
   const as = (bearer: string) => ({
     get: (url: string) => app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${bearer}` } }),
-    post: (url: string, payload: unknown) => app.inject({ method: 'POST', url, headers: { authorization: `Bearer ${bearer}` }, payload: payload as object }),
-    patch: (url: string, payload: unknown) => app.inject({ method: 'PATCH', url, headers: { authorization: `Bearer ${bearer}` }, payload: payload as object }),
+    post: (url: string, payload: unknown) =>
+      app.inject({ method: 'POST', url, headers: { authorization: `Bearer ${bearer}` }, payload: payload as object }),
+    patch: (url: string, payload: unknown) =>
+      app.inject({ method: 'PATCH', url, headers: { authorization: `Bearer ${bearer}` }, payload: payload as object }),
     delete: (url: string) => app.inject({ method: 'DELETE', url, headers: { authorization: `Bearer ${bearer}` } }),
     /** A multipart/form-data POST built from parts (see `multipart`). */
     upload: (url: string, parts: Part[]) => {

@@ -52,7 +52,7 @@ describe('one process, an in-memory exporter', () => {
     await new Promise((resolve) => hooks?.server.close(resolve));
   });
 
-  it('continues a client\'s traceparent from the gateway through the bus into the context, its appends, projections, reactors, the job run and its webhook', async () => {
+  it("continues a client's traceparent from the gateway through the bus into the context, its appends, projections, reactors, the job run and its webhook", async () => {
     const token = await stack.token();
     const api = stack.as(token);
     const traceId = newTraceId();
@@ -64,20 +64,29 @@ describe('one process, an in-memory exporter', () => {
     });
     expect(res.statusCode, res.body).toBe(200);
     const id = res.json().id;
-    await until('the job and its webhook', async () => (await api.get(`/v1/calculation-jobs/${id}`)).json().calculation_job_status === 'FINISHED' && hooks.received() > 0);
-    const names = () => exporter.getFinishedSpans().filter((s) => s.spanContext().traceId === traceId).map((s) => s.name);
+    await until(
+      'the job and its webhook',
+      async () => (await api.get(`/v1/calculation-jobs/${id}`)).json().calculation_job_status === 'FINISHED' && hooks.received() > 0,
+    );
+    const names = () =>
+      exporter
+        .getFinishedSpans()
+        .filter((s) => s.spanContext().traceId === traceId)
+        .map((s) => s.name);
     // The webhook's span ends after the receiver answered: wait for it rather than race it.
     await until('the webhook delivery span', () => names().includes('webhook delivery'));
     const spans: ReadableSpan[] = exporter.getFinishedSpans().filter((s) => s.spanContext().traceId === traceId);
     const all = spans.map((s) => s.name);
-    expect(all).toEqual(expect.arrayContaining([
-      `POST ${JOB_URL}`, // the gateway
-      'bus cmd.calculations.create-trajectory-job', // the gateway's request on the bus
-      'cmd.calculations.create-trajectory-job', // the context's command
-      'append calculations', // its append
-      'job SUGGESTED_RENOVATION_TRAJECTORY_CALCULATION', // the worker's run of the job
-      'webhook delivery',
-    ]));
+    expect(all).toEqual(
+      expect.arrayContaining([
+        `POST ${JOB_URL}`, // the gateway
+        'bus cmd.calculations.create-trajectory-job', // the gateway's request on the bus
+        'cmd.calculations.create-trajectory-job', // the context's command
+        'append calculations', // its append
+        'job SUGGESTED_RENOVATION_TRAJECTORY_CALCULATION', // the worker's run of the job
+        'webhook delivery',
+      ]),
+    );
     expect(all.some((name) => name.startsWith('projection '))).toBe(true);
     expect(all.some((name) => name.startsWith('consume '))).toBe(true);
     expect(all.some((name) => name.startsWith('process '))).toBe(true);
@@ -99,7 +108,7 @@ describe('one process, an in-memory exporter', () => {
   });
 });
 
-describe('npm start\'s process, exporting over OTLP as the OTEL_* variables say', () => {
+describe("npm start's process, exporting over OTLP as the OTEL_* variables say", () => {
   let child: ServiceChild;
   let collector: Server;
   const exported: string[] = [];
@@ -108,10 +117,13 @@ describe('npm start\'s process, exporting over OTLP as the OTEL_* variables say'
   beforeAll(async () => {
     collector = createServer((req: IncomingMessage, res) => {
       let body = '';
-      req.setEncoding('utf8').on('data', (c: string) => (body += c)).on('end', () => {
-        exported.push(body);
-        res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-      });
+      req
+        .setEncoding('utf8')
+        .on('data', (c: string) => (body += c))
+        .on('end', () => {
+          exported.push(body);
+          res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+        });
     });
     await new Promise<void>((resolve) => collector.listen(0, '127.0.0.1', resolve));
     hooks = await webhookReceiver();
@@ -128,7 +140,7 @@ describe('npm start\'s process, exporting over OTLP as the OTEL_* variables say'
     await new Promise((resolve) => hooks?.server.close(resolve));
   });
 
-  it('sends the request\'s spans to the collector, and names its trace and correlation id on the background log lines', async () => {
+  it("sends the request's spans to the collector, and names its trace and correlation id on the background log lines", async () => {
     const access_token = await childToken(child.url);
     const traceId = newTraceId();
     const res = await fetch(`${child.url}${JOB_URL}`, {
@@ -140,8 +152,12 @@ describe('npm start\'s process, exporting over OTLP as the OTEL_* variables say'
     const correlationId = res.headers.get('x-correlation-id');
     expect(correlationId).toBeTruthy();
     // The webhook delivery is background work: its log line is written long after the answer.
-    const delivered = () => child.stdout().split('\n').filter((line) => line.includes('"webhook delivered"'));
-    await until('the webhook delivery\'s log line', () => delivered().length > 0);
+    const delivered = () =>
+      child
+        .stdout()
+        .split('\n')
+        .filter((line) => line.includes('"webhook delivered"'));
+    await until("the webhook delivery's log line", () => delivered().length > 0);
     const line = JSON.parse(delivered()[0]!) as Record<string, unknown>;
     expect(line).toMatchObject({ trace_id: traceId, correlation_id: correlationId });
     await until('the spans at the collector', () => exported.some((body) => body.includes(traceId) && body.includes('webhook delivery')));

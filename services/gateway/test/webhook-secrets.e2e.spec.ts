@@ -8,20 +8,30 @@ const published: EventEnvelope[] = [];
 
 beforeAll(async () => {
   stack = await startStack();
-  await stack.running.bus.consume('test-webhook-secret-watch', { subjects: ['evt.identity.ApiClientIssued', 'evt.identity.ApiClientWebhookSecretRotated'] }, async (event) => {
-    published.push(event);
-  });
+  await stack.running.bus.consume(
+    'test-webhook-secret-watch',
+    { subjects: ['evt.identity.ApiClientIssued', 'evt.identity.ApiClientWebhookSecretRotated'] },
+    async (event) => {
+      published.push(event);
+    },
+  );
 });
 afterAll(async () => stack?.close());
 
 const everything = async () => {
-  const stored = JSON.stringify(await stack.running.identity.storage.eventStore.readAll(), (_k, v) => (typeof v === 'bigint' ? String(v) : v));
+  const stored = JSON.stringify(await stack.running.identity.storage.eventStore.readAll(), (_k, v) =>
+    typeof v === 'bigint' ? String(v) : v,
+  );
   return `${stored}\n${JSON.stringify(published)}`;
 };
 
 describe('webhook secrets at rest and on the bus', () => {
   it('are shown once in the admin answers and are never in an event or a bus message in clear', async () => {
-    const created = await stack.admin('POST', '/admin/organizations', { name: 'Hooked', country: 'BE', owner: { email_address: 'hook@agency.example', first_name: 'Ho', last_name: 'Ok' } });
+    const created = await stack.admin('POST', '/admin/organizations', {
+      name: 'Hooked',
+      country: 'BE',
+      owner: { email_address: 'hook@agency.example', first_name: 'Ho', last_name: 'Ok' },
+    });
     expect(created.statusCode).toBe(201);
     const { webhook_secret, client_id, user } = created.json();
     expect(webhook_secret).toMatch(/^whsec_/);
@@ -45,14 +55,20 @@ describe('webhook secrets at rest and on the bus', () => {
     expect(rotated.json()).toEqual({ client_id: created.client_id, webhook_secret: expect.stringMatching(/^whsec_/) });
     expect(rotated.json().webhook_secret).not.toBe(created.webhook_secret);
     expect(await stack.running.identity.service.webhookSecret(created.client_id)).toBe(rotated.json().webhook_secret);
-    await expect.poll(() => published.some((e) => e.type === 'ApiClientWebhookSecretRotated' && e.data['client_id'] === created.client_id)).toBe(true);
+    await expect
+      .poll(() => published.some((e) => e.type === 'ApiClientWebhookSecretRotated' && e.data['client_id'] === created.client_id))
+      .toBe(true);
     expect(await everything()).not.toContain(rotated.json().webhook_secret);
 
     expect((await stack.admin('POST', '/admin/api-clients/00000000-0000-4000-8000-000000000000/webhook-secret')).statusCode).toBe(404);
     expect((await stack.admin('POST', '/admin/api-clients/not-a-uuid/webhook-secret')).statusCode).toBe(404);
     await stack.admin('DELETE', `/admin/api-clients/${created.client_id}`);
     expect((await stack.admin('POST', `/admin/api-clients/${created.client_id}/webhook-secret`)).statusCode).toBe(404);
-    const unauthorized = await stack.app.inject({ method: 'POST', url: `/admin/api-clients/${created.client_id}/webhook-secret`, headers: { authorization: 'Bearer nope' } });
+    const unauthorized = await stack.app.inject({
+      method: 'POST',
+      url: `/admin/api-clients/${created.client_id}/webhook-secret`,
+      headers: { authorization: 'Bearer nope' },
+    });
     expect(unauthorized.statusCode).toBe(401);
   });
 

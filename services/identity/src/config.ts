@@ -47,7 +47,8 @@ export interface IdentityServiceConfig {
 
 export function loadIdentityConfig(env: NodeJS.ProcessEnv = process.env): IdentityServiceConfig {
   const parsed = Env.safeParse(env);
-  if (!parsed.success) throw new Error(`invalid configuration: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  if (!parsed.success)
+    throw new Error(`invalid configuration: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   const e = parsed.data;
   return {
     platform: platformConfig(e),

@@ -48,7 +48,10 @@ export interface IdentityService {
   /** Subscribes the bus handlers (done at start unless `deferServe`); once only. */
   serve(): Promise<void>;
   /** First start of an empty store (or one whose bootstrap was cut off): a demo organization, owner and API client (docs/http-contract.md "Authentication, roles and rate limits"). */
-  bootstrapIfEmpty(credentials: { client_id?: string; client_secret?: string }): Promise<null | { client_id: string; client_secret: string; organization_id: string; user_id: string }>;
+  bootstrapIfEmpty(credentials: {
+    client_id?: string;
+    client_secret?: string;
+  }): Promise<null | { client_id: string; client_secret: string; organization_id: string; user_id: string }>;
   /** The API client's webhook signing secret in clear, for the context that signs webhooks in this process; null when unknown. */
   webhookSecret(client_id: string): Promise<string | null>;
   close(): Promise<void>;

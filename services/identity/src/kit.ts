@@ -23,8 +23,17 @@ export interface IdentityConfig {
 
 /** What the identity context's handlers share: its stores, its read model and process manager, its helpers. */
 export function identityKit(deps: {
-  eventStore: EventStore; readStore: ReadStore; keys: SigningKeys; mailer: Mailer; secrets: SecretBox; config: IdentityConfig; log: Logger;
-  now: () => Date; projection: Projection; registrations: ProcessManager; onboardings: ProcessManager;
+  eventStore: EventStore;
+  readStore: ReadStore;
+  keys: SigningKeys;
+  mailer: Mailer;
+  secrets: SecretBox;
+  config: IdentityConfig;
+  log: Logger;
+  now: () => Date;
+  projection: Projection;
+  registrations: ProcessManager;
+  onboardings: ProcessManager;
 }) {
   const { eventStore: store, readStore: reads, mailer, log, now, projection, config } = deps;
   return {
@@ -38,8 +47,15 @@ export function identityKit(deps: {
       return user && userReply(user);
     },
     orgState: async (organization_id: string) =>
-      fold(organizationDecider, (await store.readStream(organizationStream(organization_id))).map((e) => e as never)),
-    claimOf: async (email: string) => fold(emailClaimDecider, (await store.readStream(emailStream(email))).map((e) => e as never)).user_id,
+      fold(
+        organizationDecider,
+        (await store.readStream(organizationStream(organization_id))).map((e) => e as never),
+      ),
+    claimOf: async (email: string) =>
+      fold(
+        emailClaimDecider,
+        (await store.readStream(emailStream(email))).map((e) => e as never),
+      ).user_id,
     /** A message is a courtesy on top of a stored change: a mail server that is down must not undo the change. */
     async deliver(message: MailMessage) {
       try {

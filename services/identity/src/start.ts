@@ -47,7 +47,11 @@ export async function startIdentityContext(config: IdentityServiceConfig, bus: B
     log,
     deferServe: options.deferServe ?? false,
     config: {
-      issuer: config.issuer, audience: config.audience, tokenTtlSeconds: config.tokenTtlSeconds, settleTimeoutMs: config.settleTimeoutMs, publicUrl: config.publicUrl,
+      issuer: config.issuer,
+      audience: config.audience,
+      tokenTtlSeconds: config.tokenTtlSeconds,
+      settleTimeoutMs: config.settleTimeoutMs,
+      publicUrl: config.publicUrl,
     },
   });
   return {

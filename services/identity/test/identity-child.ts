@@ -36,7 +36,12 @@ const started = await startIdentity({
   bus,
   eventStore: storage.eventStore,
   readStore: storage.readStore,
-  keys: await SigningKeys.open({ file: join(dir, 'signing-keys.json'), rotateAfterMs: config.keyRotationMs, tokenTtlMs: 60_000, now: () => new Date() }),
+  keys: await SigningKeys.open({
+    file: join(dir, 'signing-keys.json'),
+    rotateAfterMs: config.keyRotationMs,
+    tokenTtlMs: 60_000,
+    now: () => new Date(),
+  }),
   mailer,
   secrets: await openSecretBox(config.secretsKey, join(dir, 'secrets.key')),
   log,
@@ -53,9 +58,16 @@ const request = (subject: string, req: Partial<ServiceRequest>) =>
 const clientId = config.bootstrap.client_id!.toLowerCase();
 const client = await storage.readStore.get<ApiClientDoc>(C.clients, clientId);
 if (process.env['INVITE'] && client) {
-  const actor: Actor = { user_id: client.user_id, organization_id: client.organization_id, client_id: clientId, scopes: [...DEFAULT_SCOPES] };
+  const actor: Actor = {
+    user_id: client.user_id,
+    organization_id: client.organization_id,
+    client_id: clientId,
+    scopes: [...DEFAULT_SCOPES],
+  };
   const invited = await request(IdentitySubjects.addOrganizationMember, {
-    actor, idempotency_key: 'crash-invite-1', params: { organization_id: client.organization_id },
+    actor,
+    idempotency_key: 'crash-invite-1',
+    params: { organization_id: client.organization_id },
     body: { email_address: 'Invitee@Example.com', first_name: 'In', last_name: 'Vitee', member_type: 'EMPLOYEE' },
   });
   if (!invited.ok) throw new Error(`invite failed: ${String(invited.reply)}`);
@@ -63,7 +75,12 @@ if (process.env['INVITE'] && client) {
 
 if (process.env['EMAIL_CHANGE'] && client) {
   // An address change confirmed by its emailed code; a retry after a crash reuses the code already sent.
-  const actor: Actor = { user_id: client.user_id, organization_id: client.organization_id, client_id: clientId, scopes: [...DEFAULT_SCOPES] };
+  const actor: Actor = {
+    user_id: client.user_id,
+    organization_id: client.organization_id,
+    client_id: clientId,
+    scopes: [...DEFAULT_SCOPES],
+  };
   const to = 'moved@example.com';
   // After a restart the projection may still be replaying: the user's address is read once it has caught up.
   await service.projection.waitFor(await storage.eventStore.headPosition(), 10_000);
@@ -72,7 +89,11 @@ if (process.env['EMAIL_CHANGE'] && client) {
     const code = async () => (await service.mailerOutbox(to))?.text.split('\n')[5]?.trim();
     let token = await code();
     if (!token) {
-      const changed = await request(IdentitySubjects.updateUser, { actor, params: { user_id: client.user_id }, body: { email_address: to } });
+      const changed = await request(IdentitySubjects.updateUser, {
+        actor,
+        params: { user_id: client.user_id },
+        body: { email_address: to },
+      });
       if (!changed.ok) throw new Error(`address change failed: ${String(changed.reply)}`);
       token = await code();
     }

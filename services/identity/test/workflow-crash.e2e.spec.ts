@@ -28,7 +28,10 @@ interface Outcome {
 }
 
 /** One life of the identity child; resolves with its signal and, when it finished, its outcome. */
-function life(dataDir: string, env: Record<string, string>): Promise<{ signal: NodeJS.Signals | null; outcome: Outcome | null; stderr: string }> {
+function life(
+  dataDir: string,
+  env: Record<string, string>,
+): Promise<{ signal: NodeJS.Signals | null; outcome: Outcome | null; stderr: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', CHILD], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -78,7 +81,14 @@ describe('identity workflows cut off by kill -9 complete after restart', () => {
     it(`bootstrap (organization, owner, API client) killed after ${step}`, { timeout: 60_000 }, async () => {
       const o = await crashThenRecover(step);
       expect(o.token_ok).toBe(true);
-      for (const type of ['OnboardingStarted', 'UserRegistered', 'EmailAddressClaimed', 'OrganizationCreated', 'OrganizationMemberAdded', 'ApiClientIssued']) {
+      for (const type of [
+        'OnboardingStarted',
+        'UserRegistered',
+        'EmailAddressClaimed',
+        'OrganizationCreated',
+        'OrganizationMemberAdded',
+        'ApiClientIssued',
+      ]) {
         expect(count(o, type), type).toBe(1);
       }
       const user_id = o.events.find((e) => e.type === 'UserRegistered')!.data['user_id'];
@@ -104,12 +114,15 @@ describe('identity workflows cut off by kill -9 complete after restart', () => {
   for (const step of ['EmailAddressClaimed', 'UserUpdated', 'EmailAddressReleased']) {
     it(`an address change confirmed by code killed after ${step}: the old address ends released`, { timeout: 90_000 }, async () => {
       const o = await crashThenRecover(step, { EMAIL_CHANGE: '1' });
-      const claims = (email: string) => o.events.filter((e) => e.type.startsWith('EmailAddress') && e.data['email_address'] === email).map((e) => e.type);
+      const claims = (email: string) =>
+        o.events.filter((e) => e.type.startsWith('EmailAddress') && e.data['email_address'] === email).map((e) => e.type);
       const user_id = o.events.find((e) => e.type === 'UserRegistered')!.data['user_id'];
       expect(claims('moved@example.com')).toEqual(['EmailAddressClaimed']);
       expect(claims('demo@renopath.example').at(-1)).toBe('EmailAddressReleased');
       expect(count(o, 'UserUpdated', (d) => (d['changes'] as { email_address?: string }).email_address === 'moved@example.com')).toBe(1);
-      expect(o.before['identity_users']!.some((u) => u.includes(String(user_id)) && u.includes('"email_address":"moved@example.com"'))).toBe(true);
+      expect(
+        o.before['identity_users']!.some((u) => u.includes(String(user_id)) && u.includes('"email_address":"moved@example.com"')),
+      ).toBe(true);
     });
   }
 });

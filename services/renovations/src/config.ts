@@ -13,6 +13,7 @@ export interface RenovationsServiceConfig {
 
 export function loadRenovationsConfig(env: NodeJS.ProcessEnv = process.env): RenovationsServiceConfig {
   const parsed = Env.safeParse(env);
-  if (!parsed.success) throw new Error(`invalid configuration: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  if (!parsed.success)
+    throw new Error(`invalid configuration: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   return { platform: platformConfig(parsed.data), settleTimeoutMs: parsed.data.RENOPATH_SETTLE_TIMEOUT_MS };
 }

@@ -5,7 +5,12 @@ import { RenovationEvents } from '@renopath/contracts';
 export type { ProjectionDefinition };
 import { D } from './directory-mirror/directory-mirror.reactor.ts';
 import { M } from './estate-mirror/estate-mirror.reactor.ts';
-import { C, projectRenovationViews, RENOVATION_STREAM_PREFIX, RENOVATION_VIEWS_PROJECTION } from './renovation-views/renovation-views.projection.ts';
+import {
+  C,
+  projectRenovationViews,
+  RENOVATION_STREAM_PREFIX,
+  RENOVATION_VIEWS_PROJECTION,
+} from './renovation-views/renovation-views.projection.ts';
 
 export const RENOVATION_VIEWS: ProjectionDefinition = {
   name: RENOVATION_VIEWS_PROJECTION,

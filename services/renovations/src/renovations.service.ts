@@ -89,7 +89,13 @@ export async function startRenovations(deps: RenovationsDeps): Promise<Renovatio
             liveRenovationsOf: async (estate_id) =>
               (await reads.query<RenovationDoc>(C.renovations, { filter: { estate_id, deleted_at: null } })).items.map((d) => d.id),
             run: async (renovation_id, command, cause) => {
-              const result = await handleCommand(store, renovationStream(renovation_id), renovationDecider, command, reactionContext(cause, now()));
+              const result = await handleCommand(
+                store,
+                renovationStream(renovation_id),
+                renovationDecider,
+                command,
+                reactionContext(cause, now()),
+              );
               await settle(result.position);
             },
           },

@@ -9,7 +9,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import { pino } from 'pino';
-import { createMemoryBus, openSqliteEventStore, openSqliteReadStore, type EventStore, type ReadStore, type ReadStoreTx } from '@renopath/platform';
+import {
+  createMemoryBus,
+  openSqliteEventStore,
+  openSqliteReadStore,
+  type EventStore,
+  type ReadStore,
+  type ReadStoreTx,
+} from '@renopath/platform';
 import { RenovationsSubjects as S, type ServiceRequest } from '@renopath/contracts';
 import { IDENTITY_CONSUMER } from '../src/directory-mirror/directory-mirror.reactor.ts';
 import { ESTATES_CONSUMER, M } from '../src/estate-mirror/estate-mirror.reactor.ts';
@@ -44,12 +51,14 @@ const readStore: ReadStore = Object.assign(Object.create(sqliteReads), {
   transaction: async <R>(fn: (tx: ReadStoreTx) => Promise<R>): Promise<R> => {
     let mirrored = false;
     const result = await sqliteReads.transaction((tx) =>
-      fn(Object.assign(Object.create(tx), {
-        put: async <T extends object>(collection: string, id: string, doc: T) => {
-          if (collection === M.estates) mirrored = true;
-          return tx.put(collection, id, doc);
-        },
-      }) as ReadStoreTx),
+      fn(
+        Object.assign(Object.create(tx), {
+          put: async <T extends object>(collection: string, id: string, doc: T) => {
+            if (collection === M.estates) mirrored = true;
+            return tx.put(collection, id, doc);
+          },
+        }) as ReadStoreTx,
+      ),
     );
     // Committed: this context's copy of the estate has the workflow's event, no renovation has it yet.
     if (mirrored && phase && workflowOf(step) === phase && step.endsWith('-mirrored')) die();
@@ -72,7 +81,11 @@ await publish(1);
 await caughtUp(ESTATES_CONSUMER);
 
 const request = (body: unknown, params: Record<string, string> = {}): ServiceRequest => ({
-  actor: { user_id: OWNER, organization_id: ORG, client_id: 'crash', scopes: [] }, correlation_id: randomUUID(), params, query: {}, body,
+  actor: { user_id: OWNER, organization_id: ORG, client_id: 'crash', scopes: [] },
+  correlation_id: randomUUID(),
+  params,
+  query: {},
+  body,
 });
 const renovations: string[] = [];
 for (let i = 0; i < 2; i++) {

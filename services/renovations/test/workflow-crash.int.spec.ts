@@ -13,7 +13,12 @@ import { IDENTITY_CONSUMER } from '../src/directory-mirror/directory-mirror.reac
 import { applyEstateEvent, type Snapshot } from '../src/estate-mirror/estate-mirror.ts';
 import { ESTATES_CONSUMER, M, type EstateMirrorDoc } from '../src/estate-mirror/estate-mirror.reactor.ts';
 import { renovationDecider, renovationStream } from '../src/renovation/renovation.decider.ts';
-import { C, projectRenovationViews, RENOVATION_STREAM_PREFIX, RENOVATION_VIEWS_PROJECTION } from '../src/renovation-views/renovation-views.projection.ts';
+import {
+  C,
+  projectRenovationViews,
+  RENOVATION_STREAM_PREFIX,
+  RENOVATION_VIEWS_PROJECTION,
+} from '../src/renovation-views/renovation-views.projection.ts';
 import { startRenovations } from '../src/renovations.service.ts';
 import { ESTATE_ID, estatesLog, ownerAdded, publishedAt, STEPS, workflowOf } from './workflow-crash.steps.ts';
 import { findTsx } from '@renopath/platform/testing/tsx.ts';
@@ -53,7 +58,8 @@ async function snapshot(reads: ReadStore, collections: string[]) {
   return out;
 }
 
-const domain = (events: Awaited<ReturnType<EventStore['readStream']>>) => events.map((e) => ({ type: e.type, data: e.data }) as RenovationEvent);
+const domain = (events: Awaited<ReturnType<EventStore['readStream']>>) =>
+  events.map((e) => ({ type: e.type, data: e.data }) as RenovationEvent);
 
 describe('renovations workflows under SIGKILL', () => {
   for (const step of STEPS) {
@@ -68,7 +74,13 @@ describe('renovations workflows under SIGKILL', () => {
       const eventStore = openSqliteEventStore({ file: files[0]! });
       const readStore = openSqliteReadStore({ file: files[1]! });
       const bus = createMemoryBus();
-      const service = await startRenovations({ bus, eventStore, readStore, log: pino({ level: 'silent' }), config: { settleTimeoutMs: 10_000 } });
+      const service = await startRenovations({
+        bus,
+        eventStore,
+        readStore,
+        log: pino({ level: 'silent' }),
+        config: { settleTimeoutMs: 10_000 },
+      });
       try {
         const delivered = estatesLog().slice(0, publishedAt(step));
         await bus.publish(`evt.identity.${ownerAdded.type}`, ownerAdded);
@@ -79,7 +91,10 @@ describe('renovations workflows under SIGKILL', () => {
         await service.projection.waitFor(head, 20_000);
 
         // This context's copy of the estate is the fold of the events it was given, once each.
-        const estate = delivered.reduce<Snapshot | null>((s, e) => applyEstateEvent(s, { type: e.type, data: e.data } as EstateEvent), null)!;
+        const estate = delivered.reduce<Snapshot | null>(
+          (s, e) => applyEstateEvent(s, { type: e.type, data: e.data } as EstateEvent),
+          null,
+        )!;
         const mirror = await readStore.get<EstateMirrorDoc>(M.estates, ESTATE_ID);
         expect(mirror).toMatchObject({ revision: delivered.at(-1)!.revision, snapshot: estate });
 
@@ -96,7 +111,10 @@ describe('renovations workflows under SIGKILL', () => {
             expect(state.status).toBe('ACTIVE');
           }
           // Nothing left to reconcile: the renovation is valued for the estate as it now is (the larger roof).
-          const again = renovationDecider.decide({ type: 'ReconcileWithEstate', renovation_id: renovation_id!, estate, year: new Date().getUTCFullYear() }, state);
+          const again = renovationDecider.decide(
+            { type: 'ReconcileWithEstate', renovation_id: renovation_id!, estate, year: new Date().getUTCFullYear() },
+            state,
+          );
           expect(again, renovation_id).toEqual([]);
           // Valued for the item, then once for the roof edit, however often the edit was delivered.
           const sinceItem = events.slice(events.findIndex((e) => e.type === 'RenovationItemAdded') + 1);
@@ -107,7 +125,12 @@ describe('renovations workflows under SIGKILL', () => {
         const collections = Object.values(C);
         const fresh = openSqliteReadStore({ file: ':memory:' });
         const rebuilt = runProjection({
-          name: RENOVATION_VIEWS_PROJECTION, eventStore, readStore: fresh, collections, streamPrefixes: [RENOVATION_STREAM_PREFIX], handle: projectRenovationViews,
+          name: RENOVATION_VIEWS_PROJECTION,
+          eventStore,
+          readStore: fresh,
+          collections,
+          streamPrefixes: [RENOVATION_STREAM_PREFIX],
+          handle: projectRenovationViews,
         });
         await rebuilt.waitFor(head, 20_000);
         const views = await snapshot(readStore, collections);

@@ -32,9 +32,15 @@ export function estatesLog(): EventEnvelope[] {
     {
       type: 'EstateCreated',
       data: {
-        estate_id: ESTATE_ID, organization_id: ORG, estate_provider_type: 'API', referral_token: 'crash-referral',
+        estate_id: ESTATE_ID,
+        organization_id: ORG,
+        estate_provider_type: 'API',
+        referral_token: 'crash-referral',
         fields: fieldsOf({
-          address: { zip_code: '9000', country: 'BE', place: 'Gent' }, year_built: 1960, estate_format: 'SEMI_OPEN', habitable_space_m2: 140,
+          address: { zip_code: '9000', country: 'BE', place: 'Gent' },
+          year_built: 1960,
+          estate_format: 'SEMI_OPEN',
+          habitable_space_m2: 140,
           energy_context: { heating_type: 'GAS', outer_wall_surface: 120 },
         }),
       },
@@ -42,24 +48,49 @@ export function estatesLog(): EventEnvelope[] {
     {
       type: 'RoofAdded',
       data: {
-        estate_id: ESTATE_ID, roof_id: ROOF_ID,
-        fields: { estate_roof_type: 'INCLINED', surface_m2: ROOF_SURFACES.before, is_decking_present: null, insulation_type: 'NONE', name: null, pitch_degrees: null, dimensions: { height_cm: null } },
+        estate_id: ESTATE_ID,
+        roof_id: ROOF_ID,
+        fields: {
+          estate_roof_type: 'INCLINED',
+          surface_m2: ROOF_SURFACES.before,
+          is_decking_present: null,
+          insulation_type: 'NONE',
+          name: null,
+          pitch_degrees: null,
+          dimensions: { height_cm: null },
+        },
       },
     },
     { type: 'RoofUpdated', data: { estate_id: ESTATE_ID, roof_id: ROOF_ID, changes: { surface_m2: ROOF_SURFACES.after } } },
     { type: 'EstateDeleted', data: { estate_id: ESTATE_ID, organization_id: ORG } },
   ];
   return events.map(({ type, data }, i) => ({
-    context: 'estates', event_id: `66666666-6666-4666-8666-${String(i).padStart(12, '0')}`, type, stream: `estate-${ESTATE_ID}`, revision: i, position: i + 1,
-    occurred_at: `2026-11-22T10:00:0${i}.000Z`, data: EstateEvents[type].parse(data) as Record<string, unknown>,
-    metadata: { actor: { user_id: OWNER, client_id: 'crash' }, correlation_id: `77777777-7777-4777-8777-${String(i).padStart(12, '0')}`, causation_id: null },
+    context: 'estates',
+    event_id: `66666666-6666-4666-8666-${String(i).padStart(12, '0')}`,
+    type,
+    stream: `estate-${ESTATE_ID}`,
+    revision: i,
+    position: i + 1,
+    occurred_at: `2026-11-22T10:00:0${i}.000Z`,
+    data: EstateEvents[type].parse(data) as Record<string, unknown>,
+    metadata: {
+      actor: { user_id: OWNER, client_id: 'crash' },
+      correlation_id: `77777777-7777-4777-8777-${String(i).padStart(12, '0')}`,
+      causation_id: null,
+    },
   }));
 }
 
 /** Identity's word that OWNER owns ORG, as this context learns it. */
 export const ownerAdded: EventEnvelope = {
-  context: 'identity', event_id: '88888888-8888-4888-8888-888888888888', type: 'OrganizationMemberAdded', stream: `organization-${ORG}`, revision: 0, position: 1,
-  occurred_at: '2026-11-22T09:00:00.000Z', data: { organization_id: ORG, user_id: OWNER, member_type: 'OWNER' },
+  context: 'identity',
+  event_id: '88888888-8888-4888-8888-888888888888',
+  type: 'OrganizationMemberAdded',
+  stream: `organization-${ORG}`,
+  revision: 0,
+  position: 1,
+  occurred_at: '2026-11-22T09:00:00.000Z',
+  data: { organization_id: ORG, user_id: OWNER, member_type: 'OWNER' },
   metadata: { actor: { user_id: null, client_id: null }, correlation_id: '99999999-9999-4999-8999-999999999999', causation_id: null },
 };
 

@@ -15,6 +15,11 @@ export interface ReportingServiceConfig {
 
 export function loadReportingConfig(env: NodeJS.ProcessEnv = process.env): ReportingServiceConfig {
   const parsed = Env.safeParse(env);
-  if (!parsed.success) throw new Error(`invalid configuration: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
-  return { platform: platformConfig(parsed.data), settleTimeoutMs: parsed.data.RENOPATH_SETTLE_TIMEOUT_MS, busTimeoutMs: parsed.data.RENOPATH_BUS_TIMEOUT_MS };
+  if (!parsed.success)
+    throw new Error(`invalid configuration: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  return {
+    platform: platformConfig(parsed.data),
+    settleTimeoutMs: parsed.data.RENOPATH_SETTLE_TIMEOUT_MS,
+    busTimeoutMs: parsed.data.RENOPATH_BUS_TIMEOUT_MS,
+  };
 }

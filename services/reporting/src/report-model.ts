@@ -113,7 +113,13 @@ export interface ReportModel {
   current: { epc_score: number | null; epc_label: string | null };
   reachable: { epc_score: number | null; epc_label: string | null };
   steps: ReportStep[];
-  totals: { estimated_cost: number; estimated_vat_cost: number; subsidy_amount: number; total_estimated_cost_incl_vat: number; net_cost: number };
+  totals: {
+    estimated_cost: number;
+    estimated_vat_cost: number;
+    subsidy_amount: number;
+    total_estimated_cost_incl_vat: number;
+    net_cost: number;
+  };
   grants: ReportGrantCategory[];
   /** Plain sentences (already in the report's language, or data wording) of what the figures assume. */
   assumptions: string[];

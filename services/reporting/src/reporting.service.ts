@@ -43,7 +43,14 @@ export async function startReporting(deps: ReportingDeps): Promise<ReportingServ
     onError: (err, event) => log.error({ err, event_id: event?.event_id }, 'report views projection failed; retrying'),
   });
   const kit = reportingKit({
-    bus, store: deps.eventStore, reads, blobs: deps.blobs, config: deps.config, log, now: deps.now ?? (() => new Date()), projection,
+    bus,
+    store: deps.eventStore,
+    reads,
+    blobs: deps.blobs,
+    config: deps.config,
+    log,
+    now: deps.now ?? (() => new Date()),
+    projection,
   });
   const report = reportHandlers(kit);
   const referral = referralHandlers(kit);

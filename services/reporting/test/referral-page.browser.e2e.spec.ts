@@ -20,7 +20,9 @@ async function openPage(browser: Browser, viewport: { width: number; height: num
   const page = await context.newPage();
   const problems: string[] = [];
   const requests: string[] = [];
-  page.on('console', (message) => { if (message.type() === 'error' || message.type() === 'warning') problems.push(`console ${message.type()}: ${message.text()}`); });
+  page.on('console', (message) => {
+    if (message.type() === 'error' || message.type() === 'warning') problems.push(`console ${message.type()}: ${message.text()}`);
+  });
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   page.on('requestfailed', (request) => problems.push(`failed request: ${request.url()} ${request.failure()?.errorText ?? ''}`));
   page.on('request', (request) => requests.push(request.url()));
@@ -58,7 +60,9 @@ describe.skipIf(!hasChromium)('the public referral page in Chromium', () => {
     try {
       const response = await page.goto(`${server.origin}/r/sample-token`);
       expect(response?.status()).toBe(200);
-      expect(await page.title()).toBe(t('nl-BE', 'page.title', { home: t('nl-BE', 'page.estate_type.HOUSE'), place: `${zip_code} ${place}` }));
+      expect(await page.title()).toBe(
+        t('nl-BE', 'page.title', { home: t('nl-BE', 'page.estate_type.HOUSE'), place: `${zip_code} ${place}` }),
+      );
       expect(await page.locator('.label-card.current .big-label').innerText()).toBe(model.current.epc_label);
       expect(await page.locator('.label-card.current .big-label').isVisible()).toBe(true);
       expect(await page.locator('.label-card.reachable .big-label').innerText()).toBe(model.reachable.epc_label);
@@ -101,22 +105,27 @@ describe.skipIf(!hasChromium)('the public referral page in Chromium', () => {
 
       // The header row is hidden on a phone: every cell lies inside the screen, in a readable size, and names its column.
       expect(await page.locator('table thead').isVisible()).toBe(false);
-      const cells = await page.locator('table tbody td').evaluateAll((tds) => tds.map((td) => {
-        const rect = td.getBoundingClientRect();
-        return {
-          left: rect.left, right: rect.right,
-          fontSize: parseFloat(getComputedStyle(td).fontSize),
-          caption: getComputedStyle(td, '::before').content,
-          text: (td as HTMLElement).innerText,
-        };
-      }));
+      const cells = await page.locator('table tbody td').evaluateAll((tds) =>
+        tds.map((td) => {
+          const rect = td.getBoundingClientRect();
+          return {
+            left: rect.left,
+            right: rect.right,
+            fontSize: parseFloat(getComputedStyle(td).fontSize),
+            caption: getComputedStyle(td, '::before').content,
+            text: (td as HTMLElement).innerText,
+          };
+        }),
+      );
       expect(cells.length).toBe(model.steps.length * 8);
       for (const cell of cells) {
         expect(cell.left).toBeGreaterThanOrEqual(0);
         expect(cell.right).toBeLessThanOrEqual(innerWidth);
         expect(cell.fontSize).toBeGreaterThanOrEqual(12);
       }
-      const columns = (['col_step', 'col_measure', 'col_phase', 'col_label_after', 'col_cost', 'col_vat', 'col_grants', 'col_net'] as const).map((key) => `"${t('nl-BE', `page.${key}`)}"`);
+      const columns = (
+        ['col_step', 'col_measure', 'col_phase', 'col_label_after', 'col_cost', 'col_vat', 'col_grants', 'col_net'] as const
+      ).map((key) => `"${t('nl-BE', `page.${key}`)}"`);
       expect(cells.slice(0, 8).map((cell) => cell.caption)).toEqual(columns);
       expect(cells[1]?.text).toContain(t('nl-BE', `components.${model.steps[0]!.renovation_component_type}`));
 
@@ -127,7 +136,7 @@ describe.skipIf(!hasChromium)('the public referral page in Chromium', () => {
     }
   });
 
-  it('shows the conditions: the income the grants assume and the others\' grants, the milestones with the step that meets them, the data quality, the phases', async () => {
+  it("shows the conditions: the income the grants assume and the others' grants, the milestones with the step that meets them, the data quality, the phases", async () => {
     const { page, problems, close } = await openPage(browser, { width: 1024, height: 900 });
     try {
       await page.goto(`${server.origin}/r/sample-token`);
@@ -141,8 +150,13 @@ describe.skipIf(!hasChromium)('the public referral page in Chromium', () => {
       expect(text).toContain(t('nl-BE', 'page.quality_heading'));
       expect(text).toContain('2031');
       const obligation = model.milestones.find((m) => m.kind === 'OBLIGATION')!;
-      expect(await page.locator('table tbody tr').nth(obligation.reached_at_step! - 1).locator('.meets').innerText())
-        .toContain(t('nl-BE', 'report.milestone.short.OBLIGATION'));
+      expect(
+        await page
+          .locator('table tbody tr')
+          .nth(obligation.reached_at_step! - 1)
+          .locator('.meets')
+          .innerText(),
+      ).toContain(t('nl-BE', 'report.milestone.short.OBLIGATION'));
       expect(await page.locator('table tbody td.phase').first().innerText()).toBe(t('nl-BE', 'report.phase.ROOF'));
       await block.screenshot({ path: `${ARTIFACTS}referral-page-conditions.png` });
       expect(problems).toEqual([]);
@@ -159,7 +173,10 @@ describe.skipIf(!hasChromium)('the public referral page in Chromium', () => {
       expect(await page.locator('html').getAttribute('lang')).toBe('nl-BE');
       expect(await page.locator('.chart-block h2').innerText()).toBe(heading('nl-BE'));
       for (const language of REPORT_LANGUAGES.filter((l) => l !== 'nl-BE')) {
-        await Promise.all([page.waitForURL(`**/r/sample-token?lang=${language}`), page.locator(`nav.languages a[hreflang="${language}"]`).click()]);
+        await Promise.all([
+          page.waitForURL(`**/r/sample-token?lang=${language}`),
+          page.locator(`nav.languages a[hreflang="${language}"]`).click(),
+        ]);
         expect(await page.locator('html').getAttribute('lang')).toBe(language);
         expect(await page.locator('.chart-block h2').innerText()).toBe(heading(language));
         expect(await page.locator('.steps h2').innerText()).toBe(t(language, 'page.steps_heading'));

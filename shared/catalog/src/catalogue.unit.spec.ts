@@ -1,8 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import { PropertyDescription, PropertyFields, Region } from '@renopath/contracts';
 import {
-  CLIENT_SCOPES, MEASURES_FOR_PLANNER, allNodes, applyEffect, availableItems, availableRoots, findNode, getNode,
-  isAllowedInScope, isLeaf, leavesOf, productFor, rootOf, rootsOf, selectionTree, type Predicate, type SelectionTreeNode,
+  CLIENT_SCOPES,
+  MEASURES_FOR_PLANNER,
+  allNodes,
+  applyEffect,
+  availableItems,
+  availableRoots,
+  findNode,
+  getNode,
+  isAllowedInScope,
+  isLeaf,
+  leavesOf,
+  productFor,
+  rootOf,
+  rootsOf,
+  selectionTree,
+  type Predicate,
+  type SelectionTreeNode,
 } from './index.ts';
 import { DATA } from './data.ts';
 import { unitPriceRow } from './pricing.ts';
@@ -44,7 +59,10 @@ describe('catalogue integrity', () => {
         expect(unitPriceRow(leaf.renovation_component_type, 'BE', regional.region)?.region).toBe(regional.region);
         continue;
       }
-      for (const [country, region] of [['BE', 'FLANDERS'], ['NL', 'NETHERLANDS']] as const) {
+      for (const [country, region] of [
+        ['BE', 'FLANDERS'],
+        ['NL', 'NETHERLANDS'],
+      ] as const) {
         expect(unitPriceRow(leaf.renovation_component_type, country, region), `${leaf.renovation_component_type} ${country}`).toBeDefined();
       }
     }
@@ -63,11 +81,23 @@ describe('catalogue integrity', () => {
 
   it('gives every price, rate, index and grant row a source, a year and a tagged note', () => {
     const rows: { id: string; source: string; year: number; note: string }[] = [
-      ...DATA.unitPrices.rows, ...DATA.regionalFactors.rows, ...DATA.costIndex.countries.flatMap((c) => c.rows),
-      ...DATA.vat.rates, ...DATA.vat.rules.flatMap((r) => r.cases), ...DATA.grants, ...DATA.income.rows,
-      ...DATA.supporting.scaffolding, ...DATA.supporting.architect, ...DATA.supporting.safety_coordination,
-      ...DATA.supporting.removal, DATA.supporting.waste_container, ...DATA.supporting.asbestos_inventory,
-      DATA.supporting.asbestos_inventory_triggers, ...DATA.quantity.rows, ...DATA.prerequisites.rows, ...DATA.measureFigures.rows,
+      ...DATA.unitPrices.rows,
+      ...DATA.regionalFactors.rows,
+      ...DATA.costIndex.countries.flatMap((c) => c.rows),
+      ...DATA.vat.rates,
+      ...DATA.vat.rules.flatMap((r) => r.cases),
+      ...DATA.grants,
+      ...DATA.income.rows,
+      ...DATA.supporting.scaffolding,
+      ...DATA.supporting.architect,
+      ...DATA.supporting.safety_coordination,
+      ...DATA.supporting.removal,
+      DATA.supporting.waste_container,
+      ...DATA.supporting.asbestos_inventory,
+      DATA.supporting.asbestos_inventory_triggers,
+      ...DATA.quantity.rows,
+      ...DATA.prerequisites.rows,
+      ...DATA.measureFigures.rows,
       ...DATA.products.rows,
     ];
     const ids = new Set<string>();
@@ -143,7 +173,13 @@ describe('catalogue integrity', () => {
   it('compares property fields only with values the request schema accepts', () => {
     // A renamed enum value (e.g. the old NATURAL_GAS) would otherwise make a rule silently never match.
     const leavesOfPredicate = (p: Predicate): Extract<Predicate, { field: unknown }>[] =>
-      'all' in p ? p.all.flatMap(leavesOfPredicate) : 'any' in p ? p.any.flatMap(leavesOfPredicate) : 'of' in p ? p.of.flatMap(leavesOfPredicate) : [p];
+      'all' in p
+        ? p.all.flatMap(leavesOfPredicate)
+        : 'any' in p
+          ? p.any.flatMap(leavesOfPredicate)
+          : 'of' in p
+            ? p.of.flatMap(leavesOfPredicate)
+            : [p];
     let checked = 0;
     for (const node of nodes) {
       for (const r of node.requirements) {
@@ -163,9 +199,14 @@ describe('catalogue integrity', () => {
     expect(windowLeaves.length).toBe(8);
     for (const leaf of windowLeaves) {
       const type = leaf.renovation_component_type;
-      expect(DATA.products.rows.filter((r) => r.nodes.includes(type)), type).toHaveLength(1);
+      expect(
+        DATA.products.rows.filter((r) => r.nodes.includes(type)),
+        type,
+      ).toHaveLength(1);
       const product = productFor(type)!;
-      expect(applyEffect(leaf, {} as Partial<PropertyDescription>, 1).has_renewed_window_frames === true, type).toBe(product.renewed_frames);
+      expect(applyEffect(leaf, {} as Partial<PropertyDescription>, 1).has_renewed_window_frames === true, type).toBe(
+        product.renewed_frames,
+      );
     }
     // PRODUCT_WINDOW_HR: new HR windows meet the Flemish renovation requirement Uw <= 1.5 with Ug <= 1.1.
     expect(productFor('WINDOW_REPLACEMENT_PVC_HR')).toMatchObject({ id: 'PRODUCT_WINDOW_HR', window_uw_max: 1.5, glazing_ug_max: 1.1 });
@@ -178,7 +219,13 @@ describe('catalogue integrity', () => {
   });
 
   it('offers the planner leaves with effects that yield a valid property', () => {
-    const base: PropertyDescription = { year_built: 1970, estate_format: 'SEMI_OPEN', habitable_space_m2: 150, zip_code: '9000', country: 'BE' };
+    const base: PropertyDescription = {
+      year_built: 1970,
+      estate_format: 'SEMI_OPEN',
+      habitable_space_m2: 150,
+      zip_code: '9000',
+      country: 'BE',
+    };
     expect(MEASURES_FOR_PLANNER.length).toBeGreaterThan(15);
     for (const m of MEASURES_FOR_PLANNER) {
       expect(isLeaf(getNode(m.renovation_component_type))).toBe(true);
@@ -204,7 +251,9 @@ describe('scope rules', () => {
 
   it('offers no pitched-roof works for a flat roof, and no flat-roof works for a pitched one', () => {
     const types = (trees: SelectionTreeNode[]): string[] =>
-      trees.flatMap(function flat(t: SelectionTreeNode): string[] { return [t.renovation_component_type, ...t.children.flatMap(flat)]; });
+      trees.flatMap(function flat(t: SelectionTreeNode): string[] {
+        return [t.renovation_component_type, ...t.children.flatMap(flat)];
+      });
     const flat = types(availableItems('roof', { roof_type: 'FLAT' }));
     expect(flat).toContain('FLAT_ROOF_INSULATION');
     expect(flat).toContain('FLAT_ROOF_SKYLIGHT');
@@ -226,20 +275,28 @@ describe('scope rules', () => {
 
   it('offers the floor works the ground floor can take (basement_type, basement_ceiling_height)', () => {
     const floorLeaves = (estate: Partial<PropertyDescription>): string[] =>
-      availableItems('general', estate).find((t) => t.renovation_component_type === 'FLOOR_INSULATION')!.children.map((c) => c.renovation_component_type);
+      availableItems('general', estate)
+        .find((t) => t.renovation_component_type === 'FLOOR_INSULATION')!
+        .children.map((c) => c.renovation_component_type);
     expect(floorLeaves({ basement_type: 'NONE' })).toEqual(['SOLID_FLOOR_INSULATION']);
     expect(floorLeaves({ basement_type: 'FULL', basement_ceiling_height: 'HIGHER_THAN_120_CM' })).toEqual(['BASEMENT_CEILING_INSULATION']);
     // A basement too low to stand in is insulated from below like a crawl space.
-    expect(floorLeaves({ basement_type: 'FULL', basement_ceiling_height: 'LOWER_THAN_120_CM' }))
-      .toEqual(['CRAWL_SPACE_FLOOR_INSULATION', 'CRAWL_SPACE_BOTTOM_INSULATION']);
+    expect(floorLeaves({ basement_type: 'FULL', basement_ceiling_height: 'LOWER_THAN_120_CM' })).toEqual([
+      'CRAWL_SPACE_FLOOR_INSULATION',
+      'CRAWL_SPACE_BOTTOM_INSULATION',
+    ]);
     expect(floorLeaves({ basement_type: 'PARTIAL' })).toEqual(['BASEMENT_CEILING_INSULATION', 'SOLID_FLOOR_INSULATION']);
     expect(floorLeaves({ basement_type: 'CRAWL_SPACE' })).toEqual(['CRAWL_SPACE_FLOOR_INSULATION', 'CRAWL_SPACE_BOTTOM_INSULATION']);
   });
 
   it('offers pitched and flat roof works on a MIXED roof, and no attic-floor insulation under a lived-in attic', () => {
     const roofTypes = (estate: Partial<PropertyDescription>): string[] =>
-      availableItems('roof', estate).flatMap(function flat(t: SelectionTreeNode): string[] { return [t.renovation_component_type, ...t.children.flatMap(flat)]; });
-    expect(roofTypes({ roof_type: 'MIXED' })).toEqual(expect.arrayContaining(['INCLINED_ROOF_INSULATION_INSIDE', 'FLAT_ROOF_INSULATION', 'ROOF_WINDOW', 'FLAT_ROOF_SKYLIGHT']));
+      availableItems('roof', estate).flatMap(function flat(t: SelectionTreeNode): string[] {
+        return [t.renovation_component_type, ...t.children.flatMap(flat)];
+      });
+    expect(roofTypes({ roof_type: 'MIXED' })).toEqual(
+      expect.arrayContaining(['INCLINED_ROOF_INSULATION_INSIDE', 'FLAT_ROOF_INSULATION', 'ROOF_WINDOW', 'FLAT_ROOF_SKYLIGHT']),
+    );
     expect(roofTypes({ roof_type: 'INCLINED', attic_usage: 'LIVING_SPACE' })).not.toContain('ATTIC_FLOOR_INSULATION');
     expect(roofTypes({ roof_type: 'INCLINED', attic_usage: 'STORAGE' })).toContain('ATTIC_FLOOR_INSULATION');
   });
@@ -256,7 +313,8 @@ describe('selection tree', () => {
     expect(glazing.is_selected).toBe(false);
     expect(wood.is_selected).toBe(true);
     expect(wood.children.map((c) => [c.renovation_component_type, c.is_selected])).toEqual([
-      ['WINDOW_REPLACEMENT_WOOD_HR', false], ['WINDOW_REPLACEMENT_WOOD_TRIPLE', true],
+      ['WINDOW_REPLACEMENT_WOOD_HR', false],
+      ['WINDOW_REPLACEMENT_WOOD_TRIPLE', true],
     ]);
     const selected = (t: SelectionTreeNode): number => (t.is_selected ? 1 : 0) + t.children.reduce((s, c) => s + selected(c), 0);
     expect(selected(tree)).toBe(4);
@@ -267,7 +325,11 @@ describe('selection tree', () => {
     expect(tree.renovation_component_type).toBe('ROOF_DRAINAGE');
     const anySelected = (t: SelectionTreeNode): boolean => t.is_selected || t.children.some(anySelected);
     expect(anySelected(tree)).toBe(false);
-    expect(leavesOf(getNode('ROOF_DRAINAGE')).map((l) => l.renovation_component_type)).toEqual(['BOX_GUTTER', 'HANGING_GUTTER_PLASTIC', 'HANGING_GUTTER_METAL']);
+    expect(leavesOf(getNode('ROOF_DRAINAGE')).map((l) => l.renovation_component_type)).toEqual([
+      'BOX_GUTTER',
+      'HANGING_GUTTER_PLASTIC',
+      'HANGING_GUTTER_METAL',
+    ]);
   });
 
   it('rejects a selection outside the root', () => {
@@ -278,6 +340,10 @@ describe('selection tree', () => {
   it('covers the catalogue examples of docs/domain.md, The catalogue', () => {
     expect(getNode('HEAT_PUMP').children).toEqual(['HEAT_PUMP_AIR_WATER', 'HEAT_PUMP_GEOTHERMAL', 'HEAT_PUMP_HYBRID', 'HEAT_PUMP_AIR_AIR']);
     expect(getNode('HANGING_GUTTER').children).toEqual(['HANGING_GUTTER_PLASTIC', 'HANGING_GUTTER_METAL']);
-    expect(rootsOf('staircase').map((n) => n.renovation_component_type)).toEqual(['STAIRCASE_RENOVATION', 'STAIRCASE_REPLACEMENT', 'RAILING']);
+    expect(rootsOf('staircase').map((n) => n.renovation_component_type)).toEqual([
+      'STAIRCASE_RENOVATION',
+      'STAIRCASE_REPLACEMENT',
+      'RAILING',
+    ]);
   });
 });

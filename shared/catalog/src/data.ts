@@ -115,7 +115,11 @@ const IncomeRow = z.strictObject({ ...sourced, region: Region, map: z.record(Inc
 const ScaffoldRow = z.strictObject({ ...sourced, nodes: z.array(z.string()).min(1), m2_per_unit: z.number().positive() });
 const RateRow = z.strictObject({ ...sourced, country: Country, rate: z.number().min(0).max(1) });
 const SafetyRow = z.strictObject({
-  ...sourced, country: Country, threshold: z.number().positive(), rate: z.number().min(0).max(1), minimum: z.number().min(0),
+  ...sourced,
+  country: Country,
+  threshold: z.number().positive(),
+  rate: z.number().min(0).max(1),
+  minimum: z.number().min(0),
 });
 const RemovalRow = z.strictObject({
   ...sourced,
@@ -139,17 +143,19 @@ const SupportingWorks = z.strictObject({
 const QuantityRow = z.strictObject({ ...sourced, value: z.number().positive() });
 
 /** A predicate as data (types.ts Predicate); field names must be PropertyDescription's. */
-const PredicateSchema: z.ZodType<Predicate> = z.lazy(() => z.union([
-  z.strictObject({
-    field: z.enum(PROPERTY_FIELD_NAMES as [PropertyField, ...PropertyField[]]),
-    op: z.enum(['eq', 'neq', 'gte', 'lte', 'in', 'not_in', 'at_least_level', 'below_level']),
-    value: z.unknown(),
-    unknown: z.enum(['pass', 'fail']).optional(),
-  }),
-  z.strictObject({ all: z.array(PredicateSchema).min(1) }),
-  z.strictObject({ any: z.array(PredicateSchema).min(1) }),
-  z.strictObject({ at_least: z.number().int().min(1), of: z.array(PredicateSchema).min(1) }),
-]));
+const PredicateSchema: z.ZodType<Predicate> = z.lazy(() =>
+  z.union([
+    z.strictObject({
+      field: z.enum(PROPERTY_FIELD_NAMES as [PropertyField, ...PropertyField[]]),
+      op: z.enum(['eq', 'neq', 'gte', 'lte', 'in', 'not_in', 'at_least_level', 'below_level']),
+      value: z.unknown(),
+      unknown: z.enum(['pass', 'fail']).optional(),
+    }),
+    z.strictObject({ all: z.array(PredicateSchema).min(1) }),
+    z.strictObject({ any: z.array(PredicateSchema).min(1) }),
+    z.strictObject({ at_least: z.number().int().min(1), of: z.array(PredicateSchema).min(1) }),
+  ]),
+);
 const PrerequisiteRow = z.strictObject({
   ...sourced,
   measures: z.array(z.string()).min(1),
@@ -169,7 +175,8 @@ const ProductRow = z.strictObject({
 export type ProductRow = z.infer<typeof ProductRow>;
 
 export const DATA = {
-  unitPrices: z.strictObject({ description: z.string(), price_level_year: z.number().int(), rows: z.array(UnitPriceRow) })
+  unitPrices: z
+    .strictObject({ description: z.string(), price_level_year: z.number().int(), rows: z.array(UnitPriceRow) })
     .parse(unitPricesJson),
   regionalFactors: z.strictObject({ description: z.string(), rows: z.array(RegionalFactorRow) }).parse(regionalFactorsJson),
   costIndex: z.strictObject({ description: z.string(), countries: z.array(CostIndexCountry) }).parse(costIndexJson),

@@ -29,7 +29,10 @@ const round2 = (x: number): number => Math.round(x * 100) / 100;
 
 /** The API's government-grants object (docs/http-contract.md): categories with at least one item that gets a grant. */
 /** `extend` adds fields of the caller's own (extensions) to each eligible item. */
-export function groupByGrantCategory<T extends GroupableItem>(items: readonly T[], extend?: (item: T) => Record<string, unknown>): GovernmentGrants {
+export function groupByGrantCategory<T extends GroupableItem>(
+  items: readonly T[],
+  extend?: (item: T) => Record<string, unknown>,
+): GovernmentGrants {
   const result: GovernmentGrants = {};
   for (const category of GRANT_CATEGORIES) {
     const eligible = items.filter((i) => i.grant_category === category && i.subsidy_amount > 0);

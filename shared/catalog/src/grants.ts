@@ -34,10 +34,14 @@ function inForce(rule: GrantRule, date: string): boolean {
 
 function base(amount: GrantAmount, quantity: number, cost: number, ceiling: number | undefined): number {
   switch (amount.kind) {
-    case 'per_unit': return amount.value * quantity;
-    case 'share_of_cost': return amount.value * Math.min(cost, ceiling ?? Infinity);
-    case 'fixed': return amount.value;
-    case 'per_capacity': return amount.base + amount.per_unit * amount.assumed_capacity;
+    case 'per_unit':
+      return amount.value * quantity;
+    case 'share_of_cost':
+      return amount.value * Math.min(cost, ceiling ?? Infinity);
+    case 'fixed':
+      return amount.value;
+    case 'per_capacity':
+      return amount.base + amount.per_unit * amount.assumed_capacity;
   }
 }
 
@@ -56,8 +60,8 @@ function applyRule(rule: GrantRule, node: string, ctx: GrantContext): { amount: 
     return { amount: 0, reason: `minimum quantity ${rule.min_quantity} not reached` };
   }
   const quantity = Math.min(ctx.quantity, rule.max_quantity ?? Infinity);
-  const combined = rule.combined_amount !== undefined
-    && ctx.companions.some((c) => c !== node && (rule.combination_with ?? []).includes(c));
+  const combined =
+    rule.combined_amount !== undefined && ctx.companions.some((c) => c !== node && (rule.combination_with ?? []).includes(c));
   let amount = base(combined ? rule.combined_amount! : rule.amount, quantity, ctx.cost, rule.invoice_ceiling);
   if (rule.max_amount !== undefined) amount = Math.min(amount, rule.max_amount);
   if (rule.max_share_of_cost !== undefined) amount = Math.min(amount, rule.max_share_of_cost * ctx.cost);
@@ -72,10 +76,16 @@ export function grantFor(node: CatalogueNode, ctx: GrantContext): GrantDecision 
   const matching = inForceNow.filter((r) => r.income_categories === null || r.income_categories.includes(ctx.income_category));
   const assumptions: string[] = [];
   if (forNode.length > 0 && inForceNow.length === 0) {
-    const lastEnd = forNode.map((r) => r.valid_to).filter((d): d is string => d !== null).sort().at(-1);
-    assumptions.push(lastEnd && lastEnd < ctx.date
-      ? `No ${forNode[0]!.scheme} grant for this measure after ${lastEnd}; no successor scheme is known to the catalogue.`
-      : `No grant rule known for this measure on ${ctx.date}.`);
+    const lastEnd = forNode
+      .map((r) => r.valid_to)
+      .filter((d): d is string => d !== null)
+      .sort()
+      .at(-1);
+    assumptions.push(
+      lastEnd && lastEnd < ctx.date
+        ? `No ${forNode[0]!.scheme} grant for this measure after ${lastEnd}; no successor scheme is known to the catalogue.`
+        : `No grant rule known for this measure on ${ctx.date}.`,
+    );
   }
   if (ctx.income_is_default && inForceNow.some((r) => r.income_categories !== null)) {
     assumptions.push(`Income category ${ctx.income_category} assumed (default); the grant differs for other income categories.`);

@@ -1,10 +1,32 @@
 export type {
-  CatalogueNode, Effect, GrantCategory, IncomeCategory, Predicate, QuantityRule, Requirement, Scope, Unit, VatRuleId,
+  CatalogueNode,
+  Effect,
+  GrantCategory,
+  IncomeCategory,
+  Predicate,
+  QuantityRule,
+  Requirement,
+  Scope,
+  Unit,
+  VatRuleId,
 } from './types.ts';
 export { CLIENT_SCOPES, GRANT_CATEGORIES, INCOME_CATEGORIES, SCOPES } from './types.ts';
 export {
-  CATALOGUE_VERSION, UnknownComponentTypeError, allNodes, appliesTo, availableItems, availableRoots, defaultLeaf, findNode,
-  getNode, isAllowedInScope, isLeaf, leavesOf, rootOf, rootsOf, selectionTree,
+  CATALOGUE_VERSION,
+  UnknownComponentTypeError,
+  allNodes,
+  appliesTo,
+  availableItems,
+  availableRoots,
+  defaultLeaf,
+  findNode,
+  getNode,
+  isAllowedInScope,
+  isLeaf,
+  leavesOf,
+  rootOf,
+  rootsOf,
+  selectionTree,
 } from './catalogue.ts';
 export type { ClientScope, SelectionTreeNode } from './catalogue.ts';
 export { applyEffect } from './effects.ts';

@@ -4,10 +4,21 @@ import { MEASURES_FOR_PLANNER, MissingQuantityInputError, applyEffect, canPlan, 
 import { DATA } from './data.ts';
 
 const HOUSE: PropertyDescription = {
-  year_built: 1965, estate_format: 'SEMI_OPEN', habitable_space_m2: 140, zip_code: '9000', country: 'BE',
-  roof_type: 'INCLINED', inclined_roof_insulation_type: 'NONE', outer_wall_insulation_type: 'NONE',
-  window_glazing_type: 'DOUBLE_GLAZING', heating_type: 'GAS', heating_device: 'NON_CONDENSING_BOILER', installation_age: 'OLDER_THAN_TEN_YEARS',
-  has_cavity_wall: true, cavity_wall_width: 'EQUAL_OR_MORE_THAN_5_CM', ventilation_type: 'NONE',
+  year_built: 1965,
+  estate_format: 'SEMI_OPEN',
+  habitable_space_m2: 140,
+  zip_code: '9000',
+  country: 'BE',
+  roof_type: 'INCLINED',
+  inclined_roof_insulation_type: 'NONE',
+  outer_wall_insulation_type: 'NONE',
+  window_glazing_type: 'DOUBLE_GLAZING',
+  heating_type: 'GAS',
+  heating_device: 'NON_CONDENSING_BOILER',
+  installation_age: 'OLDER_THAN_TEN_YEARS',
+  has_cavity_wall: true,
+  cavity_wall_width: 'EQUAL_OR_MORE_THAN_5_CM',
+  ventilation_type: 'NONE',
 };
 
 describe('energy effects', () => {
@@ -24,7 +35,10 @@ describe('energy effects', () => {
     for (const type of ['WINDOW_REPLACEMENT_PVC_HR', 'WINDOW_REPLACEMENT_WOOD_HR', 'WINDOW_REPLACEMENT_ALUMINIUM_HR']) {
       expect(applyEffect(type, HOUSE, 20), type).toMatchObject({ window_glazing_type: 'HR', has_renewed_window_frames: true });
     }
-    expect(applyEffect('WINDOW_REPLACEMENT_PVC_TRIPLE', HOUSE, 20)).toMatchObject({ window_glazing_type: 'TRIPLE_GLAZING', has_renewed_window_frames: true });
+    expect(applyEffect('WINDOW_REPLACEMENT_PVC_TRIPLE', HOUSE, 20)).toMatchObject({
+      window_glazing_type: 'TRIPLE_GLAZING',
+      has_renewed_window_frames: true,
+    });
     // New glass in frames renewed earlier keeps the frames' state.
     expect(applyEffect('GLAZING_REPLACEMENT_HR', { ...HOUSE, has_renewed_window_frames: true }, 20).has_renewed_window_frames).toBe(true);
   });
@@ -44,7 +58,11 @@ describe('energy effects', () => {
 
   it('switches to an air-water heat pump', () => {
     const after = applyEffect('HEAT_PUMP_AIR_WATER', HOUSE, 1);
-    expect(after).toMatchObject({ heating_type: 'HEAT_PUMP', heating_device: 'AIR_WATER_HEAT_PUMP', installation_age: 'ZERO_TO_FIVE_YEARS_OLD' });
+    expect(after).toMatchObject({
+      heating_type: 'HEAT_PUMP',
+      heating_device: 'AIR_WATER_HEAT_PUMP',
+      installation_age: 'ZERO_TO_FIVE_YEARS_OLD',
+    });
     expect(after.eco_facilities).toEqual(['HEAT_PUMP']);
   });
 
@@ -60,7 +78,12 @@ describe('energy effects', () => {
   });
 
   it('never lowers an insulation, glazing or ventilation level and leaves the input untouched', () => {
-    const strong = { ...HOUSE, outer_wall_insulation_type: 'STRONG' as const, window_glazing_type: 'TRIPLE_GLAZING' as const, ventilation_type: 'SYSTEM_D' as const };
+    const strong = {
+      ...HOUSE,
+      outer_wall_insulation_type: 'STRONG' as const,
+      window_glazing_type: 'TRIPLE_GLAZING' as const,
+      ventilation_type: 'SYSTEM_D' as const,
+    };
     expect(applyEffect('INTERIOR_WALL_INSULATION', strong, 50).outer_wall_insulation_type).toBe('STRONG');
     expect(applyEffect('GLAZING_REPLACEMENT_HR', strong, 20).window_glazing_type).toBe('TRIPLE_GLAZING');
     expect(applyEffect('VENTILATION_SYSTEM_C', strong, 1).ventilation_type).toBe('SYSTEM_D');
@@ -104,11 +127,21 @@ describe('quantities', () => {
 describe('planner measures and prerequisites', () => {
   it('lists envelope, systems, PV, solar boiler and ventilation', () => {
     const types = MEASURES_FOR_PLANNER.map((m) => m.renovation_component_type);
-    expect(types).toEqual(expect.arrayContaining([
-      'CAVITY_WALL_INSULATION', 'EXTERIOR_WALL_INSULATION', 'INCLINED_ROOF_INSULATION_INSIDE', 'FLAT_ROOF_INSULATION',
-      'WINDOW_REPLACEMENT_PVC_HR', 'BASEMENT_CEILING_INSULATION', 'HEAT_PUMP_AIR_WATER', 'HEAT_PUMP_HYBRID',
-      'SOLAR_PANELS', 'SOLAR_BOILER', 'VENTILATION_SYSTEM_D',
-    ]));
+    expect(types).toEqual(
+      expect.arrayContaining([
+        'CAVITY_WALL_INSULATION',
+        'EXTERIOR_WALL_INSULATION',
+        'INCLINED_ROOF_INSULATION_INSIDE',
+        'FLAT_ROOF_INSULATION',
+        'WINDOW_REPLACEMENT_PVC_HR',
+        'BASEMENT_CEILING_INSULATION',
+        'HEAT_PUMP_AIR_WATER',
+        'HEAT_PUMP_HYBRID',
+        'SOLAR_PANELS',
+        'SOLAR_BOILER',
+        'VENTILATION_SYSTEM_D',
+      ]),
+    );
     expect(types).not.toContain('KITCHEN');
   });
 
@@ -157,7 +190,9 @@ describe('planner measures and prerequisites', () => {
   it('never proposes a gas condensing boiler, which stays an item a client may add', () => {
     const types = MEASURES_FOR_PLANNER.map((m) => m.renovation_component_type);
     expect(types).not.toContain('CONDENSING_BOILER');
-    expect(types).toEqual(expect.arrayContaining(['AIRTIGHTNESS_IMPROVEMENT', 'LOW_TEMPERATURE_RADIATORS_WHOLE_HOME', 'GLAZING_REPLACEMENT_HR']));
+    expect(types).toEqual(
+      expect.arrayContaining(['AIRTIGHTNESS_IMPROVEMENT', 'LOW_TEMPERATURE_RADIATORS_WHOLE_HOME', 'GLAZING_REPLACEMENT_HR']),
+    );
     expect(applyEffect('CONDENSING_BOILER', HOUSE, 1)).toMatchObject({ heating_type: 'GAS', heating_device: 'CONDENSING_BOILER' });
   });
 
@@ -166,7 +201,10 @@ describe('planner measures and prerequisites', () => {
       for (const type of row.measures) {
         const m = MEASURES_FOR_PLANNER.find((x) => x.renovation_component_type === type);
         expect(m, `${row.id} -> ${type}`).toBeDefined();
-        expect(m!.requirements.some((r) => r.reason === row.reason && r.after_any === row.after_any), `${row.id} -> ${type}`).toBe(true);
+        expect(
+          m!.requirements.some((r) => r.reason === row.reason && r.after_any === row.after_any),
+          `${row.id} -> ${type}`,
+        ).toBe(true);
       }
     }
   });

@@ -13,12 +13,16 @@ const PlannerData = z.strictObject({
   renovation_obligation: z.strictObject({
     region: Region,
     within_years: z.number().int().positive(),
-    rows: z.array(z.strictObject({
-      ...sourced,
-      deeds_from: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
-      label: z.string(),
-      applies_to_labels: z.array(z.string()).min(1),
-    })).min(1),
+    rows: z
+      .array(
+        z.strictObject({
+          ...sourced,
+          deeds_from: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+          label: z.string(),
+          applies_to_labels: z.array(z.string()).min(1),
+        }),
+      )
+      .min(1),
   }),
   state_order_rules: z.strictObject({ ...sourced, rules: z.array(z.string()) }),
   standards: z.strictObject({
@@ -29,25 +33,30 @@ const PlannerData = z.strictObject({
     heat_pump_kept_ages: z.array(InstallationAge),
   }),
   emitters: z.strictObject({ ...sourced, radiators_built_before: z.number().int() }),
-  pv_sizing: z.strictObject({ ...sourced, household_kwh_per_year: z.strictObject({ BE: z.number().positive(), NL: z.number().positive() }) }),
+  pv_sizing: z.strictObject({
+    ...sourced,
+    household_kwh_per_year: z.strictObject({ BE: z.number().positive(), NL: z.number().positive() }),
+  }),
   floor_access: z.strictObject({
     ...sourced,
     /** Per country, what a house's undescribed ground floor is taken to stand over (null: the model's default). */
     undescribed_house_floor_over: z.strictObject({ BE: z.literal('CRAWL_SPACE').nullable(), NL: z.literal('CRAWL_SPACE').nullable() }),
   }),
   cost_band: z.strictObject({ ...sourced, min_eur_per_m2: z.number().positive(), max_eur_per_m2: z.number().positive() }),
-  milestones: z.array(z.strictObject({
-    ...sourced,
-    kind: z.enum(['OBLIGATION', 'RENTAL_NORM']),
-    region: Region,
-    /** OBLIGATION: deeds from this date; RENTAL_NORM: leases from this date. */
-    deeds_from: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
-    label: z.string(),
-    /** OBLIGATION: years after the deed to reach the label. */
-    within_years: z.number().int().positive().optional(),
-    applies_to_labels: z.array(z.string()).min(1),
-    description: z.string(),
-  })),
+  milestones: z.array(
+    z.strictObject({
+      ...sourced,
+      kind: z.enum(['OBLIGATION', 'RENTAL_NORM']),
+      region: Region,
+      /** OBLIGATION: deeds from this date; RENTAL_NORM: leases from this date. */
+      deeds_from: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+      label: z.string(),
+      /** OBLIGATION: years after the deed to reach the label. */
+      within_years: z.number().int().positive().optional(),
+      applies_to_labels: z.array(z.string()).min(1),
+      description: z.string(),
+    }),
+  ),
   selection: z.strictObject({
     ...sourced,
     tie_score_points: z.number().nonnegative(),
@@ -85,5 +94,7 @@ const STATE_RULES = PLANNER_DATA.state_order_rules.rules.map((id) => {
  * one listed measure is planned. The reasons of the rules that still block `type`; empty when none.
  */
 export function stateOrderBlocks(type: string, planned: Partial<PropertyDescription>): string[] {
-  return STATE_RULES.filter((r) => r.measures.includes(type) && r.after_unless !== undefined && !evaluate(r.after_unless, planned)).map((r) => r.reason);
+  return STATE_RULES.filter((r) => r.measures.includes(type) && r.after_unless !== undefined && !evaluate(r.after_unless, planned)).map(
+    (r) => r.reason,
+  );
 }

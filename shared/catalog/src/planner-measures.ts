@@ -34,7 +34,11 @@ export const MEASURES_FOR_PLANNER: readonly PlannerMeasure[] = allNodes()
  * Whether the planner may add `type` now: the home can take it, its order prerequisites are met
  * (or already satisfied by the property), it is not planned yet and no planned measure excludes it.
  */
-export function canPlan(type: string, property: Partial<PropertyDescription>, planned: readonly string[]): { ok: boolean; reasons: string[] } {
+export function canPlan(
+  type: string,
+  property: Partial<PropertyDescription>,
+  planned: readonly string[],
+): { ok: boolean; reasons: string[] } {
   const node = getNode(type);
   const reasons: string[] = [];
   if (planned.includes(type)) reasons.push(`${type} is already planned.`);

@@ -22,12 +22,18 @@ export function evaluate(predicate: Predicate, property: Partial<PropertyDescrip
   if (actual === undefined || actual === null) return (predicate.unknown ?? 'pass') === 'pass';
   const { value } = predicate;
   switch (predicate.op) {
-    case 'eq': return actual === value;
-    case 'neq': return actual !== value;
-    case 'gte': return typeof actual === 'number' && typeof value === 'number' && actual >= value;
-    case 'lte': return typeof actual === 'number' && typeof value === 'number' && actual <= value;
-    case 'in': return Array.isArray(value) && value.includes(actual);
-    case 'not_in': return Array.isArray(value) && !value.includes(actual);
+    case 'eq':
+      return actual === value;
+    case 'neq':
+      return actual !== value;
+    case 'gte':
+      return typeof actual === 'number' && typeof value === 'number' && actual >= value;
+    case 'lte':
+      return typeof actual === 'number' && typeof value === 'number' && actual <= value;
+    case 'in':
+      return Array.isArray(value) && value.includes(actual);
+    case 'not_in':
+      return Array.isArray(value) && !value.includes(actual);
     case 'at_least_level':
     case 'below_level': {
       const a = levelRank(actual);

@@ -98,7 +98,8 @@ export function priceCore(input: CoreInput): PricedItem {
   const age = dwellingAge(estate, year);
   const cost = round2(input.unitCostAtYear * quantity);
   const vat = vatFor(node.vat[country], {
-    date, dwelling_age_years: age,
+    date,
+    dwelling_age_years: age,
     ...(estate.heating_type_after ? { heating_type_after: estate.heating_type_after } : {}),
     ...(input.labourShare !== undefined ? { labour_share: input.labourShare } : {}),
     ...(input.fossilShare !== undefined ? { fossil_share: input.fossilShare } : {}),
@@ -106,8 +107,14 @@ export function priceCore(input: CoreInput): PricedItem {
   const vatCost = round2(vat.parts.reduce((sum, p) => sum + cost * p.share * p.rate, 0));
   const income = estate.income_category ?? DATA.income.default;
   const grant = grantFor(node, {
-    region, date, income_category: income, income_is_default: estate.income_category === undefined,
-    dwelling_age_years: age, year_built: estate.year_built, quantity, cost,
+    region,
+    date,
+    income_category: income,
+    income_is_default: estate.income_category === undefined,
+    dwelling_age_years: age,
+    year_built: estate.year_built,
+    quantity,
+    cost,
     companions: input.companions ?? [],
   });
   return {

@@ -83,10 +83,16 @@ describe('prices', () => {
 
   it('prices whole-home low-temperature radiators per m2 of habitable space, taxed with the system they serve', () => {
     // PRICE_LOW_TEMPERATURE_RADIATORS_WHOLE_HOME_BE: €46/m2.
-    const withHeatPump = flanders('LOW_TEMPERATURE_RADIATORS_WHOLE_HOME', 140, { date: '2025-08-01', estate: { ...OLD_HOUSE, heating_type_after: 'HEAT_PUMP' } });
+    const withHeatPump = flanders('LOW_TEMPERATURE_RADIATORS_WHOLE_HOME', 140, {
+      date: '2025-08-01',
+      estate: { ...OLD_HOUSE, heating_type_after: 'HEAT_PUMP' },
+    });
     expect(withHeatPump.estimated_cost).toBe(6440);
     expect(withHeatPump.sources.vat_case).toBe('BE_DISTRIBUTION_OLD');
-    const withGas = flanders('LOW_TEMPERATURE_RADIATORS_WHOLE_HOME', 140, { date: '2025-08-01', estate: { ...OLD_HOUSE, heating_type_after: 'GAS' } });
+    const withGas = flanders('LOW_TEMPERATURE_RADIATORS_WHOLE_HOME', 140, {
+      date: '2025-08-01',
+      estate: { ...OLD_HOUSE, heating_type_after: 'GAS' },
+    });
     expect(withGas.vat_rate).toBe(0.21);
   });
 
@@ -187,7 +193,11 @@ describe('grants, checked by hand against their data rows', () => {
 
   it('WL_2025_ROOF_INSULATION_LOW: €120/m2 capped at 70% of the cost', () => {
     const p = priceItem({
-      node: 'INCLINED_ROOF_INSULATION_INSIDE', quantity: 90, country: 'BE', region: 'WALLONIA', year: 2025,
+      node: 'INCLINED_ROOF_INSULATION_INSIDE',
+      quantity: 90,
+      country: 'BE',
+      region: 'WALLONIA',
+      year: 2025,
       estate: { ...OLD_HOUSE, income_category: 'LOW' },
     });
     // Cost 90 x €82 x 0.97 (REGION_FACTOR_WALLONIA) = €7,158.60; 90 x €120 = €10,800 > 70% cap = €5,011.02.
@@ -196,9 +206,16 @@ describe('grants, checked by hand against their data rows', () => {
   });
 
   it('WL_2025_WINDOWS_*: €156 / €78 / €52 per m2 for R1 / R3 / R4, new windows only, until 30 Sep 2026', () => {
-    const wallonia = (node: string, income_category: 'LOW' | 'MIDDLE' | 'HIGH', extra: Partial<PriceItemInput> = {}) => priceItem({
-      node, quantity: 20, country: 'BE', region: 'WALLONIA', year: 2025, estate: { ...OLD_HOUSE, income_category }, ...extra,
-    });
+    const wallonia = (node: string, income_category: 'LOW' | 'MIDDLE' | 'HIGH', extra: Partial<PriceItemInput> = {}) =>
+      priceItem({
+        node,
+        quantity: 20,
+        country: 'BE',
+        region: 'WALLONIA',
+        year: 2025,
+        estate: { ...OLD_HOUSE, income_category },
+        ...extra,
+      });
     // Cost 20 x €615 x 0.97 = €11,931; R1 20 x €156 = €3,120 (under the 70% cap).
     expect(wallonia('WINDOW_REPLACEMENT_PVC_HR', 'LOW').subsidy_amount).toBe(3120);
     expect(wallonia('WINDOW_REPLACEMENT_PVC_HR', 'MIDDLE').subsidy_amount).toBe(1560);
@@ -209,7 +226,8 @@ describe('grants, checked by hand against their data rows', () => {
   });
 
   it('Brussels: no RENOLUTION premium for 2025 invoices, the 2024 rule before', () => {
-    const bx = (year: number) => priceItem({ node: 'HEAT_PUMP_AIR_WATER', quantity: 1, country: 'BE', region: 'BRUSSELS', year, estate: OLD_HOUSE });
+    const bx = (year: number) =>
+      priceItem({ node: 'HEAT_PUMP_AIR_WATER', quantity: 1, country: 'BE', region: 'BRUSSELS', year, estate: OLD_HOUSE });
     expect(bx(2024).subsidy_amount).toBe(4500); // BX_RENOLUTION_2024_HEAT_PUMP_AIR_WATER_MIDDLE
     expect(bx(2025).subsidy_amount).toBe(0);
     expect(bx(2025).scheme).toBeNull();
@@ -217,7 +235,12 @@ describe('grants, checked by hand against their data rows', () => {
   });
 
   it('never grants more than the cost, for any leaf, region, income and year', () => {
-    const places = [['BE', 'FLANDERS'], ['BE', 'BRUSSELS'], ['BE', 'WALLONIA'], ['NL', 'NETHERLANDS']] as const;
+    const places = [
+      ['BE', 'FLANDERS'],
+      ['BE', 'BRUSSELS'],
+      ['BE', 'WALLONIA'],
+      ['NL', 'NETHERLANDS'],
+    ] as const;
     const companions = DATA.grants.flatMap((r) => r.nodes);
     let checked = 0;
     for (const leaf of allNodes().filter((n) => isLeaf(n) && n.scope !== 'derived')) {
@@ -225,8 +248,18 @@ describe('grants, checked by hand against their data rows', () => {
         for (const income_category of ['LOW', 'MIDDLE', 'HIGH'] as const) {
           for (const year of [2024, 2025, 2026]) {
             for (const quantity of [0.5, 1, 25, 400]) {
-              const p = priceItem({ node: leaf, quantity, country, region, year, estate: { year_built: 1960, income_category }, companions });
-              expect(p.subsidy_amount, `${leaf.renovation_component_type} ${region} ${income_category} ${year}`).toBeLessThanOrEqual(p.estimated_cost);
+              const p = priceItem({
+                node: leaf,
+                quantity,
+                country,
+                region,
+                year,
+                estate: { year_built: 1960, income_category },
+                companions,
+              });
+              expect(p.subsidy_amount, `${leaf.renovation_component_type} ${region} ${income_category} ${year}`).toBeLessThanOrEqual(
+                p.estimated_cost,
+              );
               expect(p.subsidy_amount).toBeGreaterThanOrEqual(0);
               checked++;
             }
@@ -253,8 +286,22 @@ describe('government grants grouping', () => {
       total_estimated_cost: 1680 + 3500,
       total_estimated_vat_cost: 100.8 + 210,
       eligible_renovation_items: [
-        { renovation_item_id: 'a', renovation_component_type: 'CAVITY_WALL_INSULATION', estimated_cost: 1680, subsidy_amount: 420, scheme: 'Mijn VerbouwPremie', conditions: expect.any(Array) },
-        { renovation_item_id: 'b', renovation_component_type: 'EXTERIOR_WALL_INSULATION', estimated_cost: 3500, subsidy_amount: 875, scheme: 'Mijn VerbouwPremie', conditions: expect.any(Array) },
+        {
+          renovation_item_id: 'a',
+          renovation_component_type: 'CAVITY_WALL_INSULATION',
+          estimated_cost: 1680,
+          subsidy_amount: 420,
+          scheme: 'Mijn VerbouwPremie',
+          conditions: expect.any(Array),
+        },
+        {
+          renovation_item_id: 'b',
+          renovation_component_type: 'EXTERIOR_WALL_INSULATION',
+          estimated_cost: 3500,
+          subsidy_amount: 875,
+          scheme: 'Mijn VerbouwPremie',
+          conditions: expect.any(Array),
+        },
       ],
     });
     expect(grants.TECHNICAL_INSTALLATIONS!.eligible_renovation_items.map((i) => i.renovation_item_id)).toEqual(['c']);

@@ -20,7 +20,10 @@ export type QuantityContext = Partial<PropertyDescription> & {
 };
 
 export class MissingQuantityInputError extends Error {
-  constructor(readonly renovation_component_type: string, readonly needs: string[]) {
+  constructor(
+    readonly renovation_component_type: string,
+    readonly needs: string[],
+  ) {
     super(`${renovation_component_type}: quantity needs one of ${needs.join(', ')}`);
   }
 }
@@ -70,10 +73,18 @@ export function quantityFor(nodeOrType: CatalogueNode | string, ctx: QuantityCon
     case 'basement_ceiling_surface':
       return need(
         first(ctx.basement_ceiling_surface, ctx.floor_surface, ctx.ground_floor_surface, footprint(ctx)),
-        'basement_ceiling_surface', 'floor_surface', 'ground_floor_surface', 'habitable_space_m2',
+        'basement_ceiling_surface',
+        'floor_surface',
+        'ground_floor_surface',
+        'habitable_space_m2',
       );
     case 'ground_floor_surface':
-      return need(first(ctx.ground_floor_surface, ctx.floor_surface, footprint(ctx)), 'ground_floor_surface', 'floor_surface', 'habitable_space_m2');
+      return need(
+        first(ctx.ground_floor_surface, ctx.floor_surface, footprint(ctx)),
+        'ground_floor_surface',
+        'floor_surface',
+        'habitable_space_m2',
+      );
     case 'habitable_space':
       return need(ctx.habitable_space_m2, 'habitable_space_m2');
     case 'room_floor_surface':

@@ -46,10 +46,19 @@ export function supportingWorks(items: readonly SupportedItem[], estate: Support
     derived.push({ ...priced, supports: [...new Set(supports)] });
   };
   const lump = (type: string, amount: number, row: string, supports: string[], assumption: string): void => {
-    add(priceCore({
-      ...base, node: getNode(type), requestedType: type, quantity: 1, unitCostAtYear: amount, labourShare: undefined,
-      priceRow: row, extraAssumptions: [assumption],
-    }), supports);
+    add(
+      priceCore({
+        ...base,
+        node: getNode(type),
+        requestedType: type,
+        quantity: 1,
+        unitCostAtYear: amount,
+        labourShare: undefined,
+        priceRow: row,
+        extraAssumptions: [assumption],
+      }),
+      supports,
+    );
   };
   const sw = DATA.supporting;
 
@@ -77,8 +86,13 @@ export function supportingWorks(items: readonly SupportedItem[], estate: Support
       supports.push(item.renovation_component_type);
     }
     if (demolition > 0 && !skip.has('DEMOLITION')) {
-      lump('DEMOLITION', demolition * regionalFactor(region) * costIndexFactor(country, year).factor, 'REMOVAL_*', supports,
-        'Demolition priced per replaced element (supporting-works.json removal rows).');
+      lump(
+        'DEMOLITION',
+        demolition * regionalFactor(region) * costIndexFactor(country, year).factor,
+        'REMOVAL_*',
+        supports,
+        'Demolition priced per replaced element (supporting-works.json removal rows).',
+      );
     }
     if (m3 > 0 && !skip.has('WASTE_DISPOSAL')) {
       const containers = Math.ceil(m3 / sw.waste_container.m3);
@@ -90,29 +104,49 @@ export function supportingWorks(items: readonly SupportedItem[], estate: Support
   if (structural.length > 0 && !skip.has('ARCHITECT')) {
     const row = sw.architect.find((r) => r.country === country)!;
     const works = structural.reduce((sum, i) => sum + costOf(i), 0);
-    lump('ARCHITECT', works * row.rate, row.id, structural.map((i) => i.renovation_component_type),
-      `Architect fee ${(row.rate * 100).toFixed(0)}% of the structural works (${round2(works)} EUR excl. VAT).`);
+    lump(
+      'ARCHITECT',
+      works * row.rate,
+      row.id,
+      structural.map((i) => i.renovation_component_type),
+      `Architect fee ${(row.rate * 100).toFixed(0)}% of the structural works (${round2(works)} EUR excl. VAT).`,
+    );
   }
 
   const cutoff = sw.asbestos_inventory.find((r) => r.country === country)!;
-  const triggers = items.filter((i) => sw.asbestos_inventory_triggers.roots.includes(rootOf(getNode(i.renovation_component_type)).renovation_component_type));
+  const triggers = items.filter((i) =>
+    sw.asbestos_inventory_triggers.roots.includes(rootOf(getNode(i.renovation_component_type)).renovation_component_type),
+  );
   if (estate.year_built < cutoff.built_before && triggers.length > 0 && !skip.has('ASBESTOS_INVENTORY')) {
-    add(priceItem({ ...base, node: 'ASBESTOS_INVENTORY', quantity: 1 }), triggers.map((i) => i.renovation_component_type));
+    add(
+      priceItem({ ...base, node: 'ASBESTOS_INVENTORY', quantity: 1 }),
+      triggers.map((i) => i.renovation_component_type),
+    );
   }
 
   // Wallonia's primes for walls, windows, floors, heating and ventilation need a prior audit logement.
   const audit = sw.housing_audit.find((r) => r.region === region);
-  const audited = audit ? items.filter((i) => audit.trigger_roots.includes(rootOf(getNode(i.renovation_component_type)).renovation_component_type)) : [];
+  const audited = audit
+    ? items.filter((i) => audit.trigger_roots.includes(rootOf(getNode(i.renovation_component_type)).renovation_component_type))
+    : [];
   if (audited.length > 0 && !skip.has('HOUSING_AUDIT')) {
-    add(priceItem({ ...base, node: 'HOUSING_AUDIT', quantity: 1 }), audited.map((i) => i.renovation_component_type));
+    add(
+      priceItem({ ...base, node: 'HOUSING_AUDIT', quantity: 1 }),
+      audited.map((i) => i.renovation_component_type),
+    );
   }
 
   const safety = sw.safety_coordination.find((r) => r.country === country);
   if (safety && !skip.has('SAFETY_COORDINATION')) {
     const works = items.reduce((sum, i) => sum + costOf(i), 0) + derived.reduce((sum, d) => sum + d.estimated_cost, 0);
     if (works >= safety.threshold) {
-      lump('SAFETY_COORDINATION', Math.max(safety.minimum, works * safety.rate), safety.id, items.map((i) => i.renovation_component_type),
-        `Safety coordination required from ${safety.threshold} EUR of works; assumes several contractors.`);
+      lump(
+        'SAFETY_COORDINATION',
+        Math.max(safety.minimum, works * safety.rate),
+        safety.id,
+        items.map((i) => i.renovation_component_type),
+        `Safety coordination required from ${safety.threshold} EUR of works; assumes several contractors.`,
+      );
     }
   }
   return derived;

@@ -17,10 +17,13 @@ describe('supporting works', () => {
   it('adds scaffolding for pitched-roof works but not for cavity fill or inside roof insulation', () => {
     const roof = supportingWorks([{ renovation_component_type: 'INCLINED_ROOF_INSULATION_OUTSIDE', quantity: 120 }], flanders(2005));
     expect(roof.find((d) => d.renovation_component_type === 'SCAFFOLDING')?.quantity).toBe(60); // SCAFFOLD_PITCHED_ROOF 0.5
-    const light = supportingWorks([
-      { renovation_component_type: 'CAVITY_WALL_INSULATION', quantity: 100 },
-      { renovation_component_type: 'INCLINED_ROOF_INSULATION_INSIDE', quantity: 100 },
-    ], flanders(2005));
+    const light = supportingWorks(
+      [
+        { renovation_component_type: 'CAVITY_WALL_INSULATION', quantity: 100 },
+        { renovation_component_type: 'INCLINED_ROOF_INSULATION_INSIDE', quantity: 100 },
+      ],
+      flanders(2005),
+    );
     expect(types(light)).not.toContain('SCAFFOLDING');
   });
 
@@ -36,7 +39,9 @@ describe('supporting works', () => {
     expect(types(nl(1990))).toContain('ASBESTOS_INVENTORY');
     expect(types(nl(2000))).not.toContain('ASBESTOS_INVENTORY');
     // Works that disturb no existing material need no inventory.
-    expect(types(supportingWorks([{ renovation_component_type: 'SOLAR_PANELS', quantity: 4 }], flanders(1975)))).not.toContain('ASBESTOS_INVENTORY');
+    expect(types(supportingWorks([{ renovation_component_type: 'SOLAR_PANELS', quantity: 4 }], flanders(1975)))).not.toContain(
+      'ASBESTOS_INVENTORY',
+    );
   });
 
   it('does not repeat a supporting work the renovation already has', () => {
@@ -45,18 +50,31 @@ describe('supporting works', () => {
   });
 
   it('adds demolition and waste for replaced elements (REMOVAL_* rows, WASTE_CONTAINER_SIZE 10 m3)', () => {
-    const derived = supportingWorks([
-      { renovation_component_type: 'WINDOW_REPLACEMENT_PVC_HR', quantity: 20 },
-      { renovation_component_type: 'BATHROOM', quantity: 1 },
-    ], flanders(2005));
+    const derived = supportingWorks(
+      [
+        { renovation_component_type: 'WINDOW_REPLACEMENT_PVC_HR', quantity: 20 },
+        { renovation_component_type: 'BATHROOM', quantity: 1 },
+      ],
+      flanders(2005),
+    );
     // 20 x €30 + €1,500; waste 20 x 0.05 + 5 = 6 m3 -> one container at €350.
     expect(derived.find((d) => d.renovation_component_type === 'DEMOLITION')?.estimated_cost).toBe(2100);
     expect(derived.find((d) => d.renovation_component_type === 'WASTE_DISPOSAL')).toMatchObject({ quantity: 1, estimated_cost: 350 });
   });
 
   it('adds an architect for structural works (ARCHITECT_BE 12%)', () => {
-    const wall = priceItem({ node: 'INTERIOR_WALL_REMOVAL', quantity: 1, country: 'BE', region: 'FLANDERS', year: 2025, estate: { year_built: 2005 } });
-    const derived = supportingWorks([{ renovation_component_type: 'INTERIOR_WALL_REMOVAL', quantity: 1, estimated_cost: wall.estimated_cost }], flanders(2005));
+    const wall = priceItem({
+      node: 'INTERIOR_WALL_REMOVAL',
+      quantity: 1,
+      country: 'BE',
+      region: 'FLANDERS',
+      year: 2025,
+      estate: { year_built: 2005 },
+    });
+    const derived = supportingWorks(
+      [{ renovation_component_type: 'INTERIOR_WALL_REMOVAL', quantity: 1, estimated_cost: wall.estimated_cost }],
+      flanders(2005),
+    );
     const architect = derived.find((d) => d.renovation_component_type === 'ARCHITECT')!;
     expect(architect.estimated_cost).toBe(480); // 12% x €4,000
     expect(architect.vat_rate).toBe(0.21);
@@ -72,20 +90,26 @@ describe('supporting works', () => {
   });
 
   it('returns only derived-scope items', () => {
-    const derived = supportingWorks([
-      { renovation_component_type: 'ROOF_COVERING_TILES', quantity: 100 },
-      { renovation_component_type: 'STAIRCASE_REPLACEMENT_WOOD', quantity: 1 },
-    ], flanders(1960));
+    const derived = supportingWorks(
+      [
+        { renovation_component_type: 'ROOF_COVERING_TILES', quantity: 100 },
+        { renovation_component_type: 'STAIRCASE_REPLACEMENT_WOOD', quantity: 1 },
+      ],
+      flanders(1960),
+    );
     expect(types(derived).sort()).toEqual(['ARCHITECT', 'ASBESTOS_INVENTORY', 'DEMOLITION', 'SCAFFOLDING', 'WASTE_DISPOSAL']);
   });
 
-  it('adds Wallonia\'s audit logement once, before the works whose primes need it, not for roof works alone nor in Flanders', () => {
+  it("adds Wallonia's audit logement once, before the works whose primes need it, not for roof works alone nor in Flanders", () => {
     const wallonia: SupportingEstate = { year_built: 1955, country: 'BE', region: 'WALLONIA', year: 2026 };
-    const works = supportingWorks([
-      { renovation_component_type: 'ATTIC_FLOOR_INSULATION', quantity: 80 },
-      { renovation_component_type: 'WINDOW_REPLACEMENT_PVC_HR', quantity: 20 },
-      { renovation_component_type: 'HEAT_PUMP_AIR_WATER', quantity: 1 },
-    ], wallonia);
+    const works = supportingWorks(
+      [
+        { renovation_component_type: 'ATTIC_FLOOR_INSULATION', quantity: 80 },
+        { renovation_component_type: 'WINDOW_REPLACEMENT_PVC_HR', quantity: 20 },
+        { renovation_component_type: 'HEAT_PUMP_AIR_WATER', quantity: 1 },
+      ],
+      wallonia,
+    );
     const audit = works.filter((d) => d.renovation_component_type === 'HOUSING_AUDIT');
     expect(audit).toHaveLength(1);
     expect(audit[0]!.supports).toEqual(['WINDOW_REPLACEMENT_PVC_HR', 'HEAT_PUMP_AIR_WATER']);
@@ -94,6 +118,8 @@ describe('supporting works', () => {
     expect(audit[0]!.subsidy_amount).toBe(Math.min(228, audit[0]!.estimated_cost * 0.5));
     const roofOnly = supportingWorks([{ renovation_component_type: 'ATTIC_FLOOR_INSULATION', quantity: 80 }], wallonia);
     expect(types(roofOnly)).not.toContain('HOUSING_AUDIT');
-    expect(types(supportingWorks([{ renovation_component_type: 'WINDOW_REPLACEMENT_PVC_HR', quantity: 20 }], flanders(1955)))).not.toContain('HOUSING_AUDIT');
+    expect(
+      types(supportingWorks([{ renovation_component_type: 'WINDOW_REPLACEMENT_PVC_HR', quantity: 20 }], flanders(1955))),
+    ).not.toContain('HOUSING_AUDIT');
   });
 });

@@ -11,7 +11,13 @@ export const SCOPES = [...CLIENT_SCOPES, 'derived'] as const satisfies readonly 
 export type Unit = 'm2' | 'm' | 'piece' | 'kWp' | 'lump_sum';
 
 export const GRANT_CATEGORIES = [
-  'ROOF', 'OUTER_WALLS', 'FLOORS', 'WINDOWS_AND_DOORS', 'TECHNICAL_INSTALLATIONS', 'ASBESTOS_REMOVAL', 'OTHER',
+  'ROOF',
+  'OUTER_WALLS',
+  'FLOORS',
+  'WINDOWS_AND_DOORS',
+  'TECHNICAL_INSTALLATIONS',
+  'ASBESTOS_REMOVAL',
+  'OTHER',
 ] as const;
 export type GrantCategory = (typeof GRANT_CATEGORIES)[number];
 

@@ -14,8 +14,17 @@ export interface VatContext {
   fossil_share?: number;
 }
 
-export interface VatPart { share: number; rate: number; rate_id: string }
-export interface VatDecision { rule: VatRuleId; case_id: string; parts: VatPart[]; effective_rate: number }
+export interface VatPart {
+  share: number;
+  rate: number;
+  rate_id: string;
+}
+export interface VatDecision {
+  rule: VatRuleId;
+  case_id: string;
+  parts: VatPart[];
+  effective_rate: number;
+}
 
 function rate(id: string): number {
   const row = DATA.vat.rates.find((r) => r.id === id);
@@ -28,7 +37,11 @@ function holds(c: VatCase, ctx: VatContext): boolean {
   if (w.from !== undefined && ctx.date < w.from) return false;
   if (w.to !== undefined && ctx.date > w.to) return false;
   if (w.min_dwelling_age_years !== undefined && ctx.dwelling_age_years < w.min_dwelling_age_years) return false;
-  if (w.heating_type_after_in !== undefined && (ctx.heating_type_after === undefined || !w.heating_type_after_in.includes(ctx.heating_type_after))) return false;
+  if (
+    w.heating_type_after_in !== undefined &&
+    (ctx.heating_type_after === undefined || !w.heating_type_after_in.includes(ctx.heating_type_after))
+  )
+    return false;
   return true;
 }
 

@@ -1,7 +1,17 @@
 import { z } from 'zod';
 import {
-  Country, EcoFacility, EstateFormat, EstateType, GlazingType, GroundFloorType, HeatingDevice, HeatingType, InsulationLevel,
-  RoofType, SanitaryHeatingDevice, VentilationType,
+  Country,
+  EcoFacility,
+  EstateFormat,
+  EstateType,
+  GlazingType,
+  GroundFloorType,
+  HeatingDevice,
+  HeatingType,
+  InsulationLevel,
+  RoofType,
+  SanitaryHeatingDevice,
+  VentilationType,
 } from './enums.ts';
 import { Timestamp, Uuid } from './identity.ts';
 import { paginated } from './renovations.ts';
@@ -13,7 +23,11 @@ import { TrajectoryJobMetadata } from './trajectory.ts';
  * shapes are fixed here so every context builds on the same names.
  */
 
-export const CalculationJobType = z.enum(['EPC_DOCUMENT_PROCESSING', 'ENERGY_EFFICIENCY_INDICATION', 'SUGGESTED_RENOVATION_TRAJECTORY_CALCULATION']);
+export const CalculationJobType = z.enum([
+  'EPC_DOCUMENT_PROCESSING',
+  'ENERGY_EFFICIENCY_INDICATION',
+  'SUGGESTED_RENOVATION_TRAJECTORY_CALCULATION',
+]);
 export const CalculationJobStatus = z.enum(['NOT_STARTED', 'RUNNING', 'FINISHED', 'FAILED', 'STOPPED']);
 export type CalculationJobType = z.infer<typeof CalculationJobType>;
 export type CalculationJobStatus = z.infer<typeof CalculationJobStatus>;
@@ -91,14 +105,17 @@ export const IndicationRecord = z.object({
   id: Uuid,
   calculation_status: IndicationStatus,
   calculation_type: IndicationCalculationType,
-  metadata: z.object({
-    epc_score: z.number().nullable(),
-    epc_label: z.string().nullable(),
-    energy_efficiency_type: z.string().nullable(),
-    region: z.string().nullable(),
-    confidence_score: z.number().nullable(),
-    disclaimer: z.string(),
-  }).partial().extend({ disclaimer: z.string() }),
+  metadata: z
+    .object({
+      epc_score: z.number().nullable(),
+      epc_label: z.string().nullable(),
+      energy_efficiency_type: z.string().nullable(),
+      region: z.string().nullable(),
+      confidence_score: z.number().nullable(),
+      disclaimer: z.string(),
+    })
+    .partial()
+    .extend({ disclaimer: z.string() }),
 });
 export type IndicationRecord = z.infer<typeof IndicationRecord>;
 
@@ -121,13 +138,15 @@ export const WebhookDeliveryView = z.object({
   type: z.string(),
   url: z.string(),
   status: z.enum(['PENDING', 'DELIVERED', 'GAVE_UP']),
-  attempts: z.array(z.object({
-    attempt: z.number().int(),
-    at: Timestamp,
-    status_code: z.number().int().nullable(),
-    error: z.string().nullable(),
-    duration_ms: z.number(),
-  })),
+  attempts: z.array(
+    z.object({
+      attempt: z.number().int(),
+      at: Timestamp,
+      status_code: z.number().int().nullable(),
+      error: z.string().nullable(),
+      duration_ms: z.number(),
+    }),
+  ),
   next_attempt_at: Timestamp.nullable(),
 });
 
@@ -257,7 +276,12 @@ export const EpcDocumentJobMetadata = z.object({
 export const FailedJobMetadata = z.object({ error: JobError });
 
 /** A job's `metadata` by its state: `{}` before it finishes; one of the others after. */
-export const CalculationJobMetadata = z.union([FinishedTrajectoryJobMetadata, EpcDocumentJobMetadata, FailedJobMetadata, z.strictObject({})]);
+export const CalculationJobMetadata = z.union([
+  FinishedTrajectoryJobMetadata,
+  EpcDocumentJobMetadata,
+  FailedJobMetadata,
+  z.strictObject({}),
+]);
 
 /** The events a job's `webhook_url` is called with, and the job status each announces. */
 export const JOB_WEBHOOK_EVENTS = [

@@ -97,7 +97,13 @@ describe('Interface conformance: request schemas', () => {
   it('every example value in the list is one the list allows', () => {
     const wrong = Object.values(INTERFACE_SPEC.requests).flatMap((r) =>
       Object.entries(r.fields)
-        .filter(([, f]) => f.enum && f.type !== 'string[]' && f.example !== undefined && !INTERFACE_SPEC.enums[f.enum]!.includes(exampleValue(f, INTERFACE_SPEC.enums) as string))
+        .filter(
+          ([, f]) =>
+            f.enum &&
+            f.type !== 'string[]' &&
+            f.example !== undefined &&
+            !INTERFACE_SPEC.enums[f.enum]!.includes(exampleValue(f, INTERFACE_SPEC.enums) as string),
+        )
         .map(([path]) => path),
     );
     expect(wrong).toEqual([]);

@@ -51,7 +51,9 @@ export function consumersOf(origin: string, running?: readonly string[]): string
   while (pending.length > 0) {
     const current = pending.pop()!;
     const next = [
-      ...Object.entries(EVENT_CONSUMPTION).filter(([, origins]) => (origins as readonly string[]).includes(current)).map(([consumer]) => consumer),
+      ...Object.entries(EVENT_CONSUMPTION)
+        .filter(([, origins]) => (origins as readonly string[]).includes(current))
+        .map(([consumer]) => consumer),
       ...(WORKFLOW_COMMANDS[current] ?? []),
     ];
     for (const context of next) {

@@ -35,7 +35,17 @@ export const VentilationType = z.enum(['NONE', 'SYSTEM_A', 'SYSTEM_B', 'SYSTEM_C
  */
 export const BasementType = z.enum(['NONE', 'FULL', 'PARTIAL', 'UNSPECIFIED', /* extensions */ 'CRAWL_SPACE']);
 /** The kind of space heating, mostly by energy carrier (HEAT_PUMP: an electric heat pump). */
-export const HeatingType = z.enum(['ELECTRIC', 'FUEL_OIL', 'GAS', 'HEAT_PUMP', 'PELLET_FUEL', 'WOOD', 'NONE', /* extensions */ 'PROPANE', 'DISTRICT_HEATING']);
+export const HeatingType = z.enum([
+  'ELECTRIC',
+  'FUEL_OIL',
+  'GAS',
+  'HEAT_PUMP',
+  'PELLET_FUEL',
+  'WOOD',
+  'NONE',
+  /* extensions */ 'PROPANE',
+  'DISTRICT_HEATING',
+]);
 /** The space-heating generator. */
 export const HeatingDevice = z.enum([
   'DIRECT_ACCUMULATION',
@@ -52,15 +62,45 @@ export const HeatingDevice = z.enum([
   'DISTRICT_HEATING_SUBSTATION',
 ]);
 /** The domestic hot-water generator; NOT_SEPARATED: the space-heating device also makes hot water. */
-export const SanitaryHeatingDevice = z.enum(['GAS_BOILER', 'FUEL_OIL_BOILER', 'ELECTRIC_BOILER', 'HEAT_PUMP_BOILER', 'NOT_SEPARATED', 'NONE']);
-export const EcoFacility = z.enum(['SOLAR_PANELS', 'SOLAR_BOILER', 'HEAT_PUMP', 'HOME_BATTERY', 'RAINWATER_TANK', 'VENTILATION_C', 'VENTILATION_D', 'GREEN_ROOF', 'EV_CHARGER']);
+export const SanitaryHeatingDevice = z.enum([
+  'GAS_BOILER',
+  'FUEL_OIL_BOILER',
+  'ELECTRIC_BOILER',
+  'HEAT_PUMP_BOILER',
+  'NOT_SEPARATED',
+  'NONE',
+]);
+export const EcoFacility = z.enum([
+  'SOLAR_PANELS',
+  'SOLAR_BOILER',
+  'HEAT_PUMP',
+  'HOME_BATTERY',
+  'RAINWATER_TANK',
+  'VENTILATION_C',
+  'VENTILATION_D',
+  'GREEN_ROOF',
+  'EV_CHARGER',
+]);
 /** Estate-only enumerations (docs/http-contract.md "Estates and their parts"). */
 export const EstateStatus = z.enum(['DRAFT', 'FOR_SALE', 'UNDER_OPTION', 'SOLD', 'FOR_RENT', 'RENTED', 'OFF_MARKET']);
 /** The type of one roof of an estate (a home with both has two roofs). */
 export const EstateRoofType = z.enum(['INCLINED', 'FLAT']);
 export const EstateFloorType = z.enum(['BASEMENT', 'GROUND_FLOOR', 'UPPER_FLOOR', 'ATTIC']);
 export const EstateRoomType = z.enum([
-  'LIVING_ROOM', 'DINING_ROOM', 'KITCHEN', 'BEDROOM', 'BATHROOM', 'TOILET', 'HALL', 'OFFICE', 'LAUNDRY', 'STORAGE', 'GARAGE', 'CELLAR', 'ATTIC_ROOM', 'OTHER',
+  'LIVING_ROOM',
+  'DINING_ROOM',
+  'KITCHEN',
+  'BEDROOM',
+  'BATHROOM',
+  'TOILET',
+  'HALL',
+  'OFFICE',
+  'LAUNDRY',
+  'STORAGE',
+  'GARAGE',
+  'CELLAR',
+  'ATTIC_ROOM',
+  'OTHER',
 ]);
 export const EstateStaircaseType = z.enum(['STRAIGHT', 'QUARTER_TURN', 'HALF_TURN', 'SPIRAL']);
 /** Which system an estate came from (docs/http-contract.md "Estates and their parts", extension on create). */

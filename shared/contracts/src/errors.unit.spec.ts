@@ -20,7 +20,17 @@ describe('error messages name the field in plain language', () => {
   });
 
   it('names nested fields and URL rules', () => {
-    expect(messagesFor({ year_built: 1960, estate_format: 'OPEN', habitable_space_m2: 100, zip_code: '9000', country: 'BE', webhook_url: 'ftp://x', eco_facilities: ['SOLAR_PANELS', 'JACUZZI'] })).toEqual([
+    expect(
+      messagesFor({
+        year_built: 1960,
+        estate_format: 'OPEN',
+        habitable_space_m2: 100,
+        zip_code: '9000',
+        country: 'BE',
+        webhook_url: 'ftp://x',
+        eco_facilities: ['SOLAR_PANELS', 'JACUZZI'],
+      }),
+    ).toEqual([
       'eco_facilities.1 must be one of "SOLAR_PANELS", "SOLAR_BOILER", "HEAT_PUMP", "HOME_BATTERY", "RAINWATER_TANK", "VENTILATION_C", "VENTILATION_D", "GREEN_ROOF", "EV_CHARGER"',
       'webhook_url must be an absolute http(s) URL',
     ]);

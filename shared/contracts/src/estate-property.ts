@@ -26,14 +26,48 @@ export interface EstateData {
   roofs: readonly RoofLike[];
 }
 
-const OWN = ['year_built', 'estate_format', 'habitable_space_m2', 'estate_type', 'year_renovated', 'number_of_floors'] as const satisfies readonly (keyof EstateFieldValues & PropertyField)[];
-const ADDRESS = ['zip_code', 'country', 'street', 'house_number', 'house_number_extra', 'place'] as const satisfies readonly (keyof EstateAddress & PropertyField)[];
+const OWN = [
+  'year_built',
+  'estate_format',
+  'habitable_space_m2',
+  'estate_type',
+  'year_renovated',
+  'number_of_floors',
+] as const satisfies readonly (keyof EstateFieldValues & PropertyField)[];
+const ADDRESS = [
+  'zip_code',
+  'country',
+  'street',
+  'house_number',
+  'house_number_extra',
+  'place',
+] as const satisfies readonly (keyof EstateAddress & PropertyField)[];
 const ENERGY = [
-  'heating_type', 'heating_device', 'sanitary_heating_device', 'outer_wall_insulation_type', 'ventilation_type', 'window_glazing_type',
-  'window_glazing_surface', 'has_cavity_wall', 'cavity_wall_width', 'has_cavity_wall_insulation', 'outer_wall_surface', 'basement_type',
-  'basement_ceiling_surface', 'basement_ceiling_height', 'floor_above_basement_insulation_type', 'solid_ground_floor_insulation_type',
-  'ground_floor_surface', 'installation_age', 'has_solar_panels', 'solar_panels_kwp', 'has_solar_boiler', 'attic_usage',
-  'has_renewed_window_frames', 'air_tightness_v50', 'heat_emitter_type',
+  'heating_type',
+  'heating_device',
+  'sanitary_heating_device',
+  'outer_wall_insulation_type',
+  'ventilation_type',
+  'window_glazing_type',
+  'window_glazing_surface',
+  'has_cavity_wall',
+  'cavity_wall_width',
+  'has_cavity_wall_insulation',
+  'outer_wall_surface',
+  'basement_type',
+  'basement_ceiling_surface',
+  'basement_ceiling_height',
+  'floor_above_basement_insulation_type',
+  'solid_ground_floor_insulation_type',
+  'ground_floor_surface',
+  'installation_age',
+  'has_solar_panels',
+  'solar_panels_kwp',
+  'has_solar_boiler',
+  'attic_usage',
+  'has_renewed_window_frames',
+  'air_tightness_v50',
+  'heat_emitter_type',
 ] as const satisfies readonly (keyof EstateEnergyContext & PropertyField)[];
 
 const ROOF_PREFIX = { INCLINED: 'inclined_roof', FLAT: 'flat_roof' } as const;
@@ -145,7 +179,11 @@ export function estateFromProperty(p: PropertyDescription): { fields: Omit<Creat
   if (p.eco_facilities?.length) energy['eco_facilities'] = p.eco_facilities;
   const fields: Record<string, unknown> = { ...own, address, energy_context: energy };
   if (p.price !== undefined) fields['commercial_context'] = { price: p.price };
-  const dimensions = { width_cm: toCentimetres(p.building_width), depth_cm: toCentimetres(p.building_depth), height_cm: toCentimetres(p.cornice_height) };
+  const dimensions = {
+    width_cm: toCentimetres(p.building_width),
+    depth_cm: toCentimetres(p.building_depth),
+    height_cm: toCentimetres(p.cornice_height),
+  };
   if (Object.values(dimensions).some((v) => v !== null)) fields['dimensions'] = dimensions;
 
   const roofs: RoofLike[] = [];

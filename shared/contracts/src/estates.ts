@@ -1,7 +1,18 @@
 import { z } from 'zod';
 import {
-  Country, EcoFacility, EstateFloorType, EstateFormat, EstateProviderType, EstateRoofType, EstateRoomType, EstateStaircaseType,
-  EstateStatus, EstateType, GroundFloorType, InsulationLevel, QualityLabel, 
+  Country,
+  EcoFacility,
+  EstateFloorType,
+  EstateFormat,
+  EstateProviderType,
+  EstateRoofType,
+  EstateRoomType,
+  EstateStaircaseType,
+  EstateStatus,
+  EstateType,
+  GroundFloorType,
+  InsulationLevel,
+  QualityLabel,
 } from './enums.ts';
 import { MembershipStatus, Timestamp, Uuid } from './identity.ts';
 import { PropertyFields } from './trajectory-request.ts';
@@ -36,14 +47,22 @@ const asInRequest = <T extends z.ZodType>(field: z.ZodOptional<T>) => field.unwr
 /** PATCH bodies must change something; checked only when the fields themselves are valid. */
 const nonEmpty = { message: 'must change at least one field', when: (p: { issues: unknown[] }) => p.issues.length === 0 };
 /** A field a client may read but never write: naming it in a body is a 400 naming the field. */
-const readOnly = () => z.unknown().refine(() => false, { message: 'is not editable' }).optional().meta({ readOnly: true });
+const readOnly = () =>
+  z
+    .unknown()
+    .refine(() => false, { message: 'is not editable' })
+    .optional()
+    .meta({ readOnly: true });
 const readOnlyShape = <F extends string>(fields: readonly F[]) =>
   Object.fromEntries(fields.map((f) => [f, readOnly()])) as { [K in F]: ReturnType<typeof readOnly> };
 const optionalFields = <S extends Record<string, z.ZodType>>(shape: S) =>
   Object.fromEntries(Object.entries(shape).map(([k, v]) => [k, v.optional()])) as { [K in keyof S]: z.ZodOptional<S[K]> };
 /** A nested object in a body: any of its fields (null clears one); the object itself `null` clears them all. */
 const nestedInput = <S extends Record<string, z.ZodType>, F extends string = never>(shape: S, readOnlyFields: readonly F[] = []) =>
-  z.strictObject({ ...optionalFields(shape), ...readOnlyShape(readOnlyFields) }).nullable().optional();
+  z
+    .strictObject({ ...optionalFields(shape), ...readOnlyShape(readOnlyFields) })
+    .nullable()
+    .optional();
 
 const ecoFacilities = z
   .array(EcoFacility)
@@ -155,7 +174,17 @@ export type EstateChanges = z.infer<typeof EstateChanges>;
 
 /** Fields the service sets or that belong to sub-resources: never in a create or PATCH body. */
 export const ESTATE_READ_ONLY_FIELDS = [
-  'id', 'organization_id', 'created_at', 'updated_at', 'quality_label', 'referral_link', 'roofs', 'floors', 'files', 'media', 'members',
+  'id',
+  'organization_id',
+  'created_at',
+  'updated_at',
+  'quality_label',
+  'referral_link',
+  'roofs',
+  'floors',
+  'files',
+  'media',
+  'members',
 ] as const;
 
 const estateBodyShape = {
@@ -259,9 +288,23 @@ const FLOOR_READ_ONLY = [...PART_READ_ONLY, 'rooms', 'staircases'] as const;
 const FLOOR_PART_READ_ONLY = [...PART_READ_ONLY, 'floor_id'] as const;
 
 /** Create: the part's type is required (a part without one cannot carry renovation items); the rest may be unknown. */
-function partBodies<S extends Record<string, z.ZodType>>(rules: S, dimensions: Record<string, z.ZodType>, typeField: keyof S & string, readOnlyFields: readonly string[]) {
-  const rest = Object.fromEntries(Object.entries(rules).filter(([k]) => k !== typeField).map(([k, v]) => [k, v.optional()]));
-  const create = z.strictObject({ ...rest, [typeField]: rules[typeField]!, dimensions: nestedInput(dimensions), ...readOnlyShape(readOnlyFields) });
+function partBodies<S extends Record<string, z.ZodType>>(
+  rules: S,
+  dimensions: Record<string, z.ZodType>,
+  typeField: keyof S & string,
+  readOnlyFields: readonly string[],
+) {
+  const rest = Object.fromEntries(
+    Object.entries(rules)
+      .filter(([k]) => k !== typeField)
+      .map(([k, v]) => [k, v.optional()]),
+  );
+  const create = z.strictObject({
+    ...rest,
+    [typeField]: rules[typeField]!,
+    dimensions: nestedInput(dimensions),
+    ...readOnlyShape(readOnlyFields),
+  });
   const update = z
     .strictObject({ ...optionalFields(rules), dimensions: nestedInput(dimensions), ...readOnlyShape(readOnlyFields) })
     .refine((b) => Object.keys(b).length > 0, nonEmpty)
@@ -291,7 +334,9 @@ export const CreateFloorBody = floorBodies.create as unknown as z.ZodType<FloorI
 export const UpdateFloorBody = floorBodies.update as unknown as z.ZodType<FloorInput>;
 export const CreateRoomBody = roomBodies.create as unknown as z.ZodType<RoomInput & Pick<RoomFieldValues, 'estate_room_type'>>;
 export const UpdateRoomBody = roomBodies.update as unknown as z.ZodType<RoomInput>;
-export const CreateStaircaseBody = staircaseBodies.create as unknown as z.ZodType<StaircaseInput & Pick<StaircaseFieldValues, 'estate_staircase_type'>>;
+export const CreateStaircaseBody = staircaseBodies.create as unknown as z.ZodType<
+  StaircaseInput & Pick<StaircaseFieldValues, 'estate_staircase_type'>
+>;
 export const UpdateStaircaseBody = staircaseBodies.update as unknown as z.ZodType<StaircaseInput>;
 
 // ---- files, media and members ----
@@ -356,8 +401,22 @@ export type EstateListQuery = z.infer<typeof EstateListQuery>;
 
 const stamps = { created_at: Timestamp, updated_at: Timestamp } as const;
 export const Roof = z.object({ id: Uuid, dimensions: z.object(RoofDimensionRules), ...RoofFieldRules, estate_id: Uuid, ...stamps });
-export const Room = z.object({ id: Uuid, ...RoomFieldRules, estate_id: Uuid, floor_id: Uuid, dimensions: z.object(RoomDimensionRules), ...stamps });
-export const Staircase = z.object({ id: Uuid, dimensions: z.object(StaircaseDimensionRules), ...StaircaseFieldRules, estate_id: Uuid, floor_id: Uuid, ...stamps });
+export const Room = z.object({
+  id: Uuid,
+  ...RoomFieldRules,
+  estate_id: Uuid,
+  floor_id: Uuid,
+  dimensions: z.object(RoomDimensionRules),
+  ...stamps,
+});
+export const Staircase = z.object({
+  id: Uuid,
+  dimensions: z.object(StaircaseDimensionRules),
+  ...StaircaseFieldRules,
+  estate_id: Uuid,
+  floor_id: Uuid,
+  ...stamps,
+});
 export const Floor = z.object({
   id: Uuid,
   dimensions: z.object(FloorDimensionRules),

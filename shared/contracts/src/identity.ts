@@ -155,7 +155,11 @@ export type AdminCreateOrganizationBody = z.infer<typeof AdminCreateOrganization
  * Extensions: redeeming the single-use, expiring token a message sent to an address carries. The
  * token is the proof that the redeemer reads that address.
  */
-const EmailedToken = z.string().min(20).max(400).regex(/^[A-Za-z0-9._-]+$/, 'must be the code from the message');
+const EmailedToken = z
+  .string()
+  .min(20)
+  .max(400)
+  .regex(/^[A-Za-z0-9._-]+$/, 'must be the code from the message');
 export const AcceptInvitationBody = z.strictObject({ token: EmailedToken });
 export type AcceptInvitationBody = z.infer<typeof AcceptInvitationBody>;
 export const ConfirmEmailChangeBody = z.strictObject({ token: EmailedToken });
@@ -254,7 +258,14 @@ export const OutboxQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(1000).optional(),
 });
 export type OutboxQuery = z.infer<typeof OutboxQuery>;
-export const OutboxMessage = z.object({ id: z.string(), from: z.string(), to: z.string(), subject: z.string(), text: z.string(), sent_at: Timestamp });
+export const OutboxMessage = z.object({
+  id: z.string(),
+  from: z.string(),
+  to: z.string(),
+  subject: z.string(),
+  text: z.string(),
+  sent_at: Timestamp,
+});
 export type OutboxMessage = z.infer<typeof OutboxMessage>;
 
 export const ApiClientCreated = z.object({
@@ -360,7 +371,9 @@ export const IdentityEvents = {
   UserRegistered: z.object({ user_id: Uuid, email_address: z.string(), first_name: z.string(), last_name: z.string() }),
   UserUpdated: z.object({
     user_id: Uuid,
-    changes: z.object({ email_address: z.string(), first_name: z.string(), last_name: z.string(), external_id: z.string().nullable() }).partial(),
+    changes: z
+      .object({ email_address: z.string(), first_name: z.string(), last_name: z.string(), external_id: z.string().nullable() })
+      .partial(),
   }),
   /** A new address asked for; it replaces the current one only when confirmed with the token sent to it (hash stored). */
   UserEmailChangeRequested: z.object({ user_id: Uuid, email_address: z.string(), token_hash: z.string(), expires_at: Timestamp }),

@@ -92,7 +92,6 @@ export const MessageEnvelope = z.object({
   idempotency_key: z.string().min(1).optional(),
 });
 
-
 interface MessageParts {
   ids?: readonly string[];
   optionalIds?: readonly string[];
@@ -140,11 +139,16 @@ export type MessageCheck = { ok: true; value: ServiceRequest } | { ok: false; st
  * dropped (no query: `{}`, no body: undefined), so a handler never reads what nobody validated.
  */
 export function checkMessage(contract: MessageContract, payload: unknown): MessageCheck {
-  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) return { ok: false, status: 400, message: ['message must be an object'] };
+  if (typeof payload !== 'object' || payload === null || Array.isArray(payload))
+    return { ok: false, status: 400, message: ['message must be an object'] };
   const raw = payload as Partial<ServiceRequest> & Record<string, unknown>;
   // An actor object already checked (the gateway hands the same one per verified token in one process) is not parsed again.
   const known = typeof raw.actor === 'object' && raw.actor !== null && checkedActors.has(raw.actor);
-  const envelope = MessageEnvelope.safeParse({ actor: known ? null : raw.actor, correlation_id: raw.correlation_id, idempotency_key: raw.idempotency_key });
+  const envelope = MessageEnvelope.safeParse({
+    actor: known ? null : raw.actor,
+    correlation_id: raw.correlation_id,
+    idempotency_key: raw.idempotency_key,
+  });
   if (!envelope.success) return { ok: false, status: 400, message: formatIssues(envelope.error.issues, 'message') };
   if (known) envelope.data.actor = raw.actor;
   else if (envelope.data.actor) checkedActors.add(raw.actor as object);

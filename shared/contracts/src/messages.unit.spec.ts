@@ -3,7 +3,12 @@ import { checkMessage, Messages } from './messages.ts';
 import { CalculationsSubjects, EstatesSubjects, RenovationsSubjects } from './index.ts';
 
 const estate_id = '0b6f2d6e-3c1a-4d2b-9f0e-5a7c8d9e0f12';
-const actor = { user_id: '1b6f2d6e-3c1a-4d2b-9f0e-5a7c8d9e0f12', organization_id: '2b6f2d6e-3c1a-4d2b-9f0e-5a7c8d9e0f12', client_id: 'c1', scopes: ['estates'] };
+const actor = {
+  user_id: '1b6f2d6e-3c1a-4d2b-9f0e-5a7c8d9e0f12',
+  organization_id: '2b6f2d6e-3c1a-4d2b-9f0e-5a7c8d9e0f12',
+  client_id: 'c1',
+  scopes: ['estates'],
+};
 const request = (inputs: object) => ({ actor, correlation_id: 'req-1', ...inputs });
 
 describe('checkMessage', () => {
@@ -11,15 +16,22 @@ describe('checkMessage', () => {
 
   it('passes a valid message with its parsed inputs, the caller and the request ids', () => {
     const checked = checkMessage(update, request({ params: { estate_id }, query: {}, body: { name: 'Kouter 12' }, idempotency_key: 'k' }));
-    expect(checked).toEqual({ ok: true, value: { actor, correlation_id: 'req-1', idempotency_key: 'k', params: { estate_id }, query: {}, body: { name: 'Kouter 12' } } });
+    expect(checked).toEqual({
+      ok: true,
+      value: { actor, correlation_id: 'req-1', idempotency_key: 'k', params: { estate_id }, query: {}, body: { name: 'Kouter 12' } },
+    });
   });
 
   it('answers an id that is not a UUID as an unknown one (404), like the gateway', () => {
-    expect(checkMessage(update, request({ params: { estate_id: 'x' }, body: {} }))).toEqual({ ok: false, status: 404, message: ['estate not found'] });
+    expect(checkMessage(update, request({ params: { estate_id: 'x' }, body: {} }))).toEqual({
+      ok: false,
+      status: 404,
+      message: ['estate not found'],
+    });
     expect(checkMessage(update, request({ params: {}, body: {} }))).toEqual({ ok: false, status: 404, message: ['estate not found'] });
   });
 
-  it('refuses a body that is not the contract\'s with the contract\'s words (400)', () => {
+  it("refuses a body that is not the contract's with the contract's words (400)", () => {
     const checked = checkMessage(update, request({ params: { estate_id }, body: { name: 5, colour: 'red' } }));
     expect(checked.ok).toBe(false);
     if (checked.ok) return;
@@ -32,7 +44,7 @@ describe('checkMessage', () => {
     expect(checked.ok === false && checked.status).toBe(406);
   });
 
-  it('refuses a caller that is not an actor and a query that is not the contract\'s', () => {
+  it("refuses a caller that is not an actor and a query that is not the contract's", () => {
     expect(checkMessage(update, { actor: { user_id: 'me' }, correlation_id: 'r', params: { estate_id }, body: {} }).ok).toBe(false);
     const get = Messages[EstatesSubjects.getEstate]!;
     const checked = checkMessage(get, request({ params: { estate_id }, query: { as_of: 'yesterday' } }));
@@ -49,8 +61,15 @@ describe('checkMessage', () => {
     const list = Messages[RenovationsSubjects.listItems]!;
     const renovation_id = estate_id;
     expect(checkMessage(list, request({ params: { renovation_id } })).ok).toBe(true);
-    expect(checkMessage(list, request({ params: { renovation_id, roof_id: estate_id } }))).toMatchObject({ ok: true, value: { params: { renovation_id, roof_id: estate_id } } });
-    expect(checkMessage(list, request({ params: { renovation_id, roof_id: 'r' } }))).toEqual({ ok: false, status: 404, message: ['roof not found'] });
+    expect(checkMessage(list, request({ params: { renovation_id, roof_id: estate_id } }))).toMatchObject({
+      ok: true,
+      value: { params: { renovation_id, roof_id: estate_id } },
+    });
+    expect(checkMessage(list, request({ params: { renovation_id, roof_id: 'r' } }))).toEqual({
+      ok: false,
+      status: 404,
+      message: ['roof not found'],
+    });
   });
 
   it('refuses a message that is not an object', () => {

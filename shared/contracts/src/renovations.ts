@@ -1,7 +1,14 @@
 import { z } from 'zod';
 import { Timestamp, Uuid } from './identity.ts';
 import { EnergyEfficiencyType, IncomeCategory, Region } from './enums.ts';
-import { EstateFieldValues, EstateHistoryEntry, FloorFieldValues, RoofFieldValues, RoomFieldValues, StaircaseFieldValues } from './estates.ts';
+import {
+  EstateFieldValues,
+  EstateHistoryEntry,
+  FloorFieldValues,
+  RoofFieldValues,
+  RoomFieldValues,
+  StaircaseFieldValues,
+} from './estates.ts';
 
 /**
  * Renovations and reports (the interface's "Renovation", "Renovation item", "Renovation overview",
@@ -17,7 +24,13 @@ const money = () => z.number();
 /** `POST /renovations`; `renovation_name` is an extension (the search list shows it). */
 export const CreateRenovationBody = z.strictObject({
   estate_id: Uuid,
-  renovation_name: z.string().trim().min(1).max(255).regex(/^[^\u0000-\u001f\u007f]*$/, 'must not contain control characters').optional(),
+  renovation_name: z
+    .string()
+    .trim()
+    .min(1)
+    .max(255)
+    .regex(/^[^\u0000-\u001f\u007f]*$/, 'must not contain control characters')
+    .optional(),
 });
 export type CreateRenovationBody = z.infer<typeof CreateRenovationBody>;
 
@@ -190,7 +203,15 @@ export const RenovationOverview = z.object({ summary: OverviewSummary, ...Overvi
 /** v1: `summary` and `details`. */
 export const RenovationOverviewV1 = z.object({ summary: OverviewSummary, details: z.object(OverviewArrays) });
 
-export const GrantCategory = z.enum(['ROOF', 'OUTER_WALLS', 'FLOORS', 'WINDOWS_AND_DOORS', 'TECHNICAL_INSTALLATIONS', 'ASBESTOS_REMOVAL', 'OTHER']);
+export const GrantCategory = z.enum([
+  'ROOF',
+  'OUTER_WALLS',
+  'FLOORS',
+  'WINDOWS_AND_DOORS',
+  'TECHNICAL_INSTALLATIONS',
+  'ASBESTOS_REMOVAL',
+  'OTHER',
+]);
 export const GovernmentGrantGroup = z.object({
   total_subsidy_amount: money(),
   total_estimated_cost: money(),

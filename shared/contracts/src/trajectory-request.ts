@@ -1,9 +1,24 @@
 import { z } from 'zod';
 import { textRules } from './text.ts';
 import {
-  AtticUsage, BasementCeilingHeight, BasementType, CavityWallWidth, Country, EcoFacility, EstateFormat, EstateType,
-  FloorAboveBasementInsulation, GlazingType, HeatEmitterType, HeatingDevice, HeatingType, InstallationAge, InsulationLevel, RoofType,
-  SanitaryHeatingDevice, VentilationType,
+  AtticUsage,
+  BasementCeilingHeight,
+  BasementType,
+  CavityWallWidth,
+  Country,
+  EcoFacility,
+  EstateFormat,
+  EstateType,
+  FloorAboveBasementInsulation,
+  GlazingType,
+  HeatEmitterType,
+  HeatingDevice,
+  HeatingType,
+  InstallationAge,
+  InsulationLevel,
+  RoofType,
+  SanitaryHeatingDevice,
+  VentilationType,
 } from './enums.ts';
 
 /**
@@ -18,8 +33,7 @@ import {
 const atLeastOne = () => z.number().min(1).max(1_000_000);
 // Control characters, unpaired surrogates and bidi overrides are never data: text.ts.
 const text = (max: number) => z.string().max(max).superRefine(textRules(true));
-const httpUrl = () =>
-  z.url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL' }).max(2048);
+const httpUrl = () => z.url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL' }).max(2048);
 
 export const PropertyFields = {
   // required

@@ -38,7 +38,16 @@ export type RenovationObligationMark = z.infer<typeof RenovationObligationMark>;
  * (docs/domain.md "The planner"). Phases come in this order; walls and windows share one.
  */
 export const PlanElement = z.enum([
-  'ROOF', 'WALLS', 'WINDOWS', 'FLOOR', 'VENTILATION', 'HEAT_GENERATOR', 'HEAT_EMITTERS', 'OIL_TANK', 'HOT_WATER', 'SOLAR_PANELS',
+  'ROOF',
+  'WALLS',
+  'WINDOWS',
+  'FLOOR',
+  'VENTILATION',
+  'HEAT_GENERATOR',
+  'HEAT_EMITTERS',
+  'OIL_TANK',
+  'HOT_WATER',
+  'SOLAR_PANELS',
 ]);
 export type PlanElement = z.infer<typeof PlanElement>;
 export const PlanPhase = z.enum(['ROOF', 'WALLS_AND_WINDOWS', 'FLOOR', 'VENTILATION', 'HEAT_GENERATOR', 'HOT_WATER', 'SOLAR_PANELS']);
@@ -90,9 +99,14 @@ export const TrajectoryStep = z.object({
   roof_kind: z.enum(['INCLINED', 'FLAT']).nullable(),
   /** The element the step treats and its phase in the advisor's order. */
   element: PlanElement.meta({ description: 'Extension: the element of the home the step treats.' }),
-  phase: PlanPhase.meta({ description: "Extension: the advisor's phase of the step: roof; walls and windows; floor; ventilation; heat generator; hot water; solar panels." }),
+  phase: PlanPhase.meta({
+    description:
+      "Extension: the advisor's phase of the step: roof; walls and windows; floor; ventilation; heat generator; hot water; solar panels.",
+  }),
   /** The milestones this step reaches (obligation, rental norm, the long-term target); empty for most steps. */
-  milestones: z.array(PlanMilestone).meta({ description: 'Extension: the milestones this step is the first to reach (purchase obligation, rental norm, long-term target).' }),
+  milestones: z.array(PlanMilestone).meta({
+    description: 'Extension: the milestones this step is the first to reach (purchase obligation, rental norm, long-term target).',
+  }),
 });
 export type TrajectoryStep = z.infer<typeof TrajectoryStep>;
 
@@ -141,9 +155,14 @@ export const TrajectoryPlan = z.object({
   /** The price year of the figures. */
   price_year: z.number().int(),
   /** What the plan leaves out (or treats with a lesser variant), element by element, and why. */
-  left_out: z.array(PlanOmission).meta({ description: 'Extension: each element the plan does not treat, or treats with a lesser variant, and why (e.g. a young heat pump kept, a Brussels street facade insulated from inside).' }),
+  left_out: z.array(PlanOmission).meta({
+    description:
+      'Extension: each element the plan does not treat, or treats with a lesser variant, and why (e.g. a young heat pump kept, a Brussels street facade insulated from inside).',
+  }),
   /** Milestones that apply to the home and the plan does not reach. */
-  milestones_missed: z.array(PlanMilestone).meta({ description: 'Extension: milestones that apply to the home and that the plan does not reach.' }),
+  milestones_missed: z
+    .array(PlanMilestone)
+    .meta({ description: 'Extension: milestones that apply to the home and that the plan does not reach.' }),
 });
 export type TrajectoryPlan = z.infer<typeof TrajectoryPlan>;
 

@@ -11,7 +11,14 @@ export interface EnergyBench {
   plannerRoundsPerSecond: number;
 }
 
-const ZIPS: readonly [string, 'BE' | 'NL'][] = [['9000', 'BE'], ['1050', 'BE'], ['4000', 'BE'], ['2000', 'BE'], ['3731 AB', 'NL'], ['1011 AB', 'NL']];
+const ZIPS: readonly [string, 'BE' | 'NL'][] = [
+  ['9000', 'BE'],
+  ['1050', 'BE'],
+  ['4000', 'BE'],
+  ['2000', 'BE'],
+  ['3731 AB', 'NL'],
+  ['1011 AB', 'NL'],
+];
 const FORMATS = ['OPEN', 'SEMI_OPEN', 'CLOSED'] as const;
 
 /** A deterministic, varied set: countries, regions, periods, formats, sizes, some fully described. */
@@ -26,7 +33,13 @@ export function benchProperties(n = 240): PropertyDescription[] {
       zip_code: zip,
       country,
     };
-    if (i % 4 === 1) Object.assign(p, { window_glazing_type: 'DOUBLE_GLAZING', outer_wall_insulation_type: 'LIGHT', heating_device: 'CONDENSING_BOILER', installation_age: 'OLDER_THAN_TEN_YEARS' });
+    if (i % 4 === 1)
+      Object.assign(p, {
+        window_glazing_type: 'DOUBLE_GLAZING',
+        outer_wall_insulation_type: 'LIGHT',
+        heating_device: 'CONDENSING_BOILER',
+        installation_age: 'OLDER_THAN_TEN_YEARS',
+      });
     if (i % 4 === 2) Object.assign(p, { building_width: 7, building_depth: 11, cornice_height: 6.5, solar_panels_kwp: 3 });
     if (i % 9 === 3) Object.assign(p, { estate_type: 'APARTMENT' });
     if (i % 5 === 4) Object.assign(p, { energy_efficiency_score: 250 + (i % 300) });
@@ -86,7 +99,9 @@ export async function benchEnergy(budgetMs = 1000): Promise<EnergyBench> {
     plannerRoundsPerSecond: (rounds.count / rounds.ms) * 1000,
   };
   console.log('Energy model');
-  console.log(`  full evaluations: ${Math.round(result.evaluationsPerSecond)} /s, ${result.usPerEvaluation.toFixed(1)} us per evaluation (target < 200 us: ${result.usPerEvaluation < 200 ? 'met' : 'NOT met'})`);
+  console.log(
+    `  full evaluations: ${Math.round(result.evaluationsPerSecond)} /s, ${result.usPerEvaluation.toFixed(1)} us per evaluation (target < 200 us: ${result.usPerEvaluation < 200 ? 'met' : 'NOT met'})`,
+  );
   console.log(`  planner rounds (1 base + ${PLANNER_PATCHES.length} variants): ${Math.round(result.plannerRoundsPerSecond)} /s`);
   return result;
 }

@@ -4,9 +4,21 @@ export * from './ports/bus.ts';
 export * from './ports/engine.ts';
 export * from './ports/blob-store.ts';
 
-export { openSqliteEventStore, openSqliteCheckpointStore, SqliteEventStore, SqliteCheckpointStore, type SqliteEventStoreOptions } from './sqlite/sqlite-event-store.ts';
+export {
+  openSqliteEventStore,
+  openSqliteCheckpointStore,
+  SqliteEventStore,
+  SqliteCheckpointStore,
+  type SqliteEventStoreOptions,
+} from './sqlite/sqlite-event-store.ts';
 export { openSqliteReadStore, SqliteReadStore, type SqliteReadStoreOptions } from './sqlite/sqlite-read-store.ts';
-export { openPostgresEventStore, openPostgresCheckpointStore, PostgresEventStore, PostgresCheckpointStore, type PostgresEventStoreOptions } from './postgres/postgres-event-store.ts';
+export {
+  openPostgresEventStore,
+  openPostgresCheckpointStore,
+  PostgresEventStore,
+  PostgresCheckpointStore,
+  type PostgresEventStoreOptions,
+} from './postgres/postgres-event-store.ts';
 export { openEsdbEventStore, EsdbEventStore, EsdbCheckpointStore, type EsdbEventStoreOptions } from './esdb/esdb-event-store.ts';
 export { openPostgresReadStore, PostgresReadStore, type PostgresReadStoreOptions } from './postgres/postgres-read-store.ts';
 // The MongoDB adapters load the driver (about 0.1 s) at import: `service/adapters.ts` imports them only when a mongodb:// store is chosen.

@@ -29,7 +29,10 @@ describe('runProjection', () => {
   function stores() {
     const eventStore = openSqliteEventStore({ file: ':memory:' });
     const readStore = openSqliteReadStore({ file: ':memory:' });
-    cleanup.push(() => eventStore.close(), () => readStore.close());
+    cleanup.push(
+      () => eventStore.close(),
+      () => readStore.close(),
+    );
     return { eventStore, readStore };
   }
 

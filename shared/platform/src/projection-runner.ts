@@ -99,10 +99,12 @@ class ProjectionRunner implements Projection {
       (error) => this.options.onError?.(error, undefined),
     );
     if (this.leadership) {
-      this.role = this.leadership.whileLeading(`projection ${this.name}`, () => this.lead()).catch((error: unknown) => {
-        this.options.onError?.(error, undefined);
-        return null;
-      });
+      this.role = this.leadership
+        .whileLeading(`projection ${this.name}`, () => this.lead())
+        .catch((error: unknown) => {
+          this.options.onError?.(error, undefined);
+          return null;
+        });
     } else {
       this.applying = true;
       this.running = this.run(this.stop.signal);
@@ -166,16 +168,22 @@ class ProjectionRunner implements Projection {
           const wanted = batch.filter((e) => this.wanted(e));
           if (wanted.length > 0) {
             // One span per batch, in the trace of the batch's first event.
-            await inSpan(`projection ${name}`, { parent: contextOf({ traceparent: wanted[0]!.metadata.traceparent }), attributes: { 'renopath.events': String(wanted.length) } }, () =>
-              readStore.transaction(async (tx) => {
-                // Replicas: a batch commits only under the current lease holder, never twice.
-                if (this.leadership) await this.leadership.fence(tx);
-                for (const event of wanted) {
-                  current = event;
-                  await handle(event, tx);
-                }
-                await tx.saveCheckpoint(name, batch[batch.length - 1]!.position);
-              }),
+            await inSpan(
+              `projection ${name}`,
+              {
+                parent: contextOf({ traceparent: wanted[0]!.metadata.traceparent }),
+                attributes: { 'renopath.events': String(wanted.length) },
+              },
+              () =>
+                readStore.transaction(async (tx) => {
+                  // Replicas: a batch commits only under the current lease holder, never twice.
+                  if (this.leadership) await this.leadership.fence(tx);
+                  for (const event of wanted) {
+                    current = event;
+                    await handle(event, tx);
+                  }
+                  await tx.saveCheckpoint(name, batch[batch.length - 1]!.position);
+                }),
             );
           }
           this.advance(batch[batch.length - 1]!.position);

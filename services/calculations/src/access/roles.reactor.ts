@@ -31,7 +31,9 @@ export function startRolesReactor(options: { bus: Bus; readStore: ReadStore; log
       const parsed = IdentityEvents.OrganizationMemberAdded.safeParse(envelope.data);
       if (parsed.success) {
         const { organization_id, user_id, member_type } = parsed.data;
-        await readStore.transaction((tx) => tx.put<RoleDoc>(ROLES, roleKey(organization_id, user_id), { organization_id, user_id, member_type }));
+        await readStore.transaction((tx) =>
+          tx.put<RoleDoc>(ROLES, roleKey(organization_id, user_id), { organization_id, user_id, member_type }),
+        );
       } else log.error({ event_id: envelope.event_id }, 'identity event does not match its contract; skipped');
     } else if (envelope.type === 'OrganizationMemberRemoved') {
       const parsed = IdentityEvents.OrganizationMemberRemoved.safeParse(envelope.data);

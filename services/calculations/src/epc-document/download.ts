@@ -1,5 +1,10 @@
 import {
-  FetchFailedError, FetchLimitError, safeFetch, UnsafeUrlError, type HostLookup, type ResolvedAddress,
+  FetchFailedError,
+  FetchLimitError,
+  safeFetch,
+  UnsafeUrlError,
+  type HostLookup,
+  type ResolvedAddress,
 } from '@renopath/platform/net/safe-fetch.ts';
 
 /** Why an EPC document could not be processed; the code goes to the job's `metadata.error.code`. */
@@ -15,7 +20,11 @@ export type EpcDocumentErrorCode =
 
 /** A document that cannot be processed, with a message a client can read. */
 export class EpcDocumentError extends Error {
-  constructor(readonly code: EpcDocumentErrorCode, message: string, options?: { cause?: unknown }) {
+  constructor(
+    readonly code: EpcDocumentErrorCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
     super(message, options);
     this.name = 'EpcDocumentError';
   }
@@ -73,14 +82,20 @@ function asDocumentError(err: unknown, maxBytes: number): EpcDocumentError {
     return new EpcDocumentError('EPC_URL_REFUSED', `epc_url may not be fetched: ${err.reason}`, { cause: err });
   }
   if (err instanceof FetchLimitError) {
-    if (err.limit === 'bytes') return new EpcDocumentError('EPC_DOCUMENT_TOO_LARGE', `the EPC document is larger than the ${formatBytes(maxBytes)} allowed`, { cause: err });
-    if (err.limit === 'time') return new EpcDocumentError('EPC_DOWNLOAD_TIMEOUT', 'the EPC document could not be downloaded in time', { cause: err });
+    if (err.limit === 'bytes')
+      return new EpcDocumentError('EPC_DOCUMENT_TOO_LARGE', `the EPC document is larger than the ${formatBytes(maxBytes)} allowed`, {
+        cause: err,
+      });
+    if (err.limit === 'time')
+      return new EpcDocumentError('EPC_DOWNLOAD_TIMEOUT', 'the EPC document could not be downloaded in time', { cause: err });
     return new EpcDocumentError('EPC_DOWNLOAD_FAILED', 'the EPC document could not be downloaded: too many redirects', { cause: err });
   }
   if (err instanceof FetchFailedError) {
     return new EpcDocumentError('EPC_DOWNLOAD_FAILED', `the EPC document could not be downloaded: ${err.message}`, { cause: err });
   }
-  return new EpcDocumentError('EPC_DOWNLOAD_FAILED', `the EPC document could not be downloaded: ${(err as Error).message ?? String(err)}`, { cause: err });
+  return new EpcDocumentError('EPC_DOWNLOAD_FAILED', `the EPC document could not be downloaded: ${(err as Error).message ?? String(err)}`, {
+    cause: err,
+  });
 }
 
 function formatBytes(n: number): string {

@@ -3,12 +3,23 @@ import type { AddressInfo } from 'node:net';
 import { constants, createDeflate, deflateSync } from 'node:zlib';
 import { PDFDocument, PDFRawStream, StandardFonts } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { downloadEpcDocument, EpcDocumentError, extractPdfText, processEpcDocument, UnreadablePdfError, type ProcessOptions } from './index.ts';
+import {
+  downloadEpcDocument,
+  EpcDocumentError,
+  extractPdfText,
+  processEpcDocument,
+  UnreadablePdfError,
+  type ProcessOptions,
+} from './index.ts';
 import { buildPdf, dutchLabelPages, flemishEpcPages, type PdfLine } from './testing.ts';
 
 const today = new Date('2026-01-15T10:00:00Z');
 
-interface Served { body: Uint8Array | string; type: string; status?: number }
+interface Served {
+  body: Uint8Array | string;
+  type: string;
+  status?: number;
+}
 
 describe('EPC documents from a URL', () => {
   const routes = new Map<string, Served>();
@@ -28,8 +39,14 @@ describe('EPC documents from a URL', () => {
     routes.set('/invoice.pdf', { body: await buildPdf([['Factuur 2024-001', ['Bedrag', '1.250,00 EUR']]]), type: 'application/pdf' });
     routes.set('/octet.pdf', { body: await buildPdf(dutchLabelPages()), type: 'application/octet-stream' });
     routes.set('/html.pdf', { body: '<!doctype html><html><body>Not found</body></html>', type: 'application/pdf' });
-    routes.set('/broken.pdf', { body: '%PDF-1.7\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\ngarbage without xref or trailer', type: 'application/pdf' });
-    routes.set('/huge.pdf', { body: new Uint8Array(300_000).fill(0x20).map((b, i) => (i < 5 ? '%PDF-'.charCodeAt(i) : b)), type: 'application/pdf' });
+    routes.set('/broken.pdf', {
+      body: '%PDF-1.7\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\ngarbage without xref or trailer',
+      type: 'application/pdf',
+    });
+    routes.set('/huge.pdf', {
+      body: new Uint8Array(300_000).fill(0x20).map((b, i) => (i < 5 ? '%PDF-'.charCodeAt(i) : b)),
+      type: 'application/pdf',
+    });
     server = http.createServer((req, res) => {
       hits++;
       const route = routes.get(req.url ?? '');
@@ -55,10 +72,21 @@ describe('EPC documents from a URL', () => {
     if (!result.ok) return;
     expect(result.kind).toBe('EPC_FLANDERS');
     expect(result.fields).toMatchObject({
-      country: 'BE', energy_efficiency_score: 345, zip_code: '9000', place: 'Gent', street: 'Kerkstraat', house_number: '12',
-      year_built: 1975, habitable_space_m2: 152.5, heating_type: 'GAS', heating_device: 'CONDENSING_BOILER',
-      window_glazing_type: 'DOUBLE_GLAZING', inclined_roof_insulation_type: 'MODERATE', outer_wall_insulation_type: 'NONE',
-      has_solar_panels: true, ventilation_type: 'SYSTEM_C',
+      country: 'BE',
+      energy_efficiency_score: 345,
+      zip_code: '9000',
+      place: 'Gent',
+      street: 'Kerkstraat',
+      house_number: '12',
+      year_built: 1975,
+      habitable_space_m2: 152.5,
+      heating_type: 'GAS',
+      heating_device: 'CONDENSING_BOILER',
+      window_glazing_type: 'DOUBLE_GLAZING',
+      inclined_roof_insulation_type: 'MODERATE',
+      outer_wall_insulation_type: 'NONE',
+      has_solar_panels: true,
+      ventilation_type: 'SYSTEM_C',
     });
     expect(result.extracted).toMatchObject({ epc_label: 'D', certificate_number: '20240312-0003012345-RES-1' });
     expect(result.flags).toEqual([]);
@@ -69,8 +97,15 @@ describe('EPC documents from a URL', () => {
     expect(result.ok && result.kind).toBe('ENERGY_LABEL_NL');
     if (!result.ok) return;
     expect(result.fields).toMatchObject({
-      country: 'NL', energy_efficiency_score: 180.5, zip_code: '1234 AB', place: 'Utrecht', year_built: 1930, habitable_space_m2: 120,
-      heating_device: 'CONDENSING_BOILER', window_glazing_type: 'HR', has_solar_panels: false,
+      country: 'NL',
+      energy_efficiency_score: 180.5,
+      zip_code: '1234 AB',
+      place: 'Utrecht',
+      year_built: 1930,
+      habitable_space_m2: 120,
+      heating_device: 'CONDENSING_BOILER',
+      window_glazing_type: 'HR',
+      has_solar_panels: false,
     });
     expect(result.extracted.epc_label).toBe('B');
   });
@@ -134,7 +169,7 @@ describe('extractPdfText', () => {
     expect(text.split('\n')).toEqual(['Energiescore 345 kWh/(m² jaar)', 'Label D', 'Bouwjaar 1975', 'Ramen dubbel glas']);
   });
 
-  it('leaves the caller\'s bytes usable', async () => {
+  it("leaves the caller's bytes usable", async () => {
     const bytes = await buildPdf([['Label D']]);
     await extractPdfText(bytes);
     expect(bytes.byteLength).toBeGreaterThan(0);
@@ -151,7 +186,9 @@ describe('extractPdfText', () => {
     const inflated = Buffer.alloc(op.length * 400_000);
     for (let i = 0; i < 400_000; i++) op.copy(inflated, i * op.length);
     const compressed = deflateSync(inflated, { level: 1 });
-    page.node.addContentStream(doc.context.register(PDFRawStream.of(doc.context.obj({ Filter: 'FlateDecode', Length: compressed.length }), compressed)));
+    page.node.addContentStream(
+      doc.context.register(PDFRawStream.of(doc.context.obj({ Filter: 'FlateDecode', Length: compressed.length }), compressed)),
+    );
     const err = await extractPdfText(await doc.save(), { maxMemoryMb: 32 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UnreadablePdfError);
     expect((err as UnreadablePdfError).reason).toBe('too_much_memory');
@@ -169,7 +206,9 @@ describe('extractPdfText', () => {
     const compressed = Buffer.concat(parts);
     const doc = await PDFDocument.create();
     const page = doc.addPage([595, 842]);
-    page.node.addContentStream(doc.context.register(PDFRawStream.of(doc.context.obj({ Filter: 'FlateDecode', Length: compressed.length }), compressed)));
+    page.node.addContentStream(
+      doc.context.register(PDFRawStream.of(doc.context.obj({ Filter: 'FlateDecode', Length: compressed.length }), compressed)),
+    );
     const bomb = await doc.save();
     expect(bomb.byteLength).toBeLessThan(2 * 1024 * 1024);
 
@@ -180,7 +219,9 @@ describe('extractPdfText', () => {
       expect((err as UnreadablePdfError).reason).toBe('too_much_memory');
     }
     const after = process.memoryUsage().rss;
-    console.info(`[epc bombs] 4 at once: this process's resident memory ${Math.round(before / 2 ** 20)} MiB before, ${Math.round(after / 2 ** 20)} MiB after`);
+    console.info(
+      `[epc bombs] 4 at once: this process's resident memory ${Math.round(before / 2 ** 20)} MiB before, ${Math.round(after / 2 ** 20)} MiB after`,
+    );
     // What the readers inflated was theirs: this process holds about what it held before.
     expect(after - before).toBeLessThan(64 * 1024 * 1024);
     // And a real certificate reads as ever afterwards.

@@ -27,10 +27,14 @@ export interface ExtractOptions {
 
 const DEFAULTS = { maxPages: 40, timeoutMs: 20_000, maxMemoryMb: 256 };
 
-interface Item { str: string; x: number; y: number; width: number; height: number }
-type WorkerAnswer =
-  | { ok: true; pages: Item[][] }
-  | { ok: false; reason: 'damaged' | 'password' | 'too_many_pages'; message: string };
+interface Item {
+  str: string;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+type WorkerAnswer = { ok: true; pages: Item[][] } | { ok: false; reason: 'damaged' | 'password' | 'too_many_pages'; message: string };
 
 /**
  * The text of a PDF, one line per visual line in reading order (top to bottom, left to right).
@@ -47,7 +51,10 @@ export async function extractPdfText(bytes: Uint8Array, options: ExtractOptions 
     }
     throw new UnreadablePdfError('damaged', `the PDF could not be read (${answer.message})`);
   }
-  return answer.pages.map((items) => linesOf(items).join('\n')).filter((p) => p.length > 0).join('\n');
+  return answer.pages
+    .map((items) => linesOf(items).join('\n'))
+    .filter((p) => p.length > 0)
+    .join('\n');
 }
 
 /** How often the reading process's resident memory is looked at (Linux: /proc/<pid>/statm). */
@@ -111,7 +118,9 @@ function readInChild(bytes: Uint8Array, limits: typeof DEFAULTS): Promise<Worker
       // A copy: the caller's bytes stay usable.
       child.send({ bytes: new Uint8Array(bytes), maxPages: limits.maxPages });
     });
-    child.once('error', (err) => settle(() => reject(new UnreadablePdfError('damaged', `the PDF reader could not run (${err.message})`, { cause: err }))));
+    child.once('error', (err) =>
+      settle(() => reject(new UnreadablePdfError('damaged', `the PDF reader could not run (${err.message})`, { cause: err }))),
+    );
     child.once('exit', (code, signal) =>
       settle(() =>
         reject(

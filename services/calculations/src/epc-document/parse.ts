@@ -1,10 +1,16 @@
-import {
-  PropertyFields, type HeatingDevice, type HeatingType, type InsulationLevel, type PropertyDescription,
-} from '@renopath/contracts';
+import { PropertyFields, type HeatingDevice, type HeatingType, type InsulationLevel, type PropertyDescription } from '@renopath/contracts';
 import { labelFor, labelsOf } from '@renopath/energy';
 import { consistency, envelope, levelOfU } from '@renopath/energy/model/data.ts';
 import {
-  DOCUMENT_KINDS, FIELD_KEYS, firstEntry, fold, mentionsAny, vocabulary, wordPattern, type DocumentKind, type FieldKey,
+  DOCUMENT_KINDS,
+  FIELD_KEYS,
+  firstEntry,
+  fold,
+  mentionsAny,
+  vocabulary,
+  wordPattern,
+  type DocumentKind,
+  type FieldKey,
 } from './vocabulary.ts';
 
 /**
@@ -14,7 +20,11 @@ import {
 
 export type EpcDocumentKind = DocumentKind | 'UNKNOWN';
 
-export interface EpcFlag { field: string; code: string; message: string }
+export interface EpcFlag {
+  field: string;
+  code: string;
+  message: string;
+}
 
 export interface ParsedEpcDocument {
   kind: EpcDocumentKind;
@@ -35,13 +45,33 @@ const SCALE_NAME: Record<DocumentKind, string> = { EPC_FLANDERS: 'the Flemish EP
 
 export function parseEpcDocument(text: string, options: ParseOptions = {}): ParsedEpcDocument {
   const today = options.today ?? new Date();
-  const lines = text.normalize('NFC').split(/\r?\n/).map((l) => l.replace(/\s+/g, ' ').trim()).filter((l) => l.length > 0);
+  const lines = text
+    .normalize('NFC')
+    .split(/\r?\n/)
+    .map((l) => l.replace(/\s+/g, ' ').trim())
+    .filter((l) => l.length > 0);
   if (lines.length === 0) {
-    return { kind: 'UNKNOWN', fields: {}, extracted: {}, flags: [{ field: 'epc_url', code: 'UNREADABLE_DOCUMENT', message: 'the EPC document contains no readable text (a scanned image cannot be read)' }] };
+    return {
+      kind: 'UNKNOWN',
+      fields: {},
+      extracted: {},
+      flags: [
+        {
+          field: 'epc_url',
+          code: 'UNREADABLE_DOCUMENT',
+          message: 'the EPC document contains no readable text (a scanned image cannot be read)',
+        },
+      ],
+    };
   }
   const kind = detectKind(lines);
   if (kind === 'UNKNOWN') {
-    return { kind, fields: {}, extracted: {}, flags: [{ field: 'epc_url', code: 'UNKNOWN_DOCUMENT', message: 'the document is neither a Flemish EPC nor a Dutch energielabel' }] };
+    return {
+      kind,
+      fields: {},
+      extracted: {},
+      flags: [{ field: 'epc_url', code: 'UNKNOWN_DOCUMENT', message: 'the document is neither a Flemish EPC nor a Dutch energielabel' }],
+    };
   }
   return new Reader(kind, lines, today).read();
 }
@@ -61,7 +91,10 @@ function detectKind(lines: string[]): EpcDocumentKind {
   return best;
 }
 
-interface Segment { key: FieldKey; value: string }
+interface Segment {
+  key: FieldKey;
+  value: string;
+}
 
 /** One reading of one document: collects fields, extracted facts and flags. */
 class Reader {
@@ -70,7 +103,11 @@ class Reader {
   private readonly flags: EpcFlag[] = [];
   private readonly segments: Segment[];
 
-  constructor(private readonly kind: DocumentKind, lines: string[], private readonly today: Date) {
+  constructor(
+    private readonly kind: DocumentKind,
+    lines: string[],
+    private readonly today: Date,
+  ) {
     this.segments = segmentsOf(kind, lines);
   }
 
@@ -88,7 +125,10 @@ class Reader {
   }
 
   private values(key: FieldKey): string[] {
-    return this.segments.filter((s) => s.key === key).map((s) => s.value).filter((v) => v.length > 0);
+    return this.segments
+      .filter((s) => s.key === key)
+      .map((s) => s.value)
+      .filter((v) => v.length > 0);
   }
 
   /** The first value of the field that the reader accepts. */
@@ -108,7 +148,12 @@ class Reader {
   private set<K extends keyof PropertyDescription>(field: K, value: PropertyDescription[K]) {
     const check = PropertyFields[field].safeParse(value);
     if (check.success) (this.fields as Record<string, unknown>)[field] = check.data;
-    else this.flag(field, 'INVALID_VALUE', `the EPC document states ${field} as ${JSON.stringify(value)}, which is not a valid value; it was ignored`);
+    else
+      this.flag(
+        field,
+        'INVALID_VALUE',
+        `the EPC document states ${field} as ${JSON.stringify(value)}, which is not a valid value; it was ignored`,
+      );
   }
 
   private readScoreAndLabel() {
@@ -126,8 +171,11 @@ class Reader {
       const index = this.first('energy_index', readNumber);
       if (index) {
         this.extracted.energy_index = index.value;
-        this.flag('energy_efficiency_score', 'OLD_METHOD_ENERGY_INDEX',
-          `the energielabel states an energie-index of ${index.value} (method before 2021), not the primary fossil energy use; it was not used as the score`);
+        this.flag(
+          'energy_efficiency_score',
+          'OLD_METHOD_ENERGY_INDEX',
+          `the energielabel states an energie-index of ${index.value} (method before 2021), not the primary fossil energy use; it was not used as the score`,
+        );
         if (label) this.checkEnergyIndexBand(index.value, label.value);
         if (!label) this.flag('epc_label', 'MISSING_LABEL', 'the EPC document states no energy label');
         return;
@@ -138,8 +186,11 @@ class Reader {
     if (score && label) {
       const expected = labelFor(scale, score.value);
       if (expected !== label.value) {
-        this.flag('energy_efficiency_score', 'SCORE_LABEL_MISMATCH',
-          `the EPC document states score ${score.value} with label ${label.value}, but ${score.value} falls in label ${expected} on ${SCALE_NAME[scale]}`);
+        this.flag(
+          'energy_efficiency_score',
+          'SCORE_LABEL_MISMATCH',
+          `the EPC document states score ${score.value} with label ${label.value}, but ${score.value} falls in label ${expected} on ${SCALE_NAME[scale]}`,
+        );
       }
     }
   }
@@ -149,8 +200,11 @@ class Reader {
     const band = bands.find((b) => b.upper === null || index <= b.upper) ?? bands[bands.length - 1]!;
     if (!bands.some((b) => b.label === label)) return;
     if (band.label !== label) {
-      this.flag('energy_efficiency_score', 'SCORE_LABEL_MISMATCH',
-        `the energielabel states energie-index ${index} with label ${label}, but ${index} falls in label ${band.label} on the energie-index scale (before 2021)`);
+      this.flag(
+        'energy_efficiency_score',
+        'SCORE_LABEL_MISMATCH',
+        `the energielabel states energie-index ${index} with label ${label}, but ${index} falls in label ${band.label} on the energie-index scale (before 2021)`,
+      );
     }
   }
 
@@ -164,8 +218,11 @@ class Reader {
     const years = vocabulary.validity_years[this.kind];
     const end = validUntil?.value ?? (issued ? addYears(issued.value, years) : undefined);
     if (end && end.getTime() < startOfDay(this.today).getTime()) {
-      this.flag('epc_url', 'CERTIFICATE_EXPIRED',
-        `the certificate ${validUntil ? 'was valid until' : `was issued on ${isoDay(issued!.value)} and valid ${years} years, until`} ${isoDay(end)}; its data may be out of date`);
+      this.flag(
+        'epc_url',
+        'CERTIFICATE_EXPIRED',
+        `the certificate ${validUntil ? 'was valid until' : `was issued on ${isoDay(issued!.value)} and valid ${years} years, until`} ${isoDay(end)}; its data may be out of date`,
+      );
     }
     if (issued && issued.value.getTime() > this.today.getTime()) {
       this.flag('epc_url', 'DATE_IN_FUTURE', `the certificate's date ${isoDay(issued.value)} lies in the future`);
@@ -182,7 +239,8 @@ class Reader {
     const parts = address?.value;
     const chosenStreet = street?.value ?? parts?.street;
     if (chosenStreet) this.set('street', chosenStreet);
-    const number = houseNumber?.value ?? (parts?.house_number ? { number: parts.house_number, extra: parts.house_number_extra } : undefined);
+    const number =
+      houseNumber?.value ?? (parts?.house_number ? { number: parts.house_number, extra: parts.house_number_extra } : undefined);
     if (number) {
       this.set('house_number', number.number);
       const more = extra?.value ?? number.extra;
@@ -210,7 +268,11 @@ class Reader {
     if (year) {
       this.extracted.year_built = year.value;
       if (year.value > this.today.getUTCFullYear()) {
-        this.flag('year_built', 'YEAR_IN_FUTURE', `the EPC document states construction year ${year.value}, which lies in the future; it was ignored`);
+        this.flag(
+          'year_built',
+          'YEAR_IN_FUTURE',
+          `the EPC document states construction year ${year.value}, which lies in the future; it was ignored`,
+        );
       } else this.set('year_built', year.value);
     } else this.flag('year_built', 'NOT_IN_DOCUMENT', 'the EPC document states no construction year');
     const area = this.first('habitable_space_m2', readNumber);
@@ -236,8 +298,11 @@ class Reader {
     const type: HeatingType | undefined = device?.heating_type ?? carrier?.heating_type;
     let deviceValue: HeatingDevice | undefined = device?.heating_device;
     if (type && deviceValue && !compatible(type, deviceValue)) {
-      this.flag('heating_device', 'INCONSISTENT_DOCUMENT',
-        `the EPC document describes a ${deviceValue} running on ${type}, which do not go together; only the heating type was kept`);
+      this.flag(
+        'heating_device',
+        'INCONSISTENT_DOCUMENT',
+        `the EPC document describes a ${deviceValue} running on ${type}, which do not go together; only the heating type was kept`,
+      );
       deviceValue = undefined;
     }
     if (type) this.set('heating_type', type);
@@ -268,8 +333,11 @@ class Reader {
       if (byPosition[0]) {
         this.set('window_glazing_type', byPosition[0].e.window_glazing_type);
         if (byPosition.length > 1) {
-          this.flag('window_glazing_type', 'MIXED_GLAZING',
-            `the EPC document lists several kinds of glazing (${byPosition.map((x) => x.e.window_glazing_type).join(', ')}); the first listed was kept`);
+          this.flag(
+            'window_glazing_type',
+            'MIXED_GLAZING',
+            `the EPC document lists several kinds of glazing (${byPosition.map((x) => x.e.window_glazing_type).join(', ')}); the first listed was kept`,
+          );
         }
       }
     }
@@ -294,7 +362,8 @@ class Reader {
       const level = this.insulationLevel(joined, element, target);
       if (level !== undefined && this.fields[target] === undefined) this.set(target, level);
     }
-    if (roofTypes.size > 0 && this.fields.roof_type === undefined) this.set('roof_type', roofTypes.size === 2 ? 'MIXED' : [...roofTypes][0]!);
+    if (roofTypes.size > 0 && this.fields.roof_type === undefined)
+      this.set('roof_type', roofTypes.size === 2 ? 'MIXED' : [...roofTypes][0]!);
   }
 
   /** The insulation level a description states: an R, a U, a thickness, or the words "not insulated" / "insulated". */
@@ -312,8 +381,11 @@ class Reader {
     }
     if (mentionsAny(words.none, folded)) return 'NONE';
     if (mentionsAny(words.insulated, folded)) {
-      this.flag(field, 'INSULATION_LEVEL_ASSUMED',
-        `the EPC document says the ${element} is insulated without a thickness, R- or U-value; ${words.level_when_only_insulated} was assumed`);
+      this.flag(
+        field,
+        'INSULATION_LEVEL_ASSUMED',
+        `the EPC document says the ${element} is insulated without a thickness, R- or U-value; ${words.level_when_only_insulated} was assumed`,
+      );
       return words.level_when_only_insulated;
     }
     return undefined;
@@ -348,8 +420,11 @@ class Reader {
 }
 
 type LevelField =
-  | 'inclined_roof_insulation_type' | 'flat_roof_insulation_type' | 'outer_wall_insulation_type'
-  | 'solid_ground_floor_insulation_type' | 'floor_above_basement_insulation_type';
+  | 'inclined_roof_insulation_type'
+  | 'flat_roof_insulation_type'
+  | 'outer_wall_insulation_type'
+  | 'solid_ground_floor_insulation_type'
+  | 'floor_above_basement_insulation_type';
 
 /** Which property field each envelope element of the certificate fills; more specific elements first. */
 const INSULATION_TARGETS: ReadonlyArray<[FieldKey, LevelField]> = [
@@ -377,7 +452,11 @@ function levelOfR(r: number): InsulationLevel {
 
 // ---- segmentation: which text belongs to which label ----
 
-interface LabelWord { key: FieldKey; folded: string; pattern: RegExp }
+interface LabelWord {
+  key: FieldKey;
+  folded: string;
+  pattern: RegExp;
+}
 
 function labelWords(kind: DocumentKind): LabelWord[] {
   const out: LabelWord[] = [];
@@ -387,7 +466,11 @@ function labelWords(kind: DocumentKind): LabelWord[] {
   return out.sort((a, b) => b.folded.length - a.folded.length);
 }
 
-interface Hit { key: FieldKey; start: number; end: number }
+interface Hit {
+  key: FieldKey;
+  start: number;
+  end: number;
+}
 
 /** Label occurrences that count: at the start of the line (after bullets) or followed by a colon. */
 function hitsOf(line: string, words: LabelWord[]): Hit[] {
@@ -437,7 +520,10 @@ function segmentsOf(kind: DocumentKind, lines: string[]): Segment[] {
 
 function stripSeparators(s: string): string {
   // A dash before a digit is a minus sign ("-12 kWh"), not a separator.
-  return s.replace(/^(?:[\s:=.]|[-–](?!\s?\d))+/, '').replace(/[\s|,;]+$/, '').trim();
+  return s
+    .replace(/^(?:[\s:=.]|[-–](?!\s?\d))+/, '')
+    .replace(/[\s|,;]+$/, '')
+    .trim();
 }
 
 // ---- value readers ----
@@ -504,7 +590,13 @@ function readZip(value: string, kind: DocumentKind): string | undefined {
   return m ? m[1] : undefined;
 }
 
-interface AddressParts { street?: string; house_number?: string; house_number_extra?: string; zip_code?: string; place?: string }
+interface AddressParts {
+  street?: string;
+  house_number?: string;
+  house_number_extra?: string;
+  zip_code?: string;
+  place?: string;
+}
 
 /** "Kerkstraat 12 bus 3, 9000 Gent" or "Dorpsstraat 12 A, 1234 AB Utrecht". */
 function readAddressLine(value: string, kind: DocumentKind): AddressParts | undefined {
@@ -516,7 +608,8 @@ function readAddressLine(value: string, kind: DocumentKind): AddressParts | unde
     return { street: m[1]!, house_number: m[2]!, ...(m[3] ? { house_number_extra: m[3] } : {}), zip_code: zip, place: m[5]!.trim() };
   }
   const streetOnly = /^(.+?)\s+(\d+)\s*([A-Za-z0-9]{1,6})?$/.exec(value.trim());
-  if (streetOnly) return { street: streetOnly[1]!, house_number: streetOnly[2]!, ...(streetOnly[3] ? { house_number_extra: streetOnly[3] } : {}) };
+  if (streetOnly)
+    return { street: streetOnly[1]!, house_number: streetOnly[2]!, ...(streetOnly[3] ? { house_number_extra: streetOnly[3] } : {}) };
   return undefined;
 }
 

@@ -129,7 +129,12 @@ describe('parseEpcDocument: a Dutch energielabel', () => {
       window_glazing_type: 'HR',
       has_solar_panels: false,
     });
-    expect(parsed.extracted).toMatchObject({ epc_label: 'B', certificate_number: '0012345678', issue_date: '2022-06-15', valid_until: '2032-06-15' });
+    expect(parsed.extracted).toMatchObject({
+      epc_label: 'B',
+      certificate_number: '0012345678',
+      issue_date: '2022-06-15',
+      valid_until: '2032-06-15',
+    });
     expect(parsed.flags).toEqual([]);
   });
 
@@ -168,17 +173,23 @@ describe('parseEpcDocument: other documents and details', () => {
   });
 
   it('recognises heat pumps by their source and keeps device and type compatible', () => {
-    const base = textOf(flemishEpcPages()).replace('centrale verwarming met een condenserende ketel', 'lucht/water warmtepomp').replace('Energiedrager aardgas', 'Energiedrager elektriciteit');
+    const base = textOf(flemishEpcPages())
+      .replace('centrale verwarming met een condenserende ketel', 'lucht/water warmtepomp')
+      .replace('Energiedrager aardgas', 'Energiedrager elektriciteit');
     const p = parseEpcDocument(base, { today });
     expect(p.fields).toMatchObject({ heating_type: 'HEAT_PUMP', heating_device: 'AIR_WATER_HEAT_PUMP' });
   });
 
   it('drops a device that cannot run on the stated carrier, with a flag', () => {
-    const base = textOf(flemishEpcPages()).replace('centrale verwarming met een condenserende ketel', 'accumulatiekachels').replace('Energiedrager aardgas', 'Energiedrager stookolie');
+    const base = textOf(flemishEpcPages())
+      .replace('centrale verwarming met een condenserende ketel', 'accumulatiekachels')
+      .replace('Energiedrager aardgas', 'Energiedrager stookolie');
     const p = parseEpcDocument(base, { today });
     expect(p.fields.heating_device).toBe('DIRECT_ACCUMULATION');
     expect(p.fields.heating_type).toBe('ELECTRIC');
-    const oil = textOf(flemishEpcPages()).replace('centrale verwarming met een condenserende ketel', 'pelletketel').replace('Energiedrager aardgas', 'Energiedrager aardgas');
+    const oil = textOf(flemishEpcPages())
+      .replace('centrale verwarming met een condenserende ketel', 'pelletketel')
+      .replace('Energiedrager aardgas', 'Energiedrager aardgas');
     const q = parseEpcDocument(oil, { today });
     expect(q.fields.heating_type).toBe('PELLET_FUEL');
   });
@@ -199,9 +210,18 @@ describe('parseEpcDocument: other documents and details', () => {
     const p = parseEpcDocument(text, { today });
     expect(p.kind).toBe('EPC_FLANDERS');
     expect(p.fields).toMatchObject({
-      street: 'Lange Nieuwstraat', house_number: '105', zip_code: '2000', place: 'Antwerpen',
-      energy_efficiency_score: 1020, flat_roof_insulation_type: 'STRONG', roof_type: 'FLAT', outer_wall_insulation_type: 'MODERATE',
-      window_glazing_type: 'HR', ventilation_type: 'SYSTEM_D', heating_type: 'HEAT_PUMP', heating_device: 'GEOTHERMAL_HEAT_PUMP',
+      street: 'Lange Nieuwstraat',
+      house_number: '105',
+      zip_code: '2000',
+      place: 'Antwerpen',
+      energy_efficiency_score: 1020,
+      flat_roof_insulation_type: 'STRONG',
+      roof_type: 'FLAT',
+      outer_wall_insulation_type: 'MODERATE',
+      window_glazing_type: 'HR',
+      ventilation_type: 'SYSTEM_D',
+      heating_type: 'HEAT_PUMP',
+      heating_device: 'GEOTHERMAL_HEAT_PUMP',
     });
     expect(p.extracted.issue_date).toBe('2022-05-03');
     expect(codes(p.flags)).toEqual(expect.arrayContaining(['INSULATION_LEVEL_ASSUMED', 'MIXED_GLAZING', 'NOT_IN_DOCUMENT']));

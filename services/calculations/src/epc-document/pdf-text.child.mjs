@@ -35,7 +35,13 @@ async function run(bytes, maxPages) {
       const items = [];
       for (const raw of content.items) {
         if (typeof raw.str !== 'string' || raw.str.length === 0) continue;
-        items.push({ str: raw.str, x: raw.transform[4], y: raw.transform[5], width: raw.width, height: Math.abs(raw.height) || Math.abs(raw.transform[3]) });
+        items.push({
+          str: raw.str,
+          x: raw.transform[4],
+          y: raw.transform[5],
+          width: raw.width,
+          height: Math.abs(raw.height) || Math.abs(raw.transform[3]),
+        });
       }
       pages.push(items);
       page.cleanup();

@@ -30,15 +30,27 @@ export async function processEpcDocument(url: string, options: ProcessOptions): 
       throw err;
     }
     if (text.trim().length === 0) {
-      return { ok: false, code: 'EPC_NO_TEXT', message: 'the EPC document contains no text (a scanned certificate cannot be read); send the data as fields instead' };
+      return {
+        ok: false,
+        code: 'EPC_NO_TEXT',
+        message: 'the EPC document contains no text (a scanned certificate cannot be read); send the data as fields instead',
+      };
     }
     const parsed = parseEpcDocument(text, options.today ? { today: options.today } : {});
     if (parsed.kind === 'UNKNOWN') {
-      return { ok: false, code: 'EPC_NOT_RECOGNISED', message: 'the document at epc_url is neither a Flemish EPC nor a Dutch energielabel' };
+      return {
+        ok: false,
+        code: 'EPC_NOT_RECOGNISED',
+        message: 'the document at epc_url is neither a Flemish EPC nor a Dutch energielabel',
+      };
     }
     return { ok: true, ...parsed, kind: parsed.kind };
   } catch (err) {
     if (err instanceof EpcDocumentError) return { ok: false, code: err.code, message: err.message };
-    return { ok: false, code: 'EPC_UNREADABLE', message: `the EPC document could not be processed: ${(err as Error).message ?? String(err)}` };
+    return {
+      ok: false,
+      code: 'EPC_UNREADABLE',
+      message: `the EPC document could not be processed: ${(err as Error).message ?? String(err)}`,
+    };
   }
 }

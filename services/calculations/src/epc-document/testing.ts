@@ -47,8 +47,19 @@ export function flemishEpcPages(f: FlemishEpcFixture = {}): PdfLine[][] {
   const page1: PdfLine[] = [
     'ENERGIEPRESTATIECERTIFICAAT',
     'BESTAANDE WONING',
-    { cells: [[LEFT, 'straat: Kerkstraat'], [230, 'nummer: 12'], [340, 'bus: 3']] },
-    { cells: [[LEFT, 'postnummer: 9000'], [230, 'gemeente: Gent']] },
+    {
+      cells: [
+        [LEFT, 'straat: Kerkstraat'],
+        [230, 'nummer: 12'],
+        [340, 'bus: 3'],
+      ],
+    },
+    {
+      cells: [
+        [LEFT, 'postnummer: 9000'],
+        [230, 'gemeente: Gent'],
+      ],
+    },
     ['bestemming', 'eengezinswoning'],
     ['type', 'halfopen bebouwing'],
     ['certificaatnummer', '20240312-0003012345-RES-1'],
@@ -122,6 +133,8 @@ export function dutchLabelPages(f: DutchLabelFixture = {}): PdfLine[][] {
 export function textOf(pages: PdfLine[][]): string {
   return pages
     .flat()
-    .map((line) => (typeof line === 'string' ? line : Array.isArray(line) ? `${line[0]} ${line[1]}` : line.cells.map((c) => c[1]).join(' ')))
+    .map((line) =>
+      typeof line === 'string' ? line : Array.isArray(line) ? `${line[0]} ${line[1]}` : line.cells.map((c) => c[1]).join(' '),
+    )
     .join('\n');
 }

@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import {
-  EstateFormat, EstateType, GlazingType, HeatingDevice, HeatingType, InsulationLevel, SanitaryHeatingDevice, VentilationType,
+  EstateFormat,
+  EstateType,
+  GlazingType,
+  HeatingDevice,
+  HeatingType,
+  InsulationLevel,
+  SanitaryHeatingDevice,
+  VentilationType,
   escapeRegExp,
 } from '@renopath/contracts';
 import vocabularyJson from './epc-vocabulary.json' with { type: 'json' };
@@ -12,12 +19,36 @@ export type DocumentKind = (typeof DOCUMENT_KINDS)[number];
 
 /** The labelled fields a certificate may state; `insulation.*` name the envelope elements. */
 export const FIELD_KEYS = [
-  'score', 'energy_index', 'label', 'certificate_number', 'issue_date', 'valid_until',
-  'address', 'street', 'house_number', 'house_number_extra', 'zip_code', 'place',
-  'year_built', 'habitable_space_m2', 'building_type',
-  'heating', 'heating_carrier', 'hot_water', 'solar_panels', 'solar_boiler', 'ventilation', 'glazing',
-  'insulation.inclined_roof', 'insulation.flat_roof', 'insulation.roof', 'insulation.wall', 'insulation.cavity_wall',
-  'insulation.floor', 'insulation.floor_above_basement', 'insulation.floor_above_crawl_space',
+  'score',
+  'energy_index',
+  'label',
+  'certificate_number',
+  'issue_date',
+  'valid_until',
+  'address',
+  'street',
+  'house_number',
+  'house_number_extra',
+  'zip_code',
+  'place',
+  'year_built',
+  'habitable_space_m2',
+  'building_type',
+  'heating',
+  'heating_carrier',
+  'hot_water',
+  'solar_panels',
+  'solar_boiler',
+  'ventilation',
+  'glazing',
+  'insulation.inclined_roof',
+  'insulation.flat_roof',
+  'insulation.roof',
+  'insulation.wall',
+  'insulation.cavity_wall',
+  'insulation.floor',
+  'insulation.floor_above_basement',
+  'insulation.floor_above_crawl_space',
 ] as const;
 export type FieldKey = (typeof FIELD_KEYS)[number];
 
@@ -78,7 +109,6 @@ export function fold(text: string): string {
   }
   return out;
 }
-
 
 /** A regular expression matching the (folded) word as a whole word in folded text. */
 export function wordPattern(word: string, flags = 'g'): RegExp {

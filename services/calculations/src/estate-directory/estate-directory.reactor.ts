@@ -40,10 +40,22 @@ export async function estateOfExternalId(reads: ReadStore, organization_id: stri
   return (await reads.get<ExternalIdDoc>(E.externalIds, externalIdKey(organization_id, external_id)))?.estate_id ?? null;
 }
 
-export function startEstateDirectoryReactor(options: { bus: Bus; readStore: ReadStore; log: Logger; settlement?: Settlement }): Promise<Closeable> {
+export function startEstateDirectoryReactor(options: {
+  bus: Bus;
+  readStore: ReadStore;
+  log: Logger;
+  settlement?: Settlement;
+}): Promise<Closeable> {
   const { bus, readStore, log } = options;
   const tracked = options.settlement?.reactor(ESTATES_CONSUMER, ['estates']);
-  const subjects = ['EstateCreated', 'EstateUpdated', 'EstateDeleted', 'EstateMemberAdded', 'EstateMemberActivated', 'EstateMemberRemoved'].map((t) => `evt.estates.${t}`);
+  const subjects = [
+    'EstateCreated',
+    'EstateUpdated',
+    'EstateDeleted',
+    'EstateMemberAdded',
+    'EstateMemberActivated',
+    'EstateMemberRemoved',
+  ].map((t) => `evt.estates.${t}`);
   return bus.consume(ESTATES_CONSUMER, { subjects }, async (envelope) => {
     if (envelope.type === 'EstateMemberAdded' || envelope.type === 'EstateMemberActivated' || envelope.type === 'EstateMemberRemoved') {
       const parsed = EstateEvents[envelope.type].safeParse(envelope.data);
@@ -66,14 +78,29 @@ export function startEstateDirectoryReactor(options: { bus: Bus; readStore: Read
       if (parsed) log.error({ event_id: envelope.event_id, type }, 'estates event does not match its contract; skipped');
     } else {
       await readStore.transaction(async (tx) => {
-        const data = parsed.data as { estate_id: string; organization_id?: string; fields?: { external_id: string | null }; changes?: { external_id?: string | null } };
+        const data = parsed.data as {
+          estate_id: string;
+          organization_id?: string;
+          fields?: { external_id: string | null };
+          changes?: { external_id?: string | null };
+        };
         const doc = await tx.get<EstateDirectoryDoc>(E.estates, data.estate_id);
         if (doc && doc.revision >= envelope.revision) return;
         let next: EstateDirectoryDoc | null = doc;
         if (type === 'EstateCreated') {
-          next = { id: data.estate_id, organization_id: data.organization_id!, external_id: data.fields?.external_id ?? null, deleted: false, revision: envelope.revision };
+          next = {
+            id: data.estate_id,
+            organization_id: data.organization_id!,
+            external_id: data.fields?.external_id ?? null,
+            deleted: false,
+            revision: envelope.revision,
+          };
         } else if (doc && type === 'EstateUpdated') {
-          next = { ...doc, external_id: data.changes?.external_id === undefined ? doc.external_id : data.changes.external_id, revision: envelope.revision };
+          next = {
+            ...doc,
+            external_id: data.changes?.external_id === undefined ? doc.external_id : data.changes.external_id,
+            revision: envelope.revision,
+          };
         } else if (doc && type === 'EstateDeleted') {
           next = { ...doc, deleted: true, revision: envelope.revision };
         }

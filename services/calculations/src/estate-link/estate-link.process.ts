@@ -20,7 +20,14 @@ type JobActor = Created['actor'];
 /** The idempotency key of one of the workflow's writes: a replayed event repeats the same writes, which the estates context stores once. */
 export const estateKey = (job_id: string, what: string) => `calculation-job:${job_id}:${what}`;
 
-export function callAs<T>(bus: Bus, subject: string, actor: JobActor, correlation_id: string, input: { key?: string; params?: Record<string, string>; body?: unknown; query?: Record<string, unknown> }, timeoutMs: number): Promise<T> {
+export function callAs<T>(
+  bus: Bus,
+  subject: string,
+  actor: JobActor,
+  correlation_id: string,
+  input: { key?: string; params?: Record<string, string>; body?: unknown; query?: Record<string, unknown> },
+  timeoutMs: number,
+): Promise<T> {
   const request: ServiceRequest = {
     actor: { ...actor, scopes: ['estates', 'renovations', 'calculations'] },
     correlation_id,
@@ -34,11 +41,16 @@ export function callAs<T>(bus: Bus, subject: string, actor: JobActor, correlatio
 
 /** A roof as the property names it: its kind, and its surface and insulation where known. */
 function knownRoofFields(roof: ReturnType<typeof estateFromProperty>['roofs'][number]) {
-  const known = Object.fromEntries(Object.entries({ surface_m2: roof.surface_m2, insulation_type: roof.insulation_type }).filter(([, v]) => v !== null));
+  const known = Object.fromEntries(
+    Object.entries({ surface_m2: roof.surface_m2, insulation_type: roof.insulation_type }).filter(([, v]) => v !== null),
+  );
   return { estate_roof_type: roof.estate_roof_type, ...known };
 }
 
-export type EstateCall = <T>(subject: string, input: { key?: string; params?: Record<string, string>; body?: unknown; query?: Record<string, unknown> }) => Promise<T>;
+export type EstateCall = <T>(
+  subject: string,
+  input: { key?: string; params?: Record<string, string>; body?: unknown; query?: Record<string, unknown> },
+) => Promise<T>;
 
 /**
  * Writes what a property says onto an existing estate: its fields, and a roof of each kind it names
@@ -46,11 +58,18 @@ export type EstateCall = <T>(subject: string, input: { key?: string; params?: Re
  * Every write is keyed by the job and `what`, so a replay writes nothing twice. Answers the score the
  * estate holds after the update (the client's own, when the property gives none), or null.
  */
-export async function describeEstate(call: EstateCall, o: { job_id: string; estate_id: string; property: PropertyDescription; what: string }): Promise<number | null> {
+export async function describeEstate(
+  call: EstateCall,
+  o: { job_id: string; estate_id: string; property: PropertyDescription; what: string },
+): Promise<number | null> {
   const { fields, roofs } = estateFromProperty(o.property);
   const { estate_id } = o;
   const { external_id: _x, ...changes } = fields as Record<string, unknown>;
-  const updated = await call<{ energy_context?: { epc_score?: number | null } | null }>(EstatesSubjects.updateEstate, { key: estateKey(o.job_id, `${o.what}-estate-update`), params: { estate_id }, body: changes });
+  const updated = await call<{ energy_context?: { epc_score?: number | null } | null }>(EstatesSubjects.updateEstate, {
+    key: estateKey(o.job_id, `${o.what}-estate-update`),
+    params: { estate_id },
+    body: changes,
+  });
   const epc_score = typeof updated?.energy_context?.epc_score === 'number' ? updated.energy_context.epc_score : null;
   if (roofs.length === 0) return epc_score;
   const current = await call<Roof[]>(EstatesSubjects.listRoofs, { params: { estate_id } });
@@ -59,9 +78,17 @@ export async function describeEstate(call: EstateCall, o: { job_id: string; esta
     const body = knownRoofFields(roof);
     const { estate_roof_type: _kind, ...known } = body;
     if (!same) {
-      await call(EstatesSubjects.addRoof, { key: estateKey(o.job_id, `${o.what}-roof-${roof.estate_roof_type}`), params: { estate_id }, body });
+      await call(EstatesSubjects.addRoof, {
+        key: estateKey(o.job_id, `${o.what}-roof-${roof.estate_roof_type}`),
+        params: { estate_id },
+        body,
+      });
     } else if (Object.entries(known).some(([k, v]) => (same as Record<string, unknown>)[k] !== v)) {
-      await call(EstatesSubjects.updateRoof, { key: estateKey(o.job_id, `${o.what}-roof-${roof.estate_roof_type}-update`), params: { estate_id, roof_id: same.id }, body: known });
+      await call(EstatesSubjects.updateRoof, {
+        key: estateKey(o.job_id, `${o.what}-roof-${roof.estate_roof_type}-update`),
+        params: { estate_id, roof_id: same.id },
+        body: known,
+      });
     }
   }
   return epc_score;
@@ -147,7 +174,12 @@ export function startEstateLinkProcess(options: EstateLinkOptions): EstateLink {
     } catch (err) {
       // A refusal is an answer (the job fails with it); anything else (a peer down) is retried.
       if (!(err instanceof DomainError) || err.status >= 500 || err.status === 409) throw err;
-      return options.fail(created.job_id, 'ESTATE_REFUSED', `the estate could not be written: ${err.messages.join('; ') || `status ${err.status}`}`, correlation_id);
+      return options.fail(
+        created.job_id,
+        'ESTATE_REFUSED',
+        `the estate could not be written: ${err.messages.join('; ') || `status ${err.status}`}`,
+        correlation_id,
+      );
     }
     return options.link(created.job_id, linked.estate_id, linked.epc_score, correlation_id);
   }

@@ -11,7 +11,10 @@ afterEach(async () => {
   for (const close of closers.splice(0).reverse()) await close();
 });
 
-interface Hit { path: string; body: unknown }
+interface Hit {
+  path: string;
+  body: unknown;
+}
 type Answer = (hit: Hit, res: ServerResponse) => void;
 
 /** A provider stand-in on localhost: records every request and answers with `answer`. */
@@ -27,14 +30,22 @@ async function provider(answer: Answer) {
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  closers.push(() => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }));
+  closers.push(
+    () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, hits };
 }
 
-const json = (status: number, body: unknown): Answer => (_hit, res) => {
-  res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify(body));
-};
+const json =
+  (status: number, body: unknown): Answer =>
+  (_hit, res) => {
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(body));
+  };
 const hang: Answer = () => {};
 
 function options(url: string, extra: Partial<HttpProviderOptions> = {}): HttpProviderOptions {
@@ -52,24 +63,50 @@ function energy(url: string, extra: Partial<HttpProviderOptions> = {}) {
 }
 
 const home: PropertyDescription = {
-  year_built: 1975, estate_format: 'SEMI_OPEN', habitable_space_m2: 140, zip_code: '9000', country: 'BE',
-  street: 'Veldstraat', house_number: '12', place: 'Gent',
-  heating_type: 'GAS', heating_device: 'CONDENSING_BOILER', window_glazing_type: 'DOUBLE_GLAZING',
+  year_built: 1975,
+  estate_format: 'SEMI_OPEN',
+  habitable_space_m2: 140,
+  zip_code: '9000',
+  country: 'BE',
+  street: 'Veldstraat',
+  house_number: '12',
+  place: 'Gent',
+  heating_type: 'GAS',
+  heating_device: 'CONDENSING_BOILER',
+  window_glazing_type: 'DOUBLE_GLAZING',
 };
 const given: Record<string, DataSource> = {};
-const MEASURED = { building_width: 7.5, building_depth: 10.2, inclined_roof_pane_surface: 86, flat_roof_pane_surface: 0, cornice_height: 6.1 };
+const MEASURED = {
+  building_width: 7.5,
+  building_depth: 10.2,
+  inclined_roof_pane_surface: 86,
+  flat_roof_pane_surface: 0,
+  cornice_height: 6.1,
+};
 
 describe('fillGaps with LiDAR and the energy-efficiency provider over HTTP', () => {
   it('fills the missing geometry from LiDAR (source LIDAR), which raises the confidence', async () => {
     const lidar = await provider(json(200, MEASURED));
     const result = await fillGaps(home, given, { geometry: geometry(lidar.url) });
 
-    expect(lidar.hits).toEqual([{ path: '/', body: { street: 'Veldstraat', house_number: '12', zip_code: '9000', place: 'Gent', country: 'BE' } }]);
+    expect(lidar.hits).toEqual([
+      { path: '/', body: { street: 'Veldstraat', house_number: '12', zip_code: '9000', place: 'Gent', country: 'BE' } },
+    ]);
     expect(result.used).toEqual({ geometry: 'OK', energy: 'NOT_CONFIGURED' });
-    expect(result.property).toMatchObject({ building_width: 7.5, building_depth: 10.2, inclined_roof_pane_surface: 86, cornice_height: 6.1 });
+    expect(result.property).toMatchObject({
+      building_width: 7.5,
+      building_depth: 10.2,
+      inclined_roof_pane_surface: 86,
+      cornice_height: 6.1,
+    });
     // A roof part of 0 m2 is no part.
     expect(result.property.flat_roof_pane_surface).toBeUndefined();
-    expect(result.sources).toEqual({ building_width: 'LIDAR', building_depth: 'LIDAR', inclined_roof_pane_surface: 'LIDAR', cornice_height: 'LIDAR' });
+    expect(result.sources).toEqual({
+      building_width: 'LIDAR',
+      building_depth: 'LIDAR',
+      inclined_roof_pane_surface: 'LIDAR',
+      cornice_height: 'LIDAR',
+    });
     expect(result.flags).toEqual([]);
     expect(confidenceScore(result.property, result.sources)).toBeGreaterThan(confidenceScore(home, given));
   });
@@ -95,7 +132,11 @@ describe('fillGaps with LiDAR and the energy-efficiency provider over HTTP', () 
     expect(result.property.energy_efficiency_score).toBe(412);
     expect(result.sources).toEqual({ energy_efficiency_score: 'PROVIDER' });
 
-    const known = await fillGaps({ ...home, energy_efficiency_score: 300 }, { energy_efficiency_score: 'EPC_DOCUMENT' }, { energy: energy(scores.url) });
+    const known = await fillGaps(
+      { ...home, energy_efficiency_score: 300 },
+      { energy_efficiency_score: 'EPC_DOCUMENT' },
+      { energy: energy(scores.url) },
+    );
     expect(known.used.energy).toBe('NOT_NEEDED');
     expect(known.property.energy_efficiency_score).toBe(300);
     expect(scores.hits).toHaveLength(1);
@@ -117,7 +158,10 @@ describe('fillGaps with LiDAR and the energy-efficiency provider over HTTP', () 
     expect(result.used).toEqual({ geometry: 'UNAVAILABLE', energy: 'UNAVAILABLE' });
     expect(result.property).toEqual(home);
     expect(result.sources).toEqual({});
-    expect(result.flags.map((f) => [f.field, f.code])).toEqual([['building_width', 'PROVIDER_UNAVAILABLE'], ['energy_efficiency_score', 'PROVIDER_UNAVAILABLE']]);
+    expect(result.flags.map((f) => [f.field, f.code])).toEqual([
+      ['building_width', 'PROVIDER_UNAVAILABLE'],
+      ['energy_efficiency_score', 'PROVIDER_UNAVAILABLE'],
+    ]);
     expect(scores.hits).toHaveLength(1);
   });
 
@@ -157,7 +201,10 @@ describe('fillGaps with LiDAR and the energy-efficiency provider over HTTP', () 
     const impact = await provider(json(200, { score_before: 400, score_after: 150, energy_efficiency_type: 'EPC_FLANDERS' }));
     const p = energy(impact.url);
     const renovated: PropertyDescription = { ...home, outer_wall_insulation_type: 'STRONG' };
-    expect(await p.estimateImpact(home, renovated)).toEqual({ status: 'OK', data: { score_before: 400, score_after: 150, energy_efficiency_type: 'EPC_FLANDERS' } });
+    expect(await p.estimateImpact(home, renovated)).toEqual({
+      status: 'OK',
+      data: { score_before: 400, score_after: 150, energy_efficiency_type: 'EPC_FLANDERS' },
+    });
     expect(impact.hits).toEqual([{ path: '/impact', body: { property: home, renovated } }]);
   });
 });

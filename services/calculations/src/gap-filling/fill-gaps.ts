@@ -60,20 +60,30 @@ function missingGeometry(p: PropertyDescription): GeometryField[] {
 
 /** New 422-rule violations (docs/http-contract.md) a filled value would cause: the value is not used. */
 function violations(p: PropertyDescription, field: string, before: ReadonlySet<string>): string[] {
-  return checkConsistency(p as PropertyDescription & Record<string, unknown>, { now: new Date() })
-    .filter((m) => m.startsWith(`${field} `) && !before.has(m));
+  return checkConsistency(p as PropertyDescription & Record<string, unknown>, { now: new Date() }).filter(
+    (m) => m.startsWith(`${field} `) && !before.has(m),
+  );
 }
 
 function setIfValid(
-  p: PropertyDescription, sources: Record<string, DataSource>, flags: DataQualityFlag[],
-  field: keyof PropertyDescription, value: number, source: DataSource, provider: string,
+  p: PropertyDescription,
+  sources: Record<string, DataSource>,
+  flags: DataQualityFlag[],
+  field: keyof PropertyDescription,
+  value: number,
+  source: DataSource,
+  provider: string,
 ): boolean {
   const schema = PropertyFields[field] as { safeParse(v: unknown): { success: boolean } };
   const baseline = new Set(checkConsistency(p as PropertyDescription & Record<string, unknown>, { now: new Date() }));
   const candidate = { ...p, [field]: value } as PropertyDescription;
   const problems = schema.safeParse(value).success ? violations(candidate, field, baseline) : [`${field} ${value} is out of range`];
   if (problems.length > 0) {
-    flags.push({ field, code: 'PROVIDER_VALUE_REJECTED', message: `the ${provider} gave ${field} ${value}, which was not used (${problems.join('; ')})` });
+    flags.push({
+      field,
+      code: 'PROVIDER_VALUE_REJECTED',
+      message: `the ${provider} gave ${field} ${value}, which was not used (${problems.join('; ')})`,
+    });
     return false;
   }
   (p as Record<string, unknown>)[field] = value;
@@ -81,13 +91,22 @@ function setIfValid(
   return true;
 }
 
-async function fillGeometry(p: PropertyDescription, sources: Record<string, DataSource>, flags: DataQualityFlag[], provider?: GeometryProvider): Promise<ProviderUse> {
+async function fillGeometry(
+  p: PropertyDescription,
+  sources: Record<string, DataSource>,
+  flags: DataQualityFlag[],
+  provider?: GeometryProvider,
+): Promise<ProviderUse> {
   if (!provider) return 'NOT_CONFIGURED';
   const missing = missingGeometry(p);
   if (missing.length === 0 || (p.estate_type !== undefined && SKIP_LIDAR.has(p.estate_type))) return 'NOT_NEEDED';
   const address = addressOf(p);
   if (!address) {
-    flags.push({ field: 'street', code: 'PROVIDER_NO_DATA', message: `no LiDAR lookup without street and house_number: ${missing.join(', ')} were estimated from the typology` });
+    flags.push({
+      field: 'street',
+      code: 'PROVIDER_NO_DATA',
+      message: `no LiDAR lookup without street and house_number: ${missing.join(', ')} were estimated from the typology`,
+    });
     return 'NO_DATA';
   }
   const answer = await provider.measure(address);
@@ -106,7 +125,12 @@ async function fillGeometry(p: PropertyDescription, sources: Record<string, Data
   return filled > 0 ? 'OK' : 'NO_DATA';
 }
 
-async function fillScore(p: PropertyDescription, sources: Record<string, DataSource>, flags: DataQualityFlag[], provider?: EnergyEfficiencyProvider): Promise<ProviderUse> {
+async function fillScore(
+  p: PropertyDescription,
+  sources: Record<string, DataSource>,
+  flags: DataQualityFlag[],
+  provider?: EnergyEfficiencyProvider,
+): Promise<ProviderUse> {
   if (!provider) return 'NOT_CONFIGURED';
   if (p.energy_efficiency_score !== undefined) return 'NOT_NEEDED';
   const region = detectRegion(p.zip_code, p.country);
@@ -121,12 +145,15 @@ async function fillScore(p: PropertyDescription, sources: Record<string, DataSou
   const scale = region ? scaleOfRegion(region) : null;
   if (scale !== answer.data.energy_efficiency_type) {
     flags.push({
-      field, code: 'PROVIDER_VALUE_REJECTED',
+      field,
+      code: 'PROVIDER_VALUE_REJECTED',
       message: `the energy-efficiency provider gave a score on the ${answer.data.energy_efficiency_type} scale, not the home's ${scale ?? 'unrecognised region'}'s; it was not used`,
     });
     return 'NO_DATA';
   }
-  return setIfValid(p, sources, flags, field, answer.data.energy_efficiency_score, 'PROVIDER', 'energy-efficiency provider') ? 'OK' : 'NO_DATA';
+  return setIfValid(p, sources, flags, field, answer.data.energy_efficiency_score, 'PROVIDER', 'energy-efficiency provider')
+    ? 'OK'
+    : 'NO_DATA';
 }
 
 export async function fillGaps(

@@ -3,7 +3,13 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import { EnergyEfficiencyType, type PropertyDescription } from '@renopath/contracts';
 import type {
-  BuildingAddress, EnergyEfficiencyProvider, GeometryProvider, ImpactEstimate, MeasuredGeometry, ProviderAnswer, ScoreEstimate,
+  BuildingAddress,
+  EnergyEfficiencyProvider,
+  GeometryProvider,
+  ImpactEstimate,
+  MeasuredGeometry,
+  ProviderAnswer,
+  ScoreEstimate,
 } from './providers.ts';
 
 /**
@@ -65,7 +71,10 @@ const ImpactAnswer = z.object({ score_before: Score, score_after: Score, energy_
 type Call = (path: string, body: unknown, schema: z.ZodType) => Promise<ProviderAnswer<unknown>>;
 
 /** A JSON POST behind a breaker: 200 is data, 404 is "nothing known", anything else a failure that counts. */
-function breakerCall(name: string, options: HttpProviderOptions): { call: Call; breaker: CircuitBreaker<Parameters<Call>, ProviderAnswer<unknown>> } {
+function breakerCall(
+  name: string,
+  options: HttpProviderOptions,
+): { call: Call; breaker: CircuitBreaker<Parameters<Call>, ProviderAnswer<unknown>> } {
   const doFetch = options.fetch ?? fetch;
   const base = options.url.replace(/\/+$/, '');
   const action: Call = async (path, body, schema) => {
@@ -84,7 +93,10 @@ function breakerCall(name: string, options: HttpProviderOptions): { call: Call; 
       throw new Error(`${name} answered ${response.status}`);
     }
     const parsed = schema.safeParse(await response.json());
-    if (!parsed.success) throw new Error(`${name} answered an unexpected body: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+    if (!parsed.success)
+      throw new Error(
+        `${name} answered an unexpected body: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+      );
     return { status: 'OK', data: parsed.data };
   };
   const settings = { ...DEFAULT_BREAKER_SETTINGS, ...options.breaker };
@@ -98,7 +110,9 @@ function breakerCall(name: string, options: HttpProviderOptions): { call: Call; 
   });
   breaker.fallback((...args: unknown[]): ProviderAnswer<unknown> => {
     const err = args.at(-1);
-    const reason = breaker.opened ? `${name} is unavailable (circuit open after repeated failures)` : `${name} is unavailable: ${err instanceof Error ? err.message : String(err)}`;
+    const reason = breaker.opened
+      ? `${name} is unavailable (circuit open after repeated failures)`
+      : `${name} is unavailable: ${err instanceof Error ? err.message : String(err)}`;
     return { status: 'UNAVAILABLE', reason };
   });
   if (options.log) {

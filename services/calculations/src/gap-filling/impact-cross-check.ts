@@ -25,8 +25,9 @@ export function compareImpact(model: { score_before: number; score_after: number
   return {
     field: 'energy_efficiency_score',
     code: 'PROVIDER_IMPACT_MISMATCH',
-    message: `the energy-efficiency provider expects the renovation to move the score from ${round(provider.score_before)} to ${round(provider.score_after)}, `
-      + `the model from ${round(model.score_before)} to ${round(model.score_after)}: check the described home before relying on the expected improvement`,
+    message:
+      `the energy-efficiency provider expects the renovation to move the score from ${round(provider.score_before)} to ${round(provider.score_after)}, ` +
+      `the model from ${round(model.score_before)} to ${round(model.score_after)}: check the described home before relying on the expected improvement`,
   };
 }
 
@@ -38,18 +39,33 @@ const round = (v: number) => Math.round(v);
  */
 export async function crossCheckImpact(
   provider: EnergyEfficiencyProvider | undefined,
-  input: { property: PropertyDescription; renovated: PropertyDescription; model: { score_before: number; score_after: number }; scale: EnergyEfficiencyType },
+  input: {
+    property: PropertyDescription;
+    renovated: PropertyDescription;
+    model: { score_before: number; score_after: number };
+    scale: EnergyEfficiencyType;
+  },
 ): Promise<ImpactCrossCheck> {
   if (!provider) return { flags: [], used: 'NOT_CONFIGURED', provider: null };
   if (input.model.score_before === input.model.score_after) return { flags: [], used: 'NOT_NEEDED', provider: null };
   const answer = await provider.estimateImpact(input.property, input.renovated);
   if (answer.status !== 'OK') {
     const code = answer.status === 'UNAVAILABLE' ? 'PROVIDER_UNAVAILABLE' : 'PROVIDER_NO_DATA';
-    return { flags: [{ field: 'energy_efficiency_score', code, message: `${answer.reason}: the renovation's impact was not cross-checked` }], used: answer.status, provider: null };
+    return {
+      flags: [{ field: 'energy_efficiency_score', code, message: `${answer.reason}: the renovation's impact was not cross-checked` }],
+      used: answer.status,
+      provider: null,
+    };
   }
   if (answer.data.energy_efficiency_type !== input.scale) {
     return {
-      flags: [{ field: 'energy_efficiency_score', code: 'PROVIDER_VALUE_REJECTED', message: `the energy-efficiency provider answered on the ${answer.data.energy_efficiency_type} scale, not ${input.scale}: the impact was not cross-checked` }],
+      flags: [
+        {
+          field: 'energy_efficiency_score',
+          code: 'PROVIDER_VALUE_REJECTED',
+          message: `the energy-efficiency provider answered on the ${answer.data.energy_efficiency_type} scale, not ${input.scale}: the impact was not cross-checked`,
+        },
+      ],
       used: 'NO_DATA',
       provider: null,
     };

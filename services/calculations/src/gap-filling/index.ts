@@ -1,8 +1,25 @@
-export { fillGaps, type GapFillProviders, type GapFillProviders as GapProviders, type GapFillResult, type ProviderUse } from './fill-gaps.ts';
+export {
+  fillGaps,
+  type GapFillProviders,
+  type GapFillProviders as GapProviders,
+  type GapFillResult,
+  type ProviderUse,
+} from './fill-gaps.ts';
 export { crossCheckImpact, type ImpactCrossCheck } from './impact-cross-check.ts';
 export {
-  DEFAULT_BREAKER_SETTINGS, httpEnergyEfficiencyProvider, httpGeometryProvider, type BreakerSettings, type Closable, type HttpProviderOptions,
+  DEFAULT_BREAKER_SETTINGS,
+  httpEnergyEfficiencyProvider,
+  httpGeometryProvider,
+  type BreakerSettings,
+  type Closable,
+  type HttpProviderOptions,
 } from './http-providers.ts';
 export type {
-  BuildingAddress, EnergyEfficiencyProvider, GeometryProvider, ImpactEstimate, MeasuredGeometry, ProviderAnswer, ScoreEstimate,
+  BuildingAddress,
+  EnergyEfficiencyProvider,
+  GeometryProvider,
+  ImpactEstimate,
+  MeasuredGeometry,
+  ProviderAnswer,
+  ScoreEstimate,
 } from './providers.ts';

@@ -34,7 +34,14 @@ const indicationDecider: Decider<Record_, Recorded, boolean> = {
  * Records are the organization's: its owners and employees see them all, anyone else (a CLIENT with
  * an API client) only their own.
  */
-export function startIndications(deps: { eventStore: EventStore; readStore: ReadStore; log: Logger; now: () => Date; settleTimeoutMs: number; isWriter: (actor: Actor) => Promise<boolean> }) {
+export function startIndications(deps: {
+  eventStore: EventStore;
+  readStore: ReadStore;
+  log: Logger;
+  now: () => Date;
+  settleTimeoutMs: number;
+  isWriter: (actor: Actor) => Promise<boolean>;
+}) {
   const { eventStore: store, readStore: reads, log, now } = deps;
   const projection = runProjection({
     ...INDICATION_VIEWS,
@@ -70,14 +77,29 @@ export function startIndications(deps: { eventStore: EventStore; readStore: Read
         // The model refuses what it cannot describe (an out-of-range home): a FAILED record, not a 500.
         log.info({ err }, 'indication not computed');
         record = {
-          id, calculation_status: 'FAILED', calculation_type: 'ENERGY_EFFICIENCY',
-          metadata: { epc_score: null, epc_label: null, energy_efficiency_type: null, region: null, confidence_score: null, disclaimer: data.disclaimer.en },
+          id,
+          calculation_status: 'FAILED',
+          calculation_type: 'ENERGY_EFFICIENCY',
+          metadata: {
+            epc_score: null,
+            epc_label: null,
+            energy_efficiency_type: null,
+            region: null,
+            confidence_score: null,
+            disclaimer: data.disclaimer.en,
+          },
         };
       }
-      const result = await handleCommand(store, `${INDICATION_STREAM_PREFIX}${id}`, indicationDecider, {
-        type: 'RecordIndication',
-        data: { actor: { user_id: actor.user_id, organization_id: actor.organization_id, client_id: actor.client_id }, request, record },
-      }, commandContext(req, now()));
+      const result = await handleCommand(
+        store,
+        `${INDICATION_STREAM_PREFIX}${id}`,
+        indicationDecider,
+        {
+          type: 'RecordIndication',
+          data: { actor: { user_id: actor.user_id, organization_id: actor.organization_id, client_id: actor.client_id }, request, record },
+        },
+        commandContext(req, now()),
+      );
       await settle(result.position);
       return (await reads.get<IndicationDoc>(I.indications, id))?.record ?? record;
     },
@@ -85,7 +107,10 @@ export function startIndications(deps: { eventStore: EventStore; readStore: Read
     async [S.listIndications](req: ServiceRequest) {
       const actor = actorOf(req);
       const mine: Record<string, string> = (await deps.isWriter(actor)) ? {} : { user_id: actor.user_id };
-      const { items } = await reads.query<IndicationDoc>(I.indications, { filter: { organization_id: actor.organization_id, ...mine }, sort: [{ field: 'position', order: 'DESC' }] });
+      const { items } = await reads.query<IndicationDoc>(I.indications, {
+        filter: { organization_id: actor.organization_id, ...mine },
+        sort: [{ field: 'position', order: 'DESC' }],
+      });
       return items.map((d) => d.record);
     },
 

@@ -60,12 +60,26 @@ export function startJobEffects(options: JobEffectsOptions): JobEffects {
       for (const kind of plan.roof_kinds) {
         if (roofs.some((r) => r.estate_roof_type === kind)) continue;
         // A keyed add answers a repeat with the first one's roof.
-        roofs.push(await call<Roof>(EstatesSubjects.addRoof, { key: estateKey(job_id, `roof-${kind}`), params: { estate_id }, body: { estate_roof_type: kind } }));
+        roofs.push(
+          await call<Roof>(EstatesSubjects.addRoof, {
+            key: estateKey(job_id, `roof-${kind}`),
+            params: { estate_id },
+            body: { estate_roof_type: kind },
+          }),
+        );
         wroteEstate = true;
       }
     }
     // Renovations values the renovation on its own copy of the estate: it must have seen these writes first.
-    if (wroteEstate && !(await settleAcrossContexts({ bus, contexts: ['estates', 'renovations'], correlationId: workflow, timeoutMs: options.settleTimeoutMs }))) {
+    if (
+      wroteEstate &&
+      !(await settleAcrossContexts({
+        bus,
+        contexts: ['estates', 'renovations'],
+        correlationId: workflow,
+        timeoutMs: options.settleTimeoutMs,
+      }))
+    ) {
       throw new Error('the estate writes did not reach the renovations context in time; trying again');
     }
 
@@ -99,7 +113,15 @@ export function startJobEffects(options: JobEffectsOptions): JobEffects {
       await recordingQuality.catch(() => undefined);
       // What renovations refuses on the data (or the estate gone, the actor no longer a writer) fails the job.
       if (err instanceof DomainError && err.status < 500) {
-        await options.fail(job_id, attempt, { code: 'RENOVATION_REFUSED', message: `the renovation could not be created: ${err.messages.join('; ') || `status ${err.status}`}` }, correlation_id);
+        await options.fail(
+          job_id,
+          attempt,
+          {
+            code: 'RENOVATION_REFUSED',
+            message: `the renovation could not be created: ${err.messages.join('; ') || `status ${err.status}`}`,
+          },
+          correlation_id,
+        );
         return;
       }
       throw err;

@@ -85,12 +85,21 @@ export function applyJobEvent(doc: JobDoc | null, e: Applied): JobDoc | null {
     case 'CalculationJobEstateLinked':
       return { ...next, ready: true, job: { ...next.job, estate_id: event.data.estate_id } };
     case 'CalculationJobStarted':
-      return { ...next, attempt: event.data.attempt, lease_until: event.data.lease_until, job: { ...next.job, calculation_job_status: 'RUNNING' } };
+      return {
+        ...next,
+        attempt: event.data.attempt,
+        lease_until: event.data.lease_until,
+        job: { ...next.job, calculation_job_status: 'RUNNING' },
+      };
     case 'CalculationJobPlanned':
       // Its writes are the process manager's now: no lease for the sweep to find run out.
       return { ...next, lease_until: null };
     case 'CalculationJobFinished':
-      return { ...next, lease_until: null, job: { ...next.job, calculation_job_status: 'FINISHED', metadata: event.data.metadata, published_at: e.occurred_at } };
+      return {
+        ...next,
+        lease_until: null,
+        job: { ...next.job, calculation_job_status: 'FINISHED', metadata: event.data.metadata, published_at: e.occurred_at },
+      };
     case 'CalculationJobFailed':
       return { ...next, lease_until: null, job: { ...next.job, calculation_job_status: 'FAILED', metadata: { error: event.data.error } } };
     case 'CalculationJobStopped':
@@ -111,7 +120,13 @@ export async function projectJobViews(event: RecordedEvent, tx: ReadStoreTx): Pr
   await tx.put(J.jobs, id, next);
   const status = next.job.calculation_job_status;
   if ((status === 'NOT_STARTED' || status === 'RUNNING') && next.job.deactivated_at === null) {
-    await tx.put<LiveJobDoc>(J.live, id, { id, status, ready: next.ready, lease_until: next.lease_until, created_position: next.created_position });
+    await tx.put<LiveJobDoc>(J.live, id, {
+      id,
+      status,
+      ready: next.ready,
+      lease_until: next.lease_until,
+      created_position: next.created_position,
+    });
   } else {
     await tx.delete(J.live, id);
   }

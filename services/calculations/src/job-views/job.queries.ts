@@ -30,10 +30,16 @@ export function jobQueries(kit: CalculationsKit): Record<'get' | 'list' | 'webho
         ({ items, total } = await reads.query<JobDoc>(J.jobs, { filter, sort, page: q.page, pageSize: q.page_size }));
       } else {
         // A client's jobs: their own and those of the estates they are a member of (few: paged here).
-        const estates = (await reads.query<EstateMemberDoc>(E.members, { filter: { user_id: actor.user_id } })).items.map((m) => m.estate_id);
+        const estates = (await reads.query<EstateMemberDoc>(E.members, { filter: { user_id: actor.user_id } })).items.map(
+          (m) => m.estate_id,
+        );
         const own = (await reads.query<JobDoc>(J.jobs, { filter: { ...filter, user_id: actor.user_id }, sort })).items;
-        const theirs = estates.length ? (await reads.query<JobDoc>(J.jobs, { filter: { ...filter, 'job.estate_id': { $in: estates } }, sort })).items : [];
-        const all = [...new Map([...own, ...theirs].map((d) => [d.id, d])).values()].sort((a, b) => b.created_position - a.created_position);
+        const theirs = estates.length
+          ? (await reads.query<JobDoc>(J.jobs, { filter: { ...filter, 'job.estate_id': { $in: estates } }, sort })).items
+          : [];
+        const all = [...new Map([...own, ...theirs].map((d) => [d.id, d])).values()].sort(
+          (a, b) => b.created_position - a.created_position,
+        );
         total = all.length;
         items = all.slice((q.page - 1) * q.page_size, q.page * q.page_size);
       }

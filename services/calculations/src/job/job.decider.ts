@@ -55,7 +55,20 @@ export function isRunnable(state: JobState, now: string): boolean {
 }
 
 export const jobDecider: Decider<JobCommand, CalculationJobEvent, JobState> = {
-  initialState: () => ({ job_id: null, created: null, estate_id: null, estate_epc_score: null, type: null, status: 'NONE', ready: false, attempt: 0, planned_attempt: null, lease_until: null, expires_at: null, deactivated: false }),
+  initialState: () => ({
+    job_id: null,
+    created: null,
+    estate_id: null,
+    estate_epc_score: null,
+    type: null,
+    status: 'NONE',
+    ready: false,
+    attempt: 0,
+    planned_attempt: null,
+    lease_until: null,
+    expires_at: null,
+    deactivated: false,
+  }),
 
   decide(command, state) {
     if (command.type === 'CreateJob') {
@@ -69,11 +82,25 @@ export const jobDecider: Decider<JobCommand, CalculationJobEvent, JobState> = {
     switch (command.type) {
       case 'LinkEstate':
         if (state.ready || isFinal(state.status)) return [];
-        return [{ type: 'CalculationJobEstateLinked', data: { job_id, estate_id: command.estate_id, ...(typeof command.epc_score === 'number' ? { epc_score: command.epc_score } : {}) } }];
+        return [
+          {
+            type: 'CalculationJobEstateLinked',
+            data: {
+              job_id,
+              estate_id: command.estate_id,
+              ...(typeof command.epc_score === 'number' ? { epc_score: command.epc_score } : {}),
+            },
+          },
+        ];
       case 'StartJob': {
         if (!isRunnable(state, command.now)) return [];
         if (state.attempt >= command.max_attempts) {
-          return [{ type: 'CalculationJobFailed', data: { job_id, error: { code: 'WORKER_LOST', message: `the job was interrupted ${state.attempt} times and is given up` } } }];
+          return [
+            {
+              type: 'CalculationJobFailed',
+              data: { job_id, error: { code: 'WORKER_LOST', message: `the job was interrupted ${state.attempt} times and is given up` } },
+            },
+          ];
         }
         const lease_until = new Date(Date.parse(command.now) + command.lease_ms).toISOString();
         return [{ type: 'CalculationJobStarted', data: { job_id, attempt: state.attempt + 1, worker_id: command.worker_id, lease_until } }];

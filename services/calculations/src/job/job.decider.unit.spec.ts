@@ -10,16 +10,37 @@ const T0 = '2026-11-23T10:00:00.000Z';
 const at = (s: number) => new Date(Date.parse(T0) + s * 1000).toISOString();
 type Created = Extract<CalculationJobEvent, { type: 'CalculationJobCreated' }>['data'];
 const createdData = (type: Created['calculation_job_type'] = 'SUGGESTED_RENOVATION_TRAJECTORY_CALCULATION'): Created => ({
-  job_id: JOB, calculation_job_type: type,
-  actor: { user_id: JOB, organization_id: JOB, client_id: 'c' }, request: {}, estate_id: null, estate_exists: false,
-  external_id: null, name: null, description: null, webhook_url: null, parent_job_id: null, expires_at: at(30 * 24 * 3600),
+  job_id: JOB,
+  calculation_job_type: type,
+  actor: { user_id: JOB, organization_id: JOB, client_id: 'c' },
+  request: {},
+  estate_id: null,
+  estate_exists: false,
+  external_id: null,
+  name: null,
+  description: null,
+  webhook_url: null,
+  parent_job_id: null,
+  expires_at: at(30 * 24 * 3600),
 });
 
-const created = (type?: Created['calculation_job_type']): CalculationJobEvent => ({ type: 'CalculationJobCreated', data: createdData(type) });
+const created = (type?: Created['calculation_job_type']): CalculationJobEvent => ({
+  type: 'CalculationJobCreated',
+  data: createdData(type),
+});
 const linked: CalculationJobEvent = { type: 'CalculationJobEstateLinked', data: { job_id: JOB, estate_id: ESTATE } };
-const started = (attempt: number, s: number): CalculationJobEvent => ({ type: 'CalculationJobStarted', data: { job_id: JOB, attempt, worker_id: 'w', lease_until: at(s + 30) } });
-const planned = (attempt: number): CalculationJobEvent => ({ type: 'CalculationJobPlanned', data: { job_id: JOB, attempt, plan: { p: attempt } } });
-const finished = (attempt: number, metadata: Record<string, unknown> = {}): CalculationJobEvent => ({ type: 'CalculationJobFinished', data: { job_id: JOB, attempt, metadata } });
+const started = (attempt: number, s: number): CalculationJobEvent => ({
+  type: 'CalculationJobStarted',
+  data: { job_id: JOB, attempt, worker_id: 'w', lease_until: at(s + 30) },
+});
+const planned = (attempt: number): CalculationJobEvent => ({
+  type: 'CalculationJobPlanned',
+  data: { job_id: JOB, attempt, plan: { p: attempt } },
+});
+const finished = (attempt: number, metadata: Record<string, unknown> = {}): CalculationJobEvent => ({
+  type: 'CalculationJobFinished',
+  data: { job_id: JOB, attempt, metadata },
+});
 const start = (s: number): JobCommand => ({ type: 'StartJob', worker_id: 'w', now: at(s), lease_ms: 30_000, max_attempts: 3 });
 
 const spec = deciderSpec(jobDecider);
@@ -27,45 +48,92 @@ const spec = deciderSpec(jobDecider);
 describe('the job decider (docs/job-metadata.md)', () => {
   it('is created once: a repeat of the create (same id from the same key) appends nothing', () => {
     const { job_id: _j, ...rest } = createdData();
-    spec.given([]).when({ type: 'CreateJob', job_id: JOB, ...rest }).then([created()]);
-    spec.given([created()]).when({ type: 'CreateJob', job_id: JOB, ...rest }).then([]);
+    spec
+      .given([])
+      .when({ type: 'CreateJob', job_id: JOB, ...rest })
+      .then([created()]);
+    spec
+      .given([created()])
+      .when({ type: 'CreateJob', job_id: JOB, ...rest })
+      .then([]);
   });
 
   it('a trajectory job waits for its estate; linked, a worker takes it under a lease', () => {
     spec.given([created()]).when(start(0)).then([]);
     spec.given([created()]).when({ type: 'LinkEstate', estate_id: ESTATE }).then([linked]);
     spec.given([created(), linked]).when({ type: 'LinkEstate', estate_id: ESTATE }).then([]);
-    spec.given([created(), linked]).when(start(0)).then([started(1, 0)]);
+    spec
+      .given([created(), linked])
+      .when(start(0))
+      .then([started(1, 0)]);
   });
 
   it('a document job is ready at once', () => {
-    spec.given([created('EPC_DOCUMENT_PROCESSING')]).when(start(0)).then([started(1, 0)]);
+    spec
+      .given([created('EPC_DOCUMENT_PROCESSING')])
+      .when(start(0))
+      .then([started(1, 0)]);
   });
 
   it('nobody else takes a job under a live lease; after it runs out the next attempt does, and the third lost lease fails it', () => {
-    spec.given([created(), linked, started(1, 0)]).when(start(10)).then([]);
-    spec.given([created(), linked, started(1, 0)]).when(start(31)).then([started(2, 31)]);
-    spec.given([created(), linked, started(1, 0), started(2, 31), started(3, 62)]).when(start(93)).then([
-      { type: 'CalculationJobFailed', data: { job_id: JOB, error: { code: 'WORKER_LOST', message: 'the job was interrupted 3 times and is given up' } } },
-    ]);
+    spec
+      .given([created(), linked, started(1, 0)])
+      .when(start(10))
+      .then([]);
+    spec
+      .given([created(), linked, started(1, 0)])
+      .when(start(31))
+      .then([started(2, 31)]);
+    spec
+      .given([created(), linked, started(1, 0), started(2, 31), started(3, 62)])
+      .when(start(93))
+      .then([
+        {
+          type: 'CalculationJobFailed',
+          data: { job_id: JOB, error: { code: 'WORKER_LOST', message: 'the job was interrupted 3 times and is given up' } },
+        },
+      ]);
   });
 
   it('only the attempt that holds the job finishes it, once', () => {
     const twice = [created(), linked, started(1, 0), started(2, 31)];
     spec.given(twice).when({ type: 'FinishJob', attempt: 1, metadata: {} }).then([]);
-    spec.given(twice).when({ type: 'FinishJob', attempt: 2, metadata: { x: 2 } }).then([finished(2, { x: 2 })]);
-    spec.given([...twice, finished(2)]).when({ type: 'FinishJob', attempt: 2, metadata: { x: 3 } }).then([]);
+    spec
+      .given(twice)
+      .when({ type: 'FinishJob', attempt: 2, metadata: { x: 2 } })
+      .then([finished(2, { x: 2 })]);
+    spec
+      .given([...twice, finished(2)])
+      .when({ type: 'FinishJob', attempt: 2, metadata: { x: 3 } })
+      .then([]);
   });
 
   it("only the holding attempt records a plan, once; the planned job is no worker's to take again, and its effects finish it", () => {
     const running = [created(), linked, started(1, 0)];
-    spec.given(running).when({ type: 'RecordPlan', attempt: 1, plan: { p: 1 } }).then([planned(1)]);
-    spec.given(running).when({ type: 'RecordPlan', attempt: 2, plan: { p: 2 } }).then([]);
-    spec.given([...running, planned(1)]).when({ type: 'RecordPlan', attempt: 1, plan: { p: 1 } }).then([]);
+    spec
+      .given(running)
+      .when({ type: 'RecordPlan', attempt: 1, plan: { p: 1 } })
+      .then([planned(1)]);
+    spec
+      .given(running)
+      .when({ type: 'RecordPlan', attempt: 2, plan: { p: 2 } })
+      .then([]);
+    spec
+      .given([...running, planned(1)])
+      .when({ type: 'RecordPlan', attempt: 1, plan: { p: 1 } })
+      .then([]);
     // Its lease does not run out: the effects are the process manager's, however long they take.
-    spec.given([...running, planned(1)]).when(start(3600)).then([]);
-    spec.given([...running, planned(1)]).when({ type: 'FinishJob', attempt: 1, metadata: { renovation_id: ESTATE } }).then([finished(1, { renovation_id: ESTATE })]);
-    spec.given([...running, planned(1)]).when({ type: 'FailJob', attempt: 1, error: { code: 'RENOVATION_REFUSED', message: 'no' } })
+    spec
+      .given([...running, planned(1)])
+      .when(start(3600))
+      .then([]);
+    spec
+      .given([...running, planned(1)])
+      .when({ type: 'FinishJob', attempt: 1, metadata: { renovation_id: ESTATE } })
+      .then([finished(1, { renovation_id: ESTATE })]);
+    spec
+      .given([...running, planned(1)])
+      .when({ type: 'FailJob', attempt: 1, error: { code: 'RENOVATION_REFUSED', message: 'no' } })
       .then([{ type: 'CalculationJobFailed', data: { job_id: JOB, error: { code: 'RENOVATION_REFUSED', message: 'no' } } }]);
   });
 
@@ -73,17 +141,32 @@ describe('the job decider (docs/job-metadata.md)', () => {
     const stopped: CalculationJobEvent = { type: 'CalculationJobStopped', data: { job_id: JOB } };
     spec.given([created()]).when({ type: 'StopJob' }).then([stopped]);
     spec.given([created(), stopped]).when({ type: 'StopJob' }).then([]);
-    spec.given([created('EPC_DOCUMENT_PROCESSING'), started(1, 0), finished(1)]).when({ type: 'StopJob' }).thenFails(409, /already FINISHED/);
+    spec
+      .given([created('EPC_DOCUMENT_PROCESSING'), started(1, 0), finished(1)])
+      .when({ type: 'StopJob' })
+      .thenFails(409, /already FINISHED/);
     // A worker's result after the stop is not taken, and the job is nobody's to run.
-    spec.given([created('EPC_DOCUMENT_PROCESSING'), started(1, 0), stopped]).when({ type: 'FinishJob', attempt: 1, metadata: {} }).then([]);
+    spec
+      .given([created('EPC_DOCUMENT_PROCESSING'), started(1, 0), stopped])
+      .when({ type: 'FinishJob', attempt: 1, metadata: {} })
+      .then([]);
     expect(isRunnable(fold(jobDecider, [created('EPC_DOCUMENT_PROCESSING'), started(1, 0), stopped]), at(100))).toBe(false);
   });
 
   it('is deactivated only once its expiry has passed, once', () => {
     const deactivated: CalculationJobEvent = { type: 'CalculationJobDeactivated', data: { job_id: JOB } };
-    spec.given([created()]).when({ type: 'DeactivateJob', now: at(3600) }).then([]);
-    spec.given([created()]).when({ type: 'DeactivateJob', now: at(30 * 24 * 3600 + 1) }).then([deactivated]);
-    spec.given([created(), deactivated]).when({ type: 'DeactivateJob', now: at(30 * 24 * 3600 + 2) }).then([]);
+    spec
+      .given([created()])
+      .when({ type: 'DeactivateJob', now: at(3600) })
+      .then([]);
+    spec
+      .given([created()])
+      .when({ type: 'DeactivateJob', now: at(30 * 24 * 3600 + 1) })
+      .then([deactivated]);
+    spec
+      .given([created(), deactivated])
+      .when({ type: 'DeactivateJob', now: at(30 * 24 * 3600 + 2) })
+      .then([]);
   });
 
   it('a command on a job that does not exist is a 404', () => {

@@ -20,7 +20,8 @@ import type { JobSource } from '../worker/worker.ts';
 import { jobStream } from './job.decider.ts';
 
 /** Job ids of an EPC document job: one per trajectory job, derived from it so a resumed parent finds its child. */
-export const childJobIdOf = (parent_job_id: string) => newId({ idempotency_key: `calculation-job:${parent_job_id}:epc-document` }, 'calculation-job');
+export const childJobIdOf = (parent_job_id: string) =>
+  newId({ idempotency_key: `calculation-job:${parent_job_id}:epc-document` }, 'calculation-job');
 
 const jobIdOf = (req: { params?: Record<string, string> }) => String(req.params?.['calculation_job_id'] ?? '').toLowerCase();
 
@@ -44,10 +45,17 @@ export function jobHandlers(kit: CalculationsKit, workflows: { estateLink: Estat
    * assignment comes from the job's stream as the start was decided on it: no second read of the
    * stream, and no wait for the read model, which neither the worker nor the job's later commands read.
    */
-  async function start(job_id: string, worker_id: string, correlation_id: string): Promise<{ assignment: WorkAssignment | null; position: bigint | null }> {
+  async function start(
+    job_id: string,
+    worker_id: string,
+    correlation_id: string,
+  ): Promise<{ assignment: WorkAssignment | null; position: bigint | null }> {
     const ctx = systemContext(correlation_id);
-    const result = await decide(job_id, { type: 'StartJob', worker_id, now: ctx.now, lease_ms: config.leaseMs, max_attempts: config.maxAttempts }, ctx)
-      .catch((err: unknown) => (err instanceof DomainError && err.status === 409 ? null : Promise.reject(err)));
+    const result = await decide(
+      job_id,
+      { type: 'StartJob', worker_id, now: ctx.now, lease_ms: config.leaseMs, max_attempts: config.maxAttempts },
+      ctx,
+    ).catch((err: unknown) => (err instanceof DomainError && err.status === 409 ? null : Promise.reject(err)));
     const position = result?.position ?? null;
     const created = result?.state.created;
     if (!result || position === null || result.state.status !== 'RUNNING' || !created) return { assignment: null, position };
@@ -81,14 +89,19 @@ export function jobHandlers(kit: CalculationsKit, workflows: { estateLink: Estat
       }
     },
     async complete(command, correlation_id) {
-      const result = await decide(command.job_id, command.outcome === 'FINISHED'
-        ? { type: 'FinishJob', attempt: command.attempt, metadata: command.metadata }
-        : command.outcome === 'PLANNED'
-          ? { type: 'RecordPlan', attempt: command.attempt, plan: command.plan }
-          : { type: 'FailJob', attempt: command.attempt, error: command.error }, systemContext(correlation_id));
+      const result = await decide(
+        command.job_id,
+        command.outcome === 'FINISHED'
+          ? { type: 'FinishJob', attempt: command.attempt, metadata: command.metadata }
+          : command.outcome === 'PLANNED'
+            ? { type: 'RecordPlan', attempt: command.attempt, plan: command.plan }
+            : { type: 'FailJob', attempt: command.attempt, error: command.error },
+        systemContext(correlation_id),
+      );
       if (command.outcome === 'PLANNED' && result.position !== null) {
         // At once, not after the process manager reaches the event: it makes them again only after a crash.
-        workflows.effects.run(command.job_id, command.attempt, command.plan as unknown as JobPlan, correlation_id, result.state)
+        workflows.effects
+          .run(command.job_id, command.attempt, command.plan as unknown as JobPlan, correlation_id, result.state)
           .catch((err: unknown) => log.warn({ err, job_id: command.job_id }, 'job effects deferred to the process manager'));
       }
       // The status the stream now holds: the worker waits for no read model (clients read the job
@@ -160,21 +173,25 @@ export function jobHandlers(kit: CalculationsKit, workflows: { estateLink: Estat
       if (!parent) throw notFound();
       const job_id = childJobIdOf(parent_job_id);
       const request = (await readCreated(parent_job_id))?.request ?? {};
-      const created = await decide(job_id, {
-        type: 'CreateJob',
+      const created = await decide(
         job_id,
-        calculation_job_type: 'EPC_DOCUMENT_PROCESSING',
-        actor: { user_id: parent.user_id, organization_id: parent.organization_id, client_id: parent.client_id },
-        request: { epc_url: request['epc_url'] ?? null },
-        estate_id: parent.job.estate_id,
-        estate_exists: true,
-        external_id: parent.job.external_id,
-        name: parent.job.name,
-        description: null,
-        webhook_url: null,
-        parent_job_id,
-        expires_at: parent.job.expires_at ?? new Date(now().getTime() + config.jobLifetimeMs).toISOString(),
-      }, systemContext(req.correlation_id));
+        {
+          type: 'CreateJob',
+          job_id,
+          calculation_job_type: 'EPC_DOCUMENT_PROCESSING',
+          actor: { user_id: parent.user_id, organization_id: parent.organization_id, client_id: parent.client_id },
+          request: { epc_url: request['epc_url'] ?? null },
+          estate_id: parent.job.estate_id,
+          estate_exists: true,
+          external_id: parent.job.external_id,
+          name: parent.job.name,
+          description: null,
+          webhook_url: null,
+          parent_job_id,
+          expires_at: parent.job.expires_at ?? new Date(now().getTime() + config.jobLifetimeMs).toISOString(),
+        },
+        systemContext(req.correlation_id),
+      );
       const { assignment, position } = await start(job_id, worker_id, req.correlation_id);
       // The reply shows the child as its stream now is (an earlier attempt's result, when it ran before).
       await kit.settle([created.position, position].reduce<bigint | null>((a, b) => (b !== null && (a === null || b > a) ? b : a), null));

@@ -61,7 +61,8 @@ export function calculationsKit(deps: {
   const decide = async (job_id: string, command: JobCommand, context: CommandContext) => {
     const result = await handleCommand(store, jobStream(job_id), jobDecider, command, context);
     // A status this command moved the job to (an appended command whose status is its own), once, where it was decided.
-    if (result.position !== null && STATUS_OF_COMMAND[command.type]?.includes(result.state.status)) jobsTotal.inc({ status: result.state.status });
+    if (result.position !== null && STATUS_OF_COMMAND[command.type]?.includes(result.state.status))
+      jobsTotal.inc({ status: result.state.status });
     if (command.type === 'CreateJob' && result.position !== null) {
       const traceparent = currentTraceparent();
       origins.set(job_id, { ...(traceparent ? { traceparent } : {}), correlation_id: context.metadata.correlation_id });
@@ -76,9 +77,11 @@ export function calculationsKit(deps: {
     metadata: { actor: { user_id: null, client_id: null }, correlation_id, causation_id: null },
   });
 
-  const roleOf = async (actor: Actor) => (await reads.get<RoleDoc>(ROLES, roleKey(actor.organization_id, actor.user_id)))?.member_type ?? null;
+  const roleOf = async (actor: Actor) =>
+    (await reads.get<RoleDoc>(ROLES, roleKey(actor.organization_id, actor.user_id)))?.member_type ?? null;
   const isWriter = async (actor: Actor) => isWriterRole(await roleOf(actor));
-  const isEstateMember = async (estate_id: string | null, user_id: string) => estate_id !== null && (await reads.get(E.members, `${estate_id}:${user_id}`)) !== null;
+  const isEstateMember = async (estate_id: string | null, user_id: string) =>
+    estate_id !== null && (await reads.get(E.members, `${estate_id}:${user_id}`)) !== null;
 
   /**
    * A job the caller may see (docs/http-contract.md: jobs follow their estate): of their token's

@@ -8,7 +8,9 @@ import { IncomeCategory, PropertyDescription, TrajectoryRequest, propertyOf } fr
 import { planTrajectory, type PlanOptions } from './planner.ts';
 
 function usage(message: string): never {
-  process.stderr.write(`${message}\nusage: npm run -s plan -- <request.json | -> [--year 2026] [--income LOW|MIDDLE|HIGH] [--deed YYYY-MM-DD] [--json]\n`);
+  process.stderr.write(
+    `${message}\nusage: npm run -s plan -- <request.json | -> [--year 2026] [--income LOW|MIDDLE|HIGH] [--deed YYYY-MM-DD] [--json]\n`,
+  );
   process.exit(2);
 }
 
@@ -43,17 +45,23 @@ if (args.includes('--json')) {
 
 const eur = (x: number) => Math.round(x).toLocaleString('en-GB');
 const out: string[] = [];
-out.push(`${plan.region} (${plan.energy_efficiency_type}), today: score ${plan.current.epc_score}, label ${plan.current.epc_label}; prices of ${plan.price_year}`);
+out.push(
+  `${plan.region} (${plan.energy_efficiency_type}), today: score ${plan.current.epc_score}, label ${plan.current.epc_label}; prices of ${plan.price_year}`,
+);
 out.push('');
 out.push('| # | phase | element | measure | cost excl. VAT | VAT | grant | net | label after | milestones |');
 out.push('|---|---|---|---|---:|---:|---:|---:|---|---|');
 for (const s of plan.steps) {
   const works = s.supporting_works.length ? ` (+ ${s.supporting_works.map((w) => w.title.toLowerCase()).join(', ')})` : '';
   const marks = s.milestones.map((m) => `${m.kind} ${m.label}`).join(', ');
-  out.push(`| ${s.order} | ${s.phase} | ${s.element} | ${s.title}, ${Math.round(s.quantity * 10) / 10} ${s.unit}${works} | ${eur(s.estimated_cost)} | ${eur(s.estimated_vat_cost)} | ${eur(s.subsidy_amount)} | ${eur(s.net_cost)} | ${s.epc_label_after} (${Math.round(s.epc_score_after)}) | ${marks} |`);
+  out.push(
+    `| ${s.order} | ${s.phase} | ${s.element} | ${s.title}, ${Math.round(s.quantity * 10) / 10} ${s.unit}${works} | ${eur(s.estimated_cost)} | ${eur(s.estimated_vat_cost)} | ${eur(s.subsidy_amount)} | ${eur(s.net_cost)} | ${s.epc_label_after} (${Math.round(s.epc_score_after)}) | ${marks} |`,
+  );
 }
 const t = plan.totals;
-out.push(`| | | | total | ${eur(t.estimated_cost)} | ${eur(t.estimated_vat_cost)} | ${eur(t.subsidy_amount)} | ${eur(t.net_cost)} | ${plan.energy_efficiency_indication} | target ${plan.target.label} ${plan.target.reached ? 'reached' : 'NOT reached'} |`);
+out.push(
+  `| | | | total | ${eur(t.estimated_cost)} | ${eur(t.estimated_vat_cost)} | ${eur(t.subsidy_amount)} | ${eur(t.net_cost)} | ${plan.energy_efficiency_indication} | target ${plan.target.label} ${plan.target.reached ? 'reached' : 'NOT reached'} |`,
+);
 out.push('');
 if (plan.left_out.length) {
   out.push('Left out or treated with a lesser variant:');

@@ -25,12 +25,12 @@ export interface ElementContext {
 /** What the planner does with an element: a step with one of these variants (each adequate), or nothing, and why. */
 export type ElementDecision =
   | {
-    variants: string[];
-    /** Said in `left_out` next to the step (a lesser variant and why). */
-    note?: Omit<PlanOmission, 'element'>;
-    /** Facts the variants rest on that the client did not give: set on the home with the step, and said in the plan's assumptions. */
-    assume?: { facts: Partial<PropertyDescription>; assumption: string };
-  }
+      variants: string[];
+      /** Said in `left_out` next to the step (a lesser variant and why). */
+      note?: Omit<PlanOmission, 'element'>;
+      /** Facts the variants rest on that the client did not give: set on the home with the step, and said in the plan's assumptions. */
+      assume?: { facts: Partial<PropertyDescription>; assumption: string };
+    }
   | { omit: Omit<PlanOmission, 'element'> | null };
 
 export interface ElementRule {
@@ -42,7 +42,8 @@ export interface ElementRule {
 }
 
 const STANDARDS = PLANNER_DATA.standards;
-const insulated = (level: string | undefined | null): boolean => level != null && (STANDARDS.insulation_good_enough as readonly string[]).includes(level);
+const insulated = (level: string | undefined | null): boolean =>
+  level != null && (STANDARDS.insulation_good_enough as readonly string[]).includes(level);
 const APARTMENTS = new Set(['APARTMENT', 'DUPLEX', 'STUDIO', 'PENTHOUSE']);
 const isFlat = (v: Partial<PropertyDescription>) => v.estate_type !== undefined && APARTMENTS.has(v.estate_type);
 const WATER_HEAT_PUMPS = new Set(['AIR_WATER_HEAT_PUMP', 'GEOTHERMAL_HEAT_PUMP', 'HYBRID_HEAT_PUMP']);
@@ -61,7 +62,10 @@ const roof: ElementRule = {
   element: 'ROOF',
   phase: 'ROOF',
   decide({ view, base }) {
-    if (!base.geometry.exposed.roof) return absent('roof: the home has no roof of its own (a flat under other homes, or its position is unknown): the roof is the building\'s, a decision of the co-owners.');
+    if (!base.geometry.exposed.roof)
+      return absent(
+        "roof: the home has no roof of its own (a flat under other homes, or its position is unknown): the roof is the building's, a decision of the co-owners.",
+      );
     const kind = view.roof_type ?? 'INCLINED';
     const inclinedBare = kind !== 'FLAT' && !insulated(view.inclined_roof_insulation_type);
     const flatBare = kind !== 'INCLINED' && !insulated(view.flat_roof_insulation_type);
@@ -71,7 +75,13 @@ const roof: ElementRule = {
       const attic = takes(['ATTIC_FLOOR_INSULATION'], view);
       const variants = attic.length ? attic : takes(['INCLINED_ROOF_INSULATION_INSIDE', 'INCLINED_ROOF_INSULATION_OUTSIDE'], view);
       return flatBare
-        ? { variants, note: { code: 'NOT_PRICED', reason: 'roof: the flat part of a mixed roof is left for a second roof item (one roof insulation per plan).' } }
+        ? {
+            variants,
+            note: {
+              code: 'NOT_PRICED',
+              reason: 'roof: the flat part of a mixed roof is left for a second roof item (one roof insulation per plan).',
+            },
+          }
         : { variants };
     }
     // A flat roof is insulated on top (warm roof), with its new waterproofing.
@@ -91,7 +101,11 @@ const walls: ElementRule = {
     if (region === 'BRUSSELS') {
       return {
         variants: ['INTERIOR_WALL_INSULATION'],
-        note: { code: 'PERMIT', reason: 'walls: interior insulation; exterior insulation of a Brussels street facade needs a planning permit that is rarely granted.' },
+        note: {
+          code: 'PERMIT',
+          reason:
+            'walls: interior insulation; exterior insulation of a Brussels street facade needs a planning permit that is rarely granted.',
+        },
       };
     }
     return { variants: ['EXTERIOR_WALL_INSULATION'] };
@@ -103,7 +117,8 @@ const windows: ElementRule = {
   phase: 'WALLS_AND_WINDOWS',
   decide({ view }) {
     const glazing = view.window_glazing_type;
-    if (glazing && (STANDARDS.glazing_good_enough as readonly string[]).includes(glazing)) return good('windows: already high-efficiency glazing.');
+    if (glazing && (STANDARDS.glazing_good_enough as readonly string[]).includes(glazing))
+      return good('windows: already high-efficiency glazing.');
     // New frames and HR++ glass; glass alone only where the frames were already renewed.
     const variants = ['WINDOW_REPLACEMENT_PVC_HR', 'WINDOW_REPLACEMENT_WOOD_HR', 'WINDOW_REPLACEMENT_ALUMINIUM_HR'];
     if (view.has_renewed_window_frames === true) variants.push('GLAZING_REPLACEMENT_HR');
@@ -112,7 +127,13 @@ const windows: ElementRule = {
 };
 
 /** The floor fields whose presence says the client described the floor (and so what it stands over). */
-const FLOOR_FIELDS = ['basement_type', 'solid_ground_floor_insulation_type', 'floor_above_basement_insulation_type', 'basement_ceiling_surface', 'basement_ceiling_height'] as const;
+const FLOOR_FIELDS = [
+  'basement_type',
+  'solid_ground_floor_insulation_type',
+  'floor_above_basement_insulation_type',
+  'basement_ceiling_surface',
+  'basement_ceiling_height',
+] as const;
 
 /** What an undescribed house floor is taken to stand over for the works (planner.json `floor_access`), or null. */
 function undescribedFloorOver(stated: Partial<PropertyDescription>, country: 'BE' | 'NL'): 'CRAWL_SPACE' | null {
@@ -136,11 +157,15 @@ const floor: ElementRule = {
       const facts = { basement_type: over };
       return {
         variants: takes(FLOOR_VARIANTS, { ...view, ...facts }),
-        assume: { facts, assumption: `The floor was not described: it is taken to stand over a crawl space, as Dutch houses usually do, and insulated from below; to be checked on site.` },
+        assume: {
+          facts,
+          assumption: `The floor was not described: it is taken to stand over a crawl space, as Dutch houses usually do, and insulated from below; to be checked on site.`,
+        },
       };
     }
     const variants = takes(FLOOR_VARIANTS, view);
-    if (variants.length === 0) return absent('floor: no way to reach it was described (no basement or crawl space, no floor on the ground).');
+    if (variants.length === 0)
+      return absent('floor: no way to reach it was described (no basement or crawl space, no floor on the ground).');
     return { variants };
   },
 };
@@ -150,7 +175,8 @@ const ventilation: ElementRule = {
   phase: 'VENTILATION',
   decide({ view }) {
     const type = view.ventilation_type;
-    if (type && (STANDARDS.ventilation_good_enough as readonly string[]).includes(type)) return good(`ventilation: system ${type.slice(-1)} already in place.`);
+    if (type && (STANDARDS.ventilation_good_enough as readonly string[]).includes(type))
+      return good(`ventilation: system ${type.slice(-1)} already in place.`);
     // System C is the adequate one; D needs a measured airtight envelope (a blower-door test) to pay off.
     const variants = ['VENTILATION_SYSTEM_C'];
     if (view.air_tightness_v50 !== undefined && view.air_tightness_v50 <= 6) variants.push('VENTILATION_SYSTEM_D');
@@ -164,12 +190,21 @@ const heatGenerator: ElementRule = {
   decide({ view }) {
     const type = view.heating_type;
     const device = view.heating_device;
-    const young = view.installation_age !== undefined && (STANDARDS.heat_pump_kept_ages as readonly string[]).includes(view.installation_age);
+    const young =
+      view.installation_age !== undefined && (STANDARDS.heat_pump_kept_ages as readonly string[]).includes(view.installation_age);
     if (device && FULL_HEAT_PUMPS.has(device)) {
-      return keep(young ? 'heat generator: the heat pump is kept (under ten years old).' : 'heat generator: the heat pump is kept; it is replaced by a new one at the end of its life.');
+      return keep(
+        young
+          ? 'heat generator: the heat pump is kept (under ten years old).'
+          : 'heat generator: the heat pump is kept; it is replaced by a new one at the end of its life.',
+      );
     }
-    if (device === 'HYBRID_HEAT_PUMP' && young) return keep('heat generator: the hybrid heat pump is kept (under ten years old); a full heat pump replaces it at the end of its life.');
-    if (type === 'PELLET_FUEL' || type === 'WOOD') return keep('heat generator: the biomass boiler or stove is kept (no fossil fuel); no new biomass appliance is planned.');
+    if (device === 'HYBRID_HEAT_PUMP' && young)
+      return keep(
+        'heat generator: the hybrid heat pump is kept (under ten years old); a full heat pump replaces it at the end of its life.',
+      );
+    if (type === 'PELLET_FUEL' || type === 'WOOD')
+      return keep('heat generator: the biomass boiler or stove is kept (no fossil fuel); no new biomass appliance is planned.');
     if (type === 'DISTRICT_HEATING') return keep('heat generator: the home stays on its heat network.');
     if (type === 'ELECTRIC' || device === 'DIRECT_ELECTRIC' || device === 'DIRECT_ACCUMULATION') {
       // No water circuit and no gas: an air-to-air heat pump brings its own indoor units; never a gas appliance.
@@ -181,12 +216,20 @@ const heatGenerator: ElementRule = {
     if (type === 'GAS') {
       return {
         variants: ['HEAT_PUMP_HYBRID'],
-        note: { code: 'NOT_IN_THIS_HOME', reason: 'heat generator: a hybrid heat pump as an interim; the envelope cannot be brought to the standard a full heat pump needs in this plan.' },
+        note: {
+          code: 'NOT_IN_THIS_HOME',
+          reason:
+            'heat generator: a hybrid heat pump as an interim; the envelope cannot be brought to the standard a full heat pump needs in this plan.',
+        },
       };
     }
     return {
       variants: ['HEAT_PUMP_AIR_WATER'],
-      note: { code: 'NOT_IN_THIS_HOME', reason: 'heat generator: a full heat pump although the envelope stays partly bare (no gas for a hybrid): it runs at a higher flow temperature.' },
+      note: {
+        code: 'NOT_IN_THIS_HOME',
+        reason:
+          'heat generator: a full heat pump although the envelope stays partly bare (no gas for a hybrid): it runs at a higher flow temperature.',
+      },
     };
   },
 };
@@ -201,7 +244,8 @@ const emitters: ElementRule = {
     // Not described: a home heated by a boiler has radiators.
     const emitters = view.heat_emitter_type ?? (original.heating_device && BOILERS.has(original.heating_device) ? 'RADIATORS' : undefined);
     if (emitters !== 'RADIATORS') return good('heat emitters: the existing ones suit a heat pump.');
-    if ((original.year_built ?? 0) >= PLANNER_DATA.emitters.radiators_built_before) return good('heat emitters: radiators of a home this recent suit a heat pump once it is insulated.');
+    if ((original.year_built ?? 0) >= PLANNER_DATA.emitters.radiators_built_before)
+      return good('heat emitters: radiators of a home this recent suit a heat pump once it is insulated.');
     return { variants: ['LOW_TEMPERATURE_RADIATORS_WHOLE_HOME'] };
   },
 };
@@ -221,15 +265,24 @@ const hotWater: ElementRule = {
   phase: 'HOT_WATER',
   decide({ view }) {
     const device = view.sanitary_heating_device;
-    if (view.has_solar_boiler === true || device === 'HEAT_PUMP_BOILER') return good('hot water: already made by a heat-pump or solar water heater.');
+    if (view.has_solar_boiler === true || device === 'HEAT_PUMP_BOILER')
+      return good('hot water: already made by a heat-pump or solar water heater.');
     const generator = view.heating_device;
-    if ((device === 'NOT_SEPARATED' || device === undefined) && generator && WATER_HEAT_PUMPS.has(generator) && !FOSSIL.has(view.heating_type ?? '')) {
+    if (
+      (device === 'NOT_SEPARATED' || device === undefined) &&
+      generator &&
+      WATER_HEAT_PUMPS.has(generator) &&
+      !FOSSIL.has(view.heating_type ?? '')
+    ) {
       return good('hot water: made by the heat pump.');
     }
     if ((device === 'NOT_SEPARATED' || device === undefined) && generator === 'HYBRID_HEAT_PUMP') {
-      return keep('hot water: made by the hybrid\'s boiler until a full heat pump replaces it.');
+      return keep("hot water: made by the hybrid's boiler until a full heat pump replaces it.");
     }
-    if ((device === 'NOT_SEPARATED' || device === undefined) && (view.heating_type === 'PELLET_FUEL' || view.heating_type === 'WOOD' || view.heating_type === 'DISTRICT_HEATING')) {
+    if (
+      (device === 'NOT_SEPARATED' || device === undefined) &&
+      (view.heating_type === 'PELLET_FUEL' || view.heating_type === 'WOOD' || view.heating_type === 'DISTRICT_HEATING')
+    ) {
       return keep('hot water: made by the kept heat generator.');
     }
     return { variants: ['HEAT_PUMP_BOILER'] };
@@ -240,26 +293,53 @@ const solar: ElementRule = {
   element: 'SOLAR_PANELS',
   phase: 'SOLAR_PANELS',
   decide({ view, base }) {
-    if (view.has_solar_panels === true || (view.solar_panels_kwp ?? 0) > 0) return keep('solar panels: the home has them; they are not bought again.');
-    if (isFlat(view) || !base.geometry.exposed.roof) return absent('solar panels: a flat has no roof of its own; panels on the building are a decision of the co-owners.');
+    if (view.has_solar_panels === true || (view.solar_panels_kwp ?? 0) > 0)
+      return keep('solar panels: the home has them; they are not bought again.');
+    if (isFlat(view) || !base.geometry.exposed.roof)
+      return absent('solar panels: a flat has no roof of its own; panels on the building are a decision of the co-owners.');
     return { variants: ['SOLAR_PANELS'] };
   },
 };
 
 /** In the advisor's order; elements of one phase are ordered by the largest EPC gain (docs/http-contract.md (a)). */
-export const ELEMENT_RULES: readonly ElementRule[] = [roof, walls, windows, floor, ventilation, heatGenerator, emitters, oilTank, hotWater, solar];
-export const PHASES: readonly PlanPhase[] = ['ROOF', 'WALLS_AND_WINDOWS', 'FLOOR', 'VENTILATION', 'HEAT_GENERATOR', 'HOT_WATER', 'SOLAR_PANELS'];
+export const ELEMENT_RULES: readonly ElementRule[] = [
+  roof,
+  walls,
+  windows,
+  floor,
+  ventilation,
+  heatGenerator,
+  emitters,
+  oilTank,
+  hotWater,
+  solar,
+];
+export const PHASES: readonly PlanPhase[] = [
+  'ROOF',
+  'WALLS_AND_WINDOWS',
+  'FLOOR',
+  'VENTILATION',
+  'HEAT_GENERATOR',
+  'HOT_WATER',
+  'SOLAR_PANELS',
+];
 
 /** Why the variant is the adequate one for this home (the advisor's rule it follows), where there is more to say than its price. */
 export const VARIANT_REASON: Partial<Record<string, string>> = {
-  CAVITY_WALL_INSULATION: 'The empty cavity of 5 cm or more is filled: about a tenth of the cost per m2 of insulating the wall from outside.',
-  INTERIOR_WALL_INSULATION: 'The walls are insulated from inside: insulating a Brussels street facade from outside needs a planning permit that is rarely granted.',
-  EXTERIOR_WALL_INSULATION: 'A solid wall is insulated from outside, which avoids the thermal bridges and condensation risk of inside insulation.',
+  CAVITY_WALL_INSULATION:
+    'The empty cavity of 5 cm or more is filled: about a tenth of the cost per m2 of insulating the wall from outside.',
+  INTERIOR_WALL_INSULATION:
+    'The walls are insulated from inside: insulating a Brussels street facade from outside needs a planning permit that is rarely granted.',
+  EXTERIOR_WALL_INSULATION:
+    'A solid wall is insulated from outside, which avoids the thermal bridges and condensation risk of inside insulation.',
   ATTIC_FLOOR_INSULATION: 'Nobody lives in the attic, so its floor is insulated instead of the roof slopes, at a fraction of the cost.',
   FLAT_ROOF_INSULATION: 'A flat roof is insulated on top, with its new waterproofing (a warm roof).',
-  HEAT_PUMP_HYBRID: 'A hybrid heat pump as an interim: the envelope cannot be brought to what a full heat pump needs in this plan; its boiler covers the coldest days.',
-  HEAT_PUMP_AIR_AIR: 'The home has no water circuit and no gas: an air-to-air heat pump brings its own indoor units; no gas appliance is planned in an electric home.',
-  VENTILATION_SYSTEM_C: 'Mechanical extract ventilation (system C) is the adequate system; heat recovery (D) pays off only in a measured airtight home.',
+  HEAT_PUMP_HYBRID:
+    'A hybrid heat pump as an interim: the envelope cannot be brought to what a full heat pump needs in this plan; its boiler covers the coldest days.',
+  HEAT_PUMP_AIR_AIR:
+    'The home has no water circuit and no gas: an air-to-air heat pump brings its own indoor units; no gas appliance is planned in an electric home.',
+  VENTILATION_SYSTEM_C:
+    'Mechanical extract ventilation (system C) is the adequate system; heat recovery (D) pays off only in a measured airtight home.',
 };
 
 /** Why an element's step comes where it does, when it is not its phase's reason. */
@@ -271,10 +351,11 @@ export const ELEMENT_REASON: Partial<Record<PlanElement, string>> = {
 /** Why the step's phase comes where it does, in a homeowner's words. */
 export const PHASE_REASON: Record<PlanPhase, string> = {
   ROOF: 'The roof comes first: most heat escapes upwards, and any later solar panels need the roof finished.',
-  WALLS_AND_WINDOWS: 'Walls and windows are done together after the roof: they share the scaffolding and the airtight joint between frame and wall.',
+  WALLS_AND_WINDOWS:
+    'Walls and windows are done together after the roof: they share the scaffolding and the airtight joint between frame and wall.',
   FLOOR: 'The floor follows the walls and windows, completing the insulated envelope.',
   VENTILATION: 'With new windows and insulation the home is airtight, so fresh air must come from a ventilation system.',
   HEAT_GENERATOR: 'The heating comes after the envelope, so the installer sizes it on the insulated home, which needs a smaller heat pump.',
   HOT_WATER: 'Hot water follows the heating decision.',
-  SOLAR_PANELS: 'Solar panels come last, after any roof work and once the heating is decided, sized on the home\'s new electricity use.',
+  SOLAR_PANELS: "Solar panels come last, after any roof work and once the heating is decided, sized on the home's new electricity use.",
 };

@@ -10,7 +10,16 @@ import { planTrajectory } from './planner.ts';
 import { PlanRefusedError, threadPlanner } from './planner-pool.ts';
 
 const HOMES: PropertyDescription[] = [
-  { year_built: 1960, estate_format: 'SEMI_OPEN', habitable_space_m2: 150, zip_code: '9000', country: 'BE', heating_type: 'GAS', heating_device: 'NON_CONDENSING_BOILER', window_glazing_type: 'SINGLE_GLAZING' },
+  {
+    year_built: 1960,
+    estate_format: 'SEMI_OPEN',
+    habitable_space_m2: 150,
+    zip_code: '9000',
+    country: 'BE',
+    heating_type: 'GAS',
+    heating_device: 'NON_CONDENSING_BOILER',
+    window_glazing_type: 'SINGLE_GLAZING',
+  },
   { year_built: 1932, estate_format: 'CLOSED', habitable_space_m2: 95, zip_code: '1050', country: 'BE' },
   { year_built: 1978, estate_format: 'OPEN', habitable_space_m2: 210, zip_code: '3731 AB', country: 'NL', roof_type: 'FLAT' },
 ];
@@ -25,7 +34,7 @@ describe('planner threads', () => {
     expect(plans).toEqual(HOMES.map((home) => planTrajectory(home, options)));
   });
 
-  it("answer a home the model cannot describe with a refusal, not a planner fault, and go on planning", async () => {
+  it('answer a home the model cannot describe with a refusal, not a planner fault, and go on planning', async () => {
     const broken = { ...HOMES[0]!, estate_format: 'NOT_A_FORMAT' } as unknown as PropertyDescription;
     await expect(planner.plan(broken, { year: 2026 })).rejects.toBeInstanceOf(PlanRefusedError);
     expect((await planner.plan(HOMES[1]!, { year: 2026 })).steps.length).toBeGreaterThan(0);
@@ -59,22 +68,32 @@ describe('a planner thread that dies with plans in hand', () => {
     // A worker that plans like planner.worker.mjs, but exits on a home built in year 1.
     const script = join(dir, 'dying.worker.mjs');
     // tsx's ESM entry beside the CommonJS one `require.resolve` finds (the worker file lives outside the repo).
-    const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api').replace(/index\.cjs$/, 'index.mjs')).href;
+    const tsx = pathToFileURL(
+      createRequire(import.meta.url)
+        .resolve('tsx/esm/api')
+        .replace(/index\.cjs$/, 'index.mjs'),
+    ).href;
     const plannerModule = new URL('./planner.ts', import.meta.url).href;
-    writeFileSync(script, [
-      "import { parentPort } from 'node:worker_threads';",
-      `const { tsImport } = await import(${JSON.stringify(tsx)});`,
-      `const { planTrajectory } = await tsImport(${JSON.stringify(plannerModule)}, import.meta.url);`,
-      "parentPort.on('message', ({ id, property, options }) => {",
-      '  if (property.year_built === 1) process.exit(3);',
-      '  parentPort.postMessage({ id, ok: true, plan: planTrajectory(property, options) });',
-      '});',
-      'parentPort.postMessage({ ready: true });',
-    ].join('\n'));
+    writeFileSync(
+      script,
+      [
+        "import { parentPort } from 'node:worker_threads';",
+        `const { tsImport } = await import(${JSON.stringify(tsx)});`,
+        `const { planTrajectory } = await tsImport(${JSON.stringify(plannerModule)}, import.meta.url);`,
+        "parentPort.on('message', ({ id, property, options }) => {",
+        '  if (property.year_built === 1) process.exit(3);',
+        '  parentPort.postMessage({ id, ok: true, plan: planTrajectory(property, options) });',
+        '});',
+        'parentPort.postMessage({ ready: true });',
+      ].join('\n'),
+    );
     const planner = threadPlanner(1, pino({ level: 'silent' }), { script: pathToFileURL(script) });
     const options = { year: 2026 };
     expect(await planner.plan(HOMES[0]!, options)).toEqual(planTrajectory(HOMES[0]!, options));
-    const fault = await planner.plan({ ...HOMES[1]!, year_built: 1 }, options).then(() => null, (err: unknown) => err);
+    const fault = await planner.plan({ ...HOMES[1]!, year_built: 1 }, options).then(
+      () => null,
+      (err: unknown) => err,
+    );
     expect(fault).toBeInstanceOf(Error);
     expect(fault).not.toBeInstanceOf(PlanRefusedError);
     expect((fault as Error).message).toMatch(/exited with code 3/);

@@ -16,7 +16,16 @@ import {
   type QuantityContext,
   type SetPricing,
 } from '@renopath/catalog';
-import { evaluate, evaluateVariants, labelsOf, MODEL_VERSION, variantScorer, type Evaluation, type SourceOverrides, type VariantScore } from '@renopath/energy';
+import {
+  evaluate,
+  evaluateVariants,
+  labelsOf,
+  MODEL_VERSION,
+  variantScorer,
+  type Evaluation,
+  type SourceOverrides,
+  type VariantScore,
+} from '@renopath/energy';
 import type {
   PlanElement,
   PlanMilestone,
@@ -132,24 +141,45 @@ export function planTrajectory(property: PropertyDescription, options: PlanOptio
   const target = regionalTarget(region);
   const meetsTarget = (label: string) => rank(label) <= rank(target.worst_label_meeting_target);
   const pricing: SetPricing = {
-    country, region, year: options.year, year_built: property.year_built,
+    country,
+    region,
+    year: options.year,
+    year_built: property.year_built,
     ...(options.incomeCategory ? { income_category: options.incomeCategory } : {}),
   };
 
   /** Net cost after grants of a variant with its own supporting works, given the steps planned so far. */
-  const netOf = (type: string, quantity: number, state: Partial<PropertyDescription>, planned: readonly string[]): { net: number; subsidy: number } => {
+  const netOf = (
+    type: string,
+    quantity: number,
+    state: Partial<PropertyDescription>,
+    planned: readonly string[],
+  ): { net: number; subsidy: number } => {
     const heating_type_after = state.heating_type ?? undefined;
-    const estate = { year_built: property.year_built, ...(pricing.income_category ? { income_category: pricing.income_category } : {}), ...(heating_type_after ? { heating_type_after } : {}) };
+    const estate = {
+      year_built: property.year_built,
+      ...(pricing.income_category ? { income_category: pricing.income_category } : {}),
+      ...(heating_type_after ? { heating_type_after } : {}),
+    };
     const item = priceItem({ node: type, quantity, country, region, year: options.year, estate, companions: [...planned, type] });
-    const works = supportingWorks([{ renovation_component_type: item.priced_as, quantity, estimated_cost: item.estimated_cost }], { ...estate, country, region, year: options.year });
+    const works = supportingWorks([{ renovation_component_type: item.priced_as, quantity, estimated_cost: item.estimated_cost }], {
+      ...estate,
+      country,
+      region,
+      year: options.year,
+    });
     const all: PricedItem[] = [item, ...works];
     return { net: all.reduce((s, p) => s + p.net_cost, 0), subsidy: all.reduce((s, p) => s + p.subsidy_amount, 0) };
   };
 
   /** The cheapest adequate variant after grants (net costs within the tie share: the larger gain, then the larger grant); null when none can be priced. */
   const cheapestAdequate = (
-    rule: ElementRule, decision: Extract<ElementDecision, { variants: string[] }>, before: Partial<PropertyDescription>, current: VariantScore,
-    seen: Partial<PropertyDescription>, planned: readonly string[],
+    rule: ElementRule,
+    decision: Extract<ElementDecision, { variants: string[] }>,
+    before: Partial<PropertyDescription>,
+    current: VariantScore,
+    seen: Partial<PropertyDescription>,
+    planned: readonly string[],
   ): Candidate | null => {
     const { variants, assume } = decision;
     // An assumed fact (a crawl space under an undescribed Dutch floor) joins the home with the step.
@@ -181,10 +211,16 @@ export function planTrajectory(property: PropertyDescription, options: PlanOptio
       .filter((c) => c.net <= cheapest + Math.abs(cheapest) * SELECTION.tie_net_cost_share)
       .map((c) => ({ ...c, evaluation: scorer.score(c.state) }));
     // The larger gain (the lower score after), then the larger grant, then the element's own order.
-    near.sort((a, b) => a.evaluation.epc_score - b.evaluation.epc_score || b.subsidy - a.subsidy || variants.indexOf(a.type) - variants.indexOf(b.type));
+    near.sort(
+      (a, b) =>
+        a.evaluation.epc_score - b.evaluation.epc_score || b.subsidy - a.subsidy || variants.indexOf(a.type) - variants.indexOf(b.type),
+    );
     const { subsidy: _s, ...pick } = near[0]!;
     return {
-      ...pick, element: rule.element, phase: rule.phase, gain: current.epc_score - pick.evaluation.epc_score,
+      ...pick,
+      element: rule.element,
+      phase: rule.phase,
+      gain: current.epc_score - pick.evaluation.epc_score,
       cheaperThanOthers: costed.some((c) => c.net > pick.net),
       ...(assume ? { assumption: assume.assumption } : {}),
     };
@@ -198,12 +234,18 @@ export function planTrajectory(property: PropertyDescription, options: PlanOptio
   let pvForTarget = false;
   const pvSized = (state: Partial<PropertyDescription>, roofKwp: number): number => {
     const opts = options.sources ? { sources: options.sources } : {};
-    const yieldPerKwp = evaluate(applyEffect('SOLAR_PANELS', state, roofKwp) as PropertyDescription, opts).pv_production_kwh_per_year / roofKwp;
-    const use = evaluate(state as PropertyDescription, opts).delivered_energy_kwh_per_year.ELECTRICITY + PLANNER_DATA.pv_sizing.household_kwh_per_year[country];
+    const yieldPerKwp =
+      evaluate(applyEffect('SOLAR_PANELS', state, roofKwp) as PropertyDescription, opts).pv_production_kwh_per_year / roofKwp;
+    const use =
+      evaluate(state as PropertyDescription, opts).delivered_energy_kwh_per_year.ELECTRICITY +
+      PLANNER_DATA.pv_sizing.household_kwh_per_year[country];
     if (!(yieldPerKwp > 0)) return roofKwp;
     const sized = Math.min(roofKwp, Math.max(0.4, Math.round((use / yieldPerKwp) * 10) / 10));
-    if (sized < roofKwp && !meetsTarget(scorer.score(applyEffect('SOLAR_PANELS', state, sized)).epc_label)
-      && meetsTarget(scorer.score(applyEffect('SOLAR_PANELS', state, roofKwp)).epc_label)) {
+    if (
+      sized < roofKwp &&
+      !meetsTarget(scorer.score(applyEffect('SOLAR_PANELS', state, sized)).epc_label) &&
+      meetsTarget(scorer.score(applyEffect('SOLAR_PANELS', state, roofKwp)).epc_label)
+    ) {
       pvForTarget = true;
       return roofKwp;
     }
@@ -232,7 +274,11 @@ export function planTrajectory(property: PropertyDescription, options: PlanOptio
         }
         const candidate = cheapestAdequate(rule, decision, state, current, view, planned);
         if (!candidate) {
-          leftOut.push({ element: rule.element, code: 'NOT_PRICED', reason: `${rule.element.toLowerCase().replaceAll('_', ' ')}: no adequate variant can be priced for this home.` });
+          leftOut.push({
+            element: rule.element,
+            code: 'NOT_PRICED',
+            reason: `${rule.element.toLowerCase().replaceAll('_', ' ')}: no adequate variant can be priced for this home.`,
+          });
           pending.splice(pending.indexOf(rule), 1);
           continue;
         }
@@ -247,7 +293,10 @@ export function planTrajectory(property: PropertyDescription, options: PlanOptio
       const { candidate, note } = tied[0]!;
       chosen.push({ ...candidate, before: current });
       if (note) leftOut.push(note);
-      pending.splice(pending.findIndex((r) => r.element === candidate.element), 1);
+      pending.splice(
+        pending.findIndex((r) => r.element === candidate.element),
+        1,
+      );
       state = candidate.state;
       current = candidate.evaluation;
     }
@@ -284,8 +333,9 @@ function assemble(
   }
 
   const deedDate = options.deedDate ?? `${options.year}-07-01`;
-  const open: PlanMilestone[] = milestonesFor(base.region, base.epc_label, labelsOf(base.energy_efficiency_type), deedDate)
-    .map(({ kind, rule_id, label, description, source }) => ({ kind, rule_id, label, description, source }));
+  const open: PlanMilestone[] = milestonesFor(base.region, base.epc_label, labelsOf(base.energy_efficiency_type), deedDate).map(
+    ({ kind, rule_id, label, description, source }) => ({ kind, rule_id, label, description, source }),
+  );
   const reaches = (m: PlanMilestone, label: string) => meetsMilestone(m, label, labelsOf(base.energy_efficiency_type), base.region);
   const income = options.incomeCategory ?? null;
   const steps: TrajectoryStep[] = chosen.map((c, i) => {
@@ -314,15 +364,23 @@ function assemble(
     if (obligation) {
       const row = PLANNER_DATA.renovation_obligation.rows.find((r) => r.id === obligation.rule_id)!;
       mark = {
-        rule_id: obligation.rule_id, label: obligation.label, within_years: PLANNER_DATA.renovation_obligation.within_years,
-        deeds_from: row.deeds_from, description: obligation.description, source: obligation.source,
+        rule_id: obligation.rule_id,
+        label: obligation.label,
+        within_years: PLANNER_DATA.renovation_obligation.within_years,
+        deeds_from: row.deeds_from,
+        description: obligation.description,
+        source: obligation.source,
       };
     }
     const cost_savings = round2(c.before.energy_cost_eur_per_year - after.energy_cost_eur_per_year);
     const node = getNode(c.type);
     // A heat pump after envelope works: the design heat load it is sized on, against today's.
     let designLoadKw: { today: number; insulated: number } | null = null;
-    if (c.element === 'HEAT_GENERATOR' && c.type.startsWith('HEAT_PUMP') && chosen.slice(0, i).some((x) => ENVELOPE_ELEMENTS.has(x.element))) {
+    if (
+      c.element === 'HEAT_GENERATOR' &&
+      c.type.startsWith('HEAT_PUMP') &&
+      chosen.slice(0, i).some((x) => ENVELOPE_ELEMENTS.has(x.element))
+    ) {
       const insulated = evaluate(chosen[i - 1]!.state as PropertyDescription, options.sources ? { sources: options.sources } : {});
       designLoadKw = { today: base.design_heat_load_kw, insulated: insulated.design_heat_load_kw };
     }
@@ -376,7 +434,12 @@ function assemble(
   const estimated_cost = sum((s) => s.estimated_cost);
   const estimated_vat_cost = sum((s) => s.estimated_vat_cost);
   const final = chosen.length ? chosen[chosen.length - 1]!.evaluation : base;
-  const assumptions = [...new Set([...valued.derived.flatMap((w) => w.assumptions), ...Object.values(valued.items).flatMap((r) => r.priced?.assumptions ?? [])])];
+  const assumptions = [
+    ...new Set([
+      ...valued.derived.flatMap((w) => w.assumptions),
+      ...Object.values(valued.items).flatMap((r) => r.priced?.assumptions ?? []),
+    ]),
+  ];
   if (valued.derived_error) assumptions.push(`Supporting works are not included: ${valued.derived_error}.`);
   for (const c of chosen) if (c.assumption) assumptions.push(c.assumption);
   for (const m of open) {
@@ -384,12 +447,14 @@ function assemble(
   }
   // What the figures do not size yet, said where it matters.
   if (steps.some((s) => s.element === 'HEAT_GENERATOR' && s.renovation_component_type.startsWith('HEAT_PUMP'))) {
-    assumptions.push('The heat pump is priced as a typical unit for a house, not sized on the insulated home\'s design heat load.');
+    assumptions.push("The heat pump is priced as a typical unit for a house, not sized on the insulated home's design heat load.");
   }
   if (steps.some((s) => s.element === 'SOLAR_PANELS')) {
-    assumptions.push(ctx.pvForTarget
-      ? 'The solar panels fill the usable roof: sized on the home\'s electricity use alone, they would leave it short of the region\'s target label.'
-      : `The solar panels are sized on the home's electricity use after the works (the energy model's, plus ${PLANNER_DATA.pv_sizing.household_kwh_per_year[base.country]} kWh of household use a year), within the usable roof.`);
+    assumptions.push(
+      ctx.pvForTarget
+        ? "The solar panels fill the usable roof: sized on the home's electricity use alone, they would leave it short of the region's target label."
+        : `The solar panels are sized on the home's electricity use after the works (the energy model's, plus ${PLANNER_DATA.pv_sizing.household_kwh_per_year[base.country]} kWh of household use a year), within the usable roof.`,
+    );
   }
   if (!options.deedDate && open.concat(steps.flatMap((s) => s.milestones)).some((m) => m.kind === 'OBLIGATION')) {
     assumptions.push(`A purchase deed dated ${deedDate} is assumed for the obligations after a purchase.`);

@@ -8,9 +8,17 @@ const YEAR = 2026;
 
 /** The reference case: an uninsulated 1960 semi-detached house in Gent. */
 const GENT_1960: PropertyDescription = {
-  year_built: 1960, estate_format: 'SEMI_OPEN', habitable_space_m2: 150, zip_code: '9000', country: 'BE',
-  heating_type: 'GAS', heating_device: 'NON_CONDENSING_BOILER', window_glazing_type: 'SINGLE_GLAZING',
-  inclined_roof_insulation_type: 'NONE', outer_wall_insulation_type: 'NONE', solid_ground_floor_insulation_type: 'NONE',
+  year_built: 1960,
+  estate_format: 'SEMI_OPEN',
+  habitable_space_m2: 150,
+  zip_code: '9000',
+  country: 'BE',
+  heating_type: 'GAS',
+  heating_device: 'NON_CONDENSING_BOILER',
+  window_glazing_type: 'SINGLE_GLAZING',
+  inclined_roof_insulation_type: 'NONE',
+  outer_wall_insulation_type: 'NONE',
+  solid_ground_floor_insulation_type: 'NONE',
 };
 
 const ENVELOPE = new Set(['ROOF_INSULATION', 'OUTER_WALL_INSULATION', 'WINDOWS', 'FLOOR_INSULATION']);
@@ -88,7 +96,10 @@ describe('planTrajectory: the reference house (1960, uninsulated, Gent)', () => 
     if (previous) expect(labels.indexOf(previous.epc_label_after)).toBeGreaterThan(labels.indexOf('D'));
     // A deed from 2028 on asks label C (FL_RENOVATION_OBLIGATION_2028).
     const later = planTrajectory(GENT_1960, { year: YEAR, deedDate: '2028-03-01' });
-    expect(later.steps.find((s) => s.renovation_obligation)?.renovation_obligation).toMatchObject({ label: 'C', rule_id: 'FL_RENOVATION_OBLIGATION_2028' });
+    expect(later.steps.find((s) => s.renovation_obligation)?.renovation_obligation).toMatchObject({
+      label: 'C',
+      rule_id: 'FL_RENOVATION_OBLIGATION_2028',
+    });
   });
 
   it('explains every step in plain words', () => {
@@ -101,16 +112,27 @@ describe('planTrajectory: the reference house (1960, uninsulated, Gent)', () => 
 
   it('says what each step does to the energy bill, a rise as plainly as a saving', () => {
     for (const s of plan.steps) {
-      const words = s.cost_savings_eur_per_year >= 1 ? /Expected saving on the energy bill: about EUR [\d,]+ a year/
-        : s.cost_savings_eur_per_year <= -1 ? /raises the energy bill by about EUR [\d,]+ a year/ : null;
+      const words =
+        s.cost_savings_eur_per_year >= 1
+          ? /Expected saving on the energy bill: about EUR [\d,]+ a year/
+          : s.cost_savings_eur_per_year <= -1
+            ? /raises the energy bill by about EUR [\d,]+ a year/
+            : null;
       if (words) expect(s.rationale, s.renovation_component_type).toMatch(words);
     }
   });
 
   it('prices the steps as the catalogue values the same set of items (what the renovation will show)', () => {
-    const valued = valueItemSet(GENT_1960, plan.steps.map((s) => ({ key: String(s.order), renovation_component_type: s.renovation_component_type, quantity: s.quantity })), {
-      country: 'BE', region: 'FLANDERS', year: YEAR, year_built: GENT_1960.year_built,
-    });
+    const valued = valueItemSet(
+      GENT_1960,
+      plan.steps.map((s) => ({ key: String(s.order), renovation_component_type: s.renovation_component_type, quantity: s.quantity })),
+      {
+        country: 'BE',
+        region: 'FLANDERS',
+        year: YEAR,
+        year_built: GENT_1960.year_built,
+      },
+    );
     const all = [...Object.values(valued.items).map((r) => r.priced!), ...valued.derived];
     expect(round2(all.reduce((a, p) => a + p.estimated_cost, 0))).toBe(plan.totals.estimated_cost);
     expect(round2(all.reduce((a, p) => a + p.subsidy_amount, 0))).toBe(plan.totals.subsidy_amount);
@@ -130,7 +152,12 @@ describe('planTrajectory: the reference house (1960, uninsulated, Gent)', () => 
 
 describe('planTrajectory: what a home can take', () => {
   it('never fills a cavity that is missing, unknown or narrower than 5 cm', () => {
-    const fillable = { ...GENT_1960, has_cavity_wall: true, cavity_wall_width: 'EQUAL_OR_MORE_THAN_5_CM' as const, has_cavity_wall_insulation: false };
+    const fillable = {
+      ...GENT_1960,
+      has_cavity_wall: true,
+      cavity_wall_width: 'EQUAL_OR_MORE_THAN_5_CM' as const,
+      has_cavity_wall_insulation: false,
+    };
     expect(plannableTypes(fillable)).toContain('CAVITY_WALL_INSULATION');
     for (const walls of [{ has_cavity_wall: false }, { has_cavity_wall: true, cavity_wall_width: 'LESS_THAN_5_CM' as const }, {}]) {
       const home = { ...GENT_1960, ...walls };
@@ -142,21 +169,49 @@ describe('planTrajectory: what a home can take', () => {
   it('offers an all-electric heat pump only to an insulated envelope; a hybrid at once', () => {
     expect(plannableTypes(GENT_1960)).toEqual(expect.arrayContaining(['HEAT_PUMP_HYBRID', 'EXTERIOR_WALL_INSULATION']));
     expect(plannableTypes(GENT_1960)).not.toContain('HEAT_PUMP_AIR_WATER');
-    expect(plannableTypes({ ...GENT_1960, outer_wall_insulation_type: 'MODERATE', window_glazing_type: 'HR' })).toContain('HEAT_PUMP_AIR_WATER');
+    expect(plannableTypes({ ...GENT_1960, outer_wall_insulation_type: 'MODERATE', window_glazing_type: 'HR' })).toContain(
+      'HEAT_PUMP_AIR_WATER',
+    );
   });
 
   it('plans nothing for a home whose every element is at the standard, and says what it kept', () => {
-    const plan = planTrajectory({
-      year_built: 2019, estate_format: 'SEMI_OPEN', habitable_space_m2: 150, zip_code: '9000', country: 'BE',
-      roof_type: 'INCLINED', inclined_roof_insulation_type: 'STRONG', outer_wall_insulation_type: 'STRONG', window_glazing_type: 'TRIPLE_GLAZING',
-      basement_type: 'NONE', solid_ground_floor_insulation_type: 'STRONG', ventilation_type: 'SYSTEM_D', heating_type: 'HEAT_PUMP',
-      heating_device: 'AIR_WATER_HEAT_PUMP', installation_age: 'FIVE_TO_TEN_YEARS_OLD', heat_emitter_type: 'FLOOR_HEATING',
-      sanitary_heating_device: 'NOT_SEPARATED', has_solar_panels: true, solar_panels_kwp: 5,
-    }, { year: YEAR });
+    const plan = planTrajectory(
+      {
+        year_built: 2019,
+        estate_format: 'SEMI_OPEN',
+        habitable_space_m2: 150,
+        zip_code: '9000',
+        country: 'BE',
+        roof_type: 'INCLINED',
+        inclined_roof_insulation_type: 'STRONG',
+        outer_wall_insulation_type: 'STRONG',
+        window_glazing_type: 'TRIPLE_GLAZING',
+        basement_type: 'NONE',
+        solid_ground_floor_insulation_type: 'STRONG',
+        ventilation_type: 'SYSTEM_D',
+        heating_type: 'HEAT_PUMP',
+        heating_device: 'AIR_WATER_HEAT_PUMP',
+        installation_age: 'FIVE_TO_TEN_YEARS_OLD',
+        heat_emitter_type: 'FLOOR_HEATING',
+        sanitary_heating_device: 'NOT_SEPARATED',
+        has_solar_panels: true,
+        solar_panels_kwp: 5,
+      },
+      { year: YEAR },
+    );
     expect(plan.steps).toEqual([]);
-    expect(plan.totals).toEqual({ estimated_cost: 0, estimated_vat_cost: 0, subsidy_amount: 0, total_estimated_cost_incl_vat: 0, net_cost: 0 });
+    expect(plan.totals).toEqual({
+      estimated_cost: 0,
+      estimated_vat_cost: 0,
+      subsidy_amount: 0,
+      total_estimated_cost_incl_vat: 0,
+      net_cost: 0,
+    });
     expect(plan.target.reached).toBe(true);
-    expect(plan.left_out.find((o) => o.element === 'HEAT_GENERATOR')).toMatchObject({ code: 'KEPT', reason: expect.stringMatching(/under ten years/) });
+    expect(plan.left_out.find((o) => o.element === 'HEAT_GENERATOR')).toMatchObject({
+      code: 'KEPT',
+      reason: expect.stringMatching(/under ten years/),
+    });
     expect(plan.left_out.find((o) => o.element === 'SOLAR_PANELS')).toMatchObject({ code: 'KEPT' });
   });
 
@@ -196,20 +251,34 @@ describe('planTrajectory: what a home can take', () => {
   });
 
   it('plans a Dutch home on the NL label scale, priced in the Netherlands', () => {
-    const plan = planTrajectory({
-      year_built: 1965, estate_format: 'CLOSED', habitable_space_m2: 110, zip_code: '3731 AB', country: 'NL',
-      heating_type: 'GAS', heating_device: 'CONDENSING_BOILER', window_glazing_type: 'DOUBLE_GLAZING',
-    }, { year: YEAR });
+    const plan = planTrajectory(
+      {
+        year_built: 1965,
+        estate_format: 'CLOSED',
+        habitable_space_m2: 110,
+        zip_code: '3731 AB',
+        country: 'NL',
+        heating_type: 'GAS',
+        heating_device: 'CONDENSING_BOILER',
+        window_glazing_type: 'DOUBLE_GLAZING',
+      },
+      { year: YEAR },
+    );
     expect(plan.region).toBe('NETHERLANDS');
     expect(plan.energy_efficiency_type).toBe('ENERGY_LABEL_NL');
     expect(plan.steps.length).toBeGreaterThan(0);
-    expect(labelsOf('ENERGY_LABEL_NL').indexOf(plan.energy_efficiency_indication)).toBeLessThan(labelsOf('ENERGY_LABEL_NL').indexOf(plan.current.epc_label));
+    expect(labelsOf('ENERGY_LABEL_NL').indexOf(plan.energy_efficiency_indication)).toBeLessThan(
+      labelsOf('ENERGY_LABEL_NL').indexOf(plan.current.epc_label),
+    );
     expectTotalsAreSums(plan);
     expect(plan.steps.every((s) => s.renovation_obligation === null)).toBe(true);
   });
 
   it('says where each item goes: roof works on a roof of their kind, the rest in the general scope', () => {
-    const plan = planTrajectory({ ...GENT_1960, roof_type: 'FLAT', inclined_roof_insulation_type: undefined, flat_roof_insulation_type: 'NONE' }, { year: YEAR });
+    const plan = planTrajectory(
+      { ...GENT_1960, roof_type: 'FLAT', inclined_roof_insulation_type: undefined, flat_roof_insulation_type: 'NONE' },
+      { year: YEAR },
+    );
     const roof = plan.steps.find((s) => s.root_renovation_component_type === 'ROOF_INSULATION')!;
     expect(roof).toMatchObject({ renovation_component_type: 'FLAT_ROOF_INSULATION', scope: 'ROOF', roof_kind: 'FLAT' });
     for (const s of plan.steps.filter((x) => x !== roof)) expect(s).toMatchObject({ scope: 'GENERAL', roof_kind: null });
@@ -244,21 +313,32 @@ describe('planTrajectory: what a home can take', () => {
   });
 
   it('says which elements it left out and why: a kept heat pump, existing panels, an element already good', () => {
-    const plan = planTrajectory({
-      ...GENT_1960, heating_type: 'HEAT_PUMP', heating_device: 'AIR_WATER_HEAT_PUMP', installation_age: 'ZERO_TO_FIVE_YEARS_OLD',
-      has_solar_panels: true, solar_panels_kwp: 4, window_glazing_type: 'TRIPLE_GLAZING', has_renewed_window_frames: true,
-    }, { year: YEAR });
+    const plan = planTrajectory(
+      {
+        ...GENT_1960,
+        heating_type: 'HEAT_PUMP',
+        heating_device: 'AIR_WATER_HEAT_PUMP',
+        installation_age: 'ZERO_TO_FIVE_YEARS_OLD',
+        has_solar_panels: true,
+        solar_panels_kwp: 4,
+        window_glazing_type: 'TRIPLE_GLAZING',
+        has_renewed_window_frames: true,
+      },
+      { year: YEAR },
+    );
     expect(plan.steps.map((s) => s.element)).not.toEqual(expect.arrayContaining(['HEAT_GENERATOR']));
     expect(plan.steps.map((s) => s.element)).not.toContain('SOLAR_PANELS');
     expect(plan.steps.map((s) => s.element)).not.toContain('WINDOWS');
-    expect(plan.left_out).toEqual(expect.arrayContaining([
-      expect.objectContaining({ element: 'HEAT_GENERATOR', code: 'KEPT', reason: expect.stringMatching(/under ten years old/) }),
-      expect.objectContaining({ element: 'SOLAR_PANELS', code: 'KEPT' }),
-      expect.objectContaining({ element: 'WINDOWS', code: 'ALREADY_GOOD' }),
-    ]));
+    expect(plan.left_out).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ element: 'HEAT_GENERATOR', code: 'KEPT', reason: expect.stringMatching(/under ten years old/) }),
+        expect.objectContaining({ element: 'SOLAR_PANELS', code: 'KEPT' }),
+        expect.objectContaining({ element: 'WINDOWS', code: 'ALREADY_GOOD' }),
+      ]),
+    );
   });
 
-  it('sizes the panels on the electricity use after the works, within the roof, and the heat pump\'s rationale on the insulated home', () => {
+  it("sizes the panels on the electricity use after the works, within the roof, and the heat pump's rationale on the insulated home", () => {
     const plan = planTrajectory(GENT_1960, { year: YEAR });
     const pv = plan.steps.find((s) => s.element === 'SOLAR_PANELS')!;
     expect(pv.quantity).toBeGreaterThan(0);
@@ -267,15 +347,36 @@ describe('planTrajectory: what a home can take', () => {
     // Within the roof: what the usable pitched roof takes.
     const roofKwpOf = (home: PropertyDescription) => {
       const e = evaluate(home);
-      return quantityFor('SOLAR_PANELS', { ...home, roof_type: 'INCLINED', roof_surface: e.geometry.envelope.roof_m2 * (1 - e.assumed.flat_roof_share) });
+      return quantityFor('SOLAR_PANELS', {
+        ...home,
+        roof_type: 'INCLINED',
+        roof_surface: e.geometry.envelope.roof_m2 * (1 - e.assumed.flat_roof_share),
+      });
     };
     expect(pv.quantity).toBeLessThanOrEqual(roofKwpOf(GENT_1960));
     // A small insulated bungalow with a young heat pump uses less than its wide roof could make: fewer panels than the roof takes.
     const bungalow: PropertyDescription = {
-      year_built: 2000, estate_format: 'OPEN', estate_type: 'BUNGALOW', number_of_floors: 1, habitable_space_m2: 90, zip_code: '9000', country: 'BE',
-      roof_type: 'INCLINED', attic_usage: 'NOT_USED', inclined_roof_insulation_type: 'STRONG', outer_wall_insulation_type: 'MODERATE', window_glazing_type: 'HR',
-      has_renewed_window_frames: true, basement_type: 'NONE', solid_ground_floor_insulation_type: 'MODERATE', ventilation_type: 'SYSTEM_C', heating_type: 'HEAT_PUMP',
-      heating_device: 'AIR_WATER_HEAT_PUMP', installation_age: 'ZERO_TO_FIVE_YEARS_OLD', heat_emitter_type: 'FLOOR_HEATING', sanitary_heating_device: 'NOT_SEPARATED',
+      year_built: 2000,
+      estate_format: 'OPEN',
+      estate_type: 'BUNGALOW',
+      number_of_floors: 1,
+      habitable_space_m2: 90,
+      zip_code: '9000',
+      country: 'BE',
+      roof_type: 'INCLINED',
+      attic_usage: 'NOT_USED',
+      inclined_roof_insulation_type: 'STRONG',
+      outer_wall_insulation_type: 'MODERATE',
+      window_glazing_type: 'HR',
+      has_renewed_window_frames: true,
+      basement_type: 'NONE',
+      solid_ground_floor_insulation_type: 'MODERATE',
+      ventilation_type: 'SYSTEM_C',
+      heating_type: 'HEAT_PUMP',
+      heating_device: 'AIR_WATER_HEAT_PUMP',
+      installation_age: 'ZERO_TO_FIVE_YEARS_OLD',
+      heat_emitter_type: 'FLOOR_HEATING',
+      sanitary_heating_device: 'NOT_SEPARATED',
     };
     const small = planTrajectory(bungalow, { year: YEAR });
     expect(small.steps.map((s) => s.element)).toEqual(['SOLAR_PANELS']);
@@ -285,4 +386,3 @@ describe('planTrajectory: what a home can take', () => {
     expect(hp.rationale).toMatch(/needs about [\d.]+ kW on the coldest design day instead of [\d.]+ kW today/);
   });
 });
-

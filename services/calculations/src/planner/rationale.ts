@@ -52,7 +52,9 @@ export function rationaleOf(f: RationaleFacts): string {
   const parts: string[] = [WHAT_IT_DOES[f.element], ELEMENT_REASON[f.element] ?? PHASE_REASON[f.phase]];
   if (f.designLoadKw && f.designLoadKw.insulated < f.designLoadKw.today) {
     const kw = (x: number) => (Math.round(x * 2) / 2).toLocaleString('en-GB');
-    parts.push(`Insulated, the home needs about ${kw(f.designLoadKw.insulated)} kW on the coldest design day instead of ${kw(f.designLoadKw.today)} kW today: that is the size to ask the installer for.`);
+    parts.push(
+      `Insulated, the home needs about ${kw(f.designLoadKw.insulated)} kW on the coldest design day instead of ${kw(f.designLoadKw.today)} kW today: that is the size to ask the installer for.`,
+    );
   }
   const variant = VARIANT_REASON[f.type];
   if (variant) parts.push(variant);
@@ -62,15 +64,24 @@ export function rationaleOf(f: RationaleFacts): string {
       ? `The EPC score stays at ${score(f.scoreAfter)}: label ${f.labelAfter} after this step.`
       : `EPC score from ${score(f.scoreBefore)} to ${score(f.scoreAfter)}: label ${f.labelAfter} after this step${f.labelBefore === f.labelAfter ? '' : ` (${f.labelBefore} before)`}.`,
   );
-  if (f.scoreAfter - f.scoreBefore >= 0.5) parts.push('Its fans add a little electricity to the score: the step is there for the health of the home, not for the label.');
+  if (f.scoreAfter - f.scoreBefore >= 0.5)
+    parts.push('Its fans add a little electricity to the score: the step is there for the health of the home, not for the label.');
   if (f.costSavingsPerYear >= 1) parts.push(`Expected saving on the energy bill: about ${euros(f.costSavingsPerYear)} a year.`);
   // Honest words: a fan adds electricity, and where electricity costs several times gas (Belgium) a heat pump can raise the bill.
-  else if (f.costSavingsPerYear <= -1) parts.push(`At ${f.priceYear} prices this step raises the energy bill by about ${euros(-f.costSavingsPerYear)} a year.`);
-  parts.push(`It costs about ${euros(f.cost)} including VAT${f.subsidy > 0 ? `, of which grants${f.grantScheme ? ` (${f.grantScheme})` : ''} pay about ${euros(f.subsidy)}` : ''}, at ${f.priceYear} prices.`);
+  else if (f.costSavingsPerYear <= -1)
+    parts.push(`At ${f.priceYear} prices this step raises the energy bill by about ${euros(-f.costSavingsPerYear)} a year.`);
+  parts.push(
+    `It costs about ${euros(f.cost)} including VAT${f.subsidy > 0 ? `, of which grants${f.grantScheme ? ` (${f.grantScheme})` : ''} pay about ${euros(f.subsidy)}` : ''}, at ${f.priceYear} prices.`,
+  );
   if (f.subsidy > 0 && f.incomeCategory === null) parts.push('The grant assumes the middle income category.');
   // The label named is the one computed after the step; the rule's own label and wording are in the step's milestones.
   for (const m of f.milestones) {
-    const what = m.kind === 'TARGET' ? 'the long-term target for homes in the region' : m.kind === 'OBLIGATION' ? 'the renovation obligation after a purchase' : 'the rental minimum norm';
+    const what =
+      m.kind === 'TARGET'
+        ? 'the long-term target for homes in the region'
+        : m.kind === 'OBLIGATION'
+          ? 'the renovation obligation after a purchase'
+          : 'the rental minimum norm';
     parts.push(`With label ${f.labelAfter} after this step the home meets ${what}.`);
   }
   return parts.join(' ');

@@ -61,10 +61,20 @@ export interface JobPlan {
 export type Computed = { outcome: 'PLANNED'; plan: JobPlan } | { outcome: 'FAILED'; error: JobError };
 
 /** The document's values under the client's: a value that differs from the client's is flagged, not taken. */
-function withDocument(request: TrajectoryRequest, given: PropertyDescription, doc: DocumentReading, sources: Record<string, DataSource>, flags: Flag[]): PropertyDescription {
+function withDocument(
+  request: TrajectoryRequest,
+  given: PropertyDescription,
+  doc: DocumentReading,
+  sources: Record<string, DataSource>,
+  flags: Flag[],
+): PropertyDescription {
   flags.push(...doc.flags);
   if (doc.failed) {
-    flags.push({ field: 'epc_url', code: doc.failed.code ?? 'EPC_DOCUMENT_FAILED', message: `the EPC document was not used: ${doc.failed.message ?? 'it could not be read'}` });
+    flags.push({
+      field: 'epc_url',
+      code: doc.failed.code ?? 'EPC_DOCUMENT_FAILED',
+      message: `the EPC document was not used: ${doc.failed.message ?? 'it could not be read'}`,
+    });
   }
   const merged: Record<string, unknown> = { ...given };
   const added: Record<string, DataSource> = {};
@@ -74,13 +84,21 @@ function withDocument(request: TrajectoryRequest, given: PropertyDescription, do
       merged[field] = value;
       added[field] = 'EPC_DOCUMENT';
     } else if (JSON.stringify(merged[field]) !== JSON.stringify(value) && field !== 'country') {
-      flags.push({ field, code: 'EPC_DOCUMENT_DIFFERS', message: `${field} is ${JSON.stringify(merged[field])} in the request but ${JSON.stringify(value)} in the EPC document; the request's value is used` });
+      flags.push({
+        field,
+        code: 'EPC_DOCUMENT_DIFFERS',
+        message: `${field} is ${JSON.stringify(merged[field])} in the request but ${JSON.stringify(value)} in the EPC document; the request's value is used`,
+      });
     }
   }
   // What the document adds must still make a valid request (it cannot smuggle an inconsistent home in).
   const checked = TrajectoryRequest.safeParse({ ...request, ...merged });
   if (!checked.success) {
-    flags.push({ field: 'epc_url', code: 'EPC_DOCUMENT_UNUSABLE', message: 'values read from the EPC document were out of range and were not used' });
+    flags.push({
+      field: 'epc_url',
+      code: 'EPC_DOCUMENT_UNUSABLE',
+      message: 'values read from the EPC document were out of range and were not used',
+    });
     return given;
   }
   Object.assign(sources, added);
@@ -110,7 +128,9 @@ export async function computeTrajectory(inputs: TrajectoryInputs): Promise<Compu
   const filled = await fillGaps(known, sources, providers);
   flags.push(...filled.flags);
   let property = filled.property;
-  const estate_update = Object.values(filled.sources).some((s) => s === 'EPC_DOCUMENT' || s === 'LIDAR' || s === 'PROVIDER') ? property : null;
+  const estate_update = Object.values(filled.sources).some((s) => s === 'EPC_DOCUMENT' || s === 'LIDAR' || s === 'PROVIDER')
+    ? property
+    : null;
 
   const planWith = async (p: PropertyDescription): Promise<TrajectoryPlan | Computed> => {
     try {
@@ -135,9 +155,15 @@ export async function computeTrajectory(inputs: TrajectoryInputs): Promise<Compu
 
   // The external provider "validates renovation impact on EPC scores" (docs/http-contract.md): its view of
   // the home after every step is compared with the model's; a large gap is a flag, never a change.
-  const renovated = planned.steps.reduce<PropertyDescription>((p, step) => applyEffect(step.renovation_component_type, p, step.quantity), property);
+  const renovated = planned.steps.reduce<PropertyDescription>(
+    (p, step) => applyEffect(step.renovation_component_type, p, step.quantity),
+    property,
+  );
   const impact = await crossCheckImpact(providers.energy, {
-    property, renovated, scale: planned.energy_efficiency_type, model: { score_before: planned.current.epc_score, score_after: planned.final_epc_score },
+    property,
+    renovated,
+    scale: planned.energy_efficiency_type,
+    model: { score_before: planned.current.epc_score, score_after: planned.final_epc_score },
   });
   flags.push(...impact.flags);
   const plan: TrajectoryPlan = { ...planned, data_quality: { ...planned.data_quality, flags: [...planned.data_quality.flags, ...flags] } };
@@ -150,7 +176,12 @@ export async function computeTrajectory(inputs: TrajectoryInputs): Promise<Compu
       renovation: {
         name: request.title?.trim() || null,
         year: plan.price_year,
-        items: plan.steps.map((s) => ({ renovation_component_type: s.renovation_component_type, roof_kind: s.roof_kind ?? null, quantity: s.quantity, step: s.order })),
+        items: plan.steps.map((s) => ({
+          renovation_component_type: s.renovation_component_type,
+          roof_kind: s.roof_kind ?? null,
+          quantity: s.quantity,
+          step: s.order,
+        })),
       },
       quality: { confidence_score: plan.confidence_score, quality_label: plan.quality_label },
     },

@@ -29,24 +29,63 @@ export function createJobRunner(config: CalculationsServiceConfig, bus: Bus, log
   const now = extras.now ?? (() => new Date());
   const planner = extras.planner ?? inlinePlanner();
   const providers: GapProviders = extras.providers ?? {
-    ...(config.lidarUrl ? { geometry: httpGeometryProvider({ url: config.lidarUrl, timeoutMs: config.providerTimeoutMs, breaker: config.providerBreaker, log }) } : {}),
-    ...(config.energyProviderUrl ? { energy: httpEnergyEfficiencyProvider({ url: config.energyProviderUrl, timeoutMs: config.providerTimeoutMs, breaker: config.providerBreaker, log }) } : {}),
+    ...(config.lidarUrl
+      ? {
+          geometry: httpGeometryProvider({
+            url: config.lidarUrl,
+            timeoutMs: config.providerTimeoutMs,
+            breaker: config.providerBreaker,
+            log,
+          }),
+        }
+      : {}),
+    ...(config.energyProviderUrl
+      ? {
+          energy: httpEnergyEfficiencyProvider({
+            url: config.energyProviderUrl,
+            timeoutMs: config.providerTimeoutMs,
+            breaker: config.providerBreaker,
+            log,
+          }),
+        }
+      : {}),
   };
-  const documentOptions = { allowPrivateNetwork: config.allowPrivateNetwork, timeoutMs: config.epcDocument.timeoutMs, maxBytes: config.epcDocument.maxBytes };
+  const documentOptions = {
+    allowPrivateNetwork: config.allowPrivateNetwork,
+    timeoutMs: config.epcDocument.timeoutMs,
+    maxBytes: config.epcDocument.maxBytes,
+  };
 
   async function epcDocument(assignment: WorkAssignment, worker_id: string, url: string): Promise<DocumentReading> {
-    const child = await bus.request<{ job_id: string; assignment: WorkAssignment | null; job: { calculation_job_status: string; metadata: Record<string, unknown> } | null }>(
-      S.childDocumentJob, internal({ parent_job_id: assignment.job_id, worker_id }), { timeoutMs: config.busTimeoutMs },
-    );
+    const child = await bus.request<{
+      job_id: string;
+      assignment: WorkAssignment | null;
+      job: { calculation_job_status: string; metadata: Record<string, unknown> } | null;
+    }>(S.childDocumentJob, internal({ parent_job_id: assignment.job_id, worker_id }), { timeoutMs: config.busTimeoutMs });
     if (!child.assignment) {
       // Done by an earlier attempt of the parent: its result is in the child's metadata.
       const m = child.job?.metadata ?? {};
-      return { job_id: child.job_id, fields: (m['fields'] ?? {}) as Partial<PropertyDescription>, flags: (m['flags'] ?? []) as Flag[], failed: child.job?.calculation_job_status === 'FAILED' ? (m['error'] ?? {}) as DocumentReading['failed'] : null };
+      return {
+        job_id: child.job_id,
+        fields: (m['fields'] ?? {}) as Partial<PropertyDescription>,
+        flags: (m['flags'] ?? []) as Flag[],
+        failed: child.job?.calculation_job_status === 'FAILED' ? ((m['error'] ?? {}) as DocumentReading['failed']) : null,
+      };
     }
     const result = await processEpcDocument(url, documentOptions);
     const body = result.ok
-      ? { outcome: 'FINISHED', job_id: child.job_id, attempt: child.assignment.attempt, metadata: { epc_url: url, kind: result.kind, fields: result.fields, extracted: result.extracted, flags: result.flags } }
-      : { outcome: 'FAILED', job_id: child.job_id, attempt: child.assignment.attempt, error: { code: result.code, message: result.message } };
+      ? {
+          outcome: 'FINISHED',
+          job_id: child.job_id,
+          attempt: child.assignment.attempt,
+          metadata: { epc_url: url, kind: result.kind, fields: result.fields, extracted: result.extracted, flags: result.flags },
+        }
+      : {
+          outcome: 'FAILED',
+          job_id: child.job_id,
+          attempt: child.assignment.attempt,
+          error: { code: result.code, message: result.message },
+        };
     await bus.request(S.completeJob, internal(body), { timeoutMs: config.busTimeoutMs });
     return result.ok
       ? { job_id: child.job_id, fields: result.fields, flags: result.flags as Flag[], failed: null }
@@ -56,7 +95,14 @@ export function createJobRunner(config: CalculationsServiceConfig, bus: Bus, log
   async function trajectory(assignment: WorkAssignment, worker_id: string): Promise<JobOutcome> {
     const request = TrajectoryRequest.parse(assignment.request);
     const document = request.epc_url ? await epcDocument(assignment, worker_id, request.epc_url) : null;
-    return computeTrajectory({ request, document, estate_epc_score: assignment.estate_epc_score ?? null, providers, planner, year: now().getUTCFullYear() });
+    return computeTrajectory({
+      request,
+      document,
+      estate_epc_score: assignment.estate_epc_score ?? null,
+      providers,
+      planner,
+      year: now().getUTCFullYear(),
+    });
   }
 
   return async (assignment, worker_id) => {
@@ -66,9 +112,15 @@ export function createJobRunner(config: CalculationsServiceConfig, bus: Bus, log
       const url = String(assignment.request['epc_url'] ?? '');
       const result = await processEpcDocument(url, documentOptions);
       return result.ok
-        ? { outcome: 'FINISHED', metadata: { epc_url: url, kind: result.kind, fields: result.fields, extracted: result.extracted, flags: result.flags } }
+        ? {
+            outcome: 'FINISHED',
+            metadata: { epc_url: url, kind: result.kind, fields: result.fields, extracted: result.extracted, flags: result.flags },
+          }
         : { outcome: 'FAILED', error: { code: result.code, message: result.message } };
     }
-    return { outcome: 'FAILED', error: { code: 'UNSUPPORTED_JOB_TYPE', message: `${assignment.calculation_job_type} jobs are not run by this service` } };
+    return {
+      outcome: 'FAILED',
+      error: { code: 'UNSUPPORTED_JOB_TYPE', message: `${assignment.calculation_job_type} jobs are not run by this service` },
+    };
   };
 }

@@ -8,7 +8,12 @@ import type { JobDoc } from '../job-views/job-views.projection.ts';
 import { parseRetrySchedule } from './retry-schedule.ts';
 import { startWebhookDispatcher, type WebhookDispatcher, type WebhookFetch } from './webhook-dispatcher.ts';
 import {
-  deliveryStream, deliveryView, WebhookEventType, webhookDeliveryDecider, type WebhookDeliveryEvent, type WebhookDeliveryView,
+  deliveryStream,
+  deliveryView,
+  WebhookEventType,
+  webhookDeliveryDecider,
+  type WebhookDeliveryEvent,
+  type WebhookDeliveryView,
 } from './webhook-delivery.decider.ts';
 import { busWebhookSigner, embeddedWebhookSigner, type WebhookSigner } from './webhook-signer.ts';
 
@@ -48,15 +53,15 @@ export async function startJobWebhooks(options: {
   let dispatcher: WebhookDispatcher | null = null;
   const role: Closeable = options.leadership
     ? await options.leadership.whileLeading('webhook dispatcher', async () => {
-      const running = await start();
-      dispatcher = running;
-      return {
-        async close() {
-          if (dispatcher === running) dispatcher = null;
-          await running.close();
-        },
-      };
-    })
+        const running = await start();
+        dispatcher = running;
+        return {
+          async close() {
+            if (dispatcher === running) dispatcher = null;
+            await running.close();
+          },
+        };
+      })
     : await start().then((running) => ((dispatcher = running), running));
   return {
     async onFinal(job: CalculationJob, doc: JobDoc): Promise<void> {
@@ -77,7 +82,12 @@ async function deliveriesFromLog(eventStore: EventStore, job_id: string): Promis
   const views: WebhookDeliveryView[] = [];
   for (const type of WebhookEventType) {
     const events = await eventStore.readStream(deliveryStream(job_id, type));
-    const view = deliveryView(fold(webhookDeliveryDecider, events.map((e) => ({ type: e.type, data: e.data }) as DomainEvent as WebhookDeliveryEvent)));
+    const view = deliveryView(
+      fold(
+        webhookDeliveryDecider,
+        events.map((e) => ({ type: e.type, data: e.data }) as DomainEvent as WebhookDeliveryEvent),
+      ),
+    );
     if (view) views.push(view);
   }
   return views;

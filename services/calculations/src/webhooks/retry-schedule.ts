@@ -11,7 +11,9 @@ export const DEFAULT_RETRY_SCHEDULE = '0,5s,5m,30m,2h,5h,10h';
  */
 export function parseRetrySchedule(text: string): number[] {
   const fail = (why: string) =>
-    new Error(`RENOPATH_WEBHOOK_RETRY_SCHEDULE ${JSON.stringify(text)} is not valid: ${why} (expected comma-separated delays such as ${DEFAULT_RETRY_SCHEDULE}; units ms, s, m, h)`);
+    new Error(
+      `RENOPATH_WEBHOOK_RETRY_SCHEDULE ${JSON.stringify(text)} is not valid: ${why} (expected comma-separated delays such as ${DEFAULT_RETRY_SCHEDULE}; units ms, s, m, h)`,
+    );
   const items = text.split(',').map((s) => s.trim());
   if (items.length === 0 || items.every((s) => s === '')) throw fail('it is empty');
   return items.map((item) => {

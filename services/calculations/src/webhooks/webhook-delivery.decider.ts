@@ -16,7 +16,7 @@ export type WebhookPayload = {
   type: WebhookEventType;
   timestamp: string;
   data: Record<string, unknown>;
-}
+};
 
 export type DeliveryScheduledData = {
   /** The `webhook-id` header: the same on every attempt, so the receiver can drop a repeat. */
@@ -31,7 +31,7 @@ export type DeliveryScheduledData = {
   /** Delays (ms) of the schedule in force when the delivery was made; a later change of configuration applies to new deliveries. */
   schedule_ms: number[];
   due_at: string;
-}
+};
 
 export type AttemptRecordedData = {
   webhook_id: string;
@@ -42,7 +42,7 @@ export type AttemptRecordedData = {
   status_code: number | null;
   error: string | null;
   duration_ms: number;
-}
+};
 
 export type GaveUpReason = 'ATTEMPTS_EXHAUSTED' | 'URL_REFUSED';
 
@@ -55,15 +55,15 @@ export type WebhookDeliveryEvent =
 export type WebhookDeliveryCommand =
   | { type: 'ScheduleDelivery'; now: string; delivery: Omit<DeliveryScheduledData, 'due_at'> }
   | {
-    type: 'RecordAttempt';
-    attempt: number;
-    at: string;
-    status_code: number | null;
-    error: string | null;
-    duration_ms: number;
-    /** The URL was refused before any request (private address, bad scheme): retrying cannot help. */
-    refused: boolean;
-  };
+      type: 'RecordAttempt';
+      attempt: number;
+      at: string;
+      status_code: number | null;
+      error: string | null;
+      duration_ms: number;
+      /** The URL was refused before any request (private address, bad scheme): retrying cannot help. */
+      refused: boolean;
+    };
 
 export type DeliveryStatus = 'NONE' | 'PENDING' | 'DELIVERED' | 'GAVE_UP';
 
@@ -82,7 +82,15 @@ const plus = (iso: string, ms: number) => new Date(Date.parse(iso) + ms).toISOSt
 const isSuccess = (status: number | null) => status !== null && status >= 200 && status < 300;
 
 export const webhookDeliveryDecider: Decider<WebhookDeliveryCommand, WebhookDeliveryEvent, WebhookDeliveryState> = {
-  initialState: () => ({ status: 'NONE', scheduled: null, attempts: [], due_at: null, delivered_at: null, gave_up_at: null, gave_up_reason: null }),
+  initialState: () => ({
+    status: 'NONE',
+    scheduled: null,
+    attempts: [],
+    due_at: null,
+    delivered_at: null,
+    gave_up_at: null,
+    gave_up_reason: null,
+  }),
 
   decide(command, state) {
     switch (command.type) {
@@ -100,11 +108,20 @@ export const webhookDeliveryDecider: Decider<WebhookDeliveryCommand, WebhookDeli
         const ids = { webhook_id: s.webhook_id, job_id: s.job_id };
         const recorded: WebhookDeliveryEvent = {
           type: 'AttemptRecorded',
-          data: { ...ids, attempt: command.attempt, at: command.at, status_code: command.status_code, error: command.error, duration_ms: command.duration_ms },
+          data: {
+            ...ids,
+            attempt: command.attempt,
+            at: command.at,
+            status_code: command.status_code,
+            error: command.error,
+            duration_ms: command.duration_ms,
+          },
         };
-        if (isSuccess(command.status_code) && command.error === null) return [recorded, { type: 'Delivered', data: { ...ids, at: command.at } }];
+        if (isSuccess(command.status_code) && command.error === null)
+          return [recorded, { type: 'Delivered', data: { ...ids, at: command.at } }];
         if (command.refused) return [recorded, { type: 'GaveUp', data: { ...ids, at: command.at, reason: 'URL_REFUSED' } }];
-        if (command.attempt >= s.schedule_ms.length) return [recorded, { type: 'GaveUp', data: { ...ids, at: command.at, reason: 'ATTEMPTS_EXHAUSTED' } }];
+        if (command.attempt >= s.schedule_ms.length)
+          return [recorded, { type: 'GaveUp', data: { ...ids, at: command.at, reason: 'ATTEMPTS_EXHAUSTED' } }];
         return [recorded];
       }
     }

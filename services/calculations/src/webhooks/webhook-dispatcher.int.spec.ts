@@ -19,7 +19,11 @@ afterEach(async () => {
   for (const close of closers.splice(0).reverse()) await close();
 });
 
-interface Received { headers: IncomingHttpHeaders; body: string; verified: unknown }
+interface Received {
+  headers: IncomingHttpHeaders;
+  body: string;
+  verified: unknown;
+}
 
 /** A receiver answering with the given statuses in turn (the last one repeats), verifying each signature. */
 async function receiver(statuses: number[]) {
@@ -41,16 +45,32 @@ async function receiver(statuses: number[]) {
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  closers.push(() => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }));
+  closers.push(
+    () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`, received };
 }
 
 function job(status: CalculationJob['calculation_job_status'] = 'FINISHED'): CalculationJob {
   const t = '2026-11-23T10:00:00.000Z';
   return {
-    id: randomUUID(), created_at: t, updated_at: t, external_id: 'ext-1', deactivated_at: null,
-    calculation_job_type: 'SUGGESTED_RENOVATION_TRAJECTORY_CALCULATION', calculation_job_status: status,
-    metadata: { final_epc_score: 120 }, estate_id: randomUUID(), name: 'Home', description: null, expires_at: null, published_at: t,
+    id: randomUUID(),
+    created_at: t,
+    updated_at: t,
+    external_id: 'ext-1',
+    deactivated_at: null,
+    calculation_job_type: 'SUGGESTED_RENOVATION_TRAJECTORY_CALCULATION',
+    calculation_job_status: status,
+    metadata: { final_epc_score: 120 },
+    estate_id: randomUUID(),
+    name: 'Home',
+    description: null,
+    expires_at: null,
+    published_at: t,
   };
 }
 
@@ -62,15 +82,24 @@ function store(): EventStore {
 
 async function dispatcher(eventStore: EventStore, overrides: Partial<WebhookDispatcherOptions> = {}): Promise<WebhookDispatcher> {
   const d = await startWebhookDispatcher({
-    eventStore, sign: embeddedWebhookSigner(async (id) => (id === CLIENT ? SECRET : null)),
-    schedule: parseRetrySchedule('0,100ms,100ms'), allowPrivateNetwork: true, timeoutMs: 2000, log, pollMs: 50, ...overrides,
+    eventStore,
+    sign: embeddedWebhookSigner(async (id) => (id === CLIENT ? SECRET : null)),
+    schedule: parseRetrySchedule('0,100ms,100ms'),
+    allowPrivateNetwork: true,
+    timeoutMs: 2000,
+    log,
+    pollMs: 50,
+    ...overrides,
   });
   closers.push(() => d.close());
   return d;
 }
 
 const settled = async (d: WebhookDispatcher, job_id: string) => {
-  await vi.waitFor(async () => expect((await d.deliveriesOf(job_id))[0]?.status).toMatch(/DELIVERED|GAVE_UP/), { timeout: 5000, interval: 20 });
+  await vi.waitFor(async () => expect((await d.deliveriesOf(job_id))[0]?.status).toMatch(/DELIVERED|GAVE_UP/), {
+    timeout: 5000,
+    interval: 20,
+  });
   return (await d.deliveriesOf(job_id))[0]!;
 };
 
@@ -83,7 +112,10 @@ describe('webhook dispatcher', () => {
     const delivery = await settled(d, j.id);
 
     expect(delivery.status).toBe('DELIVERED');
-    expect(delivery.attempts.map((a) => [a.attempt, a.status_code])).toEqual([[1, 500], [2, 200]]);
+    expect(delivery.attempts.map((a) => [a.attempt, a.status_code])).toEqual([
+      [1, 500],
+      [2, 200],
+    ]);
     expect(r.received).toHaveLength(2);
     for (const got of r.received) {
       expect(got.verified).toEqual({ type: 'calculation_job.finished', timestamp: expect.any(String), data: j });
@@ -110,8 +142,13 @@ describe('webhook dispatcher', () => {
     expect(delivery.attempts.map((a) => a.status_code)).toEqual([503, 503, 503]);
     expect(delivery.attempts.every((a) => a.error !== null)).toBe(true);
     expect(r.received).toHaveLength(3);
-    expect((await eventStore.readStream(deliveryStream(j.id, 'calculation_job.failed'))).map((e) => e.type))
-      .toEqual(['DeliveryScheduled', 'AttemptRecorded', 'AttemptRecorded', 'AttemptRecorded', 'GaveUp']);
+    expect((await eventStore.readStream(deliveryStream(j.id, 'calculation_job.failed'))).map((e) => e.type)).toEqual([
+      'DeliveryScheduled',
+      'AttemptRecorded',
+      'AttemptRecorded',
+      'AttemptRecorded',
+      'GaveUp',
+    ]);
   });
 
   it('a new dispatcher on the same store resumes a pending retry and never re-sends a delivered one', async () => {
@@ -125,10 +162,13 @@ describe('webhook dispatcher', () => {
     const pending = job('STOPPED');
     await first.schedule(done, CLIENT, fine.url, 'calculation_job.finished');
     await first.schedule(pending, CLIENT, failing.url, 'calculation_job.stopped');
-    await vi.waitFor(async () => {
-      expect((await first.deliveriesOf(done.id))[0]?.status).toBe('DELIVERED');
-      expect((await first.deliveriesOf(pending.id))[0]?.attempts).toHaveLength(1);
-    }, { timeout: 5000, interval: 10 });
+    await vi.waitFor(
+      async () => {
+        expect((await first.deliveriesOf(done.id))[0]?.status).toBe('DELIVERED');
+        expect((await first.deliveriesOf(pending.id))[0]?.attempts).toHaveLength(1);
+      },
+      { timeout: 5000, interval: 10 },
+    );
     await first.close();
     expect((await first.deliveriesOf(pending.id))[0]?.status).toBe('PENDING');
 
@@ -157,7 +197,9 @@ describe('webhook dispatcher', () => {
     closers.push(() => bus.close());
     // Identity's side of cmd.identity.sign-webhook (its own spec covers the real handler).
     await bus.handle(IdentitySubjects.signWebhook, async (payload) => {
-      const { client_id, id, timestamp, body } = (payload as ServiceRequest<{ client_id: string; id: string; timestamp: number; body: string }>).body;
+      const { client_id, id, timestamp, body } = (
+        payload as ServiceRequest<{ client_id: string; id: string; timestamp: number; body: string }>
+      ).body;
       expect(client_id).toBe(CLIENT);
       return { signature: new Webhook(SECRET).sign(id, new Date(timestamp * 1000), body) };
     });

@@ -6,10 +6,25 @@ import { fold, handleCommand, type DomainEvent } from '@renopath/platform/servic
 import { safeFetch, type SafeFetchOptions, type SafeFetchResponse } from '@renopath/platform/net/safe-fetch.ts';
 import type { CalculationJob } from '@renopath/contracts';
 import { webhookDeliveries, webhookDeliveryDuration } from '@renopath/platform/observability/metrics.ts';
-import { contextOf, currentCorrelation, currentTraceparent, inSpan, SpanKind, withCorrelation } from '@renopath/platform/observability/tracing.ts';
 import {
-  DELIVERY_STREAM_PREFIX, WebhookEventType, deliveryStream, deliveryView, webhookDeliveryDecider,
-  type WebhookDeliveryCommand, type WebhookDeliveryEvent, type WebhookDeliveryState, type WebhookDeliveryView, type WebhookPayload,
+  contextOf,
+  currentCorrelation,
+  currentTraceparent,
+  inSpan,
+  SpanKind,
+  withCorrelation,
+} from '@renopath/platform/observability/tracing.ts';
+import {
+  DELIVERY_STREAM_PREFIX,
+  WebhookEventType,
+  deliveryStream,
+  deliveryView,
+  webhookDeliveryDecider,
+  type WebhookDeliveryCommand,
+  type WebhookDeliveryEvent,
+  type WebhookDeliveryState,
+  type WebhookDeliveryView,
+  type WebhookPayload,
 } from './webhook-delivery.decider.ts';
 import type { WebhookSigner } from './webhook-signer.ts';
 
@@ -34,7 +49,13 @@ export interface WebhookDispatcherOptions {
 
 export interface WebhookDispatcher {
   /** Records the delivery of a job's final state and sends it when due; once per job and type (a repeat changes nothing). */
-  schedule(job: CalculationJob, client_id: string, webhook_url: string, type: WebhookEventType, cause?: { correlation_id?: string; causation_id?: string | null }): Promise<void>;
+  schedule(
+    job: CalculationJob,
+    client_id: string,
+    webhook_url: string,
+    type: WebhookEventType,
+    cause?: { correlation_id?: string; causation_id?: string | null },
+  ): Promise<void>;
   /** Every delivery of a job (one per type), with its attempts. */
   deliveriesOf(job_id: string): Promise<WebhookDeliveryView[]>;
   /** Stops the timer and waits for the attempts under way (each bounded by timeoutMs). */
@@ -46,7 +67,8 @@ const MAX_ANSWER_BYTES = 1024 * 1024;
 const READ_PAGE = 1000;
 const ERROR_TEXT_MAX = 500;
 
-const toDomain = (e: { type: string; data: Record<string, unknown> }) => ({ type: e.type, data: e.data }) as DomainEvent as WebhookDeliveryEvent;
+const toDomain = (e: { type: string; data: Record<string, unknown> }) =>
+  ({ type: e.type, data: e.data }) as DomainEvent as WebhookDeliveryEvent;
 
 /**
  * Sends job webhooks (docs/webhooks.md) and records every attempt as an event of the delivery's stream.
@@ -92,7 +114,7 @@ export async function startWebhookDispatcher(options: WebhookDispatcherOptions):
 
   // Rebuild: the streams with a delivery, then each one's state (the log is read once, page by page).
   const streams = new Set<string>();
-  for (let after = 0n; ;) {
+  for (let after = 0n; ; ) {
     const page = await eventStore.readAll({ after, maxCount: READ_PAGE });
     for (const e of page) if (e.type === 'DeliveryScheduled' && e.stream.startsWith(DELIVERY_STREAM_PREFIX)) streams.add(e.stream);
     if (page.length < READ_PAGE) break;
@@ -118,7 +140,12 @@ export async function startWebhookDispatcher(options: WebhookDispatcherOptions):
     for (const [stream, at] of due) {
       if (at > t || inFlight.has(stream)) continue;
       const origin = origins.get(stream);
-      const traced = () => inSpan('webhook delivery', { kind: SpanKind.CLIENT, parent: contextOf({ traceparent: origin?.traceparent }), attributes: { 'renopath.stream': stream } }, () => attempt(stream));
+      const traced = () =>
+        inSpan(
+          'webhook delivery',
+          { kind: SpanKind.CLIENT, parent: contextOf({ traceparent: origin?.traceparent }), attributes: { 'renopath.stream': stream } },
+          () => attempt(stream),
+        );
       const run = (origin?.correlation_id ? withCorrelation(origin.correlation_id, traced) : traced())
         .catch((err) => log.error({ err, stream }, 'webhook attempt could not be recorded; it is tried again'))
         .finally(() => {
@@ -172,14 +199,30 @@ export async function startWebhookDispatcher(options: WebhookDispatcherOptions):
     const elapsed = performance.now() - t0;
     webhookDeliveryDuration.observe(elapsed / 1000);
     const duration_ms = Math.round(elapsed);
-    const command: WebhookDeliveryCommand = { type: 'RecordAttempt', attempt: number, at: started.toISOString(), status_code, error, duration_ms, refused };
-    const result = await handleCommand(eventStore, stream, webhookDeliveryDecider, command, { metadata: system(s.client_id), now: now().toISOString() });
+    const command: WebhookDeliveryCommand = {
+      type: 'RecordAttempt',
+      attempt: number,
+      at: started.toISOString(),
+      status_code,
+      error,
+      duration_ms,
+      refused,
+    };
+    const result = await handleCommand(eventStore, stream, webhookDeliveryDecider, command, {
+      metadata: system(s.client_id),
+      now: now().toISOString(),
+    });
     track(stream, result.state);
     const outcome = result.state.status;
     webhookDeliveries.inc({ outcome: outcome === 'DELIVERED' ? 'delivered' : outcome === 'GAVE_UP' ? 'gave_up' : 'retrying' });
     if (outcome === 'DELIVERED') log.info({ job_id: s.job_id, type: s.type, attempt: number }, 'webhook delivered');
-    else if (outcome === 'GAVE_UP') log.warn({ job_id: s.job_id, type: s.type, attempt: number, error, reason: result.state.gave_up_reason }, 'webhook given up');
-    else log.info({ job_id: s.job_id, type: s.type, attempt: number, error, next_attempt_at: result.state.due_at }, 'webhook attempt failed; retrying');
+    else if (outcome === 'GAVE_UP')
+      log.warn({ job_id: s.job_id, type: s.type, attempt: number, error, reason: result.state.gave_up_reason }, 'webhook given up');
+    else
+      log.info(
+        { job_id: s.job_id, type: s.type, attempt: number, error, next_attempt_at: result.state.due_at },
+        'webhook attempt failed; retrying',
+      );
   }
 
   wake();
@@ -190,13 +233,26 @@ export async function startWebhookDispatcher(options: WebhookDispatcherOptions):
       const stream = deliveryStream(job.id, type);
       const at = now().toISOString();
       const payload: WebhookPayload = { type, timestamp: at, data: job as unknown as Record<string, unknown> };
-      const result = await handleCommand(eventStore, stream, webhookDeliveryDecider, {
-        type: 'ScheduleDelivery',
-        now: at,
-        delivery: {
-          webhook_id: `msg_${randomUUID()}`, job_id: job.id, client_id, url: webhook_url, type, payload, body: JSON.stringify(payload), schedule_ms: scheduleMs,
+      const result = await handleCommand(
+        eventStore,
+        stream,
+        webhookDeliveryDecider,
+        {
+          type: 'ScheduleDelivery',
+          now: at,
+          delivery: {
+            webhook_id: `msg_${randomUUID()}`,
+            job_id: job.id,
+            client_id,
+            url: webhook_url,
+            type,
+            payload,
+            body: JSON.stringify(payload),
+            schedule_ms: scheduleMs,
+          },
         },
-      }, { metadata: system(client_id, cause), now: at });
+        { metadata: system(client_id, cause), now: at },
+      );
       const traceparent = currentTraceparent();
       const correlation_id = cause?.correlation_id ?? currentCorrelation();
       origins.set(stream, { ...(traceparent ? { traceparent } : {}), ...(correlation_id ? { correlation_id } : {}) });

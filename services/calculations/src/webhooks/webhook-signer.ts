@@ -35,7 +35,11 @@ export function busWebhookSigner(bus: Bus, options: { timeoutMs?: number } = {})
       query: {},
       body: { client_id, id, timestamp, body },
     };
-    const reply = await bus.request<{ signature: string }>(IdentitySubjects.signWebhook, request, options.timeoutMs ? { timeoutMs: options.timeoutMs } : {});
+    const reply = await bus.request<{ signature: string }>(
+      IdentitySubjects.signWebhook,
+      request,
+      options.timeoutMs ? { timeoutMs: options.timeoutMs } : {},
+    );
     return reply.signature;
   };
 }

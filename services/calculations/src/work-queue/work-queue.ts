@@ -71,9 +71,19 @@ export class WorkQueue {
   async sweep(now: Date): Promise<void> {
     const iso = now.toISOString();
     const sort = [{ field: 'created_position', order: 'ASC' as const }];
-    const fresh = await this.reads.query<LiveJobDoc>(J.live, { filter: { status: 'NOT_STARTED', ready: true }, sort, page: 1, pageSize: 500 });
+    const fresh = await this.reads.query<LiveJobDoc>(J.live, {
+      filter: { status: 'NOT_STARTED', ready: true },
+      sort,
+      page: 1,
+      pageSize: 500,
+    });
     for (const doc of fresh.items) this.push(doc.id);
-    const lost = await this.reads.query<LiveJobDoc>(J.live, { filter: { status: 'RUNNING', lease_until: { $lt: iso } }, sort, page: 1, pageSize: 500 });
+    const lost = await this.reads.query<LiveJobDoc>(J.live, {
+      filter: { status: 'RUNNING', lease_until: { $lt: iso } },
+      sort,
+      page: 1,
+      pageSize: 500,
+    });
     for (const doc of lost.items) this.push(doc.id);
   }
 

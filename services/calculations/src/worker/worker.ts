@@ -3,7 +3,13 @@ import type { Logger } from 'pino';
 import { BusUnavailableError, DomainError, type Bus } from '@renopath/platform';
 import { backoff, sleep } from '@renopath/platform/internal/async.ts';
 import { contextOf, inSpan, withCorrelation } from '@renopath/platform/observability/tracing.ts';
-import { CalculationsSubjects as S, WorkAssignment, type CompleteJobCommand, type JobError, type ServiceRequest } from '@renopath/contracts';
+import {
+  CalculationsSubjects as S,
+  WorkAssignment,
+  type CompleteJobCommand,
+  type JobError,
+  type ServiceRequest,
+} from '@renopath/contracts';
 
 /**
  * What running one job gives: the FINISHED metadata, a trajectory job's plan (whose writes the context
@@ -28,7 +34,13 @@ export interface JobSource {
 }
 
 export function busJobSource(bus: Bus, busTimeoutMs: number): JobSource {
-  const internal = (correlation_id: string, body: unknown): ServiceRequest => ({ actor: null, correlation_id, params: {}, query: {}, body });
+  const internal = (correlation_id: string, body: unknown): ServiceRequest => ({
+    actor: null,
+    correlation_id,
+    params: {},
+    query: {},
+    body,
+  });
   return {
     async claim(worker_id, wait_ms, correlation_id) {
       const reply = await bus.request(S.claimJob, internal(correlation_id, { worker_id, wait_ms }), { timeoutMs: wait_ms + busTimeoutMs });
@@ -81,7 +93,14 @@ export function startWorker(options: WorkerOptions) {
       const job = assignment;
       // In the trace of the request that created the job, with its correlation id on every log line.
       await withCorrelation(job.correlation_id ?? correlation(), () =>
-        inSpan(`job ${job.calculation_job_type}`, { parent: contextOf({ traceparent: job.traceparent }), attributes: { 'renopath.job_id': job.job_id, 'renopath.attempt': String(job.attempt) } }, () => attempt(job)),
+        inSpan(
+          `job ${job.calculation_job_type}`,
+          {
+            parent: contextOf({ traceparent: job.traceparent }),
+            attributes: { 'renopath.job_id': job.job_id, 'renopath.attempt': String(job.attempt) },
+          },
+          () => attempt(job),
+        ),
       );
     }
   }
@@ -92,7 +111,10 @@ export function startWorker(options: WorkerOptions) {
       outcome = await options.run(assignment, worker_id);
     } catch (err) {
       // Not an answer about the job (a peer down, a bug): the lease runs out and the job is tried again.
-      log.error({ err, job_id: assignment.job_id, attempt: assignment.attempt }, 'job attempt interrupted; it will be resumed after its lease');
+      log.error(
+        { err, job_id: assignment.job_id, attempt: assignment.attempt },
+        'job attempt interrupted; it will be resumed after its lease',
+      );
       return;
     }
     await report(assignment, outcome);
@@ -100,11 +122,12 @@ export function startWorker(options: WorkerOptions) {
 
   async function report(assignment: WorkAssignment, outcome: JobOutcome) {
     const { job_id, attempt } = assignment;
-    const command: CompleteJobCommand = outcome.outcome === 'FINISHED'
-      ? { outcome: 'FINISHED', job_id, attempt, metadata: outcome.metadata }
-      : outcome.outcome === 'PLANNED'
-        ? { outcome: 'PLANNED', job_id, attempt, plan: outcome.plan as Record<string, unknown> }
-        : { outcome: 'FAILED', job_id, attempt, error: outcome.error };
+    const command: CompleteJobCommand =
+      outcome.outcome === 'FINISHED'
+        ? { outcome: 'FINISHED', job_id, attempt, metadata: outcome.metadata }
+        : outcome.outcome === 'PLANNED'
+          ? { outcome: 'PLANNED', job_id, attempt, plan: outcome.plan as Record<string, unknown> }
+          : { outcome: 'FAILED', job_id, attempt, error: outcome.error };
     for (let tries = 0; !stop.signal.aborted; tries++) {
       try {
         await jobs.complete(command, assignment.correlation_id ?? correlation());

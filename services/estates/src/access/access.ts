@@ -50,17 +50,20 @@ export function accessControl(reads: ReadStore) {
     async requireAccess(req: ServiceRequest, organization_id: string, activeMemberIds: Iterable<string>, need: Access): Promise<Access> {
       const access = accessOf(await roleOf(req), actorOf(req), organization_id, activeMemberIds);
       if (!access) throw notFound('estate');
-      if (need === 'WRITE' && access !== 'WRITE') throw new DomainError(403, ['only owners and employees of the organization may change an estate']);
+      if (need === 'WRITE' && access !== 'WRITE')
+        throw new DomainError(403, ['only owners and employees of the organization may change an estate']);
       return access;
     },
     async requireWriter(req: ServiceRequest): Promise<void> {
       const role = await roleOf(req);
-      if (!role || !WRITER_ROLES.has(role)) throw new DomainError(403, ['only owners and employees of the organization may create estates']);
+      if (!role || !WRITER_ROLES.has(role))
+        throw new DomainError(403, ['only owners and employees of the organization may create estates']);
     },
     /** `managing_user_id` must be an active member of the estate's organization (docs/http-contract.md "Estates and their parts"); an invitee is nobody's manager yet. */
     async checkManagingUser(organization_id: string, user_id: string | null | undefined): Promise<void> {
       if (!user_id) return;
-      if (!(await roleIn(reads, organization_id, user_id))) throw new DomainError(400, ["managing_user_id must be a user of the estate's organization"]);
+      if (!(await roleIn(reads, organization_id, user_id)))
+        throw new DomainError(400, ["managing_user_id must be a user of the estate's organization"]);
     },
   };
 }

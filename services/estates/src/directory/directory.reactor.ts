@@ -27,7 +27,12 @@ export const roleId = (organization_id: string, user_id: string) => `${organizat
  * Writes are a put or a delete by key, so a redelivery changes nothing. The gateway's settle waits for
  * this consumer after an identity write, so a removed member loses access with the removal's reply.
  */
-export function startDirectoryReactor(options: { bus: Bus; readStore: ReadStore; log: Logger; settlement?: Settlement }): Promise<Closeable> {
+export function startDirectoryReactor(options: {
+  bus: Bus;
+  readStore: ReadStore;
+  log: Logger;
+  settlement?: Settlement;
+}): Promise<Closeable> {
   const { bus, readStore, log } = options;
   const tracked = options.settlement?.reactor(DIRECTORY_CONSUMER, ['identity']);
   const subjects = ['OrganizationMemberAdded', 'OrganizationMemberRemoved'].map((type) => `evt.identity.${type}`);
@@ -35,7 +40,9 @@ export function startDirectoryReactor(options: { bus: Bus; readStore: ReadStore;
     try {
       if (envelope.type === 'OrganizationMemberAdded') {
         const { organization_id, user_id, member_type } = IdentityEvents.OrganizationMemberAdded.parse(envelope.data);
-        await readStore.transaction((tx) => tx.put<RoleDoc>(ROLES, roleId(organization_id, user_id), { organization_id, user_id, member_type }));
+        await readStore.transaction((tx) =>
+          tx.put<RoleDoc>(ROLES, roleId(organization_id, user_id), { organization_id, user_id, member_type }),
+        );
       } else if (envelope.type === 'OrganizationMemberRemoved') {
         const { organization_id, user_id } = IdentityEvents.OrganizationMemberRemoved.parse(envelope.data);
         await readStore.transaction((tx) => tx.delete(ROLES, roleId(organization_id, user_id)));

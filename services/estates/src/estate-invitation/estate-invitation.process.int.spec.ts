@@ -17,25 +17,44 @@ afterEach(async () => {
 
 async function identityEvent(bus: Bus, consumer: string, type: string, data: Record<string, unknown>, event_id = randomUUID()) {
   await bus.publish(`evt.identity.${type}`, {
-    context: 'identity', event_id, type, stream: `organization-${ORG}`, revision: 0, position: 1, occurred_at: new Date().toISOString(), data,
+    context: 'identity',
+    event_id,
+    type,
+    stream: `organization-${ORG}`,
+    revision: 0,
+    position: 1,
+    occurred_at: new Date().toISOString(),
+    data,
     metadata: { actor: { user_id: null, client_id: null }, correlation_id: randomUUID(), causation_id: null },
   });
   await vi.waitFor(async () => expect(await bus.isCaughtUp(consumer)).toBe(true), { timeout: 5000, interval: 10 });
 }
 
 describe('estate invitation process manager', () => {
-  it("records the invitee identity stored for the estate, once, and never brings back a removed member", async () => {
+  it('records the invitee identity stored for the estate, once, and never brings back a removed member', async () => {
     const { bus, eventStore } = await startEstatesInMemory(closers);
     await identityEvent(bus, DIRECTORY_CONSUMER, 'OrganizationMemberAdded', { organization_id: ORG, user_id: OWNER, member_type: 'OWNER' });
     const request = (body: unknown, params: Record<string, string> = {}): ServiceRequest => ({
-      actor: { user_id: OWNER, organization_id: ORG, client_id: 'c', scopes: [] }, correlation_id: randomUUID(), params, query: {}, body,
+      actor: { user_id: OWNER, organization_id: ORG, client_id: 'c', scopes: [] },
+      correlation_id: randomUUID(),
+      params,
+      query: {},
+      body,
     });
     const estate = await bus.request<Estate>(S.createEstate, request({ name: 'Invited' }));
 
     // As if estates died after identity's answer to `addMember`: only identity's event says it.
     const invitation = {
-      organization_id: ORG, user_id: INVITEE, member_type: 'CLIENT', invitation_id: randomUUID(), email_address: 'buyer@x.example',
-      first_name: 'Bea', last_name: 'Buyer', estate_id: estate.id, token_hash: 'h', expires_at: '2030-01-01T00:00:00.000Z',
+      organization_id: ORG,
+      user_id: INVITEE,
+      member_type: 'CLIENT',
+      invitation_id: randomUUID(),
+      email_address: 'buyer@x.example',
+      first_name: 'Bea',
+      last_name: 'Buyer',
+      estate_id: estate.id,
+      token_hash: 'h',
+      expires_at: '2030-01-01T00:00:00.000Z',
     };
     const invitedId = randomUUID();
     await identityEvent(bus, ESTATE_INVITATION_CONSUMER, 'OrganizationMemberInvited', invitation, invitedId);

@@ -41,9 +41,21 @@ export function startEstateInvitationProcess(options: {
       const state = fold(estateDecider, history.map(parseEstateEvent));
       const everMember = history.some((e) => e.type === 'EstateMemberAdded' && e.data['user_id'] === user_id);
       if (state.status === 'ACTIVE' && state.organization_id === organization_id && !everMember) {
-        const result = await handleCommand(eventStore, estateStream(estate_id), estateDecider, {
-          type: 'AddEstateMember', estate_id, user_id, email_address, first_name, last_name, status: 'PENDING',
-        }, reactionContext(event, now()));
+        const result = await handleCommand(
+          eventStore,
+          estateStream(estate_id),
+          estateDecider,
+          {
+            type: 'AddEstateMember',
+            estate_id,
+            user_id,
+            email_address,
+            first_name,
+            last_name,
+            status: 'PENDING',
+          },
+          reactionContext(event, now()),
+        );
         await settle(result.position);
         log.info({ estate_id, user_id }, 'estate member recorded from the invitation identity stored');
       }

@@ -52,7 +52,9 @@ export function estateQueries(kit: EstatesKit, asOf: Handler): Record<'list' | '
     if (WRITER_ROLES.has(role)) {
       all = (await reads.query<EstateListDoc>(C.list, { filter: { organization_id: actor.organization_id, ...extra } })).items;
     } else {
-      const { items: memberships } = await reads.query<MembershipDoc>(C.memberships, { filter: { user_id: actor.user_id, organization_id: actor.organization_id } });
+      const { items: memberships } = await reads.query<MembershipDoc>(C.memberships, {
+        filter: { user_id: actor.user_id, organization_id: actor.organization_id },
+      });
       const memberOf = memberships.filter((m) => m.status !== 'PENDING').map((m) => m.estate_id);
       all = memberOf.length ? (await reads.query<EstateListDoc>(C.list, { filter: { _id: { $in: memberOf }, ...extra } })).items : [];
     }

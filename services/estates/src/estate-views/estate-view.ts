@@ -84,16 +84,25 @@ export function applyEstateEvent(view: EstateView | null, recorded: ViewEvent): 
       return null;
 
     case 'RoofAdded':
-      return { ...touched, roofs: [...view.roofs, { id: event.data.roof_id, ...event.data.fields, estate_id: view.id, created_at: at, updated_at: at }] };
+      return {
+        ...touched,
+        roofs: [...view.roofs, { id: event.data.roof_id, ...event.data.fields, estate_id: view.id, created_at: at, updated_at: at }],
+      };
     case 'RoofUpdated':
-      return { ...touched, roofs: view.roofs.map((r) => (r.id === event.data.roof_id ? { ...applyChanges(r, event.data.changes), updated_at: at } : r)) };
+      return {
+        ...touched,
+        roofs: view.roofs.map((r) => (r.id === event.data.roof_id ? { ...applyChanges(r, event.data.changes), updated_at: at } : r)),
+      };
     case 'RoofRemoved':
       return { ...touched, roofs: view.roofs.filter((r) => r.id !== event.data.roof_id) };
 
     case 'FloorAdded':
       return {
         ...touched,
-        floors: [...view.floors, { id: event.data.floor_id, ...event.data.fields, estate_id: view.id, rooms: [], staircases: [], created_at: at, updated_at: at }],
+        floors: [
+          ...view.floors,
+          { id: event.data.floor_id, ...event.data.fields, estate_id: view.id, rooms: [], staircases: [], created_at: at, updated_at: at },
+        ],
       };
     case 'FloorUpdated':
       return withFloor(touched, event.data.floor_id, (f) => ({ ...applyChanges(f, event.data.changes), updated_at: at }));
@@ -121,10 +130,15 @@ export function applyEstateEvent(view: EstateView | null, recorded: ViewEvent): 
     case 'StaircaseUpdated':
       return withFloor(touched, event.data.floor_id, (f) => ({
         ...f,
-        staircases: f.staircases.map((s) => (s.id === event.data.staircase_id ? { ...applyChanges(s, event.data.changes), updated_at: at } : s)),
+        staircases: f.staircases.map((s) =>
+          s.id === event.data.staircase_id ? { ...applyChanges(s, event.data.changes), updated_at: at } : s,
+        ),
       }));
     case 'StaircaseRemoved':
-      return withFloor(touched, event.data.floor_id, (f) => ({ ...f, staircases: f.staircases.filter((s) => s.id !== event.data.staircase_id) }));
+      return withFloor(touched, event.data.floor_id, (f) => ({
+        ...f,
+        staircases: f.staircases.filter((s) => s.id !== event.data.staircase_id),
+      }));
 
     case 'EstateFileAdded': {
       const { file_id, kind, name, mimetype, size, blob_key } = event.data;
@@ -139,7 +153,17 @@ export function applyEstateEvent(view: EstateView | null, recorded: ViewEvent): 
     case 'EstateMemberAdded': {
       const { user_id, email_address, first_name, last_name, status = 'ACTIVE' } = event.data;
       // The interface's member `id` is the person's user id: one person is one member of an estate.
-      const member: EstateMember = { id: user_id, email_address, first_name, last_name, member_type: 'CLIENT', user_id, estate_id: view.id, status, created_at: at };
+      const member: EstateMember = {
+        id: user_id,
+        email_address,
+        first_name,
+        last_name,
+        member_type: 'CLIENT',
+        user_id,
+        estate_id: view.id,
+        status,
+        created_at: at,
+      };
       return { ...touched, members: [...view.members.filter((m) => m.user_id !== user_id), member] };
     }
     case 'EstateMemberActivated': {

@@ -57,7 +57,8 @@ const MODEL_INPUTS = new Set(['EstateCreated', 'EstateUpdated', 'RoofAdded', 'Ro
 export const membershipId = (estate_id: string, user_id: string) => `${estate_id}:${user_id}`;
 
 /** The quality label an estate shows: its latest trajectory's, else the model's on its own data (docs/http-contract.md "Estates and their parts"). */
-export const qualityLabelOf = (view: EstateView, assessment: Assessment): QualityLabel => view.trajectory?.quality_label ?? assessment.quality_label;
+export const qualityLabelOf = (view: EstateView, assessment: Assessment): QualityLabel =>
+  view.trajectory?.quality_label ?? assessment.quality_label;
 
 /** The assessment that goes with a view, reusing the previous one when no model input changed. */
 export function nextAssessment(previous: Assessment | null, eventType: string, view: EstateView): Assessment {
@@ -103,7 +104,12 @@ export async function projectEstateViews(event: RecordedEvent, tx: ReadStoreTx):
     case 'EstateMemberActivated': {
       const user_id = String(event.data['user_id']);
       const status = view.members.find((m) => m.user_id === user_id)?.status ?? 'ACTIVE';
-      await tx.put<MembershipDoc>(C.memberships, membershipId(estate_id, user_id), { estate_id, user_id, organization_id: view.organization_id, status });
+      await tx.put<MembershipDoc>(C.memberships, membershipId(estate_id, user_id), {
+        estate_id,
+        user_id,
+        organization_id: view.organization_id,
+        status,
+      });
       return;
     }
     case 'EstateMemberRemoved':

@@ -45,15 +45,43 @@ async function given(events: RecordedEvent[]) {
 const created: EstateEvent = {
   type: 'EstateCreated',
   data: {
-    estate_id: ESTATE, organization_id: ORG, estate_provider_type: 'SKARABEE', referral_token: TOKEN,
-    fields: { ...EMPTY_ESTATE_FIELDS, external_id: 'sk-1', address: { ...EMPTY_ESTATE_FIELDS.address, zip_code: '9000', place: 'Gent', country: 'BE' }, year_built: 1965, estate_format: 'OPEN', habitable_space_m2: 150 },
+    estate_id: ESTATE,
+    organization_id: ORG,
+    estate_provider_type: 'SKARABEE',
+    referral_token: TOKEN,
+    fields: {
+      ...EMPTY_ESTATE_FIELDS,
+      external_id: 'sk-1',
+      address: { ...EMPTY_ESTATE_FIELDS.address, zip_code: '9000', place: 'Gent', country: 'BE' },
+      year_built: 1965,
+      estate_format: 'OPEN',
+      habitable_space_m2: 150,
+    },
   },
 };
 const history: EstateEvent[] = [
   created,
   { type: 'EstateUpdated', data: { estate_id: ESTATE, changes: { name: 'Villa' } } },
-  { type: 'RoofAdded', data: { estate_id: ESTATE, roof_id: ROOF, fields: { estate_roof_type: 'FLAT', surface_m2: 90, is_decking_present: true, insulation_type: 'STRONG', name: null, pitch_degrees: null, dimensions: { height_cm: 40 } } } },
-  { type: 'EstateMemberAdded', data: { estate_id: ESTATE, organization_id: ORG, user_id: USER, email_address: 'u@x.example', first_name: 'U', last_name: 'Ser' } },
+  {
+    type: 'RoofAdded',
+    data: {
+      estate_id: ESTATE,
+      roof_id: ROOF,
+      fields: {
+        estate_roof_type: 'FLAT',
+        surface_m2: 90,
+        is_decking_present: true,
+        insulation_type: 'STRONG',
+        name: null,
+        pitch_degrees: null,
+        dimensions: { height_cm: 40 },
+      },
+    },
+  },
+  {
+    type: 'EstateMemberAdded',
+    data: { estate_id: ESTATE, organization_id: ORG, user_id: USER, email_address: 'u@x.example', first_name: 'U', last_name: 'Ser' },
+  },
 ];
 
 describe('estate views projection', () => {
@@ -67,9 +95,18 @@ describe('estate views projection', () => {
     expect(detail.view!.updated_at).toBe(events.at(-1)!.occurred_at);
 
     const list = (await store.get<EstateListDoc>(C.list, ESTATE))!;
-    expect(list).toMatchObject({ id: ESTATE, organization_id: ORG, estate_provider_type: 'SKARABEE', external_id: 'sk-1', referral_token: TOKEN, quality_label: detail.assessment.quality_label });
+    expect(list).toMatchObject({
+      id: ESTATE,
+      organization_id: ORG,
+      estate_provider_type: 'SKARABEE',
+      external_id: 'sk-1',
+      referral_token: TOKEN,
+      quality_label: detail.assessment.quality_label,
+    });
     expect(list.fields.name).toBe('Villa');
-    expect((await store.query<MembershipDoc>(C.memberships, { filter: { user_id: USER } })).items).toEqual([{ estate_id: ESTATE, user_id: USER, organization_id: ORG, status: 'ACTIVE' }]);
+    expect((await store.query<MembershipDoc>(C.memberships, { filter: { user_id: USER } })).items).toEqual([
+      { estate_id: ESTATE, user_id: USER, organization_id: ORG, status: 'ACTIVE' },
+    ]);
 
     const reply = renderEstate(detail.view!, detail.assessment, 'https://renopath.example');
     expect(reply.referral_link).toBe(`https://renopath.example/r/${TOKEN}`);
@@ -77,7 +114,8 @@ describe('estate views projection', () => {
     expect(reply.members.map((m) => [m.id, m.user_id])).toEqual([[USER, USER]]);
     // The interface: the list read omits these; the referral page shows the place, not the address
     const form = renderListForm(list, 'https://renopath.example');
-    for (const omitted of ['energy_context', 'dimensions', 'habitable_space_m2', 'ground_surface_m2', 'files']) expect(form).not.toHaveProperty(omitted);
+    for (const omitted of ['energy_context', 'dimensions', 'habitable_space_m2', 'ground_surface_m2', 'files'])
+      expect(form).not.toHaveProperty(omitted);
     expect(form.address).toEqual(reply.address);
   });
 
@@ -91,7 +129,11 @@ describe('estate views projection', () => {
   });
 
   it('on deletion keeps a tombstone and drops the list row, the referral and the memberships; a late creation does not resurrect it', async () => {
-    const events = recorded([...history, { type: 'RoofRemoved', data: { estate_id: ESTATE, roof_id: ROOF } }, { type: 'EstateDeleted', data: { estate_id: ESTATE, organization_id: ORG } }]);
+    const events = recorded([
+      ...history,
+      { type: 'RoofRemoved', data: { estate_id: ESTATE, roof_id: ROOF } },
+      { type: 'EstateDeleted', data: { estate_id: ESTATE, organization_id: ORG } },
+    ]);
     await given(events);
     expect(await store.get<EstateDetailDoc>(C.detail, ESTATE)).toMatchObject({ view: null, revision: 5 });
     expect(await store.get(C.list, ESTATE)).toBeNull();
@@ -101,13 +143,28 @@ describe('estate views projection', () => {
   });
 
   it('prefers the quality label of a recorded trajectory over the model', async () => {
-    await given(recorded([created, { type: 'EstateTrajectoryQualityRecorded', data: { estate_id: ESTATE, calculation_job_id: USER, confidence_score: 0.95, quality_label: 'A' } }]));
+    await given(
+      recorded([
+        created,
+        {
+          type: 'EstateTrajectoryQualityRecorded',
+          data: { estate_id: ESTATE, calculation_job_id: USER, confidence_score: 0.95, quality_label: 'A' },
+        },
+      ]),
+    );
     expect((await store.get<EstateListDoc>(C.list, ESTATE))!.quality_label).toBe('A');
   });
 
   it('grades an estate without the five required fields D, with no estimate', async () => {
     await given(recorded([{ type: 'EstateCreated', data: { ...created.data, fields: EMPTY_ESTATE_FIELDS } } as EstateEvent]));
     const detail = (await store.get<EstateDetailDoc>(C.detail, ESTATE))!;
-    expect(detail.assessment).toEqual({ confidence_score: null, quality_label: 'D', epc_label: null, epc_score: null, energy_efficiency_type: null, region: null });
+    expect(detail.assessment).toEqual({
+      confidence_score: null,
+      quality_label: 'D',
+      epc_label: null,
+      epc_score: null,
+      energy_efficiency_type: null,
+      region: null,
+    });
   });
 });

@@ -35,7 +35,12 @@ interface ListSource {
 }
 
 /** The interface's list form: the estate without energy_context, dimensions, habitable_space_m2, ground_surface_m2 and files. */
-function listForm(source: ListSource, quality_label: EstateListForm['quality_label'], publicUrl: string, linkable: (file_id: string) => boolean): EstateListReply {
+function listForm(
+  source: ListSource,
+  quality_label: EstateListForm['quality_label'],
+  publicUrl: string,
+  linkable: (file_id: string) => boolean,
+): EstateListReply {
   const f = source.fields;
   return {
     id: source.id,

@@ -47,7 +47,9 @@ export interface EstateState {
 
 /** The members who hold access: invited ones only once they accepted. */
 export const activeMembers = (state: Pick<EstateState, 'members'>): string[] =>
-  Object.entries(state.members).filter(([, status]) => status === 'ACTIVE').map(([user_id]) => user_id);
+  Object.entries(state.members)
+    .filter(([, status]) => status === 'ACTIVE')
+    .map(([user_id]) => user_id);
 
 /** Every estate field unknown: null, lists empty, nested objects with every field null. */
 export const EMPTY_ESTATE_FIELDS: EstateFieldValues = Object.freeze(emptyOf(EstateFieldValues.shape) as EstateFieldValues);
@@ -86,7 +88,8 @@ export function estateRuleViolations(f: EstateFieldValues): string[] {
     // The same rule as the trajectory request's (energy model): one definition of a BE and an NL postal code,
     // a Dutch one also as its four digits alone (portfolio data), since a job's estate takes the request's code.
     if (country === 'BE' && !isPostalCodeOf(zip_code, 'BE')) problems.push('address.zip_code must be a Belgian postal code (4 digits)');
-    else if (country === 'NL' && !isPostalCodeOf(zip_code, 'NL', { numericNl: true })) problems.push('address.zip_code must be a Dutch postal code (4 digits, optionally followed by 2 letters)');
+    else if (country === 'NL' && !isPostalCodeOf(zip_code, 'NL', { numericNl: true }))
+      problems.push('address.zip_code must be a Dutch postal code (4 digits, optionally followed by 2 letters)');
     else if (country === null && !isPostalCodeOf(zip_code, 'BE') && !isPostalCodeOf(zip_code, 'NL')) {
       problems.push('address.zip_code must be a Belgian (4 digits) or Dutch (4 digits and 2 letters) postal code');
     }
@@ -96,10 +99,17 @@ export function estateRuleViolations(f: EstateFieldValues): string[] {
   }
   const e = f.energy_context;
   if (e.has_cavity_wall === false && (e.cavity_wall_width !== null || e.has_cavity_wall_insulation === true)) {
-    problems.push('energy_context.cavity_wall_width and energy_context.has_cavity_wall_insulation need energy_context.has_cavity_wall true');
+    problems.push(
+      'energy_context.cavity_wall_width and energy_context.has_cavity_wall_insulation need energy_context.has_cavity_wall true',
+    );
   }
-  if (e.basement_type === 'NONE' && (e.basement_ceiling_surface !== null || e.basement_ceiling_height !== null || e.floor_above_basement_insulation_type !== null)) {
-    problems.push('energy_context.basement_ceiling_surface, basement_ceiling_height and floor_above_basement_insulation_type need a basement_type other than NONE');
+  if (
+    e.basement_type === 'NONE' &&
+    (e.basement_ceiling_surface !== null || e.basement_ceiling_height !== null || e.floor_above_basement_insulation_type !== null)
+  ) {
+    problems.push(
+      'energy_context.basement_ceiling_surface, basement_ceiling_height and floor_above_basement_insulation_type need a basement_type other than NONE',
+    );
   }
   return problems;
 }
@@ -134,7 +144,10 @@ export const estateDecider: Decider<EstateCommand, EstateEvent, EstateState> = {
         if (new Set(roofs.map((r) => r.roof_id)).size !== roofs.length) throw new DomainError(409, ['roof already exists']);
         return [
           { type: 'EstateCreated', data: { estate_id, organization_id, estate_provider_type, referral_token, fields } },
-          ...roofs.map((r) => ({ type: 'RoofAdded' as const, data: { estate_id, roof_id: r.roof_id, fields: partFields(ROOF, r.fields) } })),
+          ...roofs.map((r) => ({
+            type: 'RoofAdded' as const,
+            data: { estate_id, roof_id: r.roof_id, fields: partFields(ROOF, r.fields) },
+          })),
         ];
       }
       case 'UpdateEstate': {
@@ -160,7 +173,9 @@ export const estateDecider: Decider<EstateCommand, EstateEvent, EstateState> = {
       case 'AddRoof': {
         requireActive(state);
         if (state.roofs[command.roof_id]) throw new DomainError(409, ['roof already exists']);
-        return [{ type: 'RoofAdded', data: { estate_id: command.estate_id, roof_id: command.roof_id, fields: partFields(ROOF, command.fields) } }];
+        return [
+          { type: 'RoofAdded', data: { estate_id: command.estate_id, roof_id: command.roof_id, fields: partFields(ROOF, command.fields) } },
+        ];
       }
       case 'UpdateRoof': {
         requireActive(state);
@@ -179,7 +194,12 @@ export const estateDecider: Decider<EstateCommand, EstateEvent, EstateState> = {
       case 'AddFloor': {
         requireActive(state);
         if (state.floors[command.floor_id]) throw new DomainError(409, ['floor already exists']);
-        return [{ type: 'FloorAdded', data: { estate_id: command.estate_id, floor_id: command.floor_id, fields: partFields(FLOOR, command.fields) } }];
+        return [
+          {
+            type: 'FloorAdded',
+            data: { estate_id: command.estate_id, floor_id: command.floor_id, fields: partFields(FLOOR, command.fields) },
+          },
+        ];
       }
       case 'UpdateFloor': {
         const floor = requireFloor(state, command.floor_id);
@@ -236,14 +256,24 @@ export const estateDecider: Decider<EstateCommand, EstateEvent, EstateState> = {
         requireActive(state);
         if (state.files[command.file_id]) throw new DomainError(409, [`${KIND_NAME[command.kind]} already exists`]);
         const { blob_key, name, mimetype, size } = command.upload;
-        return [{ type: 'EstateFileAdded', data: { estate_id: command.estate_id, file_id: command.file_id, kind: command.kind, name, mimetype, size, blob_key } }];
+        return [
+          {
+            type: 'EstateFileAdded',
+            data: { estate_id: command.estate_id, file_id: command.file_id, kind: command.kind, name, mimetype, size, blob_key },
+          },
+        ];
       }
       case 'RemoveFile': {
         requireActive(state);
         const file = state.files[command.file_id];
         // A medium is not reachable under /files and a file not under /media.
         if (!file || file.kind !== command.kind) throw notFound(KIND_NAME[command.kind]);
-        return [{ type: 'EstateFileRemoved', data: { estate_id: command.estate_id, file_id: command.file_id, kind: file.kind, blob_key: file.blob_key } }];
+        return [
+          {
+            type: 'EstateFileRemoved',
+            data: { estate_id: command.estate_id, file_id: command.file_id, kind: file.kind, blob_key: file.blob_key },
+          },
+        ];
       }
 
       case 'AddEstateMember': {
@@ -252,18 +282,32 @@ export const estateDecider: Decider<EstateCommand, EstateEvent, EstateState> = {
         const current = state.members[user_id];
         if (current === 'ACTIVE') return [];
         // Pending, and now an active member of the organization (they accepted elsewhere): the membership starts.
-        if (current === 'PENDING') return status === 'ACTIVE' ? [{ type: 'EstateMemberActivated', data: { estate_id, organization_id: state.organization_id, user_id } }] : [];
-        return [{ type: 'EstateMemberAdded', data: { estate_id, organization_id: state.organization_id, user_id, email_address, first_name, last_name, status } }];
+        if (current === 'PENDING')
+          return status === 'ACTIVE'
+            ? [{ type: 'EstateMemberActivated', data: { estate_id, organization_id: state.organization_id, user_id } }]
+            : [];
+        return [
+          {
+            type: 'EstateMemberAdded',
+            data: { estate_id, organization_id: state.organization_id, user_id, email_address, first_name, last_name, status },
+          },
+        ];
       }
       case 'ActivateEstateMember': {
         // Replayed from identity's events: a member no longer invited, or already active, is nothing to do.
         if (state.status !== 'ACTIVE' || state.members[command.user_id] !== 'PENDING') return [];
-        return [{ type: 'EstateMemberActivated', data: { estate_id: command.estate_id, organization_id: state.organization_id, user_id: command.user_id } }];
+        return [
+          {
+            type: 'EstateMemberActivated',
+            data: { estate_id: command.estate_id, organization_id: state.organization_id, user_id: command.user_id },
+          },
+        ];
       }
       case 'UpdateEstateMemberDetails': {
         // Replayed from identity's events: a member who left, or an estate that is gone, is nothing to do.
         // A pending invitee's own profile is not the inviting organization's to see: only active members follow.
-        if (state.status !== 'ACTIVE' || state.members[command.user_id] !== 'ACTIVE' || Object.keys(command.changes).length === 0) return [];
+        if (state.status !== 'ACTIVE' || state.members[command.user_id] !== 'ACTIVE' || Object.keys(command.changes).length === 0)
+          return [];
         const { estate_id, user_id, changes } = command;
         return [{ type: 'EstateMemberDetailsUpdated', data: { estate_id, organization_id: state.organization_id, user_id, changes } }];
       }
@@ -319,11 +363,16 @@ export const estateDecider: Decider<EstateCommand, EstateEvent, EstateState> = {
       case 'RoomRemoved':
         return withFloor(state, event.data.floor_id, (f) => ({ ...f, rooms: without(f.rooms, event.data.room_id) }));
       case 'StaircaseAdded':
-        return withFloor(state, event.data.floor_id, (f) => ({ ...f, staircases: { ...f.staircases, [event.data.staircase_id]: event.data.fields } }));
+        return withFloor(state, event.data.floor_id, (f) => ({
+          ...f,
+          staircases: { ...f.staircases, [event.data.staircase_id]: event.data.fields },
+        }));
       case 'StaircaseUpdated':
         return withFloor(state, event.data.floor_id, (f) => {
           const staircase = f.staircases[event.data.staircase_id];
-          return staircase ? { ...f, staircases: { ...f.staircases, [event.data.staircase_id]: applyChanges(staircase, event.data.changes) } } : f;
+          return staircase
+            ? { ...f, staircases: { ...f.staircases, [event.data.staircase_id]: applyChanges(staircase, event.data.changes) } }
+            : f;
         });
       case 'StaircaseRemoved':
         return withFloor(state, event.data.floor_id, (f) => ({ ...f, staircases: without(f.staircases, event.data.staircase_id) }));
@@ -348,7 +397,9 @@ export const estateDecider: Decider<EstateCommand, EstateEvent, EstateState> = {
 function floorRemoval(estate_id: string, floor_id: string, floor: FloorState): EstateEvent[] {
   return [
     ...Object.keys(floor.rooms).map((room_id): EstateEvent => ({ type: 'RoomRemoved', data: { estate_id, floor_id, room_id } })),
-    ...Object.keys(floor.staircases).map((staircase_id): EstateEvent => ({ type: 'StaircaseRemoved', data: { estate_id, floor_id, staircase_id } })),
+    ...Object.keys(floor.staircases).map(
+      (staircase_id): EstateEvent => ({ type: 'StaircaseRemoved', data: { estate_id, floor_id, staircase_id } }),
+    ),
     { type: 'FloorRemoved', data: { estate_id, floor_id } },
   ];
 }

@@ -6,8 +6,10 @@ const ORG = '22222222-2222-4222-8222-222222222222';
 
 describe('parseEstateEvent', () => {
   it('reads a stored event through its contract schema (unknown keys are not carried on)', () => {
-    expect(parseEstateEvent({ type: 'EstateDeleted', data: { estate_id: ESTATE, organization_id: ORG, stray: 1 } }))
-      .toEqual({ type: 'EstateDeleted', data: { estate_id: ESTATE, organization_id: ORG } });
+    expect(parseEstateEvent({ type: 'EstateDeleted', data: { estate_id: ESTATE, organization_id: ORG, stray: 1 } })).toEqual({
+      type: 'EstateDeleted',
+      data: { estate_id: ESTATE, organization_id: ORG },
+    });
   });
 
   it('reads an event its schema refuses as stored, so a stream of an older version stays readable', () => {

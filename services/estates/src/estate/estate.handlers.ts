@@ -17,8 +17,20 @@ export function estateHandlers(kit: EstatesKit): Record<'create' | 'update' | 'r
    * Claims happen here (their 409 is the answer); releases after a stored change are the external-id
    * process manager's, from the events.
    */
-  const externalId = (req: ServiceRequest, type: 'ClaimExternalId' | 'ReleaseExternalId', organization_id: string, external_id: string, estate_id: string) =>
-    handleCommand(store, externalIdStream(organization_id, external_id), externalIdDecider, { type, organization_id, external_id, estate_id }, kit.ctx(req));
+  const externalId = (
+    req: ServiceRequest,
+    type: 'ClaimExternalId' | 'ReleaseExternalId',
+    organization_id: string,
+    external_id: string,
+    estate_id: string,
+  ) =>
+    handleCommand(
+      store,
+      externalIdStream(organization_id, external_id),
+      externalIdDecider,
+      { type, organization_id, external_id, estate_id },
+      kit.ctx(req),
+    );
 
   return {
     create: async (req) => {
@@ -33,15 +45,21 @@ export function estateHandlers(kit: EstatesKit): Record<'create' | 'update' | 'r
       if (external) await externalId(req, 'ClaimExternalId', actor.organization_id, external, estate_id);
       let result;
       try {
-        result = await handleCommand(store, estateStream(estate_id), estateDecider, {
-          type: 'CreateEstate',
-          estate_id,
-          organization_id: actor.organization_id,
-          estate_provider_type,
-          referral_token: randomBytes(24).toString('base64url'),
-          fields,
-          ...(roofs.length > 0 ? { roofs: roofs.map((roof, i) => ({ roof_id: newId(req, `roof-${i}`), fields: roof })) } : {}),
-        }, kit.ctx(req));
+        result = await handleCommand(
+          store,
+          estateStream(estate_id),
+          estateDecider,
+          {
+            type: 'CreateEstate',
+            estate_id,
+            organization_id: actor.organization_id,
+            estate_provider_type,
+            referral_token: randomBytes(24).toString('base64url'),
+            fields,
+            ...(roofs.length > 0 ? { roofs: roofs.map((roof, i) => ({ roof_id: newId(req, `roof-${i}`), fields: roof })) } : {}),
+          },
+          kit.ctx(req),
+        );
       } catch (err) {
         // The estate was refused (e.g. a postal code of the wrong country): no event says so, so the
         // refusal frees its external_id here.

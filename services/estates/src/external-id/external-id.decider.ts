@@ -21,7 +21,10 @@ export type ExternalIdState = ClaimState;
 export const externalIdStream = (organization_id: string, external_id: string) =>
   `external-id-${createHash('sha256').update(`${organization_id}\u0000${external_id}`).digest('hex').slice(0, 40)}`;
 
-export const externalIdDecider: Decider<ExternalIdCommand, ExternalIdEvent, ExternalIdState> = claimDecider<ExternalIdCommand, ExternalIdEvent>({
+export const externalIdDecider: Decider<ExternalIdCommand, ExternalIdEvent, ExternalIdState> = claimDecider<
+  ExternalIdCommand,
+  ExternalIdEvent
+>({
   claim: 'ClaimExternalId',
   release: 'ReleaseExternalId',
   claimed: 'ExternalIdClaimed',

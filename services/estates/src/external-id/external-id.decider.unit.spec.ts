@@ -10,7 +10,10 @@ describe('external id decider', () => {
   it('lets one estate per organization hold an external_id', () => {
     spec.given([]).when({ type: 'ClaimExternalId', organization_id: ORG, external_id: 'crm-7', estate_id: 'e1' }).then([claimed]);
     spec.given([claimed]).when({ type: 'ClaimExternalId', organization_id: ORG, external_id: 'crm-7', estate_id: 'e1' }).then([]);
-    spec.given([claimed]).when({ type: 'ClaimExternalId', organization_id: ORG, external_id: 'crm-7', estate_id: 'e2' }).thenFails(409, /already names estate e1/);
+    spec
+      .given([claimed])
+      .when({ type: 'ClaimExternalId', organization_id: ORG, external_id: 'crm-7', estate_id: 'e2' })
+      .thenFails(409, /already names estate e1/);
   });
 
   it('frees it only for its holder', () => {

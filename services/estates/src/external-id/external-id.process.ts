@@ -25,7 +25,12 @@ export const stepContext = (event: RecordedEvent, now: Date): CommandContext => 
  * Idempotent: releasing an id the estate no longer holds records nothing, and an id the estate holds
  * again today (moved away, then back) is not released by a replay of the older move.
  */
-export function startExternalIdProcess(options: { eventStore: EventStore; readStore: ReadStore; log: Logger; now: () => Date }): ProcessManager {
+export function startExternalIdProcess(options: {
+  eventStore: EventStore;
+  readStore: ReadStore;
+  log: Logger;
+  now: () => Date;
+}): ProcessManager {
   const { eventStore, readStore, log, now } = options;
   return runProcessManager({
     name: EXTERNAL_ID_PROCESS,

@@ -12,7 +12,12 @@ export const FILE_BYTES_PROCESS = 'estates-file-bytes';
  * `EstateDeleted`). Driven by the stored events, so a crash between the removal and the deletion of the
  * bytes is finished on restart. Idempotent: deleting a missing key is not an error.
  */
-export function startFileBytesProcess(options: { eventStore: EventStore; readStore: ReadStore; blobs: BlobStore; log: Logger }): ProcessManager {
+export function startFileBytesProcess(options: {
+  eventStore: EventStore;
+  readStore: ReadStore;
+  blobs: BlobStore;
+  log: Logger;
+}): ProcessManager {
   const { eventStore, readStore, blobs, log } = options;
   return runProcessManager({
     name: FILE_BYTES_PROCESS,

@@ -29,7 +29,6 @@ export interface Follower {
 export const lowerIds = <B extends { managing_user_id?: string | null | undefined }>(body: B): B =>
   body.managing_user_id ? { ...body, managing_user_id: body.managing_user_id.toLowerCase() } : body;
 
-
 /** The estate as `loadState` folds it (parsed events), named once so the stream state cache keeps its states apart from the decider's own. */
 const parsedEstateFold: StreamFold<EstateState> = {
   initialState: () => estateDecider.initialState(),
@@ -89,7 +88,12 @@ export function estatesKit(deps: {
    * stream once more only, in `handleCommand`) and runs the decider. What must follow a stored change
    * (freeing an external_id, deleting bytes) is the process managers' work, from the stored events.
    */
-  async function record(req: ServiceRequest, estate_id: string, command: EstateCommand, options: { system?: boolean; state?: EstateState } = {}) {
+  async function record(
+    req: ServiceRequest,
+    estate_id: string,
+    command: EstateCommand,
+    options: { system?: boolean; state?: EstateState } = {},
+  ) {
     const state = options.state ?? (await currentState(estate_id));
     if (state.status !== 'ACTIVE') throw notFound('estate');
     if (!options.system) await access.requireAccess(req, state.organization_id, activeMembers(state), 'WRITE');
@@ -98,7 +102,12 @@ export function estatesKit(deps: {
   }
 
   /** `record`, then wait until the read models and process managers show the change. */
-  async function write(req: ServiceRequest, estate_id: string, command: EstateCommand, options: { system?: boolean; state?: EstateState } = {}) {
+  async function write(
+    req: ServiceRequest,
+    estate_id: string,
+    command: EstateCommand,
+    options: { system?: boolean; state?: EstateState } = {},
+  ) {
     const recorded = await record(req, estate_id, command, options);
     await settle(recorded.position);
     return recorded;

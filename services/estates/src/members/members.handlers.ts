@@ -27,7 +27,12 @@ export function memberHandlers(kit: EstatesKit): Record<'add' | 'remove', Handle
         body: { organization_id: state.organization_id, ...body, estate_id },
       });
       const { user_id, email_address, first_name, last_name, status } = member;
-      const written = await kit.write(req, estate_id, { type: 'AddEstateMember', estate_id, user_id, email_address, first_name, last_name, status }, { state });
+      const written = await kit.write(
+        req,
+        estate_id,
+        { type: 'AddEstateMember', estate_id, user_id, email_address, first_name, last_name, status },
+        { state },
+      );
       if (written.position === null) {
         // The invitation process manager may have recorded this member first (from identity's event): the command
         // then stores nothing and settles nothing, so the view is awaited up to what the stream already holds.

@@ -33,13 +33,20 @@ const findPart = (view: EstateView, kind: PartKind, floor_id: string | null, id:
   if (!part) throw notFound(kind);
   return part;
 };
-const floorIdOf = (req: ServiceRequest, kind: PartKind) => (kind === 'room' || kind === 'staircase' ? idParam(req, 'floor_id', 'floor') : null);
+const floorIdOf = (req: ServiceRequest, kind: PartKind) =>
+  kind === 'room' || kind === 'staircase' ? idParam(req, 'floor_id', 'floor') : null;
 
 const PART_COMMANDS = {
   roof: { create: CreateRoofBody, update: UpdateRoofBody, add: 'AddRoof', change: 'UpdateRoof', remove: 'RemoveRoof' },
   floor: { create: CreateFloorBody, update: UpdateFloorBody, add: 'AddFloor', change: 'UpdateFloor', remove: 'RemoveFloor' },
   room: { create: CreateRoomBody, update: UpdateRoomBody, add: 'AddRoom', change: 'UpdateRoom', remove: 'RemoveRoom' },
-  staircase: { create: CreateStaircaseBody, update: UpdateStaircaseBody, add: 'AddStaircase', change: 'UpdateStaircase', remove: 'RemoveStaircase' },
+  staircase: {
+    create: CreateStaircaseBody,
+    update: UpdateStaircaseBody,
+    add: 'AddStaircase',
+    change: 'UpdateStaircase',
+    remove: 'RemoveStaircase',
+  },
 } as const;
 
 export function partHandlers(kit: EstatesKit, kind: PartKind): Record<'list' | 'get' | 'add' | 'update' | 'remove', Handler> {

@@ -26,14 +26,18 @@ export function startMemberActivationReactor(options: {
     // forever, so it is logged and passed over.
     const parsed = IdentityEvents.OrganizationMemberAdded.safeParse(event.data);
     if (!parsed.success) {
-      options.log.error({ err: parsed.error, event_id: event.event_id, type: event.type }, 'identity event does not match its contract; skipped');
+      options.log.error(
+        { err: parsed.error, event_id: event.event_id, type: event.type },
+        'identity event does not match its contract; skipped',
+      );
       tracked?.handled(event);
       return;
     }
     const { organization_id, user_id } = parsed.data;
     const { items } = await readStore.query<MembershipDoc>(C.memberships, { filter: { organization_id, user_id, status: 'PENDING' } });
     for (const membership of items) await activateMember(event, membership.estate_id, user_id);
-    if (items.length) log.info({ organization_id, user_id, estates: items.length }, 'estate memberships started with the accepted invitation');
+    if (items.length)
+      log.info({ organization_id, user_id, estates: items.length }, 'estate memberships started with the accepted invitation');
     tracked?.handled(event);
   });
 }

@@ -28,7 +28,10 @@ export function startMemberDetailsReactor(options: {
     // forever, so it is logged and passed over.
     const parsed = IdentityEvents.UserUpdated.safeParse(event.data);
     if (!parsed.success) {
-      options.log.error({ err: parsed.error, event_id: event.event_id, type: event.type }, 'identity event does not match its contract; skipped');
+      options.log.error(
+        { err: parsed.error, event_id: event.event_id, type: event.type },
+        'identity event does not match its contract; skipped',
+      );
       tracked?.handled(event);
       return;
     }
@@ -38,7 +41,8 @@ export function startMemberDetailsReactor(options: {
     if (Object.keys(changes).length > 0) {
       const { items } = await readStore.query<MembershipDoc>(C.memberships, { filter: { user_id } });
       // An invitee's own profile is not the inviting organization's to see before they accept.
-      for (const membership of items) if (membership.status !== 'PENDING') await updateMember(event, membership.estate_id, user_id, changes);
+      for (const membership of items)
+        if (membership.status !== 'PENDING') await updateMember(event, membership.estate_id, user_id, changes);
     }
     tracked?.handled(event);
   });

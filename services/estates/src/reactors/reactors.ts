@@ -22,10 +22,18 @@ export async function startReactors(kit: EstatesKit, settlement: Settlement | un
   };
   return [
     await startDirectoryReactor(common),
-    await startEstateInvitationProcess({ bus, eventStore: kit.store, log, now: kit.now, settle: kit.settle, ...(settlement ? { settlement } : {}) }),
+    await startEstateInvitationProcess({
+      bus,
+      eventStore: kit.store,
+      log,
+      now: kit.now,
+      settle: kit.settle,
+      ...(settlement ? { settlement } : {}),
+    }),
     await startOrganizationMembersReactor({
       ...common,
-      removeMember: (event, estate_id, user_id) => react(event, estate_id, { type: 'RemoveEstateMember', estate_id, user_id, reason: 'LEFT_ORGANIZATION' }),
+      removeMember: (event, estate_id, user_id) =>
+        react(event, estate_id, { type: 'RemoveEstateMember', estate_id, user_id, reason: 'LEFT_ORGANIZATION' }),
     }),
     await startMemberActivationReactor({
       ...common,
@@ -33,7 +41,8 @@ export async function startReactors(kit: EstatesKit, settlement: Settlement | un
     }),
     await startMemberDetailsReactor({
       ...common,
-      updateMember: (event, estate_id, user_id, changes) => react(event, estate_id, { type: 'UpdateEstateMemberDetails', estate_id, user_id, changes }),
+      updateMember: (event, estate_id, user_id, changes) =>
+        react(event, estate_id, { type: 'UpdateEstateMemberDetails', estate_id, user_id, changes }),
     }),
   ];
 }

@@ -10,10 +10,29 @@ export async function startEstatesInMemory(closers: Array<() => Promise<void>>) 
   const eventStore = openSqliteEventStore({ file: ':memory:' });
   const readStore = openSqliteReadStore({ file: ':memory:' });
   const bus = createMemoryBus();
-  closers.push(() => eventStore.close(), () => readStore.close(), () => bus.close());
+  closers.push(
+    () => eventStore.close(),
+    () => readStore.close(),
+    () => bus.close(),
+  );
   // No test here stores file bytes.
-  const blobs = { put: async () => { throw new Error('unused'); }, get: async () => null, head: async () => null, delete: async () => {}, close: async () => {} };
-  const service = await startEstates({ bus, eventStore, readStore, blobs, log: pino({ level: 'silent' }), config: { publicUrl: 'http://x', settleTimeoutMs: 5000 } });
+  const blobs = {
+    put: async () => {
+      throw new Error('unused');
+    },
+    get: async () => null,
+    head: async () => null,
+    delete: async () => {},
+    close: async () => {},
+  };
+  const service = await startEstates({
+    bus,
+    eventStore,
+    readStore,
+    blobs,
+    log: pino({ level: 'silent' }),
+    config: { publicUrl: 'http://x', settleTimeoutMs: 5000 },
+  });
   closers.push(() => service.close());
   return { bus, eventStore, readStore, service };
 }

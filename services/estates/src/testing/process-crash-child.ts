@@ -7,12 +7,18 @@
  */
 import { randomUUID } from 'node:crypto';
 import { pino } from 'pino';
-import { createMemoryBus, openFsBlobStore, openSqliteEventStore, openSqliteReadStore, type BlobStore, type EventStore } from '@renopath/platform';
+import {
+  createMemoryBus,
+  openFsBlobStore,
+  openSqliteEventStore,
+  openSqliteReadStore,
+  type BlobStore,
+  type EventStore,
+} from '@renopath/platform';
 import { EstatesSubjects as S, type Estate, type ServiceRequest } from '@renopath/contracts';
 import { DIRECTORY_CONSUMER } from '../directory/directory.reactor.ts';
 import { startEstates } from '../estates.service.ts';
 import { ORG, OWNER, type Step } from './process-crash.steps.ts';
-
 
 const [eventsFile, readsFile, blobsDir, step] = process.argv.slice(2) as [string, string, string, Step];
 const die = (): never => {
@@ -43,20 +49,40 @@ const blobs: BlobStore = Object.assign(Object.create(fsBlobs), {
 });
 const readStore = openSqliteReadStore({ file: readsFile });
 const bus = createMemoryBus();
-const service = await startEstates({ bus, eventStore, readStore, blobs, log: pino({ level: 'silent' }), config: { publicUrl: 'http://x', settleTimeoutMs: 10_000 } });
+const service = await startEstates({
+  bus,
+  eventStore,
+  readStore,
+  blobs,
+  log: pino({ level: 'silent' }),
+  config: { publicUrl: 'http://x', settleTimeoutMs: 10_000 },
+});
 
 // Identity's word that OWNER owns ORG, as estates learns it: an event.
 await bus.publish('evt.identity.OrganizationMemberAdded', {
-  context: 'identity', event_id: randomUUID(), type: 'OrganizationMemberAdded', stream: `organization-${ORG}`, revision: 0, position: 1,
-  occurred_at: new Date().toISOString(), data: { organization_id: ORG, user_id: OWNER, member_type: 'OWNER' },
+  context: 'identity',
+  event_id: randomUUID(),
+  type: 'OrganizationMemberAdded',
+  stream: `organization-${ORG}`,
+  revision: 0,
+  position: 1,
+  occurred_at: new Date().toISOString(),
+  data: { organization_id: ORG, user_id: OWNER, member_type: 'OWNER' },
   metadata: { actor: { user_id: null, client_id: null }, correlation_id: randomUUID(), causation_id: null },
 });
 while (!(await bus.isCaughtUp(DIRECTORY_CONSUMER))) await new Promise((resolve) => setTimeout(resolve, 5));
 
 const request = (body: unknown, params: Record<string, string> = {}): ServiceRequest => ({
-  actor: { user_id: OWNER, organization_id: ORG, client_id: 'c', scopes: [] }, correlation_id: randomUUID(), params, query: {}, body,
+  actor: { user_id: OWNER, organization_id: ORG, client_id: 'c', scopes: [] },
+  correlation_id: randomUUID(),
+  params,
+  query: {},
+  body,
 });
-const estate = await bus.request<Estate>(S.createEstate, request({ external_id: 'crm-first', address: { zip_code: '9000', country: 'BE' } }));
+const estate = await bus.request<Estate>(
+  S.createEstate,
+  request({ external_id: 'crm-first', address: { zip_code: '9000', country: 'BE' } }),
+);
 const blob_key = `uploads/${randomUUID()}`;
 await blobs.put(blob_key, Buffer.from('%PDF-1.4 crash'), 'application/pdf');
 await bus.request(S.addFile, request({ blob_key, name: 'plan.pdf', mimetype: 'application/pdf', size: 14 }, { estate_id: estate.id }));

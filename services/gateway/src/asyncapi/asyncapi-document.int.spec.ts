@@ -19,14 +19,25 @@ describe('/asyncapi.json', () => {
   });
 
   it('has a channel, a receive operation and a payload for every event contract, on its JetStream subject', async () => {
-    const expected = Object.entries(PUBLISHED_EVENTS).flatMap(([context, events]) => Object.keys(events).map((type) => `evt.${context}.${type}`));
+    const expected = Object.entries(PUBLISHED_EVENTS).flatMap(([context, events]) =>
+      Object.keys(events).map((type) => `evt.${context}.${type}`),
+    );
     expect(expected.length).toBeGreaterThan(30);
-    expect(Object.values(doc['channels']).map((c: any) => c.address).sort()).toEqual(expected.sort());
+    expect(
+      Object.values(doc['channels'])
+        .map((c: any) => c.address)
+        .sort(),
+    ).toEqual(expected.sort());
     expect(Object.keys(doc['operations'])).toHaveLength(expected.length);
     const { document } = await new Parser().parse(JSON.stringify(doc));
-    const created = document!.messages().all().find((m) => m.name() === 'EstateCreated');
+    const created = document!
+      .messages()
+      .all()
+      .find((m) => m.name() === 'EstateCreated');
     const payload = created!.payload()!.json() as any;
     expect(payload.allOf[1].properties.data.properties).toHaveProperty('estate_id');
-    expect(doc['components'].schemas.EventEnvelope.required).toEqual(expect.arrayContaining(['event_id', 'type', 'stream', 'revision', 'position', 'data', 'metadata']));
+    expect(doc['components'].schemas.EventEnvelope.required).toEqual(
+      expect.arrayContaining(['event_id', 'type', 'stream', 'revision', 'position', 'data', 'metadata']),
+    );
   });
 });

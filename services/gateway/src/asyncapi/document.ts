@@ -24,7 +24,9 @@ export function buildAsyncApiDocument(options: AsyncApiOptions): Json {
   const channels: Record<string, Json> = {};
   const operations: Record<string, Json> = {};
   const messages: Record<string, Json> = {};
-  const schemas: Record<string, Json> = { EventEnvelope: jsonSchema(EventEnvelope, 'One domain event as published: where it belongs, when and why it happened, and its data.') };
+  const schemas: Record<string, Json> = {
+    EventEnvelope: jsonSchema(EventEnvelope, 'One domain event as published: where it belongs, when and why it happened, and its data.'),
+  };
   const wire = (subject: string) => (options.prefix ? `${options.prefix}.${subject}` : subject);
 
   for (const [context, events] of Object.entries(PUBLISHED_EVENTS)) {
@@ -39,7 +41,13 @@ export function buildAsyncApiDocument(options: AsyncApiOptions): Json {
         contentType: 'application/json',
         headers: {
           type: 'object',
-          properties: { 'Nats-Msg-Id': { type: 'string', format: 'uuid', description: 'The event id: JetStream drops a re-published event within its duplicate window.' } },
+          properties: {
+            'Nats-Msg-Id': {
+              type: 'string',
+              format: 'uuid',
+              description: 'The event id: JetStream drops a re-published event within its duplicate window.',
+            },
+          },
         },
         correlationId: { description: 'The request that caused the event.', location: '$message.payload#/metadata/correlation_id' },
         payload: {
@@ -83,7 +91,11 @@ export function buildAsyncApiDocument(options: AsyncApiOptions): Json {
     },
     defaultContentType: 'application/json',
     servers: {
-      nats: { host: hostOf(options.natsUrl), protocol: 'nats', description: 'The NATS server of the deployment (RENOPATH_BUS), with JetStream.' },
+      nats: {
+        host: hostOf(options.natsUrl),
+        protocol: 'nats',
+        description: 'The NATS server of the deployment (RENOPATH_BUS), with JetStream.',
+      },
     },
     channels,
     operations,
@@ -109,7 +121,10 @@ function jsonSchema(schema: z.ZodType, description: string): Json {
 }
 
 function hostOf(url: string): string {
-  return url.replace(/^nats:\/\//, '').split(',')[0]!.replace(/\/$/, '');
+  return url
+    .replace(/^nats:\/\//, '')
+    .split(',')[0]!
+    .replace(/\/$/, '');
 }
 
 const pascal = (s: string) => s[0]!.toUpperCase() + s.slice(1);

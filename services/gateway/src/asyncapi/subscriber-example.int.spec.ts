@@ -21,8 +21,15 @@ const prefix = `example${run}`;
 let bus: NatsBus;
 
 const event = (type: string, revision: number, stream_ = 'estate-1'): EventEnvelope => ({
-  context: 'estates', event_id: randomUUID(), type, stream: stream_, revision, position: revision + 1, occurred_at: new Date().toISOString(),
-  data: { estate_id: randomUUID() }, metadata: { actor: { user_id: null, client_id: null }, correlation_id: randomUUID(), causation_id: null },
+  context: 'estates',
+  event_id: randomUUID(),
+  type,
+  stream: stream_,
+  revision,
+  position: revision + 1,
+  occurred_at: new Date().toISOString(),
+  data: { estate_id: randomUUID() },
+  metadata: { actor: { user_id: null, client_id: null }, correlation_id: randomUUID(), causation_id: null },
 });
 
 async function until(condition: () => boolean, ms = 10_000) {
@@ -49,12 +56,19 @@ describe.skipIf(!reachable)('subscribing to the domain events from outside (docs
     for (const e of first) await bus.publish(`evt.estates.${e.type}`, e);
     // A relay that crashed after publishing publishes again: the server drops the repeat (same event id).
     await bus.publish(`evt.estates.${first[1]!.type}`, first[1]!);
-    await bus.publish('evt.calculations.CalculationJobCreated', { ...event('CalculationJobCreated', 0, 'calculation-job-1'), context: 'calculations' });
+    await bus.publish('evt.calculations.CalculationJobCreated', {
+      ...event('CalculationJobCreated', 0, 'calculation-job-1'),
+      context: 'calculations',
+    });
 
     const seen = new Set<string>();
     const received: string[] = [];
     const options = {
-      servers: testNatsUrl, stream, prefix, durable: `auditor-${run}`, subject: 'evt.estates.>',
+      servers: testNatsUrl,
+      stream,
+      prefix,
+      durable: `auditor-${run}`,
+      subject: 'evt.estates.>',
       seen: { has: (id: string) => seen.has(id), add: (id: string) => void seen.add(id) },
       handle: async (e: EventEnvelope) => void received.push(`${e.type}#${e.revision}`),
     };
@@ -78,7 +92,14 @@ describe.skipIf(!reachable)('subscribing to the domain events from outside (docs
 
     // Another service, new, starting at the stream's third message (the first two estate events skipped).
     const replay: string[] = [];
-    const fromThird = await subscribe({ ...options, durable: `warehouse-${run}`, subject: 'evt.>', startAt: { sequence: 3 }, seen: { has: () => false, add: () => undefined }, handle: async (e) => void replay.push(e.type) });
+    const fromThird = await subscribe({
+      ...options,
+      durable: `warehouse-${run}`,
+      subject: 'evt.>',
+      startAt: { sequence: 3 },
+      seen: { has: () => false, add: () => undefined },
+      handle: async (e) => void replay.push(e.type),
+    });
     await until(() => replay.length === 4);
     await fromThird.close();
     expect(replay).toEqual(['RoofAdded', 'CalculationJobCreated', 'RoofUpdated', 'RoofUpdated']);

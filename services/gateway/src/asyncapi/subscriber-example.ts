@@ -50,10 +50,13 @@ export async function subscribe(options: SubscribeOptions): Promise<{ close(): P
     // Each event is acknowledged once handled; one at a time keeps a stream's events in order.
     ack_policy: AckPolicy.Explicit,
     max_ack_pending: 1,
-    ...(start === 'all' ? { deliver_policy: DeliverPolicy.All }
-      : start === 'new' ? { deliver_policy: DeliverPolicy.New }
-      : 'time' in start ? { deliver_policy: DeliverPolicy.StartTime, opt_start_time: start.time.toISOString() }
-      : { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: start.sequence }),
+    ...(start === 'all'
+      ? { deliver_policy: DeliverPolicy.All }
+      : start === 'new'
+        ? { deliver_policy: DeliverPolicy.New }
+        : 'time' in start
+          ? { deliver_policy: DeliverPolicy.StartTime, opt_start_time: start.time.toISOString() }
+          : { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: start.sequence }),
   };
   // Created once; afterwards the server keeps its position (the start option no longer applies).
   await jsm.consumers.info(stream, options.durable).catch(() => jsm.consumers.add(stream, config));
@@ -95,7 +98,9 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   const [servers = 'nats://127.0.0.1:4222', durable = 'example-subscriber', subject = 'evt.>'] = process.argv.slice(2);
   const seen = new Set<string>();
   const subscription = await subscribe({
-    servers, durable, subject,
+    servers,
+    durable,
+    subject,
     seen: { has: (id) => seen.has(id), add: (id) => void seen.add(id) },
     handle: async (event) => console.log(`${event.occurred_at} ${event.context} ${event.type} ${event.stream}#${event.revision}`),
   });

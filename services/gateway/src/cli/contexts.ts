@@ -43,7 +43,8 @@ export function contextOfStream(stream: string): string | null {
   let best: { context: string; length: number } | null = null;
   for (const [context, entry] of Object.entries(CONTEXTS)) {
     for (const prefix of entry.streamPrefixes) {
-      if (stream.startsWith(prefix) && stream.length > prefix.length && (!best || prefix.length > best.length)) best = { context, length: prefix.length };
+      if (stream.startsWith(prefix) && stream.length > prefix.length && (!best || prefix.length > best.length))
+        best = { context, length: prefix.length };
     }
   }
   return best?.context ?? null;
@@ -91,7 +92,9 @@ function postgresDocuments(connectionString: string, context: string): DocumentS
   const pool = openPool(connectionString, 1);
   return {
     async list(collection) {
-      const { rows } = await pool.query<{ id: string; doc: unknown }>(`SELECT id, doc FROM "${schema}".documents WHERE collection = $1`, [collection]);
+      const { rows } = await pool.query<{ id: string; doc: unknown }>(`SELECT id, doc FROM "${schema}".documents WHERE collection = $1`, [
+        collection,
+      ]);
       return new Map(rows.map((row) => [row.id, row.doc]));
     },
     async close() {

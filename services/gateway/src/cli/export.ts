@@ -21,7 +21,9 @@ export async function exportStream(options: ExportOptions): Promise<number> {
   }
   const context = options.context ?? contextOfStream(stream);
   if (!context) {
-    const prefixes = Object.entries(CONTEXTS).map(([name, entry]) => `${entry.streamPrefixes.join(' ')} (${name})`).join(', ');
+    const prefixes = Object.entries(CONTEXTS)
+      .map(([name, entry]) => `${entry.streamPrefixes.join(' ')} (${name})`)
+      .join(', ');
     err.write(`unknown stream "${stream}": no context writes streams with its prefix; known prefixes: ${prefixes}; or pass --context\n`);
     return 2;
   }
@@ -38,17 +40,19 @@ export async function exportStream(options: ExportOptions): Promise<number> {
       return 2;
     }
     for (const e of events) {
-      out.write(`${JSON.stringify({
-        position: Number(e.position),
-        revision: Number(e.revision),
-        event_id: e.event_id,
-        type: e.type,
-        occurred_at: e.occurred_at,
-        actor: e.metadata.actor,
-        correlation_id: e.metadata.correlation_id,
-        causation_id: e.metadata.causation_id,
-        data: e.data,
-      })}\n`);
+      out.write(
+        `${JSON.stringify({
+          position: Number(e.position),
+          revision: Number(e.revision),
+          event_id: e.event_id,
+          type: e.type,
+          occurred_at: e.occurred_at,
+          actor: e.metadata.actor,
+          correlation_id: e.metadata.correlation_id,
+          causation_id: e.metadata.causation_id,
+          data: e.data,
+        })}\n`,
+      );
     }
     return 0;
   } finally {

@@ -53,7 +53,11 @@ export function diffDocuments(live: unknown, rebuilt: unknown, limit = SHOWN_FIE
 }
 
 /** Every document of `collections` that differs between the two sources, by collection then id. */
-export async function compareCollections(collections: string[], live: DocumentSource, rebuilt: DocumentSource): Promise<{ compared: number; differences: DocumentDifference[] }> {
+export async function compareCollections(
+  collections: string[],
+  live: DocumentSource,
+  rebuilt: DocumentSource,
+): Promise<{ compared: number; differences: DocumentDifference[] }> {
   const differences: DocumentDifference[] = [];
   let compared = 0;
   for (const collection of collections) {
@@ -63,7 +67,8 @@ export async function compareCollections(collections: string[], live: DocumentSo
     for (const id of ids) {
       if (!b.has(id)) differences.push({ collection, id, diff: 'only in live' });
       else if (!a.has(id)) differences.push({ collection, id, diff: 'only in rebuild' });
-      else if (!isDeepStrictEqual(a.get(id), b.get(id))) differences.push({ collection, id, diff: diffDocuments(a.get(id), b.get(id)).join('; ') });
+      else if (!isDeepStrictEqual(a.get(id), b.get(id)))
+        differences.push({ collection, id, diff: diffDocuments(a.get(id), b.get(id)).join('; ') });
     }
   }
   return { compared, differences };
@@ -95,7 +100,14 @@ function progressBar(err: ReplayOptions['err'], label: string, head: bigint) {
 }
 
 /** Runs one projection over the whole log into `readStore`; resolves at the head, rejects on the first failing event. */
-async function replayInto(definition: ProjectionDefinition, eventStore: EventStore, readStore: ReadStore, head: bigint, label: string, err: ReplayOptions['err']) {
+async function replayInto(
+  definition: ProjectionDefinition,
+  eventStore: EventStore,
+  readStore: ReadStore,
+  head: bigint,
+  label: string,
+  err: ReplayOptions['err'],
+) {
   let failure: Error | undefined;
   const projection = runProjection({
     ...definition,
@@ -103,7 +115,9 @@ async function replayInto(definition: ProjectionDefinition, eventStore: EventSto
     readStore,
     retry: { initialDelayMs: 10, maxDelayMs: 10 },
     onError: (error, event) => {
-      failure ??= new Error(`${label}: event ${event?.position ?? '?'} (${event?.type ?? 'reading the log'}) failed: ${error instanceof Error ? error.message : String(error)}`);
+      failure ??= new Error(
+        `${label}: event ${event?.position ?? '?'} (${event?.type ?? 'reading the log'}) failed: ${error instanceof Error ? error.message : String(error)}`,
+      );
     },
   });
   const bar = progressBar(err, label, head);
@@ -201,7 +215,8 @@ export async function replay(options: ReplayOptions): Promise<number> {
           }
           out.write(`${label}: live read model rebuilt from the log\n`);
         }
-        for (const { collection, from } of entry.mirrored) out.write(`${context}/${collection}: fed by events from ${from}, not rebuilt here\n`);
+        for (const { collection, from } of entry.mirrored)
+          out.write(`${context}/${collection}: fed by events from ${from}, not rebuilt here\n`);
       } finally {
         await live.close();
         await storage.close();

@@ -121,7 +121,7 @@ export class TokenVerifier {
     if (cached) return this.fromCache(token, cached);
     const { actor, exp } = await this.verifySignature(token);
     if (this.revoked.has(actor.client_id)) throw new Unauthorized('client revoked');
-    if (this.cache.size >= (this.options.cacheSize ?? 10_000)) (this.cache.clear(), (this.last = null));
+    if (this.cache.size >= (this.options.cacheSize ?? 10_000)) this.cache.clear(), (this.last = null);
     this.cache.set(token, { actor, exp });
     return actor;
   }
@@ -163,8 +163,11 @@ export class TokenVerifier {
     }
     const p = result.payload;
     // A token issued in the future was not issued by our clock: a forged or replayed-early one.
-    if (typeof p.iat !== 'number' || p.iat > Math.floor(this.now() / 1000) + MAX_CLOCK_SKEW_S) throw new Unauthorized('token issued in the future');
-    const scopes = String(p['scope'] ?? '').split(' ').filter((s): s is Scope => Scope.safeParse(s).success);
+    if (typeof p.iat !== 'number' || p.iat > Math.floor(this.now() / 1000) + MAX_CLOCK_SKEW_S)
+      throw new Unauthorized('token issued in the future');
+    const scopes = String(p['scope'] ?? '')
+      .split(' ')
+      .filter((s): s is Scope => Scope.safeParse(s).success);
     if (typeof p.sub !== 'string' || typeof p['org'] !== 'string' || typeof p['client_id'] !== 'string' || typeof p.exp !== 'number') {
       throw new Unauthorized('token lacks required claims');
     }

@@ -48,7 +48,10 @@ describe('TokenVerifier', () => {
     // The identity service rotated; past the refresh interval, two requests carry tokens of the new key at once.
     published = [first.jwk, rotated.jwk];
     skew = 20_000;
-    const results = await Promise.allSettled([verifier.verify(`Bearer ${await rotated.token()}`), verifier.verify(`Bearer ${await rotated.token()}`)]);
+    const results = await Promise.allSettled([
+      verifier.verify(`Bearer ${await rotated.token()}`),
+      verifier.verify(`Bearer ${await rotated.token()}`),
+    ]);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled']);
     expect(fetches).toBe(2);
   });
@@ -62,7 +65,11 @@ describe('TokenVerifier', () => {
       const subscription = await memory.consume(name, options, handler);
       return { close: async () => (closed.push(name), subscription.close()) };
     };
-    const verifier = new TokenVerifier({ bus: Object.assign(Object.create(memory) as MemoryBus, { consume }), issuer: ISSUER, audience: AUDIENCE });
+    const verifier = new TokenVerifier({
+      bus: Object.assign(Object.create(memory) as MemoryBus, { consume }),
+      issuer: ISSUER,
+      audience: AUDIENCE,
+    });
     await expect(verifier.start('revocations-test')).rejects.toThrow(/no responders/);
     expect(closed).toEqual(['revocations-test']);
   });

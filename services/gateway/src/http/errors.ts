@@ -21,7 +21,9 @@ const MAX_MESSAGES = 20;
 const MAX_MESSAGE_LENGTH = 300;
 
 export function capMessages(messages: string[]): string[] {
-  const shown = messages.slice(0, MAX_MESSAGES).map((m) => (m.length > MAX_MESSAGE_LENGTH ? `${m.slice(0, MAX_MESSAGE_LENGTH - 3)}...` : m));
+  const shown = messages
+    .slice(0, MAX_MESSAGES)
+    .map((m) => (m.length > MAX_MESSAGE_LENGTH ? `${m.slice(0, MAX_MESSAGE_LENGTH - 3)}...` : m));
   const more = messages.length - shown.length;
   return more > 0 ? [...shown, `... and ${more} more problem${more === 1 ? '' : 's'}`] : shown;
 }
@@ -29,7 +31,11 @@ export function capMessages(messages: string[]): string[] {
 /** The one error handler: every failure leaves in the error shape of docs/http-contract.md "Errors". */
 export function handleError(err: unknown, request: FastifyRequest, reply: FastifyReply) {
   const send = (status: number, messages: string[] = [], headers: Record<string, string> = {}) =>
-    reply.code(status).headers(headers).type('application/json; charset=utf-8').send(errorBody(status, capMessages(messages)));
+    reply
+      .code(status)
+      .headers(headers)
+      .type('application/json; charset=utf-8')
+      .send(errorBody(status, capMessages(messages)));
 
   if (err instanceof HttpError) return send(err.statusCode, err.messages, err.headers);
   if (err instanceof DomainError) return send(err.status, err.messages, err.status === 503 ? { 'retry-after': RETRY_AFTER_S } : {});

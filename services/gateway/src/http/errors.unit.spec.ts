@@ -17,14 +17,21 @@ async function answerTo(error: unknown) {
 
 describe('handleError', () => {
   it.each([
-    ['the Idempotency-Key store refusing connections', Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' })],
+    [
+      'the Idempotency-Key store refusing connections',
+      Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }),
+    ],
     ['PostgreSQL shutting down', Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' })],
     ['a context not answering on the bus', new BusUnavailableError('qry.estates.get-estate', 'no responders')],
   ])('answers %s with 503 and Retry-After, without the cause', async (_, error) => {
     const res = await answerTo(error);
     expect(res.statusCode).toBe(503);
     expect(res.headers['retry-after']).toBe('5');
-    expect(res.json()).toEqual({ statusCode: 503, error: 'Service Unavailable', message: ['a backing service is unavailable; try again shortly'] });
+    expect(res.json()).toEqual({
+      statusCode: 503,
+      error: 'Service Unavailable',
+      message: ['a backing service is unavailable; try again shortly'],
+    });
     expect(res.body).not.toMatch(/5432|ECONNREFUSED|administrator/);
   });
 

@@ -103,7 +103,14 @@ export class IdempotencyKeys {
       }
       const claim = randomUUID();
       await tx.put<KeyRecord>(COLLECTION, id, {
-        fingerprint, state: 'IN_PROGRESS', status: null, reply: null, started_at: now, claim, owner: this.instance, lease_until: now + this.leaseMs,
+        fingerprint,
+        state: 'IN_PROGRESS',
+        status: null,
+        reply: null,
+        started_at: now,
+        claim,
+        owner: this.instance,
+        lease_until: now + this.leaseMs,
       });
       return { kind: 'new', id: `${claim}/${id}` };
     });
@@ -157,7 +164,8 @@ export class IdempotencyKeys {
     const [claim, id] = splitClaim(claimId);
     await this.store.transaction(async (tx) => {
       const record = await tx.get<KeyRecord>(COLLECTION, id);
-      if (record?.claim === claim && record.state === 'IN_PROGRESS') await tx.put<KeyRecord>(COLLECTION, id, { ...record, lease_until: this.now() + this.leaseMs });
+      if (record?.claim === claim && record.state === 'IN_PROGRESS')
+        await tx.put<KeyRecord>(COLLECTION, id, { ...record, lease_until: this.now() + this.leaseMs });
     });
   }
 }

@@ -14,7 +14,10 @@ function capture(level: string) {
       done();
     },
   });
-  const logger = pino({ level, serializers: { req: (req: { url: string }) => ({ url: req.url }) } }, stream) as unknown as FastifyBaseLogger;
+  const logger = pino(
+    { level, serializers: { req: (req: { url: string }) => ({ url: req.url }) } },
+    stream,
+  ) as unknown as FastifyBaseLogger;
   return { logger, lines };
 }
 

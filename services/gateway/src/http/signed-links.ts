@@ -88,9 +88,10 @@ export class DownloadSigner {
       const k = keys[i]!;
       const v = source[k];
       if (k === 'blob_key') continue;
-      const next = k === 'url' && typeof source['blob_key'] === 'string'
-        ? this.link(source['blob_key'], typeof source['name'] === 'string' ? source['name'] : 'download')
-        : this.sign(v);
+      const next =
+        k === 'url' && typeof source['blob_key'] === 'string'
+          ? this.link(source['blob_key'], typeof source['name'] === 'string' ? source['name'] : 'download')
+          : this.sign(v);
       if (out === null && (hasKey || next !== v)) {
         out = {};
         for (let j = 0; j < i; j++) if (keys[j] !== 'blob_key') out[keys[j]!] = source[keys[j]!];

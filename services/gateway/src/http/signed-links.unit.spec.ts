@@ -20,7 +20,8 @@ function reference(value: unknown, nowMs: number): unknown {
       const name = typeof source['name'] === 'string' ? source['name'] : 'download';
       const expires = Math.floor(nowMs / 1000) + TTL;
       const signature = createHmac('sha256', SECRET).update(`${key}\n${name}\n${expires}`).digest().toString('base64url');
-      out[k] = `${PUBLIC}${DOWNLOAD_PATH}/${Buffer.from(key).toString('base64url')}/${encodeURIComponent(name)}?expires=${expires}&signature=${signature}`;
+      out[k] =
+        `${PUBLIC}${DOWNLOAD_PATH}/${Buffer.from(key).toString('base64url')}/${encodeURIComponent(name)}?expires=${expires}&signature=${signature}`;
     } else {
       out[k] = reference(v, nowMs);
     }
@@ -28,7 +29,14 @@ function reference(value: unknown, nowMs: number): unknown {
   return out;
 }
 
-const file = (n: number, extra: object = {}) => ({ id: `f${n}`, name: `plan ${n}.pdf`, blob_key: `uploads/${n}`, url: null, size: n, ...extra });
+const file = (n: number, extra: object = {}) => ({
+  id: `f${n}`,
+  name: `plan ${n}.pdf`,
+  blob_key: `uploads/${n}`,
+  url: null,
+  size: n,
+  ...extra,
+});
 const estate = () => ({
   id: 'e1',
   address: { street: 'Kouter', zip_code: '9000' },
@@ -64,10 +72,12 @@ describe('signed download links in replies', () => {
     const signed = signer.signReply(estate() as unknown) as { files: Array<{ url: string }> };
     const url = new URL(signed.files[0]!.url);
     const [, , , encodedKey, name] = url.pathname.split('/');
-    expect(signer.verify(encodedKey!, decodeURIComponent(name!), url.searchParams.get('expires'), url.searchParams.get('signature'))).toEqual({ key: 'uploads/3', name: 'plan 3.pdf' });
+    expect(
+      signer.verify(encodedKey!, decodeURIComponent(name!), url.searchParams.get('expires'), url.searchParams.get('signature')),
+    ).toEqual({ key: 'uploads/3', name: 'plan 3.pdf' });
   });
 
-  it('signs a frozen reply (a service\'s shared one) into a copy, every time, and returns one without keys as it is', () => {
+  it("signs a frozen reply (a service's shared one) into a copy, every time, and returns one without keys as it is", () => {
     let now = Date.parse('2026-11-23T10:00:00.000Z');
     const signer = new DownloadSigner(SECRET, PUBLIC, TTL, () => now);
     const keyed = freezeImmutable(estate());

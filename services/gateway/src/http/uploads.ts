@@ -4,7 +4,15 @@ import { sniffMediaType } from './sniff.ts';
 
 /** Uploads are limited to 25 MiB (docs/http-contract.md "General rules"): one `file` part and a few small fields. */
 export const UPLOAD_LIMIT_BYTES = 25 * 1024 * 1024;
-export const UPLOAD_LIMITS = { fileSize: UPLOAD_LIMIT_BYTES, files: 1, fields: 4, parts: 5, fieldSize: 1024, fieldNameSize: 100, headerPairs: 100 };
+export const UPLOAD_LIMITS = {
+  fileSize: UPLOAD_LIMIT_BYTES,
+  files: 1,
+  fields: 4,
+  parts: 5,
+  fieldSize: 1024,
+  fieldNameSize: 100,
+  headerPairs: 100,
+};
 
 export interface Upload {
   bytes: Buffer;
@@ -60,7 +68,10 @@ export async function readUpload(request: FastifyRequest, accept: readonly strin
  */
 export function displayName(raw: string): string {
   const base = raw.split(/[\\/]/).pop() ?? '';
-  return base.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, 255);
+  return base
+    .replace(/[\u0000-\u001f\u007f]/g, '')
+    .trim()
+    .slice(0, 255);
 }
 
 /**

@@ -30,11 +30,21 @@ beforeAll(async () => {
 /** Type-checks the sample (or a changed text of it) against the generated types; the diagnostics as text. */
 function typeCheck(sample = readFileSync(SAMPLE, 'utf8')): string[] {
   const options: ts.CompilerOptions = {
-    target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler,
-    strict: true, noUncheckedIndexedAccess: true, skipLibCheck: true, noEmit: true, types: ['node'], lib: ['lib.es2022.d.ts'],
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.ESNext,
+    moduleResolution: ts.ModuleResolutionKind.Bundler,
+    strict: true,
+    noUncheckedIndexedAccess: true,
+    skipLibCheck: true,
+    noEmit: true,
+    types: ['node'],
+    lib: ['lib.es2022.d.ts'],
   };
   const host = ts.createCompilerHost(options);
-  const texts = new Map([[SAMPLE, sample], [GENERATED, types]]);
+  const texts = new Map([
+    [SAMPLE, sample],
+    [GENERATED, types],
+  ]);
   const getSourceFile = host.getSourceFile.bind(host);
   host.getSourceFile = (name, language, ...rest) => {
     const text = texts.get(resolve(name));
@@ -46,7 +56,10 @@ function typeCheck(sample = readFileSync(SAMPLE, 'utf8')): string[] {
   host.readFile = (name) => texts.get(resolve(name)) ?? readFile(name);
   const program = ts.createProgram([SAMPLE], options, host);
   return ts.getPreEmitDiagnostics(program).map((d) => {
-    const where = d.file && d.start !== undefined ? `${d.file.fileName.split('/').pop()}:${d.file.getLineAndCharacterOfPosition(d.start).line + 1} ` : '';
+    const where =
+      d.file && d.start !== undefined
+        ? `${d.file.fileName.split('/').pop()}:${d.file.getLineAndCharacterOfPosition(d.start).line + 1} `
+        : '';
     return where + ts.flattenDiagnosticMessageText(d.messageText, '\n');
   });
 }
@@ -56,7 +69,8 @@ describe('a client generated from /openapi.json', () => {
     await expect(SwaggerParser.validate(structuredClone(document) as never)).resolves.toBeTruthy();
     const dangling = [...new Set(refsOf(document))].filter((ref) => {
       let node: unknown = document;
-      for (const part of ref.replace(/^#\//, '').split('/')) node = (node as Record<string, unknown> | undefined)?.[part.replace(/~1/g, '/').replace(/~0/g, '~')];
+      for (const part of ref.replace(/^#\//, '').split('/'))
+        node = (node as Record<string, unknown> | undefined)?.[part.replace(/~1/g, '/').replace(/~0/g, '~')];
       return !ref.startsWith('#/') || node === undefined;
     });
     expect(dangling).toEqual([]);

@@ -28,8 +28,10 @@ export const COMPONENT_DESCRIPTIONS: Record<string, string> = {
   AvailableItem: 'A component type a client may add in a scope, with the selection tree of its variants.',
   BasementCeilingHeight: 'The clear height of a basement, in two classes.',
   BasementType: 'Whether the home has a basement or crawl space, and how much of its footprint it covers.',
-  CalculationJob: 'A calculation job: every field is always present (null while unknown). `metadata` holds the result once the job is FINISHED.',
-  CalculationJobMetadata: "A job's `metadata`: `{}` until it ends; the trajectory or the EPC document's reading when FINISHED; `{ error }` when FAILED.",
+  CalculationJob:
+    'A calculation job: every field is always present (null while unknown). `metadata` holds the result once the job is FINISHED.',
+  CalculationJobMetadata:
+    "A job's `metadata`: `{}` until it ends; the trajectory or the EPC document's reading when FINISHED; `{ error }` when FAILED.",
   CalculationJobPage: "One page of the organization's calculation jobs.",
   CalculationJobStatus: "A job's state: NOT_STARTED, RUNNING, then FINISHED, FAILED or STOPPED.",
   CalculationJobType: 'What a job computes.',
@@ -43,7 +45,8 @@ export const COMPONENT_DESCRIPTIONS: Record<string, string> = {
   CreateRoofBody: 'A new roof of the estate.',
   CreateRoomBody: 'A new room on a floor.',
   CreateStaircaseBody: 'A new staircase on a floor.',
-  DataSource: 'Where a figure of the calculation came from: the request, an EPC document, a LiDAR lookup, the energy provider, or the typology model.',
+  DataSource:
+    'Where a figure of the calculation came from: the request, an EPC document, a LiDAR lookup, the energy provider, or the typology model.',
   EcoFacility: 'An energy-related facility the home has.',
   EmailChangeConfirmation: 'The user whose address changed, and the new address.',
   EmptyBody: 'No fields: send `{}` or no body.',
@@ -70,14 +73,19 @@ export const COMPONENT_DESCRIPTIONS: Record<string, string> = {
   EstateStatus: 'Where the estate stands on the market.',
   EstateType: 'The kind of home.',
   FailedJobMetadata: "A FAILED job's `metadata`: why it failed.",
-  FinishedTrajectoryJobMetadata: "A FINISHED trajectory job's `metadata`: the ordered steps with their costs, grants and EPC after each, the totals, the confidence, and the renovation made of the steps. See docs/job-metadata.md.",
+  FinishedTrajectoryJobMetadata:
+    "A FINISHED trajectory job's `metadata`: the ordered steps with their costs, grants and EPC after each, the totals, the confidence, and the renovation made of the steps. See docs/job-metadata.md.",
   Floor: 'A floor of an estate, with its rooms and staircases.',
   FloorAboveBasementInsulation: 'The insulation of the floor above a basement or crawl space.',
   GlazingType: 'The glazing of most windows.',
-  PlanElement: 'The element of the home a step treats (roof, walls, windows, floor, ventilation, heat generator, hot water, solar panels, ...).',
-  PlanMilestone: 'A milestone a step reaches: the Flemish or Walloon renovation obligation after a purchase, a rental minimum norm, or the long-term target label.',
-  PlanOmission: 'An element the plan leaves out or treats with a lesser variant, and why (already good, kept, not in this home, needs a permit, not priced).',
-  PlanPhase: "The phase of a step in an energy advisor's order: roof; walls and windows; floor; ventilation; heat generator; hot water; solar panels.",
+  PlanElement:
+    'The element of the home a step treats (roof, walls, windows, floor, ventilation, heat generator, hot water, solar panels, ...).',
+  PlanMilestone:
+    'A milestone a step reaches: the Flemish or Walloon renovation obligation after a purchase, a rental minimum norm, or the long-term target label.',
+  PlanOmission:
+    'An element the plan leaves out or treats with a lesser variant, and why (already good, kept, not in this home, needs a permit, not priced).',
+  PlanPhase:
+    "The phase of a step in an energy advisor's order: roof; walls and windows; floor; ventilation; heat generator; hot water; solar panels.",
   GovernmentGrantGroup: 'The grants of one category: totals and each eligible item with its scheme and conditions.',
   GovernmentGrants: 'The grants a renovation is eligible for, by category; only categories with an eligible item appear.',
   GrantCategory: 'The category a grant belongs to.',
@@ -87,7 +95,8 @@ export const COMPONENT_DESCRIPTIONS: Record<string, string> = {
   HeatingType: 'The energy carrier of the space heating.',
   IndicationCalculationType: 'The kind of synchronous calculation: only ENERGY_EFFICIENCY.',
   IndicationRecord: 'A synchronous energy-efficiency indication: indicative only, with its disclaimer.',
-  IndicationRequest: 'A home described for an indication: year built and habitable space are required; the rest is filled from the typology of its age.',
+  IndicationRequest:
+    'A home described for an indication: year built and habitable space are required; the rest is filled from the typology of its age.',
   IndicationStatus: "An indication's outcome.",
   InstallationAge: 'The age of the heating installation.',
   InsulationLevel: 'How well a part of the envelope is insulated.',
@@ -108,10 +117,11 @@ export const COMPONENT_DESCRIPTIONS: Record<string, string> = {
   RenovationCreated: 'The new renovation.',
   RenovationFile: 'A file of a renovation; `url` downloads it for an hour.',
   RenovationItem: 'A work in a renovation: its component type, count, quantity, cost, VAT, grant and selection tree.',
-  GeneralRenovationItemBody: 'A work for the whole home: one of the catalogue\'s component types of the general scope, and how many units.',
-  RoofRenovationItemBody: 'A work on a roof: one of the catalogue\'s component types of the roof scope, and how many units (area-based works multiply the roof\'s surface).',
-  RoomRenovationItemBody: 'A work in a room: one of the catalogue\'s component types of the room scope, and how many units.',
-  StaircaseRenovationItemBody: 'A work on a staircase: one of the catalogue\'s component types of the staircase scope, and how many units.',
+  GeneralRenovationItemBody: "A work for the whole home: one of the catalogue's component types of the general scope, and how many units.",
+  RoofRenovationItemBody:
+    "A work on a roof: one of the catalogue's component types of the roof scope, and how many units (area-based works multiply the roof's surface).",
+  RoomRenovationItemBody: "A work in a room: one of the catalogue's component types of the room scope, and how many units.",
+  StaircaseRenovationItemBody: "A work on a staircase: one of the catalogue's component types of the staircase scope, and how many units.",
   UpdateGeneralRenovationItemBody: 'Changes to an item of the general scope: at least one field.',
   UpdateRoofRenovationItemBody: 'Changes to an item on a roof: at least one field.',
   UpdateRoomRenovationItemBody: 'Changes to an item in a room: at least one field.',
@@ -138,7 +148,8 @@ export const COMPONENT_DESCRIPTIONS: Record<string, string> = {
   Staircase: 'A staircase on a floor.',
   TokenReply: 'An access token (EdDSA JWT) and how many seconds it lives.',
   TokenRequestBody: 'Client credentials, as JSON or as the RFC 6749 form.',
-  TrajectoryRequest: "A home described for a trajectory: five fields are required, every other one sharpens the result; plus the job's own fields (title, epc_url, external_id, webhook_url). See docs/http-contract.md.",
+  TrajectoryRequest:
+    "A home described for a trajectory: five fields are required, every other one sharpens the result; plus the job's own fields (title, epc_url, external_id, webhook_url). See docs/http-contract.md.",
   TrajectoryStep: 'One step of a trajectory: the work, its cost, VAT, grant and net cost, its supporting works, and the EPC after it.',
   TrajectorySupportingWork: 'A work a step needs besides its main one (scaffolding, removal, finishing).',
   TrajectoryTotals: 'The sums of all steps.',

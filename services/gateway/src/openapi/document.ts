@@ -1,6 +1,4 @@
-import {
-  ErrorBody, JobWebhookPayload, JOB_WEBHOOK_EVENTS, Scope, STATUS_TEXT, TokenReply, TokenRequestBody,
-} from '@renopath/contracts';
+import { ErrorBody, JobWebhookPayload, JOB_WEBHOOK_EVENTS, Scope, STATUS_TEXT, TokenReply, TokenRequestBody } from '@renopath/contracts';
 import type { RouteDef } from '../routes/route.ts';
 import { COMPONENT_DESCRIPTIONS, SCOPE_DESCRIPTIONS } from './descriptions.ts';
 import { REQUEST_EXAMPLES } from './examples.ts';
@@ -21,14 +19,24 @@ const HTML_HEADERS_NOTE = 'An HTML page (`text/html; charset=utf-8`).';
 
 /** Headers every reply may carry, declared once under `components.headers`. */
 const HEADERS: Record<string, Json> = {
-  'X-Request-Id': { description: "The client's own `x-request-id` when it is one we can echo (1-128 of `A-Za-z0-9._:@-`), otherwise the request's id.", schema: { type: 'string' } },
-  'X-Correlation-Id': { description: 'The id the service gave the request; its events and log lines carry it. Quote it when reporting a problem.', schema: { type: 'string', format: 'uuid' } },
-  'X-RateLimit-Limit': { description: 'Requests allowed per window (RENOPATH_RATE_LIMIT_BURST), per API client on bearer routes and per address elsewhere.', schema: { type: 'integer' } },
+  'X-Request-Id': {
+    description: "The client's own `x-request-id` when it is one we can echo (1-128 of `A-Za-z0-9._:@-`), otherwise the request's id.",
+    schema: { type: 'string' },
+  },
+  'X-Correlation-Id': {
+    description: 'The id the service gave the request; its events and log lines carry it. Quote it when reporting a problem.',
+    schema: { type: 'string', format: 'uuid' },
+  },
+  'X-RateLimit-Limit': {
+    description: 'Requests allowed per window (RENOPATH_RATE_LIMIT_BURST), per API client on bearer routes and per address elsewhere.',
+    schema: { type: 'integer' },
+  },
   'X-RateLimit-Remaining': { description: 'Requests left in the current window.', schema: { type: 'integer' } },
   'X-RateLimit-Reset': { description: 'Seconds until the window starts over.', schema: { type: 'integer' } },
   'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer', minimum: 1 } },
   'X-Renopath-Settled': {
-    description: 'Present (`false`) when a write was answered before every effect of it was readable (past RENOPATH_SETTLE_TIMEOUT_MS): the write stands, a read right after may not show it yet.',
+    description:
+      'Present (`false`) when a write was answered before every effect of it was readable (past RENOPATH_SETTLE_TIMEOUT_MS): the write stands, a read right after may not show it yet.',
     schema: { type: 'string', enum: ['false'] },
   },
 };
@@ -60,8 +68,11 @@ export function buildOpenApiDocument(options: DocumentOptions): Json {
   for (const route of options.routes) {
     if (route.auth === 'admin' && !options.adminEnabled) continue;
     const keys = {
-      body: route.documentedBody ? set.use(route.documentedBody.schema, `${route.operationId}Body`, route.documentedBody.name)
-        : route.body && route.kind !== 'upload' ? set.use(route.body, `${route.operationId}Body`) : null,
+      body: route.documentedBody
+        ? set.use(route.documentedBody.schema, `${route.operationId}Body`, route.documentedBody.name)
+        : route.body && route.kind !== 'upload'
+          ? set.use(route.body, `${route.operationId}Body`)
+          : null,
       query: route.query ? set.use(route.query, `${route.operationId}Query`) : null,
       reply: route.reply && route.kind !== 'html' ? set.use(route.reply, `${route.operationId}Reply`) : null,
     };
@@ -69,7 +80,11 @@ export function buildOpenApiDocument(options: DocumentOptions): Json {
     const paths = route.prefix === 'both' ? [main, route.path] : [main];
     for (const path of paths) {
       const alias = path !== main;
-      pending.push({ path, method: route.method.toLowerCase(), build: (convert) => operation(route, keys, convert, { alias, main, errorKey, options }) });
+      pending.push({
+        path,
+        method: route.method.toLowerCase(),
+        build: (convert) => operation(route, keys, convert, { alias, main, errorKey, options }),
+      });
     }
   }
 
@@ -83,19 +98,38 @@ export function buildOpenApiDocument(options: DocumentOptions): Json {
   for (const { path, method, build } of pending) add(path, method, build(convert));
   add(TOKEN_PATH, 'post', tokenOperation(schemaOf(tokenKeys.body, 'input'), schemaOf(tokenKeys.reply, 'output'), options));
   add('/v1/downloads/{blob}/{name}', 'get', downloadOperation(options));
-  add('/health', 'get', { operationId: 'getHealth', tags: ['operations'], summary: 'The process runs', description: 'Answers 200 while the gateway process runs, whatever its peers do (a liveness probe).', security: [], responses: { 200: jsonReply('The process runs.', { type: 'object', properties: { status: { const: 'ok' } }, required: ['status'] }) } });
-  add('/ready', 'get', {
-    operationId: 'getReadiness', tags: ['operations'], summary: 'The gateway can serve',
-    description: "Ready once identity's key set and every context of RENOPATH_CONTEXTS answer on the bus; until then 503 with Retry-After (a readiness probe). Processes start in any order.",
+  add('/health', 'get', {
+    operationId: 'getHealth',
+    tags: ['operations'],
+    summary: 'The process runs',
+    description: 'Answers 200 while the gateway process runs, whatever its peers do (a liveness probe).',
     security: [],
-    responses: { 200: jsonReply('Ready.', { type: 'object', properties: { status: { const: 'ready' } }, required: ['status'] }), 503: errorReply(503, errorKey, schemaOf) },
+    responses: { 200: jsonReply('The process runs.', { type: 'object', properties: { status: { const: 'ok' } }, required: ['status'] }) },
+  });
+  add('/ready', 'get', {
+    operationId: 'getReadiness',
+    tags: ['operations'],
+    summary: 'The gateway can serve',
+    description:
+      "Ready once identity's key set and every context of RENOPATH_CONTEXTS answer on the bus; until then 503 with Retry-After (a readiness probe). Processes start in any order.",
+    security: [],
+    responses: {
+      200: jsonReply('Ready.', { type: 'object', properties: { status: { const: 'ready' } }, required: ['status'] }),
+      503: errorReply(503, errorKey, schemaOf),
+    },
   });
 
-  const webhooks = Object.fromEntries(JOB_WEBHOOK_EVENTS.map(({ type, status, description }) => [type, webhookOperation(type, status, description, schemaOf(webhookKey, 'output'))]));
+  const webhooks = Object.fromEntries(
+    JOB_WEBHOOK_EVENTS.map(({ type, status, description }) => [
+      type,
+      webhookOperation(type, status, description, schemaOf(webhookKey, 'output')),
+    ]),
+  );
   const responses = sharedResponses(schemaOf(errorKey, 'output'));
   for (const [name, schema] of Object.entries(components)) {
     const description = COMPONENT_DESCRIPTIONS[name] ?? COMPONENT_DESCRIPTIONS[name.replace(/Input$/, '')];
-    if (description && !schema['description']) schema['description'] = name.endsWith('Input') ? `${description} (as sent in a request)` : description;
+    if (description && !schema['description'])
+      schema['description'] = name.endsWith('Input') ? `${description} (as sent in a request)` : description;
   }
 
   return plainInputNames({
@@ -129,10 +163,18 @@ export function buildOpenApiDocument(options: DocumentOptions): Json {
       securitySchemes: {
         oauth2: {
           type: 'oauth2',
-          description: 'OAuth 2.0 client credentials (RFC 6749 4.4). The token endpoint also takes the headers `x-service-client-id` and `x-service-client-secret`, or a JSON body.',
-          flows: { clientCredentials: { tokenUrl: `${options.publicUrl}${TOKEN_PATH}`, scopes: Object.fromEntries(Scope.options.map((s) => [s, SCOPE_DESCRIPTIONS[s]])) } },
+          description:
+            'OAuth 2.0 client credentials (RFC 6749 4.4). The token endpoint also takes the headers `x-service-client-id` and `x-service-client-secret`, or a JSON body.',
+          flows: {
+            clientCredentials: {
+              tokenUrl: `${options.publicUrl}${TOKEN_PATH}`,
+              scopes: Object.fromEntries(Scope.options.map((s) => [s, SCOPE_DESCRIPTIONS[s]])),
+            },
+          },
         },
-        ...(options.adminEnabled ? { admin: { type: 'http', scheme: 'bearer', description: 'The operator token (RENOPATH_ADMIN_TOKEN) of the admin API.' } } : {}),
+        ...(options.adminEnabled
+          ? { admin: { type: 'http', scheme: 'bearer', description: 'The operator token (RENOPATH_ADMIN_TOKEN) of the admin API.' } }
+          : {}),
       },
     },
   });
@@ -151,7 +193,10 @@ const TAGS = [
   { name: 'audit', description: 'What happened to an estate or a renovation, event by event (scope audit).' },
   { name: 'admin', description: 'The operator API (served when RENOPATH_ADMIN_TOKEN is set).' },
   { name: 'operations', description: 'Health and readiness probes.' },
-  { name: 'unversioned aliases', description: 'The older paths without `/v1`: the same operations as their `/v1` paths, kept for clients written against them.' },
+  {
+    name: 'unversioned aliases',
+    description: 'The older paths without `/v1`: the same operations as their `/v1` paths, kept for clients written against them.',
+  },
 ];
 
 function operation(
@@ -165,8 +210,12 @@ function operation(
   for (const [, name] of route.path.matchAll(/\{(\w+)\}/g)) {
     const isId = route.ids?.includes(name!);
     parameters.push({
-      name, in: 'path', required: true,
-      description: isId ? `The ${name!.replace(/_id$/, '').replace(/_/g, ' ')}'s id; any other value is an unknown id (404).` : 'The link token from a referral link.',
+      name,
+      in: 'path',
+      required: true,
+      description: isId
+        ? `The ${name!.replace(/_id$/, '').replace(/_/g, ' ')}'s id; any other value is an unknown id (404).`
+        : 'The link token from a referral link.',
       schema: isId ? { type: 'string', format: 'uuid' } : { type: 'string' },
     });
   }
@@ -176,12 +225,25 @@ function operation(
   const responses: Record<string, Json> = {};
   for (const status of statusesOf(route, { rateLimited: ctx.options.rateLimited })) {
     if (status === route.status) {
-      const headers = { 'X-Request-Id': headerRef('X-Request-Id'), 'X-Correlation-Id': headerRef('X-Correlation-Id'), ...rateHeaders(ctx.options), ...(route.method !== 'GET' ? { 'X-Renopath-Settled': headerRef('X-Renopath-Settled') } : {}) };
-      responses[status] = kind === 'html'
-        ? { description: HTML_HEADERS_NOTE, headers, content: { 'text/html': { schema: { type: 'string' } } } }
-        : { description: firstSentence(route.summary), headers, content: { 'application/json': { schema: keys.reply ? schemaOf(keys.reply, 'output') : {} } } };
+      const headers = {
+        'X-Request-Id': headerRef('X-Request-Id'),
+        'X-Correlation-Id': headerRef('X-Correlation-Id'),
+        ...rateHeaders(ctx.options),
+        ...(route.method !== 'GET' ? { 'X-Renopath-Settled': headerRef('X-Renopath-Settled') } : {}),
+      };
+      responses[status] =
+        kind === 'html'
+          ? { description: HTML_HEADERS_NOTE, headers, content: { 'text/html': { schema: { type: 'string' } } } }
+          : {
+              description: firstSentence(route.summary),
+              headers,
+              content: { 'application/json': { schema: keys.reply ? schemaOf(keys.reply, 'output') : {} } },
+            };
     } else if (status === 404 && kind === 'html') {
-      responses[status] = { description: 'No such page: an HTML page saying so, in the asked language.', content: { 'text/html': { schema: { type: 'string' } } } };
+      responses[status] = {
+        description: 'No such page: an HTML page saying so, in the asked language.',
+        content: { 'text/html': { schema: { type: 'string' } } },
+      };
     } else {
       responses[status] = errorReply(status, ctx.errorKey, schemaOf);
     }
@@ -205,7 +267,18 @@ function operation(
     op['requestBody'] = {
       required: true,
       description: `The file as a multipart part \`file\` (${(route.accept ?? []).join(', ')}; decided from its bytes), and optionally its display \`name\`. At most 25 MiB.`,
-      content: { 'multipart/form-data': { schema: { type: 'object', properties: { file: { type: 'string', format: 'binary', description: 'The bytes.' }, name: { type: 'string', maxLength: 255, description: 'The name shown for the file (default: the uploaded file name).' } }, required: ['file'] } } },
+      content: {
+        'multipart/form-data': {
+          schema: {
+            type: 'object',
+            properties: {
+              file: { type: 'string', format: 'binary', description: 'The bytes.' },
+              name: { type: 'string', maxLength: 255, description: 'The name shown for the file (default: the uploaded file name).' },
+            },
+            required: ['file'],
+          },
+        },
+      },
     };
   } else if (keys.body) {
     const schema = schemaOf(keys.body, 'input');
@@ -220,7 +293,11 @@ function operation(
 
 function rateHeaders(options: DocumentOptions): Record<string, Json> {
   if (!options.rateLimited) return {};
-  return { 'X-RateLimit-Limit': headerRef('X-RateLimit-Limit'), 'X-RateLimit-Remaining': headerRef('X-RateLimit-Remaining'), 'X-RateLimit-Reset': headerRef('X-RateLimit-Reset') };
+  return {
+    'X-RateLimit-Limit': headerRef('X-RateLimit-Limit'),
+    'X-RateLimit-Remaining': headerRef('X-RateLimit-Remaining'),
+    'X-RateLimit-Reset': headerRef('X-RateLimit-Reset'),
+  };
 }
 
 function errorReply(status: number, errorKey: string, schemaOf: (key: string, io: Io) => Json): Json {
@@ -252,14 +329,22 @@ function queryParameters(schema: Json): Json[] {
   const properties = (schema['properties'] ?? {}) as Record<string, Json>;
   const required = new Set((schema['required'] ?? []) as string[]);
   return Object.entries(properties).map(([name, property]) => ({
-    name, in: 'query', required: required.has(name),
+    name,
+    in: 'query',
+    required: required.has(name),
     ...(property['description'] ? { description: property['description'] } : {}),
     schema: property,
   }));
 }
 
 function tokenOperation(body: Json, reply: Json, options: DocumentOptions): Json {
-  const header = (name: string, description: string): Json => ({ name, in: 'header', required: false, description, schema: { type: 'string', minLength: 1, maxLength: 200 } });
+  const header = (name: string, description: string): Json => ({
+    name,
+    in: 'header',
+    required: false,
+    description,
+    schema: { type: 'string', minLength: 1, maxLength: 200 },
+  });
   return {
     operationId: 'issueToken',
     tags: ['auth'],
@@ -271,16 +356,26 @@ function tokenOperation(body: Json, reply: Json, options: DocumentOptions): Json
       'Wrong secrets are limited: 10 per client id, then one a minute (429 with Retry-After).',
     ].join(' '),
     security: [],
-    parameters: [header('x-service-client-id', 'The API client id (instead of a body).'), header('x-service-client-secret', 'The API client secret (instead of a body).')],
+    parameters: [
+      header('x-service-client-id', 'The API client id (instead of a body).'),
+      header('x-service-client-secret', 'The API client secret (instead of a body).'),
+    ],
     requestBody: {
       required: false,
       content: {
-        'application/json': { schema: body, example: { client_id: 'c0a8012e-7d1b-4c55-9a38-2f5d7e0b9c11', client_secret: 'the-secret-printed-once' } },
+        'application/json': {
+          schema: body,
+          example: { client_id: 'c0a8012e-7d1b-4c55-9a38-2f5d7e0b9c11', client_secret: 'the-secret-printed-once' },
+        },
         'application/x-www-form-urlencoded': { schema: body },
       },
     },
     responses: {
-      200: { description: 'An access token.', headers: { 'X-Correlation-Id': headerRef('X-Correlation-Id') }, content: { 'application/json': { schema: reply } } },
+      200: {
+        description: 'An access token.',
+        headers: { 'X-Correlation-Id': headerRef('X-Correlation-Id') },
+        content: { 'application/json': { schema: reply } },
+      },
       400: { $ref: '#/components/responses/TokenRefused' },
       ...(options.rateLimited ? { 429: { $ref: '#/components/responses/TooManyRequests' } } : {}),
       503: { $ref: '#/components/responses/Unavailable' },
@@ -293,16 +388,26 @@ function downloadOperation(options: DocumentOptions): Json {
     operationId: 'downloadFile',
     tags: ['files'],
     summary: 'Download a file, medium or report through a signed link',
-    description: 'The `url` of a file, medium or report in a reply: no bearer token, the signature is the credential, valid for one hour. A forged or expired link is a bare 403.',
+    description:
+      'The `url` of a file, medium or report in a reply: no bearer token, the signature is the credential, valid for one hour. A forged or expired link is a bare 403.',
     security: [],
     parameters: [
       { name: 'blob', in: 'path', required: true, description: 'Part of the signed link.', schema: { type: 'string' } },
       { name: 'name', in: 'path', required: true, description: 'The file name the bytes are served under.', schema: { type: 'string' } },
-      { name: 'expires', in: 'query', required: true, description: 'When the link stops working (Unix seconds).', schema: { type: 'string' } },
+      {
+        name: 'expires',
+        in: 'query',
+        required: true,
+        description: 'When the link stops working (Unix seconds).',
+        schema: { type: 'string' },
+      },
       { name: 'signature', in: 'query', required: true, description: 'The link signature.', schema: { type: 'string' } },
     ],
     responses: {
-      200: { description: 'The bytes, with the media type decided at upload.', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } },
+      200: {
+        description: 'The bytes, with the media type decided at upload.',
+        content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
+      },
       403: { $ref: '#/components/responses/Forbidden' },
       404: { $ref: '#/components/responses/NotFound' },
       ...(options.rateLimited ? { 429: { $ref: '#/components/responses/TooManyRequests' } } : {}),
@@ -311,17 +416,35 @@ function downloadOperation(options: DocumentOptions): Json {
 }
 
 function webhookOperation(type: string, status: string, description: string, payload: Json): Json {
-  const header = (name: string, text: string, example: string): Json => ({ name, in: 'header', required: true, description: text, schema: { type: 'string' }, example });
+  const header = (name: string, text: string, example: string): Json => ({
+    name,
+    in: 'header',
+    required: true,
+    description: text,
+    schema: { type: 'string' },
+    example,
+  });
   return {
     post: {
-      operationId: `on${type.split(/[._]/).map((w) => w[0]!.toUpperCase() + w.slice(1)).join('')}`,
+      operationId: `on${type
+        .split(/[._]/)
+        .map((w) => w[0]!.toUpperCase() + w.slice(1))
+        .join('')}`,
       tags: ['calculation-jobs'],
       summary: `A job is ${status}`,
       description: `${description} Sent to the job's \`webhook_url\` as a Standard Webhooks message signed with the API client's webhook secret; verify it (for example with the \`standardwebhooks\` package) before trusting it. Answer 2xx within 10 seconds; other answers are retried on RENOPATH_WEBHOOK_RETRY_SCHEDULE. See docs/webhooks.md.`,
       parameters: [
-        header('webhook-id', 'The message id: the same on every attempt, so a repeat can be dropped.', 'msg_2b4c6d8e-0000-4000-8000-000000000000'),
+        header(
+          'webhook-id',
+          'The message id: the same on every attempt, so a repeat can be dropped.',
+          'msg_2b4c6d8e-0000-4000-8000-000000000000',
+        ),
         header('webhook-timestamp', 'When this attempt was signed (Unix seconds); refuse old ones.', '1767225600'),
-        header('webhook-signature', 'Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>` signatures.', 'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4='),
+        header(
+          'webhook-signature',
+          'Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>` signatures.',
+          'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=',
+        ),
       ],
       // The receiver checks the signature, not a token of ours.
       security: [],
@@ -349,9 +472,15 @@ function sortPaths(paths: Record<string, Record<string, Json>>) {
 
 /** The shared responses the hand-described operations refer to. */
 export function sharedResponses(errorSchema: Json): Record<string, Json> {
-  const reply = (status: number): Json => ({ description: ERROR_DESCRIPTIONS[status] ?? STATUS_TEXT[status], content: { 'application/json': { schema: errorSchema } } });
+  const reply = (status: number): Json => ({
+    description: ERROR_DESCRIPTIONS[status] ?? STATUS_TEXT[status],
+    content: { 'application/json': { schema: errorSchema } },
+  });
   return {
-    TokenRefused: { ...reply(400), description: 'The credentials are missing, malformed or wrong (the same answer for an unknown client and a wrong secret).' },
+    TokenRefused: {
+      ...reply(400),
+      description: 'The credentials are missing, malformed or wrong (the same answer for an unknown client and a wrong secret).',
+    },
     Forbidden: { ...reply(403), description: 'A forged or expired link.' },
     NotFound: { ...reply(404), description: 'The file was deleted.' },
     TooManyRequests: { ...reply(429), headers: { 'Retry-After': headerRef('Retry-After') } },

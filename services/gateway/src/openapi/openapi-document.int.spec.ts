@@ -21,7 +21,9 @@ let doc: Json;
 const METHODS = ['get', 'post', 'patch', 'put', 'delete'];
 const operations = () =>
   Object.entries(doc['paths'] as Record<string, Json>).flatMap(([path, item]) =>
-    Object.entries(item).filter(([method]) => METHODS.includes(method)).map(([method, op]) => ({ path, method, op: op as Json })),
+    Object.entries(item)
+      .filter(([method]) => METHODS.includes(method))
+      .map(([method, op]) => ({ path, method, op: op as Json })),
   );
 const deref = (schema: Json): Json => (schema['$ref'] ? doc['components'].schemas[String(schema['$ref']).split('/').pop()!] : schema);
 
@@ -30,7 +32,11 @@ function* properties(node: unknown, name = ''): Generator<[string, Json]> {
   if (Array.isArray(node)) for (const item of node) yield* properties(item, name);
   else if (node && typeof node === 'object') {
     for (const [key, value] of Object.entries(node)) {
-      if (key === 'properties' && value && typeof value === 'object') for (const [prop, schema] of Object.entries(value)) { yield [prop, schema as Json]; yield* properties(schema, prop); }
+      if (key === 'properties' && value && typeof value === 'object')
+        for (const [prop, schema] of Object.entries(value)) {
+          yield [prop, schema as Json];
+          yield* properties(schema, prop);
+        }
       else yield* properties(value, name);
     }
   }
@@ -50,15 +56,20 @@ describe('/openapi.json, named, typed and described', () => {
     const alias = doc['paths']['/estates/{estate_id}'].get;
     expect(alias.operationId).toBe('getEstateUnversioned');
     expect(alias.description).toContain('Alias of `GET /v1/estates/{estate_id}`');
-    const undescribed = Object.entries(doc['components'].schemas as Record<string, Json>).filter(([, schema]) => !schema['description']).map(([name]) => name);
+    const undescribed = Object.entries(doc['components'].schemas as Record<string, Json>)
+      .filter(([, schema]) => !schema['description'])
+      .map(([name]) => name);
     expect(undescribed).toEqual([]);
   });
 
   it('gives every JSON request body an example its route accepts', () => {
-    const missing = operations().filter(({ op }) => op['requestBody']?.content['application/json'] && op['requestBody'].content['application/json'].example === undefined);
+    const missing = operations().filter(
+      ({ op }) => op['requestBody']?.content['application/json'] && op['requestBody'].content['application/json'].example === undefined,
+    );
     expect(missing.map(({ path, method }) => `${method} ${path}`)).toEqual([]);
     const refused = ROUTES.filter((route) => route.body && route.kind !== 'upload').flatMap((route) => {
-      const example = doc['paths'][`/v1${route.path}`]?.[route.method.toLowerCase()] ?? doc['paths'][route.path][route.method.toLowerCase()];
+      const example =
+        doc['paths'][`/v1${route.path}`]?.[route.method.toLowerCase()] ?? doc['paths'][route.path][route.method.toLowerCase()];
       const value = example.requestBody.content['application/json'].example;
       return [route.body!, ...(route.documentedBody ? [route.documentedBody.schema] : [])]
         .map((schema) => schema.safeParse(value))
@@ -70,7 +81,9 @@ describe('/openapi.json, named, typed and described', () => {
   });
 
   it("offers a scope's items only the catalogue's component types of that scope", () => {
-    const roof = deref(doc['paths']['/v1/renovations/{renovation_id}/roofs/{roof_id}/items'].post.requestBody.content['application/json'].schema);
+    const roof = deref(
+      doc['paths']['/v1/renovations/{renovation_id}/roofs/{roof_id}/items'].post.requestBody.content['application/json'].schema,
+    );
     const general = deref(doc['paths']['/v1/renovations/{renovation_id}/items'].post.requestBody.content['application/json'].schema);
     expect(roof.properties.renovation_component_type.enum).toContain('INCLINED_ROOF_INSULATION_OUTSIDE');
     expect(roof.properties.renovation_component_type.enum).not.toContain('CAVITY_WALL_INSULATION');
@@ -83,14 +96,18 @@ describe('/openapi.json, named, typed and described', () => {
       return body && !body.$ref;
     });
     expect(unnamed.map(({ path, method }) => `${method} ${path}`)).toEqual([]);
-    expect(doc['paths']['/v1/estates/{estate_id}'].get.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Estate' });
+    expect(doc['paths']['/v1/estates/{estate_id}'].get.responses['200'].content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/Estate',
+    });
   });
 
   it('types the finished job: metadata with its steps, totals, confidence and renovation_id', () => {
     const job = doc['components'].schemas.CalculationJob;
     expect(job.properties.metadata).toEqual({ $ref: '#/components/schemas/CalculationJobMetadata' });
     const shapes = doc['components'].schemas.CalculationJobMetadata.anyOf.map((s: Json) => s.$ref ?? s);
-    expect(shapes).toEqual(expect.arrayContaining(['#/components/schemas/FinishedTrajectoryJobMetadata', '#/components/schemas/FailedJobMetadata']));
+    expect(shapes).toEqual(
+      expect.arrayContaining(['#/components/schemas/FinishedTrajectoryJobMetadata', '#/components/schemas/FailedJobMetadata']),
+    );
     const finished = doc['components'].schemas.FinishedTrajectoryJobMetadata;
     expect(finished.required).toEqual(expect.arrayContaining(['steps', 'totals', 'confidence_score', 'quality_label', 'renovation_id']));
     expect(finished.properties.steps.items).toEqual({ $ref: '#/components/schemas/TrajectoryStep' });
@@ -98,14 +115,19 @@ describe('/openapi.json, named, typed and described', () => {
 
   it('leaves read-only fields out of bodies and marks them readOnly in replies; instants are date-time; no safe-integer bounds', () => {
     const create = deref(doc['paths']['/v1/estates'].post.requestBody.content['application/json'].schema);
-    for (const field of ['id', 'created_at', 'updated_at', 'quality_label', 'referral_link', 'organization_id']) expect(create.properties).not.toHaveProperty([field]);
+    for (const field of ['id', 'created_at', 'updated_at', 'quality_label', 'referral_link', 'organization_id'])
+      expect(create.properties).not.toHaveProperty([field]);
     const org = deref(doc['paths']['/v1/organizations/{organization_id}'].patch.requestBody.content['application/json'].schema);
     expect(org.properties).not.toHaveProperty(['region']);
     expect(doc['components'].schemas.Estate.properties.quality_label.readOnly).toBe(true);
     expect(doc['components'].schemas.Estate.properties.id.readOnly).toBe(true);
-    const instants = [...properties(doc)].filter(([name, schema]) => /_at$/.test(name) && (schema.type === 'string' || schema.anyOf?.some((s: Json) => s.type === 'string')));
+    const instants = [...properties(doc)].filter(
+      ([name, schema]) => /_at$/.test(name) && (schema.type === 'string' || schema.anyOf?.some((s: Json) => s.type === 'string')),
+    );
     expect(instants.length).toBeGreaterThan(20);
-    const loose = instants.filter(([, schema]) => (schema.format ?? schema.anyOf?.find((s: Json) => s.type === 'string')?.format) !== 'date-time');
+    const loose = instants.filter(
+      ([, schema]) => (schema.format ?? schema.anyOf?.find((s: Json) => s.type === 'string')?.format) !== 'date-time',
+    );
     expect(loose.map(([name]) => name)).toEqual([]);
     expect(JSON.stringify(doc)).not.toMatch(/9007199254740991/);
   });
@@ -113,7 +135,9 @@ describe('/openapi.json, named, typed and described', () => {
   it('says that a PATCH body must change something', () => {
     const patches = operations().filter(({ method, path }) => method === 'patch' && path.startsWith('/v1/'));
     expect(patches.length).toBeGreaterThan(5);
-    expect(patches.filter(({ op }) => deref(op['requestBody'].content['application/json'].schema).minProperties !== 1).map(({ path }) => path)).toEqual([]);
+    expect(
+      patches.filter(({ op }) => deref(op['requestBody'].content['application/json'].schema).minProperties !== 1).map(({ path }) => path),
+    ).toEqual([]);
   });
 });
 
@@ -131,11 +155,15 @@ describe('/openapi.json, how to call', () => {
   it('declares Idempotency-Key on keyed writes, Retry-After on 429 and 503, and the rate-limit headers on answers', () => {
     const keyed = operations().filter(({ method, op }) => method === 'post' && op['security']?.[0]?.oauth2);
     expect(keyed.length).toBeGreaterThan(10);
-    expect(keyed.filter(({ op }) => !op['parameters']?.some((p: Json) => p.name === 'Idempotency-Key')).map(({ path }) => path)).toEqual([]);
+    expect(keyed.filter(({ op }) => !op['parameters']?.some((p: Json) => p.name === 'Idempotency-Key')).map(({ path }) => path)).toEqual(
+      [],
+    );
     const create = doc['paths']['/v1/estates'].post.responses;
     expect(create['429'].headers).toHaveProperty(['Retry-After']);
     expect(create['503'].headers).toHaveProperty(['Retry-After']);
-    expect(Object.keys(create['201'].headers)).toEqual(expect.arrayContaining(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']));
+    expect(Object.keys(create['201'].headers)).toEqual(
+      expect.arrayContaining(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']),
+    );
     expect(create['400'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ErrorBody' });
   });
 

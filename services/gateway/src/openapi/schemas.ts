@@ -38,7 +38,8 @@ export function contractNames(): Map<z.ZodType, string> {
 function kindOf(schema: z.ZodType): string {
   let def = schema._zod.def as { type: string; innerType?: z.ZodType };
   // `.refine()` and `.meta()` keep the kind; `.optional()` / `.nullable()` of a named schema are written around its reference.
-  while ((def.type === 'optional' || def.type === 'nullable' || def.type === 'default') && def.innerType) def = def.innerType._zod.def as typeof def;
+  while ((def.type === 'optional' || def.type === 'nullable' || def.type === 'default') && def.innerType)
+    def = def.innerType._zod.def as typeof def;
   return def.type;
 }
 
@@ -210,7 +211,9 @@ function tidy(value: unknown, io: Io, readOnly: Set<string>): unknown {
         if (Array.isArray(json['required'])) json['required'] = (json['required'] as string[]).filter((key) => !refused.includes(key));
       }
     } else {
-      json['properties'] = Object.fromEntries(Object.entries(properties).map(([key, property]) => [key, readOnly.has(key) ? { ...property, readOnly: true } : property]));
+      json['properties'] = Object.fromEntries(
+        Object.entries(properties).map(([key, property]) => [key, readOnly.has(key) ? { ...property, readOnly: true } : property]),
+      );
     }
   }
   for (const [key, child] of Object.entries(json)) json[key] = tidy(child, io, readOnly);
@@ -228,7 +231,9 @@ export function plainInputNames(document: Json): Json {
     if (name.endsWith('Input') && !schemas[name.slice(0, -'Input'.length)]) renames.set(name, name.slice(0, -'Input'.length));
   }
   if (renames.size === 0) return document;
-  const renamed = mapRefs(document, (ref) => (ref.startsWith(REF) && renames.has(ref.slice(REF.length)) ? REF + renames.get(ref.slice(REF.length))! : ref));
+  const renamed = mapRefs(document, (ref) =>
+    ref.startsWith(REF) && renames.has(ref.slice(REF.length)) ? REF + renames.get(ref.slice(REF.length))! : ref,
+  );
   const components = renamed['components'] as Json;
   components['schemas'] = Object.fromEntries(
     Object.entries(components['schemas'] as Record<string, Json>)

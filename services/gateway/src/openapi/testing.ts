@@ -18,8 +18,15 @@ export async function servedDocument(path = '/openapi.json'): Promise<Record<str
   const bus = createMemoryBus();
   const blobs = await openFsBlobStore({ root: dir });
   const { app } = buildGateway({
-    bus, blobs, downloadSecret: Buffer.alloc(32, 7), logger: pino({ level: 'silent' }),
-    config: loadGatewayConfig({ LOG_LEVEL: 'silent', RENOPATH_ADMIN_TOKEN: 'openapi-test-admin-token', RENOPATH_PUBLIC_URL: 'https://renopath.test' }),
+    bus,
+    blobs,
+    downloadSecret: Buffer.alloc(32, 7),
+    logger: pino({ level: 'silent' }),
+    config: loadGatewayConfig({
+      LOG_LEVEL: 'silent',
+      RENOPATH_ADMIN_TOKEN: 'openapi-test-admin-token',
+      RENOPATH_PUBLIC_URL: 'https://renopath.test',
+    }),
     routes: [...renovationsRoutes, ...calculationsRoutes, ...reportingRoutes],
   });
   try {

@@ -38,7 +38,12 @@ export interface AuthOptions {
  */
 export const authPlugin = fp(
   async (app: FastifyInstance, options: AuthOptions) => {
-    const verifier = new TokenVerifier({ bus: options.bus, issuer: options.issuer, audience: options.audience, ...(options.now ? { now: options.now } : {}) });
+    const verifier = new TokenVerifier({
+      bus: options.bus,
+      issuer: options.issuer,
+      audience: options.audience,
+      ...(options.now ? { now: options.now } : {}),
+    });
     // The admin token is compared as fixed-length MACs under a key of this process, so timing tells nothing of its length.
     const macKey = randomBytes(32);
     const mac = (value: string) => createHmac('sha256', macKey).update(value).digest();

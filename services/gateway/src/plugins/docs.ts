@@ -34,7 +34,11 @@ export const docsPlugin = fp(
     let document: Record<string, unknown> | null = null;
     const documentOf = () => (document ??= buildOpenApiDocument(options));
     // Static mode with a placeholder under another name; `swagger()` (read by swagger-ui) is ours.
-    await app.register(swagger, { mode: 'static', specification: { document: { openapi: '3.1.0', info: { title: 'Renopath API', version: '1.0.0' }, paths: {} } }, decorator: 'staticSwagger' } as never);
+    await app.register(swagger, {
+      mode: 'static',
+      specification: { document: { openapi: '3.1.0', info: { title: 'Renopath API', version: '1.0.0' }, paths: {} } },
+      decorator: 'staticSwagger',
+    } as never);
     app.decorate('swagger', (() => documentOf()) as never);
     await app.register(swaggerUi, {
       routePrefix: '/docs',

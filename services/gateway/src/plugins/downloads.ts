@@ -46,7 +46,10 @@ export const downloadsPlugin = fp(
           .type(found.content_type)
           .headers({
             // `inline` with an ASCII fallback name and, when that differs, the exact name per RFC 6266 / 5987.
-            'content-disposition': contentDisposition(verdict.name, { type: 'inline', fallback: verdict.name.replace(/[^\x20-\x7e]|["\\]/g, '_') }),
+            'content-disposition': contentDisposition(verdict.name, {
+              type: 'inline',
+              fallback: verdict.name.replace(/[^\x20-\x7e]|["\\]/g, '_'),
+            }),
             'content-length': String(found.size),
             'cache-control': 'private, no-store',
             'x-content-type-options': 'nosniff',

@@ -20,7 +20,13 @@ export const errorsPlugin = fp(
       // A path that exists with other methods: 405 with the methods it has (RFC 9110 15.5.6), not an unknown route.
       const allowed = methods.of(path);
       if (allowed.length > 0) {
-        return handleError(new HttpError(405, [`${request.method} is not allowed on ${path}; it takes ${allowed.join(', ')}`], { allow: allowed.join(', ') }), request, reply);
+        return handleError(
+          new HttpError(405, [`${request.method} is not allowed on ${path}; it takes ${allowed.join(', ')}`], {
+            allow: allowed.join(', '),
+          }),
+          request,
+          reply,
+        );
       }
       return handleError(new HttpError(404, [`${request.method} ${path} is not a route of this API`]), request, reply);
     });
@@ -44,13 +50,17 @@ export function frameworkErrors(error: { code?: string }, request: FastifyReques
 export function answerClientError(this: FastifyInstance, err: Error & { code?: string }, socket: Duplex) {
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
   const [status, text, message] =
-    err.code === 'HPE_HEADER_OVERFLOW' ? [431, 'Request Header Fields Too Large', 'request headers are larger than the server accepts']
-    : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? [408, 'Request Timeout', 'the request was not received in time']
-    : [400, 'Bad Request', 'the request is not valid HTTP'];
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'Request Header Fields Too Large', 'request headers are larger than the server accepts']
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'Request Timeout', 'the request was not received in time']
+        : [400, 'Bad Request', 'the request is not valid HTTP'];
   const body = JSON.stringify({ statusCode: status, error: text, message: [message] });
   this.log.debug({ err }, 'client error');
   if (socket.writable) {
-    socket.write(`HTTP/1.1 ${status} ${text}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+    socket.write(
+      `HTTP/1.1 ${status} ${text}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    );
   }
   socket.destroy(err);
 }
@@ -78,7 +88,10 @@ class MethodsByPath {
     let entry = this.patterns.get(url);
     if (!entry) {
       // `:name` matches one segment, `*` the rest; the router ignores a trailing slash.
-      const source = url.split('/').map((segment) => (segment.startsWith(':') ? '[^/]+' : segment === '*' ? '.*' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/');
+      const source = url
+        .split('/')
+        .map((segment) => (segment.startsWith(':') ? '[^/]+' : segment === '*' ? '.*' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+        .join('/');
       entry = { pattern: new RegExp(`^${source}/?$`), methods: new Set() };
       this.patterns.set(url, entry);
     }

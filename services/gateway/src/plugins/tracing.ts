@@ -21,7 +21,10 @@ export const tracingPlugin = fp(async (app: FastifyInstance) => {
     const route = request.routeOptions.url ?? 'unmatched';
     const span = tracer.startSpan(
       `${request.method} ${route}`,
-      { kind: SpanKind.SERVER, attributes: { 'http.request.method': request.method, 'http.route': route, 'renopath.correlation_id': request.id } },
+      {
+        kind: SpanKind.SERVER,
+        attributes: { 'http.request.method': request.method, 'http.route': route, 'renopath.correlation_id': request.id },
+      },
       contextOf({ traceparent: request.headers['traceparent'], tracestate: request.headers['tracestate'] }),
     );
     request.span = span;

@@ -49,7 +49,9 @@ export const serializerCompiler: FastifySerializerCompiler<unknown> = ({ schema,
   let compiled = compiledReplies.get(schema);
   if (compiled === undefined) {
     const json = exactSchema(z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any' }));
-    compiled = keepingBytes(json ? (fastJson(json as unknown as Parameters<typeof fastJson>[0]) as (data: unknown) => string) : JSON.stringify);
+    compiled = keepingBytes(
+      json ? (fastJson(json as unknown as Parameters<typeof fastJson>[0]) as (data: unknown) => string) : JSON.stringify,
+    );
     compiledReplies.set(schema, compiled);
   }
   return compiled;
@@ -76,7 +78,28 @@ function keepingBytes(serialize: (data: unknown) => string): (data: unknown) => 
 }
 const PRIMITIVES = new Set(['string', 'number', 'boolean', 'null']);
 /** Keywords that only constrain values: serializing does not need them. */
-const CONSTRAINTS = new Set(['$schema', 'format', 'pattern', 'minLength', 'maxLength', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'minItems', 'maxItems', 'description', 'readOnly', 'default', 'examples', 'title', 'uniqueItems', 'enum', 'const']);
+const CONSTRAINTS = new Set([
+  '$schema',
+  'format',
+  'pattern',
+  'minLength',
+  'maxLength',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'minItems',
+  'maxItems',
+  'description',
+  'readOnly',
+  'default',
+  'examples',
+  'title',
+  'uniqueItems',
+  'enum',
+  'const',
+]);
 
 /** The schema with what fast-json-stringify writes exactly; null when some part of it is not. */
 function exactSchema(node: unknown): Record<string, unknown> | null {

@@ -43,8 +43,9 @@ export async function declaredRoutes(app: FastifyInstance, options: DeclaredRout
   const settleEffects = async (request: FastifyRequest, reply: FastifyReply, subject: string) => {
     // Only the contexts the write can reach: its own and those consuming its events (issue 9).
     const contexts = contextsToSettle(subject, options.contexts);
-    const settled = await settleAcrossContexts({ bus, contexts, correlationId: request.id, timeoutMs: options.settleTimeoutMs })
-      .catch((err: unknown) => (request.log.warn({ err }, 'a context did not settle in time'), false));
+    const settled = await settleAcrossContexts({ bus, contexts, correlationId: request.id, timeoutMs: options.settleTimeoutMs }).catch(
+      (err: unknown) => (request.log.warn({ err }, 'a context did not settle in time'), false),
+    );
     if (settled) return;
     request.log.warn({ correlation_id: request.id }, 'write answered before every effect was readable');
     reply.header('x-renopath-settled', 'false');
@@ -60,10 +61,12 @@ export async function declaredRoutes(app: FastifyInstance, options: DeclaredRout
     const kind = route.kind ?? 'json';
     const limit = app.limit ? [app.limit as unknown as preValidationAsyncHookHandler] : [];
     const preValidation: Array<preValidationHookHandler | preValidationAsyncHookHandler> =
-      route.auth === 'bearer' ? [app.auth.bearer, ...limit, ...(route.scope ? [requireScope(route.scope)] : [])]
-      // Like the token endpoint: guesses at the admin token are limited per address, before they are checked.
-      : route.auth === 'admin' ? [...limit, app.auth.admin]
-      : limit;
+      route.auth === 'bearer'
+        ? [app.auth.bearer, ...limit, ...(route.scope ? [requireScope(route.scope)] : [])]
+        : // Like the token endpoint: guesses at the admin token are limited per address, before they are checked.
+          route.auth === 'admin'
+          ? [...limit, app.auth.admin]
+          : limit;
     preValidation.push(requestChecks(route));
 
     for (const path of paths) {
@@ -72,11 +75,14 @@ export async function declaredRoutes(app: FastifyInstance, options: DeclaredRout
         url: path.replace(/\{(\w+)\}/g, ':$1'),
         schema: routeSchema(route),
         // The route's schema object is documentation-shaped; the compiler reads its zod parts like the app-wide one.
-        ...(route.invalidBodyStatus && route.invalidBodyStatus !== 400 ? { validatorCompiler: validatorWithStatus(route.invalidBodyStatus) as never } : {}),
+        ...(route.invalidBodyStatus && route.invalidBodyStatus !== 400
+          ? { validatorCompiler: validatorWithStatus(route.invalidBodyStatus) as never }
+          : {}),
         preValidation,
         handler: async (request, reply) => {
           const params = request.params as Record<string, string>;
-          const idempotencyKey = route.method === 'POST' && request.actor ? IdempotencyKeys.keyOf(request.headers['idempotency-key']) : null;
+          const idempotencyKey =
+            route.method === 'POST' && request.actor ? IdempotencyKeys.keyOf(request.headers['idempotency-key']) : null;
           let body: unknown = route.body ? request.body : undefined;
           let upload: Upload | null = null;
           if (kind === 'upload') upload = await readUpload(request, route.accept ?? []);
@@ -85,9 +91,12 @@ export async function declaredRoutes(app: FastifyInstance, options: DeclaredRout
           if (idempotencyKey && request.actor) {
             // `/x` and `/v1/x` are one resource (docs/http-contract.md "General rules"): the route and its ids name the target.
             const target = `${route.method} ${route.path} ${JSON.stringify(params)}`;
-            const fingerprint = IdempotencyKeys.fingerprint(upload ? [target, upload.name, upload.bytes] : [target, JSON.stringify(body ?? null)]);
+            const fingerprint = IdempotencyKeys.fingerprint(
+              upload ? [target, upload.name, upload.bytes] : [target, JSON.stringify(body ?? null)],
+            );
             const claim = await app.idempotency.claim(request.actor.client_id, idempotencyKey, fingerprint);
-            if (claim.kind === 'replay') return send(reply, { ...route, status: claim.status }, route.signLinks ? app.signer.signReply(claim.reply) : claim.reply);
+            if (claim.kind === 'replay')
+              return send(reply, { ...route, status: claim.status }, route.signLinks ? app.signer.signReply(claim.reply) : claim.reply);
             claimed = claim.id;
             serviceKey = IdempotencyKeys.serviceKey(request.actor.client_id, idempotencyKey, fingerprint);
           }
@@ -107,7 +116,13 @@ export async function declaredRoutes(app: FastifyInstance, options: DeclaredRout
               if (!checked.ok) throw new HttpError(checked.status, checked.message);
             }
             // One literal, not spreads of the input: this runs on every request (issue 9).
-            const message: ServiceRequest = { params: input.params, query: input.query, body: input.body, actor: request.actor, correlation_id: request.id };
+            const message: ServiceRequest = {
+              params: input.params,
+              query: input.query,
+              body: input.body,
+              actor: request.actor,
+              correlation_id: request.id,
+            };
             if (serviceKey) message.idempotency_key = serviceKey;
             result = await bus.request(route.subject, message, requestOptions);
           } catch (error) {
@@ -119,7 +134,11 @@ export async function declaredRoutes(app: FastifyInstance, options: DeclaredRout
             if (claimed) await app.idempotency.release(claimed);
             // A page's visitor gets a page: an `html` route renders its own not-found page.
             if (kind === 'html' && route.renderNotFound && error instanceof DomainError && error.status === 404) {
-              return reply.code(404).headers(HTML_HEADERS).type('text/html; charset=utf-8').send(route.renderNotFound((request.query ?? {}) as Record<string, unknown>));
+              return reply
+                .code(404)
+                .headers(HTML_HEADERS)
+                .type('text/html; charset=utf-8')
+                .send(route.renderNotFound((request.query ?? {}) as Record<string, unknown>));
             }
             throw error;
           }
@@ -149,14 +168,20 @@ function requestChecks(route: RouteDef): preValidationHookHandler {
     if (!route.query) {
       // Like unknown body fields, a parameter the route does not take is refused rather than ignored.
       const unknown = Object.keys((request.query ?? {}) as object);
-      if (unknown.length > 0) throw new HttpError(400, unknown.map((key) => `${key} is not an allowed query parameter`));
+      if (unknown.length > 0)
+        throw new HttpError(
+          400,
+          unknown.map((key) => `${key} is not an allowed query parameter`),
+        );
     }
     if (kind !== 'upload' && request.isMultipart()) throw new HttpError(415, ['multipart/form-data is only accepted by upload endpoints']);
     if (route.method === 'POST' && request.actor) IdempotencyKeys.keyOf(request.headers['idempotency-key']);
     if (kind === 'upload') return done();
     // Only the token endpoint takes forms; text/plain and forms elsewhere are a wrong content type (docs/http-contract.md "Errors").
     if (route.body && request.body !== undefined && !isJson(request.headers['content-type'])) {
-      throw new HttpError(415, [`content-type ${String(request.headers['content-type'] ?? '')} is not supported here; send application/json`]);
+      throw new HttpError(415, [
+        `content-type ${String(request.headers['content-type'] ?? '')} is not supported here; send application/json`,
+      ]);
     }
     if (!route.body && route.method !== 'GET' && route.method !== 'DELETE' && request.body !== undefined) {
       throw new HttpError(400, ['this endpoint takes no body']);

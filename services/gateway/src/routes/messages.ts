@@ -7,7 +7,8 @@ export function contractOf(route: RouteDef): MessageContract {
   const contract = Messages[route.subject];
   if (!contract) throw new Error(`${route.method} ${route.path}: no message contract for ${route.subject}`);
   const mismatches = contractMismatches(route, contract);
-  if (mismatches.length > 0) throw new Error(`${route.method} ${route.path} disagrees with the contract of ${route.subject}: ${mismatches.join('; ')}`);
+  if (mismatches.length > 0)
+    throw new Error(`${route.method} ${route.path} disagrees with the contract of ${route.subject}: ${mismatches.join('; ')}`);
   return contract;
 }
 
@@ -25,12 +26,13 @@ export function contractMismatches(route: RouteDef, contract: MessageContract): 
   for (const id of contract.ids) if (!ids.includes(id)) out.push(`the route does not check id ${id}`);
   for (const id of ids) if (!contract.ids.includes(id) && !contract.optionalIds.includes(id)) out.push(`the contract has no id ${id}`);
   const others = names.filter((n) => !ids.includes(n));
-  if (!sameSet(others, contract.params)) out.push(`path parameters ${others.join(', ') || '(none)'} vs contract params ${contract.params.join(', ') || '(none)'}`);
-  if (route.query !== contract.query) out.push('the query schema is not the contract\'s');
+  if (!sameSet(others, contract.params))
+    out.push(`path parameters ${others.join(', ') || '(none)'} vs contract params ${contract.params.join(', ') || '(none)'}`);
+  if (route.query !== contract.query) out.push("the query schema is not the contract's");
   if (route.kind === 'upload') {
-    if (route.body !== undefined || !contract.body) out.push('an upload sends the contract\'s body (the stored file), not a request body');
-  } else if (route.body !== contract.body) out.push('the body schema is not the contract\'s');
-  if ((route.invalidBodyStatus ?? 400) !== contract.invalidBodyStatus) out.push('the invalid-body status is not the contract\'s');
+    if (route.body !== undefined || !contract.body) out.push("an upload sends the contract's body (the stored file), not a request body");
+  } else if (route.body !== contract.body) out.push("the body schema is not the contract's");
+  if ((route.invalidBodyStatus ?? 400) !== contract.invalidBodyStatus) out.push("the invalid-body status is not the contract's");
   return out;
 }
 

@@ -11,7 +11,7 @@ import type { RouteDef } from './route.ts';
 
 const routes: RouteDef[] = [...identityRoutes, ...estatesRoutes, ...renovationsRoutes, ...calculationsRoutes, ...reportingRoutes];
 
-describe('every route sends its subject\'s message contract', () => {
+describe("every route sends its subject's message contract", () => {
   it.each(routes.map((r) => [`${r.method} ${r.path}`, r] as const))('%s', (_, route) => {
     const contract = Messages[route.subject];
     expect(contract, `no contract for ${route.subject}`).toBeDefined();
@@ -23,17 +23,26 @@ describe('every route sends its subject\'s message contract', () => {
 
   const updateEstate = estatesRoutes.find((r) => r.subject === EstatesSubjects.updateEstate)!;
 
-  it('finds a route whose body, ids or path parameters are not its contract\'s', () => {
+  it("finds a route whose body, ids or path parameters are not its contract's", () => {
     const contract = Messages[EstatesSubjects.updateEstate]!;
-    expect(contractMismatches({ ...updateEstate, body: z.object({ name: z.string() }) }, contract)).toEqual(['the body schema is not the contract\'s']);
-    expect(contractMismatches({ ...updateEstate, ids: [] }, contract)).toEqual(['the route does not check id estate_id', 'path parameters estate_id vs contract params (none)']);
-    expect(contractMismatches({ ...updateEstate, invalidBodyStatus: 406 }, contract)).toEqual(['the invalid-body status is not the contract\'s']);
+    expect(contractMismatches({ ...updateEstate, body: z.object({ name: z.string() }) }, contract)).toEqual([
+      "the body schema is not the contract's",
+    ]);
+    expect(contractMismatches({ ...updateEstate, ids: [] }, contract)).toEqual([
+      'the route does not check id estate_id',
+      'path parameters estate_id vs contract params (none)',
+    ]);
+    expect(contractMismatches({ ...updateEstate, invalidBodyStatus: 406 }, contract)).toEqual([
+      "the invalid-body status is not the contract's",
+    ]);
     expect(contractMismatches(updateEstate, contract)).toEqual([]);
     expect(updateEstate.body).toBe(UpdateEstateBody);
   });
 
   it('refuses at start-up a route without a contract or one that disagrees', () => {
-    expect(() => contractOf({ ...updateEstate, subject: 'cmd.estates.no-such-thing' })).toThrow(/no message contract for cmd\.estates\.no-such-thing/);
+    expect(() => contractOf({ ...updateEstate, subject: 'cmd.estates.no-such-thing' })).toThrow(
+      /no message contract for cmd\.estates\.no-such-thing/,
+    );
     expect(() => contractOf({ ...updateEstate, query: z.object({ x: z.string() }) })).toThrow(/query schema is not the contract's/);
     expect(contractOf(updateEstate)).toBe(Messages[EstatesSubjects.updateEstate]);
   });

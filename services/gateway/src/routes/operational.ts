@@ -44,6 +44,9 @@ export async function operationalRoutes(app: FastifyInstance, options: Operation
       const result = results[i]!;
       return !(result.status === 'rejected' && result.reason instanceof BusUnavailableError);
     };
-    return { status: 'ready', contexts: Object.fromEntries(checks.map(([context], i) => [context, reachable(i) ? 'reachable' : 'unreachable'])) };
+    return {
+      status: 'ready',
+      contexts: Object.fromEntries(checks.map(([context], i) => [context, reachable(i) ? 'reachable' : 'unreachable'])),
+    };
   });
 }

@@ -15,35 +15,78 @@ type ReferralReply = Omit<ReportModel, 'estate'> & { estate: Omit<ReportModel['e
 export function referralHtml(reply: unknown): string {
   // An estate without a finished trajectory gets the same page with its current label only.
   const { languages, ...model } = reply as ReferralReply;
-  return renderReferralPage({ ...model, estate: { ...model.estate, photo: null } }, {
-    languages,
-    hrefFor: (language) => `?lang=${encodeURIComponent(language)}`,
-    // No agency setting allows the exact address yet: the page shows what an advert would.
-    showHouseNumber: false,
-  });
+  return renderReferralPage(
+    { ...model, estate: { ...model.estate, photo: null } },
+    {
+      languages,
+      hrefFor: (language) => `?lang=${encodeURIComponent(language)}`,
+      // No agency setting allows the exact address yet: the page shows what an advert would.
+      showHouseNumber: false,
+    },
+  );
 }
 
 export const reportingRoutes: RouteDef[] = [
   {
-    ...reports, prefix: 'v1', method: 'POST', path: `${R}/reports`, subject: S.createReport, operationId: 'createReport', ids: ['renovation_id'], body: CreateReportBody, signLinks: true,
-    status: 200, reply: ReportV1,
-    summary: "Make a PDF report of the renovation (language nl-BE, nl-NL, fr-BE or en; default from the estate's country); `url` downloads it for an hour",
+    ...reports,
+    prefix: 'v1',
+    method: 'POST',
+    path: `${R}/reports`,
+    subject: S.createReport,
+    operationId: 'createReport',
+    ids: ['renovation_id'],
+    body: CreateReportBody,
+    signLinks: true,
+    status: 200,
+    reply: ReportV1,
+    summary:
+      "Make a PDF report of the renovation (language nl-BE, nl-NL, fr-BE or en; default from the estate's country); `url` downloads it for an hour",
     errors: [400, 401, 403, 404],
   },
   {
-    ...reports, prefix: 'v1', method: 'GET', path: `${R}/reports`, subject: S.listReports, operationId: 'listReports', ids: ['renovation_id'], signLinks: true, status: 200, reply: z.array(ReportV1),
-    summary: 'The renovation\'s reports, newest first; `is_outdated` once the renovation, its items or its estate changed after the report was made',
+    ...reports,
+    prefix: 'v1',
+    method: 'GET',
+    path: `${R}/reports`,
+    subject: S.listReports,
+    operationId: 'listReports',
+    ids: ['renovation_id'],
+    signLinks: true,
+    status: 200,
+    reply: z.array(ReportV1),
+    summary:
+      "The renovation's reports, newest first; `is_outdated` once the renovation, its items or its estate changed after the report was made",
     errors: [401, 403, 404],
   },
   {
-    ...reports, prefix: 'both', method: 'GET', path: `${R}/report`, subject: S.oldStyleReport, operationId: 'getCurrentReport', ids: ['renovation_id'], signLinks: true, status: 200, reply: ReportOldStyle,
+    ...reports,
+    prefix: 'both',
+    method: 'GET',
+    path: `${R}/report`,
+    subject: S.oldStyleReport,
+    operationId: 'getCurrentReport',
+    ids: ['renovation_id'],
+    signLinks: true,
+    status: 200,
+    reply: ReportOldStyle,
     summary: "The renovation's newest report in the estate's default language, made now when there is none or it is outdated",
     errors: [401, 403, 404],
   },
   {
-    method: 'GET', path: '/r/{token}', prefix: 'bare', auth: 'none', subject: S.referral, operationId: 'getReferralPage', query: ReferralPageQuery, kind: 'html', render: referralHtml,
-    renderNotFound: (query) => renderReferralNotFound(isReportLanguage(query['lang']) ? query['lang'] : 'en'), status: 200,
-    summary: "Public referral page of an estate: the home's basics, its current and reachable EPC label and the latest trajectory's steps (HTML, no login; `?lang=`)",
-    tag: 'reports', errors: [404],
+    method: 'GET',
+    path: '/r/{token}',
+    prefix: 'bare',
+    auth: 'none',
+    subject: S.referral,
+    operationId: 'getReferralPage',
+    query: ReferralPageQuery,
+    kind: 'html',
+    render: referralHtml,
+    renderNotFound: (query) => renderReferralNotFound(isReportLanguage(query['lang']) ? query['lang'] : 'en'),
+    status: 200,
+    summary:
+      "Public referral page of an estate: the home's basics, its current and reachable EPC label and the latest trajectory's steps (HTML, no login; `?lang=`)",
+    tag: 'reports',
+    errors: [404],
   },
 ];

@@ -33,7 +33,16 @@ export interface ApiClientState {
 export const apiClientStream = (id: string) => `api-client-${id}`;
 
 export const apiClientDecider: Decider<ApiClientCommand, ApiClientEvent, ApiClientState> = {
-  initialState: () => ({ exists: false, revoked: false, user_id: '', organization_id: '', scopes: [], secret_hash: '', webhook_secret_encrypted: null, legacy_webhook_secret: null }),
+  initialState: () => ({
+    exists: false,
+    revoked: false,
+    user_id: '',
+    organization_id: '',
+    scopes: [],
+    secret_hash: '',
+    webhook_secret_encrypted: null,
+    legacy_webhook_secret: null,
+  }),
   decide(command, state) {
     switch (command.type) {
       case 'IssueApiClient': {
@@ -43,12 +52,20 @@ export const apiClientDecider: Decider<ApiClientCommand, ApiClientEvent, ApiClie
       }
       case 'RotateWebhookSecret':
         if (!state.exists || state.revoked) throw new DomainError(404, ['API client not found']);
-        return [{ type: 'ApiClientWebhookSecretRotated', data: { client_id: command.client_id, webhook_secret_encrypted: command.webhook_secret_encrypted } }];
+        return [
+          {
+            type: 'ApiClientWebhookSecretRotated',
+            data: { client_id: command.client_id, webhook_secret_encrypted: command.webhook_secret_encrypted },
+          },
+        ];
       case 'RevokeApiClient':
         if (!state.exists) throw new DomainError(404, ['API client not found']);
         if (state.revoked) return [];
         return [
-          { type: 'ApiClientRevoked', data: { client_id: command.client_id, user_id: state.user_id, organization_id: state.organization_id } },
+          {
+            type: 'ApiClientRevoked',
+            data: { client_id: command.client_id, user_id: state.user_id, organization_id: state.organization_id },
+          },
         ];
     }
   },
@@ -56,7 +73,13 @@ export const apiClientDecider: Decider<ApiClientCommand, ApiClientEvent, ApiClie
     switch (event.type) {
       case 'ApiClientIssued': {
         const { webhook_secret, webhook_secret_encrypted, ...data } = event.data;
-        return { ...state, exists: true, ...data, webhook_secret_encrypted: webhook_secret_encrypted ?? null, legacy_webhook_secret: webhook_secret ?? null };
+        return {
+          ...state,
+          exists: true,
+          ...data,
+          webhook_secret_encrypted: webhook_secret_encrypted ?? null,
+          legacy_webhook_secret: webhook_secret ?? null,
+        };
       }
       case 'ApiClientWebhookSecretRotated':
         return { ...state, webhook_secret_encrypted: event.data.webhook_secret_encrypted, legacy_webhook_secret: null };

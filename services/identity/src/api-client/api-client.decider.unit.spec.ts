@@ -6,15 +6,26 @@ const spec = deciderSpec(apiClientDecider);
 const issued = {
   type: 'ApiClientIssued' as const,
   data: {
-    client_id: 'c1', user_id: 'u1', organization_id: 'o1', scopes: ['estates' as const], secret_hash: 'scrypt$...', webhook_secret_encrypted: 'v1.sealed',
+    client_id: 'c1',
+    user_id: 'u1',
+    organization_id: 'o1',
+    scopes: ['estates' as const],
+    secret_hash: 'scrypt$...',
+    webhook_secret_encrypted: 'v1.sealed',
   },
 };
 
 describe('API client decider', () => {
   it('issues once', () => {
     const { type: _t, ...data } = { type: 'IssueApiClient' as const, ...issued.data };
-    spec.given([]).when({ type: 'IssueApiClient', ...data }).then([issued]);
-    spec.given([issued]).when({ type: 'IssueApiClient', ...data }).thenFails(409);
+    spec
+      .given([])
+      .when({ type: 'IssueApiClient', ...data })
+      .then([issued]);
+    spec
+      .given([issued])
+      .when({ type: 'IssueApiClient', ...data })
+      .thenFails(409);
   });
 
   it('revokes once; a second revocation changes nothing; an unknown client is 404', () => {

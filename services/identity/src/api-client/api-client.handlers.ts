@@ -2,7 +2,16 @@ import { randomUUID } from 'node:crypto';
 import { fold, handleCommand } from '@renopath/platform/service/decider.ts';
 import { DomainError } from '@renopath/platform';
 import { parse } from '@renopath/platform/service/handler-kit.ts';
-import { AdminCreateApiClientBody, DEFAULT_SCOPES, IdentitySubjects as S, SignWebhookBody, type ApiClientCreated, type Scope, type ServiceRequest, type WebhookSecretRotated } from '@renopath/contracts';
+import {
+  AdminCreateApiClientBody,
+  DEFAULT_SCOPES,
+  IdentitySubjects as S,
+  SignWebhookBody,
+  type ApiClientCreated,
+  type Scope,
+  type ServiceRequest,
+  type WebhookSecretRotated,
+} from '@renopath/contracts';
 import { apiClientDecider, apiClientStream } from './api-client.decider.ts';
 import { hashSecret, newSecret, newWebhookSecret } from '../tokens/secrets.ts';
 import type { IdentityKit } from '../kit.ts';
@@ -15,14 +24,28 @@ export function apiClients(kit: IdentityKit) {
 
   /** A new API client; the credentials are the bootstrap's configured ones, else both are made here. */
   async function issueClient(
-    req: ServiceRequest, user_id: string, organization_id: string, scopes: Scope[],
+    req: ServiceRequest,
+    user_id: string,
+    organization_id: string,
+    scopes: Scope[],
     { client_id, client_secret }: { client_id: string; client_secret: string } = { client_id: randomUUID(), client_secret: newSecret() },
   ): Promise<ApiClientCreated & { position: bigint | null }> {
     const webhook_secret = newWebhookSecret();
-    const result = await handleCommand(store, apiClientStream(client_id), apiClientDecider, {
-      type: 'IssueApiClient', client_id, user_id, organization_id, scopes, secret_hash: await hashSecret(client_secret),
-      webhook_secret_encrypted: secrets.seal(webhook_secret, client_id),
-    }, ctx(req));
+    const result = await handleCommand(
+      store,
+      apiClientStream(client_id),
+      apiClientDecider,
+      {
+        type: 'IssueApiClient',
+        client_id,
+        user_id,
+        organization_id,
+        scopes,
+        secret_hash: await hashSecret(client_secret),
+        webhook_secret_encrypted: secrets.seal(webhook_secret, client_id),
+      },
+      ctx(req),
+    );
     return { client_id, client_secret, webhook_secret, user_id, organization_id, scopes, position: result.position };
   }
 
@@ -43,7 +66,13 @@ export function apiClients(kit: IdentityKit) {
     [S.adminRevokeApiClient]: async (req) => {
       const client_id = (req.params['client_id'] ?? '').toLowerCase();
       if (!UUID_PATTERN.test(client_id)) throw new DomainError(404, ['API client not found']);
-      const result = await handleCommand(store, apiClientStream(client_id), apiClientDecider, { type: 'RevokeApiClient', client_id }, ctx(req));
+      const result = await handleCommand(
+        store,
+        apiClientStream(client_id),
+        apiClientDecider,
+        { type: 'RevokeApiClient', client_id },
+        ctx(req),
+      );
       await settle(result.position);
       return { client_id, revoked: true };
     },
@@ -52,9 +81,17 @@ export function apiClients(kit: IdentityKit) {
       const client_id = (req.params['client_id'] ?? '').toLowerCase();
       if (!UUID_PATTERN.test(client_id)) throw new DomainError(404, ['API client not found']);
       const webhook_secret = newWebhookSecret();
-      const result = await handleCommand(store, apiClientStream(client_id), apiClientDecider, {
-        type: 'RotateWebhookSecret', client_id, webhook_secret_encrypted: secrets.seal(webhook_secret, client_id),
-      }, ctx(req));
+      const result = await handleCommand(
+        store,
+        apiClientStream(client_id),
+        apiClientDecider,
+        {
+          type: 'RotateWebhookSecret',
+          client_id,
+          webhook_secret_encrypted: secrets.seal(webhook_secret, client_id),
+        },
+        ctx(req),
+      );
       await settle(result.position);
       return { client_id, webhook_secret };
     },
@@ -66,12 +103,14 @@ export function apiClients(kit: IdentityKit) {
       if (secret === null) throw new DomainError(404, ['API client not found']);
       return { signature: signWebhook(secret, message) };
     },
-
   };
 
   /** The API client's webhook signing secret in clear, for the context that signs webhooks in this process; null when unknown. */
   async function webhookSecret(client_id: string) {
-    const client = fold(apiClientDecider, (await store.readStream(apiClientStream(client_id.toLowerCase()))).map((e) => e as never));
+    const client = fold(
+      apiClientDecider,
+      (await store.readStream(apiClientStream(client_id.toLowerCase()))).map((e) => e as never),
+    );
     if (!client.exists) return null;
     if (client.webhook_secret_encrypted) return secrets.open(client.webhook_secret_encrypted, client_id.toLowerCase());
     return client.legacy_webhook_secret;

@@ -44,8 +44,21 @@ export function regionOf(country: Country, zipcode: string | null): Region | nul
 function organizationRead(org: Omit<Organization, 'region'>): Organization {
   const { id, phone_number, email_address, organization_name, country, street, house_number, house_number_extra, zipcode, place } = org;
   return {
-    id, phone_number, email_address, organization_name, country, region: regionOf(country, zipcode), street, house_number, house_number_extra, zipcode, place,
-    vat_number: org.vat_number, external_id: org.external_id, created_at: org.created_at, updated_at: org.updated_at,
+    id,
+    phone_number,
+    email_address,
+    organization_name,
+    country,
+    region: regionOf(country, zipcode),
+    street,
+    house_number,
+    house_number_extra,
+    zipcode,
+    place,
+    vat_number: org.vat_number,
+    external_id: org.external_id,
+    created_at: org.created_at,
+    updated_at: org.updated_at,
   };
 }
 
@@ -78,7 +91,8 @@ export async function projectDirectory(recorded: RecordedEvent, tx: ReadStoreTx)
       const { items } = await tx.query<MemberDoc>(C.members, { filter: { user_id: user.id } });
       // Organizations the user has not joined keep the names their inviter gave, never the user's own.
       for (const m of items) {
-        if (memberReply(m).status === 'ACTIVE') await tx.put(C.members, memberKey(m.organization_id, m.user_id), { ...m, email_address, first_name, last_name });
+        if (memberReply(m).status === 'ACTIVE')
+          await tx.put(C.members, memberKey(m.organization_id, m.user_id), { ...m, email_address, first_name, last_name });
       }
       return;
     }
@@ -114,7 +128,11 @@ export async function projectDirectory(recorded: RecordedEvent, tx: ReadStoreTx)
         status: 'ACTIVE',
         created_at: existing?.created_at ?? at,
       });
-      await tx.put(C.users, user.id, { ...user, organizations: upsertMembership(user.organizations, organization_id, member_type), updated_at: at });
+      await tx.put(C.users, user.id, {
+        ...user,
+        organizations: upsertMembership(user.organizations, organization_id, member_type),
+        updated_at: at,
+      });
       return;
     }
     case 'OrganizationMemberInvited': {
@@ -124,7 +142,15 @@ export async function projectDirectory(recorded: RecordedEvent, tx: ReadStoreTx)
       if (existing && memberReply(existing).status === 'ACTIVE') return;
       // What the inviter gave: the invitee's own profile is not this organization's to see before they accept.
       await tx.put<MemberDoc>(C.members, key, {
-        id: user_id, email_address, first_name, last_name, member_type, user_id, organization_id, status: 'PENDING', created_at: existing?.created_at ?? at,
+        id: user_id,
+        email_address,
+        first_name,
+        last_name,
+        member_type,
+        user_id,
+        organization_id,
+        status: 'PENDING',
+        created_at: existing?.created_at ?? at,
       });
       return;
     }
@@ -143,7 +169,15 @@ export async function projectDirectory(recorded: RecordedEvent, tx: ReadStoreTx)
     }
     case 'ApiClientIssued': {
       const { client_id, user_id, organization_id, scopes } = event.data;
-      await tx.put<ApiClientDoc>(C.clients, client_id, { client_id, user_id, organization_id, scopes, created_at: at, revoked: false, revoked_at: null });
+      await tx.put<ApiClientDoc>(C.clients, client_id, {
+        client_id,
+        user_id,
+        organization_id,
+        scopes,
+        created_at: at,
+        revoked: false,
+        revoked_at: null,
+      });
       return;
     }
     case 'ApiClientRevoked': {

@@ -1,11 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { regionOf } from './directory.projection.ts';
 
-describe("organization region (the interface: read-only, derived)", () => {
+describe('organization region (the interface: read-only, derived)', () => {
   it('follows the Belgian postal-code ranges at their edges', () => {
     const cases: Array<[string, string]> = [
-      ['1000', 'BRUSSELS'], ['1299', 'BRUSSELS'], ['1300', 'WALLONIA'], ['1499', 'WALLONIA'], ['1500', 'FLANDERS'],
-      ['3999', 'FLANDERS'], ['4000', 'WALLONIA'], ['7999', 'WALLONIA'], ['8000', 'FLANDERS'], ['9999', 'FLANDERS'],
+      ['1000', 'BRUSSELS'],
+      ['1299', 'BRUSSELS'],
+      ['1300', 'WALLONIA'],
+      ['1499', 'WALLONIA'],
+      ['1500', 'FLANDERS'],
+      ['3999', 'FLANDERS'],
+      ['4000', 'WALLONIA'],
+      ['7999', 'WALLONIA'],
+      ['8000', 'FLANDERS'],
+      ['9999', 'FLANDERS'],
     ];
     for (const [zipcode, region] of cases) expect([zipcode, regionOf('BE', zipcode)]).toEqual([zipcode, region]);
   });

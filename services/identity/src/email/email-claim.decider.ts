@@ -15,8 +15,7 @@ export interface EmailClaimState {
 }
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
-export const emailStream = (email: string) =>
-  `email-${createHash('sha256').update(normalizeEmail(email)).digest('hex').slice(0, 40)}`;
+export const emailStream = (email: string) => `email-${createHash('sha256').update(normalizeEmail(email)).digest('hex').slice(0, 40)}`;
 
 const claims = claimDecider<EmailClaimCommand, EmailEvent>({
   claim: 'ClaimEmailAddress',

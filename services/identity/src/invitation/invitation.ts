@@ -5,7 +5,12 @@ import { C, memberKey, memberReply, type MemberDoc } from '../directory/director
 import { normalizeEmail } from '../email/email-claim.decider.ts';
 import { invitationMessage } from '../mail/messages.ts';
 import { newEmailedToken } from '../mail/emailed-token.ts';
-import { organizationDecider, organizationStream, type InvitationTerms, type OrganizationState } from '../organization/organization.decider.ts';
+import {
+  organizationDecider,
+  organizationStream,
+  type InvitationTerms,
+  type OrganizationState,
+} from '../organization/organization.decider.ts';
 import type { Registration } from '../registration/registration.ts';
 import type { IdentityKit } from '../kit.ts';
 
@@ -17,7 +22,12 @@ export function invitations(kit: IdentityKit, { claimEmailAndRegister }: Registr
   const { store, reads, config, now, ctx, settle, deliver } = kit;
 
   /** New invitation terms: the code goes by mail, only its hash into the event. */
-  function invitationTerms(req: ServiceRequest, organization_id: string, person: { email_address: string; first_name: string; last_name: string }, estate_id: string | null) {
+  function invitationTerms(
+    req: ServiceRequest,
+    organization_id: string,
+    person: { email_address: string; first_name: string; last_name: string },
+    estate_id: string | null,
+  ) {
     const invitation_id = newId(req, 'invitation');
     const { token, token_hash } = newEmailedToken(organization_id, invitation_id);
     const terms: InvitationTerms = {
@@ -36,25 +46,52 @@ export function invitations(kit: IdentityKit, { claimEmailAndRegister }: Registr
   async function sendInvitation(state: OrganizationState, user_id: string, terms: InvitationTerms, token: string) {
     const stored = state.pending[user_id];
     if (stored?.invitations[terms.invitation_id]?.token_hash !== terms.token_hash) return;
-    await deliver(invitationMessage({
-      to: terms.email_address, first_name: terms.first_name, organization_name: state.organization_name, member_type: stored.member_type,
-      estate: terms.estate_id !== null, token, expires_at: terms.expires_at, publicUrl: config.publicUrl,
-    }));
+    await deliver(
+      invitationMessage({
+        to: terms.email_address,
+        first_name: terms.first_name,
+        organization_name: state.organization_name,
+        member_type: stored.member_type,
+        estate: terms.estate_id !== null,
+        token,
+        expires_at: terms.expires_at,
+        publicUrl: config.publicUrl,
+      }),
+    );
   }
 
   /**
    * Invites a person into an organization (docs/http-contract.md "Members and invitations"): pending until they accept, whether or not
    * the address has an account, and answered with the names the inviter gave.
    */
-  async function invite(req: ServiceRequest, o: {
-    organization_id: string; actor_user_id: string | null; person: { email_address: string; first_name: string; last_name: string };
-    member_type: MemberType; attach: boolean; estate_id: string | null;
-  }): Promise<MemberDoc> {
+  async function invite(
+    req: ServiceRequest,
+    o: {
+      organization_id: string;
+      actor_user_id: string | null;
+      person: { email_address: string; first_name: string; last_name: string };
+      member_type: MemberType;
+      attach: boolean;
+      estate_id: string | null;
+    },
+  ): Promise<MemberDoc> {
     const { user_id } = await claimEmailAndRegister(req, o.person);
     const { terms, token } = invitationTerms(req, o.organization_id, o.person, o.estate_id);
-    const result = await handleCommand(store, organizationStream(o.organization_id), organizationDecider, {
-      type: 'InviteOrganizationMember', organization_id: o.organization_id, actor_user_id: o.actor_user_id, user_id, member_type: o.member_type, attach: o.attach, invitation: terms,
-    }, ctx(req));
+    const result = await handleCommand(
+      store,
+      organizationStream(o.organization_id),
+      organizationDecider,
+      {
+        type: 'InviteOrganizationMember',
+        organization_id: o.organization_id,
+        actor_user_id: o.actor_user_id,
+        user_id,
+        member_type: o.member_type,
+        attach: o.attach,
+        invitation: terms,
+      },
+      ctx(req),
+    );
     await settle(result.position);
     await sendInvitation(result.state, user_id, terms, token);
     const member = await reads.get<MemberDoc>(C.members, memberKey(o.organization_id, user_id));

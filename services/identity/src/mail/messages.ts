@@ -7,9 +7,18 @@ const ROLE: Record<MemberType, string> = { OWNER: 'an owner', EMPLOYEE: 'an empl
 const day = (iso: string) => iso.slice(0, 10);
 
 export function invitationMessage(o: {
-  to: string; first_name: string; organization_name: string; member_type: MemberType; estate: boolean; token: string; expires_at: string; publicUrl: string;
+  to: string;
+  first_name: string;
+  organization_name: string;
+  member_type: MemberType;
+  estate: boolean;
+  token: string;
+  expires_at: string;
+  publicUrl: string;
 }): MailMessage {
-  const what = o.estate ? `shared a home with you on Renopath, as ${ROLE.CLIENT} of theirs` : `invited you to join them on Renopath as ${ROLE[o.member_type]}`;
+  const what = o.estate
+    ? `shared a home with you on Renopath, as ${ROLE.CLIENT} of theirs`
+    : `invited you to join them on Renopath as ${ROLE[o.member_type]}`;
   return {
     to: o.to,
     subject: o.estate ? `${o.organization_name} shared a home with you on Renopath` : `${o.organization_name} invited you to Renopath`,

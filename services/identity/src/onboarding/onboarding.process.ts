@@ -15,10 +15,18 @@ export const ONBOARDING_PROCESS = 'identity-onboarding';
  * invited), the organization, the API client, across four streams. Every step first looks whether
  * it is already done, so after a crash the same event is handled again and finishes the rest.
  */
-export function startOnboardingProcess(deps: { eventStore: EventStore; readStore: ReadStore; log: Logger; now: () => Date }): ProcessManager {
+export function startOnboardingProcess(deps: {
+  eventStore: EventStore;
+  readStore: ReadStore;
+  log: Logger;
+  now: () => Date;
+}): ProcessManager {
   const { eventStore: store, readStore, log, now } = deps;
   const state = async <S>(decider: Parameters<typeof fold<never, S>>[0], stream: string) =>
-    fold(decider, (await store.readStream(stream)).map((e) => e as never));
+    fold(
+      decider,
+      (await store.readStream(stream)).map((e) => e as never),
+    );
   const registered = async (user_id: string) => (await state(userDecider, userStream(user_id))).exists;
   const holderOf = async (email: string) => (await state(emailClaimDecider, emailStream(email))).user_id;
 
@@ -30,10 +38,22 @@ export function startOnboardingProcess(deps: { eventStore: EventStore; readStore
     // A claim whose user was never registered (cut off before registration came first) is completed.
     const user_id = holder ?? o.user_id;
     if (!(await registered(user_id))) {
-      await handleCommand(store, userStream(user_id), userDecider, { type: 'RegisterUser', user_id, email_address: email, first_name: o.first_name, last_name: o.last_name }, context);
+      await handleCommand(
+        store,
+        userStream(user_id),
+        userDecider,
+        { type: 'RegisterUser', user_id, email_address: email, first_name: o.first_name, last_name: o.last_name },
+        context,
+      );
     }
     try {
-      await handleCommand(store, emailStream(email), emailClaimDecider, { type: 'ClaimEmailAddress', email_address: email, user_id }, context);
+      await handleCommand(
+        store,
+        emailStream(email),
+        emailClaimDecider,
+        { type: 'ClaimEmailAddress', email_address: email, user_id },
+        context,
+      );
     } catch (err) {
       if (!(err instanceof DomainError && err.status === 409)) throw err;
       // Registered by someone else meanwhile: that account is the address's.
@@ -60,18 +80,45 @@ export function startOnboardingProcess(deps: { eventStore: EventStore; readStore
       const found = await owner(o.owner, context);
       user_id = found.user_id;
       const owner_invitation = found.existing
-        ? { ...o.owner_invitation, email_address: normalizeEmail(o.owner.email_address), first_name: o.owner.first_name, last_name: o.owner.last_name, estate_id: null }
+        ? {
+            ...o.owner_invitation,
+            email_address: normalizeEmail(o.owner.email_address),
+            first_name: o.owner.first_name,
+            last_name: o.owner.last_name,
+            estate_id: null,
+          }
         : undefined;
-      await handleCommand(store, organizationStream(o.organization_id), organizationDecider, {
-        type: 'CreateOrganization', organization_id: o.organization_id, profile: o.profile, owner_user_id: user_id, ...(owner_invitation ? { owner_invitation } : {}),
-      }, context);
+      await handleCommand(
+        store,
+        organizationStream(o.organization_id),
+        organizationDecider,
+        {
+          type: 'CreateOrganization',
+          organization_id: o.organization_id,
+          profile: o.profile,
+          owner_user_id: user_id,
+          ...(owner_invitation ? { owner_invitation } : {}),
+        },
+        context,
+      );
     }
     if (!(await state(apiClientDecider, apiClientStream(o.client.client_id))).exists) {
       // A pending owner's client works once they accept (the token endpoint wants an active membership).
-      await handleCommand(store, apiClientStream(o.client.client_id), apiClientDecider, {
-        type: 'IssueApiClient', client_id: o.client.client_id, user_id, organization_id: o.organization_id, scopes: o.client.scopes,
-        secret_hash: o.client.secret_hash, webhook_secret_encrypted: o.client.webhook_secret_encrypted,
-      }, context);
+      await handleCommand(
+        store,
+        apiClientStream(o.client.client_id),
+        apiClientDecider,
+        {
+          type: 'IssueApiClient',
+          client_id: o.client.client_id,
+          user_id,
+          organization_id: o.organization_id,
+          scopes: o.client.scopes,
+          secret_hash: o.client.secret_hash,
+          webhook_secret_encrypted: o.client.webhook_secret_encrypted,
+        },
+        context,
+      );
     }
   }
 

@@ -3,7 +3,16 @@ import { handleCommand } from '@renopath/platform/service/decider.ts';
 import { DomainError } from '@renopath/platform';
 import { isPrivateStream } from '@renopath/platform/service/relay.ts';
 import { newId, parse } from '@renopath/platform/service/handler-kit.ts';
-import { AdminCreateOrganizationBody, DEFAULT_SCOPES, IdentitySubjects as S, type AdminOrganizationCreated, type Organization, type OrganizationProfile, type ServiceRequest, type User } from '@renopath/contracts';
+import {
+  AdminCreateOrganizationBody,
+  DEFAULT_SCOPES,
+  IdentitySubjects as S,
+  type AdminOrganizationCreated,
+  type Organization,
+  type OrganizationProfile,
+  type ServiceRequest,
+  type User,
+} from '@renopath/contracts';
 import { apiClientStream } from '../api-client/api-client.decider.ts';
 import { C } from '../directory/directory.projection.ts';
 import { normalizeEmail } from '../email/email-claim.decider.ts';
@@ -25,7 +34,11 @@ export function onboarding(kit: IdentityKit, { invitationTerms, sendInvitation }
    * Starts the onboarding (one event, which the onboarding process manager carries out) and answers
    * once it is done. The secrets are made here, since the reply is the only place they appear in clear.
    */
-  async function createOrganizationWithOwner(req: ServiceRequest, body: AdminCreateOrganizationBody, clientCredentials?: { client_id: string; client_secret: string }): Promise<AdminOrganizationCreated> {
+  async function createOrganizationWithOwner(
+    req: ServiceRequest,
+    body: AdminCreateOrganizationBody,
+    clientCredentials?: { client_id: string; client_secret: string },
+  ): Promise<AdminOrganizationCreated> {
     const profile = profileOf(body);
     // Refused before anything is stored, so a bad request leaves no trace.
     const problem = zipcodeProblem(profile.zipcode, profile.country);
@@ -36,14 +49,34 @@ export function onboarding(kit: IdentityKit, { invitationTerms, sendInvitation }
     const webhook_secret = newWebhookSecret();
     // Used only when the address already has an account, which is not the operator's to hand an organization to.
     const invitation = invitationTerms(req, organization_id, body.owner, null);
-    const started = await handleCommand(store, onboardingStream(organization_id), onboardingDecider, {
-      type: 'StartOnboarding',
-      organization_id,
-      profile,
-      owner: { user_id: newId(req, 'user'), email_address: normalizeEmail(body.owner.email_address), first_name: body.owner.first_name, last_name: body.owner.last_name },
-      owner_invitation: { invitation_id: invitation.terms.invitation_id, token_hash: invitation.terms.token_hash, expires_at: invitation.terms.expires_at },
-      client: { client_id, scopes: DEFAULT_SCOPES, secret_hash: await hashSecret(client_secret), webhook_secret_encrypted: secrets.seal(webhook_secret, client_id) },
-    }, ctx(req));
+    const started = await handleCommand(
+      store,
+      onboardingStream(organization_id),
+      onboardingDecider,
+      {
+        type: 'StartOnboarding',
+        organization_id,
+        profile,
+        owner: {
+          user_id: newId(req, 'user'),
+          email_address: normalizeEmail(body.owner.email_address),
+          first_name: body.owner.first_name,
+          last_name: body.owner.last_name,
+        },
+        owner_invitation: {
+          invitation_id: invitation.terms.invitation_id,
+          token_hash: invitation.terms.token_hash,
+          expires_at: invitation.terms.expires_at,
+        },
+        client: {
+          client_id,
+          scopes: DEFAULT_SCOPES,
+          secret_hash: await hashSecret(client_secret),
+          webhook_secret_encrypted: secrets.seal(webhook_secret, client_id),
+        },
+      },
+      ctx(req),
+    );
     if (started.position !== null) {
       try {
         await onboardings.waitFor(started.position, config.settleTimeoutMs);
@@ -60,11 +93,23 @@ export function onboarding(kit: IdentityKit, { invitationTerms, sendInvitation }
     const [organization, user] = await Promise.all([reads.get<Organization>(C.organizations, organization_id), getUser(user_id)]);
     const owner: User = pendingOwner
       ? // Only what the operator gave: the account's own profile and other organizations are not shown.
-        { ...user!, email_address: invitation.terms.email_address, first_name: body.owner.first_name, last_name: body.owner.last_name, external_id: null, organizations: [], pending_email_address: null }
+        {
+          ...user!,
+          email_address: invitation.terms.email_address,
+          first_name: body.owner.first_name,
+          last_name: body.owner.last_name,
+          external_id: null,
+          organizations: [],
+          pending_email_address: null,
+        }
       : user!;
     return {
-      organization: organization!, user: owner, owner_status: pendingOwner ? 'PENDING' : 'ACTIVE',
-      client_id, client_secret, webhook_secret,
+      organization: organization!,
+      user: owner,
+      owner_status: pendingOwner ? 'PENDING' : 'ACTIVE',
+      client_id,
+      client_secret,
+      webhook_secret,
     };
   }
 
@@ -91,7 +136,7 @@ export function onboarding(kit: IdentityKit, { invitationTerms, sendInvitation }
 
   /** Whether the store holds an event besides the context's private streams (the signing keys come first). */
   async function holdsDomainEvents(): Promise<boolean> {
-    for (let after = 0n; ;) {
+    for (let after = 0n; ; ) {
       const page = await store.readAll({ after, maxCount: 50 });
       if (page.length === 0) return false;
       if (page.some((e) => !isPrivateStream(e.stream))) return true;
@@ -105,7 +150,12 @@ export function onboarding(kit: IdentityKit, { invitationTerms, sendInvitation }
     const client_secret = credentials.client_secret ?? newSecret();
     // A fixed key per client: a bootstrap cut off by a crash is resumed on the next start, each step written once.
     const req: ServiceRequest = {
-      actor: null, correlation_id: `bootstrap-${randomUUID()}`, idempotency_key: `bootstrap:${client_id}`, params: {}, query: {}, body: {},
+      actor: null,
+      correlation_id: `bootstrap-${randomUUID()}`,
+      idempotency_key: `bootstrap:${client_id}`,
+      params: {},
+      query: {},
+      body: {},
     };
     if (await holdsDomainEvents()) {
       const started = (await store.readStream(onboardingStream(newId(req, 'organization')))).length > 0;
@@ -116,7 +166,11 @@ export function onboarding(kit: IdentityKit, { invitationTerms, sendInvitation }
     }
     const created = await createOrganizationWithOwner(
       req,
-      { organization_name: 'Demo organization', country: 'BE', owner: { email_address: 'demo@renopath.example', first_name: 'Demo', last_name: 'User' } },
+      {
+        organization_name: 'Demo organization',
+        country: 'BE',
+        owner: { email_address: 'demo@renopath.example', first_name: 'Demo', last_name: 'User' },
+      },
       { client_id, client_secret },
     );
     return { client_id: created.client_id, client_secret, organization_id: created.organization.id, user_id: created.user.id };

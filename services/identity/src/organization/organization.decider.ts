@@ -20,7 +20,13 @@ export interface InvitationTerms {
 
 export type OrganizationCommand =
   /** `owner_invitation`: the owner's address already has an account, which must accept before it owns anything. */
-  | { type: 'CreateOrganization'; organization_id: string; profile: OrganizationProfile; owner_user_id: string; owner_invitation?: InvitationTerms }
+  | {
+      type: 'CreateOrganization';
+      organization_id: string;
+      profile: OrganizationProfile;
+      owner_user_id: string;
+      owner_invitation?: InvitationTerms;
+    }
   /** `actor_user_id` null: the operator (admin API), who is not bound by the owner rule. */
   | { type: 'UpdateOrganization'; organization_id: string; actor_user_id: string | null; changes: Partial<OrganizationProfile> }
   /**
@@ -58,8 +64,17 @@ export interface OrganizationState extends OrganizationProfile {
 export const INVALID_INVITATION = () => new DomainError(400, ['the invitation code is not valid or has expired']);
 
 const NO_PROFILE: OrganizationProfile = {
-  phone_number: null, email_address: null, organization_name: '', country: 'BE', street: null, house_number: null,
-  house_number_extra: null, zipcode: null, place: null, vat_number: null, external_id: null,
+  phone_number: null,
+  email_address: null,
+  organization_name: '',
+  country: 'BE',
+  street: null,
+  house_number: null,
+  house_number_extra: null,
+  zipcode: null,
+  place: null,
+  vat_number: null,
+  external_id: null,
 };
 
 /** The 400 message when `zipcode` is not a postal code of `country` (the energy model's one definition of both), else null. */
@@ -99,7 +114,10 @@ export const organizationDecider: Decider<OrganizationCommand, OrganizationEvent
         return [
           { type: 'OrganizationCreated', data: { organization_id, ...profile } },
           owner_invitation
-            ? { type: 'OrganizationMemberInvited', data: { organization_id, user_id: owner_user_id, member_type: 'OWNER', ...owner_invitation } }
+            ? {
+                type: 'OrganizationMemberInvited',
+                data: { organization_id, user_id: owner_user_id, member_type: 'OWNER', ...owner_invitation },
+              }
             : { type: 'OrganizationMemberAdded', data: { organization_id, user_id: owner_user_id, member_type: 'OWNER' } },
         ];
       }
@@ -133,7 +151,12 @@ export const organizationDecider: Decider<OrganizationCommand, OrganizationEvent
           const invitation = pending.invitations[command.invitation_id];
           if (!invitation) continue;
           if (!sameHash(invitation.token_hash, command.token_hash) || Date.parse(command.now) >= Date.parse(invitation.expires_at)) break;
-          return [{ type: 'OrganizationMemberAdded', data: { organization_id: command.organization_id, user_id, member_type: pending.member_type } }];
+          return [
+            {
+              type: 'OrganizationMemberAdded',
+              data: { organization_id: command.organization_id, user_id, member_type: pending.member_type },
+            },
+          ];
         }
         // Used (the membership is active and the invitation gone), withdrawn, expired or never issued.
         throw INVALID_INVITATION();

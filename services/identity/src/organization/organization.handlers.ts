@@ -1,7 +1,16 @@
 import { handleCommand } from '@renopath/platform/service/decider.ts';
 import { DomainError } from '@renopath/platform';
 import { actorOf, parse } from '@renopath/platform/service/handler-kit.ts';
-import { AcceptInvitationBody, AddOrganizationMemberBody, AttachClientMemberBody, IdentitySubjects as S, UpdateOrganizationBody, type InvitationAcceptance, type Organization, type ServiceRequest } from '@renopath/contracts';
+import {
+  AcceptInvitationBody,
+  AddOrganizationMemberBody,
+  AttachClientMemberBody,
+  IdentitySubjects as S,
+  UpdateOrganizationBody,
+  type InvitationAcceptance,
+  type Organization,
+  type ServiceRequest,
+} from '@renopath/contracts';
 import { C, memberKey, memberReply, type MemberDoc } from '../directory/directory.projection.ts';
 import { readEmailedToken } from '../mail/emailed-token.ts';
 import { INVALID_INVITATION, organizationDecider, organizationStream } from './organization.decider.ts';
@@ -28,9 +37,18 @@ export function organizationHandlers(kit: IdentityKit, { requireMembership, requ
       const organization_id = req.params['organization_id'] ?? '';
       requireTokenOrganization(actor, organization_id);
       const { region: _readOnly, ...changes } = parse(UpdateOrganizationBody, req.body);
-      const result = await handleCommand(store, organizationStream(organization_id), organizationDecider, {
-        type: 'UpdateOrganization', organization_id, actor_user_id: actor.user_id, changes,
-      }, ctx(req));
+      const result = await handleCommand(
+        store,
+        organizationStream(organization_id),
+        organizationDecider,
+        {
+          type: 'UpdateOrganization',
+          organization_id,
+          actor_user_id: actor.user_id,
+          changes,
+        },
+        ctx(req),
+      );
       await settle(result.position);
       return await reads.get<Organization>(C.organizations, organization_id);
     },
@@ -39,8 +57,11 @@ export function organizationHandlers(kit: IdentityKit, { requireMembership, requ
       const organization_id = req.params['organization_id'] ?? '';
       const membership = await requireMembership(actorOf(req), organization_id);
       // Clients (invited buyers) read their estates, not the agency's staff and other buyers (docs/http-contract.md "Authentication, roles and rate limits").
-      if (membership.member_type === 'CLIENT') throw new DomainError(403, ['clients may not list the organization\'s members']);
-      const { items } = await reads.query<MemberDoc>(C.members, { filter: { organization_id }, sort: [{ field: 'created_at', order: 'ASC' }] });
+      if (membership.member_type === 'CLIENT') throw new DomainError(403, ["clients may not list the organization's members"]);
+      const { items } = await reads.query<MemberDoc>(C.members, {
+        filter: { organization_id },
+        sort: [{ field: 'created_at', order: 'ASC' }],
+      });
       return items.map(memberReply);
     },
 
@@ -54,7 +75,14 @@ export function organizationHandlers(kit: IdentityKit, { requireMembership, requ
       const role = org.members[actor.user_id];
       if (!org.exists || !role) throw new DomainError(404, ['organization not found']);
       if (role !== 'OWNER') throw new DomainError(403, ['only an owner of the organization may do this']);
-      return invite(req, { organization_id, actor_user_id: actor.user_id, person: body, member_type: body.member_type, attach: false, estate_id: null });
+      return invite(req, {
+        organization_id,
+        actor_user_id: actor.user_id,
+        person: body,
+        member_type: body.member_type,
+        attach: false,
+        estate_id: null,
+      });
     },
 
     [S.acceptInvitation]: async (req): Promise<InvitationAcceptance> => {
@@ -66,9 +94,19 @@ export function organizationHandlers(kit: IdentityKit, { requireMembership, requ
       const invitee = Object.entries(before.pending).find(([, p]) => p.invitations[invitation_id]);
       if (!invitee) throw INVALID_INVITATION();
       const [user_id, pending] = invitee;
-      const result = await handleCommand(store, organizationStream(organization_id), organizationDecider, {
-        type: 'AcceptOrganizationInvitation', organization_id, invitation_id, token_hash: read.token_hash, now: now().toISOString(),
-      }, ctx(req));
+      const result = await handleCommand(
+        store,
+        organizationStream(organization_id),
+        organizationDecider,
+        {
+          type: 'AcceptOrganizationInvitation',
+          organization_id,
+          invitation_id,
+          token_hash: read.token_hash,
+          now: now().toISOString(),
+        },
+        ctx(req),
+      );
       await settle(result.position);
       const estate_ids = [...new Set(Object.values(pending.invitations).flatMap((i) => (i.estate_id ? [i.estate_id] : [])))];
       return { organization_id, user_id, member_type: result.state.members[user_id] ?? pending.member_type, status: 'ACTIVE', estate_ids };
@@ -81,9 +119,18 @@ export function organizationHandlers(kit: IdentityKit, { requireMembership, requ
       // The interface names the path parameter `member_id`; it is the member's user id.
       const user_id = req.params['member_id'] ?? '';
       const before = await reads.get<MemberDoc>(C.members, memberKey(organization_id, user_id));
-      const result = await handleCommand(store, organizationStream(organization_id), organizationDecider, {
-        type: 'RemoveOrganizationMember', organization_id, actor_user_id: actor.user_id, user_id,
-      }, ctx(req));
+      const result = await handleCommand(
+        store,
+        organizationStream(organization_id),
+        organizationDecider,
+        {
+          type: 'RemoveOrganizationMember',
+          organization_id,
+          actor_user_id: actor.user_id,
+          user_id,
+        },
+        ctx(req),
+      );
       await settle(result.position);
       return before && memberReply(before);
     },
@@ -93,9 +140,15 @@ export function organizationHandlers(kit: IdentityKit, { requireMembership, requ
       const org = await orgState(organization_id);
       if (!org.exists) throw new DomainError(404, ['organization not found']);
       // The estates context checked that the caller may write the estate; an active member keeps their role.
-      return invite(req, { organization_id, actor_user_id: null, person, member_type: 'CLIENT', attach: true, estate_id: estate_id ?? null });
+      return invite(req, {
+        organization_id,
+        actor_user_id: null,
+        person,
+        member_type: 'CLIENT',
+        attach: true,
+        estate_id: estate_id ?? null,
+      });
     },
-
   };
 
   return handlers;

@@ -20,7 +20,12 @@ export const REGISTRATION_PROCESS = 'identity-registration';
  * old address released. The request does all three; a crash after the update leaves the old one
  * held, so the manager releases it here too (a release by a user who no longer holds it is a no-op).
  */
-export function startRegistrationProcess(deps: { eventStore: EventStore; readStore: ReadStore; log: Logger; now: () => Date }): ProcessManager {
+export function startRegistrationProcess(deps: {
+  eventStore: EventStore;
+  readStore: ReadStore;
+  log: Logger;
+  now: () => Date;
+}): ProcessManager {
   const { eventStore, readStore, log, now } = deps;
   return runProcessManager({
     name: REGISTRATION_PROCESS,
@@ -37,15 +42,30 @@ export function startRegistrationProcess(deps: { eventStore: EventStore; readSto
         const { user_id, changes } = IdentityEvents.UserUpdated.parse(event.data);
         if (changes.email_address === undefined) return;
         const before = (await eventStore.readStream(userStream(user_id))).filter((e) => e.revision < event.revision);
-        const previous = fold(userDecider, before.map((e) => e as never)).email_address;
+        const previous = fold(
+          userDecider,
+          before.map((e) => e as never),
+        ).email_address;
         if (previous && previous !== changes.email_address) {
-          await handleCommand(eventStore, emailStream(previous), emailClaimDecider, { type: 'ReleaseEmailAddress', email_address: previous, user_id }, context);
+          await handleCommand(
+            eventStore,
+            emailStream(previous),
+            emailClaimDecider,
+            { type: 'ReleaseEmailAddress', email_address: previous, user_id },
+            context,
+          );
         }
         return;
       }
       const { user_id, email_address } = IdentityEvents.UserRegistered.parse(event.data);
       try {
-        await handleCommand(eventStore, emailStream(email_address), emailClaimDecider, { type: 'ClaimEmailAddress', email_address, user_id }, context);
+        await handleCommand(
+          eventStore,
+          emailStream(email_address),
+          emailClaimDecider,
+          { type: 'ClaimEmailAddress', email_address, user_id },
+          context,
+        );
       } catch (err) {
         if (err instanceof DomainError && err.status === 409) return;
         throw err;

@@ -21,15 +21,32 @@ export function registration(kit: IdentityKit) {
     // Derived from an idempotency key: a retry after a crash finds its own user, which is not an "existing" account.
     const mine = newId(req, 'user');
     const holder = await claimOf(email);
-    const registered = async (id: string) => fold(userDecider, (await store.readStream(userStream(id))).map((e) => e as never)).exists;
-    if (holder && holder !== mine && (await registered(holder))) return { user_id: holder, position: null as bigint | null, existing: true };
+    const registered = async (id: string) =>
+      fold(
+        userDecider,
+        (await store.readStream(userStream(id))).map((e) => e as never),
+      ).exists;
+    if (holder && holder !== mine && (await registered(holder)))
+      return { user_id: holder, position: null as bigint | null, existing: true };
     // A claim whose user was never registered (cut off by a crash before registration came first) is completed here.
     const user_id = holder ?? mine;
     let position: bigint | null = null;
     if (!(await registered(user_id))) {
-      position = (await handleCommand(store, userStream(user_id), userDecider, {
-        type: 'RegisterUser', user_id, email_address: email, first_name: owner.first_name, last_name: owner.last_name,
-      }, ctx(req))).position;
+      position = (
+        await handleCommand(
+          store,
+          userStream(user_id),
+          userDecider,
+          {
+            type: 'RegisterUser',
+            user_id,
+            email_address: email,
+            first_name: owner.first_name,
+            last_name: owner.last_name,
+          },
+          ctx(req),
+        )
+      ).position;
     }
     if (position !== null) {
       try {

@@ -11,7 +11,14 @@ const KEYLEN = 32;
  * Verified when the client id is unknown (or revoked), so that answer costs what a known id's
  * does: timing does not tell which ids exist. Same parameters as real hashes; no secret matches it.
  */
-const DUMMY_HASH = ['scrypt', PARAMS.N, PARAMS.r, PARAMS.p, 'cmVub3BhdGgtZHVtbXktc2FsdA==', Buffer.alloc(KEYLEN, 0x5a).toString('base64')].join('$');
+const DUMMY_HASH = [
+  'scrypt',
+  PARAMS.N,
+  PARAMS.r,
+  PARAMS.p,
+  'cmVub3BhdGgtZHVtbXktc2FsdA==',
+  Buffer.alloc(KEYLEN, 0x5a).toString('base64'),
+].join('$');
 
 /**
  * scrypt runs on libuv's thread pool, which file I/O (uploads, the blob store) shares. At most
@@ -58,9 +65,7 @@ const gate = new ScryptGate(SCRYPT_CONCURRENCY, SCRYPT_QUEUE);
 const scrypt = (secret: string, salt: Buffer, keylen: number, options: ScryptOptions) =>
   gate.run(
     () =>
-      new Promise<Buffer>((resolve, reject) =>
-        scryptCb(secret, salt, keylen, options, (err, key) => (err ? reject(err) : resolve(key))),
-      ),
+      new Promise<Buffer>((resolve, reject) => scryptCb(secret, salt, keylen, options, (err, key) => (err ? reject(err) : resolve(key)))),
   );
 
 export const newSecret = () => randomBytes(32).toString('hex');
@@ -82,7 +87,10 @@ export async function verifySecret(secret: string, stored: string | null): Promi
   if (alg !== 'scrypt' || !n || !r || !p || !salt || !hash) return false;
   const expected = Buffer.from(hash, 'base64');
   const key = await scrypt(secret, Buffer.from(salt, 'base64'), expected.length, {
-    N: Number(n), r: Number(r), p: Number(p), maxmem: PARAMS.maxmem,
+    N: Number(n),
+    r: Number(r),
+    p: Number(p),
+    maxmem: PARAMS.maxmem,
   });
   return timingSafeEqual(key, expected) && stored !== null;
 }

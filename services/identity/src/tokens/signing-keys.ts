@@ -2,7 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { exportJWK, generateKeyPair, importJWK, SignJWT, type JWK } from 'jose';
-import { exact, NO_STREAM, WrongExpectedRevisionError, type EventStore, type ExpectedRevision, type NewEvent, type RecordedEvent } from '@renopath/platform';
+import {
+  exact,
+  NO_STREAM,
+  WrongExpectedRevisionError,
+  type EventStore,
+  type ExpectedRevision,
+  type NewEvent,
+  type RecordedEvent,
+} from '@renopath/platform';
 import type { AccessTokenClaims, Jwks } from '@renopath/contracts';
 import type { SecretBox } from '../webhook-secrets/secret-box.ts';
 
@@ -120,7 +128,10 @@ export class SigningKeys {
 
   private async readStream(): Promise<void> {
     const shared = this.options.shared!;
-    const events = await shared.eventStore.readStream(SIGNING_KEYS_STREAM, this.revision === null ? {} : { fromRevision: this.revision + 1n });
+    const events = await shared.eventStore.readStream(
+      SIGNING_KEYS_STREAM,
+      this.revision === null ? {} : { fromRevision: this.revision + 1n },
+    );
     if (events.length === 0) return;
     const known = new Set(this.keys.map((k) => k.kid));
     for (const event of events) {
@@ -132,7 +143,9 @@ export class SigningKeys {
     }
     this.revision = events.at(-1)!.revision;
     const now = this.options.now().getTime();
-    this.keys = this.keys.filter((k) => now - Date.parse(k.created_at) < this.horizon()).sort((a, b) => Date.parse(a.created_at) - Date.parse(b.created_at));
+    this.keys = this.keys
+      .filter((k) => now - Date.parse(k.created_at) < this.horizon())
+      .sort((a, b) => Date.parse(a.created_at) - Date.parse(b.created_at));
     await this.persist();
   }
 
@@ -153,7 +166,12 @@ export class SigningKeys {
     const events: NewEvent[] = keys.map((k) => ({
       event_id: randomUUID(),
       type: SIGNING_KEY_ADDED,
-      data: { kid: k.kid, created_at: k.created_at, public_jwk: k.public_jwk, sealed_private_jwk: secrets.seal(JSON.stringify(k.private_jwk), sealedFor(k.kid)) } satisfies SigningKeyAdded as unknown as Record<string, unknown>,
+      data: {
+        kid: k.kid,
+        created_at: k.created_at,
+        public_jwk: k.public_jwk,
+        sealed_private_jwk: secrets.seal(JSON.stringify(k.private_jwk), sealedFor(k.kid)),
+      } satisfies SigningKeyAdded as unknown as Record<string, unknown>,
       metadata: { actor: { user_id: null, client_id: null }, correlation_id: k.kid, causation_id: null },
       occurred_at: k.created_at,
     }));
@@ -233,7 +251,9 @@ export class SigningKeys {
       await this.refresh();
     }
     const now = this.options.now().getTime();
-    return { keys: this.keys.filter((k) => now - Date.parse(k.created_at) < this.horizon()).map((k) => k.public_jwk as Record<string, unknown>) };
+    return {
+      keys: this.keys.filter((k) => now - Date.parse(k.created_at) < this.horizon()).map((k) => k.public_jwk as Record<string, unknown>),
+    };
   }
 
   async sign(claims: Omit<AccessTokenClaims, 'iat' | 'exp' | 'jti'>, ttlSeconds: number): Promise<string> {

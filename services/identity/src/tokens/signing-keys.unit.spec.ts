@@ -12,7 +12,13 @@ const claims = { iss: 'iss', aud: 'aud', sub: 'u', org: 'o', client_id: 'c', sco
 const DAY = 86_400_000;
 
 const verifies = async (token: string, keys: SigningKeys, at = new Date()) =>
-  (await jwtVerify(token, createLocalJWKSet((await keys.jwks()) as unknown as JSONWebKeySet), { issuer: 'iss', audience: 'aud', currentDate: at })).payload.sub;
+  (
+    await jwtVerify(token, createLocalJWKSet((await keys.jwks()) as unknown as JSONWebKeySet), {
+      issuer: 'iss',
+      audience: 'aud',
+      currentDate: at,
+    })
+  ).payload.sub;
 
 describe('SigningKeys', () => {
   let dir: string | null = null;
@@ -32,13 +38,23 @@ describe('SigningKeys', () => {
   it('makes one new key when several tokens are signed at once as rotation falls due', async () => {
     dir = await mkdtemp(join(tmpdir(), 'signing-keys-'));
     let now = Date.parse('2026-01-01T00:00:00.000Z');
-    const keys = await SigningKeys.open({ file: join(dir, 'keys.json'), rotateAfterMs: DAY, tokenTtlMs: 3600_000, now: () => new Date(now) });
+    const keys = await SigningKeys.open({
+      file: join(dir, 'keys.json'),
+      rotateAfterMs: DAY,
+      tokenTtlMs: 3600_000,
+      now: () => new Date(now),
+    });
     now += DAY + 1;
     // Concurrent rotations each generated a key and raced on one temp file (ENOENT on the second rename).
     const tokens = await Promise.all(Array.from({ length: 4 }, () => keys.sign(claims, 3600)));
     expect(tokens).toHaveLength(4);
     expect((await keys.jwks()).keys).toHaveLength(2);
-    const reopened = await SigningKeys.open({ file: join(dir, 'keys.json'), rotateAfterMs: DAY, tokenTtlMs: 3600_000, now: () => new Date(now) });
+    const reopened = await SigningKeys.open({
+      file: join(dir, 'keys.json'),
+      rotateAfterMs: DAY,
+      tokenTtlMs: 3600_000,
+      now: () => new Date(now),
+    });
     expect((await reopened.jwks()).keys.map((k) => k['kid'])).toEqual((await keys.jwks()).keys.map((k) => k['kid']));
   });
 

@@ -18,7 +18,10 @@ export function tokenHandlers(kit: IdentityKit) {
     [S.issueToken]: async (req) => {
       const body = parse(TokenRequestBody, req.body);
       const events = UUID_PATTERN.test(body.client_id) ? await store.readStream(apiClientStream(body.client_id.toLowerCase())) : [];
-      const client = fold(apiClientDecider, events.map((e) => e as never));
+      const client = fold(
+        apiClientDecider,
+        events.map((e) => e as never),
+      );
       const known = client.exists && !client.revoked;
       // An unknown or revoked id is checked against a dummy hash: its answer takes as long as a wrong secret's.
       const matches = await verifySecret(body.client_secret, known ? client.secret_hash : null);
@@ -27,7 +30,14 @@ export function tokenHandlers(kit: IdentityKit) {
       const user = await getUser(client.user_id);
       if (!user?.organizations.some((m) => m.organization_id === client.organization_id)) throw INVALID_CLIENT;
       const access_token = await keys.sign(
-        { iss: config.issuer, aud: config.audience, sub: client.user_id, org: client.organization_id, client_id: body.client_id.toLowerCase(), scope: client.scopes.join(' ') },
+        {
+          iss: config.issuer,
+          aud: config.audience,
+          sub: client.user_id,
+          org: client.organization_id,
+          client_id: body.client_id.toLowerCase(),
+          scope: client.scopes.join(' '),
+        },
         config.tokenTtlSeconds,
       );
       return { access_token, expires_in: config.tokenTtlSeconds, token_type: 'Bearer' } satisfies TokenReply;
@@ -39,7 +49,6 @@ export function tokenHandlers(kit: IdentityKit) {
       const { items } = await reads.query<ApiClientDoc>(C.clients, { filter: { revoked: true } });
       return { client_ids: items.map((c) => c.client_id) };
     },
-
   };
 
   return handlers;

@@ -1,7 +1,13 @@
 import { fold, handleCommand } from '@renopath/platform/service/decider.ts';
 import { DomainError } from '@renopath/platform';
 import { actorOf, parse } from '@renopath/platform/service/handler-kit.ts';
-import { ConfirmEmailChangeBody, IdentitySubjects as S, UpdateUserBody, type EmailChangeConfirmation, type ServiceRequest } from '@renopath/contracts';
+import {
+  ConfirmEmailChangeBody,
+  IdentitySubjects as S,
+  UpdateUserBody,
+  type EmailChangeConfirmation,
+  type ServiceRequest,
+} from '@renopath/contracts';
 import { emailClaimDecider, emailStream, normalizeEmail } from '../email/email-claim.decider.ts';
 import { addressInUseMessage, emailChangeMessage } from '../mail/messages.ts';
 import { newEmailedToken, readEmailedToken } from '../mail/emailed-token.ts';
@@ -34,17 +40,26 @@ export function userHandlers(kit: IdentityKit, { authorizeUserAccess }: Access) 
       if (changingAddress && user_id !== actor.user_id) throw new DomainError(403, ['only the user may change their own email address']);
       let position: bigint | null = null;
       if (Object.keys(changes).length > 0) {
-        position = (await handleCommand(store, userStream(user_id), userDecider, { type: 'UpdateUser', user_id, changes }, ctx(req))).position;
+        position = (await handleCommand(store, userStream(user_id), userDecider, { type: 'UpdateUser', user_id, changes }, ctx(req)))
+          .position;
       }
       if (changingAddress) {
         const { token, token_hash } = newEmailedToken(user_id);
         const expires_at = new Date(now().getTime() + EMAIL_CHANGE_TTL_MS).toISOString();
-        const requested = await handleCommand(store, userStream(user_id), userDecider, { type: 'RequestEmailChange', user_id, email_address: email, token_hash, expires_at }, ctx(req));
+        const requested = await handleCommand(
+          store,
+          userStream(user_id),
+          userDecider,
+          { type: 'RequestEmailChange', user_id, email_address: email, token_hash, expires_at },
+          ctx(req),
+        );
         position = requested.position ?? position;
         // The same answer whether or not the address has an account: its owner gets a neutral note, no code.
         const taken = (await claimOf(email)) !== null;
         if (requested.state.pending_email?.token_hash === token_hash) {
-          await deliver(taken ? addressInUseMessage({ to: email }) : emailChangeMessage({ to: email, token, expires_at, publicUrl: config.publicUrl }));
+          await deliver(
+            taken ? addressInUseMessage({ to: email }) : emailChangeMessage({ to: email, token, expires_at, publicUrl: config.publicUrl }),
+          );
         }
       }
       await settle(position);
@@ -56,11 +71,20 @@ export function userHandlers(kit: IdentityKit, { authorizeUserAccess }: Access) 
       const read = readEmailedToken(token, 1);
       if (!read) throw INVALID_EMAIL_CHANGE();
       const [user_id] = read.ids as [string];
-      const state = fold(userDecider, (await store.readStream(userStream(user_id))).map((e) => e as never));
+      const state = fold(
+        userDecider,
+        (await store.readStream(userStream(user_id))).map((e) => e as never),
+      );
       const at = now().toISOString();
       const email = confirmableAddress(state, read.token_hash, at);
       try {
-        await handleCommand(store, emailStream(email), emailClaimDecider, { type: 'ClaimEmailAddress', email_address: email, user_id }, ctx(req));
+        await handleCommand(
+          store,
+          emailStream(email),
+          emailClaimDecider,
+          { type: 'ClaimEmailAddress', email_address: email, user_id },
+          ctx(req),
+        );
       } catch (err) {
         // Taken since the request: the code cannot complete, and says no more than any other bad code.
         if (err instanceof DomainError && err.status === 409) throw INVALID_EMAIL_CHANGE();
@@ -68,16 +92,33 @@ export function userHandlers(kit: IdentityKit, { authorizeUserAccess }: Access) 
       }
       let confirmed;
       try {
-        confirmed = await handleCommand(store, userStream(user_id), userDecider, { type: 'ConfirmEmailChange', user_id, token_hash: read.token_hash, now: at }, ctx(req));
+        confirmed = await handleCommand(
+          store,
+          userStream(user_id),
+          userDecider,
+          { type: 'ConfirmEmailChange', user_id, token_hash: read.token_hash, now: at },
+          ctx(req),
+        );
       } catch (err) {
-        await handleCommand(store, emailStream(email), emailClaimDecider, { type: 'ReleaseEmailAddress', email_address: email, user_id }, ctx(req));
+        await handleCommand(
+          store,
+          emailStream(email),
+          emailClaimDecider,
+          { type: 'ReleaseEmailAddress', email_address: email, user_id },
+          ctx(req),
+        );
         throw err;
       }
-      await handleCommand(store, emailStream(state.email_address), emailClaimDecider, { type: 'ReleaseEmailAddress', email_address: state.email_address, user_id }, ctx(req));
+      await handleCommand(
+        store,
+        emailStream(state.email_address),
+        emailClaimDecider,
+        { type: 'ReleaseEmailAddress', email_address: state.email_address, user_id },
+        ctx(req),
+      );
       await settle(confirmed.position);
       return { user_id, email_address: email };
     },
-
   };
 
   return handlers;

@@ -24,9 +24,17 @@ async function identity() {
   const bus = createMemoryBus();
   const eventStore = openSqliteEventStore({ file: ':memory:' });
   const readStore = openSqliteReadStore({ file: ':memory:' });
-  closers.push(() => eventStore.close(), () => readStore.close(), () => bus.close());
+  closers.push(
+    () => eventStore.close(),
+    () => readStore.close(),
+    () => bus.close(),
+  );
   const service = await startIdentity({
-    bus, eventStore, readStore, mailer, log: pino({ level: 'silent' }),
+    bus,
+    eventStore,
+    readStore,
+    mailer,
+    log: pino({ level: 'silent' }),
     keys: await SigningKeys.open({ file: null, rotateAfterMs: 86_400_000, tokenTtlMs: 60_000, now: () => new Date() }),
     secrets: new SecretBox(randomBytes(32)),
     config: { issuer: 'renopath', audience: 'renopath', tokenTtlSeconds: 60, settleTimeoutMs: 5000, publicUrl: 'http://127.0.0.1' },
@@ -44,7 +52,10 @@ describe('cmd.identity.sign-webhook', () => {
     const secret = (await service.webhookSecret(client_id))!;
     const body = JSON.stringify({ type: 'calculation_job.finished', timestamp: new Date().toISOString(), data: { id: 'j' } });
     const timestamp = Math.floor(Date.now() / 1000);
-    const reply = await bus.request<{ signature: string }>(IdentitySubjects.signWebhook, request({ client_id, id: 'msg_1', timestamp, body }));
+    const reply = await bus.request<{ signature: string }>(
+      IdentitySubjects.signWebhook,
+      request({ client_id, id: 'msg_1', timestamp, body }),
+    );
 
     expect(Object.keys(reply)).toEqual(['signature']);
     expect(JSON.stringify(reply)).not.toContain(secret.replace(/^whsec_/, ''));
@@ -58,6 +69,8 @@ describe('cmd.identity.sign-webhook', () => {
     const unknown = bus.request(IdentitySubjects.signWebhook, request({ client_id: randomUUID(), id: 'msg_1', timestamp: 1, body: '{}' }));
     await expect(unknown).rejects.toBeInstanceOf(DomainError);
     await expect(unknown).rejects.toMatchObject({ status: 404 });
-    await expect(bus.request(IdentitySubjects.signWebhook, request({ client_id: 'c', id: 'msg_1' }))).rejects.toMatchObject({ status: 400 });
+    await expect(bus.request(IdentitySubjects.signWebhook, request({ client_id: 'c', id: 'msg_1' }))).rejects.toMatchObject({
+      status: 400,
+    });
   });
 });

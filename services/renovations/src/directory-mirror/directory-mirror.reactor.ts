@@ -31,7 +31,12 @@ export const roleId = (organization_id: string, user_id: string) => `${organizat
  * (access follows the token's organization and the role there, docs/http-contract.md) and users' external ids.
  * Writes are idempotent (a put or delete by key), so a redelivery changes nothing.
  */
-export function startDirectoryMirrorReactor(options: { bus: Bus; readStore: ReadStore; log: Logger; settlement?: Settlement }): Promise<Closeable> {
+export function startDirectoryMirrorReactor(options: {
+  bus: Bus;
+  readStore: ReadStore;
+  log: Logger;
+  settlement?: Settlement;
+}): Promise<Closeable> {
   const { bus, readStore, log } = options;
   const tracked = options.settlement?.reactor(IDENTITY_CONSUMER, ['identity']);
   const subjects = ['OrganizationMemberAdded', 'OrganizationMemberRemoved', 'UserUpdated'].map((type) => `evt.identity.${type}`);
@@ -40,7 +45,9 @@ export function startDirectoryMirrorReactor(options: { bus: Bus; readStore: Read
       switch (envelope.type) {
         case 'OrganizationMemberAdded': {
           const { organization_id, user_id, member_type } = IdentityEvents.OrganizationMemberAdded.parse(envelope.data);
-          await readStore.transaction((tx) => tx.put<RoleDoc>(D.roles, roleId(organization_id, user_id), { organization_id, user_id, member_type }));
+          await readStore.transaction((tx) =>
+            tx.put<RoleDoc>(D.roles, roleId(organization_id, user_id), { organization_id, user_id, member_type }),
+          );
           return;
         }
         case 'OrganizationMemberRemoved': {

@@ -46,7 +46,10 @@ export function startEstateMirrorReactor(options: {
     const schema = EstateEvents[envelope.type as EstateEventType];
     const parsed = schema?.safeParse(envelope.data);
     if (parsed && !parsed.success) {
-      log.error({ event_id: envelope.event_id, type: envelope.type, issues: parsed.error.issues.slice(0, 5) }, 'estates event does not match its contract; skipped');
+      log.error(
+        { event_id: envelope.event_id, type: envelope.type, issues: parsed.error.issues.slice(0, 5) },
+        'estates event does not match its contract; skipped',
+      );
     } else if (parsed?.success) {
       const event = { type: envelope.type, data: parsed.data } as EstateEvent;
       const snapshot = await readStore.transaction(async (tx) => {
@@ -55,7 +58,12 @@ export function startEstateMirrorReactor(options: {
         if (doc && doc.revision >= envelope.revision) return doc.snapshot;
         const next = applyEstateEvent(doc?.snapshot ?? null, event);
         if (!next) return null;
-        await tx.put<EstateMirrorDoc>(M.estates, estate_id, { id: estate_id, revision: envelope.revision, organization_id: next.organization_id, snapshot: next });
+        await tx.put<EstateMirrorDoc>(M.estates, estate_id, {
+          id: estate_id,
+          revision: envelope.revision,
+          organization_id: next.organization_id,
+          snapshot: next,
+        });
         if ((event.type === 'EstateMemberAdded' && event.data.status !== 'PENDING') || event.type === 'EstateMemberActivated') {
           const { user_id, organization_id } = event.data;
           await tx.put<EstateMemberDoc>(M.estateMembers, `${estate_id}:${user_id}`, { estate_id, user_id, organization_id });

@@ -10,7 +10,11 @@ type Floor = Snapshot['floors'][number];
 const NESTED = ['address', 'commercial_context', 'energy_context', 'dimensions'] as const;
 
 /** A partial change merged into a record; nested objects (`dimensions`, `address` ...) merge field by field. */
-function merge<T extends Record<string, unknown>>(current: T, changes: Record<string, unknown>, nested: readonly string[] = ['dimensions']): T {
+function merge<T extends Record<string, unknown>>(
+  current: T,
+  changes: Record<string, unknown>,
+  nested: readonly string[] = ['dimensions'],
+): T {
   const next: Record<string, unknown> = { ...current };
   for (const [key, value] of Object.entries(changes)) {
     if (value === undefined) continue;
@@ -86,8 +90,19 @@ export function applyEstateEvent(s: Snapshot | null, event: EstateEvent): Snapsh
 
 /** Events after which the renovations of the estate are recomputed (files, media and members change no figure). */
 export const FIGURE_EVENTS: ReadonlySet<EstateEvent['type']> = new Set([
-  'EstateUpdated', 'RoofAdded', 'RoofUpdated', 'RoofRemoved', 'FloorAdded', 'FloorUpdated', 'FloorRemoved',
-  'RoomAdded', 'RoomUpdated', 'RoomRemoved', 'StaircaseAdded', 'StaircaseUpdated', 'StaircaseRemoved',
+  'EstateUpdated',
+  'RoofAdded',
+  'RoofUpdated',
+  'RoofRemoved',
+  'FloorAdded',
+  'FloorUpdated',
+  'FloorRemoved',
+  'RoomAdded',
+  'RoomUpdated',
+  'RoomRemoved',
+  'StaircaseAdded',
+  'StaircaseUpdated',
+  'StaircaseRemoved',
 ]);
 
 export function findRoof(s: Snapshot, roof_id: string) {

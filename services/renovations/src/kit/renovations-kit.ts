@@ -21,15 +21,24 @@ export const notFound = (what: string) => new DomainError(404, [`${what} not fou
 export type RenovationsKit = ReturnType<typeof renovationsKit>;
 
 /** What the context's handlers and queries share: storage, its copies of estates and roles, who may do what. */
-export function renovationsKit(deps: { store: EventStore; reads: ReadStore; projection: Projection; config: RenovationsConfig; log: Logger; now: () => Date }) {
+export function renovationsKit(deps: {
+  store: EventStore;
+  reads: ReadStore;
+  projection: Projection;
+  config: RenovationsConfig;
+  log: Logger;
+  now: () => Date;
+}) {
   const { store, reads, config, now } = deps;
   const year = () => now().getUTCFullYear();
   const settle = readYourWrites(deps.projection, config.settleTimeoutMs);
 
   // ---- who may do what: the token's organization and role there, and estate memberships (docs/http-contract.md) ----
 
-  const estateOf = async (estate_id: string): Promise<Snapshot | null> => (await reads.get<EstateMirrorDoc>(M.estates, estate_id))?.snapshot ?? null;
-  const roleOf = async (actor: Actor) => (await reads.get<RoleDoc>(D.roles, roleId(actor.organization_id, actor.user_id)))?.member_type ?? null;
+  const estateOf = async (estate_id: string): Promise<Snapshot | null> =>
+    (await reads.get<EstateMirrorDoc>(M.estates, estate_id))?.snapshot ?? null;
+  const roleOf = async (actor: Actor) =>
+    (await reads.get<RoleDoc>(D.roles, roleId(actor.organization_id, actor.user_id)))?.member_type ?? null;
 
   /**
    * Owners and employees of the estate's organization, and its estate members (clients may build
@@ -97,7 +106,9 @@ export function renovationsKit(deps: { store: EventStore; reads: ReadStore; proj
     const role = await roleOf(actor);
     if (!role) return null;
     if (isWriterRole(role)) return { organization_id: actor.organization_id };
-    const { items } = await reads.query<EstateMemberDoc>(M.estateMembers, { filter: { user_id: actor.user_id, organization_id: actor.organization_id } });
+    const { items } = await reads.query<EstateMemberDoc>(M.estateMembers, {
+      filter: { user_id: actor.user_id, organization_id: actor.organization_id },
+    });
     return items.length ? { estate_id: { $in: items.map((m) => m.estate_id) } } : null;
   }
 

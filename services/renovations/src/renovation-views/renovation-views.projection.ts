@@ -39,9 +39,18 @@ export function applyRenovationEvent(doc: RenovationDoc | null, e: Applied): Ren
   if (event.type === 'RenovationCreated') {
     const { renovation_id, estate_id, organization_id, renovation_name } = event.data;
     return {
-      id: renovation_id, estate_id, organization_id, renovation_name,
-      created_at: e.occurred_at, updated_at: e.occurred_at, deleted_at: null, revision, created_position: position, updated_position: position,
-      items: [], valuation: null,
+      id: renovation_id,
+      estate_id,
+      organization_id,
+      renovation_name,
+      created_at: e.occurred_at,
+      updated_at: e.occurred_at,
+      deleted_at: null,
+      revision,
+      created_position: position,
+      updated_position: position,
+      items: [],
+      valuation: null,
     };
   }
   if (!doc) return doc;

@@ -14,24 +14,51 @@ const estate = flemishHouse();
 function recorded(commands: RenovationCommand[]) {
   const events: RenovationEvent[] = [];
   for (const c of commands) events.push(...renovationDecider.decide(c, fold(renovationDecider, events)));
-  return events.map((e, i) => ({ ...e, revision: BigInt(i), position: BigInt(i + 1), occurred_at: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString() }) as unknown as RecordedEvent);
+  return events.map(
+    (e, i) =>
+      ({
+        ...e,
+        revision: BigInt(i),
+        position: BigInt(i + 1),
+        occurred_at: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(),
+      }) as unknown as RecordedEvent,
+  );
 }
 
 describe('renovation views', () => {
   const events = recorded([
     { type: 'CreateRenovation', renovation_id: RENOVATION, renovation_name: 'Dak', estate, year: 2026 },
-    { type: 'AddRenovationItem', renovation_id: RENOVATION, item_id: 'aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee', placement: ON_ROOF, renovation_component_type: 'ROOF_COVERING_TILES', count: 1, estate, year: 2026 },
+    {
+      type: 'AddRenovationItem',
+      renovation_id: RENOVATION,
+      item_id: 'aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee',
+      placement: ON_ROOF,
+      renovation_component_type: 'ROOF_COVERING_TILES',
+      count: 1,
+      estate,
+      year: 2026,
+    },
     { type: 'DeleteRenovation', renovation_id: RENOVATION, reason: 'DELETED' },
   ]);
 
   it('given the events, the record carries the totals and the overview the items by place', () => {
     const doc = replayRenovation(events.slice(0, 4))!;
     const record = renderRecord(doc);
-    expect(record).toMatchObject({ id: RENOVATION, estate_id: estate.estate_id, renovation_name: 'Dak', energy_efficiency_type: 'EPC_FLANDERS' });
+    expect(record).toMatchObject({
+      id: RENOVATION,
+      estate_id: estate.estate_id,
+      renovation_name: 'Dak',
+      energy_efficiency_type: 'EPC_FLANDERS',
+    });
     const overview = renderOverview(doc, estate);
-    expect(overview.details.roofs).toEqual([{ roof_id: ON_ROOF.roof_id, items: [expect.objectContaining({ renovation_component_type: 'ROOF_COVERING_TILES' })] }]);
+    expect(overview.details.roofs).toEqual([
+      { roof_id: ON_ROOF.roof_id, items: [expect.objectContaining({ renovation_component_type: 'ROOF_COVERING_TILES' })] },
+    ]);
     const all = [...overview.details.roofs.flatMap((r) => r.items), ...overview.details.derived];
-    expect(overview.summary.total_estimated_cost).toBeCloseTo(all.reduce((s, i) => s + i.estimated_cost, 0), 2);
+    expect(overview.summary.total_estimated_cost).toBeCloseTo(
+      all.reduce((s, i) => s + i.estimated_cost, 0),
+      2,
+    );
     expect(record.estimated_cost).toBe(overview.summary.total_estimated_cost);
   });
 

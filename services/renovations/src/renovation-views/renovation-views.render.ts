@@ -37,13 +37,31 @@ function selectionTreeOf(type: string): Array<Record<string, SelectionNode>> {
 }
 
 const NO_FIGURES: ItemFigures = {
-  quantity: 0, unit: 'piece', priced_as: null, estimated_cost: 0, estimated_vat_cost: 0, vat_rate: 0, subsidy_amount: 0,
-  grant_category: null, scheme: null, conditions: [], sources: { price_row: null, vat_case: null, grant_rules: [] }, issues: [],
+  quantity: 0,
+  unit: 'piece',
+  priced_as: null,
+  estimated_cost: 0,
+  estimated_vat_cost: 0,
+  vat_rate: 0,
+  subsidy_amount: 0,
+  grant_category: null,
+  scheme: null,
+  conditions: [],
+  sources: { price_row: null, vat_case: null, grant_rules: [] },
+  issues: [],
 };
 
 const placementIds = (p: ItemPlacement) => ({ roof_id: p.roof_id, floor_id: p.floor_id, room_id: p.room_id, staircase_id: p.staircase_id });
 
-function itemReply(id: string, type: string, count: number, scope: RenovationItem['scope'], ids: ReturnType<typeof placementIds>, f: ItemFigures, supports: string[]): RenovationItem {
+function itemReply(
+  id: string,
+  type: string,
+  count: number,
+  scope: RenovationItem['scope'],
+  ids: ReturnType<typeof placementIds>,
+  f: ItemFigures,
+  supports: string[],
+): RenovationItem {
   return {
     id,
     root_renovation_component_type: rootTypeOf(type),
@@ -70,7 +88,15 @@ function itemReply(id: string, type: string, count: number, scope: RenovationIte
 
 export function renderItem(doc: RenovationDoc, item: ItemState): RenovationItem {
   const figures = doc.valuation?.items[item.item_id] ?? NO_FIGURES;
-  return itemReply(item.item_id, item.renovation_component_type, item.count, item.placement.scope, placementIds(item.placement), figures, []);
+  return itemReply(
+    item.item_id,
+    item.renovation_component_type,
+    item.count,
+    item.placement.scope,
+    placementIds(item.placement),
+    figures,
+    [],
+  );
 }
 
 export function renderDerived(doc: RenovationDoc): RenovationItem[] {
@@ -116,7 +142,12 @@ export function renderOverview(doc: RenovationDoc, estate: RenovationEstateSnaps
       if (!rooms.has(p.room_id)) {
         const found = estate ? findOnFloor(estate, 'rooms', p.room_id) : null;
         const type = (found?.part as { estate_room_type?: string } | undefined)?.estate_room_type ?? null;
-        rooms.set(p.room_id, { room_id: p.room_id, floor_id: p.floor_id ?? found?.floor.id ?? p.room_id, estate_room_type: type, items: [] });
+        rooms.set(p.room_id, {
+          room_id: p.room_id,
+          floor_id: p.floor_id ?? found?.floor.id ?? p.room_id,
+          estate_room_type: type,
+          items: [],
+        });
       }
       rooms.get(p.room_id)!.items.push(reply);
     } else if (p.scope === 'STAIRCASE' && p.staircase_id) {
@@ -159,7 +190,11 @@ export function renderGrants(doc: RenovationDoc) {
   );
 }
 
-export function renderSearchEntry(doc: RenovationDoc, estate: RenovationEstateSnapshot | null, managingExternalId: string | null): RenovationSearchEntry {
+export function renderSearchEntry(
+  doc: RenovationDoc,
+  estate: RenovationEstateSnapshot | null,
+  managingExternalId: string | null,
+): RenovationSearchEntry {
   const t = totalsOf(doc);
   const address = estate?.fields.address;
   return {
@@ -183,7 +218,12 @@ export function renderSearchEntry(doc: RenovationDoc, estate: RenovationEstateSn
   };
 }
 
-const CATALOGUE_SCOPE: Record<ItemPlacement['scope'], ClientScope> = { GENERAL: 'general', ROOF: 'roof', ROOM: 'room', STAIRCASE: 'staircase' };
+const CATALOGUE_SCOPE: Record<ItemPlacement['scope'], ClientScope> = {
+  GENERAL: 'general',
+  ROOF: 'roof',
+  ROOM: 'room',
+  STAIRCASE: 'staircase',
+};
 
 /** The roots a client may add in this place on this estate, each with its full selection tree (nothing selected). */
 export function renderAvailableItems(estate: RenovationEstateSnapshot, placement: ItemPlacement) {

@@ -9,7 +9,9 @@ import { C, replayRenovation, type RenovationDoc } from './renovation-views.proj
 import { renderGrants, renderOverview, renderRecord, renderSearchEntry } from './renovation-views.render.ts';
 
 /** Reading renovations: the lists, one renovation, its overview (now or as of a moment), grants, search, history. */
-export function renovationQueries(kit: RenovationsKit): Record<'list' | 'get' | 'overview' | 'overviewV1' | 'governmentGrants' | 'search' | 'history', Handler> {
+export function renovationQueries(
+  kit: RenovationsKit,
+): Record<'list' | 'get' | 'overview' | 'overviewV1' | 'governmentGrants' | 'search' | 'history', Handler> {
   const { store, reads, renovationFor, visibility, estateOf } = kit;
 
   /** The renovation now, or replayed to `as_of` (its past stays readable after a delete). */
@@ -33,7 +35,10 @@ export function renovationQueries(kit: RenovationsKit): Record<'list' | 'get' | 
       if (!filter) return [];
       const { items: docs } = await reads.query<RenovationDoc>(C.renovations, {
         filter: { ...filter, deleted_at: null },
-        sort: [{ field: 'created_at', order: 'DESC' }, { field: 'created_position', order: 'DESC' }],
+        sort: [
+          { field: 'created_at', order: 'DESC' },
+          { field: 'created_position', order: 'DESC' },
+        ],
       });
       return docs.map(renderRecord);
     },
@@ -57,7 +62,17 @@ export function renovationQueries(kit: RenovationsKit): Record<'list' | 'get' | 
         const total_pages = Math.ceil(total / page_size);
         const prev_page = page > 1 ? Math.min(page - 1, Math.max(total_pages, 1)) : null;
         const next_page = page < total_pages ? page + 1 : null;
-        return { page, page_size, total_pages, prev_page, next_page, total, has_prev_page: prev_page !== null, has_next_page: next_page !== null, data };
+        return {
+          page,
+          page_size,
+          total_pages,
+          prev_page,
+          next_page,
+          total,
+          has_prev_page: prev_page !== null,
+          has_next_page: next_page !== null,
+          data,
+        };
       };
       const visible = await visibility(actor);
       if (!visible) return envelope(0, []);
@@ -80,7 +95,10 @@ export function renovationQueries(kit: RenovationsKit): Record<'list' | 'get' | 
       const order = q.sort_order ?? 'DESC';
       const { items: docs, total } = await reads.query<RenovationDoc>(C.renovations, {
         filter,
-        sort: [{ field: sortBy, order }, { field: sortBy === 'created_at' ? 'created_position' : 'updated_position', order }],
+        sort: [
+          { field: sortBy, order },
+          { field: sortBy === 'created_at' ? 'created_position' : 'updated_position', order },
+        ],
         page,
         pageSize: page_size,
       });
@@ -98,16 +116,18 @@ export function renovationQueries(kit: RenovationsKit): Record<'list' | 'get' | 
     history: async (req) => {
       const { doc } = await renovationFor(req, { deleted: true });
       const events = await store.readStream(renovationStream(doc.id));
-      return events.map((e): RenovationHistoryEntry => ({
-        event_id: e.event_id,
-        type: e.type,
-        revision: Number(e.revision),
-        occurred_at: e.occurred_at,
-        actor: e.metadata.actor,
-        correlation_id: e.metadata.correlation_id,
-        causation_id: e.metadata.causation_id,
-        data: e.data,
-      }));
+      return events.map(
+        (e): RenovationHistoryEntry => ({
+          event_id: e.event_id,
+          type: e.type,
+          revision: Number(e.revision),
+          occurred_at: e.occurred_at,
+          actor: e.metadata.actor,
+          correlation_id: e.metadata.correlation_id,
+          causation_id: e.metadata.causation_id,
+          data: e.data,
+        }),
+      );
     },
   };
 }

@@ -25,9 +25,17 @@ const YEAR = 2026;
 
 /** The reference house of the planner (1960, uninsulated, Gent). */
 const GENT_1960: PropertyDescription = {
-  year_built: 1960, estate_format: 'SEMI_OPEN', habitable_space_m2: 150, zip_code: '9000', country: 'BE',
-  heating_type: 'GAS', heating_device: 'NON_CONDENSING_BOILER', window_glazing_type: 'SINGLE_GLAZING',
-  inclined_roof_insulation_type: 'NONE', outer_wall_insulation_type: 'NONE', solid_ground_floor_insulation_type: 'NONE',
+  year_built: 1960,
+  estate_format: 'SEMI_OPEN',
+  habitable_space_m2: 150,
+  zip_code: '9000',
+  country: 'BE',
+  heating_type: 'GAS',
+  heating_device: 'NON_CONDENSING_BOILER',
+  window_glazing_type: 'SINGLE_GLAZING',
+  inclined_roof_insulation_type: 'NONE',
+  outer_wall_insulation_type: 'NONE',
+  solid_ground_floor_insulation_type: 'NONE',
 };
 
 /** The estate a trajectory job makes of its request (estateFromProperty), as this context's mirror holds it. */
@@ -39,8 +47,14 @@ function estateOf(property: PropertyDescription): RenovationEstateSnapshot {
     organization_id: ORG_ID,
     fields: fieldsOf({ ...own, address, energy_context }),
     roofs: roofs.map((r, i) => ({
-      id: i === 0 ? ROOF_ID : crypto.randomUUID(), estate_roof_type: r.estate_roof_type!, surface_m2: r.surface_m2, insulation_type: r.insulation_type,
-      is_decking_present: null, name: null, pitch_degrees: null, dimensions: { height_cm: null },
+      id: i === 0 ? ROOF_ID : crypto.randomUUID(),
+      estate_roof_type: r.estate_roof_type!,
+      surface_m2: r.surface_m2,
+      insulation_type: r.insulation_type,
+      is_decking_present: null,
+      name: null,
+      pitch_degrees: null,
+      dimensions: { height_cm: null },
     })),
     floors: [],
     members: [],
@@ -57,10 +71,19 @@ async function setUp(estate: RenovationEstateSnapshot) {
   const eventStore = openSqliteEventStore({ file: ':memory:' });
   const readStore = openSqliteReadStore({ file: ':memory:' });
   const bus = createMemoryBus();
-  closers.push(() => eventStore.close(), () => readStore.close(), () => bus.close());
+  closers.push(
+    () => eventStore.close(),
+    () => readStore.close(),
+    () => bus.close(),
+  );
   // What the estates and identity mirrors would hold: the estate, and the caller as an employee of its organization.
   await readStore.transaction(async (tx) => {
-    await tx.put<EstateMirrorDoc>(M.estates, estate.estate_id, { id: estate.estate_id, revision: 0, organization_id: ORG_ID, snapshot: estate });
+    await tx.put<EstateMirrorDoc>(M.estates, estate.estate_id, {
+      id: estate.estate_id,
+      revision: 0,
+      organization_id: ORG_ID,
+      snapshot: estate,
+    });
     await tx.put<RoleDoc>(D.roles, roleId(ORG_ID, USER), { organization_id: ORG_ID, user_id: USER, member_type: 'EMPLOYEE' });
   });
   const service = await startRenovations({ bus, eventStore, readStore, log: pino({ level: 'silent' }), config: { settleTimeoutMs: 5000 } });
@@ -68,8 +91,19 @@ async function setUp(estate: RenovationEstateSnapshot) {
   return { bus, eventStore };
 }
 
-const ACTOR: Actor = { user_id: USER, organization_id: ORG_ID, client_id: 'c', scopes: ['estates', 'renovations', 'calculations', 'reports', 'organization'] };
-const request = (body: unknown, params: Record<string, string> = {}, actor: Actor = ACTOR): ServiceRequest => ({ actor, correlation_id: 'job', params, query: {}, body });
+const ACTOR: Actor = {
+  user_id: USER,
+  organization_id: ORG_ID,
+  client_id: 'c',
+  scopes: ['estates', 'renovations', 'calculations', 'reports', 'organization'],
+};
+const request = (body: unknown, params: Record<string, string> = {}, actor: Actor = ACTOR): ServiceRequest => ({
+  actor,
+  correlation_id: 'job',
+  params,
+  query: {},
+  body,
+});
 
 function bodyOf(estate: RenovationEstateSnapshot, plan: ReturnType<typeof planTrajectory>): CreateRenovationFromTrajectoryBody {
   return {
@@ -105,7 +139,7 @@ async function refusal(bus: Bus, subject: string, req: ServiceRequest): Promise<
 const typesIn = async (store: EventStore) => (await store.readStream(renovationStream(RENOVATION))).map((e) => e.type);
 
 describe('cmd.renovations.create-from-trajectory', () => {
-  it('makes a renovation of a real plan whose overview shows the plan\'s totals and final label', async () => {
+  it("makes a renovation of a real plan whose overview shows the plan's totals and final label", async () => {
     const estate = estateOf(GENT_1960);
     const plan = planTrajectory(GENT_1960, { year: YEAR });
     expect(plan.steps.length).toBeGreaterThanOrEqual(4);
@@ -134,8 +168,9 @@ describe('cmd.renovations.create-from-trajectory', () => {
       expect(item.quantity).toBe(step.quantity);
       expect(item.estimated_cost).toBeCloseTo(step.estimated_cost - works, 2);
     }
-    expect(v1.details.derived.map((d: any) => d.renovation_component_type).sort())
-      .toEqual(plan.steps.flatMap((s) => s.supporting_works.map((w) => w.renovation_component_type)).sort());
+    expect(v1.details.derived.map((d: any) => d.renovation_component_type).sort()).toEqual(
+      plan.steps.flatMap((s) => s.supporting_works.map((w) => w.renovation_component_type)).sort(),
+    );
 
     const old = await bus.request<any>(S.overview, request(undefined, { renovation_id: RENOVATION }));
     expect(old.summary.total_estimated_cost).toBe(plan.totals.estimated_cost);
@@ -170,7 +205,9 @@ describe('cmd.renovations.create-from-trajectory', () => {
     const { bus, eventStore } = await setUp(estate);
     const body = bodyOf(estate, plan);
     expect(await refusal(bus, S.createFromTrajectory, request({ ...body, estate_id: '0d0d0d0d-0d0d-4d0d-8d0d-0d0d0d0d0d0d' }))).toBe(404);
-    expect(await refusal(bus, S.createFromTrajectory, request(body, {}, { ...ACTOR, organization_id: '9f9f9f9f-9f9f-4f9f-8f9f-9f9f9f9f9f9f' }))).toBe(404);
+    expect(
+      await refusal(bus, S.createFromTrajectory, request(body, {}, { ...ACTOR, organization_id: '9f9f9f9f-9f9f-4f9f-8f9f-9f9f9f9f9f9f' })),
+    ).toBe(404);
     expect(await refusal(bus, S.createFromTrajectory, request(body, {}, { ...ACTOR, scopes: ['calculations'] }))).toBe(403);
     expect(await typesIn(eventStore)).toEqual([]);
   });

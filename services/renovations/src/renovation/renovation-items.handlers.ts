@@ -54,4 +54,3 @@ export function itemHandlers(kit: RenovationsKit): Record<'add' | 'list' | 'get'
     },
   };
 }
-

@@ -91,7 +91,13 @@ function refuse(estate: RenovationEstateSnapshot, placement: ItemPlacement, type
 
 /** `RenovationValued` when the figures after the change differ from the last ones. */
 function revalued(state: RenovationState, items: readonly ValuedItem[], estate: RenovationEstateSnapshot, year: number): RenovationEvent[] {
-  const valuation = valuate(state.renovation_id!, items, estate, year, state.income_category ? { income_category: state.income_category } : {});
+  const valuation = valuate(
+    state.renovation_id!,
+    items,
+    estate,
+    year,
+    state.income_category ? { income_category: state.income_category } : {},
+  );
   if (state.valuation && JSON.stringify(state.valuation) === JSON.stringify(valuation)) return [];
   return [{ type: 'RenovationValued', data: { renovation_id: state.renovation_id!, valuation } }];
 }
@@ -102,8 +108,22 @@ type FromTrajectory = Extract<RenovationCommand, { type: 'CreateRenovationFromTr
 export function trajectoryFingerprint(command: FromTrajectory): string {
   const { estate, renovation_name, calculation_job_id, items, income_category } = command;
   const canonical = JSON.stringify({
-    estate_id: estate.estate_id, renovation_name, calculation_job_id, income_category,
-    items: items.map((i) => [i.item_id, i.renovation_component_type, i.placement.scope, i.placement.roof_id, i.placement.floor_id, i.placement.room_id, i.placement.staircase_id, i.count, i.quantity, i.step]),
+    estate_id: estate.estate_id,
+    renovation_name,
+    calculation_job_id,
+    income_category,
+    items: items.map((i) => [
+      i.item_id,
+      i.renovation_component_type,
+      i.placement.scope,
+      i.placement.roof_id,
+      i.placement.floor_id,
+      i.placement.room_id,
+      i.placement.staircase_id,
+      i.count,
+      i.quantity,
+      i.step,
+    ]),
   });
   return createHash('sha256').update(canonical).digest('hex');
 }
@@ -129,19 +149,34 @@ function createFromTrajectory(command: FromTrajectory, state: RenovationState): 
   const created: RenovationEvent = {
     type: 'RenovationCreated',
     data: {
-      renovation_id, estate_id: estate.estate_id, organization_id: estate.organization_id, renovation_name: command.renovation_name,
-      trajectory: { calculation_job_id: command.calculation_job_id, fingerprint }, ...income,
+      renovation_id,
+      estate_id: estate.estate_id,
+      organization_id: estate.organization_id,
+      renovation_name: command.renovation_name,
+      trajectory: { calculation_job_id: command.calculation_job_id, fingerprint },
+      ...income,
     },
   };
   const states: ItemState[] = items.map((i) => ({
-    item_id: i.item_id, placement: i.placement, renovation_component_type: i.renovation_component_type, count: i.count,
-    root_renovation_component_type: rootTypeOf(i.renovation_component_type), quantity: i.quantity, step: i.step,
+    item_id: i.item_id,
+    placement: i.placement,
+    renovation_component_type: i.renovation_component_type,
+    count: i.count,
+    root_renovation_component_type: rootTypeOf(i.renovation_component_type),
+    quantity: i.quantity,
+    step: i.step,
   }));
   const added: RenovationEvent[] = states.map((i) => ({
     type: 'RenovationItemAdded',
     data: {
-      renovation_id, item_id: i.item_id, placement: i.placement, root_renovation_component_type: i.root_renovation_component_type,
-      renovation_component_type: i.renovation_component_type, count: i.count, quantity: i.quantity ?? null, ...(i.step !== undefined ? { step: i.step } : {}),
+      renovation_id,
+      item_id: i.item_id,
+      placement: i.placement,
+      root_renovation_component_type: i.root_renovation_component_type,
+      renovation_component_type: i.renovation_component_type,
+      count: i.count,
+      quantity: i.quantity ?? null,
+      ...(i.step !== undefined ? { step: i.step } : {}),
     },
   }));
   const valuation = valuate(renovation_id, states, estate, year, income);
@@ -156,7 +191,12 @@ function decide(command: RenovationCommand, state: RenovationState): RenovationE
       if (estate.deleted) throw notFound('estate');
       const created: RenovationEvent = {
         type: 'RenovationCreated',
-        data: { renovation_id: command.renovation_id, estate_id: estate.estate_id, organization_id: estate.organization_id, renovation_name: command.renovation_name },
+        data: {
+          renovation_id: command.renovation_id,
+          estate_id: estate.estate_id,
+          organization_id: estate.organization_id,
+          renovation_name: command.renovation_name,
+        },
       };
       const valuation = valuate(command.renovation_id, [], estate, command.year);
       return [created, { type: 'RenovationValued', data: { renovation_id: command.renovation_id, valuation } }];
@@ -169,11 +209,24 @@ function decide(command: RenovationCommand, state: RenovationState): RenovationE
       if (state.items.some((i) => i.item_id === item_id)) return [];
       checkPlacement(estate, placement);
       refuse(estate, placement, renovation_component_type, year);
-      const added: ItemState = { item_id, placement, renovation_component_type, count, root_renovation_component_type: rootTypeOf(renovation_component_type) };
+      const added: ItemState = {
+        item_id,
+        placement,
+        renovation_component_type,
+        count,
+        root_renovation_component_type: rootTypeOf(renovation_component_type),
+      };
       return [
         {
           type: 'RenovationItemAdded',
-          data: { renovation_id: state.renovation_id!, item_id, placement, root_renovation_component_type: added.root_renovation_component_type, renovation_component_type, count },
+          data: {
+            renovation_id: state.renovation_id!,
+            item_id,
+            placement,
+            root_renovation_component_type: added.root_renovation_component_type,
+            renovation_component_type,
+            count,
+          },
         },
         ...revalued(state, [...state.items, added], estate, year),
       ];
@@ -189,7 +242,10 @@ function decide(command: RenovationCommand, state: RenovationState): RenovationE
       // A new type's quantity follows the estate: the plan's quantity was measured for the old one.
       const dropQuantity = retyped && item.quantity !== undefined && item.quantity !== null;
       const next: ItemState = {
-        ...item, renovation_component_type: type, count: changes.count ?? item.count, root_renovation_component_type: rootTypeOf(type),
+        ...item,
+        renovation_component_type: type,
+        count: changes.count ?? item.count,
+        root_renovation_component_type: rootTypeOf(type),
         ...(dropQuantity ? { quantity: null } : {}),
       };
       const changed = {
@@ -199,7 +255,9 @@ function decide(command: RenovationCommand, state: RenovationState): RenovationE
       };
       const items = state.items.map((i) => (i.item_id === item_id ? next : i));
       return [
-        ...(Object.keys(changed).length ? [{ type: 'RenovationItemUpdated' as const, data: { renovation_id: state.renovation_id!, item_id, changes: changed } }] : []),
+        ...(Object.keys(changed).length
+          ? [{ type: 'RenovationItemUpdated' as const, data: { renovation_id: state.renovation_id!, item_id, changes: changed } }]
+          : []),
         ...revalued(state, items, estate, year),
       ];
     }
@@ -209,7 +267,12 @@ function decide(command: RenovationCommand, state: RenovationState): RenovationE
       findItem(state, item_id, placement);
       return [
         { type: 'RenovationItemRemoved', data: { renovation_id: state.renovation_id!, item_id, reason: 'REMOVED' } },
-        ...revalued(state, state.items.filter((i) => i.item_id !== item_id), estate, year),
+        ...revalued(
+          state,
+          state.items.filter((i) => i.item_id !== item_id),
+          estate,
+          year,
+        ),
       ];
     }
     case 'ReconcileWithEstate': {
@@ -220,12 +283,22 @@ function decide(command: RenovationCommand, state: RenovationState): RenovationE
         type: 'RenovationItemRemoved',
         data: { renovation_id: state.renovation_id!, item_id: i.item_id, reason: 'PART_REMOVED' },
       }));
-      return [...removed, ...revalued(state, state.items.filter((i) => !gone.includes(i)), estate, year)];
+      return [
+        ...removed,
+        ...revalued(
+          state,
+          state.items.filter((i) => !gone.includes(i)),
+          estate,
+          year,
+        ),
+      ];
     }
     case 'DeleteRenovation': {
       if (state.status === 'DELETED' && command.reason === 'ESTATE_DELETED') return [];
       requireActive(state);
-      return [{ type: 'RenovationDeleted', data: { renovation_id: state.renovation_id!, estate_id: state.estate_id!, reason: command.reason } }];
+      return [
+        { type: 'RenovationDeleted', data: { renovation_id: state.renovation_id!, estate_id: state.estate_id!, reason: command.reason } },
+      ];
     }
   }
 }
@@ -234,7 +307,11 @@ function decide(command: RenovationCommand, state: RenovationState): RenovationE
 export function itemOf(data: Extract<RenovationEvent, { type: 'RenovationItemAdded' }>['data']): ItemState {
   const { item_id, placement, renovation_component_type, root_renovation_component_type, count, quantity, step } = data;
   return {
-    item_id, placement, renovation_component_type, root_renovation_component_type, count,
+    item_id,
+    placement,
+    renovation_component_type,
+    root_renovation_component_type,
+    count,
     ...(quantity !== undefined && quantity !== null ? { quantity } : {}),
     ...(step !== undefined ? { step } : {}),
   };
@@ -244,8 +321,13 @@ function evolve(state: RenovationState, event: RenovationEvent): RenovationState
   switch (event.type) {
     case 'RenovationCreated':
       return {
-        ...state, status: 'ACTIVE', renovation_id: event.data.renovation_id, estate_id: event.data.estate_id, organization_id: event.data.organization_id,
-        trajectory: event.data.trajectory ?? null, income_category: event.data.income_category ?? null,
+        ...state,
+        status: 'ACTIVE',
+        renovation_id: event.data.renovation_id,
+        estate_id: event.data.estate_id,
+        organization_id: event.data.organization_id,
+        trajectory: event.data.trajectory ?? null,
+        income_category: event.data.income_category ?? null,
       };
     case 'RenovationItemAdded':
       return { ...state, items: [...state.items, itemOf(event.data)] };
@@ -263,7 +345,16 @@ function evolve(state: RenovationState, event: RenovationEvent): RenovationState
 }
 
 export const renovationDecider: Decider<RenovationCommand, RenovationEvent, RenovationState> = {
-  initialState: () => ({ status: 'NONE', renovation_id: null, estate_id: null, organization_id: null, items: [], valuation: null, trajectory: null, income_category: null }),
+  initialState: () => ({
+    status: 'NONE',
+    renovation_id: null,
+    estate_id: null,
+    organization_id: null,
+    items: [],
+    valuation: null,
+    trajectory: null,
+    income_category: null,
+  }),
   decide,
   evolve,
 };

@@ -15,7 +15,13 @@ export function renovationHandlers(kit: RenovationsKit): Record<'create' | 'crea
       const estate = await estateOf(estate_id);
       if (!estate || estate.deleted || !(await mayUse(actor, estate))) throw notFound('estate');
       const renovation_id = newId(req, 'renovation');
-      await run(req, renovation_id, { type: 'CreateRenovation', renovation_id, renovation_name: body.renovation_name ?? null, estate, year: year() });
+      await run(req, renovation_id, {
+        type: 'CreateRenovation',
+        renovation_id,
+        renovation_name: body.renovation_name ?? null,
+        estate,
+        year: year(),
+      });
       return { id: renovation_id, estate_id };
     },
 

@@ -1,6 +1,12 @@
 import {
-  AddressRules, CommercialContextRules, DimensionsRules, EnergyContextRules, EstateOwnFieldRules,
-  type EstateFieldValues, type ItemPlacement, type RenovationEstateSnapshot,
+  AddressRules,
+  CommercialContextRules,
+  DimensionsRules,
+  EnergyContextRules,
+  EstateOwnFieldRules,
+  type EstateFieldValues,
+  type ItemPlacement,
+  type RenovationEstateSnapshot,
 } from '@renopath/contracts';
 
 /** Test data shared by the unit specs: an estate snapshot with every field unknown but what a test gives. */
@@ -12,7 +18,11 @@ export const ROOF_ID = '4f3c2b1a-0e9d-4c8b-a7f6-5e4d3c2b1a00';
 export const FLOOR_ID = '5a4b3c2d-1e0f-4a9b-8c7d-6e5f4a3b2c1d';
 export const ROOM_ID = '6b5c4d3e-2f1a-4b0c-9d8e-7f6a5b4c3d2e';
 
-export function fieldsOf(overrides: { address?: Partial<EstateFieldValues['address']>; energy_context?: Partial<EstateFieldValues['energy_context']> } & Partial<Omit<EstateFieldValues, 'address' | 'energy_context'>> = {}): EstateFieldValues {
+export function fieldsOf(
+  overrides: { address?: Partial<EstateFieldValues['address']>; energy_context?: Partial<EstateFieldValues['energy_context']> } & Partial<
+    Omit<EstateFieldValues, 'address' | 'energy_context'>
+  > = {},
+): EstateFieldValues {
   const { address, energy_context, ...own } = overrides;
   return {
     ...(nulls(EstateOwnFieldRules) as object),
@@ -36,12 +46,33 @@ export function flemishHouse(overrides: Partial<RenovationEstateSnapshot> = {}):
       habitable_space_m2: 140,
       energy_context: { heating_type: 'GAS', outer_wall_surface: 120 },
     }),
-    roofs: [{ id: ROOF_ID, estate_roof_type: 'INCLINED', surface_m2: 80, is_decking_present: null, insulation_type: 'NONE', name: null, pitch_degrees: null, dimensions: { height_cm: null } }],
-    floors: [{
-      id: FLOOR_ID, floor_number: 0, estate_floor_type: 'GROUND_FLOOR', name: null, surface_m2: null, insulation_type: null, dimensions: { height_cm: null },
-      rooms: [{ id: ROOM_ID, surface_m2: 30, estate_room_type: 'LIVING_ROOM', name: null, window_count: null, dimensions: { height_cm: null } }],
-      staircases: [],
-    }],
+    roofs: [
+      {
+        id: ROOF_ID,
+        estate_roof_type: 'INCLINED',
+        surface_m2: 80,
+        is_decking_present: null,
+        insulation_type: 'NONE',
+        name: null,
+        pitch_degrees: null,
+        dimensions: { height_cm: null },
+      },
+    ],
+    floors: [
+      {
+        id: FLOOR_ID,
+        floor_number: 0,
+        estate_floor_type: 'GROUND_FLOOR',
+        name: null,
+        surface_m2: null,
+        insulation_type: null,
+        dimensions: { height_cm: null },
+        rooms: [
+          { id: ROOM_ID, surface_m2: 30, estate_room_type: 'LIVING_ROOM', name: null, window_count: null, dimensions: { height_cm: null } },
+        ],
+        staircases: [],
+      },
+    ],
     members: [],
     deleted: false,
     ...overrides,

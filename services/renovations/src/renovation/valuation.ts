@@ -81,13 +81,23 @@ function basicsOf(estate: RenovationEstateSnapshot): { basics: PricingBasics | n
 }
 
 /** What the catalogue's predicates and quantity rules read for an item in its place (a roof's own type and surface, a room's surface). */
-export function placementContext(estate: RenovationEstateSnapshot, placement: ItemPlacement, base: Partial<PropertyDescription>): QuantityContext {
+export function placementContext(
+  estate: RenovationEstateSnapshot,
+  placement: ItemPlacement,
+  base: Partial<PropertyDescription>,
+): QuantityContext {
   if (placement.scope === 'ROOF' && placement.roof_id) {
     const roof = findRoof(estate, placement.roof_id);
     if (!roof) return base;
     // This roof's type, surface and insulation, not the whole estate's: the item's quantity is this roof's.
     const ctx: QuantityContext = { ...base };
-    for (const field of ['inclined_roof_pane_surface', 'flat_roof_pane_surface', 'inclined_roof_insulation_type', 'flat_roof_insulation_type'] as const) delete ctx[field];
+    for (const field of [
+      'inclined_roof_pane_surface',
+      'flat_roof_pane_surface',
+      'inclined_roof_insulation_type',
+      'flat_roof_insulation_type',
+    ] as const)
+      delete ctx[field];
     Object.assign(ctx, roofFields([roof]));
     if (roof.surface_m2 !== null) ctx.roof_surface = roof.surface_m2;
     return ctx;
@@ -105,7 +115,13 @@ export function placementContext(estate: RenovationEstateSnapshot, placement: It
  * `known`: the estate's known fields (`knownPropertyOfEstate`), which a caller that checks several
  * items against one estate makes once. The predicates read only those, not the model's validated input.
  */
-export function refusalOf(estate: RenovationEstateSnapshot, placement: ItemPlacement, type: string, year: number, known = knownPropertyOfEstate(estate)): string | null {
+export function refusalOf(
+  estate: RenovationEstateSnapshot,
+  placement: ItemPlacement,
+  type: string,
+  year: number,
+  known = knownPropertyOfEstate(estate),
+): string | null {
   const scope = placement.scope.toLowerCase();
   const node = findNode(type);
   if (!node) return `renovation_component_type ${type} is not a renovation component type of the catalogue`;
@@ -127,8 +143,14 @@ export function refusalOf(estate: RenovationEstateSnapshot, placement: ItemPlace
 }
 
 /** An item's quantity: its own explicit one times `count`, else from the estate or the part it is linked to. */
-function quantityOfItem(item: ValuedItem, leaf: CatalogueNode | null, estate: RenovationEstateSnapshot, base: Partial<PropertyDescription>): { quantity: number; issues: string[] } {
-  if (item.quantity !== undefined && item.quantity !== null) return { quantity: Math.round(item.quantity * item.count * 100) / 100, issues: [] };
+function quantityOfItem(
+  item: ValuedItem,
+  leaf: CatalogueNode | null,
+  estate: RenovationEstateSnapshot,
+  base: Partial<PropertyDescription>,
+): { quantity: number; issues: string[] } {
+  if (item.quantity !== undefined && item.quantity !== null)
+    return { quantity: Math.round(item.quantity * item.count * 100) / 100, issues: [] };
   if (!leaf) return { quantity: item.count, issues: [] };
   return quantityOf(leaf, placementContext(estate, item.placement, base), item.count);
 }
@@ -185,7 +207,13 @@ export function derivedItemId(renovation_id: string, type: string): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
-export function valuate(renovation_id: string, items: readonly ValuedItem[], estate: RenovationEstateSnapshot, year: number, options: ValuationOptions = {}): RenovationValuation {
+export function valuate(
+  renovation_id: string,
+  items: readonly ValuedItem[],
+  estate: RenovationEstateSnapshot,
+  year: number,
+  options: ValuationOptions = {},
+): RenovationValuation {
   const property = propertyOf(estate);
   const { basics, missing } = basicsOf(estate);
   const issues: string[] = [];
@@ -196,7 +224,11 @@ export function valuate(renovation_id: string, items: readonly ValuedItem[], est
     const { quantity, issues: qIssues } = quantityOfItem(item, leaf, estate, property.partial);
     return { item, leaf, quantity, qIssues };
   });
-  const setItems = measured.map((m) => ({ key: m.item.item_id, renovation_component_type: m.item.renovation_component_type, quantity: m.quantity }));
+  const setItems = measured.map((m) => ({
+    key: m.item.item_id,
+    renovation_component_type: m.item.renovation_component_type,
+    quantity: m.quantity,
+  }));
   // Effects first: the heating after the works decides the VAT of emitters (BE, fossil heating); the shared module orders it.
   const effects = effectsOfSet(property.partial, setItems);
   const { after } = effects;
@@ -216,14 +248,21 @@ export function valuate(renovation_id: string, items: readonly ValuedItem[], est
       continue;
     }
     const result = priced.items[m.item.item_id]!;
-    figures[m.item.item_id] = result.priced ? figuresOf(result.priced, m.qIssues) : unpriced(unit, m.quantity, [...m.qIssues, result.error]);
+    figures[m.item.item_id] = result.priced
+      ? figuresOf(result.priced, m.qIssues)
+      : unpriced(unit, m.quantity, [...m.qIssues, result.error]);
   }
 
   const derived: DerivedItemFigures[] = [];
   if (priced) {
     if (priced.derived_error) issues.push(priced.derived_error);
     for (const w of priced.derived) {
-      derived.push({ ...figuresOf(w, []), id: derivedItemId(renovation_id, w.renovation_component_type), renovation_component_type: w.renovation_component_type, supports: w.supports });
+      derived.push({
+        ...figuresOf(w, []),
+        id: derivedItemId(renovation_id, w.renovation_component_type),
+        renovation_component_type: w.renovation_component_type,
+        supports: w.supports,
+      });
     }
   }
 
@@ -243,7 +282,7 @@ export function valuate(renovation_id: string, items: readonly ValuedItem[], est
     }
   } else {
     const unknown = REQUIRED_PROPERTY_FIELDS.filter((f) => property.partial[f] === undefined);
-    issues.push(`energy indication needs the estate's ${unknown.length ? unknown.join(', ') : 'description in the model\'s ranges'}`);
+    issues.push(`energy indication needs the estate's ${unknown.length ? unknown.join(', ') : "description in the model's ranges"}`);
   }
 
   const totals = sumFigures([...Object.values(figures), ...derived]);

@@ -57,19 +57,28 @@ export function changeOf(envelope: EventEnvelope, estate?: { estate_id: string }
   return null;
 }
 
-export function startRenovationsChangeReactor(options: { bus: Bus; readStore: ReadStore; log: Logger; settlement?: Settlement }): Promise<Closeable> {
+export function startRenovationsChangeReactor(options: {
+  bus: Bus;
+  readStore: ReadStore;
+  log: Logger;
+  settlement?: Settlement;
+}): Promise<Closeable> {
   const { bus, readStore, log } = options;
   const tracked = options.settlement?.reactor(RENOVATIONS_CONSUMER, ['renovations']);
   return bus.consume(RENOVATIONS_CONSUMER, { subjects: ['evt.renovations.>'] }, async (envelope) => {
     const change = changeOf(envelope);
     if (change) await recordChange(readStore, change.key, change.at);
-    else if (envelope.type in RenovationEvents) log.error({ event_id: envelope.event_id, type: envelope.type }, 'renovations event does not match its contract; skipped');
+    else if (envelope.type in RenovationEvents)
+      log.error({ event_id: envelope.event_id, type: envelope.type }, 'renovations event does not match its contract; skipped');
     tracked?.handled(envelope);
   });
 }
 
 /** Whether a report made at `created_at` predates a change of its renovation or its estate. */
-export async function isOutdated(readStore: ReadStore, report: { renovation_id: string; estate_id: string; created_at: string }): Promise<boolean> {
+export async function isOutdated(
+  readStore: ReadStore,
+  report: { renovation_id: string; estate_id: string; created_at: string },
+): Promise<boolean> {
   const [renovation, estate] = await Promise.all([
     readStore.get<ChangeDoc>(L.changes, `renovation:${report.renovation_id}`),
     readStore.get<ChangeDoc>(L.changes, `estate:${report.estate_id}`),

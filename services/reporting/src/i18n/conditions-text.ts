@@ -25,10 +25,20 @@ export function incomeSentences(language: ReportLanguage, model: Pick<ReportMode
   const income = model.conditions.income;
   if (!income) return [];
   const name = (category: string) => t(language, `report.income.${category}`);
-  const out = [t(language, 'report.conditions.income', { category: name(income.category), amount: formatMoney(language, model.totals.subsidy_amount) })];
+  const out = [
+    t(language, 'report.conditions.income', {
+      category: name(income.category),
+      amount: formatMoney(language, model.totals.subsidy_amount),
+    }),
+  ];
   for (const category of INCOME_CATEGORIES) {
     if (category === income.category) continue;
-    out.push(t(language, 'report.conditions.income_other', { category: name(category), amount: formatMoney(language, income.subsidy_by_category[category]) }));
+    out.push(
+      t(language, 'report.conditions.income_other', {
+        category: name(category),
+        amount: formatMoney(language, income.subsidy_by_category[category]),
+      }),
+    );
   }
   return out;
 }
@@ -37,11 +47,18 @@ export function incomeSentences(language: ReportLanguage, model: Pick<ReportMode
 export function milestoneText(language: ReportLanguage, m: ReportMilestone, deedDate: string | null): string {
   const day = (d: string | null) => (d ? formatDay(language, d) : '–');
   if (m.kind === 'TARGET') return t(language, 'report.milestone.TARGET', { label: m.label, year: (m.deadline ?? '').slice(0, 4) });
-  if (m.kind === 'RENTAL_NORM') return t(language, 'report.milestone.RENTAL_NORM', { from_date: day(m.from_date), from: m.from_label, label: m.label });
-  const key = hasTranslation(language, `report.milestone.OBLIGATION.${m.region}`) ? `report.milestone.OBLIGATION.${m.region}` : 'report.milestone.OBLIGATION.FLANDERS';
+  if (m.kind === 'RENTAL_NORM')
+    return t(language, 'report.milestone.RENTAL_NORM', { from_date: day(m.from_date), from: m.from_label, label: m.label });
+  const key = hasTranslation(language, `report.milestone.OBLIGATION.${m.region}`)
+    ? `report.milestone.OBLIGATION.${m.region}`
+    : 'report.milestone.OBLIGATION.FLANDERS';
   return t(language, key, {
-    from_date: day(m.from_date), from: m.from_label, label: m.label, within: formatNumber(language, m.within_years ?? 0),
-    deadline: day(m.deadline), deed: day(deedDate),
+    from_date: day(m.from_date),
+    from: m.from_label,
+    label: m.label,
+    within: formatNumber(language, m.within_years ?? 0),
+    deadline: day(m.deadline),
+    deed: day(deedDate),
   });
 }
 
@@ -56,7 +73,9 @@ export function milestoneOutcome(language: ReportLanguage, m: ReportMilestone, m
 export function stepMeets(language: ReportLanguage, model: Pick<ReportModel, 'milestones'>, order: number): string | null {
   const met = model.milestones.filter((m) => m.reached_at_step === order);
   if (met.length === 0) return null;
-  const what = met.map((m) => t(language, 'report.milestone.with_label', { what: t(language, `report.milestone.short.${m.kind}`), label: m.label })).join(', ');
+  const what = met
+    .map((m) => t(language, 'report.milestone.with_label', { what: t(language, `report.milestone.short.${m.kind}`), label: m.label }))
+    .join(', ');
   return t(language, 'report.steps.meets', { what });
 }
 
@@ -64,11 +83,24 @@ export function stepMeets(language: ReportLanguage, model: Pick<ReportModel, 'mi
 export function qualitySentences(language: ReportLanguage, model: Pick<ReportModel, 'confidence' | 'conditions'>): string[] {
   const out: string[] = [];
   if (model.confidence) {
-    out.push(t(language, 'report.quality.summary', { score: formatNumber(language, model.confidence.score, 2), label: model.confidence.quality_label }));
+    out.push(
+      t(language, 'report.quality.summary', {
+        score: formatNumber(language, model.confidence.score, 2),
+        label: model.confidence.quality_label,
+      }),
+    );
   }
-  const fields = model.conditions.modelled_fields.map((f) => (hasTranslation(language, `report.field.${f}`) ? t(language, `report.field.${f}`) : f.replaceAll('_', ' ')));
+  const fields = model.conditions.modelled_fields.map((f) =>
+    hasTranslation(language, `report.field.${f}`) ? t(language, `report.field.${f}`) : f.replaceAll('_', ' '),
+  );
   if (fields.length > 0) {
-    out.push(t(language, 'report.quality.modelled', { fields: new Intl.ListFormat(language === 'en' ? 'en-GB' : language, { type: 'conjunction' }).format(fields.map((f) => f.toLowerCase())) }));
+    out.push(
+      t(language, 'report.quality.modelled', {
+        fields: new Intl.ListFormat(language === 'en' ? 'en-GB' : language, { type: 'conjunction' }).format(
+          fields.map((f) => f.toLowerCase()),
+        ),
+      }),
+    );
     out.push(t(language, 'report.quality.improve'));
   } else if (model.confidence) {
     out.push(t(language, 'report.quality.all_given'));

@@ -16,7 +16,10 @@ interface ConditionsFile {
 }
 
 const FILE = fileURLToPath(new URL('../../data/grant-conditions.json', import.meta.url));
-let data: { byCondition: Map<string, Record<ReportLanguage, string>>; patterns: Array<{ re: RegExp; names: string[]; text: Record<ReportLanguage, string> }> } | null = null;
+let data: {
+  byCondition: Map<string, Record<ReportLanguage, string>>;
+  patterns: Array<{ re: RegExp; names: string[]; text: Record<ReportLanguage, string> }>;
+} | null = null;
 
 function load() {
   if (data) return data;
@@ -25,7 +28,10 @@ function load() {
     byCondition: new Map(file.conditions.map((c) => [c.condition, c.text])),
     patterns: file.not_eligible.patterns.map((p) => {
       const names = [...p.reason.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
-      const body = p.reason.split(/\{\w+\}/).map(escapeRegExp).join('(.+?)');
+      const body = p.reason
+        .split(/\{\w+\}/)
+        .map(escapeRegExp)
+        .join('(.+?)');
       return { re: new RegExp(`^Not eligible for (.+?): ${body}\\.$`), names: ['scheme', ...names], text: p.text };
     }),
   };
@@ -49,7 +55,13 @@ export function conditionText(language: ReportLanguage, condition: string): stri
     p.names.forEach((name, i) => {
       const value = m[i + 1]!;
       // Component types named by the catalogue ("one of ROOF_INSULATION, ...") are shown by their names.
-      values[name] = name === 'items' ? value.split(', ').map((type) => componentName(language, type)).join(', ') : value;
+      values[name] =
+        name === 'items'
+          ? value
+              .split(', ')
+              .map((type) => componentName(language, type))
+              .join(', ')
+          : value;
     });
     return p.text[language].replace(/\{(\w+)\}/g, (whole, name: string) => values[name] ?? whole);
   }

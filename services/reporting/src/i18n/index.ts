@@ -13,7 +13,10 @@ const I18N_DIR = fileURLToPath(new URL('../../data/i18n/', import.meta.url));
 export { REPORT_LANGUAGES, type ReportLanguage };
 
 export class MissingTranslationError extends Error {
-  constructor(readonly language: ReportLanguage, readonly key: string) {
+  constructor(
+    readonly language: ReportLanguage,
+    readonly key: string,
+  ) {
     super(`no ${language} translation for ${key}`);
     this.name = 'MissingTranslationError';
   }
@@ -87,7 +90,10 @@ export function formatNumber(language: ReportLanguage, value: number, maximumFra
 /** Euros; whole euros unless asked otherwise (estimates are not precise to the cent). */
 export function formatMoney(language: ReportLanguage, amount: number, fractionDigits = 0): string {
   return numberFormat(localeOf(language), {
-    style: 'currency', currency: 'EUR', minimumFractionDigits: fractionDigits, maximumFractionDigits: fractionDigits,
+    style: 'currency',
+    currency: 'EUR',
+    minimumFractionDigits: fractionDigits,
+    maximumFractionDigits: fractionDigits,
   }).format(amount);
 }
 

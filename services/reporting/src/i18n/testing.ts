@@ -45,7 +45,8 @@ export function foreignStrings(language: ReportLanguage): string[] {
 }
 
 /** Whole words only: the English "Architect" is not a mistake inside the French "Architecte". */
-export const occurs = (text: string, fragment: string) => new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(plain(fragment))}(?![\\p{L}\\p{N}])`, 'u').test(text);
+export const occurs = (text: string, fragment: string) =>
+  new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(plain(fragment))}(?![\\p{L}\\p{N}])`, 'u').test(text);
 
 /** The other languages' strings found in a report's text, grant conditions included. */
 export function foreignStringsIn(language: ReportLanguage, text: string): string[] {

@@ -5,15 +5,21 @@ import { describe, expect, it } from 'vitest';
 import { REPORT_LANGUAGES } from '../report-model.ts';
 import { componentName, formatDate, formatMoney, formatPercent, MissingTranslationError, t, translations } from './index.ts';
 
-const namespaces = [...new Set(readdirSync(fileURLToPath(new URL('../../data/i18n/', import.meta.url)))
-  .map((f) => /^([a-z][a-z0-9-]*)\.[A-Za-z-]+\.json$/.exec(f)?.[1])
-  .filter((n): n is string => n !== undefined))];
+const namespaces = [
+  ...new Set(
+    readdirSync(fileURLToPath(new URL('../../data/i18n/', import.meta.url)))
+      .map((f) => /^([a-z][a-z0-9-]*)\.[A-Za-z-]+\.json$/.exec(f)?.[1])
+      .filter((n): n is string => n !== undefined),
+  ),
+];
 
 describe('translations', () => {
   it('name every catalogue component type in every language', () => {
     for (const language of REPORT_LANGUAGES) {
       const names = translations(language, 'components');
-      const missing = allNodes().map((n) => n.renovation_component_type).filter((type) => !names[type]?.trim());
+      const missing = allNodes()
+        .map((n) => n.renovation_component_type)
+        .filter((type) => !names[type]?.trim());
       expect(missing, language).toEqual([]);
     }
   });

@@ -36,15 +36,20 @@ export function reportingKit(deps: ReportingKitDeps) {
 
   /** Asks another context as the caller: what they may not see answers 404 there, and that answer is passed on. */
   const ask = <T>(req: ServiceRequest, subject: string, params: Record<string, string>) =>
-    bus.request<T>(subject, { actor: actorOf(req), correlation_id: req.correlation_id, params, query: {}, body: undefined } satisfies ServiceRequest, {
-      timeoutMs: config.busTimeoutMs,
-    });
+    bus.request<T>(
+      subject,
+      { actor: actorOf(req), correlation_id: req.correlation_id, params, query: {}, body: undefined } satisfies ServiceRequest,
+      {
+        timeoutMs: config.busTimeoutMs,
+      },
+    );
 
   return {
     ...deps,
     settle: readYourWrites(deps.projection, config.settleTimeoutMs),
     ask,
-    renovationOf: (req: ServiceRequest, renovation_id: string) => ask<Renovation>(req, RenovationsSubjects.getRenovation, { renovation_id }),
+    renovationOf: (req: ServiceRequest, renovation_id: string) =>
+      ask<Renovation>(req, RenovationsSubjects.getRenovation, { renovation_id }),
     estateOf: (req: ServiceRequest, estate_id: string) => ask<EstateReply>(req, EstatesSubjects.getEstate, { estate_id }),
   };
 }

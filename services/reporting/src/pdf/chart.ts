@@ -37,7 +37,9 @@ export function drawTrajectoryChart(canvas: Canvas, model: ReportModel): void {
     const colour = labelColour(model.scale, label);
     canvas.rect(PAGE.margin, top + 1, axisWidth - 12, rowHeight - 2, colour.fill);
     canvas.textCentered(label, PAGE.margin + (axisWidth - 12) / 2, top + (rowHeight - Math.min(9, rowHeight - 3)) / 2, {
-      size: Math.min(9, rowHeight - 3), bold: true, color: colour.text,
+      size: Math.min(9, rowHeight - 3),
+      bold: true,
+      color: colour.text,
     });
     // Each label's band across the plot, in a pale tint of its colour.
     canvas.rect(plotLeft, top, plotWidth, rowHeight, tint(colour.fill, 0.18));
@@ -69,7 +71,11 @@ export function drawTrajectoryChart(canvas: Canvas, model: ReportModel): void {
     }
   });
   canvas.y = ladderTop + ladderHeight + 4;
-  stepAxis(canvas, columns.map((c) => c.name), centre);
+  stepAxis(
+    canvas,
+    columns.map((c) => c.name),
+    centre,
+  );
   canvas.paragraph(t(lang, 'report.chart.bands'), { size: 7.5, color: MUTED });
   canvas.y += 14;
 
@@ -98,10 +104,16 @@ export function drawTrajectoryChart(canvas: Canvas, model: ReportModel): void {
   canvas.line(plotLeft, yOf(0), plotLeft + plotWidth, yOf(0), MUTED, 0.75);
   const last = costs.length - 1;
   canvas.textCentered(formatMoney(lang, costs[last]!), Math.min(centre(last), PAGE.width - PAGE.margin - 30), yOf(costs[last]!) - 11, {
-    size: 7.5, bold: true, color: ACCENT,
+    size: 7.5,
+    bold: true,
+    color: ACCENT,
   });
   canvas.y = panelTop + panelHeight + 4;
-  stepAxis(canvas, columns.map((c) => c.name), centre);
+  stepAxis(
+    canvas,
+    columns.map((c) => c.name),
+    centre,
+  );
   canvas.y += 20;
 }
 

@@ -81,7 +81,11 @@ export class Canvas {
   page!: PDFPage;
   /** Distance from the top edge of the page to where the next content starts. */
   y: number = PAGE.margin;
-  private constructor(readonly doc: PDFDocument, readonly regular: PDFFont, readonly bold: PDFFont) {}
+  private constructor(
+    readonly doc: PDFDocument,
+    readonly regular: PDFFont,
+    readonly bold: PDFFont,
+  ) {}
 
   static async create(title: string, language: string, created: Date): Promise<Canvas> {
     const doc = await PDFDocument.create();
@@ -150,7 +154,11 @@ export class Canvas {
     const clean = this.clean(text);
     if (clean.length === 0) return;
     this.page.drawText(clean, {
-      x, y: PAGE.height - top - size * 0.8, size, font: this.font(style), color: style.color ?? INK,
+      x,
+      y: PAGE.height - top - size * 0.8,
+      size,
+      font: this.font(style),
+      color: style.color ?? INK,
     });
   }
 
@@ -165,7 +173,9 @@ export class Canvas {
 
   /** Words wrapped to `maxWidth`; a word longer than a line is cut. At most `maxLines`, the last ending in an ellipsis. */
   wrap(text: string, maxWidth: number, style: TextStyle = {}, maxLines = Infinity): string[] {
-    const words = this.clean(text).split(/ +/).filter((w) => w.length > 0);
+    const words = this.clean(text)
+      .split(/ +/)
+      .filter((w) => w.length > 0);
     const lines: string[] = [];
     let line = '';
     const push = (word: string) => {
@@ -227,7 +237,10 @@ export class Canvas {
   /** A rectangle given by its top-left corner (from the page's top edge). */
   rect(x: number, top: number, width: number, height: number, fill?: RGB, border?: RGB): void {
     this.page.drawRectangle({
-      x, y: PAGE.height - top - height, width, height,
+      x,
+      y: PAGE.height - top - height,
+      width,
+      height,
       ...(fill ? { color: fill } : {}),
       ...(border ? { borderColor: border, borderWidth: 0.75 } : {}),
     });
@@ -235,7 +248,11 @@ export class Canvas {
 
   circle(x: number, top: number, radius: number, fill: RGB, border?: RGB): void {
     this.page.drawCircle({
-      x, y: PAGE.height - top, size: radius, color: fill, ...(border ? { borderColor: border, borderWidth: 1 } : {}),
+      x,
+      y: PAGE.height - top,
+      size: radius,
+      color: fill,
+      ...(border ? { borderColor: border, borderWidth: 1 } : {}),
     });
   }
 

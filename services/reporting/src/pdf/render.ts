@@ -88,9 +88,17 @@ async function drawCover(canvas: Canvas, model: ReportModel): Promise<void> {
     const scale = Math.min(frame.width / image.width, frame.height / image.height);
     const w = image.width * scale;
     const h = image.height * scale;
-    canvas.page.drawImage(image, { x: frame.x + (frame.width - w) / 2, y: PAGE.height - frame.top - (frame.height + h) / 2, width: w, height: h });
+    canvas.page.drawImage(image, {
+      x: frame.x + (frame.width - w) / 2,
+      y: PAGE.height - frame.top - (frame.height + h) / 2,
+      width: w,
+      height: h,
+    });
   } else {
-    canvas.textCentered(t(lang, 'report.cover.no_photo'), frame.x + frame.width / 2, frame.top + frame.height / 2 - 5, { size: 10, color: MUTED });
+    canvas.textCentered(t(lang, 'report.cover.no_photo'), frame.x + frame.width / 2, frame.top + frame.height / 2 - 5, {
+      size: 10,
+      color: MUTED,
+    });
   }
   canvas.y = frame.top + frame.height + 16;
 
@@ -123,7 +131,10 @@ async function drawCover(canvas: Canvas, model: ReportModel): Promise<void> {
   }
   if (model.estate.year_built !== null) facts.push([t(lang, 'report.cover.year_built'), String(model.estate.year_built)]);
   if (model.estate.habitable_space_m2 !== null) {
-    facts.push([t(lang, 'report.cover.habitable_space'), `${formatNumber(lang, model.estate.habitable_space_m2)} ${t(lang, 'report.units.m2')}`]);
+    facts.push([
+      t(lang, 'report.cover.habitable_space'),
+      `${formatNumber(lang, model.estate.habitable_space_m2)} ${t(lang, 'report.units.m2')}`,
+    ]);
   }
   facts.push([t(lang, 'report.cover.steps_count'), formatNumber(lang, model.steps.length)]);
   keyValues(canvas, facts, PAGE.margin, top, half);
@@ -133,13 +144,20 @@ async function drawCover(canvas: Canvas, model: ReportModel): Promise<void> {
   canvas.text(t(lang, 'report.cover.overview'), PAGE.margin + half + 20, canvas.y, { size: 11, bold: true, color: ACCENT });
   canvas.y += 18;
   const m = model.totals;
-  keyValues(canvas, [
-    [t(lang, 'report.totals.estimated_cost'), formatMoney(lang, m.estimated_cost)],
-    [t(lang, 'report.totals.vat'), formatMoney(lang, m.estimated_vat_cost)],
-    [t(lang, 'report.totals.incl_vat'), formatMoney(lang, m.total_estimated_cost_incl_vat)],
-    [t(lang, 'report.totals.subsidy'), `− ${formatMoney(lang, m.subsidy_amount)}`],
-    [t(lang, 'report.totals.net'), formatMoney(lang, m.net_cost)],
-  ], PAGE.margin + half + 20, canvas.y, half, true);
+  keyValues(
+    canvas,
+    [
+      [t(lang, 'report.totals.estimated_cost'), formatMoney(lang, m.estimated_cost)],
+      [t(lang, 'report.totals.vat'), formatMoney(lang, m.estimated_vat_cost)],
+      [t(lang, 'report.totals.incl_vat'), formatMoney(lang, m.total_estimated_cost_incl_vat)],
+      [t(lang, 'report.totals.subsidy'), `− ${formatMoney(lang, m.subsidy_amount)}`],
+      [t(lang, 'report.totals.net'), formatMoney(lang, m.net_cost)],
+    ],
+    PAGE.margin + half + 20,
+    canvas.y,
+    half,
+    true,
+  );
   canvas.y = Math.max(canvas.y, afterFacts) + 14;
 
   if (model.agency) {
@@ -153,8 +171,13 @@ async function drawCover(canvas: Canvas, model: ReportModel): Promise<void> {
     canvas.ensure(height);
     canvas.rect(PAGE.margin, canvas.y, CONTENT_WIDTH, height, SHADE, RULE);
     canvas.text(t(lang, 'report.agency.title'), PAGE.margin + 10, canvas.y + 8, { size: 8, bold: true, color: MUTED });
-    canvas.text(canvas.wrap(a.name, CONTENT_WIDTH - 20, { size: 11, bold: true }, 1)[0] ?? '', PAGE.margin + 10, canvas.y + 20, { size: 11, bold: true });
-    lines.forEach((line, i) => canvas.text(canvas.wrap(line, CONTENT_WIDTH - 20, { size: 9 }, 1)[0] ?? '', PAGE.margin + 10, canvas.y + 36 + i * 13, { size: 9 }));
+    canvas.text(canvas.wrap(a.name, CONTENT_WIDTH - 20, { size: 11, bold: true }, 1)[0] ?? '', PAGE.margin + 10, canvas.y + 20, {
+      size: 11,
+      bold: true,
+    });
+    lines.forEach((line, i) =>
+      canvas.text(canvas.wrap(line, CONTENT_WIDTH - 20, { size: 9 }, 1)[0] ?? '', PAGE.margin + 10, canvas.y + 36 + i * 13, { size: 9 }),
+    );
     canvas.y += height;
   }
 }
@@ -187,19 +210,34 @@ function drawGrants(canvas: Canvas, model: ReportModel): void {
     const name = hasTranslation(lang, key) ? t(lang, key) : t(lang, 'report.grant_category.OTHER');
     canvas.rect(PAGE.margin, canvas.y, CONTENT_WIDTH, 18, SHADE);
     canvas.text(name, PAGE.margin + 6, canvas.y + 4, { size: 10, bold: true });
-    canvas.textRight(`${t(lang, 'report.grants.category_total')}: ${formatMoney(lang, category.total_subsidy_amount)}`,
-      PAGE.width - PAGE.margin - 6, canvas.y + 5, { size: 8.5, bold: true, color: ACCENT });
+    canvas.textRight(
+      `${t(lang, 'report.grants.category_total')}: ${formatMoney(lang, category.total_subsidy_amount)}`,
+      PAGE.width - PAGE.margin - 6,
+      canvas.y + 5,
+      { size: 8.5, bold: true, color: ACCENT },
+    );
     canvas.y += 24;
     for (const item of category.items) {
       canvas.ensure(30);
       const amount = formatMoney(lang, item.subsidy_amount);
       const amountWidth = canvas.width(amount, { size: 9, bold: true });
-      const nameLines = canvas.wrap(componentName(lang, item.renovation_component_type), CONTENT_WIDTH - amountWidth - 30, { size: 9, bold: true }, 2);
+      const nameLines = canvas.wrap(
+        componentName(lang, item.renovation_component_type),
+        CONTENT_WIDTH - amountWidth - 30,
+        { size: 9, bold: true },
+        2,
+      );
       nameLines.forEach((line, n) => canvas.text(line, PAGE.margin + 6, canvas.y + n * 12, { size: 9, bold: true }));
       canvas.textRight(amount, PAGE.width - PAGE.margin - 6, canvas.y, { size: 9, bold: true });
       canvas.y += nameLines.length * 12 + 2;
       const scheme = item.scheme ?? t(lang, 'report.grants.no_scheme');
-      canvas.paragraph(`${t(lang, 'report.grants.scheme')}: ${scheme}`, { size: 8.5, color: MUTED }, PAGE.margin + 14, CONTENT_WIDTH - 20, 1);
+      canvas.paragraph(
+        `${t(lang, 'report.grants.scheme')}: ${scheme}`,
+        { size: 8.5, color: MUTED },
+        PAGE.margin + 14,
+        CONTENT_WIDTH - 20,
+        1,
+      );
       const conditions = conditionLines(lang, item.conditions);
       if (conditions.length > 0) {
         canvas.paragraph(`${t(lang, 'report.grants.conditions')}:`, { size: 8.5, color: MUTED }, PAGE.margin + 14, CONTENT_WIDTH - 20, 0);
@@ -224,7 +262,13 @@ function drawAssumptionsAndSources(canvas: Canvas, model: ReportModel): void {
   if (model.milestones.length === 0) canvas.paragraph(t(lang, 'report.milestones.none'), { color: MUTED });
   for (const m of model.milestones) {
     canvas.paragraph(`• ${milestoneText(lang, m, model.conditions.deed_date)}`, { size: 9 }, PAGE.margin + 4, CONTENT_WIDTH - 4, 0);
-    canvas.paragraph(milestoneOutcome(lang, m, model), { size: 9, bold: true, color: m.reached_at_step === null ? MUTED : ACCENT }, PAGE.margin + 12, CONTENT_WIDTH - 12, 2);
+    canvas.paragraph(
+      milestoneOutcome(lang, m, model),
+      { size: 9, bold: true, color: m.reached_at_step === null ? MUTED : ACCENT },
+      PAGE.margin + 12,
+      CONTENT_WIDTH - 12,
+      2,
+    );
   }
   canvas.y += 10;
 
@@ -268,11 +312,17 @@ function drawConfidence(canvas: Canvas, model: ReportModel): void {
     average: c.at_least ? t(lang, 'report.confidence.at_least', { value: average }) : average,
     deviation: formatPercent(lang, c.standard_deviation_pct),
   });
-  keyValues(canvas, [
-    [t(lang, 'report.confidence.score'), formatNumber(lang, c.score, 2)],
-    [t(lang, 'report.confidence.band'), c.quality_label],
-    [t(lang, 'report.confidence.price_error'), error],
-  ], PAGE.margin, canvas.y, CONTENT_WIDTH);
+  keyValues(
+    canvas,
+    [
+      [t(lang, 'report.confidence.score'), formatNumber(lang, c.score, 2)],
+      [t(lang, 'report.confidence.band'), c.quality_label],
+      [t(lang, 'report.confidence.price_error'), error],
+    ],
+    PAGE.margin,
+    canvas.y,
+    CONTENT_WIDTH,
+  );
   canvas.y += 4;
   canvas.paragraph(t(lang, 'report.confidence.explanation'), { size: 8.5, color: MUTED });
   for (const sentence of qualitySentences(lang, model).slice(1)) canvas.paragraph(sentence, { size: 8.5 });

@@ -18,7 +18,13 @@ const HAS_PDFTOPPM = spawnSync('pdftoppm', ['-v']).error === undefined;
 
 /** The PDF's text, page after page, each page's lines top to bottom. */
 async function pdfText(bytes: Uint8Array): Promise<{ pages: string[]; text: string }> {
-  const pdf = await getDocument({ data: new Uint8Array(bytes), disableFontFace: true, useSystemFonts: false, isEvalSupported: false, verbosity: 0 }).promise;
+  const pdf = await getDocument({
+    data: new Uint8Array(bytes),
+    disableFontFace: true,
+    useSystemFonts: false,
+    isEvalSupported: false,
+    verbosity: 0,
+  }).promise;
   const pages: string[] = [];
   for (let n = 1; n <= pdf.numPages; n++) {
     const content = await (await pdf.getPage(n)).getTextContent();
@@ -28,12 +34,21 @@ async function pdfText(bytes: Uint8Array): Promise<{ pages: string[]; text: stri
       const y = Math.round(item.transform[5]);
       lines.set(y, [...(lines.get(y) ?? []), { x: item.transform[4], str: item.str }]);
     }
-    pages.push([...lines.entries()].sort((a, b) => b[0] - a[0]).map(([, items]) => items.sort((a, b) => a.x - b.x).map((i) => i.str).join(' ')).join('\n'));
+    pages.push(
+      [...lines.entries()]
+        .sort((a, b) => b[0] - a[0])
+        .map(([, items]) =>
+          items
+            .sort((a, b) => a.x - b.x)
+            .map((i) => i.str)
+            .join(' '),
+        )
+        .join('\n'),
+    );
   }
   await pdf.destroy();
   return { pages, text: pages.join('\n') };
 }
-
 
 /**
  * Renders one page to a PNG under test-artifacts/ (for a person to look at) and reads back its size:
@@ -44,7 +59,18 @@ function pngOf(pdf: Uint8Array, page: number, name: string): { width: number; he
   const dir = mkdtempSync(join(tmpdir(), 'report-pdf-'));
   try {
     writeFileSync(join(dir, 'report.pdf'), pdf);
-    execFileSync('pdftoppm', ['-png', '-r', '80', '-f', String(page), '-l', String(page), '-singlefile', join(dir, 'report.pdf'), join(ARTIFACTS, name)]);
+    execFileSync('pdftoppm', [
+      '-png',
+      '-r',
+      '80',
+      '-f',
+      String(page),
+      '-l',
+      String(page),
+      '-singlefile',
+      join(dir, 'report.pdf'),
+      join(ARTIFACTS, name),
+    ]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -64,7 +90,17 @@ function pixelsOf(pdf: Uint8Array, page: number): { width: number; height: numbe
   const dir = mkdtempSync(join(tmpdir(), 'report-ppm-'));
   try {
     writeFileSync(join(dir, 'report.pdf'), pdf);
-    execFileSync('pdftoppm', ['-r', '50', '-f', String(page), '-l', String(page), '-singlefile', join(dir, 'report.pdf'), join(dir, 'page')]);
+    execFileSync('pdftoppm', [
+      '-r',
+      '50',
+      '-f',
+      String(page),
+      '-l',
+      String(page),
+      '-singlefile',
+      join(dir, 'report.pdf'),
+      join(dir, 'page'),
+    ]);
     const ppm = readFileSync(join(dir, 'page.ppm'));
     const header = /^P6\s+(\d+)\s+(\d+)\s+255\s/.exec(ppm.subarray(0, 40).toString('latin1'))!;
     return { width: Number(header[1]), height: Number(header[2]), rgb: ppm.subarray(header[0].length) };
@@ -74,13 +110,23 @@ function pixelsOf(pdf: Uint8Array, page: number): { width: number; height: numbe
 }
 
 /** How many pixels of a page have this colour (0..1 components, as the renderer drew it), in the rows from `top` to `bottom` (shares of the height). */
-function pixelsOfColour(image: ReturnType<typeof pixelsOf>, colour: { red: number; green: number; blue: number }, top = 0, bottom = 1): number {
+function pixelsOfColour(
+  image: ReturnType<typeof pixelsOf>,
+  colour: { red: number; green: number; blue: number },
+  top = 0,
+  bottom = 1,
+): number {
   const want = [colour.red, colour.green, colour.blue].map((c) => Math.round(c * 255));
   let count = 0;
   for (let y = Math.floor(top * image.height); y < Math.floor(bottom * image.height); y++) {
     for (let x = 0; x < image.width; x++) {
       const i = (y * image.width + x) * 3;
-      if (Math.abs(image.rgb[i]! - want[0]!) <= 3 && Math.abs(image.rgb[i + 1]! - want[1]!) <= 3 && Math.abs(image.rgb[i + 2]! - want[2]!) <= 3) count++;
+      if (
+        Math.abs(image.rgb[i]! - want[0]!) <= 3 &&
+        Math.abs(image.rgb[i + 1]! - want[1]!) <= 3 &&
+        Math.abs(image.rgb[i + 2]! - want[2]!) <= 3
+      )
+        count++;
     }
   }
   return count;
@@ -97,8 +143,7 @@ describe('the PDF report', () => {
     describe(language, () => {
       const model = sampleReportModel(language);
       let rendered: Promise<{ pdf: Uint8Array; text: string; pages: string[] }> | undefined;
-      const render = () =>
-        (rendered ??= renderReportPdf(model).then(async (pdf) => ({ pdf, ...(await pdfText(pdf)) })));
+      const render = () => (rendered ??= renderReportPdf(model).then(async (pdf) => ({ pdf, ...(await pdfText(pdf)) })));
 
       it('shows the overview figures of the model in the language’s money format', async () => {
         const { text } = await render();
@@ -129,7 +174,9 @@ describe('the PDF report', () => {
 
       it('numbers its pages', async () => {
         const { pages } = await render();
-        const last = translations(language, 'report')['footer.page']!.replace('{page}', String(pages.length)).replace('{pages}', String(pages.length));
+        const last = translations(language, 'report')
+          ['footer.page']!.replace('{page}', String(pages.length))
+          .replace('{pages}', String(pages.length));
         expect(plain(pages[pages.length - 1]!)).toContain(last);
       });
 
@@ -144,39 +191,45 @@ describe('the PDF report', () => {
         pages.forEach((_, i) => pngOf(pdf, i + 1, `report-${language}-page-${i + 1}`));
       });
 
-      withPdftoppm('draws its elements: the cover\'s banner and label badges, the chart\'s label bands and markers, the table\'s label badges', async () => {
-        const { pdf, pages } = await render();
-        const report = translations(language, 'report');
-        // Every page has content in its body (above the footer), not only a heading: at least 2% of it is not white.
-        for (let n = 1; n <= pages.length; n++) {
-          const image = pixelsOf(pdf, n);
-          const body = image.width * Math.floor(0.9 * image.height);
-          expect(body - pixelsOfColour(image, { red: 1, green: 1, blue: 1 }, 0, 0.9), `page ${n}`).toBeGreaterThan(body * 0.02);
-        }
+      withPdftoppm(
+        "draws its elements: the cover's banner and label badges, the chart's label bands and markers, the table's label badges",
+        async () => {
+          const { pdf, pages } = await render();
+          const report = translations(language, 'report');
+          // Every page has content in its body (above the footer), not only a heading: at least 2% of it is not white.
+          for (let n = 1; n <= pages.length; n++) {
+            const image = pixelsOf(pdf, n);
+            const body = image.width * Math.floor(0.9 * image.height);
+            expect(body - pixelsOfColour(image, { red: 1, green: 1, blue: 1 }, 0, 0.9), `page ${n}`).toBeGreaterThan(body * 0.02);
+          }
 
-        const cover = pixelsOf(pdf, 1);
-        expect(pixelsOfColour(cover, asRgb(ACCENT), 0, 0.1), 'banner').toBeGreaterThan(cover.width * 10);
-        for (const label of [model.current.epc_label, model.reachable.epc_label]) {
-          expect(pixelsOfColour(cover, asRgb(labelColour(model.scale, label).fill), 0.4, 0.8), `badge ${label}`).toBeGreaterThan(100);
-        }
+          const cover = pixelsOf(pdf, 1);
+          expect(pixelsOfColour(cover, asRgb(ACCENT), 0, 0.1), 'banner').toBeGreaterThan(cover.width * 10);
+          for (const label of [model.current.epc_label, model.reachable.epc_label]) {
+            expect(pixelsOfColour(cover, asRgb(labelColour(model.scale, label).fill), 0.4, 0.8), `badge ${label}`).toBeGreaterThan(100);
+          }
 
-        const chartPage = pages.findIndex((p) => p.includes(report['chart.labels_title']!)) + 1;
-        const chart = pixelsOf(pdf, chartPage);
-        for (const label of model.labels) {
-          const fill = labelColour(model.scale, label).fill;
-          // The ladder's badge and the label's band across the plot.
-          expect(pixelsOfColour(chart, asRgb(fill)), `ladder ${label}`).toBeGreaterThan(20);
-          expect(pixelsOfColour(chart, tinted(fill, 0.18)), `band ${label}`).toBeGreaterThan(200);
-        }
+          const chartPage = pages.findIndex((p) => p.includes(report['chart.labels_title']!)) + 1;
+          const chart = pixelsOf(pdf, chartPage);
+          for (const label of model.labels) {
+            const fill = labelColour(model.scale, label).fill;
+            // The ladder's badge and the label's band across the plot.
+            expect(pixelsOfColour(chart, asRgb(fill)), `ladder ${label}`).toBeGreaterThan(20);
+            expect(pixelsOfColour(chart, tinted(fill, 0.18)), `band ${label}`).toBeGreaterThan(200);
+          }
 
-        const tablePages = pages.flatMap((p, i) => (p.includes(report['steps.col.phase']!) ? [i + 1] : []));
-        expect(tablePages.length).toBeGreaterThan(0);
-        const tables = tablePages.map((n) => pixelsOf(pdf, n));
-        for (const label of new Set(model.steps.map((st) => st.epc_label_after))) {
-          const fill = asRgb(labelColour(model.scale, label).fill);
-          expect(tables.reduce((sum, image) => sum + pixelsOfColour(image, fill), 0), `table badge ${label}`).toBeGreaterThan(20);
-        }
-      });
+          const tablePages = pages.flatMap((p, i) => (p.includes(report['steps.col.phase']!) ? [i + 1] : []));
+          expect(tablePages.length).toBeGreaterThan(0);
+          const tables = tablePages.map((n) => pixelsOf(pdf, n));
+          for (const label of new Set(model.steps.map((st) => st.epc_label_after))) {
+            const fill = asRgb(labelColour(model.scale, label).fill);
+            expect(
+              tables.reduce((sum, image) => sum + pixelsOfColour(image, fill), 0),
+              `table badge ${label}`,
+            ).toBeGreaterThan(20);
+          }
+        },
+      );
     });
   }
 
@@ -216,7 +269,8 @@ describe('the PDF report', () => {
 
     it('wraps a very long address and keeps the rest of the cover', async () => {
       const model = sampleReportModel('fr-BE', { stepCount: 2 });
-      model.estate.street = 'Chaussée de la Grande Route Départementale Numéro Quarante-Deux Entre Les Deux Villages Du Plateau Et La Vallée De La Meuse';
+      model.estate.street =
+        'Chaussée de la Grande Route Départementale Numéro Quarante-Deux Entre Les Deux Villages Du Plateau Et La Vallée De La Meuse';
       const pdf = await renderReportPdf(model);
       const { pages } = await pdfText(pdf);
       expect(plain(pages[0]!)).toContain('Chaussée de la Grande Route');

@@ -5,7 +5,11 @@ import type { ReportItem, ReportModel } from '../report-model.ts';
 import { labelColour } from './label-colours.ts';
 import { ACCENT, CONTENT_WIDTH, INK, MUTED, PAGE, RULE, SHADE, type Canvas } from './layout.ts';
 
-interface Column { key: string; width: number; align: 'left' | 'right' | 'center' }
+interface Column {
+  key: string;
+  width: number;
+  align: 'left' | 'right' | 'center';
+}
 
 /** Widths as shares of the content width: the work column takes what the figures leave. */
 const COLUMNS: Column[] = [
@@ -42,7 +46,9 @@ export function drawStepsTable(canvas: Canvas, model: ReportModel): void {
   const header = () => {
     const height = 16;
     canvas.rect(PAGE.margin, canvas.y, CONTENT_WIDTH, height, SHADE);
-    COLUMNS.forEach((c, i) => cell(canvas, t(lang, `report.steps.col.${c.key}`), c, xs[i]!, canvas.y + 4, { size: 7.5, bold: true, color: INK }, model));
+    COLUMNS.forEach((c, i) =>
+      cell(canvas, t(lang, `report.steps.col.${c.key}`), c, xs[i]!, canvas.y + 4, { size: 7.5, bold: true, color: INK }, model),
+    );
     canvas.y += height + 2;
   };
 
@@ -74,42 +80,83 @@ export function drawStepsTable(canvas: Canvas, model: ReportModel): void {
   header();
   for (const step of model.steps) {
     canvas.line(PAGE.margin, canvas.y, PAGE.width - PAGE.margin, canvas.y, RULE, 0.5);
-    row([
-      String(step.order), componentName(lang, step.renovation_component_type), phaseName(lang, step.phase), { label: step.epc_label_after },
-      money(step.estimated_cost), money(step.estimated_vat_cost), money(step.subsidy_amount), money(step.net_cost),
-      money(step.cumulative_net_cost),
-    ], { size: 8, bold: true });
+    row(
+      [
+        String(step.order),
+        componentName(lang, step.renovation_component_type),
+        phaseName(lang, step.phase),
+        { label: step.epc_label_after },
+        money(step.estimated_cost),
+        money(step.estimated_vat_cost),
+        money(step.subsidy_amount),
+        money(step.net_cost),
+        money(step.cumulative_net_cost),
+      ],
+      { size: 8, bold: true },
+    );
     const meets = stepMeets(lang, model, step.order);
     if (meets) row(['', meets, '', '', '', '', '', '', ''], { size: 7.5, bold: true, color: ACCENT }, 8);
     for (const item of step.items) {
-      row([
-        '', itemText(model, item), '', '', money(item.estimated_cost), money(item.estimated_vat_cost), money(item.subsidy_amount),
-        money(item.estimated_cost + item.estimated_vat_cost - item.subsidy_amount), '',
-      ], { size: 7.5, color: item.derived ? MUTED : INK }, 8);
+      row(
+        [
+          '',
+          itemText(model, item),
+          '',
+          '',
+          money(item.estimated_cost),
+          money(item.estimated_vat_cost),
+          money(item.subsidy_amount),
+          money(item.estimated_cost + item.estimated_vat_cost - item.subsidy_amount),
+          '',
+        ],
+        { size: 7.5, color: item.derived ? MUTED : INK },
+        8,
+      );
     }
   }
   canvas.line(PAGE.margin, canvas.y, PAGE.width - PAGE.margin, canvas.y, INK, 1);
   const totals = model.totals;
-  row([
-    '', t(lang, 'report.steps.total'), '', '', money(totals.estimated_cost), money(totals.estimated_vat_cost),
-    money(totals.subsidy_amount), money(totals.net_cost), '',
-  ], { size: 8, bold: true }, 0, true);
+  row(
+    [
+      '',
+      t(lang, 'report.steps.total'),
+      '',
+      '',
+      money(totals.estimated_cost),
+      money(totals.estimated_vat_cost),
+      money(totals.subsidy_amount),
+      money(totals.net_cost),
+      '',
+    ],
+    { size: 8, bold: true },
+    0,
+    true,
+  );
   canvas.y += 6;
   canvas.paragraph(t(lang, 'report.steps.note'), { size: 7.5, color: MUTED });
 }
 
 function itemText(model: ReportModel, item: ReportItem): string {
   const lang = model.language;
-  const quantity = item.unit === 'lump_sum'
-    ? t(lang, 'report.units.lump_sum')
-    : item.unit === 'piece'
-      ? tn(lang, 'report.quantity.piece', item.quantity)
-      : `${formatNumber(lang, item.quantity, 1)} ${t(lang, `report.units.${item.unit}`)}`;
+  const quantity =
+    item.unit === 'lump_sum'
+      ? t(lang, 'report.units.lump_sum')
+      : item.unit === 'piece'
+        ? tn(lang, 'report.quantity.piece', item.quantity)
+        : `${formatNumber(lang, item.quantity, 1)} ${t(lang, `report.units.${item.unit}`)}`;
   const derived = item.derived ? ` (${t(lang, 'report.steps.derived')})` : '';
   return `${componentName(lang, item.renovation_component_type)}: ${quantity}${derived}`;
 }
 
-function cell(canvas: Canvas, value: Cell, column: Column, x: number, top: number, style: { size: number; bold?: boolean; color?: RGB }, model: ReportModel): void {
+function cell(
+  canvas: Canvas,
+  value: Cell,
+  column: Column,
+  x: number,
+  top: number,
+  style: { size: number; bold?: boolean; color?: RGB },
+  model: ReportModel,
+): void {
   const width = column.width * CONTENT_WIDTH;
   if (typeof value !== 'string') {
     const label = value.label ?? '?';

@@ -34,8 +34,10 @@ export function renderChart(model: ReportModel): string {
     return index < 0 ? null : PAD.top + (index + 0.5) * rowH;
   };
   /** The EPC score beside a dot: above it, below where the dot sits on the top band. */
-  const scoreText = (x: number, y: number, score: number | null) => (score === null ? ''
-    : `<text class="score-value" x="${x.toFixed(1)}" y="${(y < PAD.top + rowH ? y + 17 : y - 9).toFixed(1)}" text-anchor="middle">${esc(number(language, score))}</text>`);
+  const scoreText = (x: number, y: number, score: number | null) =>
+    score === null
+      ? ''
+      : `<text class="score-value" x="${x.toFixed(1)}" y="${(y < PAD.top + rowH ? y + 17 : y - 9).toFixed(1)}" text-anchor="middle">${esc(number(language, score))}</text>`;
   const maxCost = Math.max(0, ...steps.map((s) => s.cumulative_net_cost));
   const costScale = maxCost > 0 ? plotH / maxCost : 0;
   const barW = Math.min(slotW * 0.55, 36);
@@ -44,10 +46,12 @@ export function renderChart(model: ReportModel): string {
     .map((label, i) => {
       const y = PAD.top + (i + 0.5) * rowH;
       // Each label's band across the plot, in a pale tint of its colour.
-      return `<rect class="band" x="${left}" y="${(y - rowH / 2).toFixed(1)}" width="${plotW.toFixed(1)}" height="${rowH.toFixed(1)}" fill="${labelColour(labels, label)}" fill-opacity="0.16"/>`
-        + `<line class="grid" x1="${left}" x2="${WIDTH - PAD.right}" y1="${y.toFixed(1)}" y2="${y.toFixed(1)}"/>`
-        + `<rect x="4" y="${(y - 8).toFixed(1)}" width="${badgeW}" height="16" rx="3" fill="${labelColour(labels, label)}"/>`
-        + `<text class="ladder" x="${4 + badgeW / 2}" y="${(y + 4).toFixed(1)}" text-anchor="middle">${esc(label)}</text>`;
+      return (
+        `<rect class="band" x="${left}" y="${(y - rowH / 2).toFixed(1)}" width="${plotW.toFixed(1)}" height="${rowH.toFixed(1)}" fill="${labelColour(labels, label)}" fill-opacity="0.16"/>` +
+        `<line class="grid" x1="${left}" x2="${WIDTH - PAD.right}" y1="${y.toFixed(1)}" y2="${y.toFixed(1)}"/>` +
+        `<rect x="4" y="${(y - 8).toFixed(1)}" width="${badgeW}" height="16" rx="3" fill="${labelColour(labels, label)}"/>` +
+        `<text class="ladder" x="${4 + badgeW / 2}" y="${(y + 4).toFixed(1)}" text-anchor="middle">${esc(label)}</text>`
+      );
     })
     .join('');
 
@@ -68,15 +72,22 @@ export function renderChart(model: ReportModel): string {
       const y = yOfLabel(step.epc_label_after);
       if (y !== null) points.push([x, y]);
       const tooltip = `${step.order}. ${componentName(language, step.renovation_component_type)}: ${step.epc_label_after ?? pageText(language, 'label_unknown')}, ${money(language, step.cumulative_net_cost)}`;
-      return `<g class="step-mark" data-step="${esc(step.order)}"><title>${esc(tooltip)}</title>`
-        + `<rect class="bar" x="${(x - barW / 2).toFixed(1)}" y="${(bottom - barH).toFixed(1)}" width="${barW.toFixed(1)}" height="${Math.max(barH, 1).toFixed(1)}"/>`
-        + (y !== null ? `<circle cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="6" fill="${labelColour(labels, step.epc_label_after)}"/>${scoreText(x, y, step.epc_score_after)}` : '')
-        + `<text class="axis" x="${x.toFixed(1)}" y="${bottom + 18}" text-anchor="middle">${esc(step.order)}</text></g>`;
+      return (
+        `<g class="step-mark" data-step="${esc(step.order)}"><title>${esc(tooltip)}</title>` +
+        `<rect class="bar" x="${(x - barW / 2).toFixed(1)}" y="${(bottom - barH).toFixed(1)}" width="${barW.toFixed(1)}" height="${Math.max(barH, 1).toFixed(1)}"/>` +
+        (y !== null
+          ? `<circle cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="6" fill="${labelColour(labels, step.epc_label_after)}"/>${scoreText(x, y, step.epc_score_after)}`
+          : '') +
+        `<text class="axis" x="${x.toFixed(1)}" y="${bottom + 18}" text-anchor="middle">${esc(step.order)}</text></g>`
+      );
     })
     .join('');
-  const start = startY === null ? ''
-    : `<circle cx="${xOf(0).toFixed(1)}" cy="${startY.toFixed(1)}" r="6" fill="${labelColour(labels, model.current.epc_label)}"/>${scoreText(xOf(0), startY, model.current.epc_score)}`;
-  const line = points.length > 1 ? `<polyline class="path" points="${points.map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(' ')}"/>` : '';
+  const start =
+    startY === null
+      ? ''
+      : `<circle cx="${xOf(0).toFixed(1)}" cy="${startY.toFixed(1)}" r="6" fill="${labelColour(labels, model.current.epc_label)}"/>${scoreText(xOf(0), startY, model.current.epc_score)}`;
+  const line =
+    points.length > 1 ? `<polyline class="path" points="${points.map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(' ')}"/>` : '';
 
   const title = pageText(language, 'chart_title');
   const desc = tn(language, 'page.chart_desc', steps.length, {
@@ -84,13 +95,18 @@ export function renderChart(model: ReportModel): string {
     to: model.reachable.epc_label ?? pageText(language, 'label_unknown'),
     cost: money(language, maxCost),
   });
-  return `<svg class="chart" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-labelledby="chart-title chart-desc" xmlns="http://www.w3.org/2000/svg">`
-    + `<title id="chart-title">${esc(title)}</title><desc id="chart-desc">${esc(desc)}</desc>`
-    + ladder
-    + `<line class="axis-line" x1="${left}" x2="${WIDTH - PAD.right}" y1="${bottom}" y2="${bottom}"/>`
-    + `<line class="axis-line" x1="${WIDTH - PAD.right}" x2="${WIDTH - PAD.right}" y1="${PAD.top}" y2="${bottom}"/>`
+  return (
+    `<svg class="chart" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-labelledby="chart-title chart-desc" xmlns="http://www.w3.org/2000/svg">` +
+    `<title id="chart-title">${esc(title)}</title><desc id="chart-desc">${esc(desc)}</desc>` +
+    ladder +
+    `<line class="axis-line" x1="${left}" x2="${WIDTH - PAD.right}" y1="${bottom}" y2="${bottom}"/>` +
+    `<line class="axis-line" x1="${WIDTH - PAD.right}" x2="${WIDTH - PAD.right}" y1="${PAD.top}" y2="${bottom}"/>` +
     // The line first: the bars are translucent and the dots sit on top of it.
-    + ticks + line + marks + start
-    + `<text class="axis" x="${xOf(0).toFixed(1)}" y="${bottom + 18}" text-anchor="middle">${esc(pageText(language, 'chart_start'))}</text>`
-    + `</svg>`;
+    ticks +
+    line +
+    marks +
+    start +
+    `<text class="axis" x="${xOf(0).toFixed(1)}" y="${bottom + 18}" text-anchor="middle">${esc(pageText(language, 'chart_start'))}</text>` +
+    `</svg>`
+  );
 }

@@ -6,9 +6,16 @@ export const money = (language: ReportLanguage, euros: number) => formatMoney(la
 
 /** Axis ticks: short (`€ 40K`) so they fit beside the chart on a phone. */
 export const compactMoney = (language: ReportLanguage, euros: number) =>
-  new Intl.NumberFormat(localeOf(language), { style: 'currency', currency: 'EUR', notation: 'compact', minimumFractionDigits: 0, maximumFractionDigits: 1 }).format(euros);
+  new Intl.NumberFormat(localeOf(language), {
+    style: 'currency',
+    currency: 'EUR',
+    notation: 'compact',
+    minimumFractionDigits: 0,
+    maximumFractionDigits: 1,
+  }).format(euros);
 
-export const number = (language: ReportLanguage, value: number, maximumFractionDigits = 0) => formatNumber(language, value, maximumFractionDigits);
+export const number = (language: ReportLanguage, value: number, maximumFractionDigits = 0) =>
+  formatNumber(language, value, maximumFractionDigits);
 
 export const longDate = (language: ReportLanguage, iso: string) => formatDate(language, iso);
 

@@ -1,4 +1,12 @@
-import { assumptionSentences, incomeSentences, milestoneOutcome, milestoneText, phaseName, qualitySentences, stepMeets } from '../i18n/conditions-text.ts';
+import {
+  assumptionSentences,
+  incomeSentences,
+  milestoneOutcome,
+  milestoneText,
+  phaseName,
+  qualitySentences,
+  stepMeets,
+} from '../i18n/conditions-text.ts';
 import { conditionLines } from '../i18n/grant-conditions.ts';
 import { tn } from '../i18n/index.ts';
 import type { ReportLanguage, ReportModel, ReportStep } from '../report-model.ts';
@@ -34,7 +42,9 @@ export function renderReferralPage(model: ReportModel, options: ReferralPageOpti
   const facts = [
     pageTextOf(lang, `scale.${model.scale}`),
     model.estate.year_built !== null ? pageText(lang, 'built_in', { year: model.estate.year_built }) : null,
-    model.estate.habitable_space_m2 !== null ? pageText(lang, 'habitable_space', { area: number(lang, model.estate.habitable_space_m2) }) : null,
+    model.estate.habitable_space_m2 !== null
+      ? pageText(lang, 'habitable_space', { area: number(lang, model.estate.habitable_space_m2) })
+      : null,
   ].filter((v): v is string => Boolean(v));
 
   return `<!doctype html>
@@ -63,8 +73,12 @@ ${labelCard(model, 'reachable', t('reachable_label'))}
 ${summary(model)}
 <section class="chart-block">
 <h2>${t('chart_heading')}</h2>
-${model.steps.length > 0 ? `${renderChart(model)}
-<p class="legend"><span><span class="key dot"></span>${t('chart_legend_label')}</span> <span><span class="key bar"></span>${t('chart_legend_cost')}</span></p>` : `<p>${t(model.reachable.epc_label === null ? 'no_trajectory' : 'no_steps')}</p>`}
+${
+  model.steps.length > 0
+    ? `${renderChart(model)}
+<p class="legend"><span><span class="key dot"></span>${t('chart_legend_label')}</span> <span><span class="key bar"></span>${t('chart_legend_cost')}</span></p>`
+    : `<p>${t(model.reachable.epc_label === null ? 'no_trajectory' : 'no_steps')}</p>`
+}
 </section>
 ${model.steps.length > 0 ? stepsTable(model) : ''}
 ${grants(model)}
@@ -142,16 +156,19 @@ function stepsTable(model: ReportModel): string {
   const cell = (key: PageKey, content: string, css = '') => `<td data-label="${head(key)}"${css ? ` class="${css}"` : ''}>${content}</td>`;
   const row = (step: ReportStep) => {
     const supporting = step.items.filter((item) => item.derived).map((item) => componentName(lang, item.renovation_component_type));
-    const measure = `<strong>${esc(componentName(lang, step.renovation_component_type))}</strong>`
-      + (supporting.length > 0 ? `<span class="includes">${esc(pageText(lang, 'includes', { items: supporting.join(', ') }))}</span>` : '');
+    const measure =
+      `<strong>${esc(componentName(lang, step.renovation_component_type))}</strong>` +
+      (supporting.length > 0 ? `<span class="includes">${esc(pageText(lang, 'includes', { items: supporting.join(', ') }))}</span>` : '');
     const after = step.epc_label_after
       ? `<span class="badge" style="background:${labelColour(model.labels, step.epc_label_after)}">${esc(step.epc_label_after)}</span>`
       : esc(pageText(lang, 'label_unknown'));
     const meets = stepMeets(lang, model, step.order);
-    return `<tr>${cell('col_step', esc(step.order), 'num-step')}${cell('col_measure', measure + (meets ? `<span class="meets">${esc(meets)}</span>` : ''), 'measure')}`
-      + `${cell('col_phase', esc(phaseName(lang, step.phase)), 'phase')}${cell('col_label_after', after)}`
-      + `${cell('col_cost', esc(money(lang, step.estimated_cost)), 'amount')}${cell('col_vat', esc(money(lang, step.estimated_vat_cost)), 'amount')}`
-      + `${cell('col_grants', esc(money(lang, -step.subsidy_amount || 0)), 'amount grant')}${cell('col_net', esc(money(lang, step.net_cost)), 'amount net')}</tr>`;
+    return (
+      `<tr>${cell('col_step', esc(step.order), 'num-step')}${cell('col_measure', measure + (meets ? `<span class="meets">${esc(meets)}</span>` : ''), 'measure')}` +
+      `${cell('col_phase', esc(phaseName(lang, step.phase)), 'phase')}${cell('col_label_after', after)}` +
+      `${cell('col_cost', esc(money(lang, step.estimated_cost)), 'amount')}${cell('col_vat', esc(money(lang, step.estimated_vat_cost)), 'amount')}` +
+      `${cell('col_grants', esc(money(lang, -step.subsidy_amount || 0)), 'amount grant')}${cell('col_net', esc(money(lang, step.net_cost)), 'amount net')}</tr>`
+    );
   };
   const totals = model.totals;
   return `<section class="steps">
@@ -172,12 +189,15 @@ function grants(model: ReportModel): string {
   const schemes = new Map<string | null, typeof items>();
   for (const item of items) schemes.set(item.scheme, [...(schemes.get(item.scheme) ?? []), item]);
   const blocks = [...schemes].map(([scheme, granted]) => {
-    const entries = granted.map((item) =>
-      `<li><span class="grant-name">${esc(componentName(lang, item.renovation_component_type))}</span> <span class="grant-amount">${esc(money(lang, item.subsidy_amount))}</span></li>`);
+    const entries = granted.map(
+      (item) =>
+        `<li><span class="grant-name">${esc(componentName(lang, item.renovation_component_type))}</span> <span class="grant-amount">${esc(money(lang, item.subsidy_amount))}</span></li>`,
+    );
     const conditions = conditionLines(lang, [...new Set(granted.flatMap((item) => item.conditions))]);
-    const listed = conditions.length > 0
-      ? `<p class="conditions-caption">${esc(pageText(lang, 'grant_conditions'))}</p><ul class="conditions">${conditions.map((c) => `<li>${esc(c)}</li>`).join('')}</ul>`
-      : '';
+    const listed =
+      conditions.length > 0
+        ? `<p class="conditions-caption">${esc(pageText(lang, 'grant_conditions'))}</p><ul class="conditions">${conditions.map((c) => `<li>${esc(c)}</li>`).join('')}</ul>`
+        : '';
     return `<div class="scheme"><h3>${esc(scheme ?? pageText(lang, 'grant_other'))}</h3><ul>${entries.join('')}</ul>${listed}</div>`;
   });
   return `<section class="grants"><h2>${esc(pageText(lang, 'grants_heading'))}</h2>${blocks.join('')}</section>`;
@@ -189,7 +209,9 @@ function conditions(model: ReportModel): string {
   const lang = model.language;
   const list = (items: string[]) => `<ul>${items.map((i) => `<li>${esc(i)}</li>`).join('')}</ul>`;
   const assumptions = assumptionSentences(lang, model);
-  const milestones = model.milestones.map((m) => `<li>${esc(milestoneText(lang, m, model.conditions.deed_date))} <strong>${esc(milestoneOutcome(lang, m, model))}</strong></li>`);
+  const milestones = model.milestones.map(
+    (m) => `<li>${esc(milestoneText(lang, m, model.conditions.deed_date))} <strong>${esc(milestoneOutcome(lang, m, model))}</strong></li>`,
+  );
   return `<section class="conditions-block">
 ${assumptions.length > 0 ? `<h2>${esc(pageText(lang, 'conditions_heading'))}</h2>${list(assumptions)}` : ''}
 ${milestones.length > 0 ? `<h2>${esc(pageText(lang, 'milestones_heading'))}</h2><ul>${milestones.join('')}</ul>` : ''}
@@ -200,11 +222,14 @@ ${milestones.length > 0 ? `<h2>${esc(pageText(lang, 'milestones_heading'))}</h2>
 function callToAction(model: ReportModel): string {
   const lang = model.language;
   const agency = model.agency;
-  if (!agency) return `<section class="cta"><h2>${esc(pageText(lang, 'cta_heading'))}</h2><p>${esc(pageText(lang, 'cta_text_no_agency'))}</p></section>`;
+  if (!agency)
+    return `<section class="cta"><h2>${esc(pageText(lang, 'cta_heading'))}</h2><p>${esc(pageText(lang, 'cta_text_no_agency'))}</p></section>`;
   const actions: string[] = [];
   const dial = agency.phone?.replace(/[^\d+]/g, '') ?? '';
-  if (agency.phone && dial.length > 0) actions.push(`<a class="button" href="tel:${esc(dial)}">${esc(pageText(lang, 'cta_call', { phone: agency.phone }))}</a>`);
-  if (agency.email && EMAIL.test(agency.email)) actions.push(`<a class="button" href="mailto:${esc(agency.email)}">${esc(pageText(lang, 'cta_email'))}</a>`);
+  if (agency.phone && dial.length > 0)
+    actions.push(`<a class="button" href="tel:${esc(dial)}">${esc(pageText(lang, 'cta_call', { phone: agency.phone }))}</a>`);
+  if (agency.email && EMAIL.test(agency.email))
+    actions.push(`<a class="button" href="mailto:${esc(agency.email)}">${esc(pageText(lang, 'cta_email'))}</a>`);
   const website = agency.website ? webAddress(agency.website) : null;
   if (website) actions.push(`<a class="button" href="${esc(website)}" rel="noopener noreferrer">${esc(pageText(lang, 'cta_website'))}</a>`);
   return `<section class="cta">

@@ -12,7 +12,13 @@ const mergeRoof = (roof: Roof, changes: Extract<EstateEvent, { type: 'RoofUpdate
 export function applyEstateEvent(doc: ReferralEstate | null, event: EstateEvent): ReferralEstate | null {
   switch (event.type) {
     case 'EstateCreated':
-      return { estate_id: event.data.estate_id, organization_id: event.data.organization_id, fields: event.data.fields, roofs: [], deleted: false };
+      return {
+        estate_id: event.data.estate_id,
+        organization_id: event.data.organization_id,
+        fields: event.data.fields,
+        roofs: [],
+        deleted: false,
+      };
     case 'EstateUpdated': {
       if (!doc) return null;
       const c = event.data.changes;
@@ -30,7 +36,9 @@ export function applyEstateEvent(doc: ReferralEstate | null, event: EstateEvent)
     case 'EstateDeleted':
       return doc ? { ...doc, deleted: true } : null;
     case 'RoofAdded':
-      return doc ? { ...doc, roofs: [...doc.roofs.filter((r) => r.id !== event.data.roof_id), { ...event.data.fields, id: event.data.roof_id }] } : null;
+      return doc
+        ? { ...doc, roofs: [...doc.roofs.filter((r) => r.id !== event.data.roof_id), { ...event.data.fields, id: event.data.roof_id }] }
+        : null;
     case 'RoofUpdated':
       return doc ? { ...doc, roofs: doc.roofs.map((r) => (r.id === event.data.roof_id ? mergeRoof(r, event.data.changes) : r)) } : null;
     case 'RoofRemoved':

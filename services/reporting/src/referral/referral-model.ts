@@ -133,11 +133,17 @@ export function buildReferralModel(input: {
       confidence: { score: plan.confidence_score, quality_label: plan.quality_label, ...plan.expected_price_error },
       conditions: conditionsOf({
         property: knownPropertyOfEstate({ fields: estate.fields, roofs: estate.roofs }),
-        items: plan.steps, region: plan.region, year: plan.price_year, sources,
+        items: plan.steps,
+        region: plan.region,
+        year: plan.price_year,
+        sources,
       }),
       milestones: milestonesOf({
-        region: plan.region, labels: labelsOf(plan.energy_efficiency_type), current: plan.current.epc_label,
-        after: plan.steps.map((s) => s.epc_label_after), year: plan.price_year,
+        region: plan.region,
+        labels: labelsOf(plan.energy_efficiency_type),
+        current: plan.current.epc_label,
+        after: plan.steps.map((s) => s.epc_label_after),
+        year: plan.price_year,
       }),
       agency,
     };
@@ -145,8 +151,11 @@ export function buildReferralModel(input: {
   // No finished trajectory yet: the home's basics and the model's estimate of its current label.
   const current = modelledCurrent(estate);
   const region = a.zip_code ? detectRegion(a.zip_code, a.country ?? undefined) : null;
-  const scale = current?.energy_efficiency_type ?? (region ? scaleOfRegion(region) : a.country === 'NL' ? 'ENERGY_LABEL_NL' : 'EPC_FLANDERS');
-  const label = current ? { epc_score: Math.round(current.epc_score * 10) / 10, epc_label: current.epc_label } : { epc_score: null, epc_label: null };
+  const scale =
+    current?.energy_efficiency_type ?? (region ? scaleOfRegion(region) : a.country === 'NL' ? 'ENERGY_LABEL_NL' : 'EPC_FLANDERS');
+  const label = current
+    ? { epc_score: Math.round(current.epc_score * 10) / 10, epc_label: current.epc_label }
+    : { epc_score: null, epc_label: null };
   return {
     language: input.language,
     generated_at: input.now,
@@ -160,9 +169,7 @@ export function buildReferralModel(input: {
     grants: [],
     assumptions: [],
     sources: [],
-    confidence: current
-      ? { score: current.confidence_score, quality_label: current.quality_label, ...current.expected_price_error }
-      : null,
+    confidence: current ? { score: current.confidence_score, quality_label: current.quality_label, ...current.expected_price_error } : null,
     conditions: { price_year: null, rules_date: null, deed_date: null, income: null, modelled_fields: [] },
     milestones: [],
     agency,

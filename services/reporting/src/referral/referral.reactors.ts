@@ -33,11 +33,33 @@ export const R = {
   agencies: 'reporting_agencies',
 } as const;
 
-export interface TokenDoc { token: string; estate_id: string }
-export interface EstateCopyDoc { id: string; revision: number; estate: ReferralEstate }
-export interface JobDoc { id: string; revision: number; estate_id: string | null; organization_id: string; trajectory: boolean }
-export interface TrajectoryDoc { id: string; job_id: string; finished_at: string; plan: TrajectoryJobMetadata }
-export interface AgencyDoc { id: string; revision: number; agency: ReferralAgency }
+export interface TokenDoc {
+  token: string;
+  estate_id: string;
+}
+export interface EstateCopyDoc {
+  id: string;
+  revision: number;
+  estate: ReferralEstate;
+}
+export interface JobDoc {
+  id: string;
+  revision: number;
+  estate_id: string | null;
+  organization_id: string;
+  trajectory: boolean;
+}
+export interface TrajectoryDoc {
+  id: string;
+  job_id: string;
+  finished_at: string;
+  plan: TrajectoryJobMetadata;
+}
+export interface AgencyDoc {
+  id: string;
+  revision: number;
+  agency: ReferralAgency;
+}
 
 /** Estates events: the change log (is_outdated) and the referral page's copy of the estate and its token. */
 export function startEstatesReactor(options: { bus: Bus; readStore: ReadStore; log: Logger; settlement?: Settlement }): Promise<Closeable> {
@@ -60,7 +82,8 @@ export function startEstatesReactor(options: { bus: Bus; readStore: ReadStore; l
         const next = applyEstateEvent(doc?.estate ?? null, event);
         if (!next) return;
         await tx.put<EstateCopyDoc>(R.estates, estate_id, { id: estate_id, revision: envelope.revision, estate: next });
-        if (event.type === 'EstateCreated') await tx.put<TokenDoc>(R.tokens, event.data.referral_token, { token: event.data.referral_token, estate_id });
+        if (event.type === 'EstateCreated')
+          await tx.put<TokenDoc>(R.tokens, event.data.referral_token, { token: event.data.referral_token, estate_id });
       });
     }
     tracked?.handled(envelope);
@@ -72,10 +95,19 @@ export function startEstatesReactor(options: { bus: Bus; readStore: ReadStore; l
  * on it and cost no transaction. The revision guard stays right without them: it only ever keeps an
  * older redelivered event from undoing a later one of these.
  */
-const CHANGES_A_JOB_COPY = new Set<CalculationJobEventType>(['CalculationJobCreated', 'CalculationJobEstateLinked', 'CalculationJobFinished']);
+const CHANGES_A_JOB_COPY = new Set<CalculationJobEventType>([
+  'CalculationJobCreated',
+  'CalculationJobEstateLinked',
+  'CalculationJobFinished',
+]);
 
 /** Calculations events: which estate a trajectory job is for, and the estate's latest finished trajectory. */
-export function startCalculationsReactor(options: { bus: Bus; readStore: ReadStore; log: Logger; settlement?: Settlement }): Promise<Closeable> {
+export function startCalculationsReactor(options: {
+  bus: Bus;
+  readStore: ReadStore;
+  log: Logger;
+  settlement?: Settlement;
+}): Promise<Closeable> {
   const { bus, readStore, log } = options;
   const tracked = options.settlement?.reactor(CALCULATIONS_CONSUMER, ['calculations']);
   return bus.consume(CALCULATIONS_CONSUMER, { subjects: ['evt.calculations.>'] }, async (envelope) => {
@@ -112,7 +144,12 @@ export function startCalculationsReactor(options: { bus: Bus; readStore: ReadSto
         }
         const latest = await tx.get<TrajectoryDoc>(R.trajectories, next.estate_id);
         if (latest && latest.finished_at > envelope.occurred_at) return;
-        await tx.put<TrajectoryDoc>(R.trajectories, next.estate_id, { id: next.estate_id, job_id: job.id, finished_at: envelope.occurred_at, plan: plan.data });
+        await tx.put<TrajectoryDoc>(R.trajectories, next.estate_id, {
+          id: next.estate_id,
+          job_id: job.id,
+          finished_at: envelope.occurred_at,
+          plan: plan.data,
+        });
       });
     }
     tracked?.handled(envelope);
@@ -120,7 +157,12 @@ export function startCalculationsReactor(options: { bus: Bus; readStore: ReadSto
 }
 
 /** Identity events: the agency's name, phone and email for the page's call to action. */
-export function startIdentityReactor(options: { bus: Bus; readStore: ReadStore; log: Logger; settlement?: Settlement }): Promise<Closeable> {
+export function startIdentityReactor(options: {
+  bus: Bus;
+  readStore: ReadStore;
+  log: Logger;
+  settlement?: Settlement;
+}): Promise<Closeable> {
   const { bus, readStore, log } = options;
   const tracked = options.settlement?.reactor(IDENTITY_CONSUMER, ['identity']);
   return bus.consume(IDENTITY_CONSUMER, { subjects: ['evt.identity.>'] }, async (envelope) => {

@@ -44,7 +44,12 @@ const euros = (c: number) => c / 100;
 /** The overview's client items (every scope), in the renovation's order. */
 export function orderedItems(overview: ReportInputs['overview'], itemOrder: readonly string[]): RenovationItem[] {
   const d = overview.details;
-  const all = [...d.general, ...d.roofs.flatMap((r) => r.items), ...d.rooms.flatMap((r) => r.items), ...d.staircases.flatMap((s) => s.items)];
+  const all = [
+    ...d.general,
+    ...d.roofs.flatMap((r) => r.items),
+    ...d.rooms.flatMap((r) => r.items),
+    ...d.staircases.flatMap((s) => s.items),
+  ];
   const rank = new Map(itemOrder.map((id, i) => [id, i]));
   return all
     .map((item, i) => ({ item, i }))
@@ -60,7 +65,12 @@ const rootType = (type: string) => {
 /** A supporting work belongs to the first step whose item (or that item's root) it serves; the first step otherwise. */
 function stepOfSupportingWork(work: RenovationItem, steps: readonly RenovationItem[]): number {
   const supported = new Set(work.supports);
-  const index = steps.findIndex((s) => supported.has(s.renovation_component_type) || supported.has(s.root_renovation_component_type) || supported.has(rootType(s.renovation_component_type)));
+  const index = steps.findIndex(
+    (s) =>
+      supported.has(s.renovation_component_type) ||
+      supported.has(s.root_renovation_component_type) ||
+      supported.has(rootType(s.renovation_component_type)),
+  );
   return index === -1 ? 0 : index;
 }
 
@@ -79,7 +89,10 @@ const reportItem = (item: RenovationItem, derived: boolean): ReportItem => ({
  * one applied, evaluated in one call (the base once, one variant per prefix). Null when the estate
  * lacks what the model needs.
  */
-export function labelsAfterSteps(estate: EstateData, steps: readonly Pick<RenovationItem, 'renovation_component_type' | 'quantity'>[]): { base: Evaluation; after: Evaluation[] } | null {
+export function labelsAfterSteps(
+  estate: EstateData,
+  steps: readonly Pick<RenovationItem, 'renovation_component_type' | 'quantity'>[],
+): { base: Evaluation; after: Evaluation[] } | null {
   const base = propertyFromEstate(estate);
   if (!base) return null;
   const prefixes: Partial<PropertyDescription>[] = [];
@@ -114,16 +127,18 @@ function scaleOf(estate: Estate, evaluation: Evaluation | null, renovationScale:
 export function grantCategories(grants: ReportInputs['grants']): ReportGrantCategory[] {
   return Object.entries(grants).flatMap(([category, group]) =>
     group
-      ? [{
-          category,
-          total_subsidy_amount: group.total_subsidy_amount,
-          items: group.eligible_renovation_items.map((i) => ({
-            renovation_component_type: i.renovation_component_type,
-            subsidy_amount: i.subsidy_amount,
-            scheme: i.scheme || null,
-            conditions: i.conditions,
-          })),
-        }]
+      ? [
+          {
+            category,
+            total_subsidy_amount: group.total_subsidy_amount,
+            items: group.eligible_renovation_items.map((i) => ({
+              renovation_component_type: i.renovation_component_type,
+              subsidy_amount: i.subsidy_amount,
+              scheme: i.scheme || null,
+              conditions: i.conditions,
+            })),
+          },
+        ]
       : [],
   );
 }
@@ -203,10 +218,14 @@ export function buildReportModel(input: ReportInputs): ReportModel {
     assumptions: base ? assumptionsOf(input.language, base.data_quality.flags) : [],
     sources,
     conditions: conditionsOf({ property: knownPropertyOfEstate(estateData(input.estate)), items, region, year, sources }),
-    milestones: milestonesOf({ region, labels: labelsOf(scale), current: base?.epc_label ?? null, after: steps.map((st) => st.epc_label_after), year }),
-    confidence: base
-      ? { score: base.confidence_score, quality_label: base.quality_label, ...base.expected_price_error }
-      : null,
+    milestones: milestonesOf({
+      region,
+      labels: labelsOf(scale),
+      current: base?.epc_label ?? null,
+      after: steps.map((st) => st.epc_label_after),
+      year,
+    }),
+    confidence: base ? { score: base.confidence_score, quality_label: base.quality_label, ...base.expected_price_error } : null,
     agency: input.agency,
   };
 }

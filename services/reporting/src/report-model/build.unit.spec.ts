@@ -16,8 +16,14 @@ const ESTATE = {
   address: { street: 'Kouter', house_number: '12', house_number_extra: null, zip_code: '9000', place: 'Gent', country: 'BE' },
   commercial_context: { price: null, commercial_media_files: [] },
   energy_context: {
-    eco_facilities: [], epc_score: null, heating_type: 'GAS', heating_device: 'NON_CONDENSING_BOILER', window_glazing_type: 'SINGLE_GLAZING',
-    outer_wall_insulation_type: 'NONE', outer_wall_surface: 120, window_glazing_surface: 18,
+    eco_facilities: [],
+    epc_score: null,
+    heating_type: 'GAS',
+    heating_device: 'NON_CONDENSING_BOILER',
+    window_glazing_type: 'SINGLE_GLAZING',
+    outer_wall_insulation_type: 'NONE',
+    outer_wall_surface: 120,
+    window_glazing_surface: 18,
   },
   dimensions: { width_cm: null, depth_cm: null, height_cm: null },
   roofs: [],
@@ -26,32 +32,65 @@ const ESTATE = {
 
 const item = (id: string, type: string, money: [number, number, number], quantity = 1, extra: Partial<RenovationItem> = {}) =>
   ({
-    id, renovation_component_type: type, root_renovation_component_type: type, quantity, unit: 'piece',
-    estimated_cost: money[0], estimated_vat_cost: money[1], subsidy_amount: money[2], supports: [], ...extra,
+    id,
+    renovation_component_type: type,
+    root_renovation_component_type: type,
+    quantity,
+    unit: 'piece',
+    estimated_cost: money[0],
+    estimated_vat_cost: money[1],
+    subsidy_amount: money[2],
+    supports: [],
+    ...extra,
   }) as RenovationItem;
 
-const ID = { pump: '20000000-0000-4000-8000-000000000001', glazing: '20000000-0000-4000-8000-000000000002', wall: '20000000-0000-4000-8000-000000000003' };
+const ID = {
+  pump: '20000000-0000-4000-8000-000000000001',
+  glazing: '20000000-0000-4000-8000-000000000002',
+  wall: '20000000-0000-4000-8000-000000000003',
+};
 
 function inputs(itemOrder: string[]): ReportInputs {
   const pump = item(ID.pump, 'HEAT_PUMP_AIR_WATER', [10_000, 600, 1_000.5]);
   const glazing = item(ID.glazing, 'GLAZING_REPLACEMENT_HR', [3_000.1, 180.2, 0], 18);
   const wall = item(ID.wall, 'EXTERIOR_WALL_INSULATION', [15_000, 900, 2_000], 120);
-  const scaffolding = item('20000000-0000-4000-8000-000000000009', 'SCAFFOLDING', [1_200, 72, 0], 120, { supports: ['EXTERIOR_WALL_INSULATION'] });
+  const scaffolding = item('20000000-0000-4000-8000-000000000009', 'SCAFFOLDING', [1_200, 72, 0], 120, {
+    supports: ['EXTERIOR_WALL_INSULATION'],
+  });
   return {
     language: 'en',
     generated_at: '2026-11-23T10:00:00.000Z',
     renovation: { energy_efficiency_indication: 'C', energy_efficiency_type: 'EPC_FLANDERS' },
     overview: {
       summary: {
-        estate_id: ESTATE.id, total_estimated_cost: 29_200.1, total_estimated_vat_cost: 1_752.2, total_subsidy_amount: 3_000.5,
-        total_estimated_cost_incl_vat: 30_952.3, energy_efficiency_indication: 'C', energy_efficiency_type: 'EPC_FLANDERS', price_year: 2026, issues: [],
+        estate_id: ESTATE.id,
+        total_estimated_cost: 29_200.1,
+        total_estimated_vat_cost: 1_752.2,
+        total_subsidy_amount: 3_000.5,
+        total_estimated_cost_incl_vat: 30_952.3,
+        energy_efficiency_indication: 'C',
+        energy_efficiency_type: 'EPC_FLANDERS',
+        price_year: 2026,
+        issues: [],
       },
       details: { general: [pump, glazing, wall], rooms: [], roofs: [], staircases: [], derived: [scaffolding] },
     },
     grants: {
       TECHNICAL_INSTALLATIONS: {
-        total_subsidy_amount: 1_000.5, total_estimated_cost: 10_000, total_estimated_vat_cost: 600,
-        eligible_renovation_items: [{ renovation_item_id: ID.pump, renovation_component_type: 'HEAT_PUMP_AIR_WATER', estimated_cost: 10_000, subsidy_amount: 1_000.5, scheme: 'Mijn VerbouwPremie', conditions: ['a'], grant_rules: [] }],
+        total_subsidy_amount: 1_000.5,
+        total_estimated_cost: 10_000,
+        total_estimated_vat_cost: 600,
+        eligible_renovation_items: [
+          {
+            renovation_item_id: ID.pump,
+            renovation_component_type: 'HEAT_PUMP_AIR_WATER',
+            estimated_cost: 10_000,
+            subsidy_amount: 1_000.5,
+            scheme: 'Mijn VerbouwPremie',
+            conditions: ['a'],
+            grant_rules: [],
+          },
+        ],
       },
     },
     estate: ESTATE,
@@ -64,10 +103,17 @@ function inputs(itemOrder: string[]): ReportInputs {
 describe('buildReportModel', () => {
   it('orders the steps as the renovation does and prices a supporting work into the first step it serves', () => {
     const model = buildReportModel(inputs([ID.wall, ID.pump, ID.glazing]));
-    expect(model.steps.map((s) => s.renovation_component_type)).toEqual(['EXTERIOR_WALL_INSULATION', 'HEAT_PUMP_AIR_WATER', 'GLAZING_REPLACEMENT_HR']);
+    expect(model.steps.map((s) => s.renovation_component_type)).toEqual([
+      'EXTERIOR_WALL_INSULATION',
+      'HEAT_PUMP_AIR_WATER',
+      'GLAZING_REPLACEMENT_HR',
+    ]);
     expect(model.steps.map((s) => s.order)).toEqual([1, 2, 3]);
     const wall = model.steps[0]!;
-    expect(wall.items.map((i) => [i.renovation_component_type, i.derived])).toEqual([['EXTERIOR_WALL_INSULATION', false], ['SCAFFOLDING', true]]);
+    expect(wall.items.map((i) => [i.renovation_component_type, i.derived])).toEqual([
+      ['EXTERIOR_WALL_INSULATION', false],
+      ['SCAFFOLDING', true],
+    ]);
     expect(wall.estimated_cost).toBe(16_200);
     expect(wall.net_cost).toBe(16_200 + 972 - 2_000);
   });
@@ -75,9 +121,19 @@ describe('buildReportModel', () => {
   it('adds the net costs up step by step, to the totals of the overview', () => {
     const model = buildReportModel(inputs([ID.pump, ID.glazing, ID.wall]));
     const nets = model.steps.map((s) => s.net_cost);
-    expect(model.steps.map((s) => s.cumulative_net_cost)).toEqual([nets[0], nets[0]! + nets[1]!, Math.round((nets[0]! + nets[1]! + nets[2]!) * 100) / 100]);
+    expect(model.steps.map((s) => s.cumulative_net_cost)).toEqual([
+      nets[0],
+      nets[0]! + nets[1]!,
+      Math.round((nets[0]! + nets[1]! + nets[2]!) * 100) / 100,
+    ]);
     expect(model.steps.at(-1)!.cumulative_net_cost).toBe(model.totals.net_cost);
-    expect(model.totals).toEqual({ estimated_cost: 29_200.1, estimated_vat_cost: 1_752.2, subsidy_amount: 3_000.5, total_estimated_cost_incl_vat: 30_952.3, net_cost: 27_951.8 });
+    expect(model.totals).toEqual({
+      estimated_cost: 29_200.1,
+      estimated_vat_cost: 1_752.2,
+      subsidy_amount: 3_000.5,
+      total_estimated_cost_incl_vat: 30_952.3,
+      net_cost: 27_951.8,
+    });
   });
 
   it("gives each step the model's label after it and every earlier step, never worse than before, on the estate's scale", () => {
@@ -96,7 +152,10 @@ describe('buildReportModel', () => {
   });
 
   it('evaluates the label after a prefix the same whatever the call: one call holds every prefix', () => {
-    const steps = [{ renovation_component_type: 'HEAT_PUMP_AIR_WATER', quantity: 1 }, { renovation_component_type: 'EXTERIOR_WALL_INSULATION', quantity: 120 }];
+    const steps = [
+      { renovation_component_type: 'HEAT_PUMP_AIR_WATER', quantity: 1 },
+      { renovation_component_type: 'EXTERIOR_WALL_INSULATION', quantity: 120 },
+    ];
     const both = labelsAfterSteps(estateData(ESTATE), steps)!;
     const first = labelsAfterSteps(estateData(ESTATE), steps.slice(0, 1))!;
     expect(both.after[0]!.epc_score).toBeCloseTo(first.after[0]!.epc_score, 6);
@@ -105,7 +164,13 @@ describe('buildReportModel', () => {
   it('lists the grants per category from the grants reply', () => {
     const model = buildReportModel(inputs([]));
     expect(model.grants).toEqual([
-      { category: 'TECHNICAL_INSTALLATIONS', total_subsidy_amount: 1_000.5, items: [{ renovation_component_type: 'HEAT_PUMP_AIR_WATER', subsidy_amount: 1_000.5, scheme: 'Mijn VerbouwPremie', conditions: ['a'] }] },
+      {
+        category: 'TECHNICAL_INSTALLATIONS',
+        total_subsidy_amount: 1_000.5,
+        items: [
+          { renovation_component_type: 'HEAT_PUMP_AIR_WATER', subsidy_amount: 1_000.5, scheme: 'Mijn VerbouwPremie', conditions: ['a'] },
+        ],
+      },
     ]);
   });
 
@@ -134,7 +199,13 @@ describe('buildReportModel', () => {
     const rank = (label: string | null) => model.labels.indexOf(label!);
     const obligation = model.milestones.find((m) => m.kind === 'OBLIGATION');
     if (['E', 'F'].includes(model.current.epc_label!)) {
-      expect(obligation).toMatchObject({ region: 'FLANDERS', label: 'D', within_years: 5, deadline: '2031-07-01', from_label: model.current.epc_label });
+      expect(obligation).toMatchObject({
+        region: 'FLANDERS',
+        label: 'D',
+        within_years: 5,
+        deadline: '2031-07-01',
+        from_label: model.current.epc_label,
+      });
     }
     expect(model.milestones.find((m) => m.kind === 'TARGET')).toMatchObject({ label: 'A', deadline: '2050-12-31' });
     for (const m of model.milestones) {
@@ -144,7 +215,7 @@ describe('buildReportModel', () => {
     }
   });
 
-  it("titles the estate with its own name, for a cover without a street", () => {
+  it('titles the estate with its own name, for a cover without a street', () => {
     const named = { ...ESTATE, name: 'Hoeve ter Linde' } as Estate;
     expect(buildReportModel({ ...inputs([]), estate: named }).estate.title).toBe('Hoeve ter Linde');
   });

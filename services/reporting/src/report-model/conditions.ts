@@ -1,4 +1,12 @@
-import { DEFAULT_INCOME_CATEGORY, INCOME_CATEGORIES, meetsMilestone, milestonesFor, rulesDateOf, valueItemSet, type IncomeCategory } from '@renopath/catalog';
+import {
+  DEFAULT_INCOME_CATEGORY,
+  INCOME_CATEGORIES,
+  meetsMilestone,
+  milestonesFor,
+  rulesDateOf,
+  valueItemSet,
+  type IncomeCategory,
+} from '@renopath/catalog';
 import type { PropertyDescription, Region } from '@renopath/contracts';
 import type { ReportConditions, ReportMilestone } from '../report-model.ts';
 
@@ -24,8 +32,16 @@ export function milestonesOf(input: {
   return milestonesFor(region, current, labels, deedDateOf(year)).map((m) => {
     const at = input.after.findIndex((label) => label !== null && meetsMilestone(m, label, labels, region));
     return {
-      kind: m.kind, rule_id: m.rule_id, region, label: m.label, from_label: m.from_label, from_date: m.from_date,
-      within_years: m.within_years, deadline: m.deadline, reached_at_step: at < 0 ? null : at + 1, source: m.source,
+      kind: m.kind,
+      rule_id: m.rule_id,
+      region,
+      label: m.label,
+      from_label: m.from_label,
+      from_date: m.from_date,
+      within_years: m.within_years,
+      deadline: m.deadline,
+      reached_at_step: at < 0 ? null : at + 1,
+      source: m.source,
     };
   });
 }
@@ -45,13 +61,18 @@ export function grantsByIncome(input: {
   const { property, region, year } = input;
   if (!region || year === null || property.year_built === undefined || input.items.length === 0) return null;
   const country = region === 'NETHERLANDS' ? 'NL' : 'BE';
-  const items = input.items.map((item, i) => ({ key: String(i), renovation_component_type: item.renovation_component_type, quantity: item.quantity }));
+  const items = input.items.map((item, i) => ({
+    key: String(i),
+    renovation_component_type: item.renovation_component_type,
+    quantity: item.quantity,
+  }));
   const out = {} as Record<IncomeCategory, number>;
   for (const income_category of INCOME_CATEGORIES) {
     try {
       const valued = valueItemSet(property, items, { country, region, year, year_built: property.year_built, income_category });
-      const total = Object.values(valued.items).reduce((s, r) => s + cents(r.priced?.subsidy_amount ?? 0), 0)
-        + valued.derived.reduce((s, w) => s + cents(w.subsidy_amount), 0);
+      const total =
+        Object.values(valued.items).reduce((s, r) => s + cents(r.priced?.subsidy_amount ?? 0), 0) +
+        valued.derived.reduce((s, w) => s + cents(w.subsidy_amount), 0);
       out[income_category] = total / 100;
     } catch {
       return null;
@@ -69,7 +90,9 @@ export function conditionsOf(input: {
   year: number | null;
   sources: ReadonlyArray<{ field: string; source: string }>;
 }): ReportConditions {
-  const byIncome = input.property ? grantsByIncome({ property: input.property, items: input.items, region: input.region, year: input.year }) : null;
+  const byIncome = input.property
+    ? grantsByIncome({ property: input.property, items: input.items, region: input.region, year: input.year })
+    : null;
   return {
     price_year: input.year,
     rules_date: input.year === null ? null : rulesDateOf(input.year),

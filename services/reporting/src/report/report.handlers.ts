@@ -26,7 +26,11 @@ const PHOTO_TYPES = new Set(['image/jpeg', 'image/png']);
 export function itemOrderOf(history: readonly RenovationHistoryEntry[]): string[] {
   const added = history
     .filter((e) => e.type === 'RenovationItemAdded')
-    .map((e, i) => ({ id: String(e.data['item_id']), step: typeof e.data['step'] === 'number' ? e.data['step'] : Number.POSITIVE_INFINITY, i }));
+    .map((e, i) => ({
+      id: String(e.data['item_id']),
+      step: typeof e.data['step'] === 'number' ? e.data['step'] : Number.POSITIVE_INFINITY,
+      i,
+    }));
   return added.sort((a, b) => a.step - b.step || a.i - b.i).map((a) => a.id);
 }
 

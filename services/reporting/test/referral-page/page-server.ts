@@ -30,9 +30,12 @@ export async function servePages(pages: Record<string, ServedPage>): Promise<{ o
       return;
     }
     const page = pages[match[1]!];
-    const language = isReportLanguage(asked) ? asked : page?.model.language ?? 'en';
+    const language = isReportLanguage(asked) ? asked : (page?.model.language ?? 'en');
     const html = page
-      ? renderReferralPage({ ...page.model, language }, { languages: REPORT_LANGUAGES, hrefFor: (l) => `?lang=${l}`, showHouseNumber: page.showHouseNumber })
+      ? renderReferralPage(
+          { ...page.model, language },
+          { languages: REPORT_LANGUAGES, hrefFor: (l) => `?lang=${l}`, showHouseNumber: page.showHouseNumber },
+        )
       : renderReferralNotFound(language);
     res.writeHead(page ? 200 : 404, { ...GATEWAY_HTML_HEADERS, 'content-type': 'text/html; charset=utf-8' }).end(html);
   });

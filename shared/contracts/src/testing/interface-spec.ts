@@ -78,7 +78,17 @@ export function bodyOf(request: RequestSpec, enums: Record<string, string[]>, on
 
 // ---- zod introspection ----
 
-type AnyDef = { type: string; innerType?: z.ZodType; in?: z.ZodType; getter?: () => z.ZodType; shape?: Record<string, z.ZodType>; element?: z.ZodType; options?: z.ZodType[]; left?: z.ZodType; right?: z.ZodType };
+type AnyDef = {
+  type: string;
+  innerType?: z.ZodType;
+  in?: z.ZodType;
+  getter?: () => z.ZodType;
+  shape?: Record<string, z.ZodType>;
+  element?: z.ZodType;
+  options?: z.ZodType[];
+  left?: z.ZodType;
+  right?: z.ZodType;
+};
 const defOf = (schema: z.ZodType) => (schema as unknown as { _zod: { def: AnyDef } })._zod.def;
 
 /** Strips optional, nullable, default, pipes and lazies down to the shape that holds fields. */
@@ -121,7 +131,9 @@ function jsonCandidates(schema: Json, root: Json): Json[] {
     for (const key of ref) node = (node as Json)?.[key];
     return node ? jsonCandidates(node as Json, root) : [];
   }
-  const nested = ['anyOf', 'oneOf', 'allOf'].flatMap((k) => ((schema[k] as Json[] | undefined) ?? []).flatMap((s) => jsonCandidates(s, root)));
+  const nested = ['anyOf', 'oneOf', 'allOf'].flatMap((k) =>
+    ((schema[k] as Json[] | undefined) ?? []).flatMap((s) => jsonCandidates(s, root)),
+  );
   return [schema, ...nested];
 }
 

@@ -34,7 +34,8 @@ export function certificateCells(rows: readonly Listing[]): CertificateCell[] {
     if (form === null) continue;
     const k = `${l.region}|${form}|${ageBandOf(l.year)}`;
     const g = groups.get(k);
-    if (g) g.push(l); else groups.set(k, [l]);
+    if (g) g.push(l);
+    else groups.set(k, [l]);
   }
   const out: CertificateCell[] = [];
   for (const [k, g] of groups) {
@@ -49,9 +50,21 @@ export function certificateCells(rows: readonly Listing[]): CertificateCell[] {
     for (const l of g) counts.set(l.postal, (counts.get(l.postal) ?? 0) + 1);
     const postal = [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]![0];
     out.push({
-      region, form, age_band: band, n, median_score: median(scores), median_ci95: [lo, hi],
-      median_year: Math.round(median(g.map((l) => l.year))), median_area_m2: Math.round(median(g.map((l) => l.area))), postal_code: postal,
+      region,
+      form,
+      age_band: band,
+      n,
+      median_score: median(scores),
+      median_ci95: [lo, hi],
+      median_year: Math.round(median(g.map((l) => l.year))),
+      median_area_m2: Math.round(median(g.map((l) => l.area))),
+      postal_code: postal,
     });
   }
-  return out.sort((a, b) => a.region.localeCompare(b.region) || a.form.localeCompare(b.form) || AGE_BANDS.indexOf(a.age_band as never) - AGE_BANDS.indexOf(b.age_band as never));
+  return out.sort(
+    (a, b) =>
+      a.region.localeCompare(b.region) ||
+      a.form.localeCompare(b.form) ||
+      AGE_BANDS.indexOf(a.age_band as never) - AGE_BANDS.indexOf(b.age_band as never),
+  );
 }

@@ -51,9 +51,11 @@ export function variantOf(c: CalibrationCase): string | null {
  * A TABULA heat need the model is held to: not one of the rows whose U-values the model replaced
  * (data/envelope.json tabula_corrections), since TABULA's figure rests on the values replaced.
  */
-export const isStratumB = (c: CalibrationCase) => c.expected.heating_need_kwh_per_m2 !== null && !CORRECTED_ARCHETYPES.has(variantOf(c) ?? '');
+export const isStratumB = (c: CalibrationCase) =>
+  c.expected.heating_need_kwh_per_m2 !== null && !CORRECTED_ARCHETYPES.has(variantOf(c) ?? '');
 /** The TABULA cases left out of stratum B because their row's U-values were corrected. */
-export const isCorrectedTabula = (c: CalibrationCase) => c.expected.heating_need_kwh_per_m2 !== null && CORRECTED_ARCHETYPES.has(variantOf(c) ?? '');
+export const isCorrectedTabula = (c: CalibrationCase) =>
+  c.expected.heating_need_kwh_per_m2 !== null && CORRECTED_ARCHETYPES.has(variantOf(c) ?? '');
 
 // ---------------------------------------------------------------------------------------------
 // Statistics
@@ -68,7 +70,7 @@ export function median(xs: readonly number[]): number {
 function ranks(xs: readonly number[]): number[] {
   const idx = xs.map((x, i) => [x, i] as const).sort((a, b) => a[0] - b[0]);
   const r = new Array<number>(xs.length);
-  for (let i = 0; i < idx.length;) {
+  for (let i = 0; i < idx.length; ) {
     let j = i;
     while (j + 1 < idx.length && idx[j + 1]![0] === idx[i]![0]) j++;
     for (let k = i; k <= j; k++) r[idx[k]![1]] = (i + j) / 2 + 1;
@@ -83,7 +85,9 @@ export function spearman(a: readonly number[], b: readonly number[]): number {
   const n = a.length;
   const ma = ra.reduce((s, x) => s + x, 0) / n;
   const mb = rb.reduce((s, x) => s + x, 0) / n;
-  let num = 0; let da = 0; let db = 0;
+  let num = 0;
+  let da = 0;
+  let db = 0;
   for (let i = 0; i < n; i++) {
     num += (ra[i]! - ma) * (rb[i]! - mb);
     da += (ra[i]! - ma) ** 2;
@@ -150,10 +154,18 @@ export function caseA(c: CalibrationCase, predicted: number): CaseA {
   const pl = labelFor('EPC_FLANDERS', predicted);
   const ol = labelFor('EPC_FLANDERS', observed);
   return {
-    id: c.id, year_built: c.inputs.year_built, estate_format: c.inputs.estate_format, habitable_space_m2: c.inputs.habitable_space_m2,
-    observed, predicted, observed_label: ol, predicted_label: pl, label_match: pl === ol,
+    id: c.id,
+    year_built: c.inputs.year_built,
+    estate_format: c.inputs.estate_format,
+    habitable_space_m2: c.inputs.habitable_space_m2,
+    observed,
+    predicted,
+    observed_label: ol,
+    predicted_label: pl,
+    label_match: pl === ol,
     within_one_class: Math.abs(FL_LABELS.indexOf(pl) - FL_LABELS.indexOf(ol)) <= 1,
-    ln_ratio: Math.log(predicted / observed), ape: Math.abs(predicted / observed - 1),
+    ln_ratio: Math.log(predicted / observed),
+    ape: Math.abs(predicted / observed - 1),
   };
 }
 
@@ -182,7 +194,10 @@ export function summariseA(rows: readonly CaseA[]): SummaryA {
     median_ape: median(rows.map((r) => r.ape)),
     bias_median_ln: median(rows.map((r) => r.ln_ratio)),
     mae: rows.reduce((s, r) => s + Math.abs(r.predicted - r.observed), 0) / n,
-    spearman: spearman(rows.map((r) => r.predicted), rows.map((r) => r.observed)),
+    spearman: spearman(
+      rows.map((r) => r.predicted),
+      rows.map((r) => r.observed),
+    ),
     label_exact: rows.filter((r) => r.label_match).length / n,
     within_one_class: within(rows),
     bias_by_age_band: groupBias(rows, (r) => ageBand(r.year_built)),
@@ -219,8 +234,13 @@ export function runStratumB(cases: readonly CalibrationCase[], parameters: Model
     const predicted = evaluate(c.inputs, { parameters }).heating_need_kwh_per_m2;
     const observed = c.expected.heating_need_kwh_per_m2!;
     return {
-      id: c.id, country: c.inputs.country, year_built: c.inputs.year_built, estate_format: c.inputs.estate_format,
-      observed, predicted, relative_error: predicted / observed - 1,
+      id: c.id,
+      country: c.inputs.country,
+      year_built: c.inputs.year_built,
+      estate_format: c.inputs.estate_format,
+      observed,
+      predicted,
+      relative_error: predicted / observed - 1,
     };
   });
 }
@@ -255,8 +275,9 @@ export function summariseB(rows: readonly CaseB[]): SummaryB {
   const byYear = new Map<string, CaseB[]>();
   for (const r of rows) byYear.set(`${r.country} ${r.year_built}`, [...(byYear.get(`${r.country} ${r.year_built}`) ?? []), r]);
   for (const [g, rs] of byYear) {
-    const means = FORMAT_ORDER.map((f) => rs.filter((r) => r.estate_format === f).map((r) => r.predicted))
-      .map((v) => (v.length ? v.reduce((s, x) => s + x, 0) / v.length : null));
+    const means = FORMAT_ORDER.map((f) => rs.filter((r) => r.estate_format === f).map((r) => r.predicted)).map((v) =>
+      v.length ? v.reduce((s, x) => s + x, 0) / v.length : null,
+    );
     const present = means.map((m, i) => [m, FORMAT_ORDER[i]] as const).filter(([m]) => m !== null);
     for (let i = 1; i < present.length; i++) {
       if (present[i]![0]! <= present[i - 1]![0]!) formatViolations.push(`${g}: ${present[i - 1]![1]} not below ${present[i]![1]}`);

@@ -12,7 +12,12 @@ describe('calibration cases (data/calibration-cases.json)', () => {
     expect(runStratumA(cases)).toHaveLength(47);
     expect(runStratumB(cases)).toHaveLength(32);
     expect(cases.filter(isCorrectedTabula).map(variantOf).sort()).toEqual([
-      'NL.N.SFH.02.Deta', 'NL.N.SFH.02.Gen', 'NL.N.TH.01.End1945', 'NL.N.TH.01.Gen', 'NL.N.TH.02.End', 'NL.N.TH.02.Gen',
+      'NL.N.SFH.02.Deta',
+      'NL.N.SFH.02.Gen',
+      'NL.N.TH.01.End1945',
+      'NL.N.TH.01.Gen',
+      'NL.N.TH.02.End',
+      'NL.N.TH.02.Gen',
     ]);
   });
 

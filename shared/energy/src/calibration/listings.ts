@@ -24,7 +24,13 @@ export interface Listing {
 
 /** The advert sites' heating fuels (as written, upper-cased) on the request's heating_type. */
 const HEATING: Readonly<Record<string, Listing['heating']>> = {
-  GAS: 'GAS', 'FUEL OIL': 'FUEL_OIL', FUELOIL: 'FUEL_OIL', ELECTRIC: 'ELECTRIC', ELECTRICITY: 'ELECTRIC', PELLET: 'PELLET_FUEL', WOOD: 'WOOD',
+  GAS: 'GAS',
+  'FUEL OIL': 'FUEL_OIL',
+  FUELOIL: 'FUEL_OIL',
+  ELECTRIC: 'ELECTRIC',
+  ELECTRICITY: 'ELECTRIC',
+  PELLET: 'PELLET_FUEL',
+  WOOD: 'WOOD',
 };
 
 /** Rows the statistics can use: a score, a year and an area in a plausible range (typos and A+ scores <= 0 left out). */
@@ -39,16 +45,27 @@ export function parseCsv(text: string): string[][] {
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
     if (quoted) {
-      if (c === '"' && text[i + 1] === '"') { field += '"'; i++; } else if (c === '"') quoted = false; else field += c;
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (c === '"') quoted = false;
+      else field += c;
     } else if (c === '"') quoted = true;
-    else if (c === ',') { row.push(field); field = ''; } else if (c === '\n' || c === '\r') {
+    else if (c === ',') {
+      row.push(field);
+      field = '';
+    } else if (c === '\n' || c === '\r') {
       if (c === '\r' && text[i + 1] === '\n') i++;
-      row.push(field); field = '';
+      row.push(field);
+      field = '';
       if (row.length > 1 || row[0] !== '') rows.push(row);
       row = [];
     } else field += c;
   }
-  if (field !== '' || row.length > 0) { row.push(field); rows.push(row); }
+  if (field !== '' || row.length > 0) {
+    row.push(field);
+    rows.push(row);
+  }
   return rows;
 }
 
@@ -69,8 +86,14 @@ export function readListings(path: string): Listing[] {
   if (!header) return [];
   const col = (name: string) => header.indexOf(name);
   const c = {
-    region: col('region'), postal: col('postal_code'), type: col('type'), year: col('year_built'), facades: col('facades_n'),
-    area: col('living_area_m2'), glazing: col('double_glazing'), score: col('epc_kwh_m2'),
+    region: col('region'),
+    postal: col('postal_code'),
+    type: col('type'),
+    year: col('year_built'),
+    facades: col('facades_n'),
+    area: col('living_area_m2'),
+    glazing: col('double_glazing'),
+    score: col('epc_kwh_m2'),
   };
   const subtype = col('subtype');
   const heating = col('heating_type');
@@ -89,10 +112,16 @@ export function readListings(path: string): Listing[] {
     const f = r[c.facades] === '' ? null : Number(r[c.facades]);
     const g = r[c.glazing];
     out.push({
-      region: region as Listing['region'], postal: r[c.postal]!, apartment: type === 'APARTMENT',
-      kind: type === 'APARTMENT' && subtype >= 0 ? kindOf(r[subtype]!) : null, year: Math.round(year),
-      facades: f !== null && Number.isFinite(f) && f >= 2 ? f : null, area, glazing: g === 'true' ? true : g === 'false' ? false : null,
-      heating: heating >= 0 ? HEATING[r[heating]!.trim().toUpperCase()] ?? null : null, score,
+      region: region as Listing['region'],
+      postal: r[c.postal]!,
+      apartment: type === 'APARTMENT',
+      kind: type === 'APARTMENT' && subtype >= 0 ? kindOf(r[subtype]!) : null,
+      year: Math.round(year),
+      facades: f !== null && Number.isFinite(f) && f >= 2 ? f : null,
+      area,
+      glazing: g === 'true' ? true : g === 'false' ? false : null,
+      heating: heating >= 0 ? (HEATING[r[heating]!.trim().toUpperCase()] ?? null) : null,
+      score,
     });
   }
   return out;
@@ -108,7 +137,13 @@ export function propertyOfListing(l: Listing): PropertyDescription {
   // An apartment advert's facade count describes the building, not the flat's own exposure: left to the default.
   const facades = l.apartment ? null : l.facades;
   const format: EstateFormat = facades === null ? 'SEMI_OPEN' : facades >= 4 ? 'OPEN' : facades === 3 ? 'SEMI_OPEN' : 'CLOSED';
-  const p: PropertyDescription = { year_built: l.year, estate_format: format, habitable_space_m2: l.area, zip_code: l.postal, country: 'BE' };
+  const p: PropertyDescription = {
+    year_built: l.year,
+    estate_format: format,
+    habitable_space_m2: l.area,
+    zip_code: l.postal,
+    country: 'BE',
+  };
   if (l.apartment) p.estate_type = l.kind === 'PENTHOUSE' || l.kind === 'DUPLEX' || l.kind === 'STUDIO' ? l.kind : 'APARTMENT';
   // A ground-floor flat loses heat through its floor: described as a floor on the ground.
   if (l.kind === 'GROUND_FLOOR') p.basement_type = 'NONE';
@@ -120,7 +155,7 @@ export function propertyOfListing(l: Listing): PropertyDescription {
 
 /** The reporting strata of issue 10. */
 export const STRATA = ['Flemish houses', 'Flemish apartments', 'Brussels', 'Wallonia'] as const;
-export type Stratum = typeof STRATA[number];
+export type Stratum = (typeof STRATA)[number];
 export function stratumOf(l: Listing): Stratum {
   if (l.region === 'FLANDERS') return l.apartment ? 'Flemish apartments' : 'Flemish houses';
   return l.region === 'BRUSSELS' ? 'Brussels' : 'Wallonia';
@@ -151,8 +186,19 @@ export function foldOf(l: Listing, k: number): number {
 export function provinceOf(postal: string): string {
   const n = Number(postal);
   const ranges: [number, string][] = [
-    [1299, 'BRU'], [1499, 'WBR'], [1999, 'VBR'], [2999, 'ANT'], [3499, 'VBR'], [3999, 'LIM'], [4999, 'LIE'],
-    [5999, 'NAM'], [6599, 'HAI'], [6999, 'LUX'], [7999, 'HAI'], [8999, 'WVL'], [9999, 'OVL'],
+    [1299, 'BRU'],
+    [1499, 'WBR'],
+    [1999, 'VBR'],
+    [2999, 'ANT'],
+    [3499, 'VBR'],
+    [3999, 'LIM'],
+    [4999, 'LIE'],
+    [5999, 'NAM'],
+    [6599, 'HAI'],
+    [6999, 'LUX'],
+    [7999, 'HAI'],
+    [8999, 'WVL'],
+    [9999, 'OVL'],
   ];
   for (const [to, p] of ranges) if (n <= to) return p;
   return 'UNK';
@@ -170,8 +216,15 @@ export type Predictor = (l: Listing) => number;
 /** Baseline 1: the median score of the training homes of the same stratum and age band. */
 export function ageBandBaseline(train: readonly Listing[]): Predictor {
   const groups = new Map<string, number[]>();
-  const add = (k: string, v: number) => { const g = groups.get(k); if (g) g.push(v); else groups.set(k, [v]); };
-  for (const l of train) { add(stockStratumOf(l), l.score); add(`${stockStratumOf(l)}|${ageBandOf(l.year)}`, l.score); }
+  const add = (k: string, v: number) => {
+    const g = groups.get(k);
+    if (g) g.push(v);
+    else groups.set(k, [v]);
+  };
+  for (const l of train) {
+    add(stockStratumOf(l), l.score);
+    add(`${stockStratumOf(l)}|${ageBandOf(l.year)}`, l.score);
+  }
   const med = new Map([...groups].map(([k, v]) => [k, median(v)]));
   return (l) => med.get(`${stockStratumOf(l)}|${ageBandOf(l.year)}`) ?? med.get(stockStratumOf(l)) ?? NaN;
 }
@@ -182,11 +235,18 @@ export function ageBandBaseline(train: readonly Listing[]): Predictor {
  */
 export function groupMedianBaseline(train: readonly Listing[], minGroup = 15): Predictor {
   const byStratum = new Map<string, number[]>();
-  for (const l of train) { const s = stockStratumOf(l); const g = byStratum.get(s); if (g) g.push(l.area); else byStratum.set(s, [l.area]); }
-  const cuts = new Map([...byStratum].map(([s, areas]) => {
-    const sorted = [...areas].sort((a, b) => a - b);
-    return [s, [0.2, 0.4, 0.6, 0.8].map((q) => sorted[Math.floor(q * (sorted.length - 1))]!)] as const;
-  }));
+  for (const l of train) {
+    const s = stockStratumOf(l);
+    const g = byStratum.get(s);
+    if (g) g.push(l.area);
+    else byStratum.set(s, [l.area]);
+  }
+  const cuts = new Map(
+    [...byStratum].map(([s, areas]) => {
+      const sorted = [...areas].sort((a, b) => a - b);
+      return [s, [0.2, 0.4, 0.6, 0.8].map((q) => sorted[Math.floor(q * (sorted.length - 1))]!)] as const;
+    }),
+  );
   const keys = (l: Listing): string[] => {
     const s = stockStratumOf(l);
     const decade = Math.floor(l.year / 10);
@@ -196,10 +256,21 @@ export function groupMedianBaseline(train: readonly Listing[], minGroup = 15): P
     return [`${s}|${decade}|${facades}|${q}|${prov}`, `${s}|${decade}|${facades}|${q}`, `${s}|${decade}|${facades}`, `${s}|${decade}`, s];
   };
   const groups = new Map<string, number[]>();
-  for (const l of train) for (const k of keys(l)) { const g = groups.get(k); if (g) g.push(l.score); else groups.set(k, [l.score]); }
+  for (const l of train)
+    for (const k of keys(l)) {
+      const g = groups.get(k);
+      if (g) g.push(l.score);
+      else groups.set(k, [l.score]);
+    }
   const med = new Map<string, number>();
   for (const [k, v] of groups) if (v.length >= minGroup || !k.includes('|')) med.set(k, median(v));
-  return (l) => { for (const k of keys(l)) { const m = med.get(k); if (m !== undefined) return m; } return NaN; };
+  return (l) => {
+    for (const k of keys(l)) {
+      const m = med.get(k);
+      if (m !== undefined) return m;
+    }
+    return NaN;
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -251,7 +322,11 @@ function random(seed: number): () => number {
   };
 }
 
-export interface Interval { estimate: number; lo: number; hi: number }
+export interface Interval {
+  estimate: number;
+  lo: number;
+  hi: number;
+}
 
 /**
  * 95 % interval of `stat` by a cluster bootstrap over postal codes: homes of one postal code are resampled together,
@@ -259,7 +334,11 @@ export interface Interval { estimate: number; lo: number; hi: number }
  */
 export function clusterBootstrap(rows: readonly Listing[], stat: (idx: readonly number[]) => number, reps = 200, seed = 7): Interval {
   const clusters = new Map<string, number[]>();
-  rows.forEach((l, i) => { const c = clusters.get(l.postal); if (c) c.push(i); else clusters.set(l.postal, [i]); });
+  rows.forEach((l, i) => {
+    const c = clusters.get(l.postal);
+    if (c) c.push(i);
+    else clusters.set(l.postal, [i]);
+  });
   const list = [...clusters.values()];
   const rnd = random(seed);
   const values: number[] = [];
@@ -291,9 +370,17 @@ export function inSampleCeiling(rows: readonly Listing[]): number[] {
     return [`${base}|${provinceOf(l.postal)}|${l.glazing}|${l.heating}`, `${base}|${provinceOf(l.postal)}`, base];
   };
   const groups = new Map<string, number[]>();
-  for (const l of rows) for (const k of keys(l)) { const g = groups.get(k); if (g) g.push(l.score); else groups.set(k, [l.score]); }
+  for (const l of rows)
+    for (const k of keys(l)) {
+      const g = groups.get(k);
+      if (g) g.push(l.score);
+      else groups.set(k, [l.score]);
+    }
   return rows.map((l) => {
-    for (const k of keys(l)) { const g = groups.get(k)!; if (g.length >= 5) return median(g); }
+    for (const k of keys(l)) {
+      const g = groups.get(k)!;
+      if (g.length >= 5) return median(g);
+    }
     return median(groups.get(keys(l)[2]!)!);
   });
 }

@@ -4,7 +4,15 @@ import { describe, expect, it } from 'vitest';
 import { evaluate } from '../model/evaluate.ts';
 import { DATA_DIR } from './harness.ts';
 import {
-  ageBandBaseline, foldOf, groupMedianBaseline, metrics, propertyOfListing, readListings, STRATA, stratumOf, type Listing,
+  ageBandBaseline,
+  foldOf,
+  groupMedianBaseline,
+  metrics,
+  propertyOfListing,
+  readListings,
+  STRATA,
+  stratumOf,
+  type Listing,
 } from './listings.ts';
 
 const SAMPLE = join(DATA_DIR, 'epc-listings-sample.csv');
@@ -21,7 +29,10 @@ describe('the committed listings sample', () => {
     const rows = sample.filter((_, i) => i % 10 === 0);
     for (const s of STRATA) {
       const sel = rows.filter((l) => stratumOf(l) === s);
-      const m = metrics(sel, sel.map((l) => evaluate(propertyOfListing(l)).epc_score));
+      const m = metrics(
+        sel,
+        sel.map((l) => evaluate(propertyOfListing(l)).epc_score),
+      );
       expect(Math.abs(m.bias), s).toBeLessThan(0.15);
       expect(m.within_one, s).toBeGreaterThan(0.6);
     }
@@ -29,7 +40,19 @@ describe('the committed listings sample', () => {
 });
 
 describe('folds and baselines', () => {
-  const home = (over: Partial<Listing>): Listing => ({ region: 'FLANDERS', postal: '9000', apartment: false, kind: null, year: 1960, facades: 2, area: 120, glazing: null, heating: null, score: 300, ...over });
+  const home = (over: Partial<Listing>): Listing => ({
+    region: 'FLANDERS',
+    postal: '9000',
+    apartment: false,
+    kind: null,
+    year: 1960,
+    facades: 2,
+    area: 120,
+    glazing: null,
+    heating: null,
+    score: 300,
+    ...over,
+  });
 
   it('keeps one home (postal code, year, area) in one fold', () => {
     expect(foldOf(home({ score: 100 }), 5)).toBe(foldOf(home({ score: 900 }), 5));

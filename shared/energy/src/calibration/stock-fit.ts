@@ -8,11 +8,22 @@ import type { StockParameters, StockStratum } from '../model/data.ts';
 import { evaluate } from '../model/evaluate.ts';
 import { DEFAULT_PARAMETERS, MAX_LEVEL, MIN_LEVEL, provinceOf, rawLevel } from '../model/parameters.ts';
 import {
-  ageBandBaseline, foldOf, groupMedianBaseline, metrics, propertyOfListing, stockStratumOf, type Listing, type Metrics, type Predictor,
+  ageBandBaseline,
+  foldOf,
+  groupMedianBaseline,
+  metrics,
+  propertyOfListing,
+  stockStratumOf,
+  type Listing,
+  type Metrics,
+  type Predictor,
 } from './listings.ts';
 
 const GRID_STEPS = 40;
-export const LEVEL_GRID: readonly number[] = Array.from({ length: GRID_STEPS + 1 }, (_, i) => MIN_LEVEL + (i * (MAX_LEVEL - MIN_LEVEL)) / GRID_STEPS);
+export const LEVEL_GRID: readonly number[] = Array.from(
+  { length: GRID_STEPS + 1 },
+  (_, i) => MIN_LEVEL + (i * (MAX_LEVEL - MIN_LEVEL)) / GRID_STEPS,
+);
 const OFFSET_GRID = Array.from({ length: 21 }, (_, i) => -1 + i * 0.1);
 const ANCHORS = [1900, 1930, 1945, 1958, 1970, 1980, 1990, 1998, 2005, 2010, 2015, 2018, 2022];
 const SIZE_GRID = Array.from({ length: 31 }, (_, i) => -1.5 + i * 0.1);
@@ -50,21 +61,27 @@ function loss(s: StockStratum, rows: readonly Listing[], tables: readonly Float6
 /** Fit one stratum by coordinate descent: each anchor's level on a grid, then the size coefficient. */
 function fitStratum(rows: readonly Listing[], tables: readonly Float64Array[], idx: readonly number[], apartment: boolean): StockStratum {
   const s: StockStratum = {
-    anchor_years: [...ANCHORS], level: ANCHORS.map(() => 0), size_coefficient: 0,
-    reference_area_m2: apartment ? REFERENCE_AREA.APARTMENT : REFERENCE_AREA.HOUSE, province_offsets: {},
+    anchor_years: [...ANCHORS],
+    level: ANCHORS.map(() => 0),
+    size_coefficient: 0,
+    reference_area_m2: apartment ? REFERENCE_AREA.APARTMENT : REFERENCE_AREA.HOUSE,
+    province_offsets: {},
   };
   const provinces = new Map<string, number[]>();
   for (const i of idx) {
     const p = provinceOf(rows[i]!.postal);
     if (p === null) continue;
     const g = provinces.get(p);
-    if (g) g.push(i); else provinces.set(p, [i]);
+    if (g) g.push(i);
+    else provinces.set(p, [i]);
   }
   // Homes that move with an anchor: those between its neighbours.
-  const near = ANCHORS.map((_, k) => idx.filter((i) => {
-    const y = rows[i]!.year;
-    return (k === 0 || y > ANCHORS[k - 1]!) && (k === ANCHORS.length - 1 || y < ANCHORS[k + 1]!);
-  }));
+  const near = ANCHORS.map((_, k) =>
+    idx.filter((i) => {
+      const y = rows[i]!.year;
+      return (k === 0 || y > ANCHORS[k - 1]!) && (k === ANCHORS.length - 1 || y < ANCHORS[k + 1]!);
+    }),
+  );
   for (let round = 0; round < ROUNDS; round++) {
     for (let k = 0; k < ANCHORS.length; k++) {
       if (near[k]!.length === 0) continue;
@@ -73,7 +90,10 @@ function fitStratum(rows: readonly Listing[], tables: readonly Float64Array[], i
       for (let v = MIN_LEVEL; v <= MAX_LEVEL + 1e-9; v += LEVEL_STEP) {
         s.level[k] = v;
         const l = loss(s, rows, tables, near[k]!);
-        if (l < bestLoss - 1e-9) { bestLoss = l; best = v; }
+        if (l < bestLoss - 1e-9) {
+          bestLoss = l;
+          best = v;
+        }
       }
       s.level[k] = Math.round(best * 1000) / 1000;
     }
@@ -82,7 +102,10 @@ function fitStratum(rows: readonly Listing[], tables: readonly Float64Array[], i
     for (const b of SIZE_GRID) {
       s.size_coefficient = b;
       const l = loss(s, rows, tables, idx);
-      if (l < bestLoss - 1e-9) { bestLoss = l; bestB = b; }
+      if (l < bestLoss - 1e-9) {
+        bestLoss = l;
+        bestB = b;
+      }
     }
     s.size_coefficient = Math.round(bestB * 100) / 100;
     // Province offsets: only where enough homes say so.
@@ -93,7 +116,10 @@ function fitStratum(rows: readonly Listing[], tables: readonly Float64Array[], i
       for (const o of OFFSET_GRID) {
         s.province_offsets[p] = o;
         const l = loss(s, rows, tables, members);
-        if (l < bestLossO - 1e-9) { bestLossO = l; bestO = o; }
+        if (l < bestLossO - 1e-9) {
+          bestLossO = l;
+          bestO = o;
+        }
       }
       s.province_offsets[p] = Math.round(bestO * 100) / 100;
     }
@@ -102,12 +128,17 @@ function fitStratum(rows: readonly Listing[], tables: readonly Float64Array[], i
 }
 
 /** Fit every stock stratum present in the rows (idx: the training rows). */
-export function fitStock(rows: readonly Listing[], tables: readonly Float64Array[], idx: readonly number[] = rows.map((_, i) => i)): StockParameters {
+export function fitStock(
+  rows: readonly Listing[],
+  tables: readonly Float64Array[],
+  idx: readonly number[] = rows.map((_, i) => i),
+): StockParameters {
   const byStratum = new Map<string, number[]>();
   for (const i of idx) {
     const k = stockStratumOf(rows[i]!);
     const g = byStratum.get(k);
-    if (g) g.push(i); else byStratum.set(k, [i]);
+    if (g) g.push(i);
+    else byStratum.set(k, [i]);
   }
   const out: StockParameters = {};
   for (const [k, members] of [...byStratum].sort()) out[k] = fitStratum(rows, tables, members, k.endsWith('APARTMENT'));
@@ -166,11 +197,17 @@ export function compare(rows: readonly Listing[], cv: CrossValidation, groupOf: 
     const g = groupOf(l);
     if (g === null) return;
     const m = groups.get(g);
-    if (m) m.push(i); else groups.set(g, [i]);
+    if (m) m.push(i);
+    else groups.set(g, [i]);
   });
   return [...groups].map(([group, idx]) => {
     const sel = idx.map((i) => rows[i]!);
     const pick = (xs: number[]) => idx.map((i) => xs[i]!);
-    return { group, model: metrics(sel, pick(cv.model)), ageBand: metrics(sel, pick(cv.ageBand)), groupMedian: metrics(sel, pick(cv.groupMedian)) };
+    return {
+      group,
+      model: metrics(sel, pick(cv.model)),
+      ageBand: metrics(sel, pick(cv.ageBand)),
+      groupMedian: metrics(sel, pick(cv.groupMedian)),
+    };
   });
 }

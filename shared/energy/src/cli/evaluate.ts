@@ -26,7 +26,8 @@ export function evaluateRequests(input: unknown, now: Date): Output[] {
 }
 
 /** Keep the output readable: 3 decimals are far below the model's precision. */
-const round = (_key: string, value: unknown) => (typeof value === 'number' && !Number.isInteger(value) ? Math.round(value * 1000) / 1000 : value);
+const round = (_key: string, value: unknown) =>
+  typeof value === 'number' && !Number.isInteger(value) ? Math.round(value * 1000) / 1000 : value;
 
 async function main(): Promise<void> {
   const chunks: Buffer[] = [];

@@ -16,8 +16,18 @@ function run(stdin: string) {
 describe('energy:evaluate CLI', { timeout: PROCESS_MS * 2 }, () => {
   it('evaluates a good array and puts an error in place of each bad element', () => {
     const good = {
-      year_built: 1960, estate_format: 'CLOSED', habitable_space_m2: 120, zip_code: '9000', country: 'BE',
-      title: 'Rijhuis', external_id: 'crm-17', webhook_url: 'https://example.com/hook', street: 'Kerkstraat', house_number: '12', place: 'Gent', price: 325000,
+      year_built: 1960,
+      estate_format: 'CLOSED',
+      habitable_space_m2: 120,
+      zip_code: '9000',
+      country: 'BE',
+      title: 'Rijhuis',
+      external_id: 'crm-17',
+      webhook_url: 'https://example.com/hook',
+      street: 'Kerkstraat',
+      house_number: '12',
+      place: 'Gent',
+      price: 325000,
     };
     const schemaBad = { year_built: 1960, estate_format: 'ROW', habitable_space_m2: 0, zip_code: '9000', country: 'BE' };
     const inconsistent = { ...good, heating_type: 'FUEL_OIL', heating_device: 'AIR_WATER_HEAT_PUMP' };
@@ -36,7 +46,10 @@ describe('energy:evaluate CLI', { timeout: PROCESS_MS * 2 }, () => {
     expect(out[0]!.data_quality.sources.year_built).toBe('INPUT');
     expect(out[1]!.error.code).toBe('INVALID_REQUEST');
     expect(out[1]!.error.messages.join(' ')).toContain('estate_format');
-    expect(out[2]!.error).toEqual({ code: 'INCONSISTENT_REQUEST', messages: ['heating_device AIR_WATER_HEAT_PUMP is not compatible with heating_type FUEL_OIL'] });
+    expect(out[2]!.error).toEqual({
+      code: 'INCONSISTENT_REQUEST',
+      messages: ['heating_device AIR_WATER_HEAT_PUMP is not compatible with heating_type FUEL_OIL'],
+    });
     expect(out[3]!.energy_efficiency_type).toBe('ENERGY_LABEL_NL');
   });
 

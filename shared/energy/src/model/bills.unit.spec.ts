@@ -13,7 +13,14 @@ const CBS = { averageGasM3: 987, averageBill: 2065, largeOldDetachedBill: 3520 }
 // CREG: the standard profile of a Belgian household heated by gas uses 17,000 kWh a year (since April 2022).
 const CREG_GAS_PROFILE_KWH = 17_000;
 
-const nl = (p: Partial<PropertyDescription>): PropertyDescription => ({ zip_code: '3731', country: 'NL', estate_format: 'CLOSED', habitable_space_m2: 110, year_built: 1930, ...p });
+const nl = (p: Partial<PropertyDescription>): PropertyDescription => ({
+  zip_code: '3731',
+  country: 'NL',
+  estate_format: 'CLOSED',
+  habitable_space_m2: 110,
+  year_built: 1930,
+  ...p,
+});
 
 describe('energy costs at current prices (not the 2022-2023 crisis)', () => {
   it('a 1930 Utrecht row house of 110 m2 uses more gas than the average household, and costs less than the costliest group pays in all', () => {
@@ -32,14 +39,21 @@ describe('energy costs at current prices (not the 2022-2023 crisis)', () => {
 
   it("a partly renovated 1975 Flemish semi-detached house on gas uses within half of CREG's standard household profile", () => {
     const e = evaluate({
-      year_built: 1975, estate_format: 'SEMI_OPEN', habitable_space_m2: 130, zip_code: '2000', country: 'BE',
-      window_glazing_type: 'DOUBLE_GLAZING', inclined_roof_insulation_type: 'LIGHT', heating_type: 'GAS', heating_device: 'CONDENSING_BOILER',
+      year_built: 1975,
+      estate_format: 'SEMI_OPEN',
+      habitable_space_m2: 130,
+      zip_code: '2000',
+      country: 'BE',
+      window_glazing_type: 'DOUBLE_GLAZING',
+      inclined_roof_insulation_type: 'LIGHT',
+      heating_type: 'GAS',
+      heating_device: 'CONDENSING_BOILER',
     });
     expect(e.expected_use_kwh_per_year.GAS).toBeGreaterThan(0.5 * CREG_GAS_PROFILE_KWH);
     expect(e.expected_use_kwh_per_year.GAS).toBeLessThan(1.5 * CREG_GAS_PROFILE_KWH);
   });
 
-  it('the score stays the certificate\'s standard use; only the cost follows the expected use, less of it the poorer the home', () => {
+  it("the score stays the certificate's standard use; only the cost follows the expected use, less of it the poorer the home", () => {
     const poor = evaluate(nl({}));
     expect(poor.expected_use_kwh_per_year.GAS).toBeLessThan(poor.delivered_energy_kwh_per_year.GAS);
     expect(expectedUseShare(300)).toBeLessThan(expectedUseShare(150));

@@ -28,9 +28,11 @@ export function checkConsistency(request: Request, options: ConsistencyOptions):
   if (r.heating_device !== undefined && r.heating_type !== undefined) {
     const allowed = consistency.devices_by_heating_type[r.heating_type];
     if (Array.isArray(allowed) && !allowed.includes(r.heating_device)) {
-      out.push(r.heating_type === 'NONE'
-        ? `heating_device ${r.heating_device} cannot be given with heating_type NONE`
-        : `heating_device ${r.heating_device} is not compatible with heating_type ${r.heating_type}`);
+      out.push(
+        r.heating_type === 'NONE'
+          ? `heating_device ${r.heating_device} cannot be given with heating_type NONE`
+          : `heating_device ${r.heating_device} is not compatible with heating_type ${r.heating_type}`,
+      );
     }
   }
 
@@ -44,9 +46,11 @@ export function checkConsistency(request: Request, options: ConsistencyOptions):
   }
 
   if (!isPostalCodeOf(r.zip_code, r.country, { numericNl: true })) {
-    out.push(r.country === 'NL'
-      ? 'zip_code must be a Dutch postal code (4 digits, optionally followed by 2 letters: 1234, 1234AB or 1234 AB)'
-      : 'zip_code must be a Belgian postal code (4 digits, 1000-9999)');
+    out.push(
+      r.country === 'NL'
+        ? 'zip_code must be a Dutch postal code (4 digits, optionally followed by 2 letters: 1234, 1234AB or 1234 AB)'
+        : 'zip_code must be a Belgian postal code (4 digits, 1000-9999)',
+    );
   }
 
   const thisYear = options.now.getUTCFullYear();

@@ -15,13 +15,30 @@ const FORMAT = { HOUSE_2: 'CLOSED', HOUSE_3: 'SEMI_OPEN', HOUSE_4: 'OPEN', APART
 /** No insulation anywhere, single glazing, an old non-condensing gas boiler, no ventilation system, no PV. */
 function unrenovated(c: CertificateCell): PropertyDescription {
   const p: PropertyDescription = {
-    year_built: c.median_year, estate_format: FORMAT[c.form as keyof typeof FORMAT], habitable_space_m2: c.median_area_m2, zip_code: c.postal_code, country: 'BE',
-    outer_wall_insulation_type: 'NONE', has_cavity_wall_insulation: false, window_glazing_type: 'SINGLE_GLAZING',
-    heating_type: 'GAS', heating_device: 'NON_CONDENSING_BOILER', installation_age: 'OLDER_THAN_TEN_YEARS', sanitary_heating_device: 'NOT_SEPARATED',
-    ventilation_type: 'NONE', has_solar_panels: false, has_solar_boiler: false,
+    year_built: c.median_year,
+    estate_format: FORMAT[c.form as keyof typeof FORMAT],
+    habitable_space_m2: c.median_area_m2,
+    zip_code: c.postal_code,
+    country: 'BE',
+    outer_wall_insulation_type: 'NONE',
+    has_cavity_wall_insulation: false,
+    window_glazing_type: 'SINGLE_GLAZING',
+    heating_type: 'GAS',
+    heating_device: 'NON_CONDENSING_BOILER',
+    installation_age: 'OLDER_THAN_TEN_YEARS',
+    sanitary_heating_device: 'NOT_SEPARATED',
+    ventilation_type: 'NONE',
+    has_solar_panels: false,
+    has_solar_boiler: false,
   };
   if (c.form === 'APARTMENT') return { ...p, estate_type: 'APARTMENT' };
-  return { ...p, roof_type: 'INCLINED', inclined_roof_insulation_type: 'NONE', basement_type: 'NONE', solid_ground_floor_insulation_type: 'NONE' };
+  return {
+    ...p,
+    roof_type: 'INCLINED',
+    inclined_roof_insulation_type: 'NONE',
+    basement_type: 'NONE',
+    solid_ground_floor_insulation_type: 'NONE',
+  };
 }
 
 describe('with every element described, the score is physics alone', () => {

@@ -5,9 +5,17 @@ import { windowOf } from './uvalues.ts';
 
 // The measures the catalogue patches must act physically, each on its own (issue 10).
 const old: PropertyDescription = {
-  year_built: 1965, estate_format: 'SEMI_OPEN', habitable_space_m2: 150, zip_code: '9000', country: 'BE',
-  window_glazing_type: 'DOUBLE_GLAZING', outer_wall_insulation_type: 'NONE', inclined_roof_insulation_type: 'LIGHT',
-  heating_type: 'GAS', heating_device: 'CONDENSING_BOILER', has_solar_panels: false,
+  year_built: 1965,
+  estate_format: 'SEMI_OPEN',
+  habitable_space_m2: 150,
+  zip_code: '9000',
+  country: 'BE',
+  window_glazing_type: 'DOUBLE_GLAZING',
+  outer_wall_insulation_type: 'NONE',
+  inclined_roof_insulation_type: 'LIGHT',
+  heating_type: 'GAS',
+  heating_device: 'CONDENSING_BOILER',
+  has_solar_panels: false,
 };
 
 describe('windows (data/envelope.json windows)', () => {
@@ -18,14 +26,24 @@ describe('windows (data/envelope.json windows)', () => {
   });
 
   it('full replacement saves more than glass-only replacement, which saves more than nothing', () => {
-    const { base, variants } = evaluateVariants(old, [{ window_glazing_type: 'HR' }, { window_glazing_type: 'HR', has_renewed_window_frames: true }]);
+    const { base, variants } = evaluateVariants(old, [
+      { window_glazing_type: 'HR' },
+      { window_glazing_type: 'HR', has_renewed_window_frames: true },
+    ]);
     const [glassOnly, full] = variants;
     expect(glassOnly!.epc_score).toBeLessThan(base.epc_score);
     expect(full!.epc_score).toBeLessThan(glassOnly!.epc_score);
   });
 
   it('a recent home stated with "double glazing" keeps its own HR-era windows', () => {
-    const e = evaluate({ year_built: 2018, estate_format: 'SEMI_OPEN', habitable_space_m2: 150, zip_code: '9000', country: 'BE', window_glazing_type: 'DOUBLE_GLAZING' });
+    const e = evaluate({
+      year_built: 2018,
+      estate_format: 'SEMI_OPEN',
+      habitable_space_m2: 150,
+      zip_code: '9000',
+      country: 'BE',
+      window_glazing_type: 'DOUBLE_GLAZING',
+    });
     expect(e.heat_loss.u_values_w_per_m2k.window).toBeLessThan(2);
   });
 });
@@ -63,7 +81,10 @@ describe('walls, airtightness, emitters, design load', () => {
 
 describe('the Netherlands', () => {
   it('an undescribed Dutch boiler of any age is an HR (condensing) boiler', () => {
-    expect(evaluate({ year_built: 1965, estate_format: 'CLOSED', habitable_space_m2: 110, zip_code: '3731 AB', country: 'NL' }).assumed.heating_device).toBe('CONDENSING_BOILER');
+    expect(
+      evaluate({ year_built: 1965, estate_format: 'CLOSED', habitable_space_m2: 110, zip_code: '3731 AB', country: 'NL' }).assumed
+        .heating_device,
+    ).toBe('CONDENSING_BOILER');
   });
 });
 

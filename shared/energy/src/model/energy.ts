@@ -14,8 +14,15 @@ const BOILERS = new Set(['NON_CONDENSING_BOILER', 'CONDENSING_BOILER', 'PELLET_B
 const BOILER_KINDS = new Set(['NON_CONDENSING_BOILER', 'CONDENSING_BOILER']);
 
 const CARRIER_OF_TYPE: Record<string, Carrier> = {
-  GAS: 'GAS', FUEL_OIL: 'FUEL_OIL', PROPANE: 'PROPANE', ELECTRIC: 'ELECTRICITY', HEAT_PUMP: 'ELECTRICITY',
-  PELLET_FUEL: 'PELLET_FUEL', WOOD: 'WOOD', DISTRICT_HEATING: 'DISTRICT_HEATING', NONE: 'ELECTRICITY',
+  GAS: 'GAS',
+  FUEL_OIL: 'FUEL_OIL',
+  PROPANE: 'PROPANE',
+  ELECTRIC: 'ELECTRICITY',
+  HEAT_PUMP: 'ELECTRICITY',
+  PELLET_FUEL: 'PELLET_FUEL',
+  WOOD: 'WOOD',
+  DISTRICT_HEATING: 'DISTRICT_HEATING',
+  NONE: 'ELECTRICITY',
 };
 
 export function zeroCarriers(): PerCarrier {
@@ -24,9 +31,13 @@ export function zeroCarriers(): PerCarrier {
 
 function fuelCarrier(a: AssumedProperty): Carrier {
   switch (a.heating_device) {
-    case 'PELLET_BOILER': return 'PELLET_FUEL';
-    case 'DISTRICT_HEATING_SUBSTATION': return 'DISTRICT_HEATING';
-    case 'DIRECT_ELECTRIC': case 'DIRECT_ACCUMULATION': return 'ELECTRICITY';
+    case 'PELLET_BOILER':
+      return 'PELLET_FUEL';
+    case 'DISTRICT_HEATING_SUBSTATION':
+      return 'DISTRICT_HEATING';
+    case 'DIRECT_ELECTRIC':
+    case 'DIRECT_ACCUMULATION':
+      return 'ELECTRICITY';
     default: {
       const c = CARRIER_OF_TYPE[a.heating_type] ?? 'GAS';
       // A boiler or stove cannot burn electricity: an inconsistent pair falls back to gas.
@@ -68,7 +79,9 @@ function spfOf(device: string, a: AssumedProperty, country: Country): number {
 }
 
 /** Seasonal performance of each heat pump on this home's emitters (the planner's sizing and comparison). */
-export function heatPumpSpf(a: AssumedProperty): Record<'AIR_WATER_HEAT_PUMP' | 'GEOTHERMAL_HEAT_PUMP' | 'AIR_AIR_HEAT_PUMP' | 'HYBRID_HEAT_PUMP', number> {
+export function heatPumpSpf(
+  a: AssumedProperty,
+): Record<'AIR_WATER_HEAT_PUMP' | 'GEOTHERMAL_HEAT_PUMP' | 'AIR_AIR_HEAT_PUMP' | 'HYBRID_HEAT_PUMP', number> {
   return {
     AIR_WATER_HEAT_PUMP: spfOf('AIR_WATER_HEAT_PUMP', a, a.country),
     GEOTHERMAL_HEAT_PUMP: spfOf('GEOTHERMAL_HEAT_PUMP', a, a.country),
@@ -80,7 +93,8 @@ export function heatPumpSpf(a: AssumedProperty): Record<'AIR_WATER_HEAT_PUMP' | 
 /** Delivered energy of the space heating alone (kWh/yr per carrier into out). */
 function spaceHeating(out: PerCarrier, a: AssumedProperty, country: Country, heat: number, s: StockSystems, device: string): void {
   const gen = SH.generation[device] ?? SH.generation.DIRECT_ELECTRIC!;
-  const ageFactor = BOILERS.has(device) && a.installation_age !== null ? SH.ageing.factor_by_installation_age[a.installation_age] ?? 1 : 1;
+  const ageFactor =
+    BOILERS.has(device) && a.installation_age !== null ? (SH.ageing.factor_by_installation_age[a.installation_age] ?? 1) : 1;
   if (device === 'HYBRID_HEAT_PUMP') {
     const share = gen.heat_pump_share ?? 0;
     out.ELECTRICITY += (share * heat) / spfOf(device, a, country);
@@ -92,9 +106,10 @@ function spaceHeating(out: PerCarrier, a: AssumedProperty, country: Country, hea
     // An undescribed boiler is condensing with the stock's probability: its expected efficiency.
     if (BOILER_KINDS.has(device) && s.condensingShare !== null) {
       const old = SH.generation.NON_CONDENSING_BOILER!.efficiency!;
-      efficiency = s.condensingShare >= 0
-        ? old + s.condensingShare * (SH.generation.CONDENSING_BOILER!.efficiency! - old)
-        : old + s.condensingShare * (old - stock.certificate_default_state.boiler_efficiency);
+      efficiency =
+        s.condensingShare >= 0
+          ? old + s.condensingShare * (SH.generation.CONDENSING_BOILER!.efficiency! - old)
+          : old + s.condensingShare * (old - stock.certificate_default_state.boiler_efficiency);
     }
     out[fuelCarrier(a)] += heat / (efficiency * ageFactor);
   }
@@ -106,7 +121,11 @@ function spaceHeating(out: PerCarrier, a: AssumedProperty, country: Country, hea
  * @param stockSystems expected systems of an undescribed home (expected values over the stock)
  */
 export function deliveredEnergy(
-  a: AssumedProperty, country: Country, heatingNeed: number, hotWaterNeed: number, stockSystems: StockSystems = NO_STOCK,
+  a: AssumedProperty,
+  country: Country,
+  heatingNeed: number,
+  hotWaterNeed: number,
+  stockSystems: StockSystems = NO_STOCK,
 ): Delivered {
   const out = zeroCarriers();
   const device = a.heating_device;
@@ -114,8 +133,9 @@ export function deliveredEnergy(
   const heat = heatingNeed / (local ? SH.distribution.local : SH.distribution.central);
   const hp = stockSystems.heatPumpShare;
   spaceHeating(out, a, country, (1 - hp) * heat, stockSystems, device);
-  if (hp > 0) spaceHeating(out, a, country, hp * heatingNeed / SH.distribution.central, stockSystems, 'AIR_WATER_HEAT_PUMP');
-  const ageFactor = BOILERS.has(device) && a.installation_age !== null ? SH.ageing.factor_by_installation_age[a.installation_age] ?? 1 : 1;
+  if (hp > 0) spaceHeating(out, a, country, (hp * heatingNeed) / SH.distribution.central, stockSystems, 'AIR_WATER_HEAT_PUMP');
+  const ageFactor =
+    BOILERS.has(device) && a.installation_age !== null ? (SH.ageing.factor_by_installation_age[a.installation_age] ?? 1) : 1;
 
   // Hot water: solar share first, the rest by the hot-water generator.
   const water = hotWaterNeed * (a.has_solar_boiler ? 1 - DHW.solar_fraction : 1);
@@ -134,7 +154,8 @@ export function deliveredEnergy(
   else {
     let e = eff[device] ?? eff.CONDENSING_BOILER!;
     const share = stockSystems.condensingShare;
-    if (BOILER_KINDS.has(device) && share !== null) e = eff.NON_CONDENSING_BOILER! + Math.max(0, share) * (eff.CONDENSING_BOILER! - eff.NON_CONDENSING_BOILER!);
+    if (BOILER_KINDS.has(device) && share !== null)
+      e = eff.NON_CONDENSING_BOILER! + Math.max(0, share) * (eff.CONDENSING_BOILER! - eff.NON_CONDENSING_BOILER!);
     out[fuelCarrier(a)] += ((1 - hp) * water) / (e * ageFactor);
     out.ELECTRICITY += (hp * water) / hpWater;
   }

@@ -7,7 +7,16 @@ import { computeGeometry } from './geometry.ts';
 import { heatBalance, heatLoss, type BalanceInput } from './heat-balance.ts';
 import { expectedPriceErrorFor, labelFor, qualityLabelFor } from './labels.ts';
 import { resolveProperty, typicalKwp, type Resolved, type SourceOverrides } from './resolve.ts';
-import type { AssumedProperty, CalibrationInfo, DataQualityFlag, Evaluation, HeatBalance, HeatLoss, PerCarrier, StockInfo } from './types.ts';
+import type {
+  AssumedProperty,
+  CalibrationInfo,
+  DataQualityFlag,
+  Evaluation,
+  HeatBalance,
+  HeatLoss,
+  PerCarrier,
+  StockInfo,
+} from './types.ts';
 import { CARRIERS } from './types.ts';
 import { envelopeU, hasNewFrames, type EnvelopeU } from './uvalues.ts';
 
@@ -37,7 +46,11 @@ interface Run {
   designLoadKw: number;
 }
 
-interface Adjustment { mode: 'RATIO' | 'SHIFT'; factor: number; shift: number }
+interface Adjustment {
+  mode: 'RATIO' | 'SHIFT';
+  factor: number;
+  shift: number;
+}
 
 const STATE = stock.renovated_state;
 const INFILTRATION = systems.ventilation.infiltration.flow_per_v50;
@@ -48,7 +61,13 @@ const LEVELS = InsulationLevel.options;
  * The archetype's infiltration, moved towards a recent airtight home's by the share of envelope the client describes
  * as renewed: better than the period built it (a home described as built keeps its archetype's infiltration).
  */
-function renewedInfiltration(archetype: number, a: AssumedProperty, known: Resolved['known'], cell: TypologyCell, u: EnvelopeU['u']): number {
+function renewedInfiltration(
+  archetype: number,
+  a: AssumedProperty,
+  known: Resolved['known'],
+  cell: TypologyCell,
+  u: EnvelopeU['u'],
+): number {
   if (archetype <= RENEWED.n_inf) return archetype;
   // Renewed: at least the minimum level, and clearly better than the period's own construction (data/systems.json better_than_built).
   const renewed = (l: InsulationLevel | null, e: 'roof' | 'wall') =>
@@ -56,7 +75,9 @@ function renewedInfiltration(archetype: number, a: AssumedProperty, known: Resol
   const w = RENEWED.weights;
   // Triple glass in a period built with it is its own construction, not a renewal.
   const windows = known.window && hasNewFrames(a) && (a.has_renewed_window_frames === true || cell.typical.window !== 'TRIPLE_GLAZING');
-  const roof = (known.inclinedRoof && renewed(a.inclined_roof_insulation_type, 'roof')) || (known.flatRoof && renewed(a.flat_roof_insulation_type, 'roof'));
+  const roof =
+    (known.inclinedRoof && renewed(a.inclined_roof_insulation_type, 'roof')) ||
+    (known.flatRoof && renewed(a.flat_roof_insulation_type, 'roof'));
   const wall = known.wall && renewed(a.outer_wall_insulation_type, 'wall');
   const share = (windows ? w.windows : 0) + (roof ? w.roof : 0) + (wall ? w.wall : 0);
   return archetype - share * (archetype - RENEWED.n_inf);
@@ -66,12 +87,16 @@ const has = (p: PropertyDescription, f: string) => p.eco_facilities !== undefine
 
 /** An undescribed boiler: condensing with a probability that ramps with the year, moved by the stock level. */
 function condensingShareOf(p: PropertyDescription, a: AssumedProperty, level: number): number | null {
-  if (p.heating_device !== undefined || (a.heating_device !== 'NON_CONDENSING_BOILER' && a.heating_device !== 'CONDENSING_BOILER')) return null;
+  if (p.heating_device !== undefined || (a.heating_device !== 'NON_CONDENSING_BOILER' && a.heating_device !== 'CONDENSING_BOILER'))
+    return null;
   const d = systems.defaults;
   const from = d.condensing_from_year_built[a.country];
-  const prior = p.installation_age === undefined && p.year_renovated === undefined
-    ? Math.min(1, Math.max(0, (a.year_built - from + d.condensing_ramp_half_width_years) / (2 * d.condensing_ramp_half_width_years)))
-    : a.heating_device === 'CONDENSING_BOILER' ? 1 : 0;
+  const prior =
+    p.installation_age === undefined && p.year_renovated === undefined
+      ? Math.min(1, Math.max(0, (a.year_built - from + d.condensing_ramp_half_width_years) / (2 * d.condensing_ramp_half_width_years)))
+      : a.heating_device === 'CONDENSING_BOILER'
+        ? 1
+        : 0;
   return level >= 0 ? prior + (1 - prior) * Math.min(1, level) : prior + level;
 }
 
@@ -100,9 +125,10 @@ function run(p: PropertyDescription, options: EvaluateOptions, detail = true): R
   const e = geometry.envelope;
   // A measured v50 replaces the archetype's infiltration (EPB: 0.04 x v50 x envelope area, per ventilated volume);
   // without one, a described renewed envelope leaks less than the archetype (data/systems.json infiltration.renovated).
-  const nInf = a.air_tightness_v50 !== null
-    ? (INFILTRATION * a.air_tightness_v50 * e.total_m2) / (climate.heat_balance.room_height_m * a.habitable_space_m2)
-    : renewedInfiltration(cell.nInf, a, resolved.known, cell, env.u);
+  const nInf =
+    a.air_tightness_v50 !== null
+      ? (INFILTRATION * a.air_tightness_v50 * e.total_m2) / (climate.heat_balance.room_height_m * a.habitable_space_m2)
+      : renewedInfiltration(cell.nInf, a, resolved.known, cell, env.u);
   const input: BalanceInput = {
     area: a.habitable_space_m2,
     areas: { roof: e.roof_m2, wall: e.wall_m2, floor: e.floor_m2, window: e.window_m2, door: e.door_m2 },
@@ -110,7 +136,9 @@ function run(p: PropertyDescription, options: EvaluateOptions, detail = true): R
     floorB: env.floorB,
     duTb: cell.duTb,
     nInf,
-    heatRecovery: (1 - stockSystems.heatRecoveryShare) * (RECOVERY[a.ventilation_type] ?? 0) + stockSystems.heatRecoveryShare * (RECOVERY.SYSTEM_D ?? 0),
+    heatRecovery:
+      (1 - stockSystems.heatRecoveryShare) * (RECOVERY[a.ventilation_type] ?? 0) +
+      stockSystems.heatRecoveryShare * (RECOVERY.SYSTEM_D ?? 0),
     g: env.g,
     orientationShare: cell.orientationShare,
     apartment: resolved.apartment,
@@ -118,40 +146,73 @@ function run(p: PropertyDescription, options: EvaluateOptions, detail = true): R
   const loss = heatLoss(input);
   const tabulaClimate = climate.countries[a.country];
   const tabula = heatBalance(input, loss, {
-    setPoint: climate.tabula.set_point_c, reducedHeating: climate.tabula.reduced_heating,
-    heatingDays: tabulaClimate.heating_days, meanOutdoor: tabulaClimate.mean_outdoor_c, solar: tabulaClimate.solar_kwh_per_m2,
+    setPoint: climate.tabula.set_point_c,
+    reducedHeating: climate.tabula.reduced_heating,
+    heatingDays: tabulaClimate.heating_days,
+    meanOutdoor: tabulaClimate.mean_outdoor_c,
+    solar: tabulaClimate.solar_kwh_per_m2,
   });
   const method = climate.certificate_methods[resolved.region];
   const certClimate = climate.countries[method.climate];
   const certificate = heatBalance(input, loss, {
-    setPoint: method.set_point_c, reducedHeating: method.reduced_heating,
-    heatingDays: certClimate.heating_days, meanOutdoor: certClimate.mean_outdoor_c, solar: certClimate.solar_kwh_per_m2,
+    setPoint: method.set_point_c,
+    reducedHeating: method.reduced_heating,
+    heatingDays: certClimate.heating_days,
+    meanOutdoor: certClimate.mean_outdoor_c,
+    solar: certClimate.solar_kwh_per_m2,
   });
   const hotWater = hotWaterNeed(a.habitable_space_m2, resolved.apartment, a.country);
   const { byCarrier, pvProduction } = deliveredEnergy(a, a.country, certificate.heating_need_kwh, hotWater, stockSystems);
   // The bill: the need at TABULA's everyday conditions, of which a household uses the expected share (data/factors.json).
-  const expectedUse = deliveredEnergy(a, a.country, tabula.heating_need_kwh * expectedUseShare(tabula.heating_need_kwh_per_m2), hotWater, stockSystems).byCarrier;
+  const expectedUse = deliveredEnergy(
+    a,
+    a.country,
+    tabula.heating_need_kwh * expectedUseShare(tabula.heating_need_kwh_per_m2),
+    hotWater,
+    stockSystems,
+  ).byCarrier;
   const w = weigh(byCarrier, pvProduction, a.country);
   const design = climate.design;
-  const designLoadKw = ((loss.h_transmission_w_per_k + loss.h_ventilation_w_per_k) * (design.indoor_c - design.outdoor_c[a.country])) / 1000;
+  const designLoadKw =
+    ((loss.h_transmission_w_per_k + loss.h_ventilation_w_per_k) * (design.indoor_c - design.outdoor_c[a.country])) / 1000;
   // Undescribed elements are reported at the level their stock U corresponds to.
   const k = resolved.known;
-  if (!k.wall || !k.window || (!k.inclinedRoof && a.inclined_roof_insulation_type !== null) || (!k.flatRoof && a.flat_roof_insulation_type !== null)) {
+  if (
+    !k.wall ||
+    !k.window ||
+    (!k.inclinedRoof && a.inclined_roof_insulation_type !== null) ||
+    (!k.flatRoof && a.flat_roof_insulation_type !== null)
+  ) {
     a = {
       ...a,
       outer_wall_insulation_type: k.wall ? a.outer_wall_insulation_type : levelOfU('wall', env.u.wall),
       window_glazing_type: k.window ? a.window_glazing_type : glazingOfU(env.u.window),
-      inclined_roof_insulation_type: k.inclinedRoof || a.inclined_roof_insulation_type === null ? a.inclined_roof_insulation_type : levelOfU('roof', env.u.roof),
-      flat_roof_insulation_type: k.flatRoof || a.flat_roof_insulation_type === null ? a.flat_roof_insulation_type : levelOfU('roof', env.u.roof),
+      inclined_roof_insulation_type:
+        k.inclinedRoof || a.inclined_roof_insulation_type === null ? a.inclined_roof_insulation_type : levelOfU('roof', env.u.roof),
+      flat_roof_insulation_type:
+        k.flatRoof || a.flat_roof_insulation_type === null ? a.flat_roof_insulation_type : levelOfU('roof', env.u.roof),
     };
   }
   return {
-    resolved, assumed: a, geometry, loss, tabula, certificate, hotWater, delivered: byCarrier, expectedUse, pv: pvProduction,
+    resolved,
+    assumed: a,
+    geometry,
+    loss,
+    tabula,
+    certificate,
+    hotWater,
+    delivered: byCarrier,
+    expectedUse,
+    pv: pvProduction,
     stock: {
-      level, condensing_share: stockSystems.condensingShare, heat_pump_share: stockSystems.heatPumpShare, expected_pv_kwp: expectedKwp,
+      level,
+      condensing_share: stockSystems.condensingShare,
+      heat_pump_share: stockSystems.heatPumpShare,
+      expected_pv_kwp: expectedKwp,
       heat_recovery_share: stockSystems.heatRecoveryShare,
     },
-    primaryGross: w.primaryGross, pvPrimaryCredit: w.pvPrimaryCredit,
+    primaryGross: w.primaryGross,
+    pvPrimaryCredit: w.pvPrimaryCredit,
     modelledScore: (w.primaryGross - w.pvPrimaryCredit) / a.habitable_space_m2,
     designLoadKw,
   };
@@ -160,7 +221,7 @@ function run(p: PropertyDescription, options: EvaluateOptions, detail = true): R
 /** The adjustment that makes the current score equal the given one: a factor on the modelled consumption, else a shift. */
 function adjustmentTo(r: Run, given: number): Adjustment {
   const A = r.assumed.habitable_space_m2;
-  const factor = ((given * A) + r.pvPrimaryCredit) / r.primaryGross;
+  const factor = (given * A + r.pvPrimaryCredit) / r.primaryGross;
   if (r.primaryGross > 0 && Number.isFinite(factor) && factor > 0) return { mode: 'RATIO', factor, shift: 0 };
   return { mode: 'SHIFT', factor: 1, shift: given - r.modelledScore };
 }
@@ -171,7 +232,11 @@ function scored(r: Run, adj: Adjustment | null) {
   const factor = adj?.factor ?? 1;
   const delivered = { ...r.delivered };
   const expected = { ...r.expectedUse };
-  if (factor !== 1) for (const c of CARRIERS) { delivered[c] *= factor; expected[c] *= factor; }
+  if (factor !== 1)
+    for (const c of CARRIERS) {
+      delivered[c] *= factor;
+      expected[c] *= factor;
+    }
   const w = weigh(delivered, r.pv, a.country);
   const cost = costOf(expected, r.pv, a.country);
   return { delivered, expected, w, cost, score: (w.primaryGross - w.pvPrimaryCredit) / a.habitable_space_m2 + (adj?.shift ?? 0) };
@@ -188,7 +253,8 @@ function finish(r: Run, options: EvaluateOptions, p: PropertyDescription, adj: A
     const g = calibration.given_score;
     if (adj.mode === 'SHIFT' || adj.factor < g.plausible_factor_min || adj.factor > g.plausible_factor_max) {
       flags.push({
-        field: 'energy_efficiency_score', code: 'CALIBRATION_FAR_FROM_MODEL',
+        field: 'energy_efficiency_score',
+        code: 'CALIBRATION_FAR_FROM_MODEL',
         message: `energy_efficiency_score ${givenScore} is far from the modelled ${Math.round(r.modelledScore)}: check the score and the described home`,
       });
     }
@@ -276,7 +342,14 @@ function calibratedBase(base: PropertyDescription, options: EvaluateOptions): { 
 /** A variant's figures, without its data quality: what comparing measures needs (the planner's candidates). */
 export type VariantScore = Pick<
   Evaluation,
-  'region' | 'energy_efficiency_type' | 'epc_score' | 'epc_label' | 'assumed' | 'primary_energy_kwh_per_year' | 'co2_kg_per_year' | 'energy_cost_eur_per_year'
+  | 'region'
+  | 'energy_efficiency_type'
+  | 'epc_score'
+  | 'epc_label'
+  | 'assumed'
+  | 'primary_energy_kwh_per_year'
+  | 'co2_kg_per_year'
+  | 'energy_cost_eur_per_year'
 >;
 
 export interface VariantScorer {
@@ -308,7 +381,12 @@ export function scoreVariant(base: PropertyDescription, patch: Partial<PropertyD
   return scoreWith(base, patch, options, adj);
 }
 
-function scoreWith(base: PropertyDescription, patch: Partial<PropertyDescription>, options: EvaluateOptions, adj: Adjustment | null): VariantScore {
+function scoreWith(
+  base: PropertyDescription,
+  patch: Partial<PropertyDescription>,
+  options: EvaluateOptions,
+  adj: Adjustment | null,
+): VariantScore {
   const v = run({ ...base, ...patch } as PropertyDescription, options, false);
   const { w, cost, score } = scored(v, adj);
   return {

@@ -86,7 +86,14 @@ export function computeGeometry(r: Resolved): Geometry {
     footprint_m2: footprint,
     volume_m3: footprint * height,
     method,
-    envelope: { roof_m2: roof, wall_m2: wall, window_m2: window, door_m2: door, floor_m2: floor, total_m2: roof + wall + window + door + floor },
+    envelope: {
+      roof_m2: roof,
+      wall_m2: wall,
+      window_m2: window,
+      door_m2: door,
+      floor_m2: floor,
+      total_m2: roof + wall + window + door + floor,
+    },
     // Exposed as a whole: an apartment of unknown position carries only an expected share of roof and floor.
     exposed: { roof: roof > 0 && !r.positionUnknown, floor: floor > 0 && !r.positionUnknown, facades: FACADES[a.estate_format] },
   };

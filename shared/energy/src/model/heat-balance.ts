@@ -66,9 +66,10 @@ export function heatBalance(i: BalanceInput, loss: HeatLoss, c: Conditions): Hea
     const f = i.apartment ? HB.reduced_heating.apartment : HB.reduced_heating.house;
     const htr = hTr / i.area;
     const knot = HB.reduced_heating.no_reduction_at_htr;
-    reduction = htr < 1
-      ? Math.min(1, f.at_htr_1 + ((1 - f.at_htr_1) * (1 - htr)) / (1 - knot))
-      : f.at_htr_1 + (f.at_htr_4 - f.at_htr_1) * Math.min(1, (htr - 1) / 3);
+    reduction =
+      htr < 1
+        ? Math.min(1, f.at_htr_1 + ((1 - f.at_htr_1) * (1 - htr)) / (1 - knot))
+        : f.at_htr_1 + (f.at_htr_4 - f.at_htr_1) * Math.min(1, (htr - 1) / 3);
   }
   const transmission = KWH_PER_WATT_DAY * degreeDays * reduction * hTr;
   const ventilation = KWH_PER_WATT_DAY * degreeDays * reduction * hVe;
@@ -81,9 +82,7 @@ export function heatBalance(i: BalanceInput, loss: HeatLoss, c: Conditions): Hea
   const tau = (HB.heat_capacity_wh_per_m2k * i.area) / (hTr + hVe);
   const aH = HB.utilisation_a0 + tau / HB.utilisation_tau0_h;
   const gamma = losses > 0 ? gains / losses : Infinity;
-  const eta = !Number.isFinite(gamma) ? 0
-    : Math.abs(gamma - 1) < 1e-9 ? aH / (aH + 1)
-      : (1 - gamma ** aH) / (1 - gamma ** (aH + 1));
+  const eta = !Number.isFinite(gamma) ? 0 : Math.abs(gamma - 1) < 1e-9 ? aH / (aH + 1) : (1 - gamma ** aH) / (1 - gamma ** (aH + 1));
   const need = Math.max(0, losses - eta * gains);
   return {
     set_point_c: c.setPoint,

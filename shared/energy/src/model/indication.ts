@@ -38,10 +38,17 @@ export function propertyFromIndication(r: IndicationRequest): PropertyDescriptio
   if (r.window_type) p.window_glazing_type = r.window_type;
   if (r.ventilation_type) p.ventilation_type = r.ventilation_type;
   switch (r.ground_floor_type) {
-    case 'SOLID_GROUND_FLOOR': p.basement_type = 'NONE'; break;
-    case 'FLOOR_ABOVE_BASEMENT': p.basement_type = 'FULL'; break;
-    case 'FLOOR_ABOVE_CRAWL_SPACE': p.basement_type = 'CRAWL_SPACE'; break;
-    default: break;
+    case 'SOLID_GROUND_FLOOR':
+      p.basement_type = 'NONE';
+      break;
+    case 'FLOOR_ABOVE_BASEMENT':
+      p.basement_type = 'FULL';
+      break;
+    case 'FLOOR_ABOVE_CRAWL_SPACE':
+      p.basement_type = 'CRAWL_SPACE';
+      break;
+    default:
+      break;
   }
   if (r.ground_floor_insulation_type) {
     if (r.ground_floor_type === 'FLOOR_ABOVE_BASEMENT' || r.ground_floor_type === 'FLOOR_ABOVE_CRAWL_SPACE') {

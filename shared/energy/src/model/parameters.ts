@@ -41,8 +41,11 @@ export function provinceOf(zip: string): string | null {
 
 /** The level of a stratum before clamping: anchors in year, size, province. */
 export function rawLevel(s: StockStratum, year: number, area: number, province: string | null): number {
-  return interpolate(s.anchor_years, s.level, year) + s.size_coefficient * Math.log(area / s.reference_area_m2)
-    + (province !== null ? s.province_offsets[province] ?? 0 : 0);
+  return (
+    interpolate(s.anchor_years, s.level, year) +
+    s.size_coefficient * Math.log(area / s.reference_area_m2) +
+    (province !== null ? (s.province_offsets[province] ?? 0) : 0)
+  );
 }
 
 export const clampLevel = (r: number) => Math.min(MAX_LEVEL, Math.max(MIN_LEVEL, r));

@@ -3,11 +3,16 @@ import { detectRegion, isPostalCodeOf, scaleOfRegion } from './region.ts';
 
 describe('detectRegion on the postal-code edges (data/labels.json regions)', () => {
   const cases: [string, string][] = [
-    ['1000', 'BRUSSELS'], ['1299', 'BRUSSELS'],
-    ['1300', 'WALLONIA'], ['1499', 'WALLONIA'],
-    ['1500', 'FLANDERS'], ['3999', 'FLANDERS'],
-    ['4000', 'WALLONIA'], ['7999', 'WALLONIA'],
-    ['8000', 'FLANDERS'], ['9999', 'FLANDERS'],
+    ['1000', 'BRUSSELS'],
+    ['1299', 'BRUSSELS'],
+    ['1300', 'WALLONIA'],
+    ['1499', 'WALLONIA'],
+    ['1500', 'FLANDERS'],
+    ['3999', 'FLANDERS'],
+    ['4000', 'WALLONIA'],
+    ['7999', 'WALLONIA'],
+    ['8000', 'FLANDERS'],
+    ['9999', 'FLANDERS'],
   ];
   for (const [zip, region] of cases) {
     it(`BE ${zip} -> ${region}`, () => expect(detectRegion(zip, 'BE')).toBe(region));

@@ -3,11 +3,32 @@
  * year_renovated and installation_age; tag each input with its source and flag what matters.
  */
 import {
-  GlazingType, InsulationLevel,
-  type BasementType, type Country, type DataSource, type EcoFacility, type EnergyEfficiencyType, type HeatingDevice, type HeatingType,
-  type PropertyDescription, type Region, type RoofType, type SanitaryHeatingDevice, type VentilationType,
+  GlazingType,
+  InsulationLevel,
+  type BasementType,
+  type Country,
+  type DataSource,
+  type EcoFacility,
+  type EnergyEfficiencyType,
+  type HeatingDevice,
+  type HeatingType,
+  type PropertyDescription,
+  type Region,
+  type RoofType,
+  type SanitaryHeatingDevice,
+  type VentilationType,
 } from '@renopath/contracts';
-import { blendedCell, cellBlend, confidence, consistency, envelope, systems, typologyCell, type CellBlend, type TypologyCell } from './data.ts';
+import {
+  blendedCell,
+  cellBlend,
+  confidence,
+  consistency,
+  envelope,
+  systems,
+  typologyCell,
+  type CellBlend,
+  type TypologyCell,
+} from './data.ts';
 import { detectRegion, scaleOfRegion } from './region.ts';
 import type { AssumedProperty, DataQualityFlag } from './types.ts';
 import type { Known } from './uvalues.ts';
@@ -41,7 +62,12 @@ export interface Resolved {
 /** The contracts' enums list their levels from worst to best. */
 const LEVEL_ORDER = InsulationLevel.options;
 const GLAZING_ORDER = GlazingType.options;
-export const HEAT_PUMPS: ReadonlySet<string> = new Set(['AIR_WATER_HEAT_PUMP', 'GEOTHERMAL_HEAT_PUMP', 'AIR_AIR_HEAT_PUMP', 'HYBRID_HEAT_PUMP']);
+export const HEAT_PUMPS: ReadonlySet<string> = new Set([
+  'AIR_WATER_HEAT_PUMP',
+  'GEOTHERMAL_HEAT_PUMP',
+  'AIR_AIR_HEAT_PUMP',
+  'HYBRID_HEAT_PUMP',
+]);
 const LOCAL_DEVICES: ReadonlySet<string> = new Set(systems.space_heating.distribution.local_devices);
 const APARTMENT_TYPES: ReadonlySet<string> = new Set(envelope.geometry.apartment_types);
 /** The parts a renovation year stands for as renewed (data/envelope.json). */
@@ -59,9 +85,10 @@ function boilerKind(country: Country, p: PropertyDescription): HeatingDevice {
   const d = systems.defaults;
   // A boiler younger than ten years is condensing (ecodesign, Sept 2015); an older one is as old as the home or its renovation.
   const original = p.year_built >= d.condensing_from_year_built[country];
-  const condensing = p.installation_age !== undefined
-    ? d.condensing_installation_ages.includes(p.installation_age) || original
-    : original || (p.year_renovated !== undefined && p.year_renovated >= d.condensing_from_renovation_year);
+  const condensing =
+    p.installation_age !== undefined
+      ? d.condensing_installation_ages.includes(p.installation_age) || original
+      : original || (p.year_renovated !== undefined && p.year_renovated >= d.condensing_from_renovation_year);
   return condensing ? 'CONDENSING_BOILER' : 'NON_CONDENSING_BOILER';
 }
 
@@ -83,7 +110,11 @@ export function resolveProperty(p: PropertyDescription, overrides: SourceOverrid
   let region = detectRegion(p.zip_code, country);
   if (!region) {
     region = country === 'NL' ? 'NETHERLANDS' : 'FLANDERS';
-    flags.push({ field: 'zip_code', code: 'ZIP_CODE_NOT_RECOGNISED', message: `zip_code ${p.zip_code} is not a postal code of ${country}; the region was assumed to be ${region}` });
+    flags.push({
+      field: 'zip_code',
+      code: 'ZIP_CODE_NOT_RECOGNISED',
+      message: `zip_code ${p.zip_code} is not a postal code of ${country}; the region was assumed to be ${region}`,
+    });
   }
   const blend = cellBlend(country, p.year_built, p.estate_format);
   const cell = blendedCell(blend);
@@ -91,7 +122,11 @@ export function resolveProperty(p: PropertyDescription, overrides: SourceOverrid
   const apartment = APARTMENT_TYPES.has(estateType);
 
   if (p.year_renovated !== undefined && p.year_renovated < p.year_built) {
-    flags.push({ field: 'year_renovated', code: 'RENOVATED_BEFORE_BUILT', message: `year_renovated ${p.year_renovated} is before year_built ${p.year_built}; the renovation year was ignored` });
+    flags.push({
+      field: 'year_renovated',
+      code: 'RENOVATED_BEFORE_BUILT',
+      message: `year_renovated ${p.year_renovated} is before year_built ${p.year_built}; the renovation year was ignored`,
+    });
   }
   const renovationYear = p.year_renovated !== undefined && p.year_renovated > p.year_built ? p.year_renovated : null;
   const renovationCell = renovationYear !== null ? typologyCell(country, renovationYear, p.estate_format) : null;
@@ -99,8 +134,8 @@ export function resolveProperty(p: PropertyDescription, overrides: SourceOverrid
   // Roof: one type, or MIXED with an inclined and a flat part, each with its own insulation.
   const inclinedHint = p.inclined_roof_insulation_type !== undefined || p.inclined_roof_pane_surface !== undefined;
   const flatHint = p.flat_roof_insulation_type !== undefined || p.flat_roof_pane_surface !== undefined;
-  const roofType: RoofType = p.roof_type
-    ?? (inclinedHint && flatHint ? 'MIXED' : flatHint ? 'FLAT' : inclinedHint ? 'INCLINED' : cell.roofType);
+  const roofType: RoofType =
+    p.roof_type ?? (inclinedHint && flatHint ? 'MIXED' : flatHint ? 'FLAT' : inclinedHint ? 'INCLINED' : cell.roofType);
   let roofDefault = cell.typical.roof;
   if (renovationCell && RENEWED_IN_RENOVATION.has('roof')) roofDefault = better(LEVEL_ORDER, roofDefault, renovationCell.typical.roof);
   const hasInclined = roofType !== 'FLAT';
@@ -109,98 +144,167 @@ export function resolveProperty(p: PropertyDescription, overrides: SourceOverrid
   const flatLevel = hasFlat ? (p.flat_roof_insulation_type ?? roofDefault) : null;
   // A renovation year stands for a renewed roof and windows at least at the renovation period's level.
   const renovatedParts = renovationCell !== null;
-  const roofSurface = p.inclined_roof_pane_surface !== undefined || p.flat_roof_pane_surface !== undefined
-    ? (hasInclined ? (p.inclined_roof_pane_surface ?? 0) : 0) + (hasFlat ? (p.flat_roof_pane_surface ?? 0) : 0) : null;
-  const flatShare = roofType === 'FLAT' ? 1 : roofType === 'INCLINED' ? 0
-    : p.inclined_roof_pane_surface !== undefined && p.flat_roof_pane_surface !== undefined
-      ? p.flat_roof_pane_surface / (p.flat_roof_pane_surface + p.inclined_roof_pane_surface) : 0.5;
+  const roofSurface =
+    p.inclined_roof_pane_surface !== undefined || p.flat_roof_pane_surface !== undefined
+      ? (hasInclined ? (p.inclined_roof_pane_surface ?? 0) : 0) + (hasFlat ? (p.flat_roof_pane_surface ?? 0) : 0)
+      : null;
+  const flatShare =
+    roofType === 'FLAT'
+      ? 1
+      : roofType === 'INCLINED'
+        ? 0
+        : p.inclined_roof_pane_surface !== undefined && p.flat_roof_pane_surface !== undefined
+          ? p.flat_roof_pane_surface / (p.flat_roof_pane_surface + p.inclined_roof_pane_surface)
+          : 0.5;
 
   // Walls
   const wallGiven = p.outer_wall_insulation_type;
   const cavityFilled = p.has_cavity_wall_insulation === true;
   const wallLevel = wallGiven ?? cell.typical.wall;
   if (cavityFilled && wallGiven === 'NONE') {
-    flags.push({ field: 'outer_wall_insulation_type', code: 'INCONSISTENT_INPUT', message: 'outer_wall_insulation_type is NONE but has_cavity_wall_insulation is true; the cavity fill was counted' });
+    flags.push({
+      field: 'outer_wall_insulation_type',
+      code: 'INCONSISTENT_INPUT',
+      message: 'outer_wall_insulation_type is NONE but has_cavity_wall_insulation is true; the cavity fill was counted',
+    });
   }
 
   // Windows
   let glazing = p.window_glazing_type ?? cell.typical.window;
-  if (!p.window_glazing_type && renovationCell && RENEWED_IN_RENOVATION.has('window')) glazing = better(GLAZING_ORDER, glazing, renovationCell.typical.window);
+  if (!p.window_glazing_type && renovationCell && RENEWED_IN_RENOVATION.has('window'))
+    glazing = better(GLAZING_ORDER, glazing, renovationCell.typical.window);
 
   // Floor: on the ground, above a basement or crawl space, or partly both.
-  const basementHint = p.floor_above_basement_insulation_type !== undefined || p.basement_ceiling_surface !== undefined || p.basement_ceiling_height !== undefined;
+  const basementHint =
+    p.floor_above_basement_insulation_type !== undefined ||
+    p.basement_ceiling_surface !== undefined ||
+    p.basement_ceiling_height !== undefined;
   const statedBasement = p.basement_type === 'UNSPECIFIED' ? undefined : p.basement_type;
-  const basementType: BasementType = statedBasement
-    ?? (basementHint && p.solid_ground_floor_insulation_type !== undefined ? 'PARTIAL' : basementHint ? 'FULL' : envelope.defaults.basement_type[country]);
+  const basementType: BasementType =
+    statedBasement ??
+    (basementHint && p.solid_ground_floor_insulation_type !== undefined
+      ? 'PARTIAL'
+      : basementHint
+        ? 'FULL'
+        : envelope.defaults.basement_type[country]);
   let basementShare = basementType === 'NONE' ? 0 : basementType === 'PARTIAL' ? envelope.defaults.partial_basement_share : 1;
   if (basementType === 'PARTIAL' && p.basement_ceiling_surface !== undefined && p.ground_floor_surface !== undefined) {
     basementShare = Math.min(1, p.basement_ceiling_surface / p.ground_floor_surface);
   }
   const solidLevel = p.solid_ground_floor_insulation_type ?? cell.typical.floor;
   const aboveLevel = p.floor_above_basement_insulation_type ?? cell.typical.floor;
-  const floorSurface = p.ground_floor_surface ?? (basementType === 'FULL' || basementType === 'CRAWL_SPACE' ? p.basement_ceiling_surface : undefined) ?? null;
+  const floorSurface =
+    p.ground_floor_surface ?? (basementType === 'FULL' || basementType === 'CRAWL_SPACE' ? p.basement_ceiling_surface : undefined) ?? null;
 
   // Heating
   const eco = p.eco_facilities;
   let heatingDevice: HeatingDevice | undefined = p.heating_device;
   let heatingType: HeatingType | undefined = p.heating_type;
-  if (!heatingDevice && !heatingType && has(eco, 'HEAT_PUMP')) { heatingDevice = 'AIR_WATER_HEAT_PUMP'; heatingType = 'HEAT_PUMP'; }
+  if (!heatingDevice && !heatingType && has(eco, 'HEAT_PUMP')) {
+    heatingDevice = 'AIR_WATER_HEAT_PUMP';
+    heatingType = 'HEAT_PUMP';
+  }
   if (!heatingType) {
     heatingType = heatingDevice
-      ? (systems.space_heating.carrier_of_device[heatingDevice] as HeatingType | undefined) ?? systems.defaults.heating_type[country]
+      ? ((systems.space_heating.carrier_of_device[heatingDevice] as HeatingType | undefined) ?? systems.defaults.heating_type[country])
       : systems.defaults.heating_type[country];
   }
   if (!heatingDevice) {
     const d = systems.space_heating.device_of_carrier[heatingType] ?? 'BOILER';
-    heatingDevice = d === 'BOILER' ? boilerKind(country, p) : d as HeatingDevice;
+    heatingDevice = d === 'BOILER' ? boilerKind(country, p) : (d as HeatingDevice);
   }
   if (heatingType === 'NONE') {
-    flags.push({ field: 'heating_type', code: 'NO_HEATING_SYSTEM', message: 'heating_type is NONE: like the certificate methods, the model assumes electric resistance heating' });
+    flags.push({
+      field: 'heating_type',
+      code: 'NO_HEATING_SYSTEM',
+      message: 'heating_type is NONE: like the certificate methods, the model assumes electric resistance heating',
+    });
   }
   const allowed = consistency.devices_by_heating_type[heatingType];
   if (p.heating_device && p.heating_type && Array.isArray(allowed) && !allowed.includes(p.heating_device)) {
-    flags.push({ field: 'heating_device', code: 'INCONSISTENT_INPUT', message: `heating_device ${p.heating_device} does not run on heating_type ${p.heating_type}; the device decided the energy carrier` });
+    flags.push({
+      field: 'heating_device',
+      code: 'INCONSISTENT_INPUT',
+      message: `heating_device ${p.heating_device} does not run on heating_type ${p.heating_type}; the device decided the energy carrier`,
+    });
   }
   if (has(eco, 'HEAT_PUMP') && !HEAT_PUMPS.has(heatingDevice)) {
-    flags.push({ field: 'eco_facilities', code: 'INCONSISTENT_INPUT', message: `eco_facilities lists HEAT_PUMP but heating_device is ${heatingDevice}` });
+    flags.push({
+      field: 'eco_facilities',
+      code: 'INCONSISTENT_INPUT',
+      message: `eco_facilities lists HEAT_PUMP but heating_device is ${heatingDevice}`,
+    });
   }
 
   // Hot water: a local heater cannot make it, so NOT_SEPARATED falls back to an electric boiler.
-  let sanitary: SanitaryHeatingDevice = p.sanitary_heating_device
-    ?? (LOCAL_DEVICES.has(heatingDevice) ? 'ELECTRIC_BOILER' : 'NOT_SEPARATED');
+  let sanitary: SanitaryHeatingDevice =
+    p.sanitary_heating_device ?? (LOCAL_DEVICES.has(heatingDevice) ? 'ELECTRIC_BOILER' : 'NOT_SEPARATED');
   if (sanitary === 'NOT_SEPARATED' && LOCAL_DEVICES.has(heatingDevice)) {
-    flags.push({ field: 'sanitary_heating_device', code: 'INCONSISTENT_INPUT', message: `sanitary_heating_device NOT_SEPARATED but a ${heatingDevice} cannot make hot water; an electric boiler was assumed` });
+    flags.push({
+      field: 'sanitary_heating_device',
+      code: 'INCONSISTENT_INPUT',
+      message: `sanitary_heating_device NOT_SEPARATED but a ${heatingDevice} cannot make hot water; an electric boiler was assumed`,
+    });
     sanitary = 'ELECTRIC_BOILER';
   }
   if (sanitary === 'NONE') {
-    flags.push({ field: 'sanitary_heating_device', code: 'NO_HOT_WATER_SYSTEM', message: 'sanitary_heating_device is NONE: like the certificate methods, the model assumes an electric storage boiler' });
+    flags.push({
+      field: 'sanitary_heating_device',
+      code: 'NO_HOT_WATER_SYSTEM',
+      message: 'sanitary_heating_device is NONE: like the certificate methods, the model assumes an electric storage boiler',
+    });
   }
-  const ventilation: VentilationType = p.ventilation_type
-    ?? (has(eco, 'VENTILATION_D') ? 'SYSTEM_D' : has(eco, 'VENTILATION_C') ? 'SYSTEM_C'
-      : p.year_built >= systems.defaults.ventilation_system_c_from_year_built ? 'SYSTEM_C' : 'NONE');
+  const ventilation: VentilationType =
+    p.ventilation_type ??
+    (has(eco, 'VENTILATION_D')
+      ? 'SYSTEM_D'
+      : has(eco, 'VENTILATION_C')
+        ? 'SYSTEM_C'
+        : p.year_built >= systems.defaults.ventilation_system_c_from_year_built
+          ? 'SYSTEM_C'
+          : 'NONE');
 
   // PV: a stated size wins; panels known without a size get the home's typical system (source MODEL).
   const panels = p.has_solar_panels ?? (has(eco, 'SOLAR_PANELS') ? true : undefined);
   let kwp = p.solar_panels_kwp ?? 0;
   if (p.solar_panels_kwp === undefined && panels === true) {
     kwp = typicalKwp(p.habitable_space_m2, apartment);
-    flags.push({ field: 'solar_panels_kwp', code: 'ASSUMED_PV_SIZE', message: `solar panels without solar_panels_kwp; a typical ${kwp.toFixed(1)} kWp system was assumed` });
+    flags.push({
+      field: 'solar_panels_kwp',
+      code: 'ASSUMED_PV_SIZE',
+      message: `solar panels without solar_panels_kwp; a typical ${kwp.toFixed(1)} kWp system was assumed`,
+    });
   }
   if (p.solar_panels_kwp !== undefined && p.solar_panels_kwp > 0 && p.has_solar_panels === false) {
-    flags.push({ field: 'has_solar_panels', code: 'INCONSISTENT_INPUT', message: `has_solar_panels is false but solar_panels_kwp is ${p.solar_panels_kwp}; the stated size was counted` });
+    flags.push({
+      field: 'has_solar_panels',
+      code: 'INCONSISTENT_INPUT',
+      message: `has_solar_panels is false but solar_panels_kwp is ${p.solar_panels_kwp}; the stated size was counted`,
+    });
   }
   if (p.solar_panels_kwp === 0 && panels === true) {
     flags.push({ field: 'solar_panels_kwp', code: 'INCONSISTENT_INPUT', message: 'solar panels are listed but solar_panels_kwp is 0' });
   }
   const solarBoiler = p.has_solar_boiler ?? has(eco, 'SOLAR_BOILER');
   if (p.has_solar_boiler === false && has(eco, 'SOLAR_BOILER')) {
-    flags.push({ field: 'has_solar_boiler', code: 'INCONSISTENT_INPUT', message: 'has_solar_boiler is false but eco_facilities lists SOLAR_BOILER; none was counted' });
+    flags.push({
+      field: 'has_solar_boiler',
+      code: 'INCONSISTENT_INPUT',
+      message: 'has_solar_boiler is false but eco_facilities lists SOLAR_BOILER; none was counted',
+    });
   }
 
   // Exposure of an apartment's roof and floor: only when the caller describes them.
-  const roofDescribed = p.roof_type !== undefined || p.inclined_roof_insulation_type !== undefined || p.flat_roof_insulation_type !== undefined || roofSurface !== null;
-  const floorDescribed = statedBasement !== undefined || p.solid_ground_floor_insulation_type !== undefined
-    || p.floor_above_basement_insulation_type !== undefined || floorSurface !== null;
+  const roofDescribed =
+    p.roof_type !== undefined ||
+    p.inclined_roof_insulation_type !== undefined ||
+    p.flat_roof_insulation_type !== undefined ||
+    roofSurface !== null;
+  const floorDescribed =
+    statedBasement !== undefined ||
+    p.solid_ground_floor_insulation_type !== undefined ||
+    p.floor_above_basement_insulation_type !== undefined ||
+    floorSurface !== null;
   const roofExposed = !apartment || roofDescribed || envelope.geometry.apartment_roof_exposed_by_default[estateType] === true;
   const floorExposed = !apartment || floorDescribed;
   const positionUnknown = apartment && !roofExposed && !floorExposed;
@@ -259,7 +363,18 @@ export function resolveProperty(p: PropertyDescription, overrides: SourceOverrid
   }
 
   return {
-    assumed, region, scale: scaleOfRegion(region), cell, blend, known, heatingKnown, pvKnown, apartment, roofExposed, floorExposed, positionUnknown,
+    assumed,
+    region,
+    scale: scaleOfRegion(region),
+    cell,
+    blend,
+    known,
+    heatingKnown,
+    pvKnown,
+    apartment,
+    roofExposed,
+    floorExposed,
+    positionUnknown,
     surfaces: { roof: roofSurface, wall: p.outer_wall_surface ?? null, window: p.window_glazing_surface ?? null, floor: floorSurface },
     sources: detail ? sourcesOf(p, overrides, { hasInclined, hasFlat, basementStated: statedBasement !== undefined, basementShare }) : {},
     flags: detail ? flags : [],
@@ -268,8 +383,18 @@ export function resolveProperty(p: PropertyDescription, overrides: SourceOverrid
 
 /** Fields reported only when the client gave them (the model assumes nothing in their place). */
 const REPORTED_WHEN_GIVEN = [
-  'year_renovated', 'number_of_floors', 'building_width', 'building_depth', 'cornice_height', 'energy_efficiency_score', 'installation_age',
-  'attic_usage', 'has_renewed_window_frames', 'air_tightness_v50', 'heat_emitter_type', 'basement_ceiling_height',
+  'year_renovated',
+  'number_of_floors',
+  'building_width',
+  'building_depth',
+  'cornice_height',
+  'energy_efficiency_score',
+  'installation_age',
+  'attic_usage',
+  'has_renewed_window_frames',
+  'air_tightness_v50',
+  'heat_emitter_type',
+  'basement_ceiling_height',
 ] as const;
 
 /**
@@ -310,7 +435,16 @@ function sourcesOf(
   if (parts.basementShare > 0) mark('floor_above_basement_insulation_type');
   mark('ground_floor_surface');
   if (parts.basementShare > 0) mark('basement_ceiling_surface');
-  for (const f of ['heating_type', 'heating_device', 'sanitary_heating_device', 'ventilation_type', 'solar_panels_kwp', 'has_solar_panels', 'has_solar_boiler'] as const) mark(f);
+  for (const f of [
+    'heating_type',
+    'heating_device',
+    'sanitary_heating_device',
+    'ventilation_type',
+    'solar_panels_kwp',
+    'has_solar_panels',
+    'has_solar_boiler',
+  ] as const)
+    mark(f);
   return sources;
 }
 
@@ -355,18 +489,28 @@ function unusualFlags(p: PropertyDescription, a: AssumedProperty, flags: DataQua
     const strong = givenLevels.filter(([, l]) => insulated(l)).map(([f, l]) => `${f} ${l}`);
     if (strong.length > 0) {
       flags.push({
-        field: 'window_glazing_type', code: 'UNUSUAL_COMBINATION',
+        field: 'window_glazing_type',
+        code: 'UNUSUAL_COMBINATION',
         message: `a house built in ${a.year_built} with ${strong.join(', ')} but single glazing is unusual: check window_glazing_type`,
       });
     }
   }
   if (a.year_built >= systems.defaults.ventilation_system_c_from_year_built) {
     for (const [f, l] of givenLevels) {
-      if (l === 'NONE') flags.push({ field: f, code: 'UNUSUAL_COMBINATION', message: `${f} NONE is unusual for a home built in ${a.year_built}` });
+      if (l === 'NONE')
+        flags.push({ field: f, code: 'UNUSUAL_COMBINATION', message: `${f} NONE is unusual for a home built in ${a.year_built}` });
     }
   }
-  if (HEAT_PUMPS.has(a.heating_device) && a.heating_device !== 'HYBRID_HEAT_PUMP'
-    && a.outer_wall_insulation_type === 'NONE' && mainRoofLevel(a) === 'NONE') {
-    flags.push({ field: 'heating_device', code: 'UNUSUAL_COMBINATION', message: `a ${a.heating_device} in a home without wall and roof insulation is unusual and works poorly` });
+  if (
+    HEAT_PUMPS.has(a.heating_device) &&
+    a.heating_device !== 'HYBRID_HEAT_PUMP' &&
+    a.outer_wall_insulation_type === 'NONE' &&
+    mainRoofLevel(a) === 'NONE'
+  ) {
+    flags.push({
+      field: 'heating_device',
+      code: 'UNUSUAL_COMBINATION',
+      message: `a ${a.heating_device} in a home without wall and roof insulation is unusual and works poorly`,
+    });
   }
 }

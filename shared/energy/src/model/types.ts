@@ -1,6 +1,21 @@
 import type {
-  AtticUsage, BasementType, Country, DataSource, EnergyEfficiencyType, EstateFormat, GlazingType, HeatEmitterType, HeatingDevice,
-  HeatingType, InstallationAge, InsulationLevel, QualityLabel, Region, RoofType, SanitaryHeatingDevice, VentilationType,
+  AtticUsage,
+  BasementType,
+  Country,
+  DataSource,
+  EnergyEfficiencyType,
+  EstateFormat,
+  GlazingType,
+  HeatEmitterType,
+  HeatingDevice,
+  HeatingType,
+  InstallationAge,
+  InsulationLevel,
+  QualityLabel,
+  Region,
+  RoofType,
+  SanitaryHeatingDevice,
+  VentilationType,
 } from '@renopath/contracts';
 
 /** Opaque and transparent envelope elements of the heat balance. */
@@ -15,9 +30,7 @@ export const ORIENTATIONS: readonly Orientation[] = ['E', 'S', 'W', 'N'];
 
 /** Delivered-energy carriers (metered at the home's boundary). */
 export type Carrier = 'GAS' | 'FUEL_OIL' | 'PROPANE' | 'ELECTRICITY' | 'PELLET_FUEL' | 'WOOD' | 'DISTRICT_HEATING';
-export const CARRIERS: readonly Carrier[] = [
-  'GAS', 'FUEL_OIL', 'PROPANE', 'ELECTRICITY', 'PELLET_FUEL', 'WOOD', 'DISTRICT_HEATING',
-];
+export const CARRIERS: readonly Carrier[] = ['GAS', 'FUEL_OIL', 'PROPANE', 'ELECTRICITY', 'PELLET_FUEL', 'WOOD', 'DISTRICT_HEATING'];
 export type PerCarrier = Record<Carrier, number>;
 
 export type ScaleName = EnergyEfficiencyType;

@@ -10,10 +10,35 @@ const TOL = R.tolerance_share;
 const LEVELS: InsulationLevel[] = ['NONE', 'LIGHT', 'MODERATE', 'STRONG'];
 const GLAZING: GlazingType[] = ['SINGLE_GLAZING', 'DOUBLE_GLAZING', 'HR', 'TRIPLE_GLAZING'];
 const FORMATS: EstateFormat[] = ['OPEN', 'SEMI_OPEN', 'CLOSED'];
-const PLACES: { zip_code: string; country: Country }[] = [{ zip_code: '9000', country: 'BE' }, { zip_code: '3731 AB', country: 'NL' }];
-const YEARS = [...Array.from({ length: 36 }, (_, i) => 1850 + 5 * i), 1945, 1946, 1964, 1965, 1970, 1971, 1974, 1975, 1990, 1991, 2005, 2006, 2011, 2012, 2014, 2015];
+const PLACES: { zip_code: string; country: Country }[] = [
+  { zip_code: '9000', country: 'BE' },
+  { zip_code: '3731 AB', country: 'NL' },
+];
+const YEARS = [
+  ...Array.from({ length: 36 }, (_, i) => 1850 + 5 * i),
+  1945,
+  1946,
+  1964,
+  1965,
+  1970,
+  1971,
+  1974,
+  1975,
+  1990,
+  1991,
+  2005,
+  2006,
+  2011,
+  2012,
+  2014,
+  2015,
+];
 const OPAQUE = ['roof', 'wall', 'floor'] as const;
-const FIELD = { roof: 'inclined_roof_insulation_type', wall: 'outer_wall_insulation_type', floor: 'solid_ground_floor_insulation_type' } as const;
+const FIELD = {
+  roof: 'inclined_roof_insulation_type',
+  wall: 'outer_wall_insulation_type',
+  floor: 'solid_ground_floor_insulation_type',
+} as const;
 
 /** The hull of the existing-state ranges of the periods a construction year blends, widened by the tolerance. */
 function periodRange(country: Country, year: number, format: EstateFormat, element: keyof typeof R.physical_max): [number, number] {
@@ -30,13 +55,22 @@ describe('element U-values stay inside their sourced ranges', () => {
       let checked = 0;
       for (const year of YEARS) {
         for (const estate_format of FORMATS) {
-          const base: PropertyDescription = { ...place, year_built: year, estate_format, habitable_space_m2: 120, roof_type: 'INCLINED', basement_type: 'NONE' };
+          const base: PropertyDescription = {
+            ...place,
+            year_built: year,
+            estate_format,
+            habitable_space_m2: 120,
+            roof_type: 'INCLINED',
+            basement_type: 'NONE',
+          };
           for (const element of OPAQUE) {
             for (const level of [undefined, ...LEVELS]) {
               const values = u(level === undefined ? base : { ...base, [FIELD[element]]: level });
               for (const e of [...OPAQUE, 'window'] as const) {
                 // 0.5 %: the published U-values are rounded to two decimals, the exported heat losses are not.
-                expect(values[e], `${place.country} ${year} ${estate_format} ${e} (${element} ${level})`).toBeLessThanOrEqual(R.physical_max[e] * 1.005);
+                expect(values[e], `${place.country} ${year} ${estate_format} ${e} (${element} ${level})`).toBeLessThanOrEqual(
+                  R.physical_max[e] * 1.005,
+                );
                 expect(values[e]).toBeGreaterThan(0);
               }
               const got = values[element];
@@ -76,8 +110,10 @@ describe('element U-values stay inside their sourced ranges', () => {
     it(`${place.country}: a home left to its archetype (stock level 0) has every element inside its period's range`, () => {
       for (const year of YEARS) {
         for (const estate_format of FORMATS) {
-          const values = evaluate({ ...place, year_built: year, estate_format, habitable_space_m2: 120, roof_type: 'INCLINED', basement_type: 'NONE' },
-            { parameters: { stock: {}, forcedLevel: 0 } }).heat_loss.u_values_w_per_m2k;
+          const values = evaluate(
+            { ...place, year_built: year, estate_format, habitable_space_m2: 120, roof_type: 'INCLINED', basement_type: 'NONE' },
+            { parameters: { stock: {}, forcedLevel: 0 } },
+          ).heat_loss.u_values_w_per_m2k;
           for (const e of [...OPAQUE, 'window'] as const) {
             const [lo, hi] = periodRange(place.country, year, estate_format, e);
             // The inclined roof of a flat-roofed archetype's period is the same construction on a larger surface.

@@ -58,7 +58,8 @@ function stockU(original: number, renovated: number, unproven: number, level: nu
 export function windowOf(glazing: GlazingType, framesRenewed: boolean, windowsYear: number): { u: number; g: number } {
   const modern = framesRenewed ? 1 : ramp(windowsYear, W.modern_frames_years);
   const hr = framesRenewed ? 1 : ramp(windowsYear, W.hr_double_years);
-  const glass = glazing === 'DOUBLE_GLAZING' ? W.glass_u.DOUBLE_GLAZING + hr * (W.glass_u.HR - W.glass_u.DOUBLE_GLAZING) : W.glass_u[glazing];
+  const glass =
+    glazing === 'DOUBLE_GLAZING' ? W.glass_u.DOUBLE_GLAZING + hr * (W.glass_u.HR - W.glass_u.DOUBLE_GLAZING) : W.glass_u[glazing];
   const g = glazing === 'DOUBLE_GLAZING' ? W.glass_g.DOUBLE_GLAZING + hr * (W.glass_g.HR - W.glass_g.DOUBLE_GLAZING) : W.glass_g[glazing];
   const newFrame = glazing === 'TRIPLE_GLAZING' && framesRenewed ? W.frame_u.triple : W.frame_u.modern;
   const frame = W.frame_u.old + modern * (newFrame - W.frame_u.old);
@@ -74,8 +75,10 @@ function archetypeWindow(ws: TypologyCell['windows']): { u: number; g: number } 
 
 /** The windows have new frames: said so, or implied by triple glass, which needs their deep rebate (data/envelope.json windows). */
 export function hasNewFrames(a: Pick<AssumedProperty, 'has_renewed_window_frames' | 'window_glazing_type'>): boolean {
-  return a.has_renewed_window_frames === true
-    || (a.window_glazing_type === 'TRIPLE_GLAZING' && W.triple_needs_new_frames && a.has_renewed_window_frames !== false);
+  return (
+    a.has_renewed_window_frames === true ||
+    (a.window_glazing_type === 'TRIPLE_GLAZING' && W.triple_needs_new_frames && a.has_renewed_window_frames !== false)
+  );
 }
 
 function cellWindow(cell: TypologyCell, a: AssumedProperty, windowsYear: number): { u: number; g: number } {
@@ -85,7 +88,8 @@ function cellWindow(cell: TypologyCell, a: AssumedProperty, windowsYear: number)
     // A cell of two archetypes (Dutch semi-detached) keeps the window of the archetype whose glazing is the stated one.
     const exact = cell.windows.filter((w) => w.glazing === a.window_glazing_type);
     if (exact.length > 0 && exact.length < cell.windows.length) return archetypeWindow(exact);
-    const own = a.window_glazing_type === cell.typical.window || (a.window_glazing_type === 'DOUBLE_GLAZING' && cell.typical.window === 'HR');
+    const own =
+      a.window_glazing_type === cell.typical.window || (a.window_glazing_type === 'DOUBLE_GLAZING' && cell.typical.window === 'HR');
     if (own) return { u: cell.u.window, g: cell.g };
   }
   return windowOf(a.window_glazing_type, framesRenewed, windowsYear);
@@ -94,21 +98,36 @@ function cellWindow(cell: TypologyCell, a: AssumedProperty, windowsYear: number)
 export function envelopeU(b: CellBlend, blended: TypologyCell, a: AssumedProperty, known: Known, level: number): EnvelopeU {
   // A MIXED roof is its two parts weighted by area: the heat balance sees one roof element.
   const roofOriginal = blended.u.roof;
-  const flat = a.flat_roof_insulation_type === null ? 0
-    : known.flatRoof ? levelU(b, 'roof', a.flat_roof_insulation_type) : stockU(roofOriginal, RENOVATED.roof_u, blended.bare.roof, level);
-  let inclined = a.inclined_roof_insulation_type === null ? 0
-    : known.inclinedRoof ? levelU(b, 'roof', a.inclined_roof_insulation_type) : stockU(roofOriginal, RENOVATED.roof_u, blended.bare.roof, level);
+  const flat =
+    a.flat_roof_insulation_type === null
+      ? 0
+      : known.flatRoof
+        ? levelU(b, 'roof', a.flat_roof_insulation_type)
+        : stockU(roofOriginal, RENOVATED.roof_u, blended.bare.roof, level);
+  let inclined =
+    a.inclined_roof_insulation_type === null
+      ? 0
+      : known.inclinedRoof
+        ? levelU(b, 'roof', a.inclined_roof_insulation_type)
+        : stockU(roofOriginal, RENOVATED.roof_u, blended.bare.roof, level);
   // An attic that is not lived in is an unheated space between roof and home (TABULA extra R).
-  if (a.attic_usage === 'STORAGE' || a.attic_usage === 'NOT_USED') inclined = 1 / (1 / inclined + envelope.unheated_space.r_added_m2k_per_w);
+  if (a.attic_usage === 'STORAGE' || a.attic_usage === 'NOT_USED')
+    inclined = 1 / (1 / inclined + envelope.unheated_space.r_added_m2k_per_w);
   const roof = a.flat_roof_share * flat + (1 - a.flat_roof_share) * inclined;
 
   const fill = a.has_cavity_wall_insulation ? envelope.cavity_fill.r_added_m2k_per_w : 0;
-  const wall = known.wall ? levelU(b, 'wall', a.outer_wall_insulation_type, fill) : stockU(blended.u.wall, RENOVATED.wall_u, blended.bare.wall, level);
+  const wall = known.wall
+    ? levelU(b, 'wall', a.outer_wall_insulation_type, fill)
+    : stockU(blended.u.wall, RENOVATED.wall_u, blended.bare.wall, level);
 
   // A floor over a crawl space or unheated basement gets the unheated space's extra R at every level, so levels stay ordered.
-  const aboveBare = known.aboveFloor ? levelU(b, 'floor', a.floor_above_basement_insulation_type) : stockU(blended.u.floor, RENOVATED.floor_u, blended.bare.floor, level);
+  const aboveBare = known.aboveFloor
+    ? levelU(b, 'floor', a.floor_above_basement_insulation_type)
+    : stockU(blended.u.floor, RENOVATED.floor_u, blended.bare.floor, level);
   const above = 1 / (1 / aboveBare + envelope.unheated_space.r_added_m2k_per_w);
-  const solid = known.solidFloor ? levelU(b, 'floor', a.solid_ground_floor_insulation_type) : stockU(blended.u.floor, RENOVATED.floor_u, blended.bare.floor, level);
+  const solid = known.solidFloor
+    ? levelU(b, 'floor', a.solid_ground_floor_insulation_type)
+    : stockU(blended.u.floor, RENOVATED.floor_u, blended.bare.floor, level);
   const floor = a.basement_share * above + (1 - a.basement_share) * solid;
 
   let window: { u: number; g: number };

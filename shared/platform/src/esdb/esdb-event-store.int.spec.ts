@@ -47,7 +47,9 @@ async function testServer(): Promise<TestServer | string> {
 
 const server = await testServer();
 if (typeof server === 'string') {
-  console.warn(`[skip] EventStore contract: esdb — ${server}; set RENOPATH_TEST_ESDB_URL=kurrentdb://127.0.0.1:2113?tls=false, or run where Docker answers (testcontainers starts ${IMAGE})`);
+  console.warn(
+    `[skip] EventStore contract: esdb — ${server}; set RENOPATH_TEST_ESDB_URL=kurrentdb://127.0.0.1:2113?tls=false, or run where Docker answers (testcontainers starts ${IMAGE})`,
+  );
 }
 const url = typeof server === 'string' ? '' : server.url;
 
@@ -76,7 +78,10 @@ async function relayTo(target: string): Promise<{ url: string; cut(): void; clos
   const relay: Server = createServer((client) => {
     const upstream = new Socket();
     upstream.connect(Number(port), host!);
-    for (const [a, b] of [[client, upstream], [upstream, client]] as const) {
+    for (const [a, b] of [
+      [client, upstream],
+      [upstream, client],
+    ] as const) {
       sockets.add(a);
       a.on('error', () => b.destroy());
       a.on('close', () => {
@@ -160,10 +165,19 @@ describe.skipIf(typeof server === 'string')('EsdbEventStore', () => {
     const iterator = subscription[Symbol.asyncIterator]();
     const pending = iterator.next();
     // Foreign events: enough for the server's search windows (32 events each) to reach a checkpoint.
-    for (let i = 0; i < 4; i++) await busy.append(`noise-${i}`, Array.from({ length: 50 }, () => newEvent()), NO_STREAM);
-    await within(20_000, 'checkpoint', (async () => {
-      while (reported.length === 0) await new Promise((resolve) => setTimeout(resolve, 50));
-    })());
+    for (let i = 0; i < 4; i++)
+      await busy.append(
+        `noise-${i}`,
+        Array.from({ length: 50 }, () => newEvent()),
+        NO_STREAM,
+      );
+    await within(
+      20_000,
+      'checkpoint',
+      (async () => {
+        while (reported.length === 0) await new Promise((resolve) => setTimeout(resolve, 50));
+      })(),
+    );
     const checkpoint = reported[reported.length - 1]!;
     expect(checkpoint).toBeGreaterThan(start);
     const mine = newEvent();
@@ -186,7 +200,14 @@ describe.skipIf(typeof server === 'string')('EsdbEventStore', () => {
     try {
       const storage = uniqueName('dropped');
       const drops: unknown[] = [];
-      const reader = await track(open(storage, { connectionString: relay.url, retryInitialMs: 50, retryMaxMs: 500, onSubscriptionDropped: (error) => void drops.push(error) }));
+      const reader = await track(
+        open(storage, {
+          connectionString: relay.url,
+          retryInitialMs: 50,
+          retryMaxMs: 500,
+          onSubscriptionDropped: (error) => void drops.push(error),
+        }),
+      );
       const writer = await track(open(storage));
       const subscription = reader.subscribeToAll();
       const iterator = subscription[Symbol.asyncIterator]();
@@ -206,7 +227,9 @@ describe.skipIf(typeof server === 'string')('EsdbEventStore', () => {
   });
 
   it('refuses a namespace that could overlap another, and a URL of another database', async () => {
-    await expect(openEsdbEventStore({ connectionString: url, namespace: 'renopath-estates' })).rejects.toThrow(/invalid EventStoreDB namespace/);
+    await expect(openEsdbEventStore({ connectionString: url, namespace: 'renopath-estates' })).rejects.toThrow(
+      /invalid EventStoreDB namespace/,
+    );
     await expect(openEsdbEventStore({ connectionString: 'postgres://localhost/db' })).rejects.toThrow(/must start with kurrentdb:\/\//);
   });
 });

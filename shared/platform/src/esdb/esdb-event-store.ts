@@ -157,7 +157,12 @@ export class EsdbEventStore implements EventStore {
     return this.guard(`append to ${stream}`, () => this.appendChecked(stream, events, expected, options));
   }
 
-  private async appendChecked(stream: string, events: NewEvent[], expected: ExpectedRevision, options: AppendOptions): Promise<AppendResult> {
+  private async appendChecked(
+    stream: string,
+    events: NewEvent[],
+    expected: ExpectedRevision,
+    options: AppendOptions,
+  ): Promise<AppendResult> {
     const ids = events.map((e) => e.event_id);
     if (new Set(ids).size !== ids.length) {
       throw new EventIdConflictError(stream, ids, 'the same event id appears twice in one append');
@@ -238,7 +243,11 @@ export class EsdbEventStore implements EventStore {
   }
 
   /** Events of a port stream from `fromRevision`, and the revision of the last one read; null when the stream does not exist. */
-  private async readConverted(stream: string, fromRevision: bigint, maxCount?: number): Promise<{ events: ConvertedEvent[]; last: bigint | null } | null> {
+  private async readConverted(
+    stream: string,
+    fromRevision: bigint,
+    maxCount?: number,
+  ): Promise<{ events: ConvertedEvent[]; last: bigint | null } | null> {
     const events: ConvertedEvent[] = [];
     let last: bigint | null = null;
     try {
@@ -416,7 +425,11 @@ export class EsdbCheckpointStore implements CheckpointStore {
 
   private async loadLast(consumer: string): Promise<bigint> {
     try {
-      const reading = this.client.readStream(checkpointStream(this.namespace, consumer), { direction: 'backwards', fromRevision: 'end', maxCount: 1 });
+      const reading = this.client.readStream(checkpointStream(this.namespace, consumer), {
+        direction: 'backwards',
+        fromRevision: 'end',
+        maxCount: 1,
+      });
       for await (const resolved of reading) return checkpointFromData(consumer, resolved.event?.data);
     } catch (error) {
       if (error instanceof this.esdb.StreamNotFoundError) return 0n;
@@ -435,7 +448,9 @@ export class EsdbCheckpointStore implements CheckpointStore {
 
   private async write(consumer: string, position: bigint): Promise<void> {
     const stream = checkpointStream(this.namespace, consumer);
-    await this.client.appendToStream(stream, this.esdb.jsonEvent({ type: 'CheckpointSaved', data: checkpointData(position) }), { streamState: 'any' });
+    await this.client.appendToStream(stream, this.esdb.jsonEvent({ type: 'CheckpointSaved', data: checkpointData(position) }), {
+      streamState: 'any',
+    });
     // Once per process rather than only on the stream's first event: a lost metadata write heals at the next start.
     if (!this.limited.has(stream)) {
       await this.client.setStreamMetadata(stream, { maxCount: 1 });

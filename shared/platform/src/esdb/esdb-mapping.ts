@@ -31,16 +31,26 @@ export function clientConnectionString(url: string, keepAlive: KeepAlive): strin
   const trimmed = url.trim();
   const scheme = SCHEMES.exec(trimmed);
   if (!scheme) {
-    throw new Error(`EventStoreDB connection string must start with kurrentdb:// or esdb:// (e.g. kurrentdb://127.0.0.1:2113?tls=false), got "${redact(trimmed)}"`);
+    throw new Error(
+      `EventStoreDB connection string must start with kurrentdb:// or esdb:// (e.g. kurrentdb://127.0.0.1:2113?tls=false), got "${redact(trimmed)}"`,
+    );
   }
-  for (const [name, value] of [['intervalMs', keepAlive.intervalMs], ['timeoutMs', keepAlive.timeoutMs]] as const) {
+  for (const [name, value] of [
+    ['intervalMs', keepAlive.intervalMs],
+    ['timeoutMs', keepAlive.timeoutMs],
+  ] as const) {
     if (!Number.isInteger(value) || value < -1) throw new Error(`keepAlive.${name} must be an integer >= -1 (-1 disables), got ${value}`);
   }
   let rest = trimmed.slice(scheme[0].length);
   const query = rest.indexOf('?');
   const params = query < 0 ? '' : rest.slice(query + 1);
   rest = query < 0 ? rest : rest.slice(0, query);
-  const keys = new Set(params.split('&').filter(Boolean).map((pair) => pair.split('=')[0]!.toLowerCase()));
+  const keys = new Set(
+    params
+      .split('&')
+      .filter(Boolean)
+      .map((pair) => pair.split('=')[0]!.toLowerCase()),
+  );
   const added: string[] = [];
   if (!keys.has('keepaliveinterval')) added.push(`keepAliveInterval=${keepAlive.intervalMs}`);
   if (!keys.has('keepalivetimeout')) added.push(`keepAliveTimeout=${keepAlive.timeoutMs}`);
@@ -120,7 +130,9 @@ export function wantsStream(stream: string, streamPrefixes?: string[]): boolean 
  */
 export function eventPosition(position: Position): bigint {
   if (position.commit !== position.prepare) {
-    throw new Error(`event at {commit: ${position.commit}, prepare: ${position.prepare}} was written in an explicit transaction; this adapter's streams are only written by appends`);
+    throw new Error(
+      `event at {commit: ${position.commit}, prepare: ${position.prepare}} was written in an explicit transaction; this adapter's streams are only written by appends`,
+    );
   }
   if (position.commit < 0n) throw new Error(`invalid event position ${position.commit}`);
   return 2n * position.commit + 1n;
@@ -174,7 +186,6 @@ export interface StoredMetadata {
   $causationId?: string;
 }
 
-
 /**
  * The server's event id: ESDB ids are UUIDs, and the server dedupes a retried append by them. A
  * port id that is a UUID is used as is; any other string maps to a UUID hashed from it (version 8,
@@ -193,7 +204,9 @@ export function esdbEventId(eventId: string): string {
 /** A port event as the client's JSON event; `appendKey` goes on the last event of a keyed append. */
 export function toEventData(stream: string, event: NewEvent, appendKey?: string): JSONEventData {
   if (typeof event.type !== 'string' || event.type.length === 0 || event.type.startsWith('$')) {
-    throw new Error(`stream ${stream}: event ${event.event_id} has type "${event.type}"; a type must be non-empty and must not start with $ (reserved by EventStoreDB)`);
+    throw new Error(
+      `stream ${stream}: event ${event.event_id} has type "${event.type}"; a type must be non-empty and must not start with $ (reserved by EventStoreDB)`,
+    );
   }
   const stored: StoredMetadata = {
     renopath: 1,
@@ -205,7 +218,10 @@ export function toEventData(stream: string, event: NewEvent, appendKey?: string)
     ...(event.metadata.causation_id ? { $causationId: event.metadata.causation_id } : {}),
   };
   // The client would throw a bare TypeError deep in the gRPC write; say which event is at fault.
-  for (const [part, value] of [['data', event.data], ['metadata', stored]] as const) {
+  for (const [part, value] of [
+    ['data', event.data],
+    ['metadata', stored],
+  ] as const) {
     try {
       JSON.stringify(value);
     } catch (error) {
@@ -242,7 +258,13 @@ export interface ServerRecord {
 function isStoredMetadata(value: unknown): value is StoredMetadata {
   if (typeof value !== 'object' || value === null) return false;
   const m = value as Partial<StoredMetadata>;
-  return m.renopath === 1 && typeof m.event_id === 'string' && typeof m.occurred_at === 'string' && typeof m.metadata === 'object' && m.metadata !== null;
+  return (
+    m.renopath === 1 &&
+    typeof m.event_id === 'string' &&
+    typeof m.occurred_at === 'string' &&
+    typeof m.metadata === 'object' &&
+    m.metadata !== null
+  );
 }
 
 /**
@@ -256,11 +278,21 @@ export function fromResolved(namespace: string, resolved: { event?: ServerRecord
   const stream = portStream(namespace, recorded.streamId);
   if (stream === null || recorded.type.startsWith('$')) return null;
   if (!recorded.position) {
-    throw new Error(`event ${recorded.id} of ${recorded.streamId} came without a log position (EventStoreDB older than 22.6 is not supported)`);
+    throw new Error(
+      `event ${recorded.id} of ${recorded.streamId} came without a log position (EventStoreDB older than 22.6 is not supported)`,
+    );
   }
   const meta = recorded.metadata;
-  if (!recorded.isJson || !isStoredMetadata(meta) || typeof recorded.data !== 'object' || recorded.data === null || Array.isArray(recorded.data)) {
-    throw new Error(`event ${recorded.id} (${recorded.type}) in ${recorded.streamId} was not written by the Renopath adapter: it lacks JSON data or the adapter's metadata`);
+  if (
+    !recorded.isJson ||
+    !isStoredMetadata(meta) ||
+    typeof recorded.data !== 'object' ||
+    recorded.data === null ||
+    Array.isArray(recorded.data)
+  ) {
+    throw new Error(
+      `event ${recorded.id} (${recorded.type}) in ${recorded.streamId} was not written by the Renopath adapter: it lacks JSON data or the adapter's metadata`,
+    );
   }
   const event: RecordedEvent = {
     event_id: meta.event_id,

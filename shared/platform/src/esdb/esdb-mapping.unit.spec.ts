@@ -134,7 +134,9 @@ describe('esdb mapping', () => {
         event: { ...event, stream: 'estate-1', revision: 3n, position: 10_001n },
         appendKey: 'client:key#Update',
       });
-      expect(fromResolved('ns', { event: recorded('ns-estate-1', toEventData('estate-1', event), 3n, 5_000n) })).not.toHaveProperty('appendKey');
+      expect(fromResolved('ns', { event: recorded('ns-estate-1', toEventData('estate-1', event), 3n, 5_000n) })).not.toHaveProperty(
+        'appendKey',
+      );
     });
 
     it('keeps ESDB conventions in the metadata for its UI and projections', () => {
@@ -170,9 +172,15 @@ describe('esdb mapping', () => {
       expect(fromResolved('ns', {})).toBeNull();
       expect(fromResolved('ns', { event: recorded('other-s', written, 0n, 10n) })).toBeNull();
       expect(fromResolved('ns', { event: { ...recorded('ns-s', written, 0n, 10n), type: '$>' } })).toBeNull();
-      expect(() => fromResolved('ns', { event: { ...recorded('ns-s', written, 0n, 10n), metadata: { foo: 1 } } })).toThrow(/not written by the Renopath adapter/);
-      expect(() => fromResolved('ns', { event: { ...recorded('ns-s', written, 0n, 10n), isJson: false, data: new Uint8Array() } })).toThrow(/not written by the Renopath adapter/);
-      expect(() => fromResolved('ns', { event: { ...recorded('ns-s', written, 0n, 10n), position: undefined } })).toThrow(/without a log position/);
+      expect(() => fromResolved('ns', { event: { ...recorded('ns-s', written, 0n, 10n), metadata: { foo: 1 } } })).toThrow(
+        /not written by the Renopath adapter/,
+      );
+      expect(() => fromResolved('ns', { event: { ...recorded('ns-s', written, 0n, 10n), isJson: false, data: new Uint8Array() } })).toThrow(
+        /not written by the Renopath adapter/,
+      );
+      expect(() => fromResolved('ns', { event: { ...recorded('ns-s', written, 0n, 10n), position: undefined } })).toThrow(
+        /without a log position/,
+      );
     });
   });
 
@@ -191,7 +199,9 @@ describe('esdb mapping', () => {
       const server = 'kurrentdb://admin:changeit@db:2113?tls=false';
       const bridge = Object.assign(new Error('UnavailableError'), { type: 'unavailable' });
       const described = describeFailure(bridge, server, 'read estate-1') as Error;
-      expect(described.message).toBe('EventStoreDB at kurrentdb://admin:***@db:2113?tls=false is unavailable (read estate-1): UnavailableError');
+      expect(described.message).toBe(
+        'EventStoreDB at kurrentdb://admin:***@db:2113?tls=false is unavailable (read estate-1): UnavailableError',
+      );
       expect(described.cause).toBe(bridge);
       const grpc = Object.assign(new Error('14 UNAVAILABLE: No connection established'), { code: 14 });
       expect((describeFailure(grpc, server, 'append to s') as Error).message).toMatch(/is unavailable \(append to s\)/);

@@ -195,7 +195,10 @@ export class EsdbSubscription extends SerialSubscription {
     source.removeAllListeners();
     // A late error of a dropped source must not become an unhandled 'error' event.
     source.on('error', () => undefined);
-    void source.unsubscribe().catch(() => undefined).finally(() => source.destroy());
+    void source
+      .unsubscribe()
+      .catch(() => undefined)
+      .finally(() => source.destroy());
   }
 
   async close(): Promise<void> {

@@ -80,7 +80,7 @@ describe('esdb subscription', () => {
     await Promise.all(open.splice(0).map((s) => s.close()));
   });
 
-  it('hands out the namespace\'s events in order and passes over links, system events and other streams', async () => {
+  it("hands out the namespace's events in order and passes over links, system events and other streams", async () => {
     const h = harness({ streamPrefixes: ['estate-'] });
     open.push(h.subscription);
     const pending = h.iterator.next();
@@ -143,7 +143,10 @@ describe('esdb subscription', () => {
     expect(h.opened[2]!.from).toEqual({ commit: 200n, prepare: 200n });
     h.opened[2]!.source.write(serverEvent('s', c, 2n, 300n));
     expect((await third).value?.event_id).toBe(c.event_id);
-    expect(h.drops.map((d) => [d.attempt, d.delayMs])).toEqual([[1, 1], [2, 2]]);
+    expect(h.drops.map((d) => [d.attempt, d.delayMs])).toEqual([
+      [1, 1],
+      [2, 2],
+    ]);
     expect((h.drops[0]!.error as Error).message).toMatch(/connection dropped/);
     expect((h.drops[1]!.error as Error).message).toMatch(/ended the subscription/);
   });

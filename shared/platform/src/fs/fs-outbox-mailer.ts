@@ -21,7 +21,14 @@ export class FsOutboxMailer implements Mailer {
 
   async send(message: MailMessage): Promise<SentMail> {
     const sent_at = (this.options.now ?? (() => new Date()))().toISOString();
-    const mail: SentMail = { id: randomUUID(), from: this.options.from, to: message.to, subject: message.subject, text: message.text, sent_at };
+    const mail: SentMail = {
+      id: randomUUID(),
+      from: this.options.from,
+      to: message.to,
+      subject: message.subject,
+      text: message.text,
+      sent_at,
+    };
     // The file name sorts by time, then order of sending; write-then-rename so a reader never sees half a message.
     const name = `${sent_at.replace(/[:.]/g, '-')}-${String(this.sequence++ % 1e6).padStart(6, '0')}-${mail.id}.json`;
     const tmp = join(this.options.dir, `.${name}.tmp`);

@@ -26,7 +26,13 @@ export interface StoredEventId {
  * revision. `positions` says what the store guarantees of one append's positions: `consecutive`
  * (SQLite) or only `increasing` (PostgreSQL, where a sequence may skip a number).
  */
-export function repeatedAppend(stream: string, ids: string[], expected: ExpectedRevision, stored: StoredEventId[], positions: 'consecutive' | 'increasing'): AppendResult {
+export function repeatedAppend(
+  stream: string,
+  ids: string[],
+  expected: ExpectedRevision,
+  stored: StoredEventId[],
+  positions: 'consecutive' | 'increasing',
+): AppendResult {
   if (stored.length !== ids.length) {
     throw new EventIdConflictError(stream, ids, 'only some of these event ids were appended before');
   }

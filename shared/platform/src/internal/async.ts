@@ -74,10 +74,14 @@ function onAbort(abort: AbortSignal, wake: () => void): void {
   if (!waiters) {
     const set = (waiters = new Set());
     abortWaiters.set(abort, set);
-    abort.addEventListener('abort', () => {
-      for (const w of [...set]) w();
-      set.clear();
-    }, { once: true });
+    abort.addEventListener(
+      'abort',
+      () => {
+        for (const w of [...set]) w();
+        set.clear();
+      },
+      { once: true },
+    );
   }
   waiters.add(wake);
 }

@@ -58,7 +58,10 @@ export async function serveRequest(
     return { ok: true, value: await handler(payload, subject, headers) };
   } catch (error) {
     if (error instanceof DomainError) {
-      return { ok: false, error: { status: error.status, messages: error.messages, ...(error.code === undefined ? {} : { code: error.code }) } };
+      return {
+        ok: false,
+        error: { status: error.status, messages: error.messages, ...(error.code === undefined ? {} : { code: error.code }) },
+      };
     }
     onHandlerError?.(error, subject);
     if (isEngineUnavailable(error)) return { ok: false, error: { status: 503, messages: [ENGINE_UNAVAILABLE_MESSAGE] } };

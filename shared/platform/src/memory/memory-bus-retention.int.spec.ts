@@ -4,8 +4,15 @@ import type { EventEnvelope } from '../ports/bus.ts';
 import { createMemoryBus } from './memory-bus.ts';
 
 const event = (n: number): EventEnvelope => ({
-  context: 'estates', event_id: randomUUID(), type: 'A', stream: 'estate-1', revision: n, position: n + 1,
-  occurred_at: '2026-01-01T00:00:00.000Z', data: { n }, metadata: { actor: { user_id: null, client_id: null }, correlation_id: 'c', causation_id: null },
+  context: 'estates',
+  event_id: randomUUID(),
+  type: 'A',
+  stream: 'estate-1',
+  revision: n,
+  position: n + 1,
+  occurred_at: '2026-01-01T00:00:00.000Z',
+  data: { n },
+  metadata: { actor: { user_id: null, client_id: null }, correlation_id: 'c', causation_id: null },
 });
 
 /** What the embedded bus still holds: events a consumer started now would be handed. */
@@ -37,7 +44,7 @@ describe('embedded bus retention', () => {
     await bus.close();
   });
 
-  it('a consumer waiting for another context\'s events neither holds the log nor misses its own', async () => {
+  it("a consumer waiting for another context's events neither holds the log nor misses its own", async () => {
     const bus = createMemoryBus();
     const estates: number[] = [];
     const identity: number[] = [];

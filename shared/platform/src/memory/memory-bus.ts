@@ -150,13 +150,21 @@ export class MemoryBus implements Bus {
     // Copied before the request is registered: a payload the wire cannot carry leaves no pending entry behind.
     const sent = copy ? viaJson(payload) : payload;
     const reply = await new Promise<Reply>((resolve, reject) => {
-      const pending = new Pending(Date.now() + timeoutMs, () => reject(new BusUnavailableError(subject, `no reply within ${timeoutMs} ms`)));
+      const pending = new Pending(Date.now() + timeoutMs, () =>
+        reject(new BusUnavailableError(subject, `no reply within ${timeoutMs} ms`)),
+      );
       this.pending.add(pending);
       this.sweepPending();
-      serveRequest(responder.handler, sent, subject, (error, s) => {
-        failure = error;
-        this.options.onHandlerError?.(error, s);
-      }, options.headers).then(
+      serveRequest(
+        responder.handler,
+        sent,
+        subject,
+        (error, s) => {
+          failure = error;
+          this.options.onHandlerError?.(error, s);
+        },
+        options.headers,
+      ).then(
         (r) => (this.pending.delete(pending), resolve(r)),
         (e: unknown) => (this.pending.delete(pending), reject(e)),
       );
@@ -174,7 +182,7 @@ export class MemoryBus implements Bus {
     if (this.sweeper || this.pending.size === 0) return;
     this.sweeper = setInterval(() => {
       const now = Date.now();
-      for (const p of this.pending) if (p.deadline <= now) (this.pending.delete(p), p.reject());
+      for (const p of this.pending) if (p.deadline <= now) this.pending.delete(p), p.reject();
       if (this.pending.size === 0) {
         clearInterval(this.sweeper);
         this.sweeper = undefined;
@@ -264,7 +272,13 @@ export class MemoryBus implements Bus {
     let durable = this.durables.get(consumer);
     if (!durable) {
       // New durables start at the oldest retained event (deliver-all); transient listeners at the end.
-      durable = { offset: options.transient ? this.end : this.base, active: false, subjects: options.subjects, matches: new Map(), wake: null };
+      durable = {
+        offset: options.transient ? this.end : this.base,
+        active: false,
+        subjects: options.subjects,
+        matches: new Map(),
+        wake: null,
+      };
       this.durables.set(consumer, durable);
     }
     if (durable.active) throw new Error(`consumer ${consumer} is already consuming on this bus`);
@@ -314,7 +328,7 @@ export class MemoryBus implements Bus {
       offsets.length = 0;
       for (let i = durable.offset; i < this.end && jsons.length < batch; i++) {
         const entry = this.at(i)!;
-        if (wants(durable, entry.subject)) (jsons.push(entry.json), offsets.push(i));
+        if (wants(durable, entry.subject)) jsons.push(entry.json), offsets.push(i);
       }
       let outcome: { handled: number; error?: unknown };
       try {

@@ -55,10 +55,19 @@ type Message =
 /** A call's outcome as it crosses: a value, a bus reply (requests), or a failure to rebuild. */
 type Outcome =
   | { ok: true; value?: unknown }
-  | { ok: false; unavailable?: { subject: string; reason: string }; domain?: { status: DomainError['status']; messages: string[]; code?: string }; message?: string };
+  | {
+      ok: false;
+      unavailable?: { subject: string; reason: string };
+      domain?: { status: DomainError['status']; messages: string[]; code?: string };
+      message?: string;
+    };
 
 function failure(error: unknown): Outcome {
-  if (error instanceof DomainError) return { ok: false, domain: { status: error.status, messages: error.messages, ...(error.code === undefined ? {} : { code: error.code }) } };
+  if (error instanceof DomainError)
+    return {
+      ok: false,
+      domain: { status: error.status, messages: error.messages, ...(error.code === undefined ? {} : { code: error.code }) },
+    };
   if (error instanceof BusUnavailableError) return { ok: false, unavailable: { subject: error.subject, reason: error.reason } };
   return { ok: false, message: error instanceof Error ? error.message : String(error) };
 }
@@ -162,13 +171,19 @@ export function exposeBus(bus: MemoryBus, port: MessagePort) {
       case 'request': {
         // The reply envelope crosses as is: the thread rethrows a DomainError the way a bus does.
         const { timeoutMs, headers } = message;
-        return await bus.request(message.subject, message.payload, { ...(timeoutMs === undefined ? {} : { timeoutMs }), ...(headers === undefined ? {} : { headers }) });
+        return await bus.request(message.subject, message.payload, {
+          ...(timeoutMs === undefined ? {} : { timeoutMs }),
+          ...(headers === undefined ? {} : { headers }),
+        });
       }
       case 'handle': {
         const { subject } = message;
         const handler = message.handler;
         // The thread's DomainError comes back rebuilt, so this bus replies with it as with its own.
-        registered.set(handler, await bus.handle(subject, (payload, s, headers) => peer.call({ k: 'serve', handler, subject: s, payload, headers })));
+        registered.set(
+          handler,
+          await bus.handle(subject, (payload, s, headers) => peer.call({ k: 'serve', handler, subject: s, payload, headers })),
+        );
         return;
       }
       case 'publish':
@@ -176,7 +191,10 @@ export function exposeBus(bus: MemoryBus, port: MessagePort) {
         return;
       case 'consume': {
         const consumer = message.consumer;
-        registered.set(consumer, await bus.consumeSerialized(message.name, message.options, EVENT_BATCH, (jsons) => peer.call({ k: 'events', consumer, jsons })));
+        registered.set(
+          consumer,
+          await bus.consumeSerialized(message.name, message.options, EVENT_BATCH, (jsons) => peer.call({ k: 'events', consumer, jsons })),
+        );
         return;
       }
       case 'drop':
@@ -213,7 +231,10 @@ export class ThreadBus implements Bus {
   private nextId = 1;
   private closed = false;
 
-  constructor(port: MessagePort, private readonly options: { onHandlerError?: (error: unknown, subject: string) => void } = {}) {
+  constructor(
+    port: MessagePort,
+    private readonly options: { onHandlerError?: (error: unknown, subject: string) => void } = {},
+  ) {
     this.peer = new Peer(port, (message) => {
       if (message.k === 'serve') return this.serve(message.handler, message.payload, message.subject, message.headers);
       if (message.k === 'events') return this.handleEvents(message.consumer, message.jsons);

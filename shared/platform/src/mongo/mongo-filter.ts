@@ -80,7 +80,8 @@ function compileCondition(field: string, cond: FieldCondition): unknown {
       else if (value !== null) ops.$ne = idValue(value);
     } else if (isRange(operator)) {
       if (operand === undefined) continue;
-      if (typeof operand !== 'number' && typeof operand !== 'string') throw new TypeError(`${operator} on ${field} needs a number or a string`);
+      if (typeof operand !== 'number' && typeof operand !== 'string')
+        throw new TypeError(`${operator} on ${field} needs a number or a string`);
       if (typeof operand === 'number' && !Number.isFinite(operand)) throw new TypeError(`${operator} on ${field} needs a finite number`);
       ops[operator] = operand;
     } else {

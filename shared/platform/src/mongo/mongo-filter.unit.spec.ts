@@ -97,7 +97,13 @@ describe('matchesMongo (a transaction’s kept writes)', () => {
 
 describe('sorting', () => {
   it('orders by the given fields, then by id, and never lists a field twice', () => {
-    expect(toMongoSort([{ field: 'year', order: 'DESC' }, { field: 'owner.city', order: 'ASC' }, { field: 'year', order: 'ASC' }])).toEqual([
+    expect(
+      toMongoSort([
+        { field: 'year', order: 'DESC' },
+        { field: 'owner.city', order: 'ASC' },
+        { field: 'year', order: 'ASC' },
+      ]),
+    ).toEqual([
       ['doc.year', -1],
       ['doc.owner.city', 1],
       ['_id', 1],
@@ -108,7 +114,10 @@ describe('sorting', () => {
   });
 
   it('ranks records in memory as the contract expects of the server', () => {
-    const sort = toMongoSort([{ field: 'year', order: 'DESC' }, { field: 'owner.city', order: 'ASC' }]);
+    const sort = toMongoSort([
+      { field: 'year', order: 'DESC' },
+      { field: 'owner.city', order: 'ASC' },
+    ]);
     const ranked = [...records].sort((a, b) => compareRecords(a, b, sort)).map((r) => r._id);
     const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
     expect(ranked).toEqual([...ESTATES].sort((a, b) => b.year - a.year || cmp(a.owner.city, b.owner.city)).map((e) => e.id));
@@ -117,7 +126,9 @@ describe('sorting', () => {
   it('puts types in MongoDB order: missing and null, numbers, strings, objects, arrays, booleans', () => {
     const values = [true, [1], { a: 1 }, 'b', 'a', 10, 2, null];
     const docs: StoredRecord[] = [{ _id: 'missing', doc: {} }, ...values.map((v, i) => ({ _id: `v${i}`, doc: { v } }))];
-    const ascending = [...docs].sort((a, b) => compareRecords(a, b, toMongoSort([{ field: 'v', order: 'ASC' }]))).map((r) => (r.doc as { v?: unknown }).v);
+    const ascending = [...docs]
+      .sort((a, b) => compareRecords(a, b, toMongoSort([{ field: 'v', order: 'ASC' }])))
+      .map((r) => (r.doc as { v?: unknown }).v);
     // An array sorts by its smallest element ascending: [1] sits with the numbers.
     expect(ascending).toEqual([undefined, null, [1], 2, 10, 'a', 'b', { a: 1 }, true]);
   });
@@ -129,7 +140,8 @@ describe('sorting', () => {
       { _id: 'c', doc: { v: [] } },
       { _id: 'd', doc: { v: null } },
     ];
-    const ids = (order: 'ASC' | 'DESC') => [...docs].sort((x, y) => compareRecords(x, y, toMongoSort([{ field: 'v', order }]))).map((r) => r._id);
+    const ids = (order: 'ASC' | 'DESC') =>
+      [...docs].sort((x, y) => compareRecords(x, y, toMongoSort([{ field: 'v', order }]))).map((r) => r._id);
     expect(ids('ASC')).toEqual(['c', 'd', 'a', 'b']);
     expect(ids('DESC')).toEqual(['a', 'b', 'd', 'c']);
   });
@@ -146,7 +158,11 @@ describe('indexes and paging', () => {
     expect(
       indexablePaths({
         filter: { region: 'BE', label: { $ne: 'D' }, year: { $gt: 1 }, org: { $in: ['o1'] }, _id: 'x', missing: null },
-        sort: [{ field: 'name', order: 'ASC' }, { field: '_id', order: 'ASC' }, { field: 'region', order: 'DESC' }],
+        sort: [
+          { field: 'name', order: 'ASC' },
+          { field: '_id', order: 'ASC' },
+          { field: 'region', order: 'DESC' },
+        ],
       }),
     ).toEqual(['doc.region', 'doc.year', 'doc.org', 'doc.missing', 'doc.name']);
   });

@@ -33,7 +33,9 @@ export function documentsCollection(database: string, prefix: string, collection
   }
   const name = `${prefix}.rm.${collection}`;
   if (Buffer.byteLength(`${database}.${name}`) > MAX_NAMESPACE_BYTES) {
-    throw new TypeError(`read-store collection name ${JSON.stringify(collection)} is too long for MongoDB (namespace over ${MAX_NAMESPACE_BYTES} bytes)`);
+    throw new TypeError(
+      `read-store collection name ${JSON.stringify(collection)} is too long for MongoDB (namespace over ${MAX_NAMESPACE_BYTES} bytes)`,
+    );
   }
   return name;
 }

@@ -12,7 +12,8 @@ if (!mongo) console.warn(`[skip] ReadStore contract: mongodb — ${(server as { 
 
 describe.skipIf(!mongo)('MongoReadStore', () => {
   const { url, database, source } = mongo ?? { url: '', database: '', source: '' };
-  const open = (prefix: string, mode?: MongoReadStoreOptions['mode']) => openMongoReadStore({ url, database, prefix, ...(mode ? { mode } : {}) });
+  const open = (prefix: string, mode?: MongoReadStoreOptions['mode']) =>
+    openMongoReadStore({ url, database, prefix, ...(mode ? { mode } : {}) });
   const raw = new MongoClient(url || 'mongodb://unused');
   afterAll(async () => {
     await raw.close();
@@ -51,7 +52,11 @@ describe.skipIf(!mongo)('MongoReadStore', () => {
       sort: [{ field: 'year', order: 'DESC' }],
     });
     expect(result.total).toBe(1);
-    const indexes = await raw.db(database).collection(documentsCollection(database, prefix, 'estates')).listIndexes().toArray();
+    const indexes = await raw
+      .db(database)
+      .collection(documentsCollection(database, prefix, 'estates'))
+      .listIndexes()
+      .toArray();
     const keys = indexes.map((i) => Object.keys(i.key as object).join(','));
     expect(keys).toEqual(expect.arrayContaining(['_id', 'doc.owner.city', 'doc.heated', 'doc.year']));
     expect(keys).not.toContain('doc.label');
@@ -106,7 +111,10 @@ describe.skipIf(!mongo)('MongoReadStore', () => {
       await tx.saveCheckpoint('p', 5n);
     });
     // What `reset` writes first; the process then died before dropping anything.
-    await raw.db(database).collection<{ _id: string }>(checkpointsCollection(prefix)).replaceOne({ _id: 'p' }, { position: 0n, resetting: ['orgs'] });
+    await raw
+      .db(database)
+      .collection<{ _id: string }>(checkpointsCollection(prefix))
+      .replaceOne({ _id: 'p' }, { position: 0n, resetting: ['orgs'] });
     const reopened = await open(prefix, 'guarded');
     expect(await reopened.loadCheckpoint('p')).toBe(0n);
     expect(await reopened.get('orgs', 'o1')).toBeNull();

@@ -1,4 +1,12 @@
-import { MongoBulkWriteError, MongoClient, type AnyBulkWriteOperation, type ClientSession, type Collection, type Db, type Document } from 'mongodb';
+import {
+  MongoBulkWriteError,
+  MongoClient,
+  type AnyBulkWriteOperation,
+  type ClientSession,
+  type Collection,
+  type Db,
+  type Document,
+} from 'mongodb';
 import type { QueryOptions, QueryResult, ReadStore, ReadStoreTx } from '../ports/read-store.ts';
 import { Mutex } from '../internal/async.ts';
 import {
@@ -182,10 +190,12 @@ export class MongoReadStore implements ReadStore {
       const kept = new Map<string, Kept>();
       const checkpoints = new Map<string, bigint>();
       let active = true;
-      const guard = <A extends unknown[], V>(op: (...args: A) => Promise<V>) => async (...args: A): Promise<V> => {
-        if (!active) throw new Error('read store transaction already finished');
-        return op(...args);
-      };
+      const guard =
+        <A extends unknown[], V>(op: (...args: A) => Promise<V>) =>
+        async (...args: A): Promise<V> => {
+          if (!active) throw new Error('read store transaction already finished');
+          return op(...args);
+        };
       const keep = (collection: string, id: string, json: string | null) => {
         this.documents(collection);
         assertId(id);
@@ -252,7 +262,13 @@ export class MongoReadStore implements ReadStore {
       const op: AnyBulkWriteOperation<StoredDocument> =
         write.json === null
           ? { deleteOne: { filter } }
-          : { replaceOne: { filter, replacement: position === undefined ? { [DOC]: JSON.parse(write.json) } : { [DOC]: JSON.parse(write.json), pos: position }, upsert: true } };
+          : {
+              replaceOne: {
+                filter,
+                replacement: position === undefined ? { [DOC]: JSON.parse(write.json) } : { [DOC]: JSON.parse(write.json), pos: position },
+                upsert: true,
+              },
+            };
       byCollection.set(name, [...(byCollection.get(name) ?? []), op]);
     }
     const saveCheckpoints = async (session?: ClientSession) => {
@@ -339,7 +355,10 @@ export class MongoReadStore implements ReadStore {
       return { items: rows.map((r) => r.doc as T), total };
     }
     const untouched: Document = { $and: [filter, { _id: { $nin: kept.map((w) => w.id) } }] };
-    const committed = await this.find(target, untouched, sort, { skip: 0, limit: window.limit === null ? null : window.skip + window.limit });
+    const committed = await this.find(target, untouched, sort, {
+      skip: 0,
+      limit: window.limit === null ? null : window.skip + window.limit,
+    });
     const mine = kept
       .filter((w): w is Kept & { json: string } => w.json !== null)
       .map((w): StoredRecord => ({ _id: w.id, doc: JSON.parse(w.json) as object }))

@@ -31,7 +31,11 @@ function dockerEndpoints(): Array<{ socketPath: string } | { host: string; port:
     const url = new URL(host.replace(/^tcp:/, 'http:'));
     endpoints.push({ host: url.hostname, port: Number(url.port || 2375) });
   }
-  const sockets = ['/var/run/docker.sock', join(homedir(), '.docker', 'run', 'docker.sock'), join(homedir(), '.docker', 'desktop', 'docker.sock')];
+  const sockets = [
+    '/var/run/docker.sock',
+    join(homedir(), '.docker', 'run', 'docker.sock'),
+    join(homedir(), '.docker', 'desktop', 'docker.sock'),
+  ];
   if (process.env.XDG_RUNTIME_DIR) sockets.push(join(process.env.XDG_RUNTIME_DIR, 'docker.sock'));
   sockets.push(join('/run', 'user', String(userInfo().uid), 'docker.sock'));
   for (const socketPath of sockets) if (existsSync(socketPath)) endpoints.push({ socketPath });
@@ -72,7 +76,9 @@ export async function startTestMongo(label: string): Promise<TestMongo | { skip:
     return { url: given, source: 'RENOPATH_TEST_MONGO_URL', database, stop: () => dropDatabase(given, database) };
   }
   if (!(await dockerAnswers())) {
-    return { skip: `no MongoDB: set RENOPATH_TEST_MONGO_URL=mongodb://host:port (a replica set runs the transaction path too), or run where a Docker engine answers so testcontainers starts ${IMAGE}` };
+    return {
+      skip: `no MongoDB: set RENOPATH_TEST_MONGO_URL=mongodb://host:port (a replica set runs the transaction path too), or run where a Docker engine answers so testcontainers starts ${IMAGE}`,
+    };
   }
   // Loaded only when there is an engine: the module is large and has nothing to do otherwise.
   const { MongoDBContainer } = await import('@testcontainers/mongodb');

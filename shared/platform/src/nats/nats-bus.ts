@@ -72,8 +72,7 @@ const NOT_FOUND = new Set([10059, 10014]); // stream not found, consumer not fou
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 // Like the in-memory bus: `undefined` travels as an empty body and comes back as `undefined`.
-const encode = (value: unknown): Uint8Array =>
-  value === undefined ? new Uint8Array(0) : encoder.encode(JSON.stringify(value));
+const encode = (value: unknown): Uint8Array => (value === undefined ? new Uint8Array(0) : encoder.encode(JSON.stringify(value)));
 const decode = (data: Uint8Array): unknown => (data.length === 0 ? undefined : JSON.parse(decoder.decode(data)));
 
 /**
@@ -226,7 +225,10 @@ export class NatsBus implements Bus {
       try {
         // The trace context travels in the message's headers, beside the payload (W3C traceparent).
         const hdrs = toNatsHeaders(options.headers);
-        reply = await Promise.race([this.nc.request(this.wire(subject), encode(payload), { timeout: timeoutMs, ...(hdrs ? { headers: hdrs } : {}) }), lost]);
+        reply = await Promise.race([
+          this.nc.request(this.wire(subject), encode(payload), { timeout: timeoutMs, ...(hdrs ? { headers: hdrs } : {}) }),
+          lost,
+        ]);
       } finally {
         this.inFlight.delete(fail);
       }
@@ -263,7 +265,10 @@ export class NatsBus implements Bus {
       throw new BusUnavailableError(subject, `large reply not fetched: ${error instanceof Error ? error.message : String(error)}`);
     }
     if (parts.length !== marker.chunked.parts || received !== marker.chunked.bytes) {
-      throw new BusUnavailableError(subject, `large reply incomplete: ${received} of ${marker.chunked.bytes} bytes in ${parts.length} of ${marker.chunked.parts} parts`);
+      throw new BusUnavailableError(
+        subject,
+        `large reply incomplete: ${received} of ${marker.chunked.bytes} bytes in ${parts.length} of ${marker.chunked.parts} parts`,
+      );
     }
     const whole = new Uint8Array(received);
     let offset = 0;
@@ -297,7 +302,12 @@ export class NatsBus implements Bus {
 
   private async serve(msg: Msg, handler: RequestHandler): Promise<void> {
     const subject = this.unwire(msg.subject);
-    const reply = await serveRequest((_, s) => handler(decode(msg.data), s, fromNatsHeaders(msg.headers)), undefined, subject, this.options.onHandlerError);
+    const reply = await serveRequest(
+      (_, s) => handler(decode(msg.data), s, fromNatsHeaders(msg.headers)),
+      undefined,
+      subject,
+      this.options.onHandlerError,
+    );
     if (this.nc.isClosed()) return;
     // serve() runs unawaited (a subscription callback): whatever goes wrong in replying (a closed
     // connection, a payload the server refuses) is reported here, never left as an unhandled rejection.

@@ -7,9 +7,16 @@
 import { openNatsLeaseStore } from './nats-lease.ts';
 
 const [servers, bucket, ttl, heartbeat, name] = process.argv.slice(2);
-if (!servers || !bucket || !ttl || !heartbeat || !name) throw new Error('usage: nats-lease.child.ts <nats url> <bucket> <ttl ms> <heartbeat ms> <lease name>');
+if (!servers || !bucket || !ttl || !heartbeat || !name)
+  throw new Error('usage: nats-lease.child.ts <nats url> <bucket> <ttl ms> <heartbeat ms> <lease name>');
 
-const store = await openNatsLeaseStore({ servers, bucket, ttlMs: Number(ttl), heartbeatMs: Number(heartbeat), name: 'renopath-lease-child' });
+const store = await openNatsLeaseStore({
+  servers,
+  bucket,
+  ttlMs: Number(ttl),
+  heartbeatMs: Number(heartbeat),
+  name: 'renopath-lease-child',
+});
 const lease = await store.tryAcquire(name);
 process.stdout.write(lease ? 'held\n' : 'refused\n');
 lease?.lost.addEventListener('abort', () => process.stdout.write('lost\n'));

@@ -61,7 +61,8 @@ const here = dirname(fileURLToPath(import.meta.url));
 describe.skipIf(!reachable)('NatsLeaseStore', () => {
   const children: ChildProcess[] = [];
   afterAll(async () => {
-    for (const child of children) if (child.pid && child.exitCode === null && child.signalCode === null) process.kill(-child.pid, 'SIGKILL');
+    for (const child of children)
+      if (child.pid && child.exitCode === null && child.signalCode === null) process.kill(-child.pid, 'SIGKILL');
     await Promise.all(opened.splice(0).map((s) => s.close()));
     const nc = await connect({ servers: url });
     const jsm = await nc.jetstreamManager();
@@ -111,16 +112,22 @@ describe.skipIf(!reachable)('NatsLeaseStore', () => {
   it('hands over from a holder SIGKILLed while holding it, once the key ages out', { timeout: 60_000 }, async () => {
     const b = await open(3000, 300);
     const name = uniqueName('lease');
-    const child = spawn(findTsx(here), [join(here, 'nats-lease.child.ts'), url, bucket(3000), '3000', '300', name], { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(findTsx(here), [join(here, 'nats-lease.child.ts'), url, bucket(3000), '3000', '300', name], {
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     children.push(child);
     let out = '';
     let err = '';
     child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
     child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
-    await vi.waitFor(() => {
-      if (child.exitCode !== null) throw new Error(`child exited ${child.exitCode}: ${err}`);
-      expect(out).toBe('held\n');
-    }, { timeout: 30_000, interval: 50 });
+    await vi.waitFor(
+      () => {
+        if (child.exitCode !== null) throw new Error(`child exited ${child.exitCode}: ${err}`);
+        expect(out).toBe('held\n');
+      },
+      { timeout: 30_000, interval: 50 },
+    );
     expect(await b.tryAcquire(name)).toBeNull();
     const exited = new Promise((resolve) => child.once('close', resolve));
     process.kill(-child.pid!, 'SIGKILL');
@@ -139,12 +146,15 @@ describe.skipIf(!reachable)('NatsLeaseStore', () => {
       expect(await b.tryAcquire(name)).toBeNull();
       proxy.freeze();
       let heldWhenTaken: boolean | null = null;
-      await vi.waitFor(async () => {
-        const taken = await b.tryAcquire(name);
-        // Read in the same turn as the competitor's success: no window where both believe they hold it.
-        if (taken) heldWhenTaken = held.held;
-        expect(taken).not.toBeNull();
-      }, { timeout: 15_000, interval: 20 });
+      await vi.waitFor(
+        async () => {
+          const taken = await b.tryAcquire(name);
+          // Read in the same turn as the competitor's success: no window where both believe they hold it.
+          if (taken) heldWhenTaken = held.held;
+          expect(taken).not.toBeNull();
+        },
+        { timeout: 15_000, interval: 20 },
+      );
       expect(heldWhenTaken).toBe(false);
       expect(held.lost.aborted).toBe(true);
       expect(String(held.lost.reason)).toMatch(/not renewed within 800 ms/);

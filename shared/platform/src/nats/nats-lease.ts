@@ -212,7 +212,9 @@ export class NatsLeaseStore implements LeaseStore {
     const windowMs = ttlMs - Math.ceil(ttlMs / 5);
     const heartbeatMs = options.heartbeatMs ?? Math.floor(ttlMs / 5);
     if (!Number.isFinite(heartbeatMs) || heartbeatMs < 10 || heartbeatMs > windowMs / 2) {
-      throw new TypeError(`invalid lease heartbeat ${heartbeatMs} ms: from 10 to ${Math.floor(windowMs / 2)} (two tries within the holder's ${windowMs} ms window of a ${ttlMs} ms TTL)`);
+      throw new TypeError(
+        `invalid lease heartbeat ${heartbeatMs} ms: from 10 to ${Math.floor(windowMs / 2)} (two tries within the holder's ${windowMs} ms window of a ${ttlMs} ms TTL)`,
+      );
     }
     const bucket = options.bucket ?? DEFAULT_LEASE_BUCKET;
     if (!/^[-\w]+$/.test(bucket)) throw new TypeError(`invalid lease bucket ${JSON.stringify(bucket)}: letters, digits, - and _ only`);
@@ -246,7 +248,11 @@ export class NatsLeaseStore implements LeaseStore {
     if (this.leases.get(name)?.held) return null;
     const holder = randomUUID();
     // The readable name and the holder, for an operator looking at the bucket (`nats kv get`).
-    const holding: Holding = { key, holder, value: new TextEncoder().encode(JSON.stringify({ lease: name, holder, client: this.clientName })) };
+    const holding: Holding = {
+      key,
+      holder,
+      value: new TextEncoder().encode(JSON.stringify({ lease: name, holder, client: this.clientName })),
+    };
     const sentAt = performance.now();
     let revision: number;
     try {

@@ -26,7 +26,11 @@ describe('openNatsLeaseStore options', () => {
   // Checked before connecting: no server is needed to refuse them.
   it('refuses a TTL too short to renew within, and a heartbeat that does not fit twice in the holder window', async () => {
     expect(String(await rejection(openNatsLeaseStore({ servers: 'nats://127.0.0.1:1', ttlMs: 100 })))).toMatch(/invalid lease TTL 100 ms/);
-    expect(String(await rejection(openNatsLeaseStore({ servers: 'nats://127.0.0.1:1', ttlMs: 1000, heartbeatMs: 500 })))).toMatch(/invalid lease heartbeat 500 ms: from 10 to 400/);
-    expect(String(await rejection(openNatsLeaseStore({ servers: 'nats://127.0.0.1:1', ttlMs: 1000, bucket: 'a.b' })))).toMatch(/invalid lease bucket/);
+    expect(String(await rejection(openNatsLeaseStore({ servers: 'nats://127.0.0.1:1', ttlMs: 1000, heartbeatMs: 500 })))).toMatch(
+      /invalid lease heartbeat 500 ms: from 10 to 400/,
+    );
+    expect(String(await rejection(openNatsLeaseStore({ servers: 'nats://127.0.0.1:1', ttlMs: 1000, bucket: 'a.b' })))).toMatch(
+      /invalid lease bucket/,
+    );
   });
 });

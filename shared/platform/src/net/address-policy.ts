@@ -7,7 +7,11 @@ import { isIP } from 'node:net';
  * the rest of the space.
  */
 
-interface V4Range { base: number; bits: number; why: string }
+interface V4Range {
+  base: number;
+  bits: number;
+  why: string;
+}
 
 const v4 = (cidr: string, why: string): V4Range => {
   const [base, bits] = cidr.split('/');
@@ -55,7 +59,7 @@ function refusedV4(address: string): string | undefined {
   if (n === undefined) return 'not an IPv4 address';
   for (const r of REFUSED_V4) {
     const mask = r.bits === 0 ? 0 : (0xffffffff << (32 - r.bits)) >>> 0;
-    if (((n & mask) >>> 0) === ((r.base & mask) >>> 0)) return r.why;
+    if ((n & mask) >>> 0 === (r.base & mask) >>> 0) return r.why;
   }
   return undefined;
 }

@@ -3,7 +3,11 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FetchFailedError, FetchLimitError, safeFetch, UnsafeUrlError, type HostLookup, type SafeFetchOptions } from './safe-fetch.ts';
 
-interface TestServer { port: number; hits: IncomingMessage[]; close: () => Promise<void> }
+interface TestServer {
+  port: number;
+  hits: IncomingMessage[];
+  close: () => Promise<void>;
+}
 
 async function serve(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<TestServer> {
   const hits: IncomingMessage[] = [];
@@ -15,7 +19,11 @@ async function serve(handler: (req: IncomingMessage, res: ServerResponse) => voi
   return {
     port: (server.address() as AddressInfo).port,
     hits,
-    close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -24,7 +32,11 @@ const PUBLIC = '93.184.216.34';
 const publicName: HostLookup = async (host) => {
   if (host === 'docs.example.test') return [{ address: PUBLIC, family: 4 }];
   if (host === 'inside.example.test') return [{ address: '10.1.2.3', family: 4 }];
-  if (host === 'mixed.example.test') return [{ address: PUBLIC, family: 4 }, { address: '10.1.2.3', family: 4 }];
+  if (host === 'mixed.example.test')
+    return [
+      { address: PUBLIC, family: 4 },
+      { address: '10.1.2.3', family: 4 },
+    ];
   throw new Error(`unknown host ${host}`);
 };
 const toLocal = (a: { address: string; family: 4 | 6 }) => (a.address === PUBLIC ? { address: '127.0.0.1', family: 4 as const } : a);
@@ -51,7 +63,9 @@ describe('safeFetch', () => {
         // never ends: the timeout must cut it
       } else if (req.url === '/echo') {
         let body = '';
-        req.on('data', (c) => { body += c; });
+        req.on('data', (c) => {
+          body += c;
+        });
         req.on('end', () => res.end(JSON.stringify({ method: req.method, host: req.headers.host, body })));
       } else {
         res.writeHead(200, { 'content-type': 'text/plain' });
@@ -88,7 +102,12 @@ describe('safeFetch', () => {
   });
 
   it('sends a POST body', async () => {
-    const answer = await safeFetch(`http://127.0.0.1:${target.port}/echo`, { ...base, allowPrivateNetwork: true, method: 'POST', body: 'hello' });
+    const answer = await safeFetch(`http://127.0.0.1:${target.port}/echo`, {
+      ...base,
+      allowPrivateNetwork: true,
+      method: 'POST',
+      body: 'hello',
+    });
     expect(JSON.parse(answer.body.toString())).toMatchObject({ method: 'POST', body: 'hello' });
   });
 
@@ -143,7 +162,11 @@ describe('safeFetch', () => {
   });
 
   it('follows a relative redirect on the same checked host', async () => {
-    const answer = await safeFetch(`http://docs.example.test:${front.port}/relative`, { ...base, lookup: publicName, dialAddress: toLocal });
+    const answer = await safeFetch(`http://docs.example.test:${front.port}/relative`, {
+      ...base,
+      lookup: publicName,
+      dialAddress: toLocal,
+    });
     expect(answer.status).toBe(200);
     expect(answer.finalUrl).toBe(`http://docs.example.test:${front.port}/echo`);
   });
@@ -151,7 +174,11 @@ describe('safeFetch', () => {
   it('refuses a redirect from an allowed server to a loopback address', async () => {
     const before = target.hits.length;
     const to = encodeURIComponent(`http://127.0.0.1:${target.port}/`);
-    const err = await safeFetch(`http://docs.example.test:${front.port}/?to=${to}`, { ...base, lookup: publicName, dialAddress: toLocal }).catch((e: unknown) => e);
+    const err = await safeFetch(`http://docs.example.test:${front.port}/?to=${to}`, {
+      ...base,
+      lookup: publicName,
+      dialAddress: toLocal,
+    }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UnsafeUrlError);
     expect((err as UnsafeUrlError).url).toBe(`http://127.0.0.1:${target.port}/`);
     expect(target.hits.length).toBe(before);
@@ -161,28 +188,41 @@ describe('safeFetch', () => {
   it('refuses a redirect to a name that resolves to a private address, and to another scheme', async () => {
     for (const to of ['http://inside.example.test/', 'file:///etc/passwd']) {
       await expect(
-        safeFetch(`http://docs.example.test:${front.port}/?to=${encodeURIComponent(to)}`, { ...base, lookup: publicName, dialAddress: toLocal }),
+        safeFetch(`http://docs.example.test:${front.port}/?to=${encodeURIComponent(to)}`, {
+          ...base,
+          lookup: publicName,
+          dialAddress: toLocal,
+        }),
         to,
       ).rejects.toBeInstanceOf(UnsafeUrlError);
     }
   });
 
   it('stops after the allowed number of redirects', async () => {
-    const err = await safeFetch(`http://docs.example.test:${front.port}/loop`, { ...base, lookup: publicName, dialAddress: toLocal, maxRedirects: 2 }).catch((e: unknown) => e);
+    const err = await safeFetch(`http://docs.example.test:${front.port}/loop`, {
+      ...base,
+      lookup: publicName,
+      dialAddress: toLocal,
+      maxRedirects: 2,
+    }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(FetchLimitError);
     expect((err as FetchLimitError).limit).toBe('redirects');
   });
 
   it('aborts a body larger than the limit, with or without a declared length', async () => {
     for (const path of ['/big', '/big-chunked']) {
-      const err = await safeFetch(`http://127.0.0.1:${target.port}${path}`, { ...base, allowPrivateNetwork: true }).catch((e: unknown) => e);
+      const err = await safeFetch(`http://127.0.0.1:${target.port}${path}`, { ...base, allowPrivateNetwork: true }).catch(
+        (e: unknown) => e,
+      );
       expect(err, path).toBeInstanceOf(FetchLimitError);
       expect((err as FetchLimitError).limit, path).toBe('bytes');
     }
   });
 
   it('gives up when the whole exchange takes longer than the timeout', async () => {
-    const err = await safeFetch(`http://127.0.0.1:${target.port}/slow`, { ...base, allowPrivateNetwork: true, timeoutMs: 200 }).catch((e: unknown) => e);
+    const err = await safeFetch(`http://127.0.0.1:${target.port}/slow`, { ...base, allowPrivateNetwork: true, timeoutMs: 200 }).catch(
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(FetchLimitError);
     expect((err as FetchLimitError).limit).toBe('time');
   });

@@ -15,7 +15,10 @@ export { isPublicAddress, refusedAddressReason } from './address-policy.ts';
 
 /** The URL (or a redirect's target) may not be fetched: wrong scheme, or a host on a refused network. */
 export class UnsafeUrlError extends Error {
-  constructor(readonly url: string, readonly reason: string) {
+  constructor(
+    readonly url: string,
+    readonly reason: string,
+  ) {
     super(`refused to fetch ${url}: ${reason}`);
     this.name = 'UnsafeUrlError';
   }
@@ -23,7 +26,10 @@ export class UnsafeUrlError extends Error {
 
 /** A limit of the exchange was reached: body size, total time or number of redirects. */
 export class FetchLimitError extends Error {
-  constructor(readonly limit: 'bytes' | 'time' | 'redirects', message: string) {
+  constructor(
+    readonly limit: 'bytes' | 'time' | 'redirects',
+    message: string,
+  ) {
     super(message);
     this.name = 'FetchLimitError';
   }
@@ -31,13 +37,20 @@ export class FetchLimitError extends Error {
 
 /** The host could not be resolved or reached, or the connection broke. */
 export class FetchFailedError extends Error {
-  constructor(readonly url: string, reason: string, options?: { cause?: unknown }) {
+  constructor(
+    readonly url: string,
+    reason: string,
+    options?: { cause?: unknown },
+  ) {
     super(`could not fetch ${url}: ${reason}`, options);
     this.name = 'FetchFailedError';
   }
 }
 
-export interface ResolvedAddress { address: string; family: 4 | 6 }
+export interface ResolvedAddress {
+  address: string;
+  family: 4 | 6;
+}
 /** Resolves a host name to all its addresses (tests inject one; the default is dns.lookup with `all`). */
 export type HostLookup = (hostname: string) => Promise<ResolvedAddress[]>;
 
@@ -112,7 +125,8 @@ async function followRedirects(startUrl: string, options: SafeFetchOptions, sign
       if (err instanceof UnsafeUrlError) throw err;
       throw new UnsafeUrlError(location, 'the redirect target is not a valid URL');
     }
-    if (next.origin !== url.origin) for (const name of Object.keys(headers)) if (ORIGIN_BOUND_HEADERS.includes(name.toLowerCase())) delete headers[name];
+    if (next.origin !== url.origin)
+      for (const name of Object.keys(headers)) if (ORIGIN_BOUND_HEADERS.includes(name.toLowerCase())) delete headers[name];
     // 303 always, and 301/302 after a POST by long browser practice, continue as a GET without body.
     if (answer.status === 303 || ((answer.status === 301 || answer.status === 302) && method === 'POST')) {
       method = 'GET';
@@ -131,7 +145,8 @@ function checkedUrl(raw: string): URL {
   } catch {
     throw new UnsafeUrlError(raw, 'not a valid absolute URL');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UnsafeUrlError(raw, `the scheme ${url.protocol.slice(0, -1)} is not http or https`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new UnsafeUrlError(raw, `the scheme ${url.protocol.slice(0, -1)} is not http or https`);
   if (url.username || url.password) throw new UnsafeUrlError(raw, 'URLs with a user name or password are not fetched');
   return url;
 }
@@ -164,8 +179,13 @@ async function resolveChecked(url: URL, options: SafeFetchOptions, signal: Abort
 }
 
 function exchange(
-  url: URL, method: string, headers: Record<string, string>, body: string | Uint8Array | undefined,
-  addresses: ResolvedAddress[], options: SafeFetchOptions, signal: AbortSignal,
+  url: URL,
+  method: string,
+  headers: Record<string, string>,
+  body: string | Uint8Array | undefined,
+  addresses: ResolvedAddress[],
+  options: SafeFetchOptions,
+  signal: AbortSignal,
 ): Promise<Omit<SafeFetchResponse, 'finalUrl'>> {
   const dial = addresses.map((a) => (options.dialAddress ? options.dialAddress(a) : a));
   // The socket gets the checked addresses instead of a second resolution; Host and SNI still name the URL's host.
@@ -233,8 +253,14 @@ function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
     const onAbort = () => reject(signal.reason);
     signal.addEventListener('abort', onAbort, { once: true });
     promise.then(
-      (v) => { signal.removeEventListener('abort', onAbort); resolve(v); },
-      (e) => { signal.removeEventListener('abort', onAbort); reject(e); },
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e);
+      },
     );
   });
 }

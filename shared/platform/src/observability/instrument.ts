@@ -69,7 +69,15 @@ export function reactorLagBus(bus: Bus, context: string): Bus {
         if (Number.isFinite(age)) reactorLag.set({ context, consumer }, Math.max(0, age));
         const { metadata } = event;
         return withCorrelation(metadata.correlation_id, () =>
-          inSpan(`consume ${consumer}`, { kind: SpanKind.CONSUMER, parent: contextOf({ traceparent: metadata.traceparent }), attributes: { 'renopath.event_type': event.type } }, () => handler(event)),
+          inSpan(
+            `consume ${consumer}`,
+            {
+              kind: SpanKind.CONSUMER,
+              parent: contextOf({ traceparent: metadata.traceparent }),
+              attributes: { 'renopath.event_type': event.type },
+            },
+            () => handler(event),
+          ),
         );
       }),
   });
@@ -89,18 +97,21 @@ export function instrumentEventStore<S extends EventStore>(store: S, context: st
   const append = store.append.bind(store);
   store.append = (stream, events, expected, options) =>
     inSpan(`append ${context}`, { attributes: { 'renopath.stream': stream } }, async () => {
-    // The trace that made the events goes with them (their metadata), to the projections and reactors that follow.
-    const traceparent = currentTraceparent();
-    const traced = traceparent ? events.map((e) => ({ ...e, metadata: { ...e.metadata, traceparent } })) : events;
-    const started = performance.now();
-    try {
-      const result = await append(stream, traced, expected, options);
-      eventStoreAppendDuration.observe({ context, outcome: 'ok' }, (performance.now() - started) / 1000);
-      return result;
-    } catch (error) {
-      eventStoreAppendDuration.observe({ context, outcome: error instanceof WrongExpectedRevisionError ? 'conflict' : 'error' }, (performance.now() - started) / 1000);
-      throw error;
-    }
-  });
+      // The trace that made the events goes with them (their metadata), to the projections and reactors that follow.
+      const traceparent = currentTraceparent();
+      const traced = traceparent ? events.map((e) => ({ ...e, metadata: { ...e.metadata, traceparent } })) : events;
+      const started = performance.now();
+      try {
+        const result = await append(stream, traced, expected, options);
+        eventStoreAppendDuration.observe({ context, outcome: 'ok' }, (performance.now() - started) / 1000);
+        return result;
+      } catch (error) {
+        eventStoreAppendDuration.observe(
+          { context, outcome: error instanceof WrongExpectedRevisionError ? 'conflict' : 'error' },
+          (performance.now() - started) / 1000,
+        );
+        throw error;
+      }
+    });
   return store;
 }

@@ -26,7 +26,8 @@ export async function startMetricsServer(port: number, threads: ThreadMetrics[] 
     }
     mergedMetrics(threads).then(
       ({ contentType, text }) => response.writeHead(200, { 'content-type': contentType }).end(text),
-      (error: unknown) => response.writeHead(500, { 'content-type': 'text/plain' }).end(`${error instanceof Error ? error.message : String(error)}\n`),
+      (error: unknown) =>
+        response.writeHead(500, { 'content-type': 'text/plain' }).end(`${error instanceof Error ? error.message : String(error)}\n`),
     );
   });
   await new Promise<void>((resolve, reject) => {

@@ -80,17 +80,26 @@ export function contextOf(headers: { traceparent?: unknown; tracestate?: unknown
  * Runs `work` in a new span (a child of `parent`, by default the active context), ending it when the
  * work settles and marking it failed when it throws. `attributes` are strings (ids, names).
  */
-export function inSpan<T>(name: string, options: { kind?: SpanKind; parent?: Context; attributes?: Record<string, string> }, work: (span: Span) => Promise<T>): Promise<T> {
-  return tracer.startActiveSpan(name, { kind: options.kind ?? SpanKind.INTERNAL, ...(options.attributes ? { attributes: options.attributes } : {}) }, options.parent ?? context.active(), async (span) => {
-    try {
-      return await work(span);
-    } catch (error) {
-      span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
-      throw error;
-    } finally {
-      span.end();
-    }
-  });
+export function inSpan<T>(
+  name: string,
+  options: { kind?: SpanKind; parent?: Context; attributes?: Record<string, string> },
+  work: (span: Span) => Promise<T>,
+): Promise<T> {
+  return tracer.startActiveSpan(
+    name,
+    { kind: options.kind ?? SpanKind.INTERNAL, ...(options.attributes ? { attributes: options.attributes } : {}) },
+    options.parent ?? context.active(),
+    async (span) => {
+      try {
+        return await work(span);
+      } catch (error) {
+        span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
+        throw error;
+      } finally {
+        span.end();
+      }
+    },
+  );
 }
 
 export { SpanKind };

@@ -41,7 +41,10 @@ export class DomainError extends Error {
 
 /** A request that reached no handler in time (service down or overloaded): the gateway answers 503. */
 export class BusUnavailableError extends Error {
-  constructor(readonly subject: string, readonly reason: string) {
+  constructor(
+    readonly subject: string,
+    readonly reason: string,
+  ) {
     super(`${subject}: ${reason}`);
     this.name = 'BusUnavailableError';
   }

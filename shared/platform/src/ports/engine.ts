@@ -20,9 +20,19 @@ export function isEngineUnavailable(error: unknown): boolean {
   return false;
 }
 
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ENOTFOUND']);
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  'ENOTFOUND',
+]);
 /** SQLSTATE class 08 (connection exception), the server shutting down or starting (57P01-57P03), too many connections. */
-const isPostgresOutage = (code: string) => /^08[0-9A-Z]{3}$/.test(code) || code === '57P01' || code === '57P02' || code === '57P03' || code === '53300';
+const isPostgresOutage = (code: string) =>
+  /^08[0-9A-Z]{3}$/.test(code) || code === '57P01' || code === '57P02' || code === '57P03' || code === '53300';
 /** nats.js error codes of a connection that is closed, draining, lost or not answering. */
 const NATS_CODES = new Set(['CONNECTION_CLOSED', 'CONNECTION_DRAINING', 'CONNECTION_REFUSED', 'DISCONNECT', 'TIMEOUT', '503']);
 /** node-postgres raises these as plain Errors, without a code. */

@@ -6,11 +6,7 @@
 export type Scalar = string | number | boolean | null;
 
 /** A filter on top-level or dotted fields: equality, `$in`, `$ne`, ranges. All conditions AND. */
-export type FieldCondition =
-  | Scalar
-  | { $in: Scalar[] }
-  | { $ne: Scalar }
-  | { $gt?: Scalar; $gte?: Scalar; $lt?: Scalar; $lte?: Scalar };
+export type FieldCondition = Scalar | { $in: Scalar[] } | { $ne: Scalar } | { $gt?: Scalar; $gte?: Scalar; $lt?: Scalar; $lte?: Scalar };
 export type Filter = Record<string, FieldCondition>;
 
 export interface QueryOptions {

@@ -40,12 +40,18 @@ describe.skipIf(!reachable)('openContextStorage with postgres:// URLs', () => {
 
   it('names the accepted values when given another, before anything is opened', () => {
     // The settings are checked when they are read (platform-env.ts), so a wrong one never reaches an adapter.
-    expect(() => PlatformEnv.parse({ RENOPATH_EVENT_STORE: 'mysql://x' })).toThrow(/RENOPATH_EVENT_STORE[\s\S]*expected \\"sqlite\\", postgres:\/\/.* or kurrentdb:\/\//);
-    expect(() => PlatformEnv.parse({ RENOPATH_READ_STORE: 'redis://x' })).toThrow(/RENOPATH_READ_STORE[\s\S]*expected \\"sqlite\\", postgres:\/\/.* or mongodb:\/\//);
+    expect(() => PlatformEnv.parse({ RENOPATH_EVENT_STORE: 'mysql://x' })).toThrow(
+      /RENOPATH_EVENT_STORE[\s\S]*expected \\"sqlite\\", postgres:\/\/.* or kurrentdb:\/\//,
+    );
+    expect(() => PlatformEnv.parse({ RENOPATH_READ_STORE: 'redis://x' })).toThrow(
+      /RENOPATH_READ_STORE[\s\S]*expected \\"sqlite\\", postgres:\/\/.* or mongodb:\/\//,
+    );
   });
 
   it('needs a MongoDB server for GridFS blobs, and names the accepted blob stores', async () => {
-    await expect(openBlobStore(platformConfig(PlatformEnv.parse({ RENOPATH_BLOB_STORE: 'gridfs' })))).rejects.toThrow(/gridfs needs RENOPATH_MONGO_URL/);
+    await expect(openBlobStore(platformConfig(PlatformEnv.parse({ RENOPATH_BLOB_STORE: 'gridfs' })))).rejects.toThrow(
+      /gridfs needs RENOPATH_MONGO_URL/,
+    );
     expect(() => PlatformEnv.parse({ RENOPATH_BLOB_STORE: 's3' })).toThrow(/RENOPATH_BLOB_STORE[\s\S]*expected \\"fs\\" or \\"gridfs\\"/);
   });
 });

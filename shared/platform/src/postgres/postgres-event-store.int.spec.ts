@@ -6,11 +6,16 @@ import { openPostgresCheckpointStore, openPostgresEventStore, type PostgresEvent
 import { postgresListening, testPostgresUrl, testSchemas } from './test-database.ts';
 
 const reachable = await postgresListening();
-if (!reachable) console.warn(`[skip] EventStore contract: postgres — nothing listens on ${testPostgresUrl} (set RENOPATH_TEST_POSTGRES_URL)`);
+if (!reachable)
+  console.warn(`[skip] EventStore contract: postgres — nothing listens on ${testPostgresUrl} (set RENOPATH_TEST_POSTGRES_URL)`);
 
 const schemas = testSchemas('es');
 const open = (storage: string, pollIntervalMs?: number) =>
-  openPostgresEventStore({ connectionString: testPostgresUrl, schema: schemas.schemaOf(storage), ...(pollIntervalMs ? { pollIntervalMs } : {}) });
+  openPostgresEventStore({
+    connectionString: testPostgresUrl,
+    schema: schemas.schemaOf(storage),
+    ...(pollIntervalMs ? { pollIntervalMs } : {}),
+  });
 
 describe.skipIf(!reachable)('PostgresEventStore', () => {
   const opened: PostgresEventStore[] = [];
@@ -81,6 +86,8 @@ describe.skipIf(!reachable)('PostgresEventStore', () => {
   });
 
   it('refuses a schema name that is not a plain identifier', async () => {
-    await expect(openPostgresEventStore({ connectionString: testPostgresUrl, schema: 'Bad"; DROP' })).rejects.toThrow(/invalid PostgreSQL schema/);
+    await expect(openPostgresEventStore({ connectionString: testPostgresUrl, schema: 'Bad"; DROP' })).rejects.toThrow(
+      /invalid PostgreSQL schema/,
+    );
   });
 });

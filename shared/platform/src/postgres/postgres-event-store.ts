@@ -68,7 +68,12 @@ interface EventRow {
   occurred_at: string;
 }
 
-interface StoredId { event_id: string; stream: string; revision: string; position: string }
+interface StoredId {
+  event_id: string;
+  stream: string;
+  revision: string;
+  position: string;
+}
 
 const COLUMNS = 'position, event_id, stream, revision, type, data, metadata, occurred_at';
 const READ_BATCH = 256;
@@ -85,7 +90,6 @@ function toRecorded(row: EventRow): RecordedEvent {
     metadata: row.metadata,
   };
 }
-
 
 /**
  * Event store on PostgreSQL, one schema per context.
@@ -115,7 +119,10 @@ export class PostgresEventStore implements EventStore {
   private readonly subscriptions = new Set<PostgresSubscription>();
   private closed = false;
 
-  private constructor(private readonly options: PostgresEventStoreOptions, pool: pg.Pool) {
+  private constructor(
+    private readonly options: PostgresEventStoreOptions,
+    pool: pg.Pool,
+  ) {
     this.pool = pool;
     this.schema = options.schema;
     this.table = `"${options.schema}".events`;
@@ -148,7 +155,11 @@ export class PostgresEventStore implements EventStore {
     const outcome = await inTransaction(
       this.pool,
       async (client) => {
-        const { rows } = await client.query<{ revision: string | null; stored: StoredId[]; keyed: { next_revision: string; position: string } | null }>(
+        const { rows } = await client.query<{
+          revision: string | null;
+          stored: StoredId[];
+          keyed: { next_revision: string; position: string } | null;
+        }>(
           `SELECT (SELECT max(revision) FROM ${this.table} WHERE stream = $1)::text AS revision,
                   (SELECT coalesce(json_agg(json_build_object('event_id', event_id, 'stream', stream, 'revision', revision::text, 'position', position::text)), '[]')
                      FROM ${this.table} WHERE event_id = ANY($2::text[])) AS stored,
@@ -158,8 +169,17 @@ export class PostgresEventStore implements EventStore {
         );
         const row = rows[0]!;
         // Looked up under the lock: of two racing appends under one key, the second sees the first.
-        if (row.keyed) return { result: { next_revision: BigInt(row.keyed.next_revision), position: BigInt(row.keyed.position) }, wrote: false };
-        const result = await this.appendLocked(client, stream, events, expected, row.revision === null ? null : BigInt(row.revision), row.stored, key);
+        if (row.keyed)
+          return { result: { next_revision: BigInt(row.keyed.next_revision), position: BigInt(row.keyed.position) }, wrote: false };
+        const result = await this.appendLocked(
+          client,
+          stream,
+          events,
+          expected,
+          row.revision === null ? null : BigInt(row.revision),
+          row.stored,
+          key,
+        );
         return result;
       },
       `renopath-append:${this.schema}`,
@@ -179,7 +199,13 @@ export class PostgresEventStore implements EventStore {
   ): Promise<{ result: AppendResult; wrote: boolean }> {
     const ids = events.map((e) => e.event_id);
     if (stored.length > 0) {
-      const result = repeatedAppend(stream, ids, expected, stored.map((r) => ({ event_id: r.event_id, stream: r.stream, revision: BigInt(r.revision), position: BigInt(r.position) })), 'increasing');
+      const result = repeatedAppend(
+        stream,
+        ids,
+        expected,
+        stored.map((r) => ({ event_id: r.event_id, stream: r.stream, revision: BigInt(r.revision), position: BigInt(r.position) })),
+        'increasing',
+      );
       if (key !== null) await this.recordKey(client, key, stream, result);
       return { result, wrote: false };
     }
@@ -229,7 +255,6 @@ export class PostgresEventStore implements EventStore {
       [key, stream, result.next_revision.toString(), result.position.toString()],
     );
   }
-
 
   private async keyed(client: pg.Pool | pg.PoolClient, stream: string, key: string): Promise<AppendResult | null> {
     const { rows } = await client.query<{ next_revision: string; position: string }>(

@@ -6,7 +6,8 @@ import { openPostgresLeaseStore } from './postgres-lease.ts';
 import { postgresListening, testPostgresUrl } from './test-database.ts';
 
 const reachable = await postgresListening();
-if (!reachable) console.warn(`[skip] LeaseStore contract: postgres — nothing listens on ${testPostgresUrl} (set RENOPATH_TEST_POSTGRES_URL)`);
+if (!reachable)
+  console.warn(`[skip] LeaseStore contract: postgres — nothing listens on ${testPostgresUrl} (set RENOPATH_TEST_POSTGRES_URL)`);
 
 /** The backend holding lease `name`, found the way an operator would: in pg_locks. */
 async function holderPid(admin: pg.Client, name: string): Promise<number | null> {

@@ -35,7 +35,8 @@ export class PostgresLeaseStore implements LeaseStore {
 
   constructor(private readonly options: PostgresLeaseStoreOptions) {
     this.heartbeatMs = options.heartbeatMs ?? 1000;
-    if (!Number.isFinite(this.heartbeatMs) || this.heartbeatMs < 10) throw new TypeError(`invalid lease heartbeat ${options.heartbeatMs} ms: at least 10`);
+    if (!Number.isFinite(this.heartbeatMs) || this.heartbeatMs < 10)
+      throw new TypeError(`invalid lease heartbeat ${options.heartbeatMs} ms: at least 10`);
   }
 
   async tryAcquire(name: string): Promise<Lease | null> {

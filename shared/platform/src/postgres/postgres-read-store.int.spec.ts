@@ -5,7 +5,8 @@ import { openPostgresReadStore } from './postgres-read-store.ts';
 import { postgresListening, testPostgresUrl, testSchemas } from './test-database.ts';
 
 const reachable = await postgresListening();
-if (!reachable) console.warn(`[skip] ReadStore contract: postgres — nothing listens on ${testPostgresUrl} (set RENOPATH_TEST_POSTGRES_URL)`);
+if (!reachable)
+  console.warn(`[skip] ReadStore contract: postgres — nothing listens on ${testPostgresUrl} (set RENOPATH_TEST_POSTGRES_URL)`);
 
 const schemas = testSchemas('rs');
 const open = (storage: string) => openPostgresReadStore({ connectionString: testPostgresUrl, schema: schemas.schemaOf(storage) });

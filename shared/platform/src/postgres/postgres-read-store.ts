@@ -58,7 +58,11 @@ function nested(field: string, value: Scalar): unknown {
 
 /** The field's JSONB value (SQL NULL when missing). */
 function valueAt(field: string, params: Params): string {
-  return `(doc #> ${params.add(`{${pathOf(field).map((s) => `"${s.replace(/["\\]/g, '\\$&')}"`).join(',')}}`)}::text[])`;
+  return `(doc #> ${params.add(
+    `{${pathOf(field)
+      .map((s) => `"${s.replace(/["\\]/g, '\\$&')}"`)
+      .join(',')}}`,
+  )}::text[])`;
 }
 
 // Containment compares like MongoDB equality: by JSON type (true is not 1) and numbers by value.
@@ -185,7 +189,9 @@ export class PostgresReadStore implements ReadStore {
 
   async loadCheckpoint(projection: string): Promise<bigint> {
     this.assertOpen();
-    const { rows } = await this.pool.query<{ position: string }>(`SELECT position FROM ${this.checkpoints} WHERE projection = $1`, [projection]);
+    const { rows } = await this.pool.query<{ position: string }>(`SELECT position FROM ${this.checkpoints} WHERE projection = $1`, [
+      projection,
+    ]);
     return rows[0] ? BigInt(rows[0].position) : 0n;
   }
 
@@ -212,10 +218,12 @@ export class PostgresReadStore implements ReadStore {
           const writes = new Map<string, { collection: string; id: string; json: string | null }>();
           const checkpoints = new Map<string, bigint>();
           const flush = () => this.flush(client, writes, checkpoints);
-          const guard = <A extends unknown[], V>(op: (...args: A) => Promise<V>) => async (...args: A): Promise<V> => {
-            if (!active) throw new Error('read store transaction already finished');
-            return op(...args);
-          };
+          const guard =
+            <A extends unknown[], V>(op: (...args: A) => Promise<V>) =>
+            async (...args: A): Promise<V> => {
+              if (!active) throw new Error('read store transaction already finished');
+              return op(...args);
+            };
           const tx: ReadStoreTx = {
             get: guard(async (collection: string, id: string) => {
               const pending = writes.get(docKey(collection, id));
@@ -314,7 +322,10 @@ export class PostgresReadStore implements ReadStore {
   }
 
   private async getOn<T>(client: Queryable, collection: string, id: string): Promise<T | null> {
-    const { rows } = await client.query<{ doc: T }>(`SELECT doc FROM ${this.documents} WHERE collection = $1 AND id = $2`, [collection, id]);
+    const { rows } = await client.query<{ doc: T }>(`SELECT doc FROM ${this.documents} WHERE collection = $1 AND id = $2`, [
+      collection,
+      id,
+    ]);
     return rows[0]?.doc ?? null;
   }
 
@@ -328,9 +339,13 @@ export class PostgresReadStore implements ReadStore {
     const sql = `SELECT doc FROM ${this.documents} WHERE ${where} ORDER BY ${order} LIMIT ${params.add(limit)} OFFSET ${params.add(offset)}`;
     const { rows } = await client.query<{ doc: T }>(sql, params.values);
     // Unpaged, the rows are every match: counting them again would be a second scan.
-    const total = options.pageSize === undefined
-      ? rows.length
-      : Number((await client.query<{ total: string }>(`SELECT count(*) AS total FROM ${this.documents} WHERE ${where}`, whereParams)).rows[0]?.total ?? 0);
+    const total =
+      options.pageSize === undefined
+        ? rows.length
+        : Number(
+            (await client.query<{ total: string }>(`SELECT count(*) AS total FROM ${this.documents} WHERE ${where}`, whereParams)).rows[0]
+              ?.total ?? 0,
+          );
     return { items: rows.map((r) => r.doc), total };
   }
 

@@ -21,10 +21,9 @@ export function testSchemas(label: string) {
       const client = new pg.Client({ connectionString: testPostgresUrl });
       await client.connect();
       try {
-        const { rows } = await client.query<{ nspname: string }>(
-          `SELECT nspname FROM pg_namespace WHERE starts_with(nspname, $1)`,
-          [`${prefix}_`],
-        );
+        const { rows } = await client.query<{ nspname: string }>(`SELECT nspname FROM pg_namespace WHERE starts_with(nspname, $1)`, [
+          `${prefix}_`,
+        ]);
         for (const { nspname } of rows) await client.query(`DROP SCHEMA "${nspname}" CASCADE`);
       } finally {
         await client.end();

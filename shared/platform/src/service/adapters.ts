@@ -16,7 +16,16 @@ import { openPostgresEventStore } from '../postgres/postgres-event-store.ts';
 import { openPostgresReadStore } from '../postgres/postgres-read-store.ts';
 import { instrumentEventStore, observedBus } from '../observability/instrument.ts';
 import { logContext } from '../observability/tracing.ts';
-import { EVENT_STORE_CHOICES, isEsdbUrl, isEventStoreChoice, isMongoUrl, isPostgresUrl, isReadStoreChoice, READ_STORE_CHOICES, type PlatformConfig } from './platform-env.ts';
+import {
+  EVENT_STORE_CHOICES,
+  isEsdbUrl,
+  isEventStoreChoice,
+  isMongoUrl,
+  isPostgresUrl,
+  isReadStoreChoice,
+  READ_STORE_CHOICES,
+  type PlatformConfig,
+} from './platform-env.ts';
 
 // The settings live in platform-env.ts, which loads no adapter: start-up checks them all before importing these.
 export { PlatformEnv, platformConfig, type PlatformConfig } from './platform-env.ts';
@@ -37,7 +46,6 @@ function contextDir(config: PlatformConfig, context: string) {
   mkdirSync(dir, { recursive: true });
   return dir;
 }
-
 
 /**
  * `sqlite` (the default): files under the data dir. `postgres://user@host:port/db`: the shared
@@ -67,12 +75,12 @@ export async function openContextStorage(config: PlatformConfig, context: string
       ? await openPostgresReadStore({ connectionString: config.readStore, schema, maxConnections: config.postgresPoolSize ?? 10 })
       : isMongoUrl(config.readStore)
         ? await (await import('../mongo/mongo-read-store.ts')).openMongoReadStore({ url: config.readStore, prefix: schema })
-        // Always NORMAL: every read model is derived from the event store and commits with its
-        // checkpoint, so a power loss can only take both back to an earlier consistent point, from
-        // which the log (durable at RENOPATH_SQLITE_SYNCHRONOUS) replays it; consumer checkpoints
-        // only make their idempotent consumers see events again. An fsync per projection batch
-        // bought nothing but latency.
-        : openSqliteReadStore({ file: join(contextDir(config, context), 'read.db'), synchronous: 'NORMAL' });
+        : // Always NORMAL: every read model is derived from the event store and commits with its
+          // checkpoint, so a power loss can only take both back to an earlier consistent point, from
+          // which the log (durable at RENOPATH_SQLITE_SYNCHRONOUS) replays it; consumer checkpoints
+          // only make their idempotent consumers see events again. An fsync per projection batch
+          // bought nothing but latency.
+          openSqliteReadStore({ file: join(contextDir(config, context), 'read.db'), synchronous: 'NORMAL' });
   } catch (error) {
     await eventStore.close();
     throw error;
@@ -99,7 +107,10 @@ export async function openBlobStore(config: PlatformConfig): Promise<BlobStore> 
   if (config.blobStore === 'fs') return openFsBlobStore({ root: join(contextDir(config, context), 'blobs') });
   if (config.blobStore === 'gridfs') {
     const url = config.mongoUrl ?? (isMongoUrl(config.readStore) ? config.readStore : undefined);
-    if (!url) throw new Error('RENOPATH_BLOB_STORE=gridfs needs RENOPATH_MONGO_URL=mongodb://host:port/database (or RENOPATH_READ_STORE=mongodb://…)');
+    if (!url)
+      throw new Error(
+        'RENOPATH_BLOB_STORE=gridfs needs RENOPATH_MONGO_URL=mongodb://host:port/database (or RENOPATH_READ_STORE=mongodb://…)',
+      );
     return (await import('../mongo/gridfs-blob-store.ts')).openGridFsBlobStore({ url, bucketName: contextSchema(context) });
   }
   throw new Error(`RENOPATH_BLOB_STORE=${config.blobStore}: expected "fs" or "gridfs"`);
@@ -110,18 +121,22 @@ export async function openBlobStore(config: PlatformConfig): Promise<BlobStore> 
 export async function openBus(config: PlatformConfig, name: string, log?: Logger): Promise<Bus> {
   if (config.bus === 'memory') return observedBus(createMemoryBus());
   if (/^nats:\/\//.test(config.bus)) {
-    return observedBus(await connectNatsBus({
-      servers: config.bus,
-      name,
-      ...(log
-        ? {
-          onHandlerError: (err: unknown, subject: string) =>
-            isEngineUnavailable(err) ? log.warn({ err, subject }, 'request failed: a store is unavailable') : log.error({ err, subject }, 'request handler failed'),
-        }
-        : {}),
-      streamName: config.nats.stream,
-      ...(config.nats.prefix ? { subjectPrefix: config.nats.prefix } : {}),
-    }));
+    return observedBus(
+      await connectNatsBus({
+        servers: config.bus,
+        name,
+        ...(log
+          ? {
+              onHandlerError: (err: unknown, subject: string) =>
+                isEngineUnavailable(err)
+                  ? log.warn({ err, subject }, 'request failed: a store is unavailable')
+                  : log.error({ err, subject }, 'request handler failed'),
+            }
+          : {}),
+        streamName: config.nats.stream,
+        ...(config.nats.prefix ? { subjectPrefix: config.nats.prefix } : {}),
+      }),
+    );
   }
   throw new Error(`RENOPATH_BUS=${config.bus}: expected "memory" or nats://host:port`);
 }

@@ -21,22 +21,43 @@ const released = (holder: string): Event => ({ type: 'Released', data: { key: 'k
 
 describe('claim decider', () => {
   it('gives a free key to the first holder, with the data the spec builds', () => {
-    spec.given([]).when({ type: 'Claim', key: 'K', holder: 'a' }).then([claimed('a')]);
+    spec
+      .given([])
+      .when({ type: 'Claim', key: 'K', holder: 'a' })
+      .then([claimed('a')]);
   });
 
   it('is idempotent for the holder and refuses anyone else', () => {
-    spec.given([claimed('a')]).when({ type: 'Claim', key: 'k', holder: 'a' }).then([]);
-    spec.given([claimed('a')]).when({ type: 'Claim', key: 'k', holder: 'b' }).thenFails(409, /held by a/);
+    spec
+      .given([claimed('a')])
+      .when({ type: 'Claim', key: 'k', holder: 'a' })
+      .then([]);
+    spec
+      .given([claimed('a')])
+      .when({ type: 'Claim', key: 'k', holder: 'b' })
+      .thenFails(409, /held by a/);
   });
 
   it('is released only by its holder, once', () => {
-    spec.given([claimed('a')]).when({ type: 'Release', key: 'k', holder: 'b' }).then([]);
-    spec.given([claimed('a')]).when({ type: 'Release', key: 'k', holder: 'a' }).then([released('a')]);
-    spec.given([claimed('a'), released('a')]).when({ type: 'Release', key: 'k', holder: 'a' }).then([]);
+    spec
+      .given([claimed('a')])
+      .when({ type: 'Release', key: 'k', holder: 'b' })
+      .then([]);
+    spec
+      .given([claimed('a')])
+      .when({ type: 'Release', key: 'k', holder: 'a' })
+      .then([released('a')]);
+    spec
+      .given([claimed('a'), released('a')])
+      .when({ type: 'Release', key: 'k', holder: 'a' })
+      .then([]);
     spec.given([]).when({ type: 'Release', key: 'k', holder: 'a' }).then([]);
   });
 
   it('can be claimed again once released', () => {
-    spec.given([claimed('a'), released('a')]).when({ type: 'Claim', key: 'k', holder: 'b' }).then([claimed('b')]);
+    spec
+      .given([claimed('a'), released('a')])
+      .when({ type: 'Claim', key: 'k', holder: 'b' })
+      .then([claimed('b')]);
   });
 });

@@ -31,14 +31,16 @@ describe.skipIf(!reachable)('context leadership with EventStoreDB/MongoDB stores
 
   it('lets one replica lead, fences with the read store, and hands over when it stops', async () => {
     // Only the lease is opened here: the store URLs choose it, no EventStoreDB or MongoDB is reached.
-    const config = platformConfig(PlatformEnv.parse({
-      RENOPATH_EVENT_STORE: 'kurrentdb://127.0.0.1:2113?tls=false',
-      RENOPATH_READ_STORE: 'mongodb://127.0.0.1:27017/renopath',
-      RENOPATH_BUS: natsUrl,
-      RENOPATH_NATS_PREFIX: prefix,
-      RENOPATH_LEASE_RETRY_MS: '50',
-      RENOPATH_LEASE_TTL_MS: '2000',
-    }));
+    const config = platformConfig(
+      PlatformEnv.parse({
+        RENOPATH_EVENT_STORE: 'kurrentdb://127.0.0.1:2113?tls=false',
+        RENOPATH_READ_STORE: 'mongodb://127.0.0.1:27017/renopath',
+        RENOPATH_BUS: natsUrl,
+        RENOPATH_NATS_PREFIX: prefix,
+        RENOPATH_LEASE_RETRY_MS: '50',
+        RENOPATH_LEASE_TTL_MS: '2000',
+      }),
+    );
     const readStore = openSqliteReadStore({ file: join(dir, 'read.db') });
     const a = await openContextLeadership(config, 'things', log, readStore);
     const b = await openContextLeadership(config, 'things', log, readStore);

@@ -33,7 +33,12 @@ export function leaseBackend(config: PlatformConfig): LeaseBackend {
   if (server) return { kind: 'postgres', connectionString: server };
   const shared = config.eventStore !== 'sqlite' || config.readStore !== 'sqlite';
   if (shared && isNatsUrl(config.bus)) {
-    return { kind: 'nats', servers: config.bus, bucket: natsLeaseBucket(config.nats.prefix), ttlMs: config.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS };
+    return {
+      kind: 'nats',
+      servers: config.bus,
+      bucket: natsLeaseBucket(config.nats.prefix),
+      ttlMs: config.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS,
+    };
   }
   return { kind: 'memory' };
 }
@@ -43,7 +48,12 @@ async function openLeaseStore(backend: LeaseBackend, retryMs: number, context: s
     case 'postgres':
       return openPostgresLeaseStore({ connectionString: backend.connectionString, heartbeatMs: Math.max(100, Math.min(1000, retryMs)) });
     case 'nats':
-      return openNatsLeaseStore({ servers: backend.servers, bucket: backend.bucket, ttlMs: backend.ttlMs, name: `renopath-lease-${context}` });
+      return openNatsLeaseStore({
+        servers: backend.servers,
+        bucket: backend.bucket,
+        ttlMs: backend.ttlMs,
+        name: `renopath-lease-${context}`,
+      });
     case 'memory':
       return createMemoryLeaseStore();
   }
@@ -53,13 +63,23 @@ async function openLeaseStore(backend: LeaseBackend, retryMs: number, context: s
  * The lease a context's replicas compete for (see `leaseBackend`), named after its schema. With a
  * shared server the read store holds the fence record.
  */
-export async function openContextLeadership(config: PlatformConfig, context: string, log: Logger, readStore: ReadStore): Promise<Leadership> {
+export async function openContextLeadership(
+  config: PlatformConfig,
+  context: string,
+  log: Logger,
+  readStore: ReadStore,
+): Promise<Leadership> {
   const backend = leaseBackend(config);
   const shared = backend.kind !== 'memory';
   const retryMs = config.leaseRetryMs ?? DEFAULT_LEASE_RETRY_MS;
   const leases = await openLeaseStore(backend, retryMs, context);
   try {
-    return await openLeadership({ leases, name: `${contextSchema(context)}:background`, shared, retryMs, log,
+    return await openLeadership({
+      leases,
+      name: `${contextSchema(context)}:background`,
+      shared,
+      retryMs,
+      log,
       // Only shared stores can see two holders at once (a takeover while the last one still commits).
       ...(shared ? { fenceStore: readStore } : {}),
     });

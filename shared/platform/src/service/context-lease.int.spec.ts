@@ -20,11 +20,15 @@ const log = pino({ level: 'silent' });
 let files = 0;
 const stores = () => {
   files += 1;
-  return { eventStore: openSqliteEventStore({ file: join(dir, `events-${files}.db`) }), readStore: openSqliteReadStore({ file: join(dir, `reads-${files}.db`) }) };
+  return {
+    eventStore: openSqliteEventStore({ file: join(dir, `events-${files}.db`) }),
+    readStore: openSqliteReadStore({ file: join(dir, `reads-${files}.db`) }),
+  };
 };
 /** Two replicas in one process: leaderships over one holder table, as two processes over one server. */
 const pair = async (holders = new Map<string, HeldLease>(), extra: { fenceStore?: ReturnType<typeof stores>['readStore'] } = {}) => {
-  const open = () => openLeadership({ leases: createMemoryLeaseStore(holders), name: 'ctx:background', shared: true, retryMs: 10, log, ...extra });
+  const open = () =>
+    openLeadership({ leases: createMemoryLeaseStore(holders), name: 'ctx:background', shared: true, retryMs: 10, log, ...extra });
   return [await open(), await open()] as [Leadership, Leadership];
 };
 
@@ -47,9 +51,23 @@ describe('leadership over a lease', () => {
   it('fences a holder that was taken over: its commits throw instead of landing behind the new holder', async () => {
     const { readStore } = stores();
     // Separate holder tables: both believe they lead, as a holder cut off from the server would.
-    const a = await openLeadership({ leases: createMemoryLeaseStore(), name: 'ctx:background', shared: true, retryMs: 10, log, fenceStore: readStore });
+    const a = await openLeadership({
+      leases: createMemoryLeaseStore(),
+      name: 'ctx:background',
+      shared: true,
+      retryMs: 10,
+      log,
+      fenceStore: readStore,
+    });
     await readStore.transaction((tx) => a.fence(tx));
-    const b = await openLeadership({ leases: createMemoryLeaseStore(), name: 'ctx:background', shared: true, retryMs: 10, log, fenceStore: readStore });
+    const b = await openLeadership({
+      leases: createMemoryLeaseStore(),
+      name: 'ctx:background',
+      shared: true,
+      retryMs: 10,
+      log,
+      fenceStore: readStore,
+    });
     await readStore.transaction((tx) => b.fence(tx));
     const refused = await rejection(readStore.transaction((tx) => a.fence(tx)));
     expect(refused).toBeInstanceOf(LeaseLostError);
@@ -99,12 +117,19 @@ describe('projections and process managers of replicas', () => {
     await b.close();
   });
 
-  it('a process manager acts on the holder only, and a follower waits on the holder\'s progress', async () => {
+  it("a process manager acts on the holder only, and a follower waits on the holder's progress", async () => {
     const { eventStore, readStore } = stores();
     const [a, b] = await pair();
     const handled: string[] = [];
     const manager = (leadership: Leadership, who: string) =>
-      runProcessManager({ name: 'pm', eventStore, readStore, eventTypes: ['Wanted'], leadership, handle: async () => void handled.push(who) });
+      runProcessManager({
+        name: 'pm',
+        eventStore,
+        readStore,
+        eventTypes: ['Wanted'],
+        leadership,
+        handle: async () => void handled.push(who),
+      });
     const [ma, mb] = [manager(a, 'a'), manager(b, 'b')];
     await eventStore.append('s-1', [newEvent('Wanted')], ANY);
     const { position } = await eventStore.append('s-1', [newEvent('Other'), newEvent('Other')], ANY);

@@ -122,7 +122,9 @@ class LeaseLeadership implements Leadership {
     if (this.options.fenceStore) {
       try {
         // Serialised after any commit the last holder still had under way, and before ours.
-        await this.options.fenceStore.transaction((tx) => tx.put(FENCE_COLLECTION, this.options.name, { token, since: new Date().toISOString() }));
+        await this.options.fenceStore.transaction((tx) =>
+          tx.put(FENCE_COLLECTION, this.options.name, { token, since: new Date().toISOString() }),
+        );
       } catch (err) {
         this.options.log.warn({ err, lease: this.options.name }, 'took the lease but could not record it; giving it up');
         await lease.release().catch(() => undefined);
@@ -136,7 +138,11 @@ class LeaseLeadership implements Leadership {
     lease.lost.addEventListener(
       'abort',
       () => {
-        if (!this.stop.signal.aborted) this.options.log.warn({ lease: this.options.name, reason: String(lease.lost.reason) }, 'lease lost: stopping the background work');
+        if (!this.stop.signal.aborted)
+          this.options.log.warn(
+            { lease: this.options.name, reason: String(lease.lost.reason) },
+            'lease lost: stopping the background work',
+          );
         void this.transition(() => this.stopAll(lease));
       },
       { once: true },
@@ -228,7 +234,8 @@ class LeaseLeadership implements Leadership {
 
 /** Competes for the lease `name` (one try before it resolves, then every `retryMs`). */
 export async function openLeadership(options: LeadershipOptions): Promise<Leadership> {
-  if (!Number.isInteger(options.retryMs) || options.retryMs < 1) throw new TypeError(`invalid lease retry ${options.retryMs} ms: a positive integer`);
+  if (!Number.isInteger(options.retryMs) || options.retryMs < 1)
+    throw new TypeError(`invalid lease retry ${options.retryMs} ms: a positive integer`);
   const leadership = new LeaseLeadership(options);
   await leadership.begin();
   return leadership;
@@ -260,6 +267,8 @@ export function leadershipOf(readStore: ReadStore): Leadership | null {
 export function leaderBus(bus: Bus, leadership: Leadership): Bus {
   return wrapBus(bus, {
     consume: (consumer, options, handler) =>
-      options.transient ? bus.consume(consumer, options, handler) : leadership.whileLeading(`consumer ${consumer}`, () => bus.consume(consumer, options, handler)),
+      options.transient
+        ? bus.consume(consumer, options, handler)
+        : leadership.whileLeading(`consumer ${consumer}`, () => bus.consume(consumer, options, handler)),
   });
 }

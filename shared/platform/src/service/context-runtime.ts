@@ -33,7 +33,12 @@ export interface ContextRuntime {
  * Opens a context's storage, its relay (`evt.<context>.<EventType>`) and its settlement, wired to
  * each other the same way for every context; the context's start code adds only its own parts.
  */
-export async function openContextRuntime(options: { platform: PlatformConfig; context: string; bus: Bus; log: Logger }): Promise<ContextRuntime> {
+export async function openContextRuntime(options: {
+  platform: PlatformConfig;
+  context: string;
+  bus: Bus;
+  log: Logger;
+}): Promise<ContextRuntime> {
   const { context, bus, log } = options;
   const storage = await openContextStorage(options.platform, context);
   let leadership: Leadership;
@@ -45,7 +50,15 @@ export async function openContextRuntime(options: { platform: PlatformConfig; co
   }
   attachLeadership(storage.readStore, leadership);
   const settlement = new Settlement({ context, bus, eventStore: storage.eventStore, log });
-  const relay = startRelay({ context, eventStore: storage.eventStore, checkpoints: storage.checkpoints, bus, log, onPublished: settlement.onPublished, leadership });
+  const relay = startRelay({
+    context,
+    eventStore: storage.eventStore,
+    checkpoints: storage.checkpoints,
+    bus,
+    log,
+    onPublished: settlement.onPublished,
+    leadership,
+  });
   settlement.attach(relay);
   let settling: Promise<Closeable> | null = null;
   return {

@@ -12,7 +12,12 @@ const Contracts = {
   PriceSet: z.object({ item_id: z.string(), amount: z.number().nonnegative(), currency: z.string().default('EUR') }),
 };
 
-const recorded = (type: string, data: Record<string, unknown>): RecordedEvent => ({ ...newEvent(type, data), stream: 'item-1', revision: 0n, position: 7n });
+const recorded = (type: string, data: Record<string, unknown>): RecordedEvent => ({
+  ...newEvent(type, data),
+  stream: 'item-1',
+  revision: 0n,
+  position: 7n,
+});
 
 describe('event contracts', () => {
   it("hands a handler the data as its type's contract reads it, and other types unchanged", () => {
@@ -44,7 +49,10 @@ describe('event contracts', () => {
     it('applies what its contract reads and stops on an event that breaks it, reporting the event', async () => {
       const eventStore = openSqliteEventStore({ file: ':memory:' });
       const readStore = openSqliteReadStore({ file: ':memory:' });
-      cleanup.push(() => eventStore.close(), () => readStore.close());
+      cleanup.push(
+        () => eventStore.close(),
+        () => readStore.close(),
+      );
       const errors: unknown[] = [];
       const projection = runProjection({
         name: 'prices',

@@ -18,7 +18,7 @@ export async function followerReached(
   wanted: (event: RecordedEvent) => boolean,
 ): Promise<bigint> {
   if (checkpoint >= target) return checkpoint;
-  for (let after = checkpoint; ;) {
+  for (let after = checkpoint; ; ) {
     const page = await eventStore.readAll({ after, maxCount: SCAN_PAGE });
     for (const event of page) {
       if (event.position > target) return target;

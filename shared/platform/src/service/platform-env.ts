@@ -19,13 +19,25 @@ export const PlatformEnv = z.object({
   RENOPATH_DATA_DIR: z.string().min(1).default('./data'),
   RENOPATH_EVENT_STORE: z.string().default('sqlite').refine(isEventStoreChoice, `expected ${EVENT_STORE_CHOICES}`),
   RENOPATH_READ_STORE: z.string().default('sqlite').refine(isReadStoreChoice, `expected ${READ_STORE_CHOICES}`),
-  RENOPATH_BUS: z.string().default('memory').refine((v) => v === 'memory' || /^nats:\/\/.+/.test(v), 'expected "memory" or nats://host:port'),
+  RENOPATH_BUS: z
+    .string()
+    .default('memory')
+    .refine((v) => v === 'memory' || /^nats:\/\/.+/.test(v), 'expected "memory" or nats://host:port'),
   RENOPATH_BLOB_STORE: z.enum(['fs', 'gridfs'], { error: 'expected "fs" or "gridfs"' }).default('fs'),
   /** The MongoDB server of `RENOPATH_BLOB_STORE=gridfs` (default: RENOPATH_READ_STORE when that is a mongodb:// URL). */
-  RENOPATH_MONGO_URL: z.string().regex(/^mongodb(\+srv)?:\/\//, 'expected mongodb://host:port/database').optional(),
+  RENOPATH_MONGO_URL: z
+    .string()
+    .regex(/^mongodb(\+srv)?:\/\//, 'expected mongodb://host:port/database')
+    .optional(),
   /** JetStream stream and subject namespace: lets deployments (and test runs) share one NATS server. */
-  RENOPATH_NATS_STREAM: z.string().regex(/^[A-Za-z0-9_-]+$/, 'expected letters, digits, _ and -').default('RENOPATH_EVENTS'),
-  RENOPATH_NATS_PREFIX: z.string().regex(/^[A-Za-z0-9_-]*$/, 'expected letters, digits, _ and -').default(''),
+  RENOPATH_NATS_STREAM: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]+$/, 'expected letters, digits, _ and -')
+    .default('RENOPATH_EVENTS'),
+  RENOPATH_NATS_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]*$/, 'expected letters, digits, _ and -')
+    .default(''),
   /** Connections each PostgreSQL store of a process may open (event store and read store each): replicas x contexts x 2 x this must fit the server's max_connections. */
   RENOPATH_POSTGRES_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
   /** SQLite commit durability: FULL (survives power loss) or NORMAL (survives process crashes; no fsync per commit). */
@@ -35,7 +47,10 @@ export const PlatformEnv = z.object({
   /** Replicas over EventStoreDB/MongoDB stores (leases on NATS): how long a dead holder's lease outlives it (ms). */
   RENOPATH_LEASE_TTL_MS: z.coerce.number().int().min(500).max(600_000).default(10_000),
   /** A port of its own where the process serves /metrics without a token (keep it off the public network); unset: none. */
-  RENOPATH_METRICS_PORT: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number({ error: 'expected a port number from 1 to 65535' }).int().min(1).max(65535).optional()),
+  RENOPATH_METRICS_PORT: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.coerce.number({ error: 'expected a port number from 1 to 65535' }).int().min(1).max(65535).optional(),
+  ),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 export type PlatformEnv = z.infer<typeof PlatformEnv>;
@@ -77,10 +92,10 @@ export const platformConfig = (e: PlatformEnv): PlatformConfig => ({
   logLevel: e.LOG_LEVEL,
 });
 
-
 /** The platform's settings alone (the gateway's process, a context's thread), refused as the services' loaders refuse theirs. */
 export function loadPlatformConfig(env: NodeJS.ProcessEnv): PlatformConfig {
   const parsed = PlatformEnv.safeParse(env);
-  if (!parsed.success) throw new Error(`invalid configuration: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  if (!parsed.success)
+    throw new Error(`invalid configuration: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   return platformConfig(parsed.data);
 }

@@ -17,12 +17,18 @@ function stores() {
   const dir = mkdtempSync(join(tmpdir(), 'renopath-pm-'));
   dirs.push(dir);
   return {
-    open: () => ({ eventStore: openSqliteEventStore({ file: join(dir, 'events.db') }), readStore: openSqliteReadStore({ file: join(dir, 'read.db') }) }),
+    open: () => ({
+      eventStore: openSqliteEventStore({ file: join(dir, 'events.db') }),
+      readStore: openSqliteReadStore({ file: join(dir, 'read.db') }),
+    }),
   };
 }
 
 const event = (type: string) => ({
-  event_id: randomUUID(), type, data: {}, occurred_at: new Date().toISOString(),
+  event_id: randomUUID(),
+  type,
+  data: {},
+  occurred_at: new Date().toISOString(),
   metadata: { actor: { user_id: null, client_id: null }, correlation_id: 'c', causation_id: null },
 });
 
@@ -34,7 +40,11 @@ describe('process manager runner', () => {
     const seen: bigint[] = [];
     let failOnce = true;
     const pm = runProcessManager({
-      name: 'test-pm', eventStore, readStore, eventTypes: ['Started'], retry: { initialDelayMs: 1 },
+      name: 'test-pm',
+      eventStore,
+      readStore,
+      eventTypes: ['Started'],
+      retry: { initialDelayMs: 1 },
       async handle(e: RecordedEvent) {
         if (e.position === 3n && failOnce) {
           failOnce = false;
@@ -54,7 +64,13 @@ describe('process manager runner', () => {
     ({ eventStore, readStore } = open());
     await eventStore.append('a-2', [event('Started')], NO_STREAM);
     const again: bigint[] = [];
-    const resumed = runProcessManager({ name: 'test-pm', eventStore, readStore, eventTypes: ['Started'], handle: async (e) => void again.push(e.position) });
+    const resumed = runProcessManager({
+      name: 'test-pm',
+      eventStore,
+      readStore,
+      eventTypes: ['Started'],
+      handle: async (e) => void again.push(e.position),
+    });
     await resumed.waitFor(4n);
     expect(again).toEqual([4n]);
     await resumed.close();

@@ -65,7 +65,7 @@ export function runProcessManager(options: ProcessManagerOptions): ProcessManage
   const advance = (position: bigint) => {
     if (position <= processed) return;
     processed = position;
-    for (const w of waiters) if (w.position <= position) (waiters.delete(w), w.resolve());
+    for (const w of waiters) if (w.position <= position) waiters.delete(w), w.resolve();
   };
 
   const run = async (signal: AbortSignal) => {
@@ -84,7 +84,11 @@ export function runProcessManager(options: ProcessManagerOptions): ProcessManage
             if (leadership && !leadership.leading) return;
             // In the trace of the work that appended the event, its correlation id on the log lines.
             await withCorrelation(event.metadata.correlation_id, () =>
-              inSpan(`process ${name}`, { parent: contextOf({ traceparent: event.metadata.traceparent }), attributes: { 'renopath.event_type': event.type } }, () => options.handle(event)),
+              inSpan(
+                `process ${name}`,
+                { parent: contextOf({ traceparent: event.metadata.traceparent }), attributes: { 'renopath.event_type': event.type } },
+                () => options.handle(event),
+              ),
             );
             // After the effects, never before: a crash in between replays the event, not skips it.
             await readStore.transaction(async (tx) => {
@@ -134,23 +138,26 @@ export function runProcessManager(options: ProcessManagerOptions): ProcessManage
     running = run(stop.signal);
   };
   const role = leadership
-    ? leadership.whileLeading(`process manager ${name}`, () =>
-      lifecycle.run(async () => {
-        if (!closed && !applying) start();
-        return {
-          close: () => {
-            applying = false;
-            stop.abort();
-            return lifecycle.run(async () => {
-              if (!applying) await halt();
-              following.kick();
-            });
-          },
-        };
-      })).catch((error: unknown) => {
-        options.onError?.(error, undefined);
-        return null;
-      })
+    ? leadership
+        .whileLeading(`process manager ${name}`, () =>
+          lifecycle.run(async () => {
+            if (!closed && !applying) start();
+            return {
+              close: () => {
+                applying = false;
+                stop.abort();
+                return lifecycle.run(async () => {
+                  if (!applying) await halt();
+                  following.kick();
+                });
+              },
+            };
+          }),
+        )
+        .catch((error: unknown) => {
+          options.onError?.(error, undefined);
+          return null;
+        })
     : null;
   if (!leadership) start();
 

@@ -33,7 +33,19 @@ describe('relay on a bus that keeps nothing across restarts', () => {
   it('publishes the whole log again at start, so consumers that missed events before a crash see them', async () => {
     const store = openSqliteEventStore({ file: ':memory:' });
     for (const n of [1, 2, 3]) {
-      await store.append(`thing-${n}`, [{ event_id: randomUUID(), type: 'ThingMade', data: { n }, metadata: { actor: { user_id: null, client_id: null }, correlation_id: 'c', causation_id: null }, occurred_at: new Date().toISOString() }], NO_STREAM);
+      await store.append(
+        `thing-${n}`,
+        [
+          {
+            event_id: randomUUID(),
+            type: 'ThingMade',
+            data: { n },
+            metadata: { actor: { user_id: null, client_id: null }, correlation_id: 'c', causation_id: null },
+            occurred_at: new Date().toISOString(),
+          },
+        ],
+        NO_STREAM,
+      );
     }
     // The checkpoint says everything was published (by the process that died).
     await store.checkpoints.save('relay-test', 3n);
@@ -76,7 +88,13 @@ describe('relay checkpoint', () => {
       },
     });
     const relay = startRelay({ context: 'test', eventStore: store, checkpoints, bus, log: pino({ level: 'silent' }) });
-    const event = (n: number) => ({ event_id: randomUUID(), type: 'ThingMade', data: { n }, metadata: { actor: { user_id: null, client_id: null }, correlation_id: 'c', causation_id: null }, occurred_at: new Date().toISOString() });
+    const event = (n: number) => ({
+      event_id: randomUUID(),
+      type: 'ThingMade',
+      data: { n },
+      metadata: { actor: { user_id: null, client_id: null }, correlation_id: 'c', causation_id: null },
+      occurred_at: new Date().toISOString(),
+    });
     await Promise.all(Array.from({ length: 100 }, (_, n) => store.append(`thing-${n}`, [event(n)], NO_STREAM)));
     await relay.waitFor(100n, 5_000);
     await relay.close();

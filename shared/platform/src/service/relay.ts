@@ -103,7 +103,7 @@ export function startRelay(options: {
   const unwatch = watchFollower({ context, kind: 'relay', name, lag: async () => (publishing ? lagBehind(eventStore, published) : null) });
   const reached = (position: bigint) => {
     if (position > published) published = position;
-    for (const w of waiters) if (w.position <= published) (waiters.delete(w), w.resolve());
+    for (const w of waiters) if (w.position <= published) waiters.delete(w), w.resolve();
   };
 
   // A bus that keeps nothing across restarts (the embedded one) gets the whole log again at start:
@@ -160,19 +160,21 @@ export function startRelay(options: {
     (err) => log.warn({ err, relay: name }, 'could not read the relay checkpoint; trying again'),
   );
   const role = leadership
-    ? leadership.whileLeading(`relay ${context}`, () => {
-      start();
-      return {
-        close: async () => {
-          publishing = false;
-          await halt();
-          following.kick();
-        },
-      };
-    }).catch((err: unknown) => {
-      log.error({ err, relay: name }, 'relay could not start');
-      return null;
-    })
+    ? leadership
+        .whileLeading(`relay ${context}`, () => {
+          start();
+          return {
+            close: async () => {
+              publishing = false;
+              await halt();
+              following.kick();
+            },
+          };
+        })
+        .catch((err: unknown) => {
+          log.error({ err, relay: name }, 'relay could not start');
+          return null;
+        })
     : null;
   if (!leadership) start();
 

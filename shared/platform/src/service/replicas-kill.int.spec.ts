@@ -11,7 +11,15 @@ import { openPostgresReadStore } from '../postgres/postgres-read-store.ts';
 import { contextSchema } from '../postgres/postgres-connection.ts';
 import { postgresListening, testPostgresUrl } from '../postgres/test-database.ts';
 import { openSqliteReadStore } from '../sqlite/sqlite-read-store.ts';
-import { applyCounter, AUDIT, COUNTED_PREFIX, COUNTERS, COUNTERS_PROJECTION, type AddReply, type CounterDoc } from '../testing/replica-context.ts';
+import {
+  applyCounter,
+  AUDIT,
+  COUNTED_PREFIX,
+  COUNTERS,
+  COUNTERS_PROJECTION,
+  type AddReply,
+  type CounterDoc,
+} from '../testing/replica-context.ts';
 import { openBus, platformConfig, PlatformEnv } from './adapters.ts';
 import { natsListening, testNatsUrl } from '../testing/listening.ts';
 import { findTsx } from '../testing/tsx.ts';
@@ -19,7 +27,10 @@ import { findTsx } from '../testing/tsx.ts';
 const natsUrl = testNatsUrl;
 
 const reachable = (await postgresListening()) && (await natsListening(natsUrl));
-if (!reachable) console.warn(`[skip] replicas under SIGKILL — needs ${testPostgresUrl} and ${natsUrl} (RENOPATH_TEST_POSTGRES_URL, RENOPATH_TEST_NATS_URL)`);
+if (!reachable)
+  console.warn(
+    `[skip] replicas under SIGKILL — needs ${testPostgresUrl} and ${natsUrl} (RENOPATH_TEST_POSTGRES_URL, RENOPATH_TEST_NATS_URL)`,
+  );
 
 const here = dirname(fileURLToPath(import.meta.url));
 const childScript = join(here, '..', 'testing', 'replica-child.ts');
@@ -44,7 +55,11 @@ const children: Child[] = [];
 
 function startChild(label: string): Child {
   // Its own process group: tsx runs the script in a grandchild, and the kill must reach it.
-  const proc = spawn(findTsx(here), [childScript, context, label], { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+  const proc = spawn(findTsx(here), [childScript, context, label], {
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
+  });
   let stdout = '';
   let stderr = '';
   proc.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
@@ -54,18 +69,26 @@ function startChild(label: string): Child {
   children.push(child);
   return child;
 }
-const state = (child: Child) => child.lines().filter((l) => l === 'leading' || l === 'following').at(-1);
+const state = (child: Child) =>
+  child
+    .lines()
+    .filter((l) => l === 'leading' || l === 'following')
+    .at(-1);
 async function ready(child: Child): Promise<void> {
-  await vi.waitFor(() => {
-    if (child.proc.exitCode !== null) throw new Error(`replica exited (${child.proc.exitCode})`);
-    expect(child.lines()).toContain('ready');
-    expect(state(child)).toBeDefined();
-  }, { timeout: 30_000, interval: 50 });
+  await vi.waitFor(
+    () => {
+      if (child.proc.exitCode !== null) throw new Error(`replica exited (${child.proc.exitCode})`);
+      expect(child.lines()).toContain('ready');
+      expect(state(child)).toBeDefined();
+    },
+    { timeout: 30_000, interval: 50 },
+  );
 }
 
 describe.skipIf(!reachable)('replicas of a context under SIGKILL (PostgreSQL, NATS)', () => {
   afterAll(async () => {
-    for (const c of children) if (c.proc.pid && c.proc.exitCode === null && c.proc.signalCode === null) process.kill(-c.proc.pid, 'SIGKILL');
+    for (const c of children)
+      if (c.proc.pid && c.proc.exitCode === null && c.proc.signalCode === null) process.kill(-c.proc.pid, 'SIGKILL');
     const admin = new pg.Client({ connectionString: testPostgresUrl });
     await admin.connect();
     await admin.query(`DROP SCHEMA IF EXISTS "${contextSchema(context)}" CASCADE`);
@@ -86,7 +109,11 @@ describe.skipIf(!reachable)('replicas of a context under SIGKILL (PostgreSQL, NA
     const platform = platformConfig(PlatformEnv.parse(env));
     const client = await openBus(platform, 'replica-kill-client');
     const published: string[] = [];
-    const observed = await client.consume(`${context}-observer`, { subjects: [`evt.${context}.>`] }, async (e) => void published.push(e.event_id));
+    const observed = await client.consume(
+      `${context}-observer`,
+      { subjects: [`evt.${context}.>`] },
+      async (e) => void published.push(e.event_id),
+    );
     const acked: AddReply[] = [];
     const streams = ['counter-1', 'counter-2', 'counter-3', 'counter-4', 'other-1'];
     let writing = true;
@@ -95,7 +122,9 @@ describe.skipIf(!reachable)('replicas of a context under SIGKILL (PostgreSQL, NA
     const writers = Array.from({ length: 4 }, async (_, w) => {
       for (let i = 0; writing; i++) {
         try {
-          acked.push(await client.request<AddReply>(`cmd.${context}.add`, { stream: streams[(w + i) % streams.length] }, { timeoutMs: 3_000 }));
+          acked.push(
+            await client.request<AddReply>(`cmd.${context}.add`, { stream: streams[(w + i) % streams.length] }, { timeoutMs: 3_000 }),
+          );
         } catch {
           failures += 1;
         }
@@ -133,13 +162,26 @@ describe.skipIf(!reachable)('replicas of a context under SIGKILL (PostgreSQL, NA
       const head = await eventStore.headPosition();
       // A batch's checkpoint is its last event, which may be a skipped one: at or past the last counted event.
       const lastCounted = logged.filter((e) => e.stream.startsWith(COUNTED_PREFIX)).at(-1)!.position;
-      await vi.waitFor(async () => expect(await readStore.loadCheckpoint(COUNTERS_PROJECTION)).toBeGreaterThanOrEqual(lastCounted), { timeout: 15_000, interval: 50 });
+      await vi.waitFor(async () => expect(await readStore.loadCheckpoint(COUNTERS_PROJECTION)).toBeGreaterThanOrEqual(lastCounted), {
+        timeout: 15_000,
+        interval: 50,
+      });
       const rebuilt = openSqliteReadStore({ file: ':memory:' });
-      const clean = runProjection({ name: COUNTERS_PROJECTION, eventStore, readStore: rebuilt, collections: [COUNTERS], streamPrefixes: [COUNTED_PREFIX], handle: (e, tx) => applyCounter(e, tx, 'rebuild'), leadership: null });
+      const clean = runProjection({
+        name: COUNTERS_PROJECTION,
+        eventStore,
+        readStore: rebuilt,
+        collections: [COUNTERS],
+        streamPrefixes: [COUNTED_PREFIX],
+        handle: (e, tx) => applyCounter(e, tx, 'rebuild'),
+        leadership: null,
+      });
       await clean.waitFor(head, 15_000);
       const strip = (docs: CounterDoc[]) => docs.map(({ n, event_ids }) => ({ n, event_ids }));
       const sort = [{ field: '_id', order: 'ASC' as const }];
-      expect(strip((await readStore.query<CounterDoc>(COUNTERS, { sort })).items)).toEqual(strip((await rebuilt.query<CounterDoc>(COUNTERS, { sort })).items));
+      expect(strip((await readStore.query<CounterDoc>(COUNTERS, { sort })).items)).toEqual(
+        strip((await rebuilt.query<CounterDoc>(COUNTERS, { sort })).items),
+      );
       await clean.close();
       await rebuilt.close();
 

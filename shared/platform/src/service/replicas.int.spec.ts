@@ -6,7 +6,17 @@ import { connect } from 'nats';
 import { runProjection } from '../projection-runner.ts';
 import { postgresListening, testPostgresUrl } from '../postgres/test-database.ts';
 import { openSqliteReadStore } from '../sqlite/sqlite-read-store.ts';
-import { applyCounter, AUDIT, COUNTED_PREFIX, COUNTERS, COUNTERS_PROJECTION, startReplica, type AddReply, type CounterDoc, type Replica } from '../testing/replica-context.ts';
+import {
+  applyCounter,
+  AUDIT,
+  COUNTED_PREFIX,
+  COUNTERS,
+  COUNTERS_PROJECTION,
+  startReplica,
+  type AddReply,
+  type CounterDoc,
+  type Replica,
+} from '../testing/replica-context.ts';
 import { openBus, platformConfig, PlatformEnv } from './adapters.ts';
 import { settleAcrossContexts } from './settlement.ts';
 import { natsListening, testNatsUrl } from '../testing/listening.ts';
@@ -14,7 +24,10 @@ import { natsListening, testNatsUrl } from '../testing/listening.ts';
 const natsUrl = testNatsUrl;
 
 const reachable = (await postgresListening()) && (await natsListening(natsUrl));
-if (!reachable) console.warn(`[skip] replicas over PostgreSQL and NATS — needs ${testPostgresUrl} and ${natsUrl} (RENOPATH_TEST_POSTGRES_URL, RENOPATH_TEST_NATS_URL)`);
+if (!reachable)
+  console.warn(
+    `[skip] replicas over PostgreSQL and NATS — needs ${testPostgresUrl} and ${natsUrl} (RENOPATH_TEST_POSTGRES_URL, RENOPATH_TEST_NATS_URL)`,
+  );
 
 const run = randomUUID().replaceAll('-', '').slice(0, 10);
 const context = `rep_${run}`;
@@ -64,7 +77,11 @@ describe.skipIf(!reachable)('two replicas of a context over PostgreSQL and NATS'
     // An observer of the bus, as another context would be: what the relay published, how often.
     const client = await openBus(platform, 'replica-client');
     const published: string[] = [];
-    const observed = await client.consume(`${context}-observer`, { subjects: [`evt.${context}.>`] }, async (e) => void published.push(e.event_id));
+    const observed = await client.consume(
+      `${context}-observer`,
+      { subjects: [`evt.${context}.>`] },
+      async (e) => void published.push(e.event_id),
+    );
     const acked: AddReply[] = [];
     const streams = ['counter-1', 'counter-2', 'counter-3', 'other-1'];
     const add = async (i: number) => {
@@ -86,23 +103,30 @@ describe.skipIf(!reachable)('two replicas of a context over PostgreSQL and NATS'
       const servedBy = new Set(acked.map((r) => r.replica));
       expect(servedBy).toEqual(new Set(['a', 'b']));
       // Settle (cross-context read your writes) is answered by the holder, which knows its relay and reactors.
-      expect(await settleAcrossContexts({ bus: client, contexts: [context], correlationId: acked.at(-1)!.event_id, timeoutMs: 10_000 })).toBe(true);
+      expect(
+        await settleAcrossContexts({ bus: client, contexts: [context], correlationId: acked.at(-1)!.event_id, timeoutMs: 10_000 }),
+      ).toBe(true);
       const before = (await a.runtime.storage.readStore.query<CounterDoc>(COUNTERS)).items;
       expect(before.flatMap((d) => d.applied_by).every((label) => label === 'a')).toBe(true);
       // Only the holder's relay published (counted before the bus's duplicate filter could hide a second one).
       expect(b.published).toEqual([]);
       expect(new Set(a.published).size).toBe(a.published.length);
       // The reactor (a durable consumer through runtime.bus) ran on the holder only.
-      await vi.waitFor(async () => expect((await a.runtime.storage.readStore.query(AUDIT)).total).toBe(40), { timeout: 10_000, interval: 20 });
+      await vi.waitFor(async () => expect((await a.runtime.storage.readStore.query(AUDIT)).total).toBe(40), {
+        timeout: 10_000,
+        interval: 20,
+      });
       const audited = (await a.runtime.storage.readStore.query<{ handled_by: string[] }>(AUDIT)).items;
       expect(new Set(audited.flatMap((d) => d.handled_by))).toEqual(new Set(['a']));
 
       // The holder's lease connection dies (as when its process is cut off from the server), under a write load.
       const admin = new pg.Client({ connectionString: testPostgresUrl });
       await admin.connect();
-      const load = Promise.all(Array.from({ length: 4 }, async (_, w) => {
-        for (let i = 0; i < 15; i++) await add(w * 100 + i);
-      }));
+      const load = Promise.all(
+        Array.from({ length: 4 }, async (_, w) => {
+          for (let i = 0; i < 15; i++) await add(w * 100 + i);
+        }),
+      );
       await new Promise((resolve) => setTimeout(resolve, 50));
       await admin.query('SELECT pg_terminate_backend($1)', [await leaseHolderPid(admin)]);
       await admin.end();
@@ -120,7 +144,15 @@ describe.skipIf(!reachable)('two replicas of a context over PostgreSQL and NATS'
       const logged = await eventStore.readAll();
       expect(new Set(logged.map((e) => e.event_id))).toEqual(new Set(acked.map((r) => r.event_id)));
       const rebuilt = openSqliteReadStore({ file: ':memory:' });
-      const clean = runProjection({ name: COUNTERS_PROJECTION, eventStore, readStore: rebuilt, collections: [COUNTERS], streamPrefixes: [COUNTED_PREFIX], handle: (e, tx) => applyCounter(e, tx, 'rebuild'), leadership: null });
+      const clean = runProjection({
+        name: COUNTERS_PROJECTION,
+        eventStore,
+        readStore: rebuilt,
+        collections: [COUNTERS],
+        streamPrefixes: [COUNTED_PREFIX],
+        handle: (e, tx) => applyCounter(e, tx, 'rebuild'),
+        leadership: null,
+      });
       await clean.waitFor(head, 10_000);
       const strip = (docs: CounterDoc[]) => docs.map(({ n, event_ids }) => ({ n, event_ids }));
       const views = (await readStore.query<CounterDoc>(COUNTERS, { sort: [{ field: '_id', order: 'ASC' }] })).items;
@@ -139,7 +171,9 @@ describe.skipIf(!reachable)('two replicas of a context over PostgreSQL and NATS'
       expect(new Set(published)).toEqual(new Set(logged.map((e) => e.event_id)));
       // Every event reached the reactor of whoever held the lease (at least once: a takeover may repeat one).
       await vi.waitFor(async () => expect((await readStore.query(AUDIT)).total).toBe(logged.length), { timeout: 15_000, interval: 50 });
-      expect(await settleAcrossContexts({ bus: client, contexts: [context], correlationId: acked.at(-1)!.event_id, timeoutMs: 10_000 })).toBe(true);
+      expect(
+        await settleAcrossContexts({ bus: client, contexts: [context], correlationId: acked.at(-1)!.event_id, timeoutMs: 10_000 }),
+      ).toBe(true);
 
       // A closing holder hands over at once: a takes the lease back and the views keep up.
       await b.close();

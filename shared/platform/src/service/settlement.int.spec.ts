@@ -18,15 +18,31 @@ afterEach(async () => {
 async function context(name: string, bus: Bus) {
   const eventStore = openSqliteEventStore({ file: ':memory:' });
   const settlement = new Settlement({ context: name, bus, eventStore, log });
-  const relay: Relay = startRelay({ context: name, eventStore, checkpoints: eventStore.checkpoints, bus, log, onPublished: settlement.onPublished });
+  const relay: Relay = startRelay({
+    context: name,
+    eventStore,
+    checkpoints: eventStore.checkpoints,
+    bus,
+    log,
+    onPublished: settlement.onPublished,
+  });
   settlement.attach(relay);
   const serving: Closeable = await settlement.serve();
   open.push(eventStore, relay, serving);
   const append = (stream: string, type: string, correlation_id: string) =>
-    eventStore.append(stream, [{
-      event_id: randomUUID(), type, data: {}, occurred_at: '2026-11-22T00:00:00.000Z',
-      metadata: { actor: { user_id: null, client_id: null }, correlation_id, causation_id: null },
-    }], ANY);
+    eventStore.append(
+      stream,
+      [
+        {
+          event_id: randomUUID(),
+          type,
+          data: {},
+          occurred_at: '2026-11-22T00:00:00.000Z',
+          metadata: { actor: { user_id: null, client_id: null }, correlation_id, causation_id: null },
+        },
+      ],
+      ANY,
+    );
   return { settlement, eventStore, append };
 }
 
@@ -39,17 +55,23 @@ describe('settling a request across contexts', () => {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
     const tracked = estates.settlement.reactor('estates-members', ['identity']);
-    open.push(await bus.consume('estates-members', { subjects: ['evt.identity.>'] }, async (event) => {
-      await gate;
-      await estates.append('estate-1', 'EstateMemberRemoved', event.metadata.correlation_id);
-      tracked.handled(event);
-    }));
+    open.push(
+      await bus.consume('estates-members', { subjects: ['evt.identity.>'] }, async (event) => {
+        await gate;
+        await estates.append('estate-1', 'EstateMemberRemoved', event.metadata.correlation_id);
+        tracked.handled(event);
+      }),
+    );
 
     const correlation = randomUUID();
     await identity.append('organization-1', 'OrganizationMemberRemoved', correlation);
     let settled: boolean | undefined;
-    const settling = settleAcrossContexts({ bus, contexts: ['identity', 'estates', 'reporting'], correlationId: correlation, timeoutMs: 5000 })
-      .then((ok) => (settled = ok));
+    const settling = settleAcrossContexts({
+      bus,
+      contexts: ['identity', 'estates', 'reporting'],
+      correlationId: correlation,
+      timeoutMs: 5000,
+    }).then((ok) => (settled = ok));
     await new Promise((r) => setTimeout(r, 150));
     expect(settled).toBeUndefined();
     release();
@@ -57,7 +79,10 @@ describe('settling a request across contexts', () => {
     expect(settled).toBe(true);
     // the cascade is there, and the estates context reports it for that correlation id
     expect((await estates.eventStore.readStream('estate-1')).map((e) => e.type)).toEqual(['EstateMemberRemoved']);
-    expect(await estates.settlement.settle({ correlation_id: correlation, after: {}, timeout_ms: 100 })).toEqual({ position: 1, complete: true });
+    expect(await estates.settlement.settle({ correlation_id: correlation, after: {}, timeout_ms: 100 })).toEqual({
+      position: 1,
+      complete: true,
+    });
   });
 
   it('gives up at the bound and says so, leaving the write in place', async () => {
@@ -83,7 +108,10 @@ describe('settling a request across contexts', () => {
     const correlation = randomUUID();
     await identity.append('user-1', 'UserUpdated', correlation);
     expect(await settleAcrossContexts({ bus, contexts: ['identity'], correlationId: correlation, timeoutMs: 1000 })).toBe(true);
-    expect(await identity.settlement.settle({ correlation_id: correlation, after: {}, timeout_ms: 100 })).toEqual({ position: 1, complete: true });
+    expect(await identity.settlement.settle({ correlation_id: correlation, after: {}, timeout_ms: 100 })).toEqual({
+      position: 1,
+      complete: true,
+    });
   });
 
   it('asks only the contexts a write can reach: its own and those consuming it, transitively', async () => {
@@ -96,7 +124,11 @@ describe('settling a request across contexts', () => {
     // A declared consumer is asked once it runs, never before.
     expect(contextsToSettle('cmd.renovations.add-item', [...running, 'reporting'])).toEqual(['renovations', 'reporting']);
     // A calculation job's workflow writes estates and renovations under the request's correlation id.
-    expect(contextsToSettle('cmd.calculations.create-trajectory-job', [...running, 'calculations'])).toEqual(['estates', 'renovations', 'calculations']);
+    expect(contextsToSettle('cmd.calculations.create-trajectory-job', [...running, 'calculations'])).toEqual([
+      'estates',
+      'renovations',
+      'calculations',
+    ]);
     expect(contextsToSettle('cmd.estates.update-estate', [...running, 'calculations'])).toEqual(['estates', 'renovations', 'calculations']);
     // A context the graph does not know rules nothing out.
     expect(contextsToSettle('cmd.planning.plan', running)).toEqual(running);
@@ -110,7 +142,14 @@ describe('settling a request across contexts', () => {
     const estates = await context('estates', bus);
     const correlation = randomUUID();
     await estates.append('estate-1', 'EstateUpdated', correlation);
-    expect(await settleAcrossContexts({ bus, contexts: contextsToSettle('cmd.estates.update-estate', ['identity', 'estates']), correlationId: correlation, timeoutMs: 1000 })).toBe(true);
+    expect(
+      await settleAcrossContexts({
+        bus,
+        contexts: contextsToSettle('cmd.estates.update-estate', ['identity', 'estates']),
+        correlationId: correlation,
+        timeoutMs: 1000,
+      }),
+    ).toBe(true);
     expect(new Set(asked)).toEqual(new Set(['qry.estates.settle']));
   });
 });

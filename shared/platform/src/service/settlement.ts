@@ -41,9 +41,7 @@ export class Settlement {
   private readonly reactors = new Map<string, { origins: Set<string>; handled: Map<string, number> }>();
   private relay: Relay | null = null;
 
-  constructor(
-    private readonly options: { context: string; bus: Bus; eventStore: EventStore; log: Logger; now?: () => number },
-  ) {}
+  constructor(private readonly options: { context: string; bus: Bus; eventStore: EventStore; log: Logger; now?: () => number }) {}
 
   /** The relay calls this for each event it has put on the bus. */
   readonly onPublished = (event: RecordedEvent): void => {

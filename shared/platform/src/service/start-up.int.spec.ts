@@ -26,7 +26,11 @@ describe('keepRunningOnUncaughtErrors', () => {
     `);
     expect(status, stderr).toBe(0);
     expect(lines).toEqual([
-      JSON.stringify({ level: 'error', msg: 'unhandled rejection in a background task; the process carries on', err: 'Error: nobody awaited this' }),
+      JSON.stringify({
+        level: 'error',
+        msg: 'unhandled rejection in a background task; the process carries on',
+        err: 'Error: nobody awaited this',
+      }),
       JSON.stringify({ level: 'error', msg: 'uncaught exception; the process carries on', err: 'Error: boom in a timer' }),
       'still running',
     ]);
@@ -40,7 +44,11 @@ describe('keepRunningOnUncaughtErrors', () => {
     `);
     expect(status).toBe(1);
     expect(lines).toEqual([
-      JSON.stringify({ level: 'fatal', msg: 'uncaught exception while starting; exiting', err: 'Error: the event store refused the connection' }),
+      JSON.stringify({
+        level: 'fatal',
+        msg: 'uncaught exception while starting; exiting',
+        err: 'Error: the event store refused the connection',
+      }),
     ]);
   });
 });

@@ -53,7 +53,7 @@ export class StreamStateCache {
     return this.entries.size;
   }
 
-  get<S>(fold: StreamFold<S>, stream: string): Folded<S> & { revision: bigint } | undefined {
+  get<S>(fold: StreamFold<S>, stream: string): (Folded<S> & { revision: bigint }) | undefined {
     const key = keyOf(fold, stream);
     const entry = this.entries.get(key);
     if (!entry) return undefined;
@@ -114,7 +114,13 @@ export function forgetFolded(store: EventStore, stream: string, fold: StreamFold
   caches.get(store)?.delete(fold, stream);
 }
 
-function evolveAndKeep<S>(cache: StreamStateCache, stream: string, fold: StreamFold<S>, start: Folded<S>, events: RecordedEvent[]): Folded<S> {
+function evolveAndKeep<S>(
+  cache: StreamStateCache,
+  stream: string,
+  fold: StreamFold<S>,
+  start: Folded<S>,
+  events: RecordedEvent[],
+): Folded<S> {
   let { state } = start;
   try {
     for (const event of events) state = fold.evolve(state, event);

@@ -28,10 +28,21 @@ const largest: Decider<Add, Added, { max: number }> = {
 };
 
 const context = (idempotency_key?: string): CommandContext => ({
-  metadata: { actor: { user_id: null, client_id: null }, correlation_id: 'c', causation_id: null, ...(idempotency_key ? { idempotency_key } : {}) },
+  metadata: {
+    actor: { user_id: null, client_id: null },
+    correlation_id: 'c',
+    causation_id: null,
+    ...(idempotency_key ? { idempotency_key } : {}),
+  },
   now: '2024-01-01T00:00:00.000Z',
 });
-const added = (n: number): NewEvent => ({ event_id: randomUUID(), type: 'Added', data: { n }, metadata: context().metadata, occurred_at: context().now });
+const added = (n: number): NewEvent => ({
+  event_id: randomUUID(),
+  type: 'Added',
+  data: { n },
+  metadata: context().metadata,
+  occurred_at: context().now,
+});
 const add = (n: number, max = 1000): Add => ({ type: 'Add', n, max });
 
 const opened: SqliteEventStore[] = [];
@@ -55,7 +66,10 @@ function watched() {
 }
 
 const wholeStream = async (store: EventStore, stream: string) =>
-  fold(tally, (await store.readStream(stream)).map((e) => ({ type: 'Added', data: e.data as { n: number } })));
+  fold(
+    tally,
+    (await store.readStream(stream)).map((e) => ({ type: 'Added', data: e.data as { n: number } })),
+  );
 
 describe('handleCommand on the stream state cache', () => {
   it('reads only the events stored after the state it folded last', async () => {
@@ -113,7 +127,9 @@ describe('handleCommand on the stream state cache', () => {
   it('lets 20 concurrent commands on one stream all land, retrying collisions after random pauses', async () => {
     const { store } = watched();
     await handleCommand(store, 'tally-busy', tally, add(0), context());
-    const results = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => handleCommand(store, 'tally-busy', tally, add(i + 1), context())));
+    const results = await Promise.allSettled(
+      Array.from({ length: 20 }, (_, i) => handleCommand(store, 'tally-busy', tally, add(i + 1), context())),
+    );
     expect(results.filter((r) => r.status === 'rejected').map((r) => String((r as PromiseRejectedResult).reason))).toEqual([]);
     expect(await wholeStream(store, 'tally-busy')).toEqual({ total: 210, count: 21 });
   });
@@ -123,7 +139,7 @@ describe('handleCommand on the stream state cache', () => {
     await handleCommand(store, 'tally-4', tally, add(7), context());
     await handleCommand(store, 'tally-4', tally, add(3), context());
     expect((await handleCommand(store, 'tally-4', largest, add(0), context())).state).toEqual({ max: 7 });
-    expect((await handleCommand(store, 'tally-4', tally, add(0, 0), context()).catch((e: unknown) => e))).toBeInstanceOf(DomainError);
+    expect(await handleCommand(store, 'tally-4', tally, add(0, 0), context()).catch((e: unknown) => e)).toBeInstanceOf(DomainError);
     expect((await handleCommand(store, 'tally-4', tally, add(1), context())).state).toEqual({ total: 11, count: 3 });
     expect((await handleCommand(store, 'tally-4', largest, add(0), context())).state).toEqual({ max: 7 });
   });

@@ -36,15 +36,27 @@ function parse(raw: string): DeliveredMail {
     value.replace(/=\?utf-8\?([QB])\?([^?]*)\?=\s*/gi, (_m, enc: string, text: string) =>
       enc.toUpperCase() === 'B'
         ? Buffer.from(text, 'base64').toString('utf8')
-        : Buffer.from(text.replace(/_/g, ' ').replace(/=([0-9A-F]{2})/gi, (_x, h: string) => String.fromCharCode(parseInt(h, 16))), 'latin1').toString('utf8'));
+        : Buffer.from(
+            text.replace(/_/g, ' ').replace(/=([0-9A-F]{2})/gi, (_x, h: string) => String.fromCharCode(parseInt(h, 16))),
+            'latin1',
+          ).toString('utf8'),
+    );
   const encoding = header('Content-Transfer-Encoding').toLowerCase();
   const bytes =
     encoding === 'quoted-printable'
-      ? Buffer.from(body.replace(/=\r\n/g, '').replace(/=([0-9A-F]{2})/gi, (_x, h: string) => String.fromCharCode(parseInt(h, 16))), 'latin1')
+      ? Buffer.from(
+          body.replace(/=\r\n/g, '').replace(/=([0-9A-F]{2})/gi, (_x, h: string) => String.fromCharCode(parseInt(h, 16))),
+          'latin1',
+        )
       : encoding === 'base64'
         ? Buffer.from(body, 'base64')
         : Buffer.from(body, 'utf8');
-  return { from: words(header('From')), to: words(header('To')), subject: words(header('Subject')), text: bytes.toString('utf8').replace(/\r\n/g, '\n') };
+  return {
+    from: words(header('From')),
+    to: words(header('To')),
+    subject: words(header('Subject')),
+    text: bytes.toString('utf8').replace(/\r\n/g, '\n'),
+  };
 }
 
 mailerContract('SMTP (nodemailer against a local smtp-server)', async (from) => {

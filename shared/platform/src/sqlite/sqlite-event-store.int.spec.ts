@@ -136,7 +136,10 @@ describe('SqliteEventStore', () => {
 
   it('at FULL, fails the appends whose fsync failed, and does not keep readers waiting for it', async () => {
     let fails = true;
-    const store = openSqliteEventStore({ file: join(dir, 'wal-sync-fails.db'), syncFile: (_fd, done) => done(fails ? new Error('EIO: the disk failed') : null) });
+    const store = openSqliteEventStore({
+      file: join(dir, 'wal-sync-fails.db'),
+      syncFile: (_fd, done) => done(fails ? new Error('EIO: the disk failed') : null),
+    });
     const event = newEvent();
     await expect(store.append('estate-1', [event], NO_STREAM)).rejects.toThrow(/EIO/);
     // Stored all the same, with its durability unknown: readers are not left waiting for it.

@@ -243,7 +243,8 @@ const ROW = Symbol('row');
 
 function lazyJson(key: 'data' | 'metadata'): PropertyDescriptor {
   // The first read or write turns the accessor into a plain property holding the value.
-  const settle = (target: object, value: unknown) => Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  const settle = (target: object, value: unknown) =>
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
   return {
     enumerable: true,
     configurable: true,
@@ -393,7 +394,9 @@ class GroupCommit {
   private readonly fullSync: Database.Statement | null;
   /** Set when FULL's fsync is made off the thread (WalSync): the connection then commits at NORMAL. */
   private readonly walSync: WalSync | null;
-  private readonly commit: Database.Transaction<(runs: Array<() => unknown>) => Array<{ ok: true; value: unknown } | { ok: false; error: unknown }>>;
+  private readonly commit: Database.Transaction<
+    (runs: Array<() => unknown>) => Array<{ ok: true; value: unknown } | { ok: false; error: unknown }>
+  >;
 
   constructor(
     private readonly db: Database.Database,
@@ -502,7 +505,12 @@ class GroupCommit {
    * hear of the failure (a retry under the same idempotency key finds what was stored), and readers
    * go on as after any commit instead of waiting for an fsync that will not come.
    */
-  private settle(group: GroupCommit['pending'], outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }>, lazy: boolean, syncFailure: Error | null): void {
+  private settle(
+    group: GroupCommit['pending'],
+    outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }>,
+    lazy: boolean,
+    syncFailure: Error | null,
+  ): void {
     outcomes.forEach((outcome, i) => outcome.ok && group[i]!.committed?.(outcome.value));
     // Subscriptions are woken for events, not for a group of checkpoints alone.
     if (!lazy) this.onCommitted();
@@ -544,7 +552,13 @@ export class SqliteEventStore implements EventStore {
     this.pollIntervalMs = options.pollIntervalMs ?? 200;
     this.bell = bellOf(options.file === ':memory:' || options.file === '' ? options.file : resolvePath(options.file));
     const onDisk = options.file !== ':memory:' && options.file !== '';
-    this.writes = new GroupCommit(this.db, options.synchronous ?? 'FULL', () => this.bell.ring(this), onDisk ? `${this.db.name}-wal` : undefined, options.syncFile);
+    this.writes = new GroupCommit(
+      this.db,
+      options.synchronous ?? 'FULL',
+      () => this.bell.ring(this),
+      onDisk ? `${this.db.name}-wal` : undefined,
+      options.syncFile,
+    );
     // The store's checkpoints share its connection, so a relay's checkpoint joins the appends' commit.
     this.checkpoints = new SqliteCheckpointStore(this.db, false, this.writes);
     this.statements = {
@@ -561,9 +575,7 @@ export class SqliteEventStore implements EventStore {
         `SELECT ${COLUMNS} FROM events WHERE stream = ? AND revision >= ? ORDER BY revision LIMIT ?`,
       ),
       dataVersion: this.db.prepare<[], { data_version: bigint }>('PRAGMA data_version'),
-      readAll: this.db.prepare<[bigint, number], EventRow>(
-        `SELECT ${COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`,
-      ),
+      readAll: this.db.prepare<[bigint, number], EventRow>(`SELECT ${COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`),
       head: this.db.prepare<[], { head: bigint | null }>('SELECT max(position) AS head FROM events'),
       keyed: this.db.prepare<[string, string], { next_revision: bigint; position: bigint }>(
         'SELECT next_revision, position FROM idempotent_appends WHERE idempotency_key = ? AND stream = ?',
@@ -571,7 +583,14 @@ export class SqliteEventStore implements EventStore {
       recordKey: this.db.prepare('INSERT INTO idempotent_appends (idempotency_key, stream, next_revision, position) VALUES (?, ?, ?, ?)'),
     };
     this.appendTransaction = this.db.transaction(
-      (stream: string, events: NewEvent[], expected: ExpectedRevision, key: string | undefined, rows: EventRow[], idsFirst: boolean): AppendResult => {
+      (
+        stream: string,
+        events: NewEvent[],
+        expected: ExpectedRevision,
+        key: string | undefined,
+        rows: EventRow[],
+        idsFirst: boolean,
+      ): AppendResult => {
         // The key is looked up inside the write lock: of two racing appends under one key, the second sees the first.
         const earlier = key === undefined ? undefined : this.statements.keyed.get(key, stream);
         if (earlier) return { next_revision: earlier.next_revision, position: earlier.position };
@@ -630,7 +649,13 @@ export class SqliteEventStore implements EventStore {
    * not match, or when `idsFirst` (an insert failed on a unique id). Appends carry new ids but for a
    * retry, and the lookup was a query per append.
    */
-  private appendInTransaction(stream: string, events: NewEvent[], expected: ExpectedRevision, rows: EventRow[], idsFirst: boolean): AppendResult {
+  private appendInTransaction(
+    stream: string,
+    events: NewEvent[],
+    expected: ExpectedRevision,
+    rows: EventRow[],
+    idsFirst: boolean,
+  ): AppendResult {
     const ids = events.map((e) => e.event_id);
     if (new Set(ids).size !== ids.length) {
       throw new EventIdConflictError(stream, ids, 'the same event id appears twice in one append');
@@ -656,7 +681,6 @@ export class SqliteEventStore implements EventStore {
     if (events.length === 0) position = this.statements.head.get()?.head ?? 0n;
     return { next_revision: revision, position };
   }
-
 
   async readStream(stream: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
     this.assertOpen();
@@ -861,9 +885,7 @@ export class SqliteCheckpointStore implements CheckpointStore {
     // On its own connection (a CLI's), a save is durable when it resolves, as it always was.
     this.lazy = writes !== undefined;
     this.writes = writes ?? new GroupCommit(db, 'FULL');
-    this.loadStatement = db.prepare<[string], { position: bigint }>(
-      'SELECT position FROM consumer_checkpoints WHERE consumer = ?',
-    );
+    this.loadStatement = db.prepare<[string], { position: bigint }>('SELECT position FROM consumer_checkpoints WHERE consumer = ?');
     this.saveStatement = db.prepare<[string, bigint]>(
       'INSERT INTO consumer_checkpoints (consumer, position) VALUES (?, ?) ON CONFLICT (consumer) DO UPDATE SET position = excluded.position',
     );

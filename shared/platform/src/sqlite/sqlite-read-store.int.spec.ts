@@ -32,7 +32,7 @@ describe('SqliteReadStore', () => {
     await store.close();
   });
 
-  it('serves repeated reads from memory yet sees every commit: its own at once, another connection\'s soon', async () => {
+  it("serves repeated reads from memory yet sees every commit: its own at once, another connection's soon", async () => {
     const file = join(dir, 'cache.db');
     const store = openSqliteReadStore({ file });
     await store.transaction((tx) => tx.put('orgs', 'o1', { name: 'v1' }));
@@ -55,7 +55,7 @@ describe('SqliteReadStore', () => {
     await store.close();
   });
 
-  it('sees another connection\'s commit even when one of its own follows before the next check', async () => {
+  it("sees another connection's commit even when one of its own follows before the next check", async () => {
     const file = join(dir, 'cache-then-own.db');
     const store = openSqliteReadStore({ file });
     await store.transaction((tx) => tx.put('orgs', 'o1', { name: 'mine' }));
@@ -76,10 +76,12 @@ describe('SqliteReadStore', () => {
       kept = tx;
     });
     await expect(kept.put('orgs', 'late', { name: 'late' })).rejects.toThrow(/already finished/);
-    await expect(store.transaction(async (tx) => {
-      kept = tx;
-      throw new Error('abandon');
-    })).rejects.toThrow('abandon');
+    await expect(
+      store.transaction(async (tx) => {
+        kept = tx;
+        throw new Error('abandon');
+      }),
+    ).rejects.toThrow('abandon');
     await expect(kept.get('orgs', 'late')).rejects.toThrow(/already finished/);
     await expect(kept.saveCheckpoint('p', 1n)).rejects.toThrow(/already finished/);
     // The next transaction is untouched by the stale handle.
@@ -117,13 +119,17 @@ describe('SqliteReadStore', () => {
       INSERT INTO checkpoints VALUES ('jobs', 42);
     `);
     const put = old.prepare('INSERT INTO documents VALUES (?, ?, ?)');
-    for (let i = 0; i < 50; i++) put.run('jobs', `j${String(i).padStart(2, '0')}`, JSON.stringify({ status: i % 2 ? 'RUNNING' : 'FINISHED', pad: 'x'.repeat(3000) }));
+    for (let i = 0; i < 50; i++)
+      put.run('jobs', `j${String(i).padStart(2, '0')}`, JSON.stringify({ status: i % 2 ? 'RUNNING' : 'FINISHED', pad: 'x'.repeat(3000) }));
     old.close();
 
     const store = openSqliteReadStore({ file });
     expect(await store.loadCheckpoint('jobs')).toBe(42n);
     expect(await store.get('jobs', 'j07')).toMatchObject({ status: 'RUNNING' });
-    const running = await store.query<{ status: string }>('jobs', { filter: { status: 'RUNNING' }, sort: [{ field: '_id', order: 'ASC' }] });
+    const running = await store.query<{ status: string }>('jobs', {
+      filter: { status: 'RUNNING' },
+      sort: [{ field: '_id', order: 'ASC' }],
+    });
     expect(running.total).toBe(25);
     await store.transaction((tx) => tx.put('jobs', 'j07', { status: 'FINISHED' }));
     expect((await store.query('jobs', { filter: { status: 'RUNNING' } })).total).toBe(24);
@@ -134,7 +140,9 @@ describe('SqliteReadStore', () => {
     expect(sql).not.toMatch(/WITHOUT ROWID/i);
     expect(check.prepare('SELECT count(*) AS n FROM documents').get()).toEqual({ n: 50 });
     // The status index is now the jobs collection's own (partial): writes to other collections skip it.
-    const indexes = check.prepare<[], { name: string; sql: string }>("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND name LIKE 'documents_by_%'").all();
+    const indexes = check
+      .prepare<[], { name: string; sql: string }>("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND name LIKE 'documents_by_%'")
+      .all();
     expect(indexes).toHaveLength(1);
     expect(indexes[0]!.sql).toMatch(/json_extract\(doc, '\$\."status"'\)\) WHERE collection = 'jobs'$/);
     check.close();
@@ -157,7 +165,9 @@ describe('SqliteReadStore', () => {
     expect((await reopened.query('members', { filter: { status: { $in: ['RUNNING', 'DONE'] } } })).total).toBe(1);
     await reopened.close();
     const check = new Database(file, { readonly: true });
-    const indexes = check.prepare<[], { sql: string }>("SELECT sql FROM sqlite_master WHERE type = 'index' AND name LIKE 'documents_by_%' ORDER BY sql").all();
+    const indexes = check
+      .prepare<[], { sql: string }>("SELECT sql FROM sqlite_master WHERE type = 'index' AND name LIKE 'documents_by_%' ORDER BY sql")
+      .all();
     expect(indexes.map((i) => i.sql.replace(/documents_by_[0-9a-f]+/, 'I'))).toEqual([
       `CREATE INDEX I ON documents (json_extract(doc, '$."status"')) WHERE collection = 'jobs'`,
       `CREATE INDEX I ON documents (json_extract(doc, '$."status"')) WHERE collection = 'members'`,

@@ -1,14 +1,6 @@
 import { createHash } from 'node:crypto';
 import Database from 'better-sqlite3';
-import type {
-  FieldCondition,
-  Filter,
-  QueryOptions,
-  QueryResult,
-  ReadStore,
-  ReadStoreTx,
-  Scalar,
-} from '../ports/read-store.ts';
+import type { FieldCondition, Filter, QueryOptions, QueryResult, ReadStore, ReadStoreTx, Scalar } from '../ports/read-store.ts';
 import { Mutex } from '../internal/async.ts';
 import { freezeImmutable } from '../internal/reply.ts';
 import { checkpointInBackground } from './background-checkpoints.ts';
@@ -53,7 +45,11 @@ type SqlValue = string | number | bigint | null;
  */
 function migrateDocumentsTable(db: Database.Database): void {
   // Expression indexes over every collection (before they were partial): queries make partial ones.
-  const indexes = db.prepare<[], { name: string; sql: string }>("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'documents' AND name LIKE 'documents_by_%'").all();
+  const indexes = db
+    .prepare<[], { name: string; sql: string }>(
+      "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'documents' AND name LIKE 'documents_by_%'",
+    )
+    .all();
   for (const index of indexes) if (!/\bWHERE\b/i.test(index.sql)) db.exec(`DROP INDEX IF EXISTS "${index.name}"`);
   const table = db.prepare<[], { sql: string }>("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'documents'").get();
   if (!table || !/WITHOUT\s+ROWID/i.test(table.sql)) return;
@@ -187,9 +183,7 @@ function prepareWriterStatements(db: Database.Database) {
       'INSERT INTO documents (collection, id, doc) VALUES (?, ?, ?) ON CONFLICT (collection, id) DO UPDATE SET doc = excluded.doc',
     ),
     delete: db.prepare<[string, string]>('DELETE FROM documents WHERE collection = ? AND id = ?'),
-    deleteCollections: db.prepare<[string]>(
-      'DELETE FROM documents WHERE collection IN (SELECT value FROM json_each(?))',
-    ),
+    deleteCollections: db.prepare<[string]>('DELETE FROM documents WHERE collection IN (SELECT value FROM json_each(?))'),
     saveCheckpoint: db.prepare<[string, bigint]>(
       'INSERT INTO checkpoints (projection, position) VALUES (?, ?) ON CONFLICT (projection) DO UPDATE SET position = excluded.position',
     ),
@@ -441,12 +435,20 @@ export class SqliteReadStore implements ReadStore {
     const { limit, offset } = pageWindow(options);
     const orderParams: SqlValue[] = [];
     const order = compileOrder(options.sort, orderParams);
-    const rows = this.prepared<{ doc: string }>(db, `SELECT doc FROM ${from} WHERE ${where.sql} ORDER BY ${order} LIMIT ? OFFSET ?`)
-      .all(...where.params, ...orderParams, limit, offset);
+    const rows = this.prepared<{ doc: string }>(db, `SELECT doc FROM ${from} WHERE ${where.sql} ORDER BY ${order} LIMIT ? OFFSET ?`).all(
+      ...where.params,
+      ...orderParams,
+      limit,
+      offset,
+    );
     // Unpaged, the rows are every match: counting them again would be a second scan.
-    const total = options.pageSize === undefined
-      ? rows.length
-      : Number(this.prepared<{ total: bigint }>(db, `SELECT count(*) AS total FROM ${from} WHERE ${where.sql}`).get(...where.params)?.total ?? 0n);
+    const total =
+      options.pageSize === undefined
+        ? rows.length
+        : Number(
+            this.prepared<{ total: bigint }>(db, `SELECT count(*) AS total FROM ${from} WHERE ${where.sql}`).get(...where.params)?.total ??
+              0n,
+          );
     return { items: rows.map((r) => JSON.parse(r.doc) as T), total };
   }
 
@@ -465,14 +467,17 @@ export class SqliteReadStore implements ReadStore {
     for (const [field, cond] of Object.entries(filter ?? {})) {
       // By value and not null: `IS NULL` and booleans (matched on their JSON type) do not use it,
       // nor an empty `$in`, which matches nothing (SQLite finds no plan that uses an index for it).
-      const byValue = cond === null || typeof cond !== 'object' ? cond !== null && typeof cond !== 'boolean' : '$in' in cond && cond.$in.length > 0;
+      const byValue =
+        cond === null || typeof cond !== 'object' ? cond !== null && typeof cond !== 'boolean' : '$in' in cond && cond.$in.length > 0;
       if (field === '_id' || !byValue) continue;
       const key = `${collection}\u0000${field}`;
       let name = this.indexes.get(key);
       if (name === undefined) {
         if (this.db.inTransaction) continue;
         name = `documents_by_${createHash('sha256').update(key).digest('hex').slice(0, 16)}`;
-        this.db.exec(`CREATE INDEX IF NOT EXISTS ${name} ON documents (${indexExpression(field)}) WHERE collection = ${collectionLiteral(collection)}`);
+        this.db.exec(
+          `CREATE INDEX IF NOT EXISTS ${name} ON documents (${indexExpression(field)}) WHERE collection = ${collectionLiteral(collection)}`,
+        );
         this.indexes.set(key, name);
       }
       first ??= name;

@@ -63,7 +63,7 @@ export function busContract(name: string, open: BusFactory): void {
         expect(payload.name).toBe('Home');
       });
 
-      it('hands the request\'s headers to the handler beside its payload, and none when it has none', async () => {
+      it("hands the request's headers to the handler beside its payload, and none when it has none", async () => {
         const bus = await openBus();
         const subject = `cmd.${uniqueName('ctx')}.Traced`;
         await track(bus.handle(subject, async (payload, _s, headers) => ({ payload, headers: headers ?? null })));
@@ -116,8 +116,28 @@ export function busContract(name: string, open: BusFactory): void {
 
       // NATS carries at most 1 MiB in a message; an organization's list of estates is several times that.
       for (const [what, count, make] of [
-        ['5,000 estates', 5_000, (i: number) => ({ id: randomUUID(), name: `Estate ${i}`, address: { street: 'Kerkstraat', number: String(i), zip_code: '9000', city: 'Gent', country: 'BE' }, habitable_space_m2: 100 + (i % 90), notes: 'x'.repeat(600) })],
-        ['3,000 renovation items', 3_000, (i: number) => ({ id: randomUUID(), renovation_component_type: 'HEAT_PUMP_AIR_WATER', count: 1 + (i % 3), price: { excl_vat: 12_000 + i, vat: 0.06 }, description: 'y'.repeat(900) })],
+        [
+          '5,000 estates',
+          5_000,
+          (i: number) => ({
+            id: randomUUID(),
+            name: `Estate ${i}`,
+            address: { street: 'Kerkstraat', number: String(i), zip_code: '9000', city: 'Gent', country: 'BE' },
+            habitable_space_m2: 100 + (i % 90),
+            notes: 'x'.repeat(600),
+          }),
+        ],
+        [
+          '3,000 renovation items',
+          3_000,
+          (i: number) => ({
+            id: randomUUID(),
+            renovation_component_type: 'HEAT_PUMP_AIR_WATER',
+            count: 1 + (i % 3),
+            price: { excl_vat: 12_000 + i, vat: 0.06 },
+            description: 'y'.repeat(900),
+          }),
+        ],
       ] as const) {
         it(`returns a reply far over 1 MiB whole: ${what}`, { timeout: 30_000 }, async () => {
           const bus = await openBus();
@@ -215,10 +235,12 @@ export function busContract(name: string, open: BusFactory): void {
         let release!: () => void;
         const gate = new Promise<void>((r) => (release = r));
         const handled: EventEnvelope[] = [];
-        await track(bus.consume(name, { subjects: [`evt.${ctx}.A`] }, async (e) => {
-          await gate;
-          handled.push(e);
-        }));
+        await track(
+          bus.consume(name, { subjects: [`evt.${ctx}.A`] }, async (e) => {
+            await gate;
+            handled.push(e);
+          }),
+        );
         await bus.publish(`evt.${ctx}.B`, envelope(`evt.${ctx}.B`));
         await vi.waitFor(async () => expect(await bus.isCaughtUp(name)).toBe(true), DELIVERY);
         await bus.publish(`evt.${ctx}.A`, envelope(`evt.${ctx}.A`));
@@ -317,7 +339,9 @@ export function busContract(name: string, open: BusFactory): void {
       it('delivers an event far over 1 MiB whole, and drops its re-publish', { timeout: 30_000 }, async () => {
         const bus = await openBus();
         const ctx = uniqueName('ctx');
-        const large = envelope(`evt.${ctx}.A`, { items: Array.from({ length: 3_000 }, (_, i) => ({ id: randomUUID(), note: 'z'.repeat(900), i })) });
+        const large = envelope(`evt.${ctx}.A`, {
+          items: Array.from({ length: 3_000 }, (_, i) => ({ id: randomUUID(), note: 'z'.repeat(900), i })),
+        });
         const small = envelope(`evt.${ctx}.A`, { n: 1 });
         const received: EventEnvelope[] = [];
         await track(bus.consume(uniqueName('consumer'), { subjects: [`evt.${ctx}.A`] }, async (e) => void received.push(e)));

@@ -63,7 +63,9 @@ export function eventStoreContract(name: string, open: EventStoreFactory, option
         expect(result.next_revision).toBe(1n);
         const stored = await store.readStream(stream);
         expect(stored.map((e) => e.revision)).toEqual([0n, 1n]);
-        expect(stored.map(({ event_id, type, data, metadata, occurred_at }) => ({ event_id, type, data, metadata, occurred_at }))).toEqual(events);
+        expect(stored.map(({ event_id, type, data, metadata, occurred_at }) => ({ event_id, type, data, metadata, occurred_at }))).toEqual(
+          events,
+        );
         expect(stored.every((e) => e.stream === stream)).toBe(true);
         expect(stored[1]!.position).toBe(result.position);
         expect(stored[0]!.position).toBeLessThan(stored[1]!.position);
@@ -287,7 +289,12 @@ export function eventStoreContract(name: string, open: EventStoreFactory, option
         const [s1, s2] = [uniqueName('estate'), uniqueName('estate')];
         const before = await store.headPosition();
         const appended: NewEvent[] = [];
-        for (const [stream, expected] of [[s1, NO_STREAM], [s2, NO_STREAM], [s1, exact(0n)], [s2, exact(0n)]] as const) {
+        for (const [stream, expected] of [
+          [s1, NO_STREAM],
+          [s2, NO_STREAM],
+          [s1, exact(0n)],
+          [s2, exact(0n)],
+        ] as const) {
           const event = newEvent();
           appended.push(event);
           await store.append(stream, [event], expected);

@@ -13,7 +13,12 @@ export interface LedgerEntry {
 }
 
 export async function projectLedger(event: RecordedEvent, tx: ReadStoreTx): Promise<void> {
-  const entry = (await tx.get<LedgerEntry>(LEDGER_COLLECTION, event.stream)) ?? { stream: event.stream, events: 0, balance: 0, last_revision: -1 };
+  const entry = (await tx.get<LedgerEntry>(LEDGER_COLLECTION, event.stream)) ?? {
+    stream: event.stream,
+    events: 0,
+    balance: 0,
+    last_revision: -1,
+  };
   await tx.put<LedgerEntry>(LEDGER_COLLECTION, event.stream, {
     stream: event.stream,
     events: entry.events + 1,

@@ -50,7 +50,11 @@ export function mailerContract(name: string, open: MailerFactory): void {
       const to = `${uniqueName('many')}@buyer.example`;
       for (const n of [1, 2, 3]) await mailer.send({ to, subject: `message ${n}`, text: `body ${n}` });
       const got = (await delivered()).filter((m) => m.to === to);
-      expect(got.map((m) => [m.subject, m.text.trim()])).toEqual([['message 1', 'body 1'], ['message 2', 'body 2'], ['message 3', 'body 3']]);
+      expect(got.map((m) => [m.subject, m.text.trim()])).toEqual([
+        ['message 1', 'body 1'],
+        ['message 2', 'body 2'],
+        ['message 3', 'body 3'],
+      ]);
     });
   });
 }

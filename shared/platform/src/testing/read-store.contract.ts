@@ -106,7 +106,10 @@ export function readStoreContract(name: string, open: ReadStoreFactory): void {
       it('sorts on several fields, ascending and descending', async () => {
         const { store, collection } = await seeded();
         const result = await store.query<Estate>(collection, {
-          sort: [{ field: 'year', order: 'DESC' }, { field: 'owner.city', order: 'ASC' }],
+          sort: [
+            { field: 'year', order: 'DESC' },
+            { field: 'owner.city', order: 'ASC' },
+          ],
         });
         const expected = [...ESTATES].sort((a, b) => b.year - a.year || compare(a.owner.city, b.owner.city));
         expect(idsOf(result.items)).toEqual(idsOf(expected));

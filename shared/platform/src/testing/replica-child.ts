@@ -11,7 +11,12 @@ import { startReplica } from './replica-context.ts';
 const [context, label] = process.argv.slice(2);
 if (!context || !label) throw new Error('usage: replica-child.ts <context> <label>');
 
-const replica = await startReplica(platformConfig(PlatformEnv.parse(process.env)), context, label, pino({ level: 'warn' }, pino.destination(2)));
+const replica = await startReplica(
+  platformConfig(PlatformEnv.parse(process.env)),
+  context,
+  label,
+  pino({ level: 'warn' }, pino.destination(2)),
+);
 process.stdout.write('ready\n');
 let leading: boolean | null = null;
 setInterval(() => {

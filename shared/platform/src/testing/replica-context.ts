@@ -35,7 +35,11 @@ export interface AddReply {
 
 export async function applyCounter(event: RecordedEvent, tx: ReadStoreTx, label: string): Promise<void> {
   const doc = (await tx.get<CounterDoc>(COUNTERS, event.stream)) ?? { n: 0, event_ids: [], applied_by: [] };
-  await tx.put(COUNTERS, event.stream, { n: doc.n + 1, event_ids: [...doc.event_ids, event.event_id], applied_by: [...doc.applied_by, label] });
+  await tx.put(COUNTERS, event.stream, {
+    n: doc.n + 1,
+    event_ids: [...doc.event_ids, event.event_id],
+    applied_by: [...doc.applied_by, label],
+  });
 }
 
 export interface Replica {
@@ -77,13 +81,19 @@ export async function startReplica(platform: PlatformConfig, context: string, la
   const served = await runtime.bus.handle(`cmd.${context}.add`, async (payload): Promise<AddReply> => {
     const { stream } = payload as { stream: string };
     const event_id = randomUUID();
-    const result = await eventStore.append(stream, [{
-      event_id,
-      type: 'Added',
-      data: {},
-      metadata: { actor: { user_id: null, client_id: null }, correlation_id: event_id, causation_id: null },
-      occurred_at: new Date().toISOString(),
-    }], ANY);
+    const result = await eventStore.append(
+      stream,
+      [
+        {
+          event_id,
+          type: 'Added',
+          data: {},
+          metadata: { actor: { user_id: null, client_id: null }, correlation_id: event_id, causation_id: null },
+          occurred_at: new Date().toISOString(),
+        },
+      ],
+      ANY,
+    );
     if (!stream.startsWith(COUNTED_PREFIX)) return { replica: label, event_id, position: Number(result.position), n: null };
     await projection.waitFor(result.position, 10_000);
     const doc = await readStore.get<CounterDoc>(COUNTERS, stream);

@@ -20,7 +20,13 @@ const GAS_APPLIANCES = ['HEAT_PUMP_HYBRID', 'CONDENSING_BOILER'];
 const BIOMASS = ['PELLET_BOILER'];
 const FLATS = new Set(['APARTMENT', 'DUPLEX', 'STUDIO']);
 const bare = (level: string | undefined) => level === 'NONE' || level === 'LIGHT';
-const FLOOR_FIELDS = ['basement_type', 'solid_ground_floor_insulation_type', 'floor_above_basement_insulation_type', 'basement_ceiling_surface', 'basement_ceiling_height'] as const;
+const FLOOR_FIELDS = [
+  'basement_type',
+  'solid_ground_floor_insulation_type',
+  'floor_above_basement_insulation_type',
+  'basement_ceiling_surface',
+  'basement_ceiling_height',
+] as const;
 
 /** Every rule the plan breaks, in words (empty: an advisor would sign it). */
 function findings(home: PropertyDescription, plan: TrajectoryPlan): string[] {
@@ -33,14 +39,20 @@ function findings(home: PropertyDescription, plan: TrajectoryPlan): string[] {
   const house = home.estate_type === undefined || !FLATS.has(home.estate_type);
 
   // 1. Every poor element gets its measure (or the plan says why not).
-  if (house && home.roof_type !== 'FLAT' && bare(home.inclined_roof_insulation_type) && !stepOf('ROOF')) out.push('bare pitched roof not insulated');
-  if (house && home.roof_type === 'FLAT' && bare(home.flat_roof_insulation_type) && !stepOf('ROOF')) out.push('bare flat roof not insulated');
-  if (home.estate_type === 'PENTHOUSE' && bare(home.flat_roof_insulation_type ?? home.inclined_roof_insulation_type) && !stepOf('ROOF')) out.push('penthouse roof not insulated');
-  if (bare(home.outer_wall_insulation_type) && home.has_cavity_wall_insulation !== true && !stepOf('WALLS')) out.push('bare walls not insulated');
-  if ((home.window_glazing_type === 'SINGLE_GLAZING' || home.window_glazing_type === 'DOUBLE_GLAZING') && !stepOf('WINDOWS')) out.push('old glazing kept');
+  if (house && home.roof_type !== 'FLAT' && bare(home.inclined_roof_insulation_type) && !stepOf('ROOF'))
+    out.push('bare pitched roof not insulated');
+  if (house && home.roof_type === 'FLAT' && bare(home.flat_roof_insulation_type) && !stepOf('ROOF'))
+    out.push('bare flat roof not insulated');
+  if (home.estate_type === 'PENTHOUSE' && bare(home.flat_roof_insulation_type ?? home.inclined_roof_insulation_type) && !stepOf('ROOF'))
+    out.push('penthouse roof not insulated');
+  if (bare(home.outer_wall_insulation_type) && home.has_cavity_wall_insulation !== true && !stepOf('WALLS'))
+    out.push('bare walls not insulated');
+  if ((home.window_glazing_type === 'SINGLE_GLAZING' || home.window_glazing_type === 'DOUBLE_GLAZING') && !stepOf('WINDOWS'))
+    out.push('old glazing kept');
   const floorLevel = home.basement_type === 'NONE' ? home.solid_ground_floor_insulation_type : home.floor_above_basement_insulation_type;
   if (house && floorLevel !== undefined && bare(floorLevel) && !stepOf('FLOOR')) out.push('bare floor not insulated');
-  if (['NONE', 'SYSTEM_A', 'SYSTEM_B'].includes(home.ventilation_type ?? 'NONE') && !stepOf('VENTILATION')) out.push('no ventilation system planned');
+  if (['NONE', 'SYSTEM_A', 'SYSTEM_B'].includes(home.ventilation_type ?? 'NONE') && !stepOf('VENTILATION'))
+    out.push('no ventilation system planned');
   for (const element of ['ROOF', 'WALLS', 'WINDOWS', 'FLOOR', 'VENTILATION', 'HEAT_GENERATOR', 'HOT_WATER', 'SOLAR_PANELS']) {
     if (!accounted(element)) out.push(`${element} neither treated nor explained in left_out`);
   }
@@ -54,11 +66,21 @@ function findings(home: PropertyDescription, plan: TrajectoryPlan): string[] {
   }
   // Each step costs what it really takes: the oil tank's removal, low-temperature emitters in an old home, Wallonia's audit logement.
   if (home.heating_type === 'FUEL_OIL' && !stepOf('OIL_TANK')) out.push('oil tank left in place');
-  const waterPump = ['HEAT_PUMP_AIR_WATER', 'HEAT_PUMP_GEOTHERMAL', 'HEAT_PUMP_HYBRID'].includes(stepOf('HEAT_GENERATOR')?.renovation_component_type ?? '');
-  const radiators = home.heat_emitter_type === 'RADIATORS' || (home.heat_emitter_type === undefined && ['GAS', 'FUEL_OIL', 'PROPANE'].includes(home.heating_type ?? ''));
-  if (waterPump && radiators && home.year_built < PLANNER_DATA.emitters.radiators_built_before && !stepOf('HEAT_EMITTERS')) out.push('heat pump on old high-temperature radiators');
+  const waterPump = ['HEAT_PUMP_AIR_WATER', 'HEAT_PUMP_GEOTHERMAL', 'HEAT_PUMP_HYBRID'].includes(
+    stepOf('HEAT_GENERATOR')?.renovation_component_type ?? '',
+  );
+  const radiators =
+    home.heat_emitter_type === 'RADIATORS' ||
+    (home.heat_emitter_type === undefined && ['GAS', 'FUEL_OIL', 'PROPANE'].includes(home.heating_type ?? ''));
+  if (waterPump && radiators && home.year_built < PLANNER_DATA.emitters.radiators_built_before && !stepOf('HEAT_EMITTERS'))
+    out.push('heat pump on old high-temperature radiators');
   const works = steps.flatMap((s) => s.supporting_works.map((w) => w.renovation_component_type));
-  if (plan.region === 'WALLONIA' && steps.some((s) => ['WALLS', 'WINDOWS', 'FLOOR', 'HEAT_GENERATOR'].includes(s.element)) && !works.includes('HOUSING_AUDIT')) out.push('Walloon works without the audit logement their primes need');
+  if (
+    plan.region === 'WALLONIA' &&
+    steps.some((s) => ['WALLS', 'WINDOWS', 'FLOOR', 'HEAT_GENERATOR'].includes(s.element)) &&
+    !works.includes('HOUSING_AUDIT')
+  )
+    out.push('Walloon works without the audit logement their primes need');
 
   // 2. Phases in the advisor's order; no envelope step after a heat generator; panels last, after the roof.
   const order = steps.map((s) => PHASES.indexOf(s.phase));
@@ -70,15 +92,20 @@ function findings(home: PropertyDescription, plan: TrajectoryPlan): string[] {
   if (pv >= 0 && indexOf('ROOF') > pv) out.push('solar panels before the roof');
 
   // 3. The cheapest adequate variant: the cavity filled where it can be; no exterior insulation of a Brussels street facade.
-  if (home.has_cavity_wall === true && home.cavity_wall_width === 'EQUAL_OR_MORE_THAN_5_CM' && home.has_cavity_wall_insulation !== true
-    && stepOf('WALLS')?.renovation_component_type !== 'CAVITY_WALL_INSULATION') {
+  if (
+    home.has_cavity_wall === true &&
+    home.cavity_wall_width === 'EQUAL_OR_MORE_THAN_5_CM' &&
+    home.has_cavity_wall_insulation !== true &&
+    stepOf('WALLS')?.renovation_component_type !== 'CAVITY_WALL_INSULATION'
+  ) {
     out.push(`fillable cavity insulated as ${stepOf('WALLS')?.renovation_component_type ?? 'nothing'}`);
   }
   if (plan.region === 'BRUSSELS' && types.includes('EXTERIOR_WALL_INSULATION')) out.push('exterior insulation on a Brussels facade');
   // A Dutch house stands over a crawl space unless the client says otherwise: its floor is insulated from below, and the plan says it assumed so.
   const floorDescribed = FLOOR_FIELDS.some((f) => home[f] !== undefined);
   if (plan.region === 'NETHERLANDS' && house && !floorDescribed && stepOf('FLOOR')) {
-    if (stepOf('FLOOR')!.renovation_component_type !== 'CRAWL_SPACE_FLOOR_INSULATION') out.push(`undescribed Dutch floor insulated as ${stepOf('FLOOR')!.renovation_component_type}`);
+    if (stepOf('FLOOR')!.renovation_component_type !== 'CRAWL_SPACE_FLOOR_INSULATION')
+      out.push(`undescribed Dutch floor insulated as ${stepOf('FLOOR')!.renovation_component_type}`);
     else if (!plan.assumptions.some((a) => a.includes('crawl space'))) out.push('crawl space assumed without saying so');
   }
   // Adequate, not luxurious: HR++ windows (glass alone only in renewed frames), system C, an air-to-water heat pump in a home with water heating.
@@ -86,9 +113,19 @@ function findings(home: PropertyDescription, plan: TrajectoryPlan): string[] {
   if (windows && !/_HR$/.test(windows)) out.push(`windows: ${windows} where HR++ is adequate`);
   if (windows === 'GLAZING_REPLACEMENT_HR' && home.has_renewed_window_frames !== true) out.push('new glass in old frames');
   const ventilation = stepOf('VENTILATION')?.renovation_component_type;
-  if (ventilation && ventilation !== 'VENTILATION_SYSTEM_C' && !(home.air_tightness_v50 !== undefined && home.air_tightness_v50 <= 6)) out.push(`${ventilation} without a measured airtight envelope`);
-  if (['GAS', 'FUEL_OIL', 'PROPANE'].includes(home.heating_type ?? '') && stepOf('HEAT_GENERATOR')?.renovation_component_type === 'HEAT_PUMP_GEOTHERMAL') out.push('ground-source heat pump where air-to-water is adequate');
-  if (home.attic_usage === 'NOT_USED' && home.roof_type === 'INCLINED' && stepOf('ROOF') && stepOf('ROOF')!.renovation_component_type !== 'ATTIC_FLOOR_INSULATION') {
+  if (ventilation && ventilation !== 'VENTILATION_SYSTEM_C' && !(home.air_tightness_v50 !== undefined && home.air_tightness_v50 <= 6))
+    out.push(`${ventilation} without a measured airtight envelope`);
+  if (
+    ['GAS', 'FUEL_OIL', 'PROPANE'].includes(home.heating_type ?? '') &&
+    stepOf('HEAT_GENERATOR')?.renovation_component_type === 'HEAT_PUMP_GEOTHERMAL'
+  )
+    out.push('ground-source heat pump where air-to-water is adequate');
+  if (
+    home.attic_usage === 'NOT_USED' &&
+    home.roof_type === 'INCLINED' &&
+    stepOf('ROOF') &&
+    stepOf('ROOF')!.renovation_component_type !== 'ATTIC_FLOOR_INSULATION'
+  ) {
     out.push('unused attic: slopes insulated instead of the attic floor');
   }
 
@@ -116,10 +153,12 @@ function findings(home: PropertyDescription, plan: TrajectoryPlan): string[] {
   const band = PLANNER_DATA.cost_band;
   const perM2 = plan.totals.estimated_cost / home.habitable_space_m2;
   if (perM2 > band.max_eur_per_m2) out.push(`cost ${Math.round(perM2)} EUR/m2 above ${band.max_eur_per_m2}`);
-  if (steps.filter((s) => ENVELOPE.has(s.element)).length >= 3 && perM2 < band.min_eur_per_m2) out.push(`cost ${Math.round(perM2)} EUR/m2 below ${band.min_eur_per_m2}`);
+  if (steps.filter((s) => ENVELOPE.has(s.element)).length >= 3 && perM2 < band.min_eur_per_m2)
+    out.push(`cost ${Math.round(perM2)} EUR/m2 below ${band.min_eur_per_m2}`);
 
   // 8. Honest words: each step names its element's reason and the label after it.
-  for (const s of steps) if (!s.rationale.includes(`label ${s.epc_label_after} after this step`)) out.push(`step ${s.order} does not state its label`);
+  for (const s of steps)
+    if (!s.rationale.includes(`label ${s.epc_label_after} after this step`)) out.push(`step ${s.order} does not state its label`);
   return out;
 }
 
@@ -140,8 +179,13 @@ describe('the advisor suite: plans an accredited energy advisor would sign', () 
   it('the checks catch the plans of the issue (a label bought with equipment, a pellet boiler, an outside-insulated cavity)', () => {
     const home = cases.find((c) => c.id === 'FL_1930_TERRACED')!.property;
     const plan = planTrajectory(home, { year: YEAR });
-    const labelBought: TrajectoryPlan = { ...plan, steps: plan.steps.filter((s) => ['HEAT_GENERATOR', 'SOLAR_PANELS'].includes(s.element)) };
-    expect(findings(home, labelBought)).toEqual(expect.arrayContaining(['old glazing kept', 'bare walls not insulated', 'no ventilation system planned']));
+    const labelBought: TrajectoryPlan = {
+      ...plan,
+      steps: plan.steps.filter((s) => ['HEAT_GENERATOR', 'SOLAR_PANELS'].includes(s.element)),
+    };
+    expect(findings(home, labelBought)).toEqual(
+      expect.arrayContaining(['old glazing kept', 'bare walls not insulated', 'no ventilation system planned']),
+    );
     const dutch = cases.find((c) => c.id === 'NL_1930_ROW')!.property;
     const dutchPlan = planTrajectory(dutch, { year: YEAR });
     const pellet: TrajectoryPlan = {
