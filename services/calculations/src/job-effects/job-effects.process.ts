@@ -31,6 +31,17 @@ export interface JobEffects {
   process: ProcessManager;
 }
 
+/** Whether estates still shows the estate to the job's actor (a 4xx: gone or no longer theirs; anything else is asked again later). */
+async function estateStillThere(call: EstateCall, estate_id: string): Promise<boolean> {
+  try {
+    await call(EstatesSubjects.getEstate, { params: { estate_id } });
+    return true;
+  } catch (err) {
+    if (err instanceof DomainError && err.status < 500) return false;
+    throw err;
+  }
+}
+
 /**
  * The job-effects process manager: on `CalculationJobPlanned`, the plan's writes in the estates and
  * renovations contexts (the estate as filled, the roofs the steps need, the renovation, the quality
@@ -111,6 +122,11 @@ export function startJobEffects(options: JobEffectsOptions): JobEffects {
       });
     } catch (err) {
       await recordingQuality.catch(() => undefined);
+      // Renovations answers 404 for an estate its copy has not seen yet (after an outage, say): estates,
+      // which owns the estate, says whether it is gone. If estates still shows it, this is a lag: try again.
+      if (err instanceof DomainError && err.status === 404 && (await estateStillThere(call, estate_id))) {
+        throw new Error('renovations has not seen the estate yet; trying again');
+      }
       // What renovations refuses on the data (or the estate gone, the actor no longer a writer) fails the job.
       if (err instanceof DomainError && err.status < 500) {
         await options.fail(
