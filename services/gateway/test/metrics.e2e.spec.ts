@@ -108,6 +108,10 @@ describe('GET /metrics', () => {
   });
 
   it('counts the webhook delivery by outcome', async () => {
+    // The receiver has the call before the service has its answer and records the outcome.
+    await expect
+      .poll(async () => total(await scrape(), 'renopath_webhook_deliveries_total', { outcome: 'delivered' }), { timeout: 30_000 })
+      .toBe(received);
     const all = await scrape();
     expect(total(all, 'renopath_webhook_deliveries_total', { outcome: 'delivered' })).toBe(received);
     expect(total(all, 'renopath_webhook_deliveries_total', { outcome: 'gave_up' })).toBe(0);
