@@ -88,7 +88,11 @@ export async function subscribe(options: SubscribeOptions): Promise<{ close(): P
     async close() {
       await messages.close();
       await running;
-      await nc.close();
+      // Drain, not close: the last acknowledgements reach the server, and the server has dropped this
+      // connection's pull requests before close resolves. After a bare close, an event published at once
+      // can still go to the old request, and wait out the acknowledgement timeout (30 s) before a
+      // restarted subscriber gets it.
+      await nc.drain();
     },
   };
 }
