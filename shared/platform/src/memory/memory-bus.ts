@@ -230,6 +230,14 @@ export class MemoryBus implements Bus {
     if (this.log.length % TRIM_EVERY === 0) this.trim();
   }
 
+  /**
+   * How many events the bus holds: those a durable consumer started now, or one that is behind, would
+   * still be handed. It grows with the slowest durable's lag and stays bounded when nobody consumes.
+   */
+  get retainedEvents(): number {
+    return this.log.length;
+  }
+
   private get end(): number {
     return this.base + this.log.length;
   }
