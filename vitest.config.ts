@@ -135,7 +135,9 @@ export default defineConfig({
     // Two cores on CI machines: keep worker count low so int/e2e suites with real servers do not starve.
     maxWorkers: 2,
     projects: [
-      { extends: true, test: { name: 'unit', include: shape('unit') } },
+      // Unit files hold no servers, timers or globals between them: one module graph per worker instead of
+      // one per file (the import is most of their time: 116 s of a 129 s run, 24 s of 39 s shared).
+      { extends: true, test: { name: 'unit', include: shape('unit'), isolate: false } },
       { extends: true, test: { name: 'int', include: shape('int') } },
       {
         extends: true,
