@@ -15,8 +15,7 @@ export interface Ready {
  */
 export async function startBenchServer(env: Record<string, string> = {}): Promise<{ server: ChildProcess; ready: Ready }> {
   const server = fork(fileURLToPath(new URL('./gateway-server.ts', import.meta.url)), {
-    // BENCH_PROFILE_DIR=<dir>: the server writes a V8 CPU profile per thread there when it stops.
-    execArgv: ['--import', 'tsx', ...(process.env['BENCH_PROFILE_DIR'] ? ['--cpu-prof', `--cpu-prof-dir=${process.env['BENCH_PROFILE_DIR']}`] : [])],
+    execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     env: { ...process.env, ...env },
   });
