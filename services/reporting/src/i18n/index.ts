@@ -106,7 +106,11 @@ export function formatPercent(language: ReportLanguage, percent: number, maximum
 export function formatDate(language: ReportLanguage, date: string | Date): string {
   const value = typeof date === 'string' ? new Date(date) : date;
   if (Number.isNaN(value.getTime())) return String(date);
-  return new Intl.DateTimeFormat(localeOf(language), { dateStyle: 'long', timeZone: TIME_ZONE }).format(value);
+  const locale = localeOf(language);
+  const parts = new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: TIME_ZONE }).formatToParts(value);
+  // French writes the first of the month as an ordinal ("1er juillet"); Intl gives the cardinal.
+  const firstAsOrdinal = locale.startsWith('fr');
+  return parts.map((p) => (firstAsOrdinal && p.type === 'day' && p.value === '1' ? '1er' : p.value)).join('');
 }
 
 export function isReportLanguage(value: unknown): value is ReportLanguage {

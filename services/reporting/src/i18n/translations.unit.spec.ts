@@ -71,6 +71,10 @@ describe('locale formats', () => {
   it('writes dates and percentages the way each language does', () => {
     expect(formatDate('nl-BE', '2026-03-14T10:30:00Z')).toBe('14 maart 2026');
     expect(formatDate('fr-BE', '2026-03-14T10:30:00Z')).toBe('14 mars 2026');
+    // The first of the month is an ordinal in French, and only in French.
+    expect(formatDate('fr-BE', '2026-07-01T10:00:00Z')).toBe('1er juillet 2026');
+    expect(formatDate('fr-BE', '2026-07-11T10:00:00Z')).toBe('11 juillet 2026');
+    expect(formatDate('nl-BE', '2026-07-01T10:00:00Z')).toBe('1 juli 2026');
     expect(formatDate('en', '2026-03-14T10:30:00Z')).toBe('14 March 2026');
     // Late evening UTC is already the next day in Belgium.
     expect(formatDate('nl-NL', '2026-03-14T23:30:00Z')).toBe('15 maart 2026');
