@@ -1,21 +1,68 @@
 import { EstatesSubjects } from './estates.ts';
 import { IdentitySubjects } from './service.ts';
 
+const identity = (...types: string[]) => types.map((type) => `evt.identity.${type}`);
+const estates = (...types: string[]) => types.map((type) => `evt.estates.${type}`);
+
 /**
- * Who listens to whom (issue 9): for each context, the contexts whose events it consumes
- * (`evt.<origin>.*`). A write's effects can only reach the origin's consumers, their consumers and so
- * on, so the gateway's read-your-writes settle asks those and no one else. Keep it equal to the
- * `bus.consume(...)` subjects in services/<context>/src: a consumer left out here is not waited for,
- * one too many costs settle requests (and through WORKFLOW_COMMANDS, more contexts). A context that is
- * not running (not in the gateway's RENOPATH_CONTEXTS) is never asked, nor passes a write on.
+ * Every durable consumer of another context's events, by name (`<context>-<what>`, the name the bus
+ * keeps its position under: it must not change, or the consumer would start again from the first
+ * event), with the subjects it follows. Each reactor opens its consumer from here (`eventConsumer`),
+ * and the settle graph below is derived from it, so the two cannot disagree.
+ */
+export const EVENT_CONSUMERS = {
+  'estates-directory': identity('OrganizationMemberAdded', 'OrganizationMemberRemoved'),
+  'estates-estate-invitation': identity('OrganizationMemberInvited'),
+  'estates-member-activation': identity('OrganizationMemberAdded'),
+  'estates-organization-members': identity('OrganizationMemberRemoved'),
+  'estates-member-details': identity('UserUpdated'),
+  'renovations-identity': identity('OrganizationMemberAdded', 'OrganizationMemberRemoved', 'UserUpdated'),
+  'renovations-estates': ['evt.estates.>'],
+  'calculations-identity': identity('OrganizationMemberAdded', 'OrganizationMemberRemoved'),
+  'calculations-estates': estates(
+    'EstateCreated',
+    'EstateUpdated',
+    'EstateDeleted',
+    'EstateMemberAdded',
+    'EstateMemberActivated',
+    'EstateMemberRemoved',
+  ),
+  'reporting-identity': ['evt.identity.>'],
+  'reporting-estates': ['evt.estates.>'],
+  'reporting-renovations': ['evt.renovations.>'],
+  'reporting-calculations': ['evt.calculations.>'],
+} as const satisfies Record<string, readonly string[]>;
+
+export type EventConsumerName = keyof typeof EVENT_CONSUMERS;
+
+/** `evt.estates.>` -> `estates`. */
+const originOf = (subject: string): string => subject.split('.')[1]!;
+
+/** A consumer's subjects, and the contexts they come from (what the settlement tracks it for). */
+export function eventConsumer(name: EventConsumerName): { subjects: string[]; origins: string[] } {
+  const subjects = [...EVENT_CONSUMERS[name]];
+  return { subjects, origins: [...new Set(subjects.map(originOf))] };
+}
+
+/** The other contexts whose events a context's consumers follow. */
+function originsConsumedBy(context: string): string[] {
+  const names = (Object.keys(EVENT_CONSUMERS) as EventConsumerName[]).filter((name) => name.startsWith(`${context}-`));
+  return [...new Set(names.flatMap((name) => eventConsumer(name).origins))].filter((origin) => origin !== context);
+}
+
+/**
+ * Who listens to whom, derived from EVENT_CONSUMERS: for each context, the contexts whose events it
+ * consumes. A write's effects can only reach the origin's consumers, their consumers and so on, so
+ * the gateway's read-your-writes settle asks those and no one else. A context that is not running
+ * (not in the gateway's RENOPATH_CONTEXTS) is never asked, nor passes a write on.
  */
 export const EVENT_CONSUMPTION = {
-  identity: [],
-  estates: ['identity'],
-  renovations: ['identity', 'estates'],
-  calculations: ['identity', 'estates'],
-  reporting: ['identity', 'estates', 'renovations', 'calculations'],
-} as const satisfies Record<string, readonly string[]>;
+  identity: originsConsumedBy('identity'),
+  estates: originsConsumedBy('estates'),
+  renovations: originsConsumedBy('renovations'),
+  calculations: originsConsumedBy('calculations'),
+  reporting: originsConsumedBy('reporting'),
+} satisfies Record<string, readonly string[]>;
 
 /**
  * Commands whose handler sends a command to another context on the request path, with the same

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Bus, Closeable, ReadStore } from '@renopath/platform';
 import type { Settlement } from '@renopath/platform/service/settlement.ts';
-import { IdentityEvents, type MemberType } from '@renopath/contracts';
+import { IdentityEvents, type MemberType, eventConsumer } from '@renopath/contracts';
 
 /** Durable consumer name: it must not change, or the bus would start a new consumer from the beginning. */
 export const IDENTITY_CONSUMER = 'calculations-identity';
@@ -24,8 +24,8 @@ export const roleKey = (organization_id: string, user_id: string) => `${organiza
  */
 export function startRolesReactor(options: { bus: Bus; readStore: ReadStore; log: Logger; settlement?: Settlement }): Promise<Closeable> {
   const { bus, readStore, log } = options;
-  const tracked = options.settlement?.reactor(IDENTITY_CONSUMER, ['identity']);
-  const subjects = ['OrganizationMemberAdded', 'OrganizationMemberRemoved'].map((type) => `evt.identity.${type}`);
+  const { subjects, origins } = eventConsumer(IDENTITY_CONSUMER);
+  const tracked = options.settlement?.reactor(IDENTITY_CONSUMER, origins);
   return bus.consume(IDENTITY_CONSUMER, { subjects }, async (envelope) => {
     if (envelope.type === 'OrganizationMemberAdded') {
       const parsed = IdentityEvents.OrganizationMemberAdded.safeParse(envelope.data);

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Bus, Closeable, ReadStore } from '@renopath/platform';
 import type { Settlement } from '@renopath/platform/service/settlement.ts';
-import { EstateEvents } from '@renopath/contracts';
+import { EstateEvents, eventConsumer } from '@renopath/contracts';
 
 /** Durable consumer name: it must not change, or the bus would start a new consumer from the beginning. */
 export const ESTATES_CONSUMER = 'calculations-estates';
@@ -47,15 +47,8 @@ export function startEstateDirectoryReactor(options: {
   settlement?: Settlement;
 }): Promise<Closeable> {
   const { bus, readStore, log } = options;
-  const tracked = options.settlement?.reactor(ESTATES_CONSUMER, ['estates']);
-  const subjects = [
-    'EstateCreated',
-    'EstateUpdated',
-    'EstateDeleted',
-    'EstateMemberAdded',
-    'EstateMemberActivated',
-    'EstateMemberRemoved',
-  ].map((t) => `evt.estates.${t}`);
+  const { subjects, origins } = eventConsumer(ESTATES_CONSUMER);
+  const tracked = options.settlement?.reactor(ESTATES_CONSUMER, origins);
   return bus.consume(ESTATES_CONSUMER, { subjects }, async (envelope) => {
     if (envelope.type === 'EstateMemberAdded' || envelope.type === 'EstateMemberActivated' || envelope.type === 'EstateMemberRemoved') {
       const parsed = EstateEvents[envelope.type].safeParse(envelope.data);

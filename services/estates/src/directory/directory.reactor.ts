@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Bus, Closeable, ReadStore } from '@renopath/platform';
 import type { Settlement } from '@renopath/platform/service/settlement.ts';
-import { IdentityEvents, type MemberType } from '@renopath/contracts';
+import { IdentityEvents, type MemberType, eventConsumer } from '@renopath/contracts';
 
 /** Durable consumer name: it must not change, or the bus would start a new consumer from the beginning. */
 export const DIRECTORY_CONSUMER = 'estates-directory';
@@ -34,8 +34,8 @@ export function startDirectoryReactor(options: {
   settlement?: Settlement;
 }): Promise<Closeable> {
   const { bus, readStore, log } = options;
-  const tracked = options.settlement?.reactor(DIRECTORY_CONSUMER, ['identity']);
-  const subjects = ['OrganizationMemberAdded', 'OrganizationMemberRemoved'].map((type) => `evt.identity.${type}`);
+  const { subjects, origins } = eventConsumer(DIRECTORY_CONSUMER);
+  const tracked = options.settlement?.reactor(DIRECTORY_CONSUMER, origins);
   return bus.consume(DIRECTORY_CONSUMER, { subjects }, async (envelope) => {
     try {
       if (envelope.type === 'OrganizationMemberAdded') {

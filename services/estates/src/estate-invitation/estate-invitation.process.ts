@@ -3,7 +3,7 @@ import type { Bus, Closeable, EventEnvelope, EventStore } from '@renopath/platfo
 import { fold, handleCommand } from '@renopath/platform/service/decider.ts';
 import { reactionContext } from '@renopath/platform/service/handler-kit.ts';
 import type { Settlement } from '@renopath/platform/service/settlement.ts';
-import { IdentityEvents } from '@renopath/contracts';
+import { IdentityEvents, eventConsumer } from '@renopath/contracts';
 import { parseEstateEvent } from '../estate/estate.events.ts';
 import { estateDecider, estateStream } from '../estate/estate.decider.ts';
 
@@ -30,8 +30,9 @@ export function startEstateInvitationProcess(options: {
   settlement?: Settlement;
 }): Promise<Closeable> {
   const { bus, eventStore, log, now, settle } = options;
-  const tracked = options.settlement?.reactor(ESTATE_INVITATION_CONSUMER, ['identity']);
-  return bus.consume(ESTATE_INVITATION_CONSUMER, { subjects: ['evt.identity.OrganizationMemberInvited'] }, async (event: EventEnvelope) => {
+  const { subjects, origins } = eventConsumer(ESTATE_INVITATION_CONSUMER);
+  const tracked = options.settlement?.reactor(ESTATE_INVITATION_CONSUMER, origins);
+  return bus.consume(ESTATE_INVITATION_CONSUMER, { subjects }, async (event: EventEnvelope) => {
     const parsed = IdentityEvents.OrganizationMemberInvited.safeParse(event.data);
     if (!parsed.success) {
       log.error({ err: parsed.error, event_id: event.event_id }, 'identity event does not match its contract; skipped');

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Bus, Closeable, EventEnvelope, ReadStore } from '@renopath/platform';
 import type { Settlement } from '@renopath/platform/service/settlement.ts';
-import { IdentityEvents } from '@renopath/contracts';
+import { IdentityEvents, eventConsumer } from '@renopath/contracts';
 import { C, type MembershipDoc } from '../estate-views/estate-views.projection.ts';
 
 /** Durable consumer name: it must not change, or the bus would start a new consumer from the beginning. */
@@ -22,8 +22,9 @@ export function startMemberDetailsReactor(options: {
   settlement?: Settlement;
 }): Promise<Closeable> {
   const { bus, readStore, updateMember } = options;
-  const tracked = options.settlement?.reactor(MEMBER_DETAILS_CONSUMER, ['identity']);
-  return bus.consume(MEMBER_DETAILS_CONSUMER, { subjects: ['evt.identity.UserUpdated'] }, async (event) => {
+  const { subjects, origins } = eventConsumer(MEMBER_DETAILS_CONSUMER);
+  const tracked = options.settlement?.reactor(MEMBER_DETAILS_CONSUMER, origins);
+  return bus.consume(MEMBER_DETAILS_CONSUMER, { subjects }, async (event) => {
     // Parsed with the contract (the place where an upcaster goes); a malformed event would be redelivered
     // forever, so it is logged and passed over.
     const parsed = IdentityEvents.UserUpdated.safeParse(event.data);

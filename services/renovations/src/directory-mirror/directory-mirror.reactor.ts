@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Bus, Closeable, ReadStore } from '@renopath/platform';
 import type { Settlement } from '@renopath/platform/service/settlement.ts';
-import { IdentityEvents, type MemberType } from '@renopath/contracts';
+import { IdentityEvents, type MemberType, eventConsumer } from '@renopath/contracts';
 
 /** Durable consumer name: it must not change, or the bus would start a new consumer from the beginning. */
 export const IDENTITY_CONSUMER = 'renovations-identity';
@@ -38,8 +38,8 @@ export function startDirectoryMirrorReactor(options: {
   settlement?: Settlement;
 }): Promise<Closeable> {
   const { bus, readStore, log } = options;
-  const tracked = options.settlement?.reactor(IDENTITY_CONSUMER, ['identity']);
-  const subjects = ['OrganizationMemberAdded', 'OrganizationMemberRemoved', 'UserUpdated'].map((type) => `evt.identity.${type}`);
+  const { subjects, origins } = eventConsumer(IDENTITY_CONSUMER);
+  const tracked = options.settlement?.reactor(IDENTITY_CONSUMER, origins);
   return bus.consume(IDENTITY_CONSUMER, { subjects }, async (envelope) => {
     const apply = async () => {
       switch (envelope.type) {

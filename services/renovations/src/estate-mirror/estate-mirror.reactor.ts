@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Bus, Closeable, EventEnvelope, ReadStore } from '@renopath/platform';
 import type { Settlement } from '@renopath/platform/service/settlement.ts';
-import { EstateEvents, type EstateEvent, type EstateEventType } from '@renopath/contracts';
+import { EstateEvents, type EstateEvent, type EstateEventType, eventConsumer } from '@renopath/contracts';
 import { applyEstateEvent, type Snapshot } from './estate-mirror.ts';
 
 /** Durable consumer name: it must not change, or the bus would start a new consumer from the beginning. */
@@ -41,8 +41,9 @@ export function startEstateMirrorReactor(options: {
   cascade(envelope: EventEnvelope, event: EstateEvent, snapshot: Snapshot): Promise<void>;
 }): Promise<Closeable> {
   const { bus, readStore, log, cascade } = options;
-  const tracked = options.settlement?.reactor(ESTATES_CONSUMER, ['estates']);
-  return bus.consume(ESTATES_CONSUMER, { subjects: ['evt.estates.>'] }, async (envelope) => {
+  const { subjects, origins } = eventConsumer(ESTATES_CONSUMER);
+  const tracked = options.settlement?.reactor(ESTATES_CONSUMER, origins);
+  return bus.consume(ESTATES_CONSUMER, { subjects }, async (envelope) => {
     const schema = EstateEvents[envelope.type as EstateEventType];
     const parsed = schema?.safeParse(envelope.data);
     if (parsed && !parsed.success) {

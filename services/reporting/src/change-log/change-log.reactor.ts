@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { Bus, Closeable, EventEnvelope, ReadStore, ReadStoreTx } from '@renopath/platform';
 import type { Settlement } from '@renopath/platform/service/settlement.ts';
 import { readShared } from '@renopath/platform/service/handler-kit.ts';
-import { EstateEvents, RenovationEvents, type EstateEventType, type RenovationEventType } from '@renopath/contracts';
+import { EstateEvents, RenovationEvents, type EstateEventType, type RenovationEventType, eventConsumer } from '@renopath/contracts';
 
 /** Durable consumer names: they must not change, or the bus would start new consumers from the beginning. */
 export const RENOVATIONS_CONSUMER = 'reporting-renovations';
@@ -64,8 +64,9 @@ export function startRenovationsChangeReactor(options: {
   settlement?: Settlement;
 }): Promise<Closeable> {
   const { bus, readStore, log } = options;
-  const tracked = options.settlement?.reactor(RENOVATIONS_CONSUMER, ['renovations']);
-  return bus.consume(RENOVATIONS_CONSUMER, { subjects: ['evt.renovations.>'] }, async (envelope) => {
+  const { subjects, origins } = eventConsumer(RENOVATIONS_CONSUMER);
+  const tracked = options.settlement?.reactor(RENOVATIONS_CONSUMER, origins);
+  return bus.consume(RENOVATIONS_CONSUMER, { subjects }, async (envelope) => {
     const change = changeOf(envelope);
     if (change) await recordChange(readStore, change.key, change.at);
     else if (envelope.type in RenovationEvents)

@@ -10,6 +10,7 @@ import {
   type CalculationJobEventType,
   type EstateEvent,
   type EstateEventType,
+  eventConsumer,
 } from '@renopath/contracts';
 import { changeOf, recordChangeIn } from '../change-log/change-log.reactor.ts';
 import { applyEstateEvent } from './estate-copy.ts';
@@ -64,8 +65,9 @@ export interface AgencyDoc {
 /** Estates events: the change log (is_outdated) and the referral page's copy of the estate and its token. */
 export function startEstatesReactor(options: { bus: Bus; readStore: ReadStore; log: Logger; settlement?: Settlement }): Promise<Closeable> {
   const { bus, readStore, log } = options;
-  const tracked = options.settlement?.reactor(ESTATES_CONSUMER, ['estates']);
-  return bus.consume(ESTATES_CONSUMER, { subjects: ['evt.estates.>'] }, async (envelope) => {
+  const { subjects, origins } = eventConsumer(ESTATES_CONSUMER);
+  const tracked = options.settlement?.reactor(ESTATES_CONSUMER, origins);
+  return bus.consume(ESTATES_CONSUMER, { subjects }, async (envelope) => {
     const parsed = EstateEvents[envelope.type as EstateEventType]?.safeParse(envelope.data);
     if (parsed && !parsed.success) {
       log.error({ event_id: envelope.event_id, type: envelope.type }, 'estates event does not match its contract; skipped');
@@ -109,8 +111,9 @@ export function startCalculationsReactor(options: {
   settlement?: Settlement;
 }): Promise<Closeable> {
   const { bus, readStore, log } = options;
-  const tracked = options.settlement?.reactor(CALCULATIONS_CONSUMER, ['calculations']);
-  return bus.consume(CALCULATIONS_CONSUMER, { subjects: ['evt.calculations.>'] }, async (envelope) => {
+  const { subjects, origins } = eventConsumer(CALCULATIONS_CONSUMER);
+  const tracked = options.settlement?.reactor(CALCULATIONS_CONSUMER, origins);
+  return bus.consume(CALCULATIONS_CONSUMER, { subjects }, async (envelope) => {
     const type = envelope.type as CalculationJobEventType;
     const schema = envelope.stream.startsWith('calculation-job-') && CHANGES_A_JOB_COPY.has(type) ? CalculationJobEvents[type] : undefined;
     const parsed = schema?.safeParse(envelope.data);
@@ -164,8 +167,9 @@ export function startIdentityReactor(options: {
   settlement?: Settlement;
 }): Promise<Closeable> {
   const { bus, readStore, log } = options;
-  const tracked = options.settlement?.reactor(IDENTITY_CONSUMER, ['identity']);
-  return bus.consume(IDENTITY_CONSUMER, { subjects: ['evt.identity.>'] }, async (envelope) => {
+  const { subjects, origins } = eventConsumer(IDENTITY_CONSUMER);
+  const tracked = options.settlement?.reactor(IDENTITY_CONSUMER, origins);
+  return bus.consume(IDENTITY_CONSUMER, { subjects }, async (envelope) => {
     if (envelope.type === 'OrganizationCreated' || envelope.type === 'OrganizationUpdated') {
       const parsed = IdentityEvents[envelope.type].safeParse(envelope.data);
       if (!parsed.success) {
