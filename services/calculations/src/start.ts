@@ -28,7 +28,7 @@ export async function startCalculationsContext(
   options: CalculationsContextOptions,
 ) {
   const planner = options.extras?.planner ?? (config.plannerThreads > 0 ? threadPlanner(config.plannerThreads, log) : inlinePlanner());
-  const run = createJobRunner(config, bus, log, { ...options.extras, planner });
+  const run = createJobRunner(config, log, { ...options.extras, planner });
   if (config.role === 'worker') {
     const worker = startWorker({
       jobs: busJobSource(bus, config.busTimeoutMs),

@@ -108,6 +108,36 @@ export function jobHandlers(kit: CalculationsKit, workflows: { estateLink: Estat
       // through its projection as always; the final-state reactor follows the log).
       return { accepted: result.position !== null, status: result.state.status === 'NONE' ? null : result.state.status };
     },
+    async childDocumentJob(parent_job_id, worker_id, correlation_id) {
+      const parent = await reads.get<JobDoc>(J.jobs, parent_job_id);
+      if (!parent) throw notFound();
+      const job_id = childJobIdOf(parent_job_id);
+      const request = (await readCreated(parent_job_id))?.request ?? {};
+      const created = await decide(
+        job_id,
+        {
+          type: 'CreateJob',
+          job_id,
+          calculation_job_type: 'EPC_DOCUMENT_PROCESSING',
+          actor: { user_id: parent.user_id, organization_id: parent.organization_id, client_id: parent.client_id },
+          request: { epc_url: request['epc_url'] ?? null },
+          estate_id: parent.job.estate_id,
+          estate_exists: true,
+          external_id: parent.job.external_id,
+          name: parent.job.name,
+          description: null,
+          webhook_url: null,
+          parent_job_id,
+          expires_at: parent.job.expires_at ?? new Date(now().getTime() + config.jobLifetimeMs).toISOString(),
+        },
+        systemContext(correlation_id),
+      );
+      const { assignment, position } = await start(job_id, worker_id, correlation_id);
+      // The reply shows the child as its stream now is (an earlier attempt's result, when it ran before).
+      await kit.settle([created.position, position].reduce<bigint | null>((a, b) => (b !== null && (a === null || b > a) ? b : a), null));
+      const doc = await reads.get<JobDoc>(J.jobs, job_id);
+      return { job_id, assignment, job: doc?.job ?? null };
+    },
   };
 
   const handlers: Record<'create' | 'stop' | 'claim' | 'complete' | 'childDocumentJob', Handler> = {
@@ -166,37 +196,9 @@ export function jobHandlers(kit: CalculationsKit, workflows: { estateLink: Estat
       return jobs.complete(parse(CompleteJobCommand, req.body), req.correlation_id);
     },
 
-    /** The EPC document job of a trajectory job: created once, and taken by the parent's worker at once. */
     async childDocumentJob(req) {
       const { parent_job_id, worker_id } = parse(ChildDocumentJobBody, req.body);
-      const parent = await reads.get<JobDoc>(J.jobs, parent_job_id);
-      if (!parent) throw notFound();
-      const job_id = childJobIdOf(parent_job_id);
-      const request = (await readCreated(parent_job_id))?.request ?? {};
-      const created = await decide(
-        job_id,
-        {
-          type: 'CreateJob',
-          job_id,
-          calculation_job_type: 'EPC_DOCUMENT_PROCESSING',
-          actor: { user_id: parent.user_id, organization_id: parent.organization_id, client_id: parent.client_id },
-          request: { epc_url: request['epc_url'] ?? null },
-          estate_id: parent.job.estate_id,
-          estate_exists: true,
-          external_id: parent.job.external_id,
-          name: parent.job.name,
-          description: null,
-          webhook_url: null,
-          parent_job_id,
-          expires_at: parent.job.expires_at ?? new Date(now().getTime() + config.jobLifetimeMs).toISOString(),
-        },
-        systemContext(req.correlation_id),
-      );
-      const { assignment, position } = await start(job_id, worker_id, req.correlation_id);
-      // The reply shows the child as its stream now is (an earlier attempt's result, when it ran before).
-      await kit.settle([created.position, position].reduce<bigint | null>((a, b) => (b !== null && (a === null || b > a) ? b : a), null));
-      const doc = await reads.get<JobDoc>(J.jobs, job_id);
-      return { job_id, assignment, job: doc?.job ?? null };
+      return jobs.childDocumentJob(parent_job_id, worker_id, req.correlation_id);
     },
   };
 

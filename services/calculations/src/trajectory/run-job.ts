@@ -1,12 +1,11 @@
 import type { Logger } from 'pino';
-import type { Bus } from '@renopath/platform';
-import { CalculationsSubjects as S, TrajectoryRequest, type PropertyDescription, type WorkAssignment } from '@renopath/contracts';
+import { TrajectoryRequest, type CompleteJobCommand, type PropertyDescription, type WorkAssignment } from '@renopath/contracts';
 import type { CalculationsServiceConfig } from '../config.ts';
 import { processEpcDocument } from '../epc-document/index.ts';
 import type { GapProviders } from '../gap-filling/index.ts';
 import { httpEnergyEfficiencyProvider, httpGeometryProvider } from '../gap-filling/http-providers.ts';
 import { inlinePlanner, type Planner } from '../planner/planner-pool.ts';
-import type { JobOutcome, JobRunner } from '../worker/worker.ts';
+import type { JobOutcome, JobRunner, JobSource } from '../worker/worker.ts';
 import { computeTrajectory, type DocumentReading } from './compute-trajectory.ts';
 
 /** Test and embedding seams: other providers than the configured HTTP ones, a clock. */
@@ -18,14 +17,13 @@ export interface JobRunnerExtras {
 }
 
 type Flag = { field: string; code: string; message: string };
-const internal = (body: unknown) => ({ actor: null, correlation_id: `worker-${Date.now()}`, params: {}, query: {}, body });
 
 /**
  * Runs one job (docs/job-metadata.md): for a trajectory, the EPC document first (its own job), then
  * `computeTrajectory` (the gaps, the plan), whose plan the worker reports; the context records it and
  * its job-effects process manager makes the writes in other contexts. The worker writes nowhere else.
  */
-export function createJobRunner(config: CalculationsServiceConfig, bus: Bus, log: Logger, extras: JobRunnerExtras = {}): JobRunner {
+export function createJobRunner(config: CalculationsServiceConfig, log: Logger, extras: JobRunnerExtras = {}): JobRunner {
   const now = extras.now ?? (() => new Date());
   const planner = extras.planner ?? inlinePlanner();
   const providers: GapProviders = extras.providers ?? {
@@ -56,12 +54,10 @@ export function createJobRunner(config: CalculationsServiceConfig, bus: Bus, log
     maxBytes: config.epcDocument.maxBytes,
   };
 
-  async function epcDocument(assignment: WorkAssignment, worker_id: string, url: string): Promise<DocumentReading> {
-    const child = await bus.request<{
-      job_id: string;
-      assignment: WorkAssignment | null;
-      job: { calculation_job_status: string; metadata: Record<string, unknown> } | null;
-    }>(S.childDocumentJob, internal({ parent_job_id: assignment.job_id, worker_id }), { timeoutMs: config.busTimeoutMs });
+  async function epcDocument(assignment: WorkAssignment, worker_id: string, jobs: JobSource, url: string): Promise<DocumentReading> {
+    // Under the parent's correlation id: the document's events and logs belong to the request that asked for the trajectory.
+    const correlation_id = assignment.correlation_id ?? `worker-${Date.now()}`;
+    const child = await jobs.childDocumentJob(assignment.job_id, worker_id, correlation_id);
     if (!child.assignment) {
       // Done by an earlier attempt of the parent: its result is in the child's metadata.
       const m = child.job?.metadata ?? {};
@@ -73,7 +69,7 @@ export function createJobRunner(config: CalculationsServiceConfig, bus: Bus, log
       };
     }
     const result = await processEpcDocument(url, documentOptions);
-    const body = result.ok
+    const body: CompleteJobCommand = result.ok
       ? {
           outcome: 'FINISHED',
           job_id: child.job_id,
@@ -86,15 +82,15 @@ export function createJobRunner(config: CalculationsServiceConfig, bus: Bus, log
           attempt: child.assignment.attempt,
           error: { code: result.code, message: result.message },
         };
-    await bus.request(S.completeJob, internal(body), { timeoutMs: config.busTimeoutMs });
+    await jobs.complete(body, correlation_id);
     return result.ok
       ? { job_id: child.job_id, fields: result.fields, flags: result.flags as Flag[], failed: null }
       : { job_id: child.job_id, fields: {}, flags: [] as Flag[], failed: { code: result.code, message: result.message } };
   }
 
-  async function trajectory(assignment: WorkAssignment, worker_id: string): Promise<JobOutcome> {
+  async function trajectory(assignment: WorkAssignment, worker_id: string, jobs: JobSource): Promise<JobOutcome> {
     const request = TrajectoryRequest.parse(assignment.request);
-    const document = request.epc_url ? await epcDocument(assignment, worker_id, request.epc_url) : null;
+    const document = request.epc_url ? await epcDocument(assignment, worker_id, jobs, request.epc_url) : null;
     return computeTrajectory({
       request,
       document,
@@ -105,8 +101,8 @@ export function createJobRunner(config: CalculationsServiceConfig, bus: Bus, log
     });
   }
 
-  return async (assignment, worker_id) => {
-    if (assignment.calculation_job_type === 'SUGGESTED_RENOVATION_TRAJECTORY_CALCULATION') return trajectory(assignment, worker_id);
+  return async (assignment, worker_id, jobs) => {
+    if (assignment.calculation_job_type === 'SUGGESTED_RENOVATION_TRAJECTORY_CALCULATION') return trajectory(assignment, worker_id, jobs);
     if (assignment.calculation_job_type === 'EPC_DOCUMENT_PROCESSING') {
       // A document job is run by its parent's worker; one found alone (its parent's worker died) is run here.
       const url = String(assignment.request['epc_url'] ?? '');

@@ -19,10 +19,18 @@ export type JobOutcome =
   | { outcome: 'FINISHED'; metadata: Record<string, unknown> }
   | { outcome: 'PLANNED'; plan: object }
   | { outcome: 'FAILED'; error: JobError };
-export type JobRunner = (assignment: WorkAssignment, worker_id: string) => Promise<JobOutcome>;
+/** Runs one job; `jobs` is where its worker takes jobs, so a job that has one of its own (an EPC document) takes it there too. */
+export type JobRunner = (assignment: WorkAssignment, worker_id: string, jobs: JobSource) => Promise<JobOutcome>;
+
+/** A trajectory's EPC document job, as its parent's worker gets it: to run (`assignment`), or done before (`job`). */
+export interface ChildDocumentJob {
+  job_id: string;
+  assignment: WorkAssignment | null;
+  job: { calculation_job_status: string; metadata: Record<string, unknown> } | null;
+}
 
 /**
- * Where a worker takes jobs and reports them (`claim-job`, `complete-job`). Over the bus from any
+ * Where a worker takes jobs and reports them (`claim-job`, `complete-job`, `child-document-job`). Over the bus from any
  * process (`busJobSource`); a worker in the process that holds the context calls the context itself
  * (calculations.service.ts), with the same lease, since the job's stream decides either way.
  */
@@ -31,6 +39,8 @@ export interface JobSource {
   claim(worker_id: string, wait_ms: number, correlation_id: string): Promise<WorkAssignment | null>;
   /** Records the outcome; a DomainError below 500 is a refusal (a lease taken by another attempt, say). */
   complete(command: CompleteJobCommand, correlation_id: string): Promise<unknown>;
+  /** The EPC document job of a trajectory job: created once, and taken at once by the parent's worker. */
+  childDocumentJob(parent_job_id: string, worker_id: string, correlation_id: string): Promise<ChildDocumentJob>;
 }
 
 export function busJobSource(bus: Bus, busTimeoutMs: number): JobSource {
@@ -47,6 +57,10 @@ export function busJobSource(bus: Bus, busTimeoutMs: number): JobSource {
       return reply === null ? null : WorkAssignment.parse(reply);
     },
     complete: (command, correlation_id) => bus.request(S.completeJob, internal(correlation_id, command), { timeoutMs: busTimeoutMs }),
+    childDocumentJob: (parent_job_id, worker_id, correlation_id) =>
+      bus.request<ChildDocumentJob>(S.childDocumentJob, internal(correlation_id, { parent_job_id, worker_id }), {
+        timeoutMs: busTimeoutMs,
+      }),
   };
 }
 
@@ -108,7 +122,7 @@ export function startWorker(options: WorkerOptions) {
   async function attempt(assignment: WorkAssignment) {
     let outcome: JobOutcome;
     try {
-      outcome = await options.run(assignment, worker_id);
+      outcome = await options.run(assignment, worker_id, jobs);
     } catch (err) {
       // Not an answer about the job (a peer down, a bug): the lease runs out and the job is tried again.
       log.error(
