@@ -1,5 +1,6 @@
 import { createServer as createHttpServer } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildPdf, flemishEpcPages } from '@renopath/calculations/epc-document/testing.ts';
 import { modeUnavailable, NATS_URL, startDistributedStack, type DistributedStack, type Service } from './distributed-stack.ts';
 import { cascadeScenarios, fetchClient, type Client } from './renovations.fixtures.ts';
 
@@ -9,11 +10,16 @@ import { cascadeScenarios, fetchClient, type Client } from './renovations.fixtur
  */
 const natsUp = (await modeUnavailable('nats-sqlite')) === null;
 
-/** LiDAR for the distributed jobs: it can be made to hang, so a worker is caught in the middle of a job. */
+/**
+ * LiDAR for the distributed jobs: it can be made to hang, so a worker is caught in the middle of a job.
+ * It also serves an EPC certificate (`/epc.pdf`) for the worker process to read.
+ */
 const lidar = { hang: false, requests: 0 };
+const epcPdf = Buffer.from(await buildPdf(flemishEpcPages({ score: '312', label: 'D', yearBuilt: '1960' })));
 const lidarServer = createHttpServer((req, res) => {
-  lidar.requests++;
   req.resume();
+  if (req.url === '/epc.pdf') return res.writeHead(200, { 'content-type': 'application/pdf' }).end(epcPdf);
+  lidar.requests++;
   if (lidar.hang) return;
   res
     .writeHead(200, { 'content-type': 'application/json' })
@@ -233,6 +239,21 @@ describe.skipIf(!natsUp)('distributed mode over NATS', () => {
       const page = await fetch((await client.get(`/estates/${job['estate_id']}`)).json().referral_link);
       expect(page.status).toBe(200);
       expect(await page.text()).toContain(job['metadata'].energy_efficiency_indication);
+    });
+
+    it("reads an EPC document in the worker process: the document's own job is taken and reported over the bus", {
+      timeout: 90_000,
+    }, async () => {
+      const epc_url = `http://127.0.0.1:${(lidarServer.address() as { port: number }).port}/epc.pdf`;
+      const created = await client.post(URL, { ...HOME, epc_url });
+      expect(created.statusCode, JSON.stringify(created.json())).toBe(200);
+      const job = await untilFinal(created.json().id);
+      expect(job['calculation_job_status'], JSON.stringify(job['metadata'])).toBe('FINISHED');
+      const child = (await client.get(`/v1/calculation-jobs/${job['metadata'].epc_document_job_id}`)).json() as Record<string, any>;
+      expect(child['calculation_job_type']).toBe('EPC_DOCUMENT_PROCESSING');
+      expect(child['calculation_job_status']).toBe('FINISHED');
+      expect(child['metadata'].fields.energy_efficiency_score).toBe(312);
+      expect(job['metadata'].data_quality.sources.energy_efficiency_score).toBe('EPC_DOCUMENT');
     });
 
     it('a worker process killed in the middle of a job: another takes it after the lease and it finishes', {
