@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JSONWebKeySet } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acceptInvitation } from './mail.ts';
-import { embeddedOnly, startStack, type Stack } from './stack.ts';
+import { embeddedOnly, STACK_MODE, startStack, type Stack } from './stack.ts';
 
 let stack: Stack;
 let owner: string;
@@ -610,21 +610,34 @@ describe.skipIf(embeddedOnly('stack.running.bus'))('internal: attach a client me
 });
 
 describe('identity replicas (nats-postgres runs two: RENOPATH_E2E_REPLICAS)', () => {
+  // The project's shared stack belongs to its global set-up, where a file cannot stop a process: over
+  // PostgreSQL this describe starts a stack of its own, of identity and the gateway only.
+  let own: Stack | null = null;
+  beforeAll(async () => {
+    if (STACK_MODE === 'nats-postgres')
+      own = await startStack(
+        {},
+        { own: true, distributed: { order: ['identity', 'gateway'], serviceEnv: { gateway: { RENOPATH_CONTEXTS: 'identity' } } } },
+      );
+  }, 300_000);
+  afterAll(async () => own?.close());
+  const replicas = () => own ?? stack;
   const running = () =>
-    stack.distributed?.processes().filter((p) => p.service === 'identity' && p.child.exitCode === null && p.child.signalCode === null) ??
-    [];
+    replicas()
+      .distributed?.processes()
+      .filter((p) => p.service === 'identity' && p.child.exitCode === null && p.child.signalCode === null) ?? [];
   const issue = async () => {
-    const res = await stack.app.inject({
+    const res = await replicas().app.inject({
       method: 'POST',
       url: '/v1/oauth/token',
-      headers: { 'x-service-client-id': stack.bootstrap.client_id, 'x-service-client-secret': stack.bootstrap.client_secret },
+      headers: { 'x-service-client-id': replicas().bootstrap.client_id, 'x-service-client-secret': replicas().bootstrap.client_secret },
     });
     expect(res.statusCode).toBe(200);
     return res.json().access_token as string;
   };
 
   it('accepts through one replica a token the other signed: the key ring is in their shared store', async (ctx) => {
-    const distributed = stack.distributed;
+    const distributed = replicas().distributed;
     if (!distributed || running().length < 2) {
       console.warn('[skip] identity replicas: the stack runs one identity process');
       ctx.skip();
@@ -636,22 +649,22 @@ describe('identity replicas (nats-postgres runs two: RENOPATH_E2E_REPLICAS)', ()
       const signedBy0 = await issue();
       // Then only replica 1, started after that token on a data dir without the key file (a fresh pod's
       // volume): what it knows of replica 0's key it read from their store.
-      rmSync(join(stack.contextDir('identity'), 'signing-keys.json'), { force: true });
+      rmSync(join(replicas().contextDir('identity'), 'signing-keys.json'), { force: true });
       await distributed.start('identity', 1);
       await distributed.kill('identity', 0, 'SIGTERM');
-      const jwks = await stack.app.inject({ method: 'GET', url: '/.well-known/jwks.json' });
+      const jwks = await replicas().app.inject({ method: 'GET', url: '/.well-known/jwks.json' });
       expect(jwks.statusCode).toBe(200);
       const verified = await jwtVerify(signedBy0, createLocalJWKSet(jwks.json() as JSONWebKeySet), {
         issuer: 'renopath',
         audience: 'renopath-api',
       });
-      expect(verified.payload.sub).toBe(stack.bootstrap.user_id);
+      expect(verified.payload.sub).toBe(replicas().bootstrap.user_id);
       // Replica 1 signs with the same current key, and every gateway takes both tokens.
       const signedBy1 = await issue();
       expect(decodeProtectedHeader(signedBy1).kid).toBe(decodeProtectedHeader(signedBy0).kid);
       for (let i = 0; i < 2 * distributed.gateways.length; i++) {
         for (const token of [signedBy0, signedBy1]) {
-          const me = await stack.app.inject({ method: 'GET', url: '/v1/users/me', headers: { authorization: `Bearer ${token}` } });
+          const me = await replicas().app.inject({ method: 'GET', url: '/v1/users/me', headers: { authorization: `Bearer ${token}` } });
           expect(me.statusCode).toBe(200);
         }
       }
