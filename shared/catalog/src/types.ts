@@ -1,4 +1,4 @@
-import { IncomeCategory as IncomeCategorySchema } from '@renopath/contracts';
+import { GrantCategory as GrantCategorySchema, IncomeCategory as IncomeCategorySchema } from '@renopath/contracts';
 import type { Country, EcoFacility, IncomeCategory, PropertyDescription, PropertyField, Region } from '@renopath/contracts';
 
 export type { IncomeCategory };
@@ -10,15 +10,8 @@ export const SCOPES = [...CLIENT_SCOPES, 'derived'] as const satisfies readonly 
 
 export type Unit = 'm2' | 'm' | 'piece' | 'kWp' | 'lump_sum';
 
-export const GRANT_CATEGORIES = [
-  'ROOF',
-  'OUTER_WALLS',
-  'FLOORS',
-  'WINDOWS_AND_DOORS',
-  'TECHNICAL_INSTALLATIONS',
-  'ASBESTOS_REMOVAL',
-  'OTHER',
-] as const;
+/** The renovation overview's grant groups: one definition, the contract's. */
+export const GRANT_CATEGORIES = GrantCategorySchema.options;
 export type GrantCategory = (typeof GRANT_CATEGORIES)[number];
 
 /** Flanders' three owner-occupier groups; other regions map them to their own classes (data/income-categories.json). */
