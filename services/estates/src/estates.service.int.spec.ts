@@ -8,7 +8,7 @@ import { EMPTY_ESTATE_FIELDS } from './estate/estate.decider.ts';
 import { C, type EstateListDoc } from './estate-views/estate-views.projection.ts';
 import { externalIdStream } from './external-id/external-id.decider.ts';
 import { startEstates } from './estates.service.ts';
-import { startEstatesInMemory } from './testing/in-memory.ts';
+import { startEstatesInMemory, unusedBlobs } from './testing/in-memory.ts';
 
 const ESTATE = '11111111-1111-4111-8111-111111111111';
 const ORG = '22222222-2222-4222-8222-222222222222';
@@ -44,20 +44,11 @@ describe('estates service start-up', () => {
       () => readStore.close(),
       () => bus.close(),
     );
-    const blobs = {
-      put: async () => {
-        throw new Error('unused');
-      },
-      get: async () => null,
-      head: async () => null,
-      delete: async () => {},
-      close: async () => {},
-    };
     const deps = {
       bus,
       eventStore,
       readStore,
-      blobs,
+      blobs: unusedBlobs,
       log: pino({ level: 'silent' }),
       config: { publicUrl: 'http://x', settleTimeoutMs: 5000 },
     };
@@ -164,40 +155,18 @@ describe('estates service handlers', () => {
   });
 
   it('a read model slower than the settle bound (503) still moves or frees the external_id with the stored change', async () => {
-    const eventStore = openSqliteEventStore({ file: ':memory:' });
-    const sqlite = openSqliteReadStore({ file: ':memory:' });
-    const bus = createMemoryBus();
-    closers.push(
-      () => eventStore.close(),
-      () => sqlite.close(),
-      () => bus.close(),
-    );
     // The projection writes through transactions: hold them back for a while once `lagging` is set.
     let lagging = false;
-    const readStore: typeof sqlite = Object.assign(Object.create(sqlite), {
-      transaction: async (fn: Parameters<typeof sqlite.transaction>[0]) => {
-        if (lagging) await new Promise((resolve) => setTimeout(resolve, 400));
-        return sqlite.transaction(fn);
-      },
+    const { bus, eventStore } = await startEstatesInMemory(closers, {
+      settleTimeoutMs: 100,
+      readStore: (sqlite) =>
+        Object.assign(Object.create(sqlite), {
+          transaction: async (fn: Parameters<typeof sqlite.transaction>[0]) => {
+            if (lagging) await new Promise((resolve) => setTimeout(resolve, 400));
+            return sqlite.transaction(fn);
+          },
+        }),
     });
-    const blobs = {
-      put: async () => {
-        throw new Error('unused');
-      },
-      get: async () => null,
-      head: async () => null,
-      delete: async () => {},
-      close: async () => {},
-    };
-    const service = await startEstates({
-      bus,
-      eventStore,
-      readStore,
-      blobs,
-      log: pino({ level: 'silent' }),
-      config: { publicUrl: 'http://x', settleTimeoutMs: 100 },
-    });
-    closers.push(() => service.close());
     // identity: the caller owns ORG, whose only member is USER
     await memberOf(bus, ORG, USER, 'OWNER');
     const request = (body: unknown, params: Record<string, string> = {}): ServiceRequest => ({
