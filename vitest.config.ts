@@ -66,6 +66,13 @@ export const FAULT_SUITES = [
 ];
 
 /**
+ * The e2e files that read what a process holds once for all its modules: OpenTelemetry's global tracer
+ * provider (tracing) and the metrics registry's counters (metrics). They run in the e2e-isolated project,
+ * with a module graph of their own, as do the fault suites.
+ */
+const E2E_ISOLATED = ['services/gateway/test/tracing.e2e.spec.ts', 'services/gateway/test/metrics.e2e.spec.ts'];
+
+/**
  * The gateway's other e2e files run embedded only (the `e2e` project), and why: they start their own
  * processes, or need one process's internals throughout.
  */
@@ -138,13 +145,24 @@ export default defineConfig({
       // Unit files hold no servers, timers or globals between them: one module graph per worker instead of
       // one per file (the import is most of their time: 116 s of a 129 s run, 24 s of 39 s shared).
       { extends: true, test: { name: 'unit', include: shape('unit'), isolate: false } },
-      { extends: true, test: { name: 'int', include: shape('int') } },
+      // The int and e2e files share one module graph per worker as well (the import was a third of the int
+      // project's time and half of the e2e project's); each starts and closes its own servers and stacks.
+      // The ones that read what one process holds globally have a graph of their own (e2e-isolated).
+      { extends: true, test: { name: 'int', include: shape('int'), isolate: false } },
       {
         extends: true,
         test: {
           name: 'e2e',
           include: shape('e2e'),
-          exclude: [...configDefaults.exclude, ...(process.env['RENOPATH_FAULT_SUITES'] === '1' ? [] : FAULT_SUITES)],
+          exclude: [...configDefaults.exclude, ...E2E_ISOLATED, ...FAULT_SUITES],
+          isolate: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'e2e-isolated',
+          include: [...E2E_ISOLATED, ...(process.env['RENOPATH_FAULT_SUITES'] === '1' ? FAULT_SUITES : [])],
         },
       },
       ...distributed
@@ -155,6 +173,8 @@ export default defineConfig({
             name,
             include: apiFiles(name === 'e2e-nats-postgres' ? POSTGRES_API_SUITE : SQLITE_API_SUITE),
             globalSetup: ['services/gateway/test/shared-stack.ts'],
+            // HTTP clients of the stack's processes: nothing of theirs lives in the test's own modules.
+            isolate: false,
             env: { RENOPATH_E2E_STACK: name.replace('e2e-', '') },
             // Seven processes start per stack on two shared cores, and every request crosses HTTP and NATS.
             testTimeout: 180_000,
