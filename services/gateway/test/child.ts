@@ -32,6 +32,9 @@ export async function startChild(dataDir: string, env: Record<string, string> = 
       RENOPATH_BOOTSTRAP_CLIENT_ID: CHILD_CLIENT.client_id,
       RENOPATH_BOOTSTRAP_CLIENT_SECRET: CHILD_CLIENT.client_secret,
       LOG_LEVEL: 'silent',
+      // Every context on the main thread: threads are context-threads.e2e's subject, and each one loads the
+      // services' modules again (a start took some twice the CPU with them). A test that needs them says so.
+      RENOPATH_CONTEXT_THREADS: 'none',
       ...env,
     },
   });

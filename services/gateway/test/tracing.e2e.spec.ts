@@ -129,6 +129,8 @@ describe("npm start's process, exporting over OTLP as the OTEL_* variables say",
     hooks = await webhookReceiver();
     child = await startChild(mkdtempSync(join(tmpdir(), 'renopath-trace-')), {
       LOG_LEVEL: 'info',
+      // As `npm start` runs: contexts in threads, whose spans reach the exporter too.
+      RENOPATH_CONTEXT_THREADS: 'auto',
       RENOPATH_ALLOW_PRIVATE_NETWORK: 'true',
       OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `http://127.0.0.1:${(collector.address() as AddressInfo).port}/v1/traces`,
       OTEL_BSP_SCHEDULE_DELAY: '100',
