@@ -50,18 +50,17 @@ const apiFiles = (names: string[]) => names.map((name) => `services/gateway/test
 export const API_SUITE = [...POSTGRES_API_SUITE, ...SQLITE_API_SUITE].sort();
 
 /**
- * The fault-injection suites: they stop NATS and PostgreSQL on purpose and wait out each outage, kill
- * the processes of distributed stacks of their own (a worker process among them) under load, and kill
- * identity at each step of its workflows; some 4 minutes on two cores when run alone, and as much CPU
- * as the rest of the run. `npm test` leaves them out so that a run fits CI's time; `npm run
- * test:faults` runs them (RENOPATH_FAULT_SUITES=1), and a change to the platform's stores, bus, leases
- * or process managers is not done until they pass. The kill -9 suites of one embedded process
- * (calculations-crash, idempotency-crash, attack-kill's short loop) run in every `npm test`.
+ * The fault-injection suites: they stop NATS and PostgreSQL on purpose and wait out each outage, and kill
+ * the processes of distributed stacks of their own (a worker process among them) under load, each
+ * stack's seven processes started for one file (faults.e2e alone runs some 3 minutes). `npm test` leaves
+ * them out so that a run fits CI's time; `npm run test:faults` runs them (RENOPATH_FAULT_SUITES=1), and
+ * a change to the platform's stores, bus, leases or process managers is not done until they pass. The
+ * kill -9 suites of one process (calculations-crash, idempotency-crash, attack-kill's short loop,
+ * identity's workflow-crash, and the int crash suites) run in every `npm test`.
  */
 export const FAULT_SUITES = [
   'services/gateway/test/faults.e2e.spec.ts',
   'services/gateway/test/kill-postgres.e2e.spec.ts',
-  'services/identity/test/workflow-crash.e2e.spec.ts',
   'services/gateway/test/distributed.e2e.spec.ts',
 ];
 

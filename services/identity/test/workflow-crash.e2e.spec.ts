@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -59,13 +59,30 @@ function life(
 const count = (o: Outcome, type: string, where: (data: Record<string, unknown>) => boolean = () => true) =>
   o.events.filter((e) => e.type === type && where(e.data)).length;
 
+const newDataDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'renopath-identity-crash-'));
+  dirs.push(dir);
+  return dir;
+};
+
+/**
+ * A data dir whose first start (the bootstrap: organization, owner, client) completed, made once: the
+ * invitation and address-change tests each start from a copy of it, taken while no process has it open.
+ */
+let bootstrapped: Promise<string> | null = null;
+const bootstrappedDataDir = () =>
+  (bootstrapped ??= (async () => {
+    const dir = newDataDir();
+    const first = await life(dir, {});
+    expect(first.outcome?.token_ok, first.stderr).toBe(true);
+    return dir;
+  })());
+
 async function crashThenRecover(crashAfter: string, env: Record<string, string> = {}) {
-  const dataDir = mkdtempSync(join(tmpdir(), 'renopath-identity-crash-'));
-  dirs.push(dataDir);
+  const dataDir = newDataDir();
   if (env['INVITE'] || env['EMAIL_CHANGE']) {
     // The organization exists first; only the later workflow is cut off.
-    const first = await life(dataDir, {});
-    expect(first.outcome?.token_ok, first.stderr).toBe(true);
+    cpSync(await bootstrappedDataDir(), dataDir, { recursive: true });
   }
   const killed = await life(dataDir, { CRASH_AFTER: crashAfter, ...env });
   expect(killed.signal, killed.stderr).toBe('SIGKILL');
