@@ -67,7 +67,8 @@ export function startJobEffects(options: JobEffectsOptions): JobEffects {
     }
     let roofs: Roof[] = [];
     if (plan.roof_kinds.length > 0) {
-      roofs = await call<Roof[]>(EstatesSubjects.listRoofs, { params: { estate_id } });
+      // A copy: in one process the reply is estates' read-model list itself, shared and frozen.
+      roofs = [...(await call<Roof[]>(EstatesSubjects.listRoofs, { params: { estate_id } }))];
       for (const kind of plan.roof_kinds) {
         if (roofs.some((r) => r.estate_roof_type === kind)) continue;
         // A keyed add answers a repeat with the first one's roof.

@@ -28,8 +28,9 @@ export interface MemoryBusOptions {
   requestTimeoutMs?: number;
   /**
    * Copy request payloads and replies through JSON, as the wire would (default true). Tests keep it on
-   * to catch values NATS could not carry; the embedded server turns it off, since both sides build
-   * fresh objects per request and the copy is a large share of an in-process call's cost.
+   * to catch values NATS could not carry; the embedded server turns it off, since the copy is a large
+   * share of an in-process call's cost. Without it a reply may be the answering context's frozen
+   * read-model document itself: a requester copies what it means to change.
    */
   copyRequests?: boolean;
   /** Delay before redelivering an event whose handler threw; doubles per attempt up to `maxDelayMs`. */
