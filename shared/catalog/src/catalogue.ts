@@ -44,7 +44,9 @@ export function leavesOf(node: CatalogueNode): CatalogueNode[] {
 
 /** The leaf priced when a client picks an inner node: the first in display order, the common choice. */
 export function defaultLeaf(node: CatalogueNode): CatalogueNode {
-  return leavesOf(node)[0] ?? node;
+  let leaf: CatalogueNode = node;
+  while (leaf.children.length > 0) leaf = getNode(leaf.children[0]!);
+  return leaf;
 }
 
 export function rootOf(node: CatalogueNode): CatalogueNode {

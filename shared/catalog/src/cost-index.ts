@@ -24,9 +24,19 @@ function indexValue(country: Country, year: number): { value: number; assumption
   return { value: lo.value + ((hi.value - lo.value) * (year - lo.year)) / (hi.year - lo.year) };
 }
 
+type IndexFactor = Readonly<{ factor: number; assumption?: string }>;
+/** Factors already worked out: the series are fixed data, and every price asks for one. */
+const FACTORS = new Map<string, IndexFactor>();
+
 /** Multiplier from the catalogue's price level (2025) to `year`, with an assumption when extrapolated. */
-export function costIndexFactor(country: Country, year: number): { factor: number; assumption?: string } {
-  const base = indexValue(country, PRICE_LEVEL_YEAR);
-  const target = indexValue(country, year);
-  return { factor: target.value / base.value, ...(target.assumption ? { assumption: target.assumption } : {}) };
+export function costIndexFactor(country: Country, year: number): IndexFactor {
+  const key = `${country}|${year}`;
+  let known = FACTORS.get(key);
+  if (!known) {
+    const base = indexValue(country, PRICE_LEVEL_YEAR);
+    const target = indexValue(country, year);
+    known = Object.freeze({ factor: target.value / base.value, ...(target.assumption ? { assumption: target.assumption } : {}) });
+    FACTORS.set(key, known);
+  }
+  return known;
 }

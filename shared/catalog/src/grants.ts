@@ -68,10 +68,19 @@ function applyRule(rule: GrantRule, node: string, ctx: GrantContext): { amount: 
   return { amount };
 }
 
+/** The rules by region and node, indexed once: every price asks for its node's (a scan of all rules each time was most of a grant's cost). */
+const RULES_OF = new Map<string, GrantRule[]>();
+for (const rule of DATA.grants) {
+  for (const type of new Set(rule.nodes)) {
+    const key = `${rule.region}|${type}`;
+    RULES_OF.set(key, [...(RULES_OF.get(key) ?? []), rule]);
+  }
+}
+
 /** The grants for one priced item: every rule of the region in force for the node, summed, never above the cost. */
 export function grantFor(node: CatalogueNode, ctx: GrantContext): GrantDecision {
   const type = node.renovation_component_type;
-  const forNode = DATA.grants.filter((r) => r.region === ctx.region && r.nodes.includes(type));
+  const forNode = RULES_OF.get(`${ctx.region}|${type}`) ?? [];
   const inForceNow = forNode.filter((r) => inForce(r, ctx.date));
   const matching = inForceNow.filter((r) => r.income_categories === null || r.income_categories.includes(ctx.income_category));
   const assumptions: string[] = [];

@@ -62,9 +62,19 @@ export function dwellingAge(estate: PricingEstate, year: number): number {
   return estate.first_occupied_years_ago ?? year - estate.year_built;
 }
 
+/**
+ * The price rows by leaf and country, indexed once: the planner prices every variant of every element
+ * at each step, and a scan of every row per price was a large share of a plan's time.
+ */
+const PRICE_ROWS = new Map<string, UnitPriceRow[]>();
+for (const row of DATA.unitPrices.rows) {
+  const key = `${row.node}|${row.country}`;
+  PRICE_ROWS.set(key, [...(PRICE_ROWS.get(key) ?? []), row]);
+}
+
 /** The unit-price row for a leaf: a region's own row first, then the country's. */
 export function unitPriceRow(type: string, country: Country, region: Region): UnitPriceRow | undefined {
-  const rows = DATA.unitPrices.rows.filter((r) => r.node === type && r.country === country);
+  const rows = PRICE_ROWS.get(`${type}|${country}`) ?? [];
   return rows.find((r) => r.region === region) ?? rows.find((r) => r.region === null);
 }
 
