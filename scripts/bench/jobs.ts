@@ -279,6 +279,14 @@ async function benchJobsWith(synchronous: 'FULL' | 'NORMAL', rate: number): Prom
         .map(([name, l]) => `${name} ${perJob(l.loopActiveMs)} / ${perJob(l.cpuMs)}`)
         .join(', ')}`,
     );
+    // What the event loops do not account for: the planner threads, V8's garbage-collection and
+    // compiler helpers, the WAL checkpoint thread and the libuv pool's fsyncs.
+    const loopCpu = Object.values(loops).reduce((sum, l) => (sum === null || l.cpuMs === null ? null : sum + l.cpuMs), 0 as number | null);
+    if (loopCpu !== null) {
+      console.log(
+        `  per job, CPU outside the event loops ${((cpuMicros / 1000 - loopCpu) / total).toFixed(1)} ms (planner threads, V8's GC and compiler helpers, WAL checkpoints, fsyncs)`,
+      );
+    }
     const sustained = finished / ((lastFinished - firstSent) / 1000);
     console.log(`  sustained ${sustained.toFixed(1)} jobs/s finished (first sent to last FINISHED; ${rate}/s offered)`);
     console.log(
