@@ -1,6 +1,7 @@
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryBus, openSqliteEventStore, openSqliteReadStore, type Bus } from '@renopath/platform';
+import { settleSubject } from '@renopath/platform/service/settlement.ts';
 import { EstatesSubjects, RenovationsSubjects } from '@renopath/contracts';
 import type { JobState } from '../job/job.decider.ts';
 import type { JobPlan } from '../trajectory/compute-trajectory.ts';
@@ -61,7 +62,7 @@ async function contexts(bus: Bus) {
   });
   await answer(EstatesSubjects.recordTrajectoryQuality, () => ({}));
   await answer(RenovationsSubjects.createFromTrajectory, () => ({}));
-  for (const context of ['estates', 'renovations']) await answer(`qry.${context}.settle`, () => ({ position: null, complete: true }));
+  for (const context of ['estates', 'renovations']) await answer(settleSubject(context), () => ({ position: null, complete: true }));
   return { sent };
 }
 
