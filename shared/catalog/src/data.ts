@@ -190,6 +190,22 @@ export const DATA = {
   grants: [flandersJson, brusselsJson, walloniaJson, netherlandsJson].flatMap((f) => GrantFile.parse(f).rules),
 };
 
+/**
+ * Rows grouped under each key `keysOf` gives them, in their order: the lookups a price makes many
+ * times (its unit-price row, its grant rules) go through one of these, built once at load.
+ */
+export function indexRows<T>(rows: readonly T[], keysOf: (row: T) => Iterable<string>): ReadonlyMap<string, readonly T[]> {
+  const index = new Map<string, T[]>();
+  for (const row of rows) {
+    for (const key of new Set(keysOf(row))) {
+      const group = index.get(key);
+      if (group) group.push(row);
+      else index.set(key, [row]);
+    }
+  }
+  return index;
+}
+
 /** A named figure of an energy effect (measure-figures.json); a missing id is a programming error. */
 export function measureFigure(id: string): number {
   const row = DATA.measureFigures.rows.find((r) => r.id === id);

@@ -1,5 +1,5 @@
 import type { Region } from '@renopath/contracts';
-import { DATA, type GrantAmount, type GrantRule } from './data.ts';
+import { DATA, indexRows, type GrantAmount, type GrantRule } from './data.ts';
 import type { CatalogueNode, IncomeCategory } from './types.ts';
 
 export interface GrantContext {
@@ -68,14 +68,8 @@ function applyRule(rule: GrantRule, node: string, ctx: GrantContext): { amount: 
   return { amount };
 }
 
-/** The rules by region and node, indexed once: every price asks for its node's (a scan of all rules each time was most of a grant's cost). */
-const RULES_OF = new Map<string, GrantRule[]>();
-for (const rule of DATA.grants) {
-  for (const type of new Set(rule.nodes)) {
-    const key = `${rule.region}|${type}`;
-    RULES_OF.set(key, [...(RULES_OF.get(key) ?? []), rule]);
-  }
-}
+/** The rules by region and node: every price asks for its node's (a scan of all rules each time was most of a grant's cost). */
+const RULES_OF = indexRows(DATA.grants, (rule) => rule.nodes.map((type) => `${rule.region}|${type}`));
 
 /** The grants for one priced item: every rule of the region in force for the node, summed, never above the cost. */
 export function grantFor(node: CatalogueNode, ctx: GrantContext): GrantDecision {

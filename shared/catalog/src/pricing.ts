@@ -1,7 +1,7 @@
 import type { Country, HeatingType, Region } from '@renopath/contracts';
 import { defaultLeaf, getNode, isLeaf } from './catalogue.ts';
 import { costIndexFactor } from './cost-index.ts';
-import { DATA, type UnitPriceRow } from './data.ts';
+import { DATA, indexRows, type UnitPriceRow } from './data.ts';
 import { grantFor } from './grants.ts';
 import type { CatalogueNode, GrantCategory, IncomeCategory, Unit } from './types.ts';
 import { vatFor } from './vat.ts';
@@ -63,14 +63,10 @@ export function dwellingAge(estate: PricingEstate, year: number): number {
 }
 
 /**
- * The price rows by leaf and country, indexed once: the planner prices every variant of every element
- * at each step, and a scan of every row per price was a large share of a plan's time.
+ * The price rows by leaf and country: the planner prices every variant of every element at each
+ * step, and a scan of every row per price was a large share of a plan's time.
  */
-const PRICE_ROWS = new Map<string, UnitPriceRow[]>();
-for (const row of DATA.unitPrices.rows) {
-  const key = `${row.node}|${row.country}`;
-  PRICE_ROWS.set(key, [...(PRICE_ROWS.get(key) ?? []), row]);
-}
+const PRICE_ROWS = indexRows(DATA.unitPrices.rows, (row) => [`${row.node}|${row.country}`]);
 
 /** The unit-price row for a leaf: a region's own row first, then the country's. */
 export function unitPriceRow(type: string, country: Country, region: Region): UnitPriceRow | undefined {
