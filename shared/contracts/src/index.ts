@@ -1,6 +1,7 @@
 export * from './enums.ts';
 export * from './errors.ts';
 export * from './identity.ts';
+export * from './household.ts';
 export * from './trajectory-request.ts';
 export * from './service.ts';
 export * from './estates.ts';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Household } from './household.ts';
 import { textRules } from './text.ts';
 import {
   AtticUsage,
@@ -122,6 +123,8 @@ export const TrajectoryJobFields = {
   epc_url: httpUrl().optional(),
   external_id: z.string().min(1).max(255).optional(),
   webhook_url: httpUrl().optional(),
+  /** Extension: the household (occupancy, income, purchase date): which obligations, grants and loans apply. */
+  household: Household.optional(),
 } as const;
 
 /** The job request: the property plus job fields. Unknown properties are rejected (406). */
@@ -134,6 +137,6 @@ export const PROPERTY_FIELD_NAMES = Object.keys(PropertyFields) as PropertyField
 
 /** The property part of a job request (drops the job's own fields). */
 export function propertyOf(request: TrajectoryRequest): PropertyDescription {
-  const { title: _t, description: _d, epc_url: _e, external_id: _x, webhook_url: _w, ...property } = request;
+  const { title: _t, description: _d, epc_url: _e, external_id: _x, webhook_url: _w, household: _h, ...property } = request;
   return property;
 }
