@@ -2,6 +2,8 @@ export * from './enums.ts';
 export * from './errors.ts';
 export * from './identity.ts';
 export * from './household.ts';
+export * from './metered-use.ts';
+export * from './financing.ts';
 export * from './trajectory-request.ts';
 export * from './service.ts';
 export * from './estates.ts';

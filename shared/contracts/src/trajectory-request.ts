@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Household } from './household.ts';
+import { MeteredUse } from './metered-use.ts';
 import { textRules } from './text.ts';
 import {
   AtticUsage,
@@ -125,6 +126,8 @@ export const TrajectoryJobFields = {
   webhook_url: httpUrl().optional(),
   /** Extension: the household (occupancy, income, purchase date): which obligations, grants and loans apply. */
   household: Household.optional(),
+  /** Extension: the household's metered use (a yearly figure or monthly readings): the bill and savings of the calibrated home. */
+  metered_use: MeteredUse.optional(),
 } as const;
 
 /** The job request: the property plus job fields. Unknown properties are rejected (406). */
@@ -137,6 +140,15 @@ export const PROPERTY_FIELD_NAMES = Object.keys(PropertyFields) as PropertyField
 
 /** The property part of a job request (drops the job's own fields). */
 export function propertyOf(request: TrajectoryRequest): PropertyDescription {
-  const { title: _t, description: _d, epc_url: _e, external_id: _x, webhook_url: _w, household: _h, ...property } = request;
+  const {
+    title: _t,
+    description: _d,
+    epc_url: _e,
+    external_id: _x,
+    webhook_url: _w,
+    household: _h,
+    metered_use: _m,
+    ...property
+  } = request;
   return property;
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DataSource, EnergyEfficiencyType, QualityLabel, Region } from './enums.ts';
 import { Uuid } from './identity.ts';
+import { Financing, Interval80, MeteredCalibration } from './financing.ts';
 
 /**
  * The suggested renovation trajectory: what the planner (services/calculations/src/planner) computes
@@ -107,6 +108,16 @@ export const TrajectoryStep = z.object({
   milestones: z.array(PlanMilestone).meta({
     description: 'Extension: the milestones this step is the first to reach (purchase obligation, rental norm, long-term target).',
   }),
+  /** The money of the step for the household: grant, loan and its monthly payment, monthly saving, paybacks. */
+  financing: Financing.optional().meta({
+    description: 'Extension: grant, public loan (annuity), monthly bill saving and payback with and without support.',
+  }),
+  /** 80% interval of `cost_savings_eur_per_year` when it was calibrated on metered use. */
+  cost_savings_interval_eur_per_year: Interval80.optional(),
+  /** On a heat-pump step: the power sized from the (calibrated) heat loss at the region's design temperature (kW). */
+  heat_pump_kw: z.number().optional().meta({
+    description: "Extension: on a heat-pump step, the heat pump's power sized from the calibrated heat loss at the design temperature.",
+  }),
 });
 export type TrajectoryStep = z.infer<typeof TrajectoryStep>;
 
@@ -116,6 +127,8 @@ export const TrajectoryTotals = z.object({
   subsidy_amount: money(),
   total_estimated_cost_incl_vat: money(),
   net_cost: money(),
+  /** Extension: the plan's money as one financing (one loan on the whole net cost, within the product's cap). */
+  financing: Financing.optional(),
 });
 
 export const TrajectoryPlan = z.object({
@@ -163,6 +176,11 @@ export const TrajectoryPlan = z.object({
   milestones_missed: z
     .array(PlanMilestone)
     .meta({ description: 'Extension: milestones that apply to the home and that the plan does not reach.' }),
+  /** How the bill and savings were fitted to the metered use (absent without it). */
+  calibration: MeteredCalibration.optional().meta({
+    description:
+      "Extension: the calibration on the household's metered use (method, heat-loss coefficient with its 80% interval, baseload, metered and modelled use). The EPC score stays the asset rating.",
+  }),
 });
 export type TrajectoryPlan = z.infer<typeof TrajectoryPlan>;
 
