@@ -10,6 +10,7 @@ import {
   type WorkAssignment,
 } from '@renopath/contracts';
 import { checkConsistency } from '@renopath/energy';
+import { meteredUseProblems } from '../money/metered-check.ts';
 import { estateOfExternalId } from '../estate-directory/estate-directory.reactor.ts';
 import type { EstateLink } from '../estate-link/estate-link.process.ts';
 import type { JobEffects } from '../job-effects/job-effects.process.ts';
@@ -147,7 +148,7 @@ export function jobHandlers(kit: CalculationsKit, workflows: { estateLink: Estat
       const parsed = TrajectoryRequest.safeParse(req.body ?? {}, { reportInput: true });
       if (!parsed.success) throw new DomainError(406, formatIssues(parsed.error.issues));
       const request = parsed.data;
-      const problems = checkConsistency(request, { now: now() });
+      const problems = [...checkConsistency(request, { now: now() }), ...meteredUseProblems(request)];
       if (problems.length > 0) throw new DomainError(422, problems);
 
       const job_id = newId(req, 'calculation-job');

@@ -9,6 +9,7 @@ import {
 } from '@renopath/contracts';
 import { crossCheckImpact, fillGaps, type GapProviders } from '../gap-filling/index.ts';
 import { PlanRefusedError, type Planner } from '../planner/planner-pool.ts';
+import { enrichTrajectory } from '../money/enrich.ts';
 
 type Flag = { field: string; code: string; message: string };
 type RoofKind = 'INCLINED' | 'FLAT';
@@ -166,7 +167,11 @@ export async function computeTrajectory(inputs: TrajectoryInputs): Promise<Compu
     model: { score_before: planned.current.epc_score, score_after: planned.final_epc_score },
   });
   flags.push(...impact.flags);
-  const plan: TrajectoryPlan = { ...planned, data_quality: { ...planned.data_quality, flags: [...planned.data_quality.flags, ...flags] } };
+  // The household's own numbers (metered use, loans) on the asset-rated plan: docs/domain.md "Metered use and the money per step".
+  const plan: TrajectoryPlan = enrichTrajectory(
+    { ...planned, data_quality: { ...planned.data_quality, flags: [...planned.data_quality.flags, ...flags] } },
+    { property, sources: filled.sources, household: request.household, metered_use: request.metered_use },
+  );
   return {
     outcome: 'PLANNED',
     plan: {
