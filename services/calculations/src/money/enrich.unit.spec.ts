@@ -104,17 +104,19 @@ function planOf(region: Region): TrajectoryPlan {
   return plans.get(region)!;
 }
 
-/** Monthly gas of the described home if it lost `lossWPerK` (the model's efficiency and baseload), 24 months. */
+/** Monthly gas of the described home if it lost `lossWPerK` (the model's heating per W/K and baseload), 24 months. */
 function gasReadings(region: Region, lossWPerK: number): MeteredUse {
   const p = HOMES[region];
   const home = homeModelOf(evaluate(p), PLANNER_DATA.pv_sizing.household_kwh_per_year[p.country])!;
+  const perWK = (home.modelled_kwh_year - home.baseload_kwh_year) / home.heat_loss_w_per_k;
   const station = stationOf(region);
+  const yearDd = normalYearDegreeDays(station);
   const monthly = [];
   for (let i = 0; i < 24; i++) {
     const month = `${2024 + Math.floor(i / 12)}-${String((i % 12) + 1).padStart(2, '0')}`;
     const days = daysIn(month);
     const dd = normalDegreeDays(station, (i % 12) + 1, days);
-    monthly.push({ month, gas_kwh: (home.baseload_kwh_year * days) / 365.25 + (lossWPerK * 24 * dd) / 1000 / home.heating_efficiency });
+    monthly.push({ month, gas_kwh: (home.baseload_kwh_year * days) / 365.25 + (lossWPerK * perWK * dd) / yearDd });
   }
   return MeteredUse.parse({ monthly });
 }

@@ -1,12 +1,17 @@
 /**
- * Calibration on the household's metered use (docs/domain.md "Metered use"): the home's heat-loss
- * coefficient as its readings show it, by a degree-day regression on twelve or more months, or from a
- * yearly figure set against the normal year. The asset rating (the EPC score) is never touched: what
- * changes is the bill and the savings counted against it, and the heat pump's size.
+ * Calibration on the household's metered use (docs/domain.md "Metered use and the money per step"):
+ * the home's heating use in a normal weather year, by a degree-day regression on twelve or more months
+ * (slope and baseload) or from a yearly figure set against the normal year, and the heat-loss
+ * coefficient that use implies. The coefficient is the model's scaled by metered over modelled heating:
+ * the textbook conversion (slope x efficiency / 24 h) needs the home's balance temperature, which hides
+ * its gains and the household's habits, and lands on another scale than the model's design heat load;
+ * scaled, the coefficient sizes a heat pump on the same scale as the model does. The asset rating (the
+ * EPC score) is never touched: what changes is the bill, the savings counted against it, and the heat
+ * pump's size.
  */
 import type { MeteredUse, Region } from '@renopath/contracts';
 import { climate } from '../model/data.ts';
-import { deliveredEnergy, expectedUseShare } from '../model/energy.ts';
+import { deliveredEnergy } from '../model/energy.ts';
 import type { Carrier, Evaluation } from '../model/types.ts';
 import { CARRIERS } from '../model/types.ts';
 import { daysIn, meteredFigures, normals, normalDegreeDays, normalYearDegreeDays, NORMAL_YEAR_DAYS, stationOf } from './data.ts';
@@ -14,16 +19,12 @@ import { fitDegreeDays, tQuantile, type MonthPoint } from './regression.ts';
 
 export type MeteredCarrier = 'GAS' | 'FUEL_OIL' | 'PELLET_FUEL' | 'ELECTRICITY';
 const METERED: readonly MeteredCarrier[] = ['GAS', 'FUEL_OIL', 'PELLET_FUEL', 'ELECTRICITY'];
-/** Wh per kWh over hours per day: a slope in kWh per degree-day is (24/1000) W/K. */
-const W_PER_K_PER_KWH_PER_KD = 1000 / 24;
 
 /** What the energy model says about the described home, for calibrating it. */
 export interface HomeModel {
   region: Region;
   /** The carrier most of the space heating burns. */
   carrier: MeteredCarrier;
-  /** Heat delivered to the rooms per kWh of the carrier (distribution included; a heat pump's SPF). */
-  heating_efficiency: number;
   /** The carrier's yearly use the model expects (the bill's basis), kWh. */
   modelled_kwh_year: number;
   /** Of it, the part that does not follow the weather (hot water, auxiliaries; appliances for electricity). */
@@ -45,20 +46,13 @@ export function homeModelOf(e: Evaluation, household_electricity_kwh: number): H
   };
   const base = deliveredEnergy(e.assumed, e.country, 0, e.hot_water_need_kwh_per_year, stock).byCarrier;
   const heating = {} as Record<Carrier, number>;
-  let totalHeating = 0;
-  for (const c of CARRIERS) {
-    heating[c] = Math.max(0, e.expected_use_kwh_per_year[c] - base[c]);
-    totalHeating += heating[c];
-  }
+  for (const c of CARRIERS) heating[c] = Math.max(0, e.expected_use_kwh_per_year[c] - base[c]);
   const carrier = CARRIERS.reduce((a, b) => (heating[b] > heating[a] ? b : a), 'GAS' as Carrier);
   if (!(METERED as readonly Carrier[]).includes(carrier) || heating[carrier] <= 0) return null;
-  const useful =
-    e.heat_balance.heating_need_kwh * expectedUseShare(e.heat_balance.heating_need_kwh_per_m2) * (heating[carrier] / totalHeating);
   const appliances = carrier === 'ELECTRICITY' ? household_electricity_kwh : 0;
   return {
     region: e.region,
     carrier: carrier as MeteredCarrier,
-    heating_efficiency: useful / heating[carrier],
     modelled_kwh_year: e.expected_use_kwh_per_year[carrier] + appliances,
     baseload_kwh_year: base[carrier] + appliances,
     heat_loss_w_per_k: e.heat_loss.h_transmission_w_per_k + e.heat_loss.h_ventilation_w_per_k,
@@ -120,8 +114,9 @@ export function calibrate(m: MeteredUse, home: HomeModel): CalibrationFit | null
   const station = stationOf(home.region);
   const yearDd = normalYearDegreeDays(station);
   const z = meteredFigures.interval_z_80;
-  const eta = home.heating_efficiency;
   const modelledHeating = home.modelled_kwh_year - home.baseload_kwh_year;
+  // The model's heating per W/K of heat loss in a normal year: metered heating over it is the home's coefficient.
+  const toH = (kwhYear: number) => (kwhYear / modelledHeating) * home.heat_loss_w_per_k;
   const common = {
     carrier: home.carrier,
     modelled_kwh_year: home.modelled_kwh_year,
@@ -142,7 +137,6 @@ export function calibrate(m: MeteredUse, home: HomeModel): CalibrationFit | null
     const heating = fit.slope_kwh_per_kd * yearDd;
     const halfWidth = t * fit.slope_se * yearDd;
     const baseload = Math.max(0, fit.baseload_kwh_per_day * NORMAL_YEAR_DAYS);
-    const toH = (kwhYear: number) => (kwhYear / yearDd) * eta * W_PER_K_PER_KWH_PER_KD;
     return {
       ...common,
       method: 'MONTHLY',
@@ -173,7 +167,6 @@ export function calibrate(m: MeteredUse, home: HomeModel): CalibrationFit | null
   const rel = Math.hypot(normals.interannual_cv, (meteredFigures.baseload_relative_uncertainty * home.baseload_kwh_year) / heating);
   const low = heating * Math.max(0, 1 - z * rel);
   const high = heating * (1 + z * rel);
-  const toH = (kwhYear: number) => (kwhYear / yearDd) * eta * W_PER_K_PER_KWH_PER_KD;
   notes.push('a yearly figure is taken as a normal weather year; the weather of its own year widens the interval');
   return {
     ...common,

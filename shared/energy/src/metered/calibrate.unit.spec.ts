@@ -5,23 +5,19 @@ import { daysIn, normalDegreeDays, normalYearDegreeDays, stationOf } from './dat
 import { tQuantile } from './regression.ts';
 
 /**
- * Synthetic homes: monthly gas made from a known heat-loss coefficient on the region's normal degree-days
- * (use = baseload + H x 24/1000 x degree-days / efficiency), with and without 10% noise. The calibration
- * must give the coefficient back, and heat pumps sized from it must keep the homes' ratio.
+ * Synthetic homes: monthly gas made from a known heat-loss coefficient, the model's heating per W/K in
+ * a normal year spread over the months by the region's normal degree-days, plus a baseload by the day;
+ * with and without 10% noise. The calibration must give the coefficient back, and heat pumps sized from
+ * it must keep the homes' ratio.
  */
-const EFFICIENCY = 0.88;
 const BASELOAD = 2_400;
+/** The described home's model: 200 W/K that heat with 18,000 kWh of gas in a normal year. */
+const MODEL_H = 200;
+const MODEL_HEATING = 18_000;
+const KWH_PER_W_PER_K = MODEL_HEATING / MODEL_H;
 
-function home(region: HomeModel['region'], modelledH: number): HomeModel {
-  const heating = (modelledH * 24 * normalYearDegreeDays(stationOf(region))) / 1000 / EFFICIENCY;
-  return {
-    region,
-    carrier: 'GAS',
-    heating_efficiency: EFFICIENCY,
-    modelled_kwh_year: BASELOAD + heating,
-    baseload_kwh_year: BASELOAD,
-    heat_loss_w_per_k: modelledH,
-  };
+function home(region: HomeModel['region']): HomeModel {
+  return { region, carrier: 'GAS', modelled_kwh_year: BASELOAD + MODEL_HEATING, baseload_kwh_year: BASELOAD, heat_loss_w_per_k: MODEL_H };
 }
 
 /** A deterministic normal variate stream (mulberry32 + Box-Muller): the same noise every run. */
@@ -39,13 +35,14 @@ function gaussian(seed: number): () => number {
 
 function readings(region: HomeModel['region'], trueH: number, noise: number, seed = 7, months = 24): MeteredUse {
   const station = stationOf(region);
+  const yearDd = normalYearDegreeDays(station);
   const next = gaussian(seed);
   const monthly = [];
   for (let i = 0; i < months; i++) {
     const month = `${2023 + Math.floor(i / 12)}-${String((i % 12) + 1).padStart(2, '0')}`;
     const days = daysIn(month);
     const dd = normalDegreeDays(station, (i % 12) + 1, days);
-    const kwh = (BASELOAD * days) / 365.25 + (trueH * 24 * dd) / 1000 / EFFICIENCY;
+    const kwh = (BASELOAD * days) / 365.25 + (trueH * KWH_PER_W_PER_K * dd) / yearDd;
     monthly.push({ month, gas_kwh: Math.max(0, kwh * (1 + noise * next())) });
   }
   return MeteredUse.parse({ monthly });
@@ -53,7 +50,7 @@ function readings(region: HomeModel['region'], trueH: number, noise: number, see
 
 describe('degree-day calibration of synthetic homes (one loses twice the heat of the other)', () => {
   for (const region of ['FLANDERS', 'NETHERLANDS'] as const) {
-    const model = home(region, 200);
+    const model = home(region);
 
     it(`${region}: without noise both coefficients come back within 10%`, () => {
       for (const trueH of [120, 240]) {
@@ -100,10 +97,9 @@ describe('degree-day calibration of synthetic homes (one loses twice the heat of
   }
 
   it('a yearly figure alone calibrates: ANNUAL, the coefficient back, a wider interval than a clean year of months', () => {
-    const model = home('NETHERLANDS', 200);
-    const dd = normalYearDegreeDays(stationOf('NETHERLANDS'));
+    const model = home('NETHERLANDS');
     for (const trueH of [100, 300]) {
-      const kwh = BASELOAD + (trueH * 24 * dd) / 1000 / EFFICIENCY;
+      const kwh = BASELOAD + trueH * KWH_PER_W_PER_K;
       const fit = calibrate(MeteredUse.parse({ gas_m3: kwh / 9.77, period_end: '2025-06' }), model)!;
       expect(fit.method).toBe('ANNUAL');
       expect(Math.abs(fit.heat_loss_w_per_k / trueH - 1)).toBeLessThan(0.1);
@@ -114,7 +110,7 @@ describe('degree-day calibration of synthetic homes (one loses twice the heat of
   });
 
   it('readings of another carrier than the heating one do not calibrate', () => {
-    expect(calibrate(MeteredUse.parse({ fuel_oil_litres: 2000 }), home('WALLONIA', 200))).toBeNull();
+    expect(calibrate(MeteredUse.parse({ fuel_oil_litres: 2000 }), home('WALLONIA'))).toBeNull();
   });
 
   it("Student's t for 80% lies above the normal quantile and falls towards it with more months", () => {
