@@ -88,6 +88,28 @@ export interface ReportConditions {
   modelled_fields: string[];
 }
 
+/** The household's money (from the trajectory's financing): bill before and after, monthly repayment against monthly saving. */
+export interface ReportMoney {
+  /** The bill and savings come from the household's metered use (else from the model of the described home). */
+  from_meter: boolean;
+  metered: { method: 'MONTHLY' | 'ANNUAL'; carrier: string; metered_kwh_year: number; modelled_kwh_year: number; ratio: number } | null;
+  bill_today_eur_per_year: number;
+  /** 80% interval of today's bill when it comes from the meter. */
+  bill_today_interval: { low: number; high: number } | null;
+  bill_after_eur_per_year: number;
+  monthly_saving_eur: number;
+  loan: {
+    product: string;
+    provider: string;
+    rate_percent: number;
+    term_months: number;
+    principal_eur: number;
+    monthly_payment_eur: number;
+  } | null;
+  payback_years: number | null;
+  payback_years_with_support: number | null;
+}
+
 export interface ReportModel {
   language: ReportLanguage;
   /** When the report was made (ISO). */
@@ -130,4 +152,6 @@ export interface ReportModel {
   milestones: ReportMilestone[];
   /** The agency whose page or report this is: the call to action. */
   agency: { name: string; phone: string | null; email: string | null; website: string | null } | null;
+  /** The household's money when the figures come from a trajectory with financing. */
+  money?: ReportMoney;
 }

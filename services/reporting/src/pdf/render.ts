@@ -2,7 +2,8 @@ import type { PDFImage } from 'pdf-lib';
 import { formatDate, formatMoney, formatNumber, formatPercent, hasTranslation, t, componentName } from '../i18n/index.ts';
 import { assumptionSentences, milestoneOutcome, milestoneText, qualitySentences } from '../i18n/conditions-text.ts';
 import { conditionLines } from '../i18n/grant-conditions.ts';
-import type { ReportModel } from '../report-model.ts';
+import { moneyText } from '../i18n/money-text.ts';
+import type { ReportLanguage, ReportModel, ReportMoney } from '../report-model.ts';
 import { drawTrajectoryChart } from './chart.ts';
 import { labelColour } from './label-colours.ts';
 import { ACCENT, CONTENT_WIDTH, INK, MUTED, PAGE, RULE, SHADE, Canvas } from './layout.ts';
@@ -159,6 +160,7 @@ async function drawCover(canvas: Canvas, model: ReportModel): Promise<void> {
     true,
   );
   canvas.y = Math.max(canvas.y, afterFacts) + 14;
+  if (model.money) drawMoney(canvas, model.language, model.money);
 
   if (model.agency) {
     const a = model.agency;
@@ -180,6 +182,18 @@ async function drawCover(canvas: Canvas, model: ReportModel): Promise<void> {
     );
     canvas.y += height;
   }
+}
+
+/** The household's money: bill before and after, monthly repayment against monthly saving, paybacks, what the meter gave. */
+function drawMoney(canvas: Canvas, lang: ReportLanguage, money: ReportMoney): void {
+  const text = moneyText(lang, 'report', money);
+  const note = canvas.wrap(text.note, CONTENT_WIDTH, { size: 8.5 }, 6);
+  canvas.ensure(18 + text.rows.length * 16 + note.length * 11 + 10);
+  canvas.text(text.title, PAGE.margin, canvas.y, { size: 11, bold: true, color: ACCENT });
+  canvas.y += 18;
+  keyValues(canvas, text.rows, PAGE.margin, canvas.y, CONTENT_WIDTH);
+  note.forEach((line, i) => canvas.text(line, PAGE.margin, canvas.y + i * 11, { size: 8.5, color: MUTED }));
+  canvas.y += note.length * 11 + 12;
 }
 
 /** Two columns of name and value; the last row emphasised when `lastBold`. */

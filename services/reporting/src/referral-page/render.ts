@@ -9,7 +9,8 @@ import {
 } from '../i18n/conditions-text.ts';
 import { conditionLines } from '../i18n/grant-conditions.ts';
 import { tn } from '../i18n/index.ts';
-import type { ReportLanguage, ReportModel, ReportStep } from '../report-model.ts';
+import { moneyText } from '../i18n/money-text.ts';
+import type { ReportLanguage, ReportModel, ReportMoney, ReportStep } from '../report-model.ts';
 import { renderChart } from './chart.ts';
 import { componentName, longDate, money, number } from './format.ts';
 import { esc, labelColour } from './html.ts';
@@ -71,6 +72,7 @@ ${labelCard(model, 'current', t('current_label'))}
 ${labelCard(model, 'reachable', t('reachable_label'))}
 </section>
 ${summary(model)}
+${model.money ? moneySection(model.language, model.money) : ''}
 <section class="chart-block">
 <h2>${t('chart_heading')}</h2>
 ${
@@ -147,6 +149,17 @@ function summary(model: ReportModel): string {
 <h2>${esc(pageText(lang, 'summary_heading'))} <span class="muted">(${esc(tn(lang, 'page.steps_count', model.steps.length))})</span></h2>
 <dl>${figure('total_incl_vat', model.totals.total_estimated_cost_incl_vat, 'gross')}${figure('total_grants', model.totals.subsidy_amount, 'grant')}${figure('total_net', model.totals.net_cost, 'net')}</dl>
 ${model.conditions.income ? `<p class="income">${esc(incomeSentences(lang, model).join(' '))}</p>` : ''}
+</section>`;
+}
+
+/** The household's money: bill before and after, monthly repayment against monthly saving, paybacks, what the meter gave. */
+function moneySection(lang: ReportLanguage, money: ReportMoney): string {
+  const text = moneyText(lang, 'page', money);
+  const rows = text.rows.map(([name, value]) => `<div class="figure"><dt>${esc(name)}</dt><dd>${esc(value)}</dd></div>`).join('');
+  return `<section class="money">
+<h2>${esc(text.title)}</h2>
+<dl>${rows}</dl>
+<p class="muted">${esc(text.note)}</p>
 </section>`;
 }
 
@@ -275,10 +288,11 @@ section{background:#fff;border-radius:.75rem;padding:1rem 1.25rem;margin:1rem 0;
 .big-label{display:inline-block;min-width:5.5rem;margin:0;padding:.4rem .8rem;border-radius:.6rem;color:#fff;font-size:3rem;font-weight:800;line-height:1.1}
 .score{margin:.4rem 0 0;color:#4d6372;font-size:.9rem}
 .arrow{font-size:2.2rem;color:#4d6372}
-.summary dl{display:grid;grid-template-columns:repeat(auto-fit,minmax(10rem,1fr));gap:.75rem;margin:0}
+.summary dl,.money dl{display:grid;grid-template-columns:repeat(auto-fit,minmax(10rem,1fr));gap:.75rem;margin:0}
 .figure{background:#f4f6f7;border-radius:.5rem;padding:.6rem .8rem}
 .figure dt{font-size:.85rem;color:#4d6372}
 .figure dd{margin:0;font-size:1.35rem;font-weight:700}
+.money .figure dd{font-size:1.05rem}
 .figure.net dd{color:#14613a}
 .chart{display:block;width:100%;height:auto;max-height:26rem}
 .chart .grid{stroke:#e3e8eb;stroke-width:1}

@@ -1,6 +1,7 @@
 import type { EstateFieldValues, QualityLabel, RoofFieldValues, TrajectoryPlan } from '@renopath/contracts';
 import { assumptionsOf } from '../report-model/assumptions.ts';
 import { conditionsOf, milestonesOf } from '../report-model/conditions.ts';
+import { moneyOf } from '../report-model/money.ts';
 import { detectRegion, evaluate, labelsOf, scaleOfRegion } from '@renopath/energy';
 import { knownPropertyOfEstate, propertyFromEstate } from '@renopath/contracts';
 import { REPORT_LANGUAGES, type ReportLanguage, type ReportModel, type ReportStep } from '../report-model.ts';
@@ -146,6 +147,7 @@ export function buildReferralModel(input: {
         year: plan.price_year,
       }),
       agency,
+      ...(moneyOf(plan) ? { money: moneyOf(plan)! } : {}),
     };
   }
   // No finished trajectory yet: the home's basics and the model's estimate of its current label.

@@ -16,6 +16,7 @@ import {
 import { detectRegion, evaluateVariants, labelsOf, scaleOfRegion, type Evaluation } from '@renopath/energy';
 import { assumptionsOf } from './assumptions.ts';
 import { conditionsOf, milestonesOf } from './conditions.ts';
+import { moneyOf } from './money.ts';
 import type { ReportGrantCategory, ReportItem, ReportLanguage, ReportModel, ReportStep } from '../report-model.ts';
 
 /**
@@ -35,7 +36,7 @@ export interface ReportInputs {
   photo: ReportModel['estate']['photo'];
   agency: ReportModel['agency'];
   /** The trajectory this renovation was made from, if it was: the steps' phases. */
-  plan?: Pick<TrajectoryPlan, 'steps'> | null;
+  plan?: (Pick<TrajectoryPlan, 'steps'> & Partial<Pick<TrajectoryPlan, 'current' | 'totals' | 'calibration'>>) | null;
 }
 
 const cents = (v: number) => Math.round(v * 100);
@@ -227,5 +228,13 @@ export function buildReportModel(input: ReportInputs): ReportModel {
     }),
     confidence: base ? { score: base.confidence_score, quality_label: base.quality_label, ...base.expected_price_error } : null,
     agency: input.agency,
+    ...moneyOfPlan(input.plan),
   };
+}
+
+/** The plan's money, when the renovation was made from a trajectory that has it. */
+function moneyOfPlan(plan: ReportInputs['plan']): Pick<ReportModel, 'money'> {
+  if (!plan?.current || !plan.totals) return {};
+  const money = moneyOf({ current: plan.current, steps: plan.steps, totals: plan.totals, calibration: plan.calibration });
+  return money ? { money } : {};
 }
