@@ -35,6 +35,8 @@ export const COMPONENT_DESCRIPTIONS: Record<string, string> = {
   CalculationJobPage: "One page of the organization's calculation jobs.",
   CalculationJobStatus: "A job's state: NOT_STARTED, RUNNING, then FINISHED, FAILED or STOPPED.",
   CalculationJobType: 'What a job computes.',
+  CalibrationMethod:
+    'How the plan was fitted to the metered use: MONTHLY (a degree-day regression on 12 or more months) or ANNUAL (a yearly figure against the normal year).',
   CavityWallWidth: 'The width of a cavity wall, in two classes.',
   ConfirmEmailChangeBody: 'The single-use code sent to the new address.',
   Country: 'The country, ISO 3166-1 alpha-2: Belgium or the Netherlands.',
@@ -73,11 +75,22 @@ export const COMPONENT_DESCRIPTIONS: Record<string, string> = {
   EstateStatus: 'Where the estate stands on the market.',
   EstateType: 'The kind of home.',
   FailedJobMetadata: "A FAILED job's `metadata`: why it failed.",
+  Financing:
+    "The household's money of a step or the plan: grant, the public loan it qualifies for with its monthly annuity, the monthly bill saving, and the paybacks with and without the grant.",
   FinishedTrajectoryJobMetadata:
     "A FINISHED trajectory job's `metadata`: the ordered steps with their costs, grants and EPC after each, the totals, the confidence, and the renovation made of the steps. See docs/job-metadata.md.",
   Floor: 'A floor of an estate, with its rooms and staircases.',
   FloorAboveBasementInsulation: 'The insulation of the floor above a basement or crawl space.',
   GlazingType: 'The glazing of most windows.',
+  Household:
+    'Who lives in the home and on what terms (occupants, taxable income, occupancy, purchase date): which obligations, grants and loans apply.',
+  Interval80: 'An 80% interval: one chance in ten below `low`, one in ten above `high`.',
+  MeteredCalibration:
+    "How the bill and savings were fitted to the household's metered use: method, heat-loss coefficient with its 80% interval, baseload, metered and modelled use. The EPC score stays the asset rating.",
+  MeteredMonth: "One month's meter readings (YYYY-MM, kWh of gas and electricity, litres of heating oil).",
+  MeteredUse:
+    "The household's own metered use: a yearly figure (gas in kWh or m3, electricity, heating oil, pellets, PV production, period_end) and/or at least 12 monthly readings.",
+  Occupancy: 'Whether the owner lives in the home or lets it.',
   PlanElement:
     'The element of the home a step treats (roof, walls, windows, floor, ventilation, heat generator, hot water, solar panels, ...).',
   PlanMilestone:
@@ -122,6 +135,7 @@ export const COMPONENT_DESCRIPTIONS: Record<string, string> = {
     "A work on a roof: one of the catalogue's component types of the roof scope, and how many units (area-based works multiply the roof's surface).",
   RoomRenovationItemBody: "A work in a room: one of the catalogue's component types of the room scope, and how many units.",
   StaircaseRenovationItemBody: "A work on a staircase: one of the catalogue's component types of the staircase scope, and how many units.",
+  StepLoan: "A public renovation loan: product, provider, rate, term, principal, the annuity's monthly payment, its conditions and source.",
   UpdateGeneralRenovationItemBody: 'Changes to an item of the general scope: at least one field.',
   UpdateRoofRenovationItemBody: 'Changes to an item on a roof: at least one field.',
   UpdateRoomRenovationItemBody: 'Changes to an item in a room: at least one field.',
