@@ -5,9 +5,10 @@ export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
   estates: 'Estates, their parts, files, media and members.',
   renovations: 'Renovations, their items, overview and grants.',
   calculations: 'Trajectory jobs and energy-efficiency indications.',
-  reports: 'PDF reports of renovations.',
+  reports: 'PDF reports of renovations; reading renovation passports.',
   organization: 'The organization, its users and members.',
   audit: 'The event history of estates and renovations (not granted unless asked for).',
+  passports: "Writing renovation passports: drafts, the advisor's edits and the signature.",
 };
 
 /**
