@@ -336,3 +336,27 @@ export const PassportSubjects = {
   /** Public (no actor): params `passport_id`; reply the verification page's data. */
   verification: 'qry.reporting.passport-verification',
 } as const;
+
+/** Where the gateway serves the passport's JSON Schema. */
+export const PASSPORT_SCHEMA_PATH = '/schemas/renovation-passport.json';
+
+/**
+ * The passport resource as a JSON Schema (2020-12), generated from the contract above (one
+ * definition): what `/schemas/renovation-passport.json` serves, so anyone can validate a passport
+ * without Renopath's code. `$id` is the address it is served at.
+ */
+export function renovationPassportJsonSchema(publicUrl: string): Record<string, unknown> {
+  const schema = z.toJSONSchema(RenovationPassport, { target: 'draft-2020-12', io: 'output', unrepresentable: 'any' }) as Record<
+    string,
+    unknown
+  >;
+  return {
+    ...schema,
+    $id: `${publicUrl}${PASSPORT_SCHEMA_PATH}`,
+    title: 'Renovation passport',
+    description: RENOVATION_PASSPORT_DESCRIPTION,
+  };
+}
+
+const RENOVATION_PASSPORT_DESCRIPTION =
+  'A renovation passport after Directive (EU) 2024/1275 (recast EPBD), article 12 and annex VIII: pre-filled by Renopath from a trajectory, completed and signed by an advisor. `content_sha256` is the SHA-256 of the RFC 8785 canonical JSON of `content`; `signature` a compact JWS verifiable with the keys at /.well-known/jwks.json.';

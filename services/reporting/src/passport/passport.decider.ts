@@ -1,6 +1,7 @@
 import { DomainError } from '@renopath/platform';
 import type { Decider } from '@renopath/platform/service/decider.ts';
-import type { PassportEvent, PassportStepEdit, RenovationPassportContent } from '@renopath/contracts';
+import type { PassportEvent, PassportStepEdit, RenovationPassportContent, UpdatePassportBody } from '@renopath/contracts';
+import { applyEdits, mergeEdits, PassportEditError } from './content.ts';
 
 /**
  * Every passport of one estate is one stream (`renovation-passports-<estate_id>`): a new passport
@@ -15,7 +16,7 @@ type Signed = Extract<PassportEvent, { type: 'RenovationPassportSigned' }>['data
 
 export type PassportCommand =
   | ({ type: 'DraftPassport' } & Omit<Drafted, 'version'>)
-  | ({ type: 'AmendPassport'; edition: number } & Amended)
+  | ({ type: 'AmendPassport'; patch: UpdatePassportBody } & Pick<Amended, 'passport_id' | 'estate_id' | 'updated_at'>)
   | ({ type: 'SignPassport'; edition: number } & Signed);
 
 export interface PassportState {
@@ -49,8 +50,23 @@ export const passportDecider: Decider<PassportCommand, PassportEvent, EstatePass
       case 'AmendPassport': {
         if (!existing) throw new DomainError(404, ['renovation passport not found']);
         if (existing.status === 'SIGNED') throw conflict('the renovation passport is signed: it cannot change any more');
-        const { type: _t, edition: _e, ...data } = command;
-        return [{ type: 'RenovationPassportAmended', data }];
+        // The content is recomputed from the pre-filled one and every edit so far: an edit is never applied twice.
+        const { patch } = command;
+        const edits = mergeEdits(existing.edits, patch.steps, patch.step_order);
+        const site_visit = patch.site_visit ? { ...patch.site_visit, notes: patch.site_visit.notes ?? null } : existing.content.site_visit;
+        let content: RenovationPassportContent;
+        try {
+          content = applyEdits(existing.prefilled, edits, site_visit);
+        } catch (err) {
+          if (err instanceof PassportEditError) throw new DomainError(400, err.messages);
+          throw err;
+        }
+        return [
+          {
+            type: 'RenovationPassportAmended',
+            data: { passport_id: command.passport_id, estate_id: command.estate_id, updated_at: command.updated_at, edits, content },
+          },
+        ];
       }
       case 'SignPassport': {
         if (!existing) throw new DomainError(404, ['renovation passport not found']);

@@ -19,14 +19,12 @@ const draft = (passport_id: string): PassportCommand => ({
 const P1 = '00000000-0000-4000-8000-0000000000a1';
 const P2 = '00000000-0000-4000-8000-0000000000a2';
 const visit = { date: '2026-11-30', advisor_name: 'An Advisor', accreditation_number: 'EP-1', notes: null };
-const amend = (edition = 0): PassportCommand => ({
+const amend = (patch: Extract<PassportCommand, { type: 'AmendPassport' }>['patch'] = { site_visit: visit }): PassportCommand => ({
   type: 'AmendPassport',
-  edition,
   passport_id: P1,
   estate_id: ids.estate_id,
   updated_at: '2026-12-01T11:00:00.000Z',
-  edits: { steps: [], step_order: null },
-  content: { ...content, site_visit: visit },
+  patch,
 });
 const sign = (edition: number): PassportCommand => ({
   type: 'SignPassport',
@@ -65,19 +63,29 @@ describe('the passports of an estate', () => {
   it('refuses to sign without a site visit (422), signs after one, and a signed passport is final (409)', () => {
     const drafted = then([], draft(P1));
     expect(when(drafted, sign(0))).toBe(422);
-    const visited = then(drafted, amend(0));
+    const visited = then(drafted, amend());
     const signed = then(visited, sign(1));
     expect(signed.at(-1)).toMatchObject({ type: 'RenovationPassportSigned' });
-    expect(when(signed, amend(1))).toBe(409);
+    expect(when(signed, amend())).toBe(409);
     expect(when(signed, sign(1))).toBe(409);
   });
 
   it('refuses a signature made of an older edition (the content changed meanwhile)', () => {
-    const visited = then(then([], draft(P1)), amend(0));
+    const visited = then(then([], draft(P1)), amend());
     expect(when(visited, sign(0))).toBe(409);
   });
 
+  it('applies edits cumulatively to the pre-filled content: a later PATCH keeps the earlier drop and visit', () => {
+    const dropped = then(then([], draft(P1)), amend({ steps: [{ plan_order: 2, drop: true }] }));
+    const visited = then(dropped, amend({ site_visit: visit }));
+    const last = visited.at(-1)!;
+    if (last.type !== 'RenovationPassportAmended') throw new Error('expected an amendment');
+    expect(last.data.content.steps.map((s) => s.plan_order)).toEqual([1, 3]);
+    expect(last.data.content.site_visit).toEqual(visit);
+    expect(when(visited, amend({ steps: [{ plan_order: 7, drop: true }] }))).toBe(400);
+  });
+
   it('answers 404 for a passport the estate does not have', () => {
-    expect(when([], amend(0))).toBe(404);
+    expect(when([], amend())).toBe(404);
   });
 });
