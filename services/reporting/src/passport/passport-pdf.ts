@@ -14,6 +14,8 @@ export interface PassportPdfInput {
 /** `passport.<key>` in the language. */
 const p = (lang: ReportLanguage, key: string, params: Record<string, string | number> = {}) => t(lang, `passport.${key}`, params);
 /** A report key when the report's files have it (phases, units, types), else the code as it is. */
+const passportWord = (lang: ReportLanguage, key: string, fallback: string) =>
+  hasTranslation(lang, `passport.${key}`) ? t(lang, `passport.${key}`) : fallback;
 const reportWord = (lang: ReportLanguage, key: string, fallback: string) =>
   hasTranslation(lang, `report.${key}`) ? t(lang, `report.${key}`) : fallback;
 
@@ -72,7 +74,15 @@ export async function renderPassportPdf(input: PassportPdfInput): Promise<Uint8A
   canvas.textCentered(num(b.epc_score), PAGE.width - PAGE.margin - labelBox / 2, top + 38, { size: 9, bold: true, color: badge.text });
   const rows: Array<[string, string]> = [
     [p(lang, 'building.address'), address || '–'],
-    [p(lang, 'building.type'), b.estate_type ? reportWord(lang, `estate_type.${b.estate_type}`, b.estate_type) : '–'],
+    [
+      p(lang, 'building.type'),
+      [
+        b.estate_type ? reportWord(lang, `estate_type.${b.estate_type}`, b.estate_type) : null,
+        b.estate_format ? passportWord(lang, `format.${b.estate_format}`, b.estate_format) : null,
+      ]
+        .filter(Boolean)
+        .join(', ') || '–',
+    ],
     [p(lang, 'building.year_built'), b.year_built !== null ? String(b.year_built) : '–'],
     [p(lang, 'building.area'), b.habitable_space_m2 !== null ? `${num(b.habitable_space_m2)} m²` : '–'],
     [p(lang, 'building.label'), `${b.epc_label} (${p(lang, 'building.score')} ${num(b.epc_score)})`],
@@ -113,6 +123,10 @@ export async function renderPassportPdf(input: PassportPdfInput): Promise<Uint8A
   );
   canvas.y += 6;
   drawRoadmap(canvas, passport, lang);
+  canvas.heading(p(lang, 'contact.title'), 14, 40);
+  canvas.paragraph(p(lang, 'contact.text', { name: c.advice_contact.name, url: c.advice_contact.url, phone: c.advice_contact.phone }), {
+    size: 9.5,
+  });
 
   // Steps.
   canvas.newPage();
@@ -134,7 +148,7 @@ export async function renderPassportPdf(input: PassportPdfInput): Promise<Uint8A
     canvas.rect(PAGE.width - PAGE.margin - 40, headTop - 3, 40, 18, colour.fill);
     canvas.textCentered(step.epc_label_after, PAGE.width - PAGE.margin - 20, headTop, { size: 10, bold: true, color: colour.text });
     canvas.y += 22;
-    const unit = reportWord(lang, `units.${step.unit}`, step.unit);
+    const unit = passportWord(lang, `unit.${step.unit}`, reportWord(lang, `units.${step.unit}`, step.unit));
     const lines: string[] = [
       `${p(lang, 'step.phase', { phase: step.phase ? reportWord(lang, `phase.${step.phase}`, step.phase) : '–' })} · ${p(
         lang,
@@ -145,7 +159,8 @@ export async function renderPassportPdf(input: PassportPdfInput): Promise<Uint8A
       )}`,
     ];
     if (step.specification !== null) lines.push(p(lang, 'step.specification', { text: describe(step.specification) }));
-    lines.push(p(lang, 'step.rationale', { text: step.rationale }));
+    // The planner writes its reasons in English: another language's passport leaves them out rather than mix languages.
+    if (lang === 'en') lines.push(p(lang, 'step.rationale', { text: step.rationale }));
     lines.push(
       `${p(lang, 'step.label_after', { label: step.epc_label_after, score: num(step.epc_score_after) })} · ${p(
         lang,
@@ -180,7 +195,7 @@ export async function renderPassportPdf(input: PassportPdfInput): Promise<Uint8A
     if (step.lifetime_years !== null) lines.push(p(lang, 'step.lifetime', { value: num(step.lifetime_years) }));
     if (step.maintenance !== null) lines.push(p(lang, 'step.maintenance', { text: step.maintenance }));
     if (step.planned_year !== null) lines.push(p(lang, 'step.planned_year', { year: step.planned_year }));
-    for (const line of lines) canvas.paragraph(line, { size: 9 }, PAGE.margin + 6, CONTENT_WIDTH - 12, 2);
+    // The advisor's change first: the figures below are the changed ones, the planner's reason is not.
     if (step.override)
       canvas.paragraph(
         p(lang, 'step.override', { note: step.override.note }),
@@ -189,6 +204,7 @@ export async function renderPassportPdf(input: PassportPdfInput): Promise<Uint8A
         CONTENT_WIDTH - 12,
         2,
       );
+    for (const line of lines) canvas.paragraph(line, { size: 9 }, PAGE.margin + 6, CONTENT_WIDTH - 12, 2);
     canvas.y += 8;
   }
 
@@ -236,7 +252,7 @@ export async function renderPassportPdf(input: PassportPdfInput): Promise<Uint8A
   canvas.heading(p(lang, 'assumptions.title'), 14, 100);
   const a = c.assumptions;
   const prices = a.energy_prices.prices
-    .map((x) => `${x.carrier.toLowerCase().replaceAll('_', ' ')} ${formatMoney(lang, x.eur_per_kwh, 3)}`)
+    .map((x) => `${passportWord(lang, `carrier.${x.carrier}`, x.carrier)} ${formatMoney(lang, x.eur_per_kwh, 3)}`)
     .join(', ');
   for (const line of [
     p(lang, 'assumptions.price_year', { year: a.price_year }),
@@ -248,15 +264,10 @@ export async function renderPassportPdf(input: PassportPdfInput): Promise<Uint8A
       sd: formatPercent(lang, a.expected_price_error.standard_deviation_pct),
     }),
     ...(lang === 'en' ? a.notes : []),
-    p(lang, 'assumptions.edits', { text: a.edits_method }),
+    // The content states the method in English (it is hashed once); the page says it in the reader's language.
+    p(lang, 'assumptions.edits', { text: p(lang, 'edits_method') }),
   ])
     canvas.paragraph(line, { size: 8.5 }, PAGE.margin, CONTENT_WIDTH, 2);
-  canvas.y += 6;
-  canvas.ensure(40);
-  canvas.heading(p(lang, 'contact.title'), 14, 40);
-  canvas.paragraph(p(lang, 'contact.text', { name: c.advice_contact.name, url: c.advice_contact.url, phone: c.advice_contact.phone }), {
-    size: 9.5,
-  });
   canvas.y += 8;
 
   // Site visit and signature.
