@@ -37,7 +37,7 @@ describe('token endpoint (docs/http-contract.md "Authentication, roles and rate 
       aud: 'renopath-api',
     });
     expect(payload.exp - payload.iat).toBe(3600);
-    expect(payload.scope.split(' ').sort()).toEqual(['calculations', 'estates', 'organization', 'renovations', 'reports']);
+    expect(payload.scope.split(' ').sort()).toEqual(['calculations', 'estates', 'organization', 'passports', 'renovations', 'reports']);
     expect(typeof payload.jti).toBe('string');
   });
 

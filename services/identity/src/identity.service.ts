@@ -28,6 +28,8 @@ export interface IdentityDeps {
   eventStore: EventStore;
   readStore: ReadStore;
   keys: SigningKeys;
+  /** The ring that signs documents (renovation passports); a memory-only ring when not given (tests). */
+  documentKeys?: SigningKeys;
   /** Invitations and address confirmations go out through it. */
   mailer: Mailer;
   /** Seals webhook secrets: events carry only the ciphertext. */

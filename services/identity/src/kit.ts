@@ -26,6 +26,7 @@ export function identityKit(deps: {
   eventStore: EventStore;
   readStore: ReadStore;
   keys: SigningKeys;
+  documentKeys?: SigningKeys;
   mailer: Mailer;
   secrets: SecretBox;
   config: IdentityConfig;

@@ -7,7 +7,10 @@ import { openFsOutboxMailer } from '@renopath/platform/fs/fs-outbox-mailer.ts';
 import { openSmtpMailer } from '@renopath/platform/smtp/smtp-mailer.ts';
 import type { IdentityServiceConfig } from './config.ts';
 import { startIdentity, type IdentityService } from './identity.service.ts';
-import { SigningKeys } from './tokens/signing-keys.ts';
+import { DOCUMENT_KEYS_STREAM, SigningKeys } from './tokens/signing-keys.ts';
+
+/** The document key is not rotated on a schedule (a century stands for "never"); an operator retires it by hand. */
+const DOCUMENT_KEY_LIFETIME_MS = 100 * 365 * 86_400_000;
 import { openSecretBox } from './webhook-secrets/secret-box.ts';
 
 /** SMTP when configured, else the outbox folder the operator reads (`renopath outbox`). */
@@ -34,6 +37,16 @@ export async function startIdentityContext(config: IdentityServiceConfig, bus: B
     tokenTtlMs: config.tokenTtlSeconds * 1000,
     now: () => new Date(),
   });
+  // Documents (renovation passports) are signed with a ring of their own that never rotates: a passport
+  // is checked years after it was signed, when a token key would long have left the JWKS.
+  const documentKeys = await SigningKeys.open({
+    file: join(config.platform.dataDir, CONTEXT, 'document-signing-keys.json'),
+    shared: { eventStore: storage.eventStore, secrets },
+    stream: DOCUMENT_KEYS_STREAM,
+    rotateAfterMs: DOCUMENT_KEY_LIFETIME_MS,
+    tokenTtlMs: 0,
+    now: () => new Date(),
+  });
   const mailer = await openMailer(config);
   await runtime.serve();
   const service: IdentityService = await startIdentity({
@@ -42,6 +55,7 @@ export async function startIdentityContext(config: IdentityServiceConfig, bus: B
     eventStore: storage.eventStore,
     readStore: storage.readStore,
     keys,
+    documentKeys,
     mailer,
     secrets,
     log,

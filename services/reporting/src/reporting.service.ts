@@ -3,7 +3,8 @@ import type { BlobStore, Bus, Closeable, EventStore, ReadStore } from '@renopath
 import { runProjection, type Projection } from '@renopath/platform/projection-runner.ts';
 import { serveMessages } from '@renopath/platform/service/handler-kit.ts';
 import type { Settlement } from '@renopath/platform/service/settlement.ts';
-import { ReportingSubjects as S } from '@renopath/contracts';
+import { PassportSubjects, ReportingSubjects as S } from '@renopath/contracts';
+import { passportHandlers } from './passport/passport.handlers.ts';
 import { startRenovationsChangeReactor } from './change-log/change-log.reactor.ts';
 import { reportingKit, type Handler, type ReportingConfig } from './kit/reporting-kit.ts';
 import { referralHandlers } from './referral/referral.handlers.ts';
@@ -54,7 +55,15 @@ export async function startReporting(deps: ReportingDeps): Promise<ReportingServ
   });
   const report = reportHandlers(kit);
   const referral = referralHandlers(kit);
+  const passport = passportHandlers(kit);
   const handlers: Record<string, Handler> = {
+    [PassportSubjects.create]: passport.create,
+    [PassportSubjects.get]: passport.get,
+    [PassportSubjects.listForEstate]: passport.list,
+    [PassportSubjects.update]: passport.update,
+    [PassportSubjects.sign]: passport.sign,
+    [PassportSubjects.pdf]: passport.pdf,
+    [PassportSubjects.verification]: passport.verification,
     [S.createReport]: report.create,
     [S.listReports]: report.list,
     [S.oldStyleReport]: report.oldStyle,

@@ -24,7 +24,7 @@ export async function startReportingContext(config: ReportingServiceConfig, bus:
     blobs: blobs ?? ownBlobs!,
     log,
     settlement,
-    config: { settleTimeoutMs: config.settleTimeoutMs, busTimeoutMs: config.busTimeoutMs },
+    config: { settleTimeoutMs: config.settleTimeoutMs, busTimeoutMs: config.busTimeoutMs, publicUrl: config.publicUrl },
   });
   await runtime.serve();
   return {

@@ -15,10 +15,14 @@ export const isWriterRole = (role: string | null | undefined): boolean => WRITER
 /** Extension (docs/http-contract.md "Members and invitations"): an invited member is PENDING, granting nothing, until they accept the emailed invitation. */
 export const MembershipStatus = z.enum(['PENDING', 'ACTIVE']);
 export type MembershipStatus = z.infer<typeof MembershipStatus>;
-export const Scope = z.enum(['estates', 'renovations', 'calculations', 'reports', 'organization', 'audit']);
+/**
+ * `passports` (extension) writes renovation passports: drafts, the advisor's edits and the signature;
+ * reading them takes `reports`, so a bank's or a grant office's client can read without signing.
+ */
+export const Scope = z.enum(['estates', 'renovations', 'calculations', 'reports', 'organization', 'audit', 'passports']);
 export type Scope = z.infer<typeof Scope>;
 /** What a client holds unless issued otherwise (docs/http-contract.md "Authentication, roles and rate limits"): everything but `audit`. */
-export const DEFAULT_SCOPES: Scope[] = ['estates', 'renovations', 'calculations', 'reports', 'organization'];
+export const DEFAULT_SCOPES: Scope[] = ['estates', 'renovations', 'calculations', 'reports', 'organization', 'passports'];
 
 // Text rules (controls, unpaired surrogates, bidi overrides): text.ts.
 const name = singleLine(200);
@@ -305,6 +309,13 @@ export const SignWebhookBody = z.strictObject({
   body: z.string().max(16 * 1024 * 1024),
 });
 export type SignWebhookBody = z.infer<typeof SignWebhookBody>;
+
+/** `cmd.identity.sign-document`: the JWS payload and its `typ` header (e.g. `renovation-passport+jws`). */
+export const SignDocumentBody = z.strictObject({
+  payload: z.record(z.string(), z.unknown()),
+  typ: z.string().regex(/^[a-z0-9.+-]{1,64}$/),
+});
+export type SignDocumentBody = z.infer<typeof SignDocumentBody>;
 
 export const Actor = z.object({
   user_id: Uuid,

@@ -15,5 +15,6 @@ export * from './estate-property.ts';
 export * from './consumers.ts';
 export * from './trajectory.ts';
 export * from './reporting.ts';
+export * from './passport.ts';
 export * from './messages.ts';
 export * from './events.ts';

@@ -38,6 +38,7 @@ import {
   AttachClientMemberBody,
   ConfirmEmailChangeBody,
   OutboxQuery,
+  SignDocumentBody,
   SignWebhookBody,
   TokenRequestBody,
   UpdateOrganizationBody,
@@ -54,6 +55,14 @@ import {
   UpdateRenovationItemBody,
 } from './renovations.ts';
 import { ReferralPageQuery, ReportingSubjects } from './reporting.ts';
+import {
+  CreatePassportBody,
+  PassportPdfQuery,
+  PassportSubjects,
+  PassportVerificationQuery,
+  SignPassportBody,
+  UpdatePassportBody,
+} from './passport.ts';
 import { IdentitySubjects, type ServiceRequest } from './service.ts';
 import { TrajectoryRequest } from './trajectory-request.ts';
 
@@ -218,6 +227,7 @@ const E = EstatesSubjects;
 const R = RenovationsSubjects;
 const C = CalculationsSubjects;
 const P = ReportingSubjects;
+const PP = PassportSubjects;
 const SCOPE_IDS = ['roof_id', 'room_id', 'staircase_id'] as const;
 
 /**
@@ -245,6 +255,9 @@ export const Messages: Readonly<Record<string, MessageContract>> = {
   [I.revokedClients]: message(),
   [I.attachClientMember]: message({ body: AttachClientMemberBody }),
   [I.signWebhook]: message({ body: SignWebhookBody }),
+  [I.signDocument]: message({ body: SignDocumentBody }),
+  [I.publishedKeys]: message(),
+  [I.documentKeys]: message(),
 
   // estates
   [E.createEstate]: message({ body: CreateEstateBody }),
@@ -320,4 +333,11 @@ export const Messages: Readonly<Record<string, MessageContract>> = {
   [P.listReports]: message({ ids: ['renovation_id'] }),
   [P.oldStyleReport]: message({ ids: ['renovation_id'] }),
   [P.referral]: message({ params: ['token'], query: ReferralPageQuery }),
+  [PP.create]: message({ body: CreatePassportBody }),
+  [PP.get]: message({ ids: ['passport_id'] }),
+  [PP.listForEstate]: message({ ids: ['estate_id'] }),
+  [PP.update]: message({ ids: ['passport_id'], body: UpdatePassportBody }),
+  [PP.sign]: message({ ids: ['passport_id'], body: SignPassportBody }),
+  [PP.pdf]: message({ ids: ['passport_id'], query: PassportPdfQuery }),
+  [PP.verification]: message({ ids: ['passport_id'], query: PassportVerificationQuery }),
 };

@@ -51,4 +51,14 @@ export const IdentitySubjects = {
    * payload text) }; reply: { signature } (the Standard Webhooks `webhook-signature` value).
    */
   signWebhook: 'cmd.identity.sign-webhook',
+  /**
+   * Internal (the reporting context, not HTTP): sign a document's payload (a renovation passport) as
+   * a compact JWS with identity's document key, which never leaves identity. Body: SignDocumentBody;
+   * reply: { jws }. The key is published at `/.well-known/jwks.json` beside the token keys.
+   */
+  signDocument: 'cmd.identity.sign-document',
+  /** Public: every key of `/.well-known/jwks.json`, the token keys and the document keys (`jwks` stays the token keys the gateway trusts). */
+  publishedKeys: 'qry.identity.published-keys',
+  /** Internal: the document keys alone (what a passport's signature is checked against). */
+  documentKeys: 'qry.identity.document-keys',
 } as const;

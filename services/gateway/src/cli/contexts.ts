@@ -35,7 +35,7 @@ export const CONTEXTS: Record<string, ContextEntry> = {
     mirrored: calculations.MIRRORED,
     streamPrefixes: ['calculation-job-', 'indication-', 'webhook-delivery-'],
   },
-  reporting: { projections: reporting.PROJECTIONS, mirrored: reporting.MIRRORED, streamPrefixes: ['report-'] },
+  reporting: { projections: reporting.PROJECTIONS, mirrored: reporting.MIRRORED, streamPrefixes: ['report-', 'renovation-passports-'] },
 };
 
 /** The context owning `stream`, by its longest matching prefix; null when no context writes such streams. */

@@ -5,9 +5,10 @@ export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
   estates: 'Estates, their parts, files, media and members.',
   renovations: 'Renovations, their items, overview and grants.',
   calculations: 'Trajectory jobs and energy-efficiency indications.',
-  reports: 'PDF reports of renovations.',
+  reports: 'PDF reports of renovations; reading renovation passports.',
   organization: 'The organization, its users and members.',
   audit: 'The event history of estates and renovations (not granted unless asked for).',
+  passports: "Writing renovation passports: drafts, the advisor's edits and the signature.",
 };
 
 /**
@@ -43,6 +44,32 @@ export const COMPONENT_DESCRIPTIONS: Record<string, string> = {
   CreateEstateBody: 'A new estate: every field is optional; what is given is checked. Parts, files and members have their own endpoints.',
   CreateFloorBody: 'A new floor of the estate.',
   CreateRenovationBody: 'A new renovation of an estate.',
+  AdviceContact: "The region's public renovation advice service named in a renovation passport (name, url, phone, source).",
+  CreatePassportBody: 'The FINISHED trajectory job a renovation passport is pre-filled from.',
+  PassportAddress: "The building's address in a renovation passport.",
+  PassportAssumptions:
+    "What a renovation passport's figures assume: price year, energy prices per carrier, income category, model and catalogue versions, and how the advisor's edits are recomputed.",
+  PassportBuilding:
+    'The building today in a renovation passport: address, type, year, area, EPC label and score, primary energy, CO2, energy bill and the quality and sources of the data.',
+  PassportEnergyPrice: 'An energy price per kWh of one carrier, VAT included.',
+  PassportMilestone: 'A legal milestone (obligation, rental norm, target) with its deadline when known and the step that first reaches it.',
+  PassportSigner: 'The advisor who signed a renovation passport and their accreditation number.',
+  PassportStatus: 'DRAFT until the advisor signs; SIGNED is final.',
+  PassportStep:
+    "One stage of a renovation passport's roadmap: the works and their specification, the label after it, the savings, the cost with VAT, grant and financing, and the advisor's override.",
+  PassportStepEdit:
+    "An advisor's edit of one step, named by its `plan_order`: drop it, or override its quantity or cost (a note is required with an override).",
+  PassportStepOverride: 'What the advisor changed on a step, with their note.',
+  PassportSupportingWork: 'Works a step needs besides its main item (scaffolding, architect).',
+  PassportTotals: "The sums of a renovation passport's steps: cost, VAT, grants, net cost and the yearly savings.",
+  RenovationPassport:
+    'A renovation passport (EPBD article 12, annex VIII): pre-filled from a trajectory, completed and signed by an advisor, verifiable with /.well-known/jwks.json.',
+  RenovationPassportContent: 'The document of a renovation passport: what is hashed (RFC 8785 canonical JSON) and signed.',
+  SignPassportBody: 'The advisor who signs and their accreditation number.',
+  SiteVisit: "The advisor's on-site visit: date, name, accreditation number and notes.",
+  UpdatePassportBody: "The advisor's completion of a draft passport: the site visit, step edits and the steps' order.",
+  Household: 'Who lives in the home and on what terms (occupants, taxable income, occupancy, purchase date).',
+  Occupancy: 'Whether the owner lives in the home or lets it.',
   CreateReportBody: "The report's language (default: the estate's country's).",
   CreateRoofBody: 'A new roof of the estate.',
   CreateRoomBody: 'A new room on a floor.',

@@ -1,4 +1,13 @@
-import { ErrorBody, JobWebhookPayload, JOB_WEBHOOK_EVENTS, Scope, STATUS_TEXT, TokenReply, TokenRequestBody } from '@renopath/contracts';
+import {
+  ErrorBody,
+  JobWebhookPayload,
+  JOB_WEBHOOK_EVENTS,
+  PASSPORT_SCHEMA_PATH,
+  Scope,
+  STATUS_TEXT,
+  TokenReply,
+  TokenRequestBody,
+} from '@renopath/contracts';
 import type { RouteDef } from '../routes/route.ts';
 import { COMPONENT_DESCRIPTIONS, SCOPE_DESCRIPTIONS } from './descriptions.ts';
 import { REQUEST_EXAMPLES } from './examples.ts';
@@ -74,7 +83,7 @@ export function buildOpenApiDocument(options: DocumentOptions): Json {
           ? set.use(route.body, `${route.operationId}Body`)
           : null,
       query: route.query ? set.use(route.query, `${route.operationId}Query`) : null,
-      reply: route.reply && route.kind !== 'html' ? set.use(route.reply, `${route.operationId}Reply`) : null,
+      reply: route.reply && route.kind !== 'html' && route.kind !== 'file' ? set.use(route.reply, `${route.operationId}Reply`) : null,
     };
     const main = route.prefix === 'bare' ? route.path : `/v1${route.path}`;
     const paths = route.prefix === 'both' ? [main, route.path] : [main];
@@ -105,6 +114,15 @@ export function buildOpenApiDocument(options: DocumentOptions): Json {
     description: 'Answers 200 while the gateway process runs, whatever its peers do (a liveness probe).',
     security: [],
     responses: { 200: jsonReply('The process runs.', { type: 'object', properties: { status: { const: 'ok' } }, required: ['status'] }) },
+  });
+  add(PASSPORT_SCHEMA_PATH, 'get', {
+    operationId: 'getRenovationPassportSchema',
+    tags: ['renovation passports'],
+    summary: "The renovation passport's JSON Schema",
+    description:
+      'The JSON Schema (draft 2020-12) of a renovation passport as `GET /v1/renovation-passports/{passport_id}` answers it (the same contract as `getRenovationPassportReply`), for validators outside Renopath.',
+    security: [],
+    responses: { 200: { description: 'The schema.', content: { 'application/schema+json': { schema: { type: 'object' } } } } },
   });
   add('/ready', 'get', {
     operationId: 'getReadiness',
@@ -234,11 +252,17 @@ function operation(
       responses[status] =
         kind === 'html'
           ? { description: HTML_HEADERS_NOTE, headers, content: { 'text/html': { schema: { type: 'string' } } } }
-          : {
-              description: firstSentence(route.summary),
-              headers,
-              content: { 'application/json': { schema: keys.reply ? schemaOf(keys.reply, 'output') : {} } },
-            };
+          : kind === 'file'
+            ? {
+                description: firstSentence(route.summary),
+                headers,
+                content: { [route.fileType ?? 'application/octet-stream']: { schema: { type: 'string', format: 'binary' } } },
+              }
+            : {
+                description: firstSentence(route.summary),
+                headers,
+                content: { 'application/json': { schema: keys.reply ? schemaOf(keys.reply, 'output') : {} } },
+              };
     } else if (status === 404 && kind === 'html') {
       responses[status] = {
         description: 'No such page: an HTML page saying so, in the asked language.',

@@ -63,4 +63,10 @@ export const REQUEST_EXAMPLES: Record<string, unknown> = {
   EmptyBody: {},
   IndicationRequest: { year_built: 1975, habitable_space_m2: 120, heating_type: 'GAS', zip_code: '2000', country: 'BE' },
   CreateReportBody: { language: 'nl-BE' },
+  CreatePassportBody: { calculation_job_id: '7c9e6679-7425-40de-944b-e07fc1f90ae7' },
+  UpdatePassportBody: {
+    site_visit: { date: '2026-11-30', advisor_name: 'Els Peeters', accreditation_number: 'EP-2026-0417', notes: 'Cavity 6 cm checked.' },
+    steps: [{ plan_order: 1, estimated_cost: 9000, note: 'Roof battens to be replaced too' }],
+  },
+  SignPassportBody: { advisor_name: 'Els Peeters', accreditation_number: 'EP-2026-0417' },
 };

@@ -5,6 +5,7 @@ import fp from 'fastify-plugin';
 import { buildAsyncApiDocument, type AsyncApiOptions } from '../asyncapi/document.ts';
 import { buildOpenApiDocument } from '../openapi/document.ts';
 import type { RouteDef } from '../routes/route.ts';
+import { PASSPORT_SCHEMA_PATH, renovationPassportJsonSchema } from '@renopath/contracts';
 
 export interface DocsOptions {
   publicUrl: string;
@@ -51,6 +52,11 @@ export const docsPlugin = fp(
     // The domain events as a contract too: generated from the zod event contracts, kept like the other.
     let events: Record<string, unknown> | null = null;
     app.get('/asyncapi.json', async () => (events ??= buildAsyncApiDocument(options.events)));
+    // The renovation passport's JSON Schema (2020-12), from its zod contract, for validators outside Renopath.
+    let passportSchema: Record<string, unknown> | null = null;
+    app.get(PASSPORT_SCHEMA_PATH, async (_request, reply) =>
+      reply.type('application/schema+json').send((passportSchema ??= renovationPassportJsonSchema(options.publicUrl))),
+    );
   },
   { name: 'renopath-docs' },
 );

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import contentDisposition from 'content-disposition';
 import type { FastifyInstance, FastifyReply, FastifyRequest, preValidationAsyncHookHandler, preValidationHookHandler } from 'fastify';
 import { checkMessage, IdentitySubjects, UUID_PATTERN, type ServiceRequest } from '@renopath/contracts';
 import { DomainError, type BlobStore, type Bus } from '@renopath/platform';
@@ -146,6 +147,7 @@ export async function declaredRoutes(app: FastifyInstance, options: DeclaredRout
           if (claimed) await app.idempotency.complete(claimed, route.status, result);
           if (route.subject === IdentitySubjects.adminRevokeApiClient) app.auth.verifier.markRevoked(params['client_id']!.toLowerCase());
           if (route.signLinks) result = app.signer.signReply(result);
+          if (kind === 'file') return sendFile(reply, blobs, result);
           return send(reply, route, result);
         },
       });
@@ -201,7 +203,7 @@ function routeSchema(route: RouteDef) {
   return {
     ...(route.query ? { querystring: route.query } : {}),
     ...(route.body && route.kind !== 'upload' ? { body: route.body } : {}),
-    ...(route.reply && route.kind !== 'html' ? { response: { [route.status]: route.reply } } : {}),
+    ...(route.reply && route.kind !== 'html' && route.kind !== 'file' ? { response: { [route.status]: route.reply } } : {}),
   };
 }
 
@@ -210,6 +212,23 @@ function send(reply: FastifyReply, route: RouteDef, result: unknown) {
     return reply.code(route.status).headers(HTML_HEADERS).type('text/html; charset=utf-8').send(route.render(result));
   }
   return reply.code(route.status).send(result);
+}
+
+/** A `file` route's answer: the stored blob the service named, inline, never cached by a shared cache. */
+async function sendFile(reply: FastifyReply, blobs: BlobStore, result: unknown) {
+  const { blob_key, name } = result as { blob_key: string; name: string };
+  const found = await blobs.get(blob_key);
+  if (!found) throw new HttpError(404, ['file not found']);
+  return reply
+    .code(200)
+    .type(found.content_type)
+    .headers({
+      'content-disposition': contentDisposition(name, { type: 'inline', fallback: name.replace(/[^\x20-\x7e]|["\\]/g, '_') }),
+      'content-length': String(found.size),
+      'cache-control': 'private, no-store',
+      'x-content-type-options': 'nosniff',
+    })
+    .send(found.body);
 }
 
 function isJson(contentType: string | undefined): boolean {

@@ -3,6 +3,7 @@ import { CreateReportBody, ReferralPageQuery, ReportingSubjects as S, ReportOldS
 import { renderReferralNotFound, renderReferralPage } from '@renopath/reporting/referral-page/index.ts';
 import { isReportLanguage } from '@renopath/reporting/i18n/index.ts';
 import type { ReportLanguage, ReportModel } from '@renopath/reporting/report-model.ts';
+import { passportRoutes } from './passport.routes.ts';
 import type { RouteDef } from './route.ts';
 
 /** Reports of a renovation (docs/http-contract.md "Renovations and reports") and the public referral page (docs/http-contract.md "Estates and their parts"). */
@@ -89,4 +90,5 @@ export const reportingRoutes: RouteDef[] = [
     tag: 'reports',
     errors: [404],
   },
+  ...passportRoutes,
 ];

@@ -43,9 +43,13 @@ export interface RouteDef {
    * - `upload`: `multipart/form-data` with one part `file` (and an optional `name`); the gateway
    *   checks size and type, stores the bytes in the blob store and sends the service an UploadedFile
    *   (`blob_key`, `name`, `mimetype`, `size`) as the body: bytes never cross the bus;
-   * - `html`: the service's reply is rendered to an HTML page by `render` (which escapes).
+   * - `html`: the service's reply is rendered to an HTML page by `render` (which escapes);
+   * - `file`: the service stores the file and answers `{ blob_key, name, mimetype }`; the gateway
+   *   sends the blob's bytes as the answer (a PDF rendered on request), bytes never crossing the bus.
    */
-  kind?: 'json' | 'upload' | 'html';
+  kind?: 'json' | 'upload' | 'html' | 'file';
+  /** For `file`: the media type the answer has (documented in OpenAPI). */
+  fileType?: string;
   /** For `upload`: the media types accepted, decided from the bytes (415 otherwise). */
   accept?: readonly string[];
   /** For `html`: reply -> page. */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { exportJWK, generateKeyPair, importJWK, SignJWT, type JWK } from 'jose';
+import { CompactSign, exportJWK, generateKeyPair, importJWK, SignJWT, type JWK } from 'jose';
 import {
   exact,
   NO_STREAM,
@@ -57,7 +57,12 @@ export interface SigningKeysOptions {
   /** Tokens live this long, so a retired key stays in the JWKS for as long. */
   tokenTtlMs: number;
   now: () => Date;
+  /** The ring's stream in identity's event store (default SIGNING_KEYS_STREAM, the token keys). */
+  stream?: string;
 }
+
+/** The ring of the document keys (renovation passports): never rotated, so a signature made years ago still verifies. */
+export const DOCUMENT_KEYS_STREAM = '_document-signing-keys';
 
 const sealedFor = (kid: string) => `signing-key:${kid}`;
 
@@ -79,6 +84,10 @@ export class SigningKeys {
   private rotating: Promise<StoredKey> | null = null;
   private reading: Promise<void> | null = null;
   private constructor(private readonly options: SigningKeysOptions) {}
+
+  private get stream(): string {
+    return this.options.stream ?? SIGNING_KEYS_STREAM;
+  }
 
   static async open(options: SigningKeysOptions): Promise<SigningKeys> {
     const ring = new SigningKeys(options);
@@ -128,10 +137,7 @@ export class SigningKeys {
 
   private async readStream(): Promise<void> {
     const shared = this.options.shared!;
-    const events = await shared.eventStore.readStream(
-      SIGNING_KEYS_STREAM,
-      this.revision === null ? {} : { fromRevision: this.revision + 1n },
-    );
+    const events = await shared.eventStore.readStream(this.stream, this.revision === null ? {} : { fromRevision: this.revision + 1n });
     if (events.length === 0) return;
     const known = new Set(this.keys.map((k) => k.kid));
     for (const event of events) {
@@ -175,7 +181,7 @@ export class SigningKeys {
       metadata: { actor: { user_id: null, client_id: null }, correlation_id: k.kid, causation_id: null },
       occurred_at: k.created_at,
     }));
-    await this.options.shared!.eventStore.append(SIGNING_KEYS_STREAM, events, expected);
+    await this.options.shared!.eventStore.append(this.stream, events, expected);
   }
 
   /** The newest key this replica can sign with, while it is not due for rotation. */
@@ -254,6 +260,18 @@ export class SigningKeys {
     return {
       keys: this.keys.filter((k) => now - Date.parse(k.created_at) < this.horizon()).map((k) => k.public_jwk as Record<string, unknown>),
     };
+  }
+
+  /**
+   * A compact JWS over `payload` (JSON) with the current key: a document's signature, not a token
+   * (no expiry; `typ` names the kind of document so it is never taken for an access token).
+   */
+  async signJws(payload: Record<string, unknown>, typ: string): Promise<string> {
+    const key = await this.signingKey();
+    const privateKey = await importJWK(key.private_jwk!, TOKEN_ALG);
+    return new CompactSign(new TextEncoder().encode(JSON.stringify(payload)))
+      .setProtectedHeader({ alg: TOKEN_ALG, kid: key.kid, typ })
+      .sign(privateKey);
   }
 
   async sign(claims: Omit<AccessTokenClaims, 'iat' | 'exp' | 'jti'>, ttlSeconds: number): Promise<string> {

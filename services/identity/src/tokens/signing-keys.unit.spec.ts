@@ -2,11 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JSONWebKeySet } from 'jose';
+import { compactVerify, createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JSONWebKeySet } from 'jose';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openSqliteEventStore, type EventStore } from '@renopath/platform';
 import { SecretBox } from '../webhook-secrets/secret-box.ts';
-import { SIGNING_KEYS_STREAM, SigningKeys } from './signing-keys.ts';
+import { DOCUMENT_KEYS_STREAM, SIGNING_KEYS_STREAM, SigningKeys } from './signing-keys.ts';
 
 const claims = { iss: 'iss', aud: 'aud', sub: 'u', org: 'o', client_id: 'c', scope: 'estates' };
 const DAY = 86_400_000;
@@ -129,5 +129,29 @@ describe('SigningKeys', () => {
       expect(decodeProtectedHeader(await b.sign(claims, 3600)).kid).toBe(decodeProtectedHeader(old).kid);
       expect(decodeProtectedHeader(await a.sign(claims, 3600)).kid).toBe(decodeProtectedHeader(old).kid);
     });
+  });
+
+  it('a document ring signs compact JWS with its own keys, apart from the token keys, and both replicas sign with the same key', async () => {
+    const eventStore = store();
+    const secrets = new SecretBox(randomBytes(32));
+    const now = () => new Date('2026-01-01T00:00:00.000Z');
+    const tokens = await SigningKeys.open({ file: null, shared: { eventStore, secrets }, rotateAfterMs: DAY, tokenTtlMs: 3600_000, now });
+    const documents = {
+      file: null,
+      shared: { eventStore, secrets },
+      stream: DOCUMENT_KEYS_STREAM,
+      rotateAfterMs: 100 * 365 * DAY,
+      tokenTtlMs: 0,
+      now,
+    };
+    const a = await SigningKeys.open(documents);
+    const b = await SigningKeys.open(documents);
+    const jws = await a.signJws({ content_sha256: 'ab' }, 'renovation-passport+jws');
+    const { payload, protectedHeader } = await compactVerify(jws, createLocalJWKSet((await b.jwks()) as unknown as JSONWebKeySet));
+    expect(JSON.parse(new TextDecoder().decode(payload))).toEqual({ content_sha256: 'ab' });
+    expect(protectedHeader.typ).toBe('renovation-passport+jws');
+    expect(decodeProtectedHeader(await b.signJws({}, 'x')).kid).toBe(protectedHeader.kid);
+    // The token ring does not hold the document key: a passport signature never passes as a token.
+    expect((await tokens.jwks()).keys.map((k) => k['kid'])).not.toContain(protectedHeader.kid);
   });
 });

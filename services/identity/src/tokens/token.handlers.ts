@@ -1,7 +1,8 @@
 import { fold } from '@renopath/platform/service/decider.ts';
 import { DomainError } from '@renopath/platform';
 import { parse } from '@renopath/platform/service/handler-kit.ts';
-import { IdentitySubjects as S, TokenRequestBody, type ServiceRequest, type TokenReply } from '@renopath/contracts';
+import { IdentitySubjects as S, SignDocumentBody, TokenRequestBody, type ServiceRequest, type TokenReply } from '@renopath/contracts';
+import { SigningKeys } from './signing-keys.ts';
 import { apiClientDecider, apiClientStream } from '../api-client/api-client.decider.ts';
 import { C, type ApiClientDoc } from '../directory/directory.projection.ts';
 import { verifySecret } from './secrets.ts';
@@ -12,7 +13,11 @@ const INVALID_CLIENT = new DomainError(400, ['client_id or client_secret is not 
 
 /** The token endpoint and what the gateway needs to verify tokens: keys and revoked clients. */
 export function tokenHandlers(kit: IdentityKit) {
-  const { store, reads, keys, config, getUser } = kit;
+  const { store, reads, keys, config, getUser, now } = kit;
+  // Without a ring of its own (tests), documents are signed with a memory-only one.
+  let documentRing: Promise<SigningKeys> | null = kit.documentKeys ? Promise.resolve(kit.documentKeys) : null;
+  const documentKeys = () =>
+    (documentRing ??= SigningKeys.open({ file: null, rotateAfterMs: Number.MAX_SAFE_INTEGER / 2, tokenTtlMs: 0, now }));
 
   const handlers: Record<string, (req: ServiceRequest) => Promise<unknown>> = {
     [S.issueToken]: async (req) => {
@@ -44,6 +49,19 @@ export function tokenHandlers(kit: IdentityKit) {
     },
 
     [S.jwks]: async () => keys.jwks(),
+
+    [S.documentKeys]: async () => (await documentKeys()).jwks(),
+
+    /** `/.well-known/jwks.json`: the token keys and the document keys (each `kid` is unique). */
+    [S.publishedKeys]: async () => {
+      const [tokens, documents] = await Promise.all([keys.jwks(), (await documentKeys()).jwks()]);
+      return { keys: [...tokens.keys, ...documents.keys] };
+    },
+
+    [S.signDocument]: async (req) => {
+      const body = parse(SignDocumentBody, req.body);
+      return { jws: await (await documentKeys()).signJws(body.payload, body.typ) };
+    },
 
     [S.revokedClients]: async () => {
       const { items } = await reads.query<ApiClientDoc>(C.clients, { filter: { revoked: true } });

@@ -10,6 +10,8 @@ export type Handler = (req: ServiceRequest) => Promise<unknown>;
 export interface ReportingConfig {
   settleTimeoutMs: number;
   busTimeoutMs: number;
+  /** Base of public links (a passport's verification page); absent in tests that make none. */
+  publicUrl?: string;
 }
 
 /** Files leave the estates context with their `blob_key` (the gateway signs it; here the photo is read with it). */

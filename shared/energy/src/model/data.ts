@@ -197,7 +197,7 @@ export const factors = z
   .object({
     primary_energy: byCountry(carrierTable),
     co2_kg_per_kwh: byCountry(carrierTable),
-    prices_eur_per_kwh: z.object({ BE: carrierTable, NL: carrierTable, pv_value_share: num }),
+    prices_eur_per_kwh: z.object({ BE: carrierTable, NL: carrierTable, pv_value_share: num, year: num, source: z.string() }),
     expected_use: z.object({ factor_by_heat_need: z.array(z.tuple([num, num])).min(2) }),
   })
   .parse(factorsJson);
