@@ -68,8 +68,6 @@ export const COMPONENT_DESCRIPTIONS: Record<string, string> = {
   SignPassportBody: 'The advisor who signs and their accreditation number.',
   SiteVisit: "The advisor's on-site visit: date, name, accreditation number and notes.",
   UpdatePassportBody: "The advisor's completion of a draft passport: the site visit, step edits and the steps' order.",
-  Household: 'Who lives in the home and on what terms (occupants, taxable income, occupancy, purchase date).',
-  Occupancy: 'Whether the owner lives in the home or lets it.',
   CreateReportBody: "The report's language (default: the estate's country's).",
   CreateRoofBody: 'A new roof of the estate.',
   CreateRoomBody: 'A new room on a floor.',
