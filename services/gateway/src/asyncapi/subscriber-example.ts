@@ -1,4 +1,5 @@
 import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
 import { AckPolicy, type ConsumerConfig, DeliverPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { EventEnvelope } from '@renopath/contracts';
@@ -100,7 +101,8 @@ export async function subscribe(options: SubscribeOptions): Promise<{ close(): P
 
 // Run as a script: print every event of the subject, from the start of the stream.
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const [servers = 'nats://127.0.0.1:4222', durable = 'example-subscriber', subject = 'evt.>'] = process.argv.slice(2);
+  const { positionals } = parseArgs({ allowPositionals: true, options: {} });
+  const [servers = 'nats://127.0.0.1:4222', durable = 'example-subscriber', subject = 'evt.>'] = positionals;
   const seen = new Set<string>();
   const subscription = await subscribe({
     servers,
