@@ -92,15 +92,25 @@ export function buildGateway(deps: GatewayDeps): Gateway {
   void app.register(tracingPlugin);
   void app.register(errorsPlugin);
   // Before auth and the routes: a shed request costs nothing more. /health stays the liveness probe's
-  // (a busy process must not be restarted for being busy); /ready sheds, so traffic goes elsewhere.
+  // (a busy process must not be restarted for being busy) and /metrics the scraper's (it shows why);
+  // /ready sheds, so traffic goes elsewhere.
   if (deps.overload) {
+    // One log line a second at most, with the count: a line per shed request would add to the load.
+    let shed = 0;
+    let loggedAt = 0;
     void app.register(
       underPressure,
       overloadGuard({
         limits: deps.overload,
         threads: deps.contextLoops ?? [],
-        exempt: ['/health'],
-        onShed: (request, reason) => request.log.warn({ reason }, 'overloaded: request shed with 503'),
+        exempt: ['/health', '/metrics'],
+        onShed: (request, reason) => {
+          shed += 1;
+          if (Date.now() - loggedAt < 1000) return;
+          request.log.warn({ reason, shed }, 'overloaded: requests shed with 503');
+          loggedAt = Date.now();
+          shed = 0;
+        },
       }),
     );
   }
