@@ -101,7 +101,7 @@ describe('overload', () => {
     }
   });
 
-  it('never sheds without limits configured', async () => {
+  it('with the delay limit at 0, a late loop is never shed', async () => {
     const { app } = buildGateway({
       bus: createMemoryBus(),
       config: loadGatewayConfig({ LOG_LEVEL: 'silent' }),
