@@ -1,6 +1,7 @@
 import type { fork } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { benchJobs } from './bench/jobs.ts';
 import { startBenchServer } from './bench/server.ts';
@@ -234,7 +235,8 @@ async function benchPlanner() {
   );
 }
 
-const only = process.argv[2];
+// One section by name (`npm run bench -- planner`), or all of them.
+const [only] = parseArgs({ allowPositionals: true, options: {} }).positionals;
 if (!only || only === 'gateway') await benchGateway();
 if (!only || only === 'energy') await benchEnergyModel();
 if (!only || only === 'renovations') await benchRenovations();

@@ -79,6 +79,16 @@ process.on('message', async (msg) => {
       loops: { main: { loopActiveMs: loop.active, cpuMs: mainCpuMs }, ...Object.fromEntries(threads) },
     });
   }
+  // The overload measurement (overload.ts) asks for each event loop's figures over the last sample:
+  // under-pressure's for the main thread, each context thread's own.
+  if (msg === 'loops') {
+    const main = running.gateway.app.memoryUsage();
+    const threads = await Promise.all(running.threads.map(async (t) => [t.context, await t.load(5000)] as const));
+    process.send?.({
+      loops: { main: { delayMs: main.eventLoopDelay, utilization: main.eventLoopUtilized }, ...Object.fromEntries(threads) },
+      heapUsed: main.heapUsed,
+    });
+  }
   if (msg === 'stop') {
     if (heapProfiler && heapFile) {
       const { profile } = await heapProfiler.post('HeapProfiler.stopSampling');

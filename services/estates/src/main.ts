@@ -22,7 +22,9 @@ log.info('estates service started');
 guard.started();
 
 // RENOPATH_METRICS_PORT: this process's own /metrics (distributed mode: each process serves its own).
-const metrics = config.platform.metricsPort ? await startMetricsServer(config.platform.metricsPort) : null;
+const metrics = config.platform.metricsPort
+  ? await startMetricsServer(config.platform.metricsPort, [], { overload: config.platform.overload })
+  : null;
 
 const shutdown = async (signal: string) => {
   log.info({ signal }, 'shutting down');

@@ -1,10 +1,13 @@
 import { randomUUID } from 'node:crypto';
+import underPressure from '@fastify/under-pressure';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
 import type { BlobStore, Bus, ReadStore } from '@renopath/platform';
 import type { AsyncApiOptions } from './asyncapi/document.ts';
 import type { ThreadMetrics } from '@renopath/platform/observability/metrics.ts';
+import { overloadGuard } from '@renopath/platform/observability/overload.ts';
+import type { LoopProbe, OverloadLimits } from '@renopath/platform/observability/overload-limits.ts';
 import type { GatewayConfig } from './config.ts';
 import { requestLogger } from './http/request-logger.ts';
 import { authPlugin } from './plugins/auth.ts';
@@ -38,6 +41,10 @@ export interface GatewayDeps {
   idempotencyStore?: ReadStore;
   /** Context threads of this process (embedded mode), whose metrics /metrics merges with this thread's. */
   metricsThreads?: ThreadMetrics[];
+  /** RENOPATH_OVERLOAD_* (PlatformConfig.overload): past these the gateway sheds load with 503; absent, it never does. */
+  overload?: OverloadLimits;
+  /** The event loops of the context threads of this process (embedded mode): one over the limits makes the gateway shed too. */
+  contextLoops?: LoopProbe[];
   /** No other gateway uses `idempotencyStore` (embedded mode): a claim left by an earlier process is abandoned at once. */
   idempotencyExclusive?: boolean;
   now?: () => number;
@@ -84,6 +91,29 @@ export function buildGateway(deps: GatewayDeps): Gateway {
   const now = deps.now ? { now: deps.now } : {};
   void app.register(tracingPlugin);
   void app.register(errorsPlugin);
+  // Before auth and the routes: a shed request costs nothing more. /health stays the liveness probe's
+  // (a busy process must not be restarted for being busy) and /metrics the scraper's (it shows why);
+  // /ready sheds, so traffic goes elsewhere.
+  if (deps.overload) {
+    // One log line a second at most, with the count: a line per shed request would add to the load.
+    let shed = 0;
+    let loggedAt = 0;
+    void app.register(
+      underPressure,
+      overloadGuard({
+        limits: deps.overload,
+        threads: deps.contextLoops ?? [],
+        exempt: ['/health', '/metrics'],
+        onShed: (request, reason) => {
+          shed += 1;
+          if (Date.now() - loggedAt < 1000) return;
+          request.log.warn({ reason, shed }, 'overloaded: requests shed with 503');
+          loggedAt = Date.now();
+          shed = 0;
+        },
+      }),
+    );
+  }
   void app.register(authPlugin, { bus, issuer: config.issuer, audience: config.audience, adminToken: config.adminToken, ...now });
   void app.register(rateLimitPlugin, config.rateLimit);
   void app.register(metricsPlugin, { threads: deps.metricsThreads ?? [] });

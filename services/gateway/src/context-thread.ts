@@ -15,6 +15,7 @@ import { loadPlatformConfig } from '@renopath/platform/service/platform-env.ts';
 import { ThreadBus } from '@renopath/platform/memory/thread-bus.ts';
 import { observedBus } from '@renopath/platform/observability/instrument.ts';
 import { metricsOfThisThread, type MetricsJson } from '@renopath/platform/observability/metrics.ts';
+import { loopLoadMeter, type LoopLoad } from '@renopath/platform/observability/overload-limits.ts';
 import { startTracing, stopTracing } from '@renopath/platform/observability/tracing.ts';
 import type { BlobStore, Bus } from '@renopath/platform';
 import type { Logger } from 'pino';
@@ -36,14 +37,16 @@ export type ContextThreadReport =
   | { stopped: true }
   | { failed: string }
   | { loopActiveMs: number; cpuMs: number | null }
-  | { metrics: MetricsJson };
+  | { metrics: MetricsJson }
+  | { load: LoopLoad };
 /** What the main thread tells a context thread. */
-export type ContextThreadCommand = 'stop' | 'mark' | 'metrics';
+export type ContextThreadCommand = 'stop' | 'mark' | 'metrics' | 'load';
 
 /**
  * One context in its own thread, as its own process would run it in distributed mode: its storage
  * and handlers here, the bus in the main thread. Answers `stop` by closing the context, then its bus,
- * and `mark` with its event loop's active time and its CPU time since the previous mark.
+ * `mark` with its event loop's active time and its CPU time since the previous mark, and `load` with
+ * its loop's delay and utilisation since the previous `load` (the gateway's load shedding reads them).
  */
 export async function runContextThread(data: ContextThreadData, control: MessagePort): Promise<void> {
   const { context, env } = data;
@@ -62,7 +65,12 @@ export async function runContextThread(data: ContextThreadData, control: Message
   }
   let mark = performance.eventLoopUtilization();
   let cpuMark = threadCpuMs();
+  const loop = loopLoadMeter();
   control.on('message', async (command: ContextThreadCommand) => {
+    if (command === 'load') {
+      control.postMessage({ load: loop.read() } satisfies ContextThreadReport);
+      return;
+    }
     if (command === 'metrics') {
       // This thread's registry, for the main thread's /metrics.
       control.postMessage({ metrics: await metricsOfThisThread() } satisfies ContextThreadReport);
@@ -80,6 +88,7 @@ export async function runContextThread(data: ContextThreadData, control: Message
       cpuMark = cpu;
       return;
     }
+    loop.stop();
     try {
       await running.close();
     } finally {

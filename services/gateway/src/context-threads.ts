@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { MemoryBus } from '@renopath/platform/memory/memory-bus.ts';
 import { exposeBus } from '@renopath/platform/memory/thread-bus.ts';
 import type { MetricsJson } from '@renopath/platform/observability/metrics.ts';
+import type { LoopLoad } from '@renopath/platform/observability/overload-limits.ts';
 import type { ContextThreadCommand, ContextThreadData, ContextThreadReport, ThreadableContext } from './context-thread.ts';
 
 export { contextThreadsOf } from './config-threads.ts';
@@ -15,6 +16,8 @@ export interface ContextThread {
   metrics(): Promise<MetricsJson>;
   /** The thread's event loop active time and CPU time (ms; null off Linux) since the previous call: the bench's per-thread figures. */
   loopActiveSinceMark(): Promise<{ loopActiveMs: number; cpuMs: number | null }>;
+  /** The thread's event-loop delay and utilisation since the previous call; null when it does not answer within `timeoutMs`. */
+  load(timeoutMs: number): Promise<LoopLoad | null>;
 }
 
 const SCRIPT = new URL('./context-thread.worker.mjs', import.meta.url);
@@ -76,6 +79,14 @@ export async function startContextThread(
         const onReport = (r: ContextThreadReport) => 'loopActiveMs' in r && (worker.off('message', onReport), resolve(r));
         worker.on('message', onReport);
         worker.postMessage('mark' satisfies ContextThreadCommand);
+      }),
+    load: (timeoutMs) =>
+      new Promise<LoopLoad | null>((resolve) => {
+        // A thread whose loop is stuck does not answer: that is the answer, after `timeoutMs`.
+        const timer = setTimeout(() => (worker.off('message', onReport), resolve(null)), timeoutMs);
+        const onReport = (r: ContextThreadReport) => 'load' in r && (clearTimeout(timer), worker.off('message', onReport), resolve(r.load));
+        worker.on('message', onReport);
+        worker.postMessage('load' satisfies ContextThreadCommand);
       }),
     async close() {
       if (stopping) return;

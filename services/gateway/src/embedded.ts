@@ -77,6 +77,8 @@ export async function startEmbedded(env: NodeJS.ProcessEnv = process.env, option
     bus: timed,
     config: gatewayConfig,
     metricsThreads,
+    overload: platform.overload,
+    contextLoops: threads.map((thread) => thread.load),
     logger,
     blobs,
     downloadSecret,
@@ -86,7 +88,12 @@ export async function startEmbedded(env: NodeJS.ProcessEnv = process.env, option
     routes: [...renovationsRoutes, ...calculationsRoutes, ...reportingRoutes],
   });
   await gateway.start();
-  const metricsServer = platform.metricsPort ? await startMetricsServer(platform.metricsPort, metricsThreads) : null;
+  const metricsServer = platform.metricsPort
+    ? await startMetricsServer(platform.metricsPort, metricsThreads, {
+        overload: platform.overload,
+        loops: threads.map((thread) => thread.load),
+      })
+    : null;
   return {
     gateway,
     identity,

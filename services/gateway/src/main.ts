@@ -31,6 +31,7 @@ const gateway = buildGateway({
   downloadSecret,
   events: eventsOf(platform),
   idempotencyStore,
+  overload: platform.overload,
   routes: [...renovationsRoutes, ...calculationsRoutes, ...reportingRoutes],
 });
 // Processes start in no set order: listen at once (/health answers, /ready says 503 until it holds identity's
@@ -54,7 +55,7 @@ void (async () => {
 })();
 
 // RENOPATH_METRICS_PORT: this process's own /metrics (distributed mode: each process serves its own).
-const metrics = platform.metricsPort ? await startMetricsServer(platform.metricsPort) : null;
+const metrics = platform.metricsPort ? await startMetricsServer(platform.metricsPort, [], { overload: platform.overload }) : null;
 
 const shutdown = async (signal: string) => {
   logger.info({ signal }, 'shutting down');

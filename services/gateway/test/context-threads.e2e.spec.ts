@@ -45,6 +45,14 @@ describe('contexts in threads (RENOPATH_CONTEXT_THREADS)', () => {
       expect(stack.running!.estates).toBeNull();
       expect(stack.running!.calculations).toBeNull();
       await jobThroughEveryContext(stack);
+      // Each thread reports its event loop's figures, which the gateway's load shedding reads (docs/operations.md "Overload").
+      for (const thread of stack.running!.threads) {
+        const load = await thread.load(5000);
+        expect(load, thread.context).not.toBeNull();
+        expect(load!.delayMs).toBeGreaterThanOrEqual(0);
+        expect(load!.utilization).toBeGreaterThanOrEqual(0);
+        expect(load!.utilization).toBeLessThanOrEqual(1);
+      }
     } finally {
       await stack.close();
     }

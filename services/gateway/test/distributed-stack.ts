@@ -436,9 +436,10 @@ export async function startDistributedStack(options: DistributedStackOptions): P
       await stack.stopProcesses();
       for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
       try {
-        const { connect } = await import('nats');
+        const { connect } = await import('@nats-io/transport-node');
+        const { jetstreamManager } = await import('@nats-io/jetstream');
         const nc = await connect({ servers: natsUrl, reconnect: false, timeout: 2000 });
-        const jsm = await nc.jetstreamManager();
+        const jsm = await jetstreamManager(nc);
         await jsm.streams.delete(stream).catch(() => undefined);
         // Where events over NATS's max_payload are kept, when there were any.
         await jsm.streams.delete(`OBJ_${stream}_large`).catch(() => undefined);

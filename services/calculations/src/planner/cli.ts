@@ -4,6 +4,7 @@
  * Offline: the planner and the catalogue only, no service.
  */
 import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
 import { IncomeCategory, PropertyDescription, TrajectoryRequest, propertyOf } from '@renopath/contracts';
 import { planTrajectory, type PlanOptions } from './planner.ts';
 
@@ -14,13 +15,21 @@ function usage(message: string): never {
   process.exit(2);
 }
 
-const args = process.argv.slice(2);
-const file = args.find((a, i) => !a.startsWith('--') && !(i > 0 && ['--year', '--income', '--deed'].includes(args[i - 1]!)));
+// An unknown option or a missing value is a usage error (exit 2), as a missing file is.
+const cli = (() => {
+  try {
+    return parseArgs({
+      args: process.argv.slice(2),
+      allowPositionals: true,
+      options: { year: { type: 'string' }, income: { type: 'string' }, deed: { type: 'string' }, json: { type: 'boolean' } },
+    });
+  } catch (err) {
+    return usage((err as Error).message);
+  }
+})();
+const file = cli.positionals[0];
 if (!file) usage('a request file is needed');
-const flag = (name: string) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1] : undefined;
-};
+const flag = (name: 'year' | 'income' | 'deed') => cli.values[name];
 
 let body: unknown;
 try {
@@ -31,14 +40,14 @@ try {
 const parsed = TrajectoryRequest.safeParse(body);
 if (!parsed.success) usage(`not a trajectory request: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
 const property: PropertyDescription = PropertyDescription.parse(propertyOf(parsed.data));
-const options: PlanOptions = { year: Number(flag('--year') ?? new Date().getFullYear()) };
-const income = flag('--income');
+const options: PlanOptions = { year: Number(flag('year') ?? new Date().getFullYear()) };
+const income = flag('income');
 if (income) options.incomeCategory = IncomeCategory.parse(income);
-const deed = flag('--deed');
+const deed = flag('deed');
 if (deed) options.deedDate = deed;
 
 const plan = planTrajectory(property, options);
-if (args.includes('--json')) {
+if (cli.values.json) {
   process.stdout.write(`${JSON.stringify(plan, null, 2)}\n`);
   process.exit(0);
 }

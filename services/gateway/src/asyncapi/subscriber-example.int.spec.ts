@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { connect } from 'nats';
+import { connect } from '@nats-io/transport-node';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventEnvelope } from '@renopath/contracts';
 import { connectNatsBus, type NatsBus } from '@renopath/platform';
@@ -47,7 +48,7 @@ describe.skipIf(!reachable)('subscribing to the domain events from outside (docs
   afterAll(async () => {
     await bus?.close();
     const nc = await connect({ servers: testNatsUrl });
-    await (await nc.jetstreamManager()).streams.delete(stream).catch(() => false);
+    await (await jetstreamManager(nc)).streams.delete(stream).catch(() => false);
     await nc.close();
   });
 
@@ -82,7 +83,7 @@ describe.skipIf(!reachable)('subscribing to the domain events from outside (docs
     await bus.publish(`evt.estates.${later.type}`, later);
     // The same event once more, past the server's duplicate window (no message id): the subscriber drops it by event_id.
     const nc = await connect({ servers: testNatsUrl });
-    await nc.jetstream().publish(`${prefix}.evt.estates.${later.type}`, new TextEncoder().encode(JSON.stringify(later)));
+    await jetstream(nc).publish(`${prefix}.evt.estates.${later.type}`, new TextEncoder().encode(JSON.stringify(later)));
     await nc.close();
     subscription = await subscribe(options);
     await until(() => received.length === 4);

@@ -1,12 +1,14 @@
 import { pathToFileURL } from 'node:url';
-import { AckPolicy, connect, DeliverPolicy, type ConsumerConfig } from 'nats';
+import { parseArgs } from 'node:util';
+import { AckPolicy, type ConsumerConfig, DeliverPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
 import { EventEnvelope } from '@renopath/contracts';
 
 /**
  * How a service outside Renopath follows its domain events (docs/events.md): a durable JetStream
  * consumer of its own on the events stream, starting where it chooses, acknowledging each event
- * once handled, and deduplicating by `event_id`. It needs the `nats` client and the event
- * contracts, nothing of Renopath's platform. Run it with
+ * once handled, and deduplicating by `event_id`. It needs the NATS client (`@nats-io/transport-node`
+ * and `@nats-io/jetstream`) and the event contracts, nothing of Renopath's platform. Run it with
  *
  *     npx tsx services/gateway/src/asyncapi/subscriber-example.ts nats://127.0.0.1:4222 my-service 'evt.estates.>'
  *
@@ -42,7 +44,7 @@ export async function subscribe(options: SubscribeOptions): Promise<{ close(): P
   const stream = options.stream ?? 'RENOPATH_EVENTS';
   const wire = (subject: string) => (options.prefix ? `${options.prefix}.${subject}` : subject);
   const nc = await connect({ servers: options.servers, name: options.durable });
-  const jsm = await nc.jetstreamManager();
+  const jsm = await jetstreamManager(nc);
   const start = options.startAt ?? 'all';
   const config: Partial<ConsumerConfig> = {
     durable_name: options.durable,
@@ -60,7 +62,7 @@ export async function subscribe(options: SubscribeOptions): Promise<{ close(): P
   };
   // Created once; afterwards the server keeps its position (the start option no longer applies).
   await jsm.consumers.info(stream, options.durable).catch(() => jsm.consumers.add(stream, config));
-  const messages = await (await nc.jetstream().consumers.get(stream, options.durable)).consume();
+  const messages = await (await jetstream(nc).consumers.get(stream, options.durable)).consume();
 
   const running = (async () => {
     for await (const msg of messages) {
@@ -99,7 +101,8 @@ export async function subscribe(options: SubscribeOptions): Promise<{ close(): P
 
 // Run as a script: print every event of the subject, from the start of the stream.
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const [servers = 'nats://127.0.0.1:4222', durable = 'example-subscriber', subject = 'evt.>'] = process.argv.slice(2);
+  const { positionals } = parseArgs({ allowPositionals: true, options: {} });
+  const [servers = 'nats://127.0.0.1:4222', durable = 'example-subscriber', subject = 'evt.>'] = positionals;
   const seen = new Set<string>();
   const subscription = await subscribe({
     servers,

@@ -3,6 +3,7 @@
  * advert onto the model's input, strata, grouped folds and the two baselines the model must beat.
  */
 import { readFileSync } from 'node:fs';
+import { parse } from 'csv-parse/sync';
 import type { EstateFormat, PropertyDescription, Region } from '@renopath/contracts';
 import { labelFor } from '../model/labels.ts';
 import { scaleOfRegion } from '../model/region.ts';
@@ -36,37 +37,23 @@ const HEATING: Readonly<Record<string, Listing['heating']>> = {
 /** Rows the statistics can use: a score, a year and an area in a plausible range (typos and A+ scores <= 0 left out). */
 const LIMITS = { year: [1700, 2026], area: [15, 1000], score: [1, 2000] } as const;
 
-/** Minimal CSV reader: comma-separated, double quotes around fields that need them. */
-export function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      row.push(field);
-      field = '';
-    } else if (c === '\n' || c === '\r') {
-      if (c === '\r' && text[i + 1] === '\n') i++;
-      row.push(field);
-      field = '';
-      if (row.length > 1 || row[0] !== '') rows.push(row);
-      row = [];
-    } else field += c;
-  }
-  if (field !== '' || row.length > 0) {
-    row.push(field);
-    rows.push(row);
-  }
-  return rows;
+/**
+ * The CSV's field separator, read from its header line: `;` when it has more of those than commas
+ * (what Belgian and Dutch spreadsheets write, where the comma is the decimal mark), else `,`.
+ */
+export function csvDelimiter(text: string): ',' | ';' {
+  const header = (text.split(/\r?\n/, 1)[0] ?? '').replace(/"[^"]*"/g, '');
+  const count = (c: string) => header.split(c).length - 1;
+  return count(';') > count(',') ? ';' : ',';
+}
+
+/**
+ * A CSV file's rows through csv-parse: a UTF-8 byte-order mark dropped, `,` or `;` as separator
+ * (csvDelimiter), quoted fields with separators, quotes or line breaks in them, blank lines skipped.
+ * A malformed file (an unclosed quote) fails with csv-parse's message, which names the line.
+ */
+export function parseCsv(text: string, delimiter: ',' | ';' = csvDelimiter(text)): string[][] {
+  return parse(text, { bom: true, delimiter, relax_column_count: true, skip_empty_lines: true }) as string[][];
 }
 
 const REGIONS = new Set(['FLANDERS', 'BRUSSELS', 'WALLONIA']);
@@ -82,8 +69,12 @@ function kindOf(subtype: string): Listing['kind'] {
 
 /** The usable listings of a CSV file with the handbook's columns (a subset of them is enough). */
 export function readListings(path: string): Listing[] {
-  const [header, ...rows] = parseCsv(readFileSync(path, 'utf8'));
+  const text = readFileSync(path, 'utf8');
+  const delimiter = csvDelimiter(text);
+  const [header, ...rows] = parseCsv(text, delimiter);
   if (!header) return [];
+  // With `;` separators the decimal mark is a comma (152,5 m²).
+  const num = (value: string | undefined) => Number(delimiter === ';' ? (value ?? '').replace(',', '.') : value);
   const col = (name: string) => header.indexOf(name);
   const c = {
     region: col('region'),
@@ -102,14 +93,14 @@ export function readListings(path: string): Listing[] {
   for (const r of rows) {
     const region = r[c.region]!;
     const type = r[c.type]!;
-    const year = Number(r[c.year]);
-    const area = Number(r[c.area]);
-    const score = Number(r[c.score]);
+    const year = num(r[c.year]);
+    const area = num(r[c.area]);
+    const score = num(r[c.score]);
     if (!REGIONS.has(region) || (type !== 'HOUSE' && type !== 'APARTMENT')) continue;
     if (r[c.year] === '' || r[c.area] === '' || r[c.score] === '') continue;
     if (!(year >= LIMITS.year[0] && year <= LIMITS.year[1] && area >= LIMITS.area[0] && area <= LIMITS.area[1])) continue;
     if (!(score >= LIMITS.score[0] && score <= LIMITS.score[1])) continue;
-    const f = r[c.facades] === '' ? null : Number(r[c.facades]);
+    const f = r[c.facades] === '' ? null : num(r[c.facades]);
     const g = r[c.glazing];
     out.push({
       region: region as Listing['region'],

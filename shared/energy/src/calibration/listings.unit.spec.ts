@@ -1,4 +1,5 @@
-import { statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { evaluate } from '../model/evaluate.ts';
@@ -8,6 +9,7 @@ import {
   foldOf,
   groupMedianBaseline,
   metrics,
+  parseCsv,
   propertyOfListing,
   readListings,
   STRATA,
@@ -68,5 +70,42 @@ describe('folds and baselines', () => {
     // Antwerp has 5 homes only: the decade x facades x area group (all 25) decides.
     expect(b2(home({ postal: '2000' }))).toBe(212);
     expect(ageBandBaseline(train)(home({}))).toBe(212);
+  });
+});
+
+describe('reading a listings CSV', () => {
+  const withFile = (text: string, read: (path: string) => void) => {
+    const dir = mkdtempSync(join(tmpdir(), 'renopath-listings-'));
+    try {
+      writeFileSync(join(dir, 'listings.csv'), text);
+      read(join(dir, 'listings.csv'));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
+
+  it('imports a spreadsheet export with a byte-order mark, `;` separators, decimal commas and a quoted line break', () => {
+    const text =
+      '\uFEFFregion;postal_code;type;subtype;year_built;facades_n;living_area_m2;double_glazing;epc_kwh_m2\r\n' +
+      'FLANDERS;9000;APARTMENT;"Penthouse\r\nwith a ""roof"" terrace";1985;2;92,5;true;210\r\n' +
+      'WALLONIA;5000;HOUSE;;1930;3;140;false;390\r\n';
+    withFile(text, (path) => {
+      const listings = readListings(path);
+      // The first column is found despite the mark; the quoted line break stays inside its field.
+      expect(listings).toHaveLength(2);
+      expect(listings[0]).toMatchObject({ region: 'FLANDERS', postal: '9000', kind: 'PENTHOUSE', area: 92.5, glazing: true, score: 210 });
+      expect(listings[1]).toMatchObject({ region: 'WALLONIA', apartment: false, year: 1930, facades: 3, area: 140, score: 390 });
+    });
+  });
+
+  it('reads commas, escaped quotes and line breaks inside quoted fields', () => {
+    expect(parseCsv('a,b,c\n"x, y","say ""hi""","two\nlines"\n\n')).toEqual([
+      ['a', 'b', 'c'],
+      ['x, y', 'say "hi"', 'two\nlines'],
+    ]);
+  });
+
+  it('refuses a file with an unclosed quote, naming the line', () => {
+    expect(() => parseCsv('a,b\n1,"open\n2,3\n')).toThrow(/line/i);
   });
 });

@@ -8,6 +8,7 @@
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
 import {
   DATA_DIR,
   isCorrectedTabula,
@@ -47,10 +48,15 @@ const pad = (s: string | number, n: number) => String(s).padEnd(n);
 const lpad = (s: string | number, n: number) => String(s).padStart(n);
 
 function args(argv: readonly string[]): { data: string | null; write: boolean } {
-  const i = argv.indexOf('--data');
-  const data = i >= 0 ? (argv[i + 1] ?? null) : null;
-  if (i >= 0 && !data) throw new Error('--data needs a directory');
-  return { data: data ? resolve(data) : null, write: argv.includes('--write') };
+  let values: { data?: string | undefined; write: boolean };
+  try {
+    ({ values } = parseArgs({ args: [...argv], options: { data: { type: 'string' }, write: { type: 'boolean', default: false } } }));
+    if (values.data === '') throw new Error('--data needs a directory');
+  } catch (err) {
+    process.stderr.write(`${(err as Error).message}\nusage: npm run calibrate [-- --data <dir>] [--write]\n`);
+    process.exit(2);
+  }
+  return { data: values.data ? resolve(values.data) : null, write: values.write };
 }
 
 const cell = (m: Metrics) => `${lpad(pct(m.within_one), 6)} ${lpad(pct(m.exact), 6)} ${lpad(pct(m.median_ape), 6)} ${lpad(f3(m.bias), 6)}`;

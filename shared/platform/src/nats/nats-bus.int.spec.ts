@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { connect, type Msg } from 'nats';
+import { connect, type Msg } from '@nats-io/transport-node';
+import { jetstreamManager } from '@nats-io/jetstream';
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { afterAll, describe, expect, it } from 'vitest';
 import { busContract } from '../testing/bus.contract.ts';
@@ -21,7 +22,7 @@ const subjectPrefix = `test${run}`;
 describe.skipIf(!reachable)('NatsBus', () => {
   afterAll(async () => {
     const nc = await connect({ servers: url });
-    const jsm = await nc.jetstreamManager();
+    const jsm = await jetstreamManager(nc);
     await jsm.streams.delete(streamName).catch(() => false);
     // The object store of events over max_payload (nats-bus.ts LargeEvent).
     await jsm.streams.delete(`OBJ_${streamName}_large`).catch(() => false);

@@ -1,25 +1,30 @@
 import {
-  AckPolicy,
   connect,
   createInbox,
-  DeliverPolicy,
-  ErrorCode,
-  Events,
   headers as natsHeaders,
   nanos,
-  NatsError,
-  RequestStrategy,
+  NoRespondersError,
+  RequestError,
+  TimeoutError,
+  type Msg,
+  type MsgHdrs,
+  type NatsConnection,
+  type Subscription as NatsSubscription,
+} from '@nats-io/transport-node';
+import {
+  AckPolicy,
+  DeliverPolicy,
+  JetStreamApiCodes,
+  JetStreamApiError,
+  jetstream,
+  jetstreamManager,
   StorageType,
   type ConsumerMessages,
   type JetStreamClient,
   type JetStreamManager,
   type JsMsg,
-  type Msg,
-  type MsgHdrs,
-  type NatsConnection,
-  type ObjectStore,
-  type Subscription as NatsSubscription,
-} from 'nats';
+} from '@nats-io/jetstream';
+import { Objm, type ObjectStore } from '@nats-io/obj';
 import {
   BusUnavailableError,
   type Bus,
@@ -67,7 +72,6 @@ const EVENT_ROOT = 'evt';
  * lease, whose pulled event is never handled): short, so a takeover does not stall the consumer.
  */
 const DEFAULT_ACK_WAIT_MS = 5_000;
-const NOT_FOUND = new Set([10059, 10014]); // stream not found, consumer not found
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -119,8 +123,12 @@ function fromNatsHeaders(hdrs: MsgHdrs | undefined): BusHeaders | undefined {
   return values;
 }
 
+/** The server's answer that the stream or the consumer does not exist (JetStream API error codes). */
 function isNotFound(error: unknown): boolean {
-  return error instanceof NatsError && NOT_FOUND.has(error.api_error?.err_code ?? 0);
+  return (
+    error instanceof JetStreamApiError &&
+    (error.code === JetStreamApiCodes.StreamNotFound || error.code === JetStreamApiCodes.ConsumerNotFound)
+  );
 }
 
 /** The distributed bus: NATS core request/reply with queue groups, JetStream for domain events. */
@@ -156,10 +164,10 @@ export class NatsBus implements Bus {
 
   private async followConnection(): Promise<void> {
     for await (const status of this.nc.status()) {
-      if (status.type === Events.Disconnect) {
+      if (status.type === 'disconnect') {
         this.connected = false;
         for (const fail of this.inFlight) fail('connection to NATS lost');
-      } else if (status.type === Events.Reconnect) {
+      } else if (status.type === 'reconnect') {
         this.connected = true;
       }
     }
@@ -175,8 +183,8 @@ export class NatsBus implements Bus {
       reconnectTimeWait: 1000,
     });
     try {
-      const jsm = await nc.jetstreamManager();
-      const bus = new NatsBus(nc, nc.jetstream(), jsm, options.streamName ?? 'RENOPATH_EVENTS', options);
+      const jsm = await jetstreamManager(nc);
+      const bus = new NatsBus(nc, jetstream(nc), jsm, options.streamName ?? 'RENOPATH_EVENTS', options);
       await bus.ensureStream(options.duplicateWindowMs ?? 120_000);
       return bus;
     } catch (error) {
@@ -234,10 +242,11 @@ export class NatsBus implements Bus {
       }
     } catch (error) {
       if (error instanceof BusUnavailableError) throw error;
-      if (error instanceof NatsError && error.code === ErrorCode.NoResponders) {
+      // A failed request is a RequestError whose cause says why (no responders); a timeout is its own type.
+      if (error instanceof NoRespondersError || (error instanceof RequestError && error.isNoResponders())) {
         throw new BusUnavailableError(subject, 'no responders');
       }
-      if (error instanceof NatsError && error.code === ErrorCode.Timeout) {
+      if (error instanceof TimeoutError || (error instanceof RequestError && error.cause instanceof TimeoutError)) {
         throw new BusUnavailableError(subject, `no reply within ${timeoutMs} ms`);
       }
       throw new BusUnavailableError(subject, error instanceof Error ? error.message : String(error));
@@ -253,7 +262,7 @@ export class NatsBus implements Bus {
     let received = 0;
     try {
       const messages = await this.nc.requestMany(marker.chunked.subject, new Uint8Array(0), {
-        strategy: RequestStrategy.SentinelMsg,
+        strategy: 'sentinel',
         maxWait: timeoutMs,
       });
       for await (const msg of messages) {
@@ -373,7 +382,7 @@ export class NatsBus implements Bus {
 
   /** The bucket of LargeEvent envelopes, made on first use; kept as long as the events' stream. */
   private largeEvents(): Promise<ObjectStore> {
-    this.largeEventStore ??= this.js.views.os(`${this.streamName}_large`, { storage: StorageType.File }).catch((error: unknown) => {
+    this.largeEventStore ??= new Objm(this.js).create(`${this.streamName}_large`, { storage: StorageType.File }).catch((error: unknown) => {
       this.largeEventStore = null;
       throw error;
     });
@@ -489,7 +498,7 @@ export class NatsBus implements Bus {
       handled = true;
     } catch (error) {
       this.options.onHandlerError?.(error, this.unwire(msg.subject));
-      msg.nak(backoff(msg.info.redeliveryCount - 1, this.initialDelayMs, this.maxDelayMs));
+      msg.nak(backoff(msg.info.deliveryCount - 1, this.initialDelayMs, this.maxDelayMs));
     } finally {
       clearInterval(progress);
     }

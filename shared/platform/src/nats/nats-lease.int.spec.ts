@@ -3,7 +3,9 @@ import { randomUUID } from 'node:crypto';
 import { connect as connectTcp, createServer, type AddressInfo, type Socket } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { connect } from 'nats';
+import { connect } from '@nats-io/transport-node';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { Kvm } from '@nats-io/kv';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { Lease } from '../ports/lease.ts';
 import { leaseStoreContract } from '../testing/lease.contract.ts';
@@ -65,7 +67,7 @@ describe.skipIf(!reachable)('NatsLeaseStore', () => {
       if (child.pid && child.exitCode === null && child.signalCode === null) process.kill(-child.pid, 'SIGKILL');
     await Promise.all(opened.splice(0).map((s) => s.close()));
     const nc = await connect({ servers: url });
-    const jsm = await nc.jetstreamManager();
+    const jsm = await jetstreamManager(nc);
     for (const name of buckets) await jsm.streams.delete(`KV_${name}`).catch(() => false);
     await nc.close();
   });
@@ -169,7 +171,7 @@ describe.skipIf(!reachable)('NatsLeaseStore', () => {
     const held = (await a.tryAcquire(name))!;
     const nc = await connect({ servers: url });
     try {
-      const kv = await nc.jetstream().views.kv(bucket(2000), { bindOnly: true });
+      const kv = await new Kvm(nc).open(bucket(2000));
       await kv.put(natsLeaseKey(name), 'an operator or a stray client');
       await vi.waitFor(() => expect(held.lost.aborted).toBe(true), { timeout: 5000, interval: 20 });
       expect(String(held.lost.reason)).toMatch(/taken over or expired/);

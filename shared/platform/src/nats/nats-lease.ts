@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { connect, NatsError, type KV, type NatsConnection } from 'nats';
+import { JetStreamApiCodes, JetStreamApiError, jetstream } from '@nats-io/jetstream';
+import { Kvm, type KV } from '@nats-io/kv';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { assertLeaseName, HeldLease, type Lease, type LeaseStore } from '../ports/lease.ts';
 
 export interface NatsLeaseStoreOptions {
@@ -42,8 +44,10 @@ export function natsLeaseKey(name: string): string {
   return Buffer.from(assertLeaseName(name), 'utf8').toString('base64url');
 }
 
-const WRONG_LAST_SEQUENCE = 10071;
-const isWrongLastSequence = (error: unknown) => error instanceof NatsError && error.api_error?.err_code === WRONG_LAST_SEQUENCE;
+/** The server refused a write guarded by a revision: the key is at another one (or exists already, for `create`). */
+const isWrongLastSequence = (error: unknown) =>
+  error instanceof JetStreamApiError &&
+  (error.code === JetStreamApiCodes.StreamWrongLastSequence || error.code === JetStreamApiCodes.StreamWrongLastSequenceUnknown);
 
 interface Holding {
   key: string;
@@ -226,8 +230,8 @@ export class NatsLeaseStore implements LeaseStore {
       (await connect({ servers: options.servers, name: clientName, maxReconnectAttempts: -1 }));
     try {
       // A write that is not answered within half the window is retried, so one lost reply does not lose the lease.
-      const js = nc.jetstream({ timeout: Math.max(100, Math.floor(windowMs / 2)) });
-      const kv = await js.views.kv(bucket, { ttl: ttlMs, history: 1 });
+      const js = jetstream(nc, { timeout: Math.max(100, Math.floor(windowMs / 2)) });
+      const kv = await new Kvm(js).create(bucket, { ttl: ttlMs, history: 1 });
       const actual = (await kv.status()).ttl;
       if (actual !== ttlMs) {
         throw new Error(

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { connect } from 'nats';
+import { connect } from '@nats-io/transport-node';
+import { jetstreamManager } from '@nats-io/jetstream';
 import { pino } from 'pino';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { natsLeaseBucket } from '../nats/nats-lease.ts';
@@ -25,7 +26,7 @@ describe.skipIf(!reachable)('context leadership with EventStoreDB/MongoDB stores
   afterAll(async () => {
     rmSync(dir, { recursive: true, force: true });
     const nc = await connect({ servers: natsUrl });
-    await (await nc.jetstreamManager()).streams.delete(`KV_${natsLeaseBucket(prefix)}`).catch(() => false);
+    await (await jetstreamManager(nc)).streams.delete(`KV_${natsLeaseBucket(prefix)}`).catch(() => false);
     await nc.close();
   });
 

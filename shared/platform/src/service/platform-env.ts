@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { OverloadEnv, overloadLimits, type OverloadLimits } from '../observability/overload-limits.ts';
 
 /*
  * The platform's settings, apart from the adapters they choose: this module loads no driver, so a
@@ -52,6 +53,7 @@ export const PlatformEnv = z.object({
     z.coerce.number({ error: 'expected a port number from 1 to 65535' }).int().min(1).max(65535).optional(),
   ),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  ...OverloadEnv,
 });
 export type PlatformEnv = z.infer<typeof PlatformEnv>;
 
@@ -73,6 +75,8 @@ export interface PlatformConfig {
   leaseTtlMs?: number;
   /** RENOPATH_METRICS_PORT, or null. */
   metricsPort?: number | null;
+  /** RENOPATH_OVERLOAD_*: when an HTTP server of the process sheds load (absent: it does not). */
+  overload?: OverloadLimits;
   logLevel: PlatformEnv['LOG_LEVEL'];
 }
 
@@ -89,6 +93,7 @@ export const platformConfig = (e: PlatformEnv): PlatformConfig => ({
   leaseRetryMs: e.RENOPATH_LEASE_RETRY_MS,
   leaseTtlMs: e.RENOPATH_LEASE_TTL_MS,
   metricsPort: e.RENOPATH_METRICS_PORT ?? null,
+  overload: overloadLimits(e),
   logLevel: e.LOG_LEVEL,
 });
 

@@ -4,7 +4,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { connect } from 'nats';
+import { connect } from '@nats-io/transport-node';
+import { jetstreamManager } from '@nats-io/jetstream';
 import { runProjection } from '../projection-runner.ts';
 import { openPostgresEventStore } from '../postgres/postgres-event-store.ts';
 import { openPostgresReadStore } from '../postgres/postgres-read-store.ts';
@@ -94,7 +95,7 @@ describe.skipIf(!reachable)('replicas of a context under SIGKILL (PostgreSQL, NA
     await admin.query(`DROP SCHEMA IF EXISTS "${contextSchema(context)}" CASCADE`);
     await admin.end();
     const nc = await connect({ servers: natsUrl });
-    await (await nc.jetstreamManager()).streams.delete(env.RENOPATH_NATS_STREAM).catch(() => false);
+    await (await jetstreamManager(nc)).streams.delete(env.RENOPATH_NATS_STREAM).catch(() => false);
     await nc.close();
   });
 

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { pino } from 'pino';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { connect } from 'nats';
+import { connect } from '@nats-io/transport-node';
+import { jetstreamManager } from '@nats-io/jetstream';
 import { runProjection } from '../projection-runner.ts';
 import { postgresListening, testPostgresUrl } from '../postgres/test-database.ts';
 import { openSqliteReadStore } from '../sqlite/sqlite-read-store.ts';
@@ -61,7 +62,7 @@ describe.skipIf(!reachable)('two replicas of a context over PostgreSQL and NATS'
     await admin.query(`DROP SCHEMA IF EXISTS "renopath_${context}" CASCADE`);
     await admin.end();
     const nc = await connect({ servers: natsUrl });
-    await (await nc.jetstreamManager()).streams.delete(env.RENOPATH_NATS_STREAM).catch(() => false);
+    await (await jetstreamManager(nc)).streams.delete(env.RENOPATH_NATS_STREAM).catch(() => false);
     await nc.close();
   });
 
