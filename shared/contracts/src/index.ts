@@ -15,3 +15,4 @@ export * from './trajectory.ts';
 export * from './reporting.ts';
 export * from './messages.ts';
 export * from './events.ts';
+export * from './portfolio.ts';
