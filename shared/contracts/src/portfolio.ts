@@ -130,17 +130,26 @@ export const PortfolioSubjects = {
   listRuns: 'qry.calculations.list-portfolio-runs',
   stopRun: 'cmd.calculations.stop-portfolio-run',
   summary: 'qry.calculations.portfolio-run-summary',
-  /** One batch of result rows (query `batch`), for the gateway's streamed results. */
+  /** One batch of result rows (query `batch`, `format`), for the gateway's streamed results. */
   resultsPage: 'qry.calculations.portfolio-run-results',
   /** Internal (portfolio workers, any process): compute one batch of rows; reply the result rows. */
   computeBatch: 'cmd.calculations.compute-portfolio-batch',
 } as const;
 
-export const PortfolioResultsQuery = z.strictObject({ batch: z.coerce.number().int().min(0).max(1_000_000).default(0) });
+/** The HTTP query of the results: none (the format is the Accept header's). */
+export const PortfolioResultsQuery = z.strictObject({});
+/** One batch of the results as the gateway streams them: its rows rendered in the asked format. */
+export const PortfolioResultsPageQuery = z.strictObject({
+  batch: z.coerce.number().int().min(0).max(1_000_000).default(0),
+  format: z.enum(['csv', 'ndjson', 'json']).default('json'),
+});
 export const PortfolioResultsPage = z.object({
   batch: z.number().int(),
   batches: z.number().int(),
   /** Whether the batch is computed (false: not yet; its rows are absent). */
   done: z.boolean(),
-  rows: z.array(PortfolioResultRow),
+  /** format json: the rows. */
+  rows: z.array(PortfolioResultRow).optional(),
+  /** format csv (with the header line on batch 0) or ndjson: the rows as text. */
+  text: z.string().optional(),
 });

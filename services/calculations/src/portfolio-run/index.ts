@@ -6,9 +6,10 @@ import { actorOf, commandContext, newId, parse, readYourWrites } from '@renopath
 import {
   CreatePortfolioRunBody,
   PortfolioResultRow,
-  PortfolioResultsQuery,
+  PortfolioResultsPageQuery,
   PortfolioRunEvents,
   PortfolioRunListQuery,
+  PortfolioSubjects,
   type Actor,
   type PortfolioRun,
   type ServiceRequest,
@@ -20,6 +21,7 @@ import { portfolioRunner, type PortfolioRunner } from './runner.ts';
 import { P, PORTFOLIO_VIEWS_PROJECTION, PortfolioStore, projectRunViews, runView, summaryOf, type RunDoc } from './store.ts';
 import { finalSummary } from './summary.ts';
 import { computeBatch } from './compute.ts';
+import { resultsCsv } from './csv.ts';
 
 export { threadComputer, inlineComputer, type BatchComputer } from './pool.ts';
 
@@ -49,7 +51,9 @@ export interface PortfolioDeps {
 }
 
 export interface PortfolioRuns {
-  handlers: Record<string, Handler>;
+  /** By name (create, get, list, stop, summary, results) and, in `bySubject`, by their bus subject. */
+  handlers: Record<'create' | 'get' | 'list' | 'stop' | 'summary' | 'results', Handler>;
+  bySubject: Record<string, Handler>;
   runner: PortfolioRunner;
   store: PortfolioStore;
   close(): Promise<void>;
@@ -93,8 +97,8 @@ export async function startPortfolioRuns(deps: PortfolioDeps): Promise<Portfolio
   }
   const view = async (doc: RunDoc) => runView(doc, await store.progress(doc.id), now());
 
-  const handlers: Record<string, Handler> = {
-    async create(req) {
+  const handlers = {
+    async create(req: ServiceRequest) {
       const actor = actorOf(req);
       const body = parse(CreatePortfolioRunBody, req.body);
       const run_id = newId(req, 'portfolio-run');
@@ -127,11 +131,11 @@ export async function startPortfolioRuns(deps: PortfolioDeps): Promise<Portfolio
       return view(doc);
     },
 
-    async get(req) {
+    async get(req: ServiceRequest) {
       return view(await visible(req));
     },
 
-    async list(req) {
+    async list(req: ServiceRequest) {
       const actor = actorOf(req);
       const q = parse(PortfolioRunListQuery, req.query ?? {});
       const writer = await deps.isWriter(actor);
@@ -156,30 +160,41 @@ export async function startPortfolioRuns(deps: PortfolioDeps): Promise<Portfolio
       };
     },
 
-    async stop(req) {
+    async stop(req: ServiceRequest) {
       const doc = await visible(req);
       const { position } = await runner.decide(doc.id, { type: 'StopRun', now: now().toISOString() }, commandContext(req, now()));
       await settled(position);
       return view((await store.run(doc.id)) ?? doc);
     },
 
-    async summary(req) {
+    async summary(req: ServiceRequest) {
       const doc = await visible(req);
       return finalSummary(doc.id, doc.run.status, summaryOf(await store.progress(doc.id)));
     },
 
-    async results(req) {
+    async results(req: ServiceRequest) {
       const doc = await visible(req);
-      const { batch } = parse(PortfolioResultsQuery, req.query ?? {});
-      if (batch >= Math.max(1, doc.batches)) return { batch, batches: doc.batches, done: true, rows: [] };
-      const rows = await store.results(doc.id, batch);
-      return { batch, batches: doc.batches, done: rows !== null, rows: rows ?? [] };
+      const { batch, format } = parse(PortfolioResultsPageQuery, req.query ?? {});
+      const rows = batch < doc.batches ? await store.results(doc.id, batch) : [];
+      const page = { batch, batches: doc.batches, done: rows !== null };
+      if (format === 'json') return { ...page, rows: rows ?? [] };
+      // The CSV's header comes with the first batch, even when that batch is not computed yet.
+      if (format === 'csv') return { ...page, text: resultsCsv(rows ?? [], batch === 0) };
+      return { ...page, text: (rows ?? []).map((r) => `${JSON.stringify(r)}\n`).join('') };
     },
   };
 
   await runner.resume();
   return {
     handlers,
+    bySubject: {
+      [PortfolioSubjects.createRun]: handlers.create,
+      [PortfolioSubjects.getRun]: handlers.get,
+      [PortfolioSubjects.listRuns]: handlers.list,
+      [PortfolioSubjects.stopRun]: handlers.stop,
+      [PortfolioSubjects.summary]: handlers.summary,
+      [PortfolioSubjects.resultsPage]: handlers.results,
+    },
     runner,
     store,
     async close() {
