@@ -1,11 +1,11 @@
 import type { Logger } from 'pino';
-import type { Bus, Closeable, EventStore, ReadStore } from '@renopath/platform';
+import type { BlobStore, Bus, Closeable, EventStore, ReadStore } from '@renopath/platform';
 import { fold } from '@renopath/platform/service/decider.ts';
 import { runProjection, type Projection } from '@renopath/platform/projection-runner.ts';
 import { serveMessages } from '@renopath/platform/service/handler-kit.ts';
 import type { Settlement } from '@renopath/platform/service/settlement.ts';
 import { watchQueue } from '@renopath/platform/observability/metrics.ts';
-import { CalculationsSubjects as S, type CalculationJob } from '@renopath/contracts';
+import { CalculationsSubjects as S, PortfolioSubjects, type CalculationJob, type PortfolioRun } from '@renopath/contracts';
 import { startRolesReactor } from './access/roles.reactor.ts';
 import { startEstateDirectoryReactor } from './estate-directory/estate-directory.reactor.ts';
 import { startEstateLinkProcess } from './estate-link/estate-link.process.ts';
@@ -17,6 +17,8 @@ import { jobHandlers } from './job/job.handlers.ts';
 import { jobQueries } from './job-views/job.queries.ts';
 import type { JobDoc } from './job-views/job-views.projection.ts';
 import { calculationsKit, type CalculationsConfig, type Handler } from './kit/calculations-kit.ts';
+import { busComputer, startPortfolioRuns } from './portfolio-run/index.ts';
+import type { RunDoc } from './portfolio-run/store.ts';
 import { JOB_VIEWS } from './projections.ts';
 import { startSweep } from './work-queue/sweep.ts';
 import { WorkQueue } from './work-queue/work-queue.ts';
@@ -37,6 +39,11 @@ export interface CalculationsDeps {
   onFinal?: (job: CalculationJob, doc: JobDoc) => Promise<void>;
   /** The webhook attempts of a job (extension endpoint). */
   webhookDeliveries?: (job_id: string) => Promise<unknown[]>;
+  /** Portfolio runs: where uploads are read, and what a FINISHED run calls (its webhook). Without it, none. */
+  portfolio?: {
+    blobs: BlobStore;
+    onFinished?: (run: PortfolioRun, doc: RunDoc) => Promise<void>;
+  };
 }
 
 export interface CalculationsService {
@@ -141,6 +148,23 @@ export async function startCalculations(deps: CalculationsDeps): Promise<Calcula
     ...indications.handlers,
   };
 
+  // Portfolio runs: their batches go out on the bus to every calculations process's portfolio threads (this one's too).
+  const portfolio = deps.portfolio
+    ? await startPortfolioRuns({
+        eventStore: store,
+        readStore: reads,
+        blobs: deps.portfolio.blobs,
+        log,
+        computer: busComputer(bus, PortfolioSubjects.computeBatch, Math.max(config.busTimeoutMs, 60_000)),
+        settleTimeoutMs: config.settleTimeoutMs,
+        now,
+        isWriter: kit.isWriter,
+        inFlight: 4,
+        ...(deps.portfolio.onFinished ? { onFinished: deps.portfolio.onFinished } : {}),
+      })
+    : null;
+  if (portfolio) Object.assign(handlers, portfolio.bySubject);
+
   const withSettlement = deps.settlement ? { settlement: deps.settlement } : {};
   const estateDirectory = await startEstateDirectoryReactor({ bus, readStore: reads, log, ...withSettlement });
   const roles = await startRolesReactor({ bus, readStore: reads, log, ...withSettlement });
@@ -163,6 +187,7 @@ export async function startCalculations(deps: CalculationsDeps): Promise<Calcula
       await estateLink.process.close();
       await effects.process.close();
       await indications.close();
+      await portfolio?.close();
       await projection.close();
     },
   };

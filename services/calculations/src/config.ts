@@ -22,6 +22,8 @@ const Env = PlatformEnv.extend({
   RENOPATH_CALCULATION_WORKERS: z.coerce.number().int().min(0).max(64).default(16),
   /** Threads that make plans, off the thread that serves requests; 0: in that thread. */
   RENOPATH_PLANNER_THREADS: z.coerce.number().int().min(0).max(16).default(1),
+  /** Threads that compute portfolio batches in this process (docs/portfolio-runs.md); 0: this process computes none. */
+  RENOPATH_PORTFOLIO_THREADS: z.coerce.number().int().min(0).max(16).default(2),
   RENOPATH_ALLOW_PRIVATE_NETWORK: flag,
   RENOPATH_WEBHOOK_RETRY_SCHEDULE: z
     .string()
@@ -55,6 +57,7 @@ export interface CalculationsServiceConfig {
   role: 'all' | 'worker';
   workers: number;
   plannerThreads: number;
+  portfolioThreads: number;
   allowPrivateNetwork: boolean;
   webhookRetrySchedule: string;
   lidarUrl: string | null;
@@ -82,6 +85,7 @@ export function loadCalculationsConfig(env: NodeJS.ProcessEnv = process.env): Ca
     role: e.RENOPATH_CALCULATIONS_ROLE,
     workers: e.RENOPATH_CALCULATION_WORKERS,
     plannerThreads: e.RENOPATH_PLANNER_THREADS,
+    portfolioThreads: e.RENOPATH_PORTFOLIO_THREADS,
     allowPrivateNetwork: e.RENOPATH_ALLOW_PRIVATE_NETWORK,
     webhookRetrySchedule: e.RENOPATH_WEBHOOK_RETRY_SCHEDULE,
     lidarUrl: e.RENOPATH_LIDAR_URL ?? null,

@@ -13,6 +13,7 @@ import {
 } from './indication-views/indication-views.projection.ts';
 import { JOB_STREAM_PREFIX } from './job/job.decider.ts';
 import { J, JOB_VIEWS_PROJECTION, projectJobViews } from './job-views/job-views.projection.ts';
+import { PORTFOLIO_VIEWS } from './portfolio-run/index.ts';
 
 export const JOB_VIEWS: ProjectionDefinition = {
   name: JOB_VIEWS_PROJECTION,
@@ -30,7 +31,7 @@ export const INDICATION_VIEWS: ProjectionDefinition = {
 };
 
 /** The read models built from this context's own event store (process-manager checkpoints are not among them). */
-export const PROJECTIONS: ProjectionDefinition[] = [JOB_VIEWS, INDICATION_VIEWS];
+export const PROJECTIONS: ProjectionDefinition[] = [JOB_VIEWS, INDICATION_VIEWS, PORTFOLIO_VIEWS];
 
 /** Collections copied from other contexts' events over the bus: only those contexts' logs can rebuild them. */
 export const MIRRORED: Array<{ collection: string; from: string }> = [

@@ -1,5 +1,7 @@
 import type { Logger } from 'pino';
-import type { Bus } from '@renopath/platform';
+import type { BlobStore, Bus, Closeable } from '@renopath/platform';
+import { openBlobStore } from '@renopath/platform/service/adapters.ts';
+import { PortfolioSubjects } from '@renopath/contracts';
 import { openContextRuntime } from '@renopath/platform/service/context-runtime.ts';
 import { startCalculations, type CalculationsService } from './calculations.service.ts';
 import { JOB_LIFETIME_MS, MAX_ATTEMPTS, type CalculationsServiceConfig } from './config.ts';
@@ -7,6 +9,7 @@ import { createJobRunner, type JobRunnerExtras } from './trajectory/run-job.ts';
 import { inlinePlanner, threadPlanner } from './planner/planner-pool.ts';
 import { busJobSource, startWorker } from './worker/worker.ts';
 import { startJobWebhooks, type WebhookSigner } from './webhooks/job-webhooks.ts';
+import { servePortfolioWorker, threadComputer } from './portfolio-run/index.ts';
 
 export const CONTEXT = 'calculations';
 
@@ -14,6 +17,21 @@ export interface CalculationsContextOptions {
   /** Signs webhooks: identity's secret in this process (embedded), or identity over the bus. */
   signer: WebhookSigner;
   extras?: JobRunnerExtras;
+  /** The shared blob store where the process holds one (embedded); else the context opens its own (portfolio uploads). */
+  blobs?: BlobStore;
+}
+
+/** This process's portfolio threads, serving batches from the bus (none with RENOPATH_PORTFOLIO_THREADS=0). */
+async function portfolioWorker(config: CalculationsServiceConfig, bus: Bus, log: Logger): Promise<Closeable> {
+  if (config.portfolioThreads <= 0) return { close: async () => undefined };
+  const computer = threadComputer(config.portfolioThreads, log);
+  const served = await servePortfolioWorker(bus, computer, PortfolioSubjects.computeBatch);
+  return {
+    async close() {
+      await served.close();
+      await computer.close();
+    },
+  };
 }
 
 /**
@@ -29,6 +47,7 @@ export async function startCalculationsContext(
 ) {
   const planner = options.extras?.planner ?? (config.plannerThreads > 0 ? threadPlanner(config.plannerThreads, log) : inlinePlanner());
   const run = createJobRunner(config, log, { ...options.extras, planner });
+  const portfolio = await portfolioWorker(config, bus, log);
   if (config.role === 'worker') {
     const worker = startWorker({
       jobs: busJobSource(bus, config.busTimeoutMs),
@@ -43,12 +62,15 @@ export async function startCalculationsContext(
       worker,
       async close() {
         await worker.close();
+        await portfolio.close();
         await planner.close();
       },
     };
   }
   const runtime = await openContextRuntime({ platform: config.platform, context: CONTEXT, bus, log });
   const { storage, settlement, relay } = runtime;
+  const ownBlobs = options.blobs ? null : await openBlobStore(config.platform);
+  const blobs = options.blobs ?? ownBlobs!;
   const webhooks = await startJobWebhooks({
     config,
     eventStore: storage.eventStore,
@@ -73,6 +95,7 @@ export async function startCalculationsContext(
     },
     onFinal: webhooks.onFinal,
     webhookDeliveries: webhooks.deliveriesOf,
+    portfolio: { blobs, onFinished: webhooks.onPortfolioFinished },
   });
   await runtime.serve();
   // This process's workers take jobs from the context beside them, not over the bus: a claim and a
@@ -90,8 +113,10 @@ export async function startCalculationsContext(
       const stopping = worker?.close();
       service.queue.close();
       await stopping;
+      await portfolio.close();
       await planner.close();
       await runtime.close(service, webhooks);
+      await ownBlobs?.close();
     },
   };
 }

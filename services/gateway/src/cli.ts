@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { offlineConfig } from './cli/contexts.ts';
 import { exportStream } from './cli/export.ts';
+import { portfolioCommand } from './cli/portfolio.ts';
 import { replay } from './cli/replay.ts';
 
 /**
@@ -17,6 +18,11 @@ const USAGE = `usage: renopath <command> [options]
   outbox [--to EMAIL] [--limit N]            messages waiting in the outbox (embedded mode: invitations, address confirmations)
 
 environment of the commands above: RENOPATH_URL (default http://localhost:8080), RENOPATH_ADMIN_TOKEN (required)
+
+  portfolio FILE.csv --out RESULTS.csv [--name NAME]
+                                           a portfolio run of the file's homes: progress (rows, homes/s, ETA), the
+                                           results written to RESULTS.csv, the summary tables; exit 1 unless FINISHED.
+                                           As an API client: RENOPATH_TOKEN, or RENOPATH_CLIENT_ID and RENOPATH_CLIENT_SECRET
 
 offline commands: they open the stores directly, with the services' own RENOPATH_DATA_DIR, RENOPATH_EVENT_STORE
 and RENOPATH_READ_STORE; run them while the service is stopped, or on a copy of its data.
@@ -47,6 +53,7 @@ async function main(argv: string[]): Promise<number> {
       context: { type: 'string' },
       apply: { type: 'boolean' },
       stream: { type: 'string' },
+      out: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -59,6 +66,10 @@ async function main(argv: string[]): Promise<number> {
     return exportStream({ ...io, config: offlineConfig(), stream: values.stream, context: values.context });
   }
   const base = (process.env['RENOPATH_URL'] ?? 'http://localhost:8080').replace(/\/$/, '');
+  if (noun === 'portfolio' && verb && !arg) {
+    if (!values.out) return print(USAGE, 2);
+    return portfolioCommand({ ...io, base, file: verb, outFile: values.out, ...(values.name ? { name: values.name } : {}) });
+  }
   const token = process.env['RENOPATH_ADMIN_TOKEN'];
   if (!token) return print('RENOPATH_ADMIN_TOKEN is not set', 2);
 

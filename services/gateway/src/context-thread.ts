@@ -116,7 +116,10 @@ const STARTERS = {
   estates: (env, bus, log, shares) => startEstatesContext(loadEstatesConfig(env), bus, log, shares.blobs),
   renovations: (env, bus, log) => startRenovationsContext(loadRenovationsConfig(env), bus, log),
   calculations: (env, bus, log, shares) =>
-    startCalculationsContext(loadCalculationsConfig(env), bus, log, { signer: shares.signer ?? busWebhookSigner(bus) }),
+    startCalculationsContext(loadCalculationsConfig(env), bus, log, {
+      signer: shares.signer ?? busWebhookSigner(bus),
+      ...(shares.blobs ? { blobs: shares.blobs } : {}),
+    }),
   reporting: (env, bus, log, shares) => startReportingContext(loadReportingConfig(env), bus, log, shares.blobs),
 } satisfies Record<ThreadableContext, Starter>;
 

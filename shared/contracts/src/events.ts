@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CalculationJobEvents, IndicationEvents } from './calculations.ts';
 import { EstateEvents } from './estates.ts';
 import { IdentityEvents, Timestamp, Uuid } from './identity.ts';
+import { PortfolioRunEvents } from './portfolio.ts';
 import { ReportEvents } from './reporting.ts';
 import { PassportEvents } from './passport.ts';
 import { RenovationEvents } from './renovations.ts';
@@ -18,7 +19,7 @@ export const PUBLISHED_EVENTS = {
   identity: IdentityEvents,
   estates: EstateEvents,
   renovations: RenovationEvents,
-  calculations: { ...CalculationJobEvents, ...IndicationEvents },
+  calculations: { ...CalculationJobEvents, ...IndicationEvents, ...PortfolioRunEvents },
   reporting: { ...ReportEvents, ...PassportEvents },
 } as const satisfies Record<string, Record<string, z.ZodType>>;
 export type PublishingContext = keyof typeof PUBLISHED_EVENTS;

@@ -18,3 +18,4 @@ export * from './reporting.ts';
 export * from './passport.ts';
 export * from './messages.ts';
 export * from './events.ts';
+export * from './portfolio.ts';

@@ -9,6 +9,7 @@ import {
   IndicationRequest,
 } from './calculations.ts';
 import { formatIssues } from './errors.ts';
+import { CreatePortfolioRunBody, PortfolioResultsPageQuery, PortfolioRunListQuery, PortfolioSubjects } from './portfolio.ts';
 import { UUID_PATTERN } from './ids.ts';
 import {
   AddEstateMemberBody,
@@ -228,6 +229,7 @@ const R = RenovationsSubjects;
 const C = CalculationsSubjects;
 const P = ReportingSubjects;
 const PP = PassportSubjects;
+const PF = PortfolioSubjects;
 const SCOPE_IDS = ['roof_id', 'room_id', 'staircase_id'] as const;
 
 /**
@@ -327,6 +329,12 @@ export const Messages: Readonly<Record<string, MessageContract>> = {
   [C.completeJob]: message({ body: CompleteJobCommand }),
   [C.claimJob]: message({ body: ClaimJobBody }),
   [C.childDocumentJob]: message({ body: ChildDocumentJobBody }),
+  [PF.createRun]: message({ body: CreatePortfolioRunBody }),
+  [PF.getRun]: message({ ids: ['portfolio_run_id'] }),
+  [PF.listRuns]: message({ query: PortfolioRunListQuery }),
+  [PF.stopRun]: message({ ids: ['portfolio_run_id'], body: EmptyBody }),
+  [PF.summary]: message({ ids: ['portfolio_run_id'] }),
+  [PF.resultsPage]: message({ ids: ['portfolio_run_id'], query: PortfolioResultsPageQuery }),
 
   // reporting
   [P.createReport]: message({ ids: ['renovation_id'], body: CreateReportBody }),

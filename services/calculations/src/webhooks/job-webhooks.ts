@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { Closeable, EventStore } from '@renopath/platform';
 import type { Leadership } from '@renopath/platform/service/context-lease.ts';
 import { fold, type DomainEvent } from '@renopath/platform/service/decider.ts';
-import type { CalculationJob } from '@renopath/contracts';
+import type { CalculationJob, PortfolioRun } from '@renopath/contracts';
 import type { CalculationsServiceConfig } from '../config.ts';
 import type { JobDoc } from '../job-views/job-views.projection.ts';
 import { parseRetrySchedule } from './retry-schedule.ts';
@@ -71,6 +71,12 @@ export async function startJobWebhooks(options: {
       // lease and that process stopping, throwing leaves the event to the next holder.
       if (!dispatcher) throw new Error('the webhook dispatcher runs on the replica holding the lease, not this one');
       await dispatcher.schedule(job, doc.client_id, doc.webhook_url, type);
+    },
+    /** A FINISHED portfolio run with a `webhook_url`: one `portfolio_run.finished` delivery, signed for the client that made it. */
+    async onPortfolioFinished(run: PortfolioRun, doc: { client_id: string }): Promise<void> {
+      if (!run.webhook_url) return;
+      if (!dispatcher) throw new Error('the webhook dispatcher runs on the replica holding the lease, not this one');
+      await dispatcher.schedule(run, doc.client_id, run.webhook_url, 'portfolio_run.finished');
     },
     /** Read from the event store: any replica answers it. */
     deliveriesOf: (job_id: string) => (dispatcher ? dispatcher.deliveriesOf(job_id) : deliveriesFromLog(options.eventStore, job_id)),

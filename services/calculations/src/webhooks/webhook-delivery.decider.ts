@@ -6,7 +6,13 @@ import type { Decider, DomainEvent } from '@renopath/platform/service/decider.ts
  * sends, this decides what an attempt's outcome means.
  */
 
-export const WebhookEventType = ['calculation_job.finished', 'calculation_job.failed', 'calculation_job.stopped'] as const;
+export const WebhookEventType = [
+  'calculation_job.finished',
+  'calculation_job.failed',
+  'calculation_job.stopped',
+  // docs/portfolio-runs.md: a portfolio run's end, its `data` the run (the delivery's `job_id` is the run's id).
+  'portfolio_run.finished',
+] as const;
 export type WebhookEventType = (typeof WebhookEventType)[number];
 
 export const DELIVERY_STREAM_PREFIX = 'webhook-delivery-';

@@ -50,7 +50,8 @@ export interface WebhookDispatcherOptions {
 export interface WebhookDispatcher {
   /** Records the delivery of a job's final state and sends it when due; once per job and type (a repeat changes nothing). */
   schedule(
-    job: CalculationJob,
+    /** A job, or another resource with an id whose end is announced (a portfolio run). */
+    job: CalculationJob | { id: string },
     client_id: string,
     webhook_url: string,
     type: WebhookEventType,

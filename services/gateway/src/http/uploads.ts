@@ -16,6 +16,8 @@ export const UPLOAD_LIMITS = {
 
 export interface Upload {
   bytes: Buffer;
+  /** The form fields a route takes besides `file` and `name` (RouteDef `upload.fields`). */
+  fields: Record<string, string>;
   /** The `name` part, else the file name the client sent, else `upload`. */
   name: string;
   /** Decided from the bytes. */
@@ -27,13 +29,20 @@ export interface Upload {
  * content type: 415; over the limit: 413; a malformed body or unexpected parts: 400; bytes that
  * are not one of `accept`: 415.
  */
-export async function readUpload(request: FastifyRequest, accept: readonly string[]): Promise<Upload> {
+export async function readUpload(
+  request: FastifyRequest,
+  accept: readonly string[],
+  options: { maxBytes?: number; fields?: readonly string[] } = {},
+): Promise<Upload> {
   if (!request.isMultipart()) throw new HttpError(415, ['content-type must be multipart/form-data with a part named file']);
   let bytes: Buffer | null = null;
   let filename = '';
   let name: string | null = null;
+  const fields: Record<string, string> = {};
+  const maxBytes = options.maxBytes ?? UPLOAD_LIMIT_BYTES;
   try {
-    for await (const part of request.parts()) {
+    const parts = options.maxBytes ? request.parts({ limits: { ...UPLOAD_LIMITS, fileSize: maxBytes } }) : request.parts();
+    for await (const part of parts) {
       if (part.type === 'file') {
         if (part.fieldname !== 'file') {
           await part.toBuffer().catch(() => undefined);
@@ -43,23 +52,25 @@ export async function readUpload(request: FastifyRequest, accept: readonly strin
         filename = part.filename;
       } else if (part.fieldname === 'name') {
         name = String(part.value);
+      } else if (options.fields?.includes(part.fieldname)) {
+        fields[part.fieldname] = String(part.value);
       } else {
         throw new HttpError(400, [`${part.fieldname} is not an allowed part`]);
       }
     }
   } catch (error) {
-    const refusal = uploadError(error);
+    const refusal = uploadError(error, maxBytes);
     if (refusal.statusCode === 413) stopReading(request);
     throw refusal;
   }
   if (!bytes) throw new HttpError(400, ['file is required (a multipart part named file)']);
   if (bytes.length === 0) throw new HttpError(400, ['file must not be empty']);
-  const mimetype = await sniffMediaType(bytes);
+  const mimetype = (await sniffMediaType(bytes)) ?? (accept.includes('text/csv') && isText(bytes) ? 'text/csv' : null);
   if (!mimetype || !accept.includes(mimetype)) {
     throw new HttpError(415, [`file must be one of ${accept.join(', ')} (decided from its content)`]);
   }
   const chosen = displayName(name ?? filename);
-  return { bytes, mimetype, name: chosen === '' ? 'upload' : chosen };
+  return { bytes, fields, mimetype, name: chosen === '' ? 'upload' : chosen };
 }
 
 /**
@@ -102,12 +113,27 @@ function stopReading(request: FastifyRequest): void {
   request.raw.pause();
 }
 
-function uploadError(error: unknown): HttpError {
+/**
+ * Text a CSV route takes: no binary format `file-type` knows (checked before), no NUL byte and valid
+ * UTF-8 in its first 64 KiB (a multi-byte character cut at that edge is allowed).
+ */
+function isText(bytes: Buffer): boolean {
+  const head = bytes.subarray(0, 64 * 1024);
+  if (head.includes(0)) return false;
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(head.length < bytes.length ? head.subarray(0, head.length - 4) : head);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function uploadError(error: unknown, maxBytes = UPLOAD_LIMIT_BYTES): HttpError {
   if (error instanceof HttpError) return error;
   const code = (error as { code?: string }).code;
   switch (code) {
     case 'FST_REQ_FILE_TOO_LARGE':
-      return new HttpError(413, ['file is larger than the 25 MiB limit'], { connection: 'close' });
+      return new HttpError(413, [`file is larger than the ${maxBytes / 1024 / 1024} MiB limit`], { connection: 'close' });
     case 'FST_FILES_LIMIT':
       return new HttpError(400, ['only one file may be uploaded at a time']);
     case 'FST_PARTS_LIMIT':

@@ -34,6 +34,15 @@ export const COMPONENT_DESCRIPTIONS: Record<string, string> = {
   CalculationJobMetadata:
     "A job's `metadata`: `{}` until it ends; the trajectory or the EPC document's reading when FINISHED; `{ error }` when FAILED.",
   CalculationJobPage: "One page of the organization's calculation jobs.",
+  LabelSource:
+    "Where a portfolio row's label comes from: CERTIFIED (the row gave the certificate's score or label, kept as given) or ESTIMATED (the model's).",
+  PortfolioResultRow:
+    "One input row's result in a portfolio run: OK with the home's label on its region's scale, primary energy, CO2, taxonomy test, next milestone and its cost, and PCAF financed emissions; or ERROR with the column, line and reason.",
+  PortfolioRun: 'A portfolio run: a CSV of homes computed in batches, its progress and status.',
+  PortfolioRunPage: "One page of the organization's portfolio runs.",
+  PortfolioRunStatus: 'QUEUED (file read), RUNNING, FINISHED (every row has a result), STOPPED (by the stop call) or FAILED.',
+  PortfolioSummary:
+    "A portfolio run's tables over its OK rows: by label, by EBA Pillar 3 energy bucket, the estimated and taxonomy-aligned shares, and PCAF financed emissions.",
   CalculationJobStatus: "A job's state: NOT_STARTED, RUNNING, then FINISHED, FAILED or STOPPED.",
   CalculationJobType: 'What a job computes.',
   CalibrationMethod:

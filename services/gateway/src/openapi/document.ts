@@ -258,11 +258,30 @@ function operation(
                 headers,
                 content: { [route.fileType ?? 'application/octet-stream']: { schema: { type: 'string', format: 'binary' } } },
               }
-            : {
-                description: firstSentence(route.summary),
-                headers,
-                content: { 'application/json': { schema: keys.reply ? schemaOf(keys.reply, 'output') : {} } },
-              };
+            : kind === 'stream'
+              ? {
+                  description: `${firstSentence(route.summary)} Streamed; each record (a CSV line after the header line, or a JSON line) is the schema below.`,
+                  headers,
+                  content: Object.fromEntries(
+                    (route.stream ?? []).map((f) => [
+                      f.media,
+                      f.media === 'text/csv'
+                        ? {
+                            schema: {
+                              type: 'string',
+                              description:
+                                'A header line naming the columns, then one line per record with the fields of the record schema in that order.',
+                            },
+                          }
+                        : { schema: keys.reply ? schemaOf(keys.reply, 'output') : {} },
+                    ]),
+                  ),
+                }
+              : {
+                  description: firstSentence(route.summary),
+                  headers,
+                  content: { 'application/json': { schema: keys.reply ? schemaOf(keys.reply, 'output') : {} } },
+                };
     } else if (status === 404 && kind === 'html') {
       responses[status] = {
         description: 'No such page: an HTML page saying so, in the asked language.',
@@ -290,7 +309,7 @@ function operation(
   if (kind === 'upload') {
     op['requestBody'] = {
       required: true,
-      description: `The file as a multipart part \`file\` (${(route.accept ?? []).join(', ')}; decided from its bytes), and optionally its display \`name\`. At most 25 MiB.`,
+      description: `The file as a multipart part \`file\` (${(route.accept ?? []).join(', ')}; decided from its bytes), and optionally its display \`name\`${(route.upload?.fields ?? []).map((f) => ` and \`${f}\``).join('')}. At most ${(route.upload?.maxBytes ?? 25 * 1024 * 1024) / 1024 / 1024} MiB.`,
       content: {
         'multipart/form-data': {
           schema: {
@@ -298,6 +317,9 @@ function operation(
             properties: {
               file: { type: 'string', format: 'binary', description: 'The bytes.' },
               name: { type: 'string', maxLength: 255, description: 'The name shown for the file (default: the uploaded file name).' },
+              ...Object.fromEntries(
+                (route.upload?.fields ?? []).map((f) => [f, { type: 'string', description: `The request's \`${f}\`.` }]),
+              ),
             },
             required: ['file'],
           },

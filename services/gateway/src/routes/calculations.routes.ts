@@ -11,6 +11,7 @@ import {
   TrajectoryRequest,
   WebhookDeliveryView,
 } from '@renopath/contracts';
+import { portfolioRoutes } from './portfolio.routes.ts';
 import type { RouteDef } from './route.ts';
 
 /** Calculation jobs (docs/job-metadata.md) and the synchronous indication (docs/http-contract.md "The indication"). */
@@ -127,4 +128,5 @@ export const calculationsRoutes: RouteDef[] = [
     summary: 'One indication',
     errors: [401, 403, 404],
   },
+  ...portfolioRoutes,
 ];

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
 import contentDisposition from 'content-disposition';
 import type { FastifyInstance, FastifyReply, FastifyRequest, preValidationAsyncHookHandler, preValidationHookHandler } from 'fastify';
 import { checkMessage, IdentitySubjects, UUID_PATTERN, type ServiceRequest } from '@renopath/contracts';
@@ -82,11 +83,12 @@ export async function declaredRoutes(app: FastifyInstance, options: DeclaredRout
         preValidation,
         handler: async (request, reply) => {
           const params = request.params as Record<string, string>;
+          if (kind === 'stream') return streamPages(request, reply, route, params, bus, options.busTimeoutMs);
           const idempotencyKey =
             route.method === 'POST' && request.actor ? IdempotencyKeys.keyOf(request.headers['idempotency-key']) : null;
           let body: unknown = route.body ? request.body : undefined;
           let upload: Upload | null = null;
-          if (kind === 'upload') upload = await readUpload(request, route.accept ?? []);
+          if (kind === 'upload') upload = await readUpload(request, route.accept ?? [], route.upload);
           let claimed: string | null = null;
           let serviceKey: string | null = null;
           if (idempotencyKey && request.actor) {
@@ -108,7 +110,7 @@ export async function declaredRoutes(app: FastifyInstance, options: DeclaredRout
               // A keyed retry writes the same bytes under the same key, which the first attempt's file may already name.
               uploaded = `uploads/${serviceKey ? newId({ idempotency_key: serviceKey }, 'upload') : randomUUID()}`;
               await blobs.put(uploaded, upload.bytes, upload.mimetype);
-              body = { blob_key: uploaded, name: upload.name, mimetype: upload.mimetype, size: upload.bytes.length };
+              body = { blob_key: uploaded, name: upload.name, mimetype: upload.mimetype, size: upload.bytes.length, ...upload.fields };
             }
             let input: MessageInput = { params, query: (route.query ? request.query : {}) as Record<string, unknown>, body };
             if (route.toMessage) input = route.toMessage(input);
@@ -153,6 +155,50 @@ export async function declaredRoutes(app: FastifyInstance, options: DeclaredRout
       });
     }
   }
+}
+
+/**
+ * A `stream` route's reply: its pages asked one after the other and written as they come, so neither
+ * the gateway nor the service holds more than a page. The first page is asked before anything is
+ * written: an unknown id or a refusal is still answered with its status and error body.
+ */
+async function streamPages(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  route: RouteDef,
+  params: Record<string, string>,
+  bus: Bus,
+  timeoutMs: number,
+) {
+  const chosen = negotiate(request.headers.accept, route.stream ?? []);
+  if (!chosen) {
+    throw new HttpError(406, [`this endpoint answers ${(route.stream ?? []).map((f) => f.media).join(' or ')}`]);
+  }
+  type Page = { batch: number; batches: number; text?: string };
+  const ask = (batch: number) =>
+    bus.request<Page>(
+      route.subject,
+      { params, query: { batch, format: chosen.format }, body: undefined, actor: request.actor, correlation_id: request.id },
+      { timeoutMs },
+    );
+  const first = await ask(0);
+  async function* pages() {
+    yield first.text ?? '';
+    for (let batch = 1; batch < first.batches; batch++) yield (await ask(batch)).text ?? '';
+  }
+  return reply.code(route.status).type(`${chosen.media}; charset=utf-8`).send(Readable.from(pages()));
+}
+
+/** The first of `formats` the Accept header takes, in the header's order; the first format when it takes anything. */
+function negotiate(accept: string | undefined, formats: ReadonlyArray<{ media: string; format: string }>) {
+  if (!accept || accept.trim() === '') return formats[0] ?? null;
+  for (const entry of accept.split(',')) {
+    const media = entry.split(';')[0]!.trim().toLowerCase();
+    if (media === '*/*') return formats[0] ?? null;
+    const found = formats.find((f) => f.media === media || (media.endsWith('/*') && f.media.startsWith(media.slice(0, -1))));
+    if (found) return found;
+  }
+  return null;
 }
 
 /**
@@ -203,7 +249,9 @@ function routeSchema(route: RouteDef) {
   return {
     ...(route.query ? { querystring: route.query } : {}),
     ...(route.body && route.kind !== 'upload' ? { body: route.body } : {}),
-    ...(route.reply && route.kind !== 'html' && route.kind !== 'file' ? { response: { [route.status]: route.reply } } : {}),
+    ...(route.reply && route.kind !== 'html' && route.kind !== 'file' && route.kind !== 'stream'
+      ? { response: { [route.status]: route.reply } }
+      : {}),
   };
 }
 

@@ -26,6 +26,7 @@ export interface RouteDef {
   /** Path parameters that must be UUIDs (anything else is an unknown id: 404). */
   ids?: string[];
   status: number;
+  /** The reply's schema; for `stream`, the schema of one record (a CSV line, a JSON line). */
   reply?: z.ZodType;
   /**
    * The operation's name in the OpenAPI document and in generated clients (`createEstate`), chosen by
@@ -47,11 +48,23 @@ export interface RouteDef {
    * - `file`: the service stores the file and answers `{ blob_key, name, mimetype }`; the gateway
    *   sends the blob's bytes as the answer (a PDF rendered on request), bytes never crossing the bus.
    */
-  kind?: 'json' | 'upload' | 'html' | 'file';
+  kind?: 'json' | 'upload' | 'html' | 'file' | 'stream';
   /** For `file`: the media type the answer has (documented in OpenAPI). */
   fileType?: string;
   /** For `upload`: the media types accepted, decided from the bytes (415 otherwise). */
   accept?: readonly string[];
+  /**
+   * For `upload`: a limit other than the general 25 MiB, and form fields besides `file` and `name`
+   * that travel to the service in the body beside the stored file.
+   */
+  upload?: { maxBytes?: number; fields?: readonly string[] };
+  /**
+   * For `stream`: the reply is streamed page by page, the subject asked for `batch` 0, 1, ... until
+   * `batches`, each page's `text` written as it comes, in the first of these formats the Accept header
+   * takes (the first one by default; 406 when it takes none). Its service reply is
+   * `{ batch, batches, text }` for the query `{ batch, format }`.
+   */
+  stream?: ReadonlyArray<{ media: string; format: string }>;
   /** For `html`: reply -> page. */
   render?: (reply: unknown) => string;
   /** For `html`: the page for a 404 of the service (a visitor gets a page, not a JSON error), from the request's query. */

@@ -1,0 +1,121 @@
+// One portfolio run of `rows` synthetic homes in its own process, embedded as `npm start` runs it
+// (SQLite stores, the in-process bus, portfolio threads serving the batches): portfolio.ts reads
+// the figures it prints as one JSON line. Its resident memory is this process's alone.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pino from 'pino';
+import { createMemoryBus, openFsBlobStore, openSqliteEventStore, openSqliteReadStore } from '@renopath/platform';
+import { PortfolioSubjects, type PortfolioRun } from '@renopath/contracts';
+import {
+  busComputer,
+  servePortfolioWorker,
+  startPortfolioRuns,
+  threadComputer,
+} from '../../services/calculations/src/portfolio-run/index.ts';
+import { readHome } from '../../services/calculations/src/portfolio-run/rows.ts';
+import { readPortfolioCsv } from '../../services/calculations/src/portfolio-run/csv.ts';
+import { syntheticCsv } from '../../services/calculations/src/portfolio-run/testing.ts';
+import { planTrajectory } from '../../services/calculations/src/planner/planner.ts';
+
+const rows = Number(process.argv[2]);
+const threads = Number(process.argv[3] ?? 2);
+const sample = Number(process.argv[4] ?? 600);
+const dir = mkdtempSync(join(tmpdir(), 'bench-portfolio-'));
+const log = pino({ level: 'warn' });
+const cpuMs = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+
+// The file, as a client would upload it (its bytes are what the service holds while it reads it).
+const csv = Buffer.from([...syntheticCsv(rows, 42)].join(''));
+
+// The plan alone, in this thread, on the file's first `sample` homes: the planner's own CPU per plan.
+const homes: Parameters<typeof planTrajectory>[0][] = [];
+await readPortfolioCsv(
+  csv.subarray(0, Math.min(csv.length, 200 * (sample + 50))),
+  10_000,
+  () => undefined,
+  async (batch) => {
+    for (const raw of batch) {
+      const read = readHome(raw);
+      if (read.ok && homes.length < sample) homes.push(read.home.property);
+    }
+  },
+).catch(() => undefined); // the slice may end mid-line
+const year = new Date().getUTCFullYear();
+for (const h of homes.slice(0, 100)) planTrajectory(h, { year }); // warm-up
+let planCpu = cpuMs();
+for (const h of homes) planTrajectory(h, { year });
+planCpu = (cpuMs() - planCpu) / homes.length;
+
+const eventStore = openSqliteEventStore({ file: join(dir, 'events.db') });
+const readStore = openSqliteReadStore({ file: join(dir, 'reads.db') });
+const blobs = await openFsBlobStore({ root: join(dir, 'blobs') });
+const bus = createMemoryBus();
+const computer = threadComputer(threads, log);
+const served = await servePortfolioWorker(bus, computer, PortfolioSubjects.computeBatch);
+let batches = 0;
+const runs = await startPortfolioRuns({
+  eventStore,
+  readStore,
+  blobs,
+  log,
+  computer: busComputer(bus, PortfolioSubjects.computeBatch, 120_000),
+  settleTimeoutMs: 30_000,
+  isWriter: async () => true,
+  inFlight: threads * 2,
+  onBatch: () => {
+    if (++batches % 50 === 0) process.stderr.write(`  ${batches * 200} rows\r`);
+  },
+});
+await new Promise((r) => setTimeout(r, 1_500)); // the threads load the planner before the clock starts
+
+const blob_key = 'uploads/0b6f3f0e-3333-4a4a-9a9a-000000000001';
+await blobs.put(blob_key, csv, 'text/csv');
+const actor = { user_id: '0b6f3f0e-2222-4a4a-9a9a-000000000002', organization_id: '0b6f3f0e-1111-4a4a-9a9a-000000000001', client_id: 'c' };
+const cpuStart = cpuMs();
+const started = performance.now();
+const created = (await runs.handlers.create({
+  actor,
+  correlation_id: 'bench',
+  params: {},
+  query: {},
+  body: { blob_key, name: 'homes.csv', mimetype: 'text/csv', size: csv.length },
+} as never)) as PortfolioRun;
+await runs.runner.kick(created.id);
+const seconds = (performance.now() - started) / 1000;
+const serviceCpu = (cpuMs() - cpuStart) / rows;
+// The plan alone again, now that the process is warm (the first plans of a process are slower): the lower figure is kept.
+let planCpuWarm = cpuMs();
+for (const h of homes) planTrajectory(h, { year });
+planCpuWarm = (cpuMs() - planCpuWarm) / homes.length;
+const run = (await runs.handlers.get({
+  actor,
+  correlation_id: 'bench',
+  params: { portfolio_run_id: created.id },
+  query: {},
+} as never)) as PortfolioRun;
+console.log(
+  JSON.stringify({
+    rows,
+    status: run.status,
+    processed: run.processed_rows,
+    failed: run.failed_rows,
+    seconds,
+    homesPerSecond: rows / seconds,
+    serviceCpuMsPerHome: serviceCpu,
+    planAloneCpuMsPerPlan: Math.min(planCpu, planCpuWarm),
+    planAloneColdCpuMsPerPlan: planCpu,
+    planAloneWarmCpuMsPerPlan: planCpuWarm,
+    peakRssMb: process.resourceUsage().maxRSS / 1024,
+  }),
+);
+await runs.close();
+await served.close();
+await computer.close();
+await eventStore.close();
+await readStore.close();
+await blobs.close();
+rmSync(dir, { recursive: true, force: true });

@@ -1,0 +1,156 @@
+import { PropertyDescription, PropertyFields, type EnergyEfficiencyType } from '@renopath/contracts';
+import { detectRegion, labelFor, labelsOf, scaleOfRegion } from '@renopath/energy';
+
+/**
+ * A portfolio file's row as it was read: its line and its cells by column (only the portfolio's
+ * columns), or the reason the reader could not take it (a wrong number of fields, say).
+ */
+export interface RawRow {
+  row_number: number;
+  line: number;
+  cells: Record<string, string>;
+  /** Set by the reader (a malformed record, a repeated external_id): the row is an ERROR without being computed. */
+  error?: string;
+}
+
+/** A row that is a home to compute: its description, and what the lender's columns add. */
+export interface HomeRow {
+  row_number: number;
+  line: number;
+  external_id: string;
+  property: PropertyDescription;
+  /** A certificate's label given without its score (kept as given). */
+  epc_label: string | null;
+  scale: EnergyEfficiencyType;
+  outstanding_amount: number | null;
+  property_value: number | null;
+}
+
+/** The columns besides the property's (docs/portfolio-runs.md "The file"). */
+export const LENDER_COLUMNS = ['external_id', 'epc_label', 'outstanding_amount', 'property_value'] as const;
+export const PORTFOLIO_COLUMNS: ReadonlySet<string> = new Set([...LENDER_COLUMNS, ...Object.keys(PropertyFields)]);
+
+type Kind =
+  | { type: 'number' | 'boolean' | 'string' }
+  | { type: 'enum'; options: readonly string[] }
+  | { type: 'array'; options: readonly string[] };
+
+/** How a cell becomes the value of its property field: read from the field's zod type, so the two never differ. */
+const KINDS: Record<string, Kind> = Object.fromEntries(
+  Object.entries(PropertyFields).map(([field, schema]) => {
+    // biome-ignore lint/suspicious/noExplicitAny: zod's internal definition is untyped here
+    let def: any = (schema as any)._zod.def;
+    while (def.type === 'optional') def = def.innerType._zod.def;
+    if (def.type === 'enum') return [field, { type: 'enum', options: Object.values(def.entries) as string[] }];
+    if (def.type === 'array') return [field, { type: 'array', options: Object.values(def.element._zod.def.entries) as string[] }];
+    return [field, { type: def.type === 'number' || def.type === 'boolean' ? def.type : 'string' }];
+  }),
+);
+
+const TRUE = new Set(['true', 'yes', '1', 'y']);
+const FALSE = new Set(['false', 'no', '0', 'n']);
+
+/** A number as a spreadsheet writes it: `1234.5`, `1234,5` (a decimal comma, in a semicolon file), no thousands separators. */
+function numberOf(raw: string): number | null {
+  const text = raw.trim().replace(/^(-?\d+),(\d+)$/, '$1.$2');
+  if (!/^-?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/.test(text)) return null;
+  const n = Number(text);
+  return Number.isFinite(n) ? n : null;
+}
+
+const at = (row: RawRow, column: string, why: string) => `line ${row.line}, column ${column}: ${why}`;
+
+/**
+ * A raw row checked and typed: the home to compute, or the error that names its column and line.
+ * An empty cell is an absent value. The checks are the job request's (the same zod contract), plus
+ * the lender's columns and a certificate label that must exist on the home's regional scale.
+ */
+export function readHome(row: RawRow): { ok: true; home: HomeRow } | { ok: false; error: string } {
+  if (row.error) return { ok: false, error: row.error };
+  const cells = row.cells;
+  const external_id = (cells['external_id'] ?? '').trim();
+  if (external_id === '') return { ok: false, error: at(row, 'external_id', 'is required') };
+  if (external_id.length > 255) return { ok: false, error: at(row, 'external_id', 'is longer than 255 characters') };
+
+  const property: Record<string, unknown> = {};
+  for (const [column, raw] of Object.entries(cells)) {
+    const kind = KINDS[column];
+    if (!kind) continue;
+    const value = raw.trim();
+    if (value === '') continue;
+    if (kind.type === 'number') {
+      const n = numberOf(value);
+      if (n === null) return { ok: false, error: at(row, column, `${JSON.stringify(value)} is not a number`) };
+      property[column] = n;
+    } else if (kind.type === 'boolean') {
+      const lower = value.toLowerCase();
+      if (!TRUE.has(lower) && !FALSE.has(lower)) {
+        return { ok: false, error: at(row, column, `${JSON.stringify(value)} is not true or false`) };
+      }
+      property[column] = TRUE.has(lower);
+    } else if (kind.type === 'enum') {
+      const upper = value.toUpperCase();
+      if (!kind.options.includes(upper)) {
+        return { ok: false, error: at(row, column, `${JSON.stringify(value)} is not one of ${kind.options.join(', ')}`) };
+      }
+      property[column] = upper;
+    } else if (kind.type === 'array') {
+      const items = value.split('|').map((v) => v.trim().toUpperCase());
+      const wrong = items.find((v) => !kind.options.includes(v));
+      if (wrong !== undefined)
+        return { ok: false, error: at(row, column, `${JSON.stringify(wrong)} is not one of ${kind.options.join(', ')}`) };
+      property[column] = items;
+    } else {
+      property[column] = value;
+    }
+  }
+  const parsed = PropertyDescription.safeParse(property);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const column = String(issue.path[0] ?? 'row');
+    const why = issue.code === 'invalid_type' && property[column] === undefined ? 'is required' : issue.message;
+    return { ok: false, error: at(row, column, why) };
+  }
+  const home = parsed.data;
+  const region = detectRegion(home.zip_code, home.country);
+  if (!region) return { ok: false, error: at(row, 'zip_code', `${home.zip_code} is not a postal code of ${home.country}`) };
+  const scale = scaleOfRegion(region);
+
+  let epc_label: string | null = null;
+  const rawLabel = (cells['epc_label'] ?? '').trim();
+  if (rawLabel !== '') {
+    const label = labelsOf(scale).find((l) => l.toUpperCase() === rawLabel.toUpperCase());
+    if (!label)
+      return {
+        ok: false,
+        error: at(row, 'epc_label', `${JSON.stringify(rawLabel)} is not a label of ${scale} (${labelsOf(scale).join(', ')})`),
+      };
+    if (home.energy_efficiency_score !== undefined && labelFor(scale, home.energy_efficiency_score) !== label) {
+      return {
+        ok: false,
+        error: at(
+          row,
+          'epc_label',
+          `${label} does not match energy_efficiency_score ${home.energy_efficiency_score} (label ${labelFor(scale, home.energy_efficiency_score)} on ${scale})`,
+        ),
+      };
+    }
+    epc_label = label;
+  }
+
+  const amounts: Record<'outstanding_amount' | 'property_value', number | null> = { outstanding_amount: null, property_value: null };
+  for (const column of ['outstanding_amount', 'property_value'] as const) {
+    const value = (cells[column] ?? '').trim();
+    if (value === '') continue;
+    const n = numberOf(value);
+    if (n === null) return { ok: false, error: at(row, column, `${JSON.stringify(value)} is not a number`) };
+    if (n < 0 || (column === 'property_value' && n === 0)) {
+      return { ok: false, error: at(row, column, column === 'property_value' ? 'must be above 0' : 'must not be negative') };
+    }
+    amounts[column] = n;
+  }
+  return {
+    ok: true,
+    home: { row_number: row.row_number, line: row.line, external_id, property: home, epc_label, scale, ...amounts },
+  };
+}
