@@ -52,7 +52,7 @@ describe('renderReferralPage', () => {
 
   it('renders a home nothing is known about: unknown labels, no chart, no table, no call to action details', () => {
     const html = renderReferralPage(emptyReportModel('en'), options);
-    expect(html).toContain(translations('en', 'page')['label_unknown']);
+    expect(html).toContain(translations('en', 'terms')['label_unknown']);
     expect(html).toContain(translations('en', 'page')['cta_text_no_agency']);
     expect(html).not.toMatch(/href="(tel|mailto):/);
     expect(html).not.toContain('<svg');
