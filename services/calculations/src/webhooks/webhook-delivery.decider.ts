@@ -1,3 +1,4 @@
+import type { WebhookDeliveryView as ContractDeliveryView } from '@renopath/contracts';
 import type { Decider, DomainEvent } from '@renopath/platform/service/decider.ts';
 
 /**
@@ -146,19 +147,11 @@ export const webhookDeliveryDecider: Decider<WebhookDeliveryCommand, WebhookDeli
   },
 };
 
-/** What a reader of a job's deliveries sees (support, the job's detail, tests). */
-export interface WebhookDeliveryView {
-  webhook_id: string;
-  job_id: string;
-  type: WebhookEventType;
-  url: string;
-  status: Exclude<DeliveryStatus, 'NONE'>;
-  attempts: Array<Omit<AttemptRecordedData, 'webhook_id' | 'job_id'>>;
-  next_attempt_at: string | null;
-  delivered_at: string | null;
-  gave_up_at: string | null;
-  gave_up_reason: GaveUpReason | null;
-}
+/**
+ * What a reader of a job's deliveries sees (support, the job's detail, tests): the contract's view, so a
+ * field written here and missing from the published schema fails the type check.
+ */
+export type WebhookDeliveryView = ContractDeliveryView;
 
 export function deliveryView(state: WebhookDeliveryState): WebhookDeliveryView | null {
   const s = state.scheduled;

@@ -1,4 +1,5 @@
 import { ErrorBody, JobWebhookPayload, JOB_WEBHOOK_EVENTS, Scope, STATUS_TEXT, TokenReply, TokenRequestBody } from '@renopath/contracts';
+import { RECOGNISED_MEDIA_TYPES } from '../http/sniff.ts';
 import type { RouteDef } from '../routes/route.ts';
 import { COMPONENT_DESCRIPTIONS, SCOPE_DESCRIPTIONS } from './descriptions.ts';
 import { REQUEST_EXAMPLES } from './examples.ts';
@@ -258,6 +259,7 @@ function operation(
       ctx.alias ? `Alias of \`${route.method} ${ctx.main}\`: the same operation under its older path.\n\n` : '',
       route.summary.endsWith('.') ? route.summary : `${route.summary}.`,
       route.scope ? `\n\nNeeds the scope \`${route.scope}\`.` : '',
+      route.rules?.length ? `\n\n${RULES_HEADING}\n\n${route.rules.map((rule) => `- \`${rule}\``).join('\n')}` : '',
     ].join(''),
     security: route.auth === 'bearer' ? [{ oauth2: route.scope ? [route.scope] : [] }] : route.auth === 'admin' ? [{ admin: [] }] : [],
     ...(parameters.length > 0 ? { parameters } : {}),
@@ -272,7 +274,12 @@ function operation(
           schema: {
             type: 'object',
             properties: {
-              file: { type: 'string', format: 'binary', description: 'The bytes.' },
+              file: {
+                type: 'string',
+                format: 'binary',
+                minLength: 1,
+                description: 'The bytes: at least one (an empty file is refused with 400).',
+              },
               name: { type: 'string', maxLength: 255, description: 'The name shown for the file (default: the uploaded file name).' },
             },
             required: ['file'],
@@ -383,6 +390,9 @@ function tokenOperation(body: Json, reply: Json, options: DocumentOptions): Json
   };
 }
 
+/** The heading of an operation's rules beyond its schemas (RouteDef.rules): a client, and the tests, find them under it. */
+export const RULES_HEADING = 'Refused beyond the schema (the message answered, `{name}` a value):';
+
 function downloadOperation(options: DocumentOptions): Json {
   return {
     operationId: 'downloadFile',
@@ -405,8 +415,11 @@ function downloadOperation(options: DocumentOptions): Json {
     ],
     responses: {
       200: {
-        description: 'The bytes, with the media type decided at upload.',
-        content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
+        description: 'The bytes, with the media type decided from them at upload (a report is `application/pdf`).',
+        // Every type an upload is accepted as (and reports' PDF): the one served is among them.
+        content: Object.fromEntries(
+          [...RECOGNISED_MEDIA_TYPES].sort().map((type) => [type, { schema: { type: 'string', contentMediaType: type } }]),
+        ),
       },
       403: { $ref: '#/components/responses/Forbidden' },
       404: { $ref: '#/components/responses/NotFound' },

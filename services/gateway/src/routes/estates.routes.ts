@@ -115,6 +115,9 @@ function partRoutes(o: {
   ];
 }
 
+/** Who may manage an estate: a rule on the organization's members, which no schema states. */
+const MANAGING_USER_RULE = "managing_user_id must be a user of the estate's organization";
+
 const upload = (path: string, subject: string, noun: string, accept: readonly string[], operationId: string): RouteDef => ({
   ...base,
   method: 'POST',
@@ -138,6 +141,7 @@ export const estatesRoutes: RouteDef[] = [
     path: '/estates',
     subject: S.createEstate,
     operationId: 'createEstate',
+    rules: [MANAGING_USER_RULE],
     body: CreateEstateBody,
     signLinks: true,
     status: 201,
@@ -179,6 +183,7 @@ export const estatesRoutes: RouteDef[] = [
     path: E,
     subject: S.updateEstate,
     operationId: 'updateEstate',
+    rules: [MANAGING_USER_RULE],
     ids: ['estate_id'],
     body: UpdateEstateBody,
     signLinks: true,

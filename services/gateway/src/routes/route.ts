@@ -36,6 +36,13 @@ export interface RouteDef {
   /** What the operation does, in a sentence or two: the document's summary (its first clause) and description. */
   summary: string;
   tag: string;
+  /**
+   * What the service refuses beyond what the schemas can state (rules across fields, or on what exists),
+   * as the messages it answers, `{name}` standing for a value. The document lists them under the
+   * operation; the generated-requests suite accepts a refusal of a schema-valid request only when its
+   * message is one of them.
+   */
+  rules?: readonly string[];
   /** Documented error statuses besides the ones every route has. */
   errors: number[];
   /**
@@ -48,8 +55,8 @@ export interface RouteDef {
   kind?: 'json' | 'upload' | 'html';
   /** For `upload`: the media types accepted, decided from the bytes (415 otherwise). */
   accept?: readonly string[];
-  /** For `html`: reply -> page. */
-  render?: (reply: unknown) => string;
+  /** For `html`: reply (and the request's query) -> page; its `Content-Language` is the reply's `language`. */
+  render?: (reply: unknown, query: Record<string, unknown>) => string;
   /** For `html`: the page for a 404 of the service (a visitor gets a page, not a JSON error), from the request's query. */
   renderNotFound?: (query: Record<string, unknown>) => string;
   /** Every `blob_key` in the reply becomes a signed download `url` valid for an hour. */
