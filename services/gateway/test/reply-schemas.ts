@@ -70,6 +70,13 @@ export class ReplySchemas {
     return [`${where}: the body does not match its schema: ${this.ajv.errorsText(validate.errors as never, { separator: '; ' })}`];
   }
 
+  /** Whether the document's request body schema of `method template` (of `type`) allows `body`. */
+  allowsBody(method: string, template: string, body: unknown, type = 'application/json'): boolean {
+    const schema = this.doc['paths'][template]?.[method.toLowerCase()]?.requestBody?.content?.[type]?.schema;
+    if (!schema) throw new Error(`${method} ${template} has no ${type} body in the document`);
+    return this.validatorFor(template, method, 'request', type, schema)(body);
+  }
+
   private resolve(ref: string): Json {
     let node: any = this.doc;
     for (const part of ref.slice(2).split('/')) node = node?.[part.replace(/~1/g, '/').replace(/~0/g, '~')];

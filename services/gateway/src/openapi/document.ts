@@ -216,8 +216,11 @@ function operation(
       required: true,
       description: isId
         ? `The ${name!.replace(/_id$/, '').replace(/_/g, ' ')}'s id; any other value is an unknown id (404).`
-        : 'The link token from a referral link.',
-      schema: isId ? { type: 'string', format: 'uuid' } : { type: 'string' },
+        : name === 'token'
+          ? 'The link token from a referral link.'
+          : `The ${name!.replace(/_id$/, '').replace(/_/g, ' ')}'s id.`,
+      // A path segment is never empty: an empty one is another path.
+      schema: isId ? { type: 'string', format: 'uuid' } : { type: 'string', minLength: 1 },
     });
   }
   if (keys.query) parameters.push(...queryParameters(inlineOf(keys.query, 'input')));
@@ -402,8 +405,14 @@ function downloadOperation(options: DocumentOptions): Json {
       'The `url` of a file, medium or report in a reply: no bearer token, the signature is the credential, valid for one hour. A forged or expired link is a bare 403.',
     security: [],
     parameters: [
-      { name: 'blob', in: 'path', required: true, description: 'Part of the signed link.', schema: { type: 'string' } },
-      { name: 'name', in: 'path', required: true, description: 'The file name the bytes are served under.', schema: { type: 'string' } },
+      { name: 'blob', in: 'path', required: true, description: 'Part of the signed link.', schema: { type: 'string', minLength: 1 } },
+      {
+        name: 'name',
+        in: 'path',
+        required: true,
+        description: 'The file name the bytes are served under.',
+        schema: { type: 'string', minLength: 1 },
+      },
       {
         name: 'expires',
         in: 'query',

@@ -204,6 +204,7 @@ export const identityRoutes: RouteDef[] = [
     prefix: 'bare',
     subject: S.adminCreateApiClient,
     operationId: 'adminCreateApiClient',
+    rules: ['organization_id must be an organization the user is a member of'],
     auth: 'admin',
     body: AdminCreateApiClientBody,
     status: 201,
