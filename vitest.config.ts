@@ -77,6 +77,8 @@ const E2E_ISOLATED = ['services/gateway/test/tracing.e2e.spec.ts', 'services/gat
  */
 export const EMBEDDED_ONLY: Record<string, string> = {
   'attack-fuzz': "the route table's zod schemas against one gateway; thousands of requests, the same in every mode",
+  'openapi-generated': 'requests generated from the document against one gateway; hundreds of them, the same in every mode',
+  'readme-webhook': "runs npm start's entry point and the README's sample receiver as processes of their own",
   'attack-holes': 'reads the embedded key files and starts stacks with per-process rate limits and proxy settings',
   'attack-kill': 'kills and restarts its own embedded child process',
   'calculations-crash': 'kills and restarts its own embedded child process',

@@ -11,11 +11,13 @@ const running = await startEmbedded();
 const { config, bootstrap } = running;
 await running.gateway.app.listen({ port: config.port, host: config.host });
 if (bootstrap) {
-  // Printed once, on the first start of an empty data dir: the secret is not stored in clear.
+  // Printed once, on the first start of an empty data dir: the client secret is not stored in clear, and the
+  // webhook secret (which verifies the signatures of the client's webhooks) is shown nowhere else without an operator.
   process.stdout.write(
     `\nRenopath first start: a demo organization and API client were created.\n` +
-      `  client_id:     ${bootstrap.client_id}\n  client_secret: ${bootstrap.client_secret}\n` +
-      `  get a token:   curl -s -X POST ${config.publicUrl}/v1/oauth/token -H 'x-service-client-id: ${bootstrap.client_id}' -H 'x-service-client-secret: ${bootstrap.client_secret}'\n\n`,
+      `  client_id:      ${bootstrap.client_id}\n  client_secret:  ${bootstrap.client_secret}\n` +
+      `  webhook_secret: ${bootstrap.webhook_secret}\n` +
+      `  get a token:    curl -s -X POST ${config.publicUrl}/v1/oauth/token -H 'x-service-client-id: ${bootstrap.client_id}' -H 'x-service-client-secret: ${bootstrap.client_secret}'\n\n`,
   );
 }
 const shutdown = async (signal: string) => {

@@ -18,6 +18,7 @@ import {
   type DistributedStack,
   type DistributedStackOptions,
 } from './distributed-stack.ts';
+import { ReplySchemas } from './reply-schemas.ts';
 import { PUBLIC_URL, replicaCounts, type SharedStackInfo } from './shared-stack.ts';
 
 export { ADMIN_TOKEN };
@@ -306,11 +307,42 @@ export function httpApp(gateways: string[]): StackApp {
   };
 }
 
+/**
+ * Every suite's answers against `/openapi.json`: a 2xx reply whose JSON body does not match the schema
+ * its operation declares (a field the closed schema lacks, a wrong type) fails the call that got it, so
+ * a generated client's view of the API is tested by every test that reads a reply.
+ * RENOPATH_CHECK_REPLIES=0 turns it off (to look at a reply the document does not describe yet).
+ */
+function checkingReplies(app: StackApp): StackApp {
+  if (process.env['RENOPATH_CHECK_REPLIES'] === '0') return app;
+  let schemas: Promise<ReplySchemas> | null = null;
+  const inject = app.inject.bind(app);
+  const check = async (options: InjectOptions, res: InjectReply): Promise<InjectReply> => {
+    const method = String(options.method ?? 'GET').toUpperCase();
+    const url = typeof options.url === 'string' ? options.url : '';
+    if (res.statusCode < 200 || res.statusCode >= 300 || !url.startsWith('/') || method === 'HEAD') return res;
+    schemas ??= inject({ method: 'GET', url: '/openapi.json' }).then((doc) => new ReplySchemas(doc.json()));
+    const replies = await schemas;
+    const template = replies.templateOf(method, url);
+    if (!template || !replies.doc['paths'][template]?.[method.toLowerCase()]) return res;
+    const problems = replies.check(method, template, res);
+    if (problems.length > 0) throw new Error(`the reply does not match /openapi.json: ${problems.join('; ')}`);
+    return res;
+  };
+  return new Proxy(app, {
+    get(target, key, receiver) {
+      if (key === 'inject') return (options: InjectOptions) => inject(options).then((res) => check(options, res));
+      const value = Reflect.get(target, key, receiver);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
 function surface(backend: Backend) {
   const { bootstrap, dataDir } = backend;
   // Typed as the embedded objects so the suites read them as before; in the distributed modes `app` is
   // the HTTP client above and `running` is null, which only tests marked `embeddedOnly` would touch.
-  const app = backend.app as unknown as Embedded['gateway']['app'];
+  const app = checkingReplies(backend.app) as unknown as Embedded['gateway']['app'];
   const running = backend.running as Embedded;
 
   const token = async (client_id = bootstrap.client_id, client_secret = bootstrap.client_secret) => {

@@ -53,7 +53,7 @@ export interface IdentityService {
   bootstrapIfEmpty(credentials: {
     client_id?: string;
     client_secret?: string;
-  }): Promise<null | { client_id: string; client_secret: string; organization_id: string; user_id: string }>;
+  }): Promise<null | { client_id: string; client_secret: string; webhook_secret: string; organization_id: string; user_id: string }>;
   /** The API client's webhook signing secret in clear, for the context that signs webhooks in this process; null when unknown. */
   webhookSecret(client_id: string): Promise<string | null>;
   close(): Promise<void>;
@@ -105,7 +105,15 @@ export async function startIdentity(deps: IdentityDeps): Promise<IdentityService
     registrations,
     onboardings,
     serve,
-    bootstrapIfEmpty: onboard.bootstrapIfEmpty,
+    // With the client's webhook secret as stored (a resumed bootstrap keeps the first one): the first start prints
+    // it, so a new user can verify a webhook without an operator's token.
+    async bootstrapIfEmpty(credentials) {
+      const created = await onboard.bootstrapIfEmpty(credentials);
+      if (!created) return null;
+      const webhook_secret = await clients.webhookSecret(created.client_id);
+      if (!webhook_secret) throw new Error(`the bootstrap client ${created.client_id} has no webhook secret`);
+      return { ...created, webhook_secret };
+    },
     webhookSecret: clients.webhookSecret,
     async close() {
       for (const s of subscriptions) await s.close();

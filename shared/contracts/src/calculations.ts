@@ -132,10 +132,23 @@ export type CalculationJobListQuery = z.infer<typeof CalculationJobListQuery>;
 /** The pagination envelope of the interface's renovation search, around jobs. */
 export const CalculationJobPage = paginated(CalculationJob);
 
-/** One webhook attempt as recorded (extension: `GET /v1/calculation-jobs/{id}/webhook-deliveries`). */
+/**
+ * A job's webhook delivery and every attempt at it, as recorded (extension:
+ * `GET /v1/calculation-jobs/{id}/webhook-deliveries`). Every field the service writes is listed: the
+ * schema is closed, so a generated client would lack the ones left out.
+ */
+/** The webhook events a delivery carries: a job's end, or a portfolio run's end (its `job_id` is then the run's id). */
+export const WebhookDeliveryType = z.enum([
+  'calculation_job.finished',
+  'calculation_job.failed',
+  'calculation_job.stopped',
+  'portfolio_run.finished',
+]);
+
 export const WebhookDeliveryView = z.object({
   webhook_id: z.string(),
-  type: z.string(),
+  job_id: Uuid,
+  type: WebhookDeliveryType,
   url: z.string(),
   status: z.enum(['PENDING', 'DELIVERED', 'GAVE_UP']),
   attempts: z.array(
@@ -147,8 +160,16 @@ export const WebhookDeliveryView = z.object({
       duration_ms: z.number(),
     }),
   ),
+  /** When the next attempt is due; null unless PENDING. */
   next_attempt_at: Timestamp.nullable(),
+  /** When a receiver answered 2xx; null unless DELIVERED. */
+  delivered_at: Timestamp.nullable(),
+  /** When the service stopped trying; null unless GAVE_UP. */
+  gave_up_at: Timestamp.nullable(),
+  /** Why it stopped: every attempt failed, or the URL was refused before any request (a private address, a wrong scheme). */
+  gave_up_reason: z.enum(['ATTEMPTS_EXHAUSTED', 'URL_REFUSED']).nullable(),
 });
+export type WebhookDeliveryView = z.infer<typeof WebhookDeliveryView>;
 
 /** Who created a job: the verified caller at creation, kept so the workflow acts as them later. */
 export const JobActor = z.object({ user_id: Uuid, organization_id: Uuid, client_id: z.string() });

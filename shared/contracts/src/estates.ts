@@ -16,7 +16,7 @@ import {
 } from './enums.ts';
 import { MembershipStatus, Timestamp, Uuid } from './identity.ts';
 import { PropertyFields } from './trajectory-request.ts';
-import { emailAddress, multiLine, singleLine } from './text.ts';
+import { distinct, emailAddress, multiLine, singleLine } from './text.ts';
 
 /**
  * Estates context (the interface's "Estate", "Estate parts"; docs/http-contract.md "Estates and their parts"): an estate and its parts
@@ -64,10 +64,7 @@ const nestedInput = <S extends Record<string, z.ZodType>, F extends string = nev
     .nullable()
     .optional();
 
-const ecoFacilities = z
-  .array(EcoFacility)
-  .max(EcoFacility.options.length)
-  .refine((list) => new Set(list).size === list.length, { message: 'must not repeat a value' });
+const ecoFacilities = distinct(z.array(EcoFacility).max(EcoFacility.options.length));
 
 /** The interface `address`. */
 export const AddressRules = {

@@ -16,7 +16,9 @@ const isoDate = () =>
     .refine((value) => {
       const date = new Date(`${value}T00:00:00Z`);
       return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
-    }, 'must be a calendar date that exists');
+    }, 'must be a calendar date that exists')
+    // JSON Schema's `format: date` (RFC 3339 full-date) is a date that exists: the document says so.
+    .meta({ format: 'date' });
 
 export const Household = z.strictObject({
   /** People living in the home (hot-water use, an income category's household size). */

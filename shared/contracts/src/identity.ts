@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Country, Region } from './enums.ts';
-import { emailAddress, singleLine } from './text.ts';
+import { distinct, emailAddress, singleLine } from './text.ts';
 
 /** Identity context: organizations, users, members, API clients and tokens (docs/http-contract.md "Authentication, roles and rate limits", "Members and invitations"). */
 
@@ -61,9 +61,8 @@ const phone = z
   .string()
   .trim()
   .max(32)
-  .refine((v) => /^\+?[0-9][0-9 ()./-]*$/.test(v) && /^(?:\D*\d){8,15}\D*$/.test(v), {
-    message: 'must be a phone number: 8 to 15 digits, with an optional leading + and spaces',
-  });
+  // One pattern (published in the document): an optional +, a digit, then 7 to 14 more digits with ( ) . / - or spaces around them.
+  .regex(/^\+?[0-9](?:[ ()./-]*[0-9]){7,14}[ ()./-]*$/, 'must be a phone number: 8 to 15 digits, with an optional leading + and spaces');
 const text = singleLine;
 
 /**
@@ -173,11 +172,7 @@ export const AdminCreateApiClientBody = z.strictObject({
   user_id: Uuid,
   /** Extension: which of the user's organizations the client acts in; default the user's first. */
   organization_id: Uuid.optional(),
-  scopes: z
-    .array(Scope)
-    .min(1)
-    .refine((list) => new Set(list).size === list.length, { message: 'must not repeat a value' })
-    .optional(),
+  scopes: distinct(z.array(Scope).min(1)).optional(),
 });
 export type AdminCreateApiClientBody = z.infer<typeof AdminCreateApiClientBody>;
 

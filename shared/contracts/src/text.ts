@@ -38,7 +38,20 @@ export const textRules = (multiLine: boolean) => (value: string, ctx: z.core.$Re
   if (problem) ctx.addIssue({ code: 'custom', message: problem, input: value });
 };
 
-const checked = (schema: z.ZodString, multiLine: boolean) => schema.superRefine(textRules(multiLine));
+/**
+ * The same rules as a JSON Schema `pattern` (ECMAScript, `u` flag as JSON Schema reads it), so the
+ * OpenAPI document states them: none of the refused characters (in `u` mode `\ud800-\udfff` can only
+ * be an unpaired surrogate), and for a trimmed required text at least one character that is not a space.
+ */
+const REFUSED_SINGLE_LINE = '\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069\\ud800-\\udfff';
+const REFUSED_MULTI_LINE = '\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069\\ud800-\\udfff';
+export const TEXT_PATTERNS = {
+  singleLine: `^[^${REFUSED_SINGLE_LINE}]*[^\\s${REFUSED_SINGLE_LINE}][^${REFUSED_SINGLE_LINE}]*$`,
+  multiLine: `^[^${REFUSED_MULTI_LINE}]*$`,
+} as const;
+
+const checked = (schema: z.ZodString, multiLine: boolean) =>
+  schema.superRefine(textRules(multiLine)).meta({ pattern: multiLine ? TEXT_PATTERNS.multiLine : TEXT_PATTERNS.singleLine });
 
 /** A name, a street, a title: one line, trimmed, 1 to `max` characters. */
 export const singleLine = (max: number) => checked(z.string().trim().min(1).max(max), false);
@@ -54,10 +67,21 @@ export const multiLine = (max: number) => checked(z.string().trim().max(max), tr
  * queued to an address that cannot exist. The same pattern is published in the OpenAPI document.
  */
 export const EMAIL_PATTERN =
-  /^(?!\.)(?!.*\.\.)[A-Za-z0-9._%+'-]+(?<!\.)@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/;
+  /^(?=[^@]{1,64}@)(?!\.)(?!.*\.\.)[A-Za-z0-9._%+'-]+(?<!\.)@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/;
 
-/** An email address (EMAIL_PATTERN), at most 320 characters (RFC 3696 errata: 64 + @ + 255). */
-export const emailAddress = () => z.email({ pattern: EMAIL_PATTERN, error: 'must be an email address' }).max(320);
+/**
+ * An email address (EMAIL_PATTERN: a local part of at most 64 characters, DNS labels of at most 63), at
+ * most 254 characters: the longest address SMTP can carry (RFC 5321 4.5.3.1.3, a path of 256 with its
+ * angle brackets), and the limits JSON Schema's `format: email` validators apply.
+ */
+export const emailAddress = () => z.email({ pattern: EMAIL_PATTERN, error: 'must be an email address' }).max(254);
+
+/**
+ * A list whose values must all differ: refused with "must not repeat a value", and published as
+ * `uniqueItems` so the document states it.
+ */
+export const distinct = <T extends z.ZodArray<z.ZodType>>(list: T) =>
+  list.refine((values) => new Set(values).size === values.length, { message: 'must not repeat a value' }).meta({ uniqueItems: true });
 
 /** `text` as a regular expression that matches it literally (its special characters escaped). */
 export const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');

@@ -122,7 +122,14 @@ export const TrajectoryJobFields = {
   title: text(255).optional(),
   description: z.string().max(5000).superRefine(textRules(true)).optional(),
   epc_url: httpUrl().optional(),
-  external_id: z.string().min(1).max(255).optional(),
+  external_id: z
+    .string()
+    .min(1)
+    .max(255)
+    .optional()
+    .describe(
+      "Your own id of the home (a CRM's): the job creates the estate with this external_id, or updates the organization's estate that has it, and answers with its estate_id; GET /v1/estates?external_id= and GET /v1/calculation-jobs?external_id= find them again.",
+    ),
   webhook_url: httpUrl().optional(),
   /** Extension: the household (occupancy, income, purchase date): which obligations, grants and loans apply. */
   household: Household.optional(),

@@ -1,3 +1,4 @@
+import { type WebhookDeliveryView as ContractDeliveryView, WebhookDeliveryType } from '@renopath/contracts';
 import type { Decider, DomainEvent } from '@renopath/platform/service/decider.ts';
 
 /**
@@ -6,13 +7,8 @@ import type { Decider, DomainEvent } from '@renopath/platform/service/decider.ts
  * sends, this decides what an attempt's outcome means.
  */
 
-export const WebhookEventType = [
-  'calculation_job.finished',
-  'calculation_job.failed',
-  'calculation_job.stopped',
-  // docs/portfolio-runs.md: a portfolio run's end, its `data` the run (the delivery's `job_id` is the run's id).
-  'portfolio_run.finished',
-] as const;
+// docs/portfolio-runs.md: a portfolio run's end carries the run as `data` (the delivery's `job_id` is the run's id).
+export const WebhookEventType = WebhookDeliveryType.options;
 export type WebhookEventType = (typeof WebhookEventType)[number];
 
 export const DELIVERY_STREAM_PREFIX = 'webhook-delivery-';
@@ -152,19 +148,11 @@ export const webhookDeliveryDecider: Decider<WebhookDeliveryCommand, WebhookDeli
   },
 };
 
-/** What a reader of a job's deliveries sees (support, the job's detail, tests). */
-export interface WebhookDeliveryView {
-  webhook_id: string;
-  job_id: string;
-  type: WebhookEventType;
-  url: string;
-  status: Exclude<DeliveryStatus, 'NONE'>;
-  attempts: Array<Omit<AttemptRecordedData, 'webhook_id' | 'job_id'>>;
-  next_attempt_at: string | null;
-  delivered_at: string | null;
-  gave_up_at: string | null;
-  gave_up_reason: GaveUpReason | null;
-}
+/**
+ * What a reader of a job's deliveries sees (support, the job's detail, tests): the contract's view, so a
+ * field written here and missing from the published schema fails the type check.
+ */
+export type WebhookDeliveryView = ContractDeliveryView;
 
 export function deliveryView(state: WebhookDeliveryState): WebhookDeliveryView | null {
   const s = state.scheduled;

@@ -8,6 +8,7 @@ import {
   TokenReply,
   TokenRequestBody,
 } from '@renopath/contracts';
+import { RECOGNISED_MEDIA_TYPES } from '../http/sniff.ts';
 import type { RouteDef } from '../routes/route.ts';
 import { COMPONENT_DESCRIPTIONS, SCOPE_DESCRIPTIONS } from './descriptions.ts';
 import { REQUEST_EXAMPLES } from './examples.ts';
@@ -233,8 +234,11 @@ function operation(
       required: true,
       description: isId
         ? `The ${name!.replace(/_id$/, '').replace(/_/g, ' ')}'s id; any other value is an unknown id (404).`
-        : 'The link token from a referral link.',
-      schema: isId ? { type: 'string', format: 'uuid' } : { type: 'string' },
+        : name === 'token'
+          ? 'The link token from a referral link.'
+          : `The ${name!.replace(/_id$/, '').replace(/_/g, ' ')}'s id.`,
+      // A path segment is never empty: an empty one is another path.
+      schema: isId ? { type: 'string', format: 'uuid' } : { type: 'string', minLength: 1 },
     });
   }
   if (keys.query) parameters.push(...queryParameters(inlineOf(keys.query, 'input')));
@@ -301,6 +305,7 @@ function operation(
       ctx.alias ? `Alias of \`${route.method} ${ctx.main}\`: the same operation under its older path.\n\n` : '',
       route.summary.endsWith('.') ? route.summary : `${route.summary}.`,
       route.scope ? `\n\nNeeds the scope \`${route.scope}\`.` : '',
+      route.rules?.length ? `\n\n${RULES_HEADING}\n\n${route.rules.map((rule) => `- \`${rule}\``).join('\n')}` : '',
     ].join(''),
     security: route.auth === 'bearer' ? [{ oauth2: route.scope ? [route.scope] : [] }] : route.auth === 'admin' ? [{ admin: [] }] : [],
     ...(parameters.length > 0 ? { parameters } : {}),
@@ -315,7 +320,12 @@ function operation(
           schema: {
             type: 'object',
             properties: {
-              file: { type: 'string', format: 'binary', description: 'The bytes.' },
+              file: {
+                type: 'string',
+                format: 'binary',
+                minLength: 1,
+                description: 'The bytes: at least one (an empty file is refused with 400).',
+              },
               name: { type: 'string', maxLength: 255, description: 'The name shown for the file (default: the uploaded file name).' },
               ...Object.fromEntries(
                 (route.upload?.fields ?? []).map((f) => [f, { type: 'string', description: `The request's \`${f}\`.` }]),
@@ -429,6 +439,9 @@ function tokenOperation(body: Json, reply: Json, options: DocumentOptions): Json
   };
 }
 
+/** The heading of an operation's rules beyond its schemas (RouteDef.rules): a client, and the tests, find them under it. */
+export const RULES_HEADING = 'Refused beyond the schema (the message answered, `{name}` a value):';
+
 function downloadOperation(options: DocumentOptions): Json {
   return {
     operationId: 'downloadFile',
@@ -438,8 +451,14 @@ function downloadOperation(options: DocumentOptions): Json {
       'The `url` of a file, medium or report in a reply: no bearer token, the signature is the credential, valid for one hour. A forged or expired link is a bare 403.',
     security: [],
     parameters: [
-      { name: 'blob', in: 'path', required: true, description: 'Part of the signed link.', schema: { type: 'string' } },
-      { name: 'name', in: 'path', required: true, description: 'The file name the bytes are served under.', schema: { type: 'string' } },
+      { name: 'blob', in: 'path', required: true, description: 'Part of the signed link.', schema: { type: 'string', minLength: 1 } },
+      {
+        name: 'name',
+        in: 'path',
+        required: true,
+        description: 'The file name the bytes are served under.',
+        schema: { type: 'string', minLength: 1 },
+      },
       {
         name: 'expires',
         in: 'query',
@@ -451,8 +470,11 @@ function downloadOperation(options: DocumentOptions): Json {
     ],
     responses: {
       200: {
-        description: 'The bytes, with the media type decided at upload.',
-        content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
+        description: 'The bytes, with the media type decided from them at upload (a report is `application/pdf`).',
+        // Every type an upload is accepted as (and reports' PDF): the one served is among them.
+        content: Object.fromEntries(
+          [...RECOGNISED_MEDIA_TYPES].sort().map((type) => [type, { schema: { type: 'string', contentMediaType: type } }]),
+        ),
       },
       403: { $ref: '#/components/responses/Forbidden' },
       404: { $ref: '#/components/responses/NotFound' },

@@ -18,6 +18,21 @@ import type { RouteDef } from './route.ts';
 const jobs = { prefix: 'v1', auth: 'bearer', scope: 'calculations', tag: 'calculation-jobs' } as const;
 const J = '/calculation-jobs/{calculation_job_id}';
 
+/** The trajectory request's rules across fields (422; shared/energy's consistency checks), as their messages. */
+const TRAJECTORY_RULES = [
+  '{field} cannot be given for roof_type {roof_type}',
+  'heating_device {device} is not compatible with heating_type {heating_type}',
+  'heating_device {device} cannot be given with heating_type NONE',
+  'cavity_wall_width cannot be given when has_cavity_wall is false',
+  'has_cavity_wall_insulation cannot be true when has_cavity_wall is false',
+  '{field} cannot be given for basement_type NONE',
+  'zip_code must be a Dutch postal code (4 digits, optionally followed by 2 letters: 1234, 1234AB or 1234 AB)',
+  'zip_code must be a Belgian postal code (4 digits, 1000-9999)',
+  'year_built {year} is in the future',
+  'year_built {year} is before {earliest}',
+  '{field} {value} m2 is more than {ratio} times the habitable space ({habitable} m2): not plausible',
+];
+
 export const calculationsRoutes: RouteDef[] = [
   {
     ...jobs,
@@ -25,6 +40,7 @@ export const calculationsRoutes: RouteDef[] = [
     path: '/calculation-jobs/suggested-renovation-trajectory-calculation',
     subject: S.createTrajectoryJob,
     operationId: 'createTrajectoryJob',
+    rules: TRAJECTORY_RULES,
     body: TrajectoryRequest,
     invalidBodyStatus: 406,
     status: 200,

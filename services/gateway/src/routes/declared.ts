@@ -10,6 +10,7 @@ import { HttpError } from '../http/errors.ts';
 import { IdempotencyKeys } from '../http/idempotency.ts';
 import { readUpload, type Upload } from '../http/uploads.ts';
 import { requireScope } from '../plugins/auth.ts';
+import { methodNotAllowed } from '../plugins/errors.ts';
 import { validatorWithStatus } from '../plugins/validation.ts';
 import { contractOf } from './messages.ts';
 import type { MessageInput, RouteDef } from './route.ts';
@@ -69,13 +70,15 @@ export async function declaredRoutes(app: FastifyInstance, options: DeclaredRout
           route.auth === 'admin'
           ? [...limit, app.auth.admin]
           : limit;
-    preValidation.push(requestChecks(route));
+    preValidation.push(requestChecks(route, (path) => app.methodsOf(path)));
 
     for (const path of paths) {
       app.route({
         method: route.method,
         url: path.replace(/\{(\w+)\}/g, ':$1'),
         schema: routeSchema(route),
+        // Ids that must be UUIDs: a path whose segment is not one is not this route's (its 405 and Allow, plugins/errors.ts).
+        config: { uuidParams: route.ids ?? [] },
         // The route's schema object is documentation-shaped; the compiler reads its zod parts like the app-wide one.
         ...(route.invalidBodyStatus && route.invalidBodyStatus !== 400
           ? { validatorCompiler: validatorWithStatus(route.invalidBodyStatus) as never }
@@ -150,7 +153,7 @@ export async function declaredRoutes(app: FastifyInstance, options: DeclaredRout
           if (route.subject === IdentitySubjects.adminRevokeApiClient) app.auth.verifier.markRevoked(params['client_id']!.toLowerCase());
           if (route.signLinks) result = app.signer.signReply(result);
           if (kind === 'file') return sendFile(reply, blobs, result);
-          return send(reply, route, result);
+          return send(reply, route, result, (request.query ?? {}) as Record<string, unknown>);
         },
       });
     }
@@ -206,12 +209,19 @@ function negotiate(accept: string | undefined, formats: ReadonlyArray<{ media: s
  * content types. A callback hook (it never waits), so it costs no promise; what it throws is answered
  * like an async hook's rejection.
  */
-function requestChecks(route: RouteDef): preValidationHookHandler {
+function requestChecks(route: RouteDef, methodsOf: (path: string) => string[]): preValidationHookHandler {
   const kind = route.kind ?? 'json';
   return function checks(request, _reply, done) {
     const params = request.params as Record<string, string>;
     for (const id of route.ids ?? []) {
-      if (!UUID_PATTERN.test(params[id] ?? '')) throw new HttpError(404, [`${id.replace(/_id$/, '').replace(/_/g, ' ')} not found`]);
+      if (!UUID_PATTERN.test(params[id] ?? '')) {
+        // Not an id: the path may be another route's (`/calculation-jobs/suggested-...`, `/users/me`), whose methods these are not.
+        const path = request.url.split('?')[0]!;
+        throw (
+          methodNotAllowed(request.method, path, methodsOf(path)) ??
+          new HttpError(404, [`${id.replace(/_id$/, '').replace(/_/g, ' ')} not found`])
+        );
+      }
     }
     if (!route.query) {
       // Like unknown body fields, a parameter the route does not take is refused rather than ignored.
@@ -255,9 +265,12 @@ function routeSchema(route: RouteDef) {
   };
 }
 
-function send(reply: FastifyReply, route: RouteDef, result: unknown) {
+function send(reply: FastifyReply, route: RouteDef, result: unknown, query: Record<string, unknown> = {}) {
   if (route.kind === 'html' && route.render) {
-    return reply.code(route.status).headers(HTML_HEADERS).type('text/html; charset=utf-8').send(route.render(result));
+    // The language the page is in, which a `?lang=` the page does not have falls back from (RFC 9110 8.5).
+    const language = (result as { language?: unknown } | null)?.language;
+    if (typeof language === 'string') reply.header('content-language', language);
+    return reply.code(route.status).headers(HTML_HEADERS).type('text/html; charset=utf-8').send(route.render(result, query));
   }
   return reply.code(route.status).send(result);
 }

@@ -115,6 +115,20 @@ function partRoutes(o: {
   ];
 }
 
+/**
+ * An estate's rules beyond its schema: who may manage it (a member of the organization), and its
+ * fields taken together (estates' estate.decider.ts), whose messages these are.
+ */
+const ESTATE_RULES = [
+  "managing_user_id must be a user of the estate's organization",
+  'address.zip_code must be a Belgian postal code (4 digits)',
+  'address.zip_code must be a Dutch postal code (4 digits, optionally followed by 2 letters)',
+  'address.zip_code must be a Belgian (4 digits) or Dutch (4 digits and 2 letters) postal code',
+  'year_renovated must not be before year_built',
+  'energy_context.cavity_wall_width and energy_context.has_cavity_wall_insulation need energy_context.has_cavity_wall true',
+  'energy_context.basement_ceiling_surface, basement_ceiling_height and floor_above_basement_insulation_type need a basement_type other than NONE',
+];
+
 const upload = (path: string, subject: string, noun: string, accept: readonly string[], operationId: string): RouteDef => ({
   ...base,
   method: 'POST',
@@ -138,6 +152,7 @@ export const estatesRoutes: RouteDef[] = [
     path: '/estates',
     subject: S.createEstate,
     operationId: 'createEstate',
+    rules: ESTATE_RULES,
     body: CreateEstateBody,
     signLinks: true,
     status: 201,
@@ -179,6 +194,7 @@ export const estatesRoutes: RouteDef[] = [
     path: E,
     subject: S.updateEstate,
     operationId: 'updateEstate',
+    rules: ESTATE_RULES,
     ids: ['estate_id'],
     body: UpdateEstateBody,
     signLinks: true,

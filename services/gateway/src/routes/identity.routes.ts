@@ -23,6 +23,12 @@ import {
 } from '@renopath/contracts';
 import type { RouteDef } from './route.ts';
 
+/** An organization's postal code is its country's: a rule across two fields. */
+const ORGANIZATION_RULES = [
+  'zipcode must be a Belgian postal code (4 digits, 1000-9999)',
+  'zipcode must be a Dutch postal code (4 digits and 2 letters, like 1234 AB)',
+];
+
 export const identityRoutes: RouteDef[] = [
   {
     method: 'GET',
@@ -87,6 +93,7 @@ export const identityRoutes: RouteDef[] = [
     prefix: 'both',
     subject: S.updateOrganization,
     operationId: 'updateOrganization',
+    rules: ORGANIZATION_RULES,
     auth: 'bearer',
     scope: 'organization',
     ids: ['organization_id'],
@@ -135,6 +142,7 @@ export const identityRoutes: RouteDef[] = [
     prefix: 'v1',
     subject: S.acceptInvitation,
     operationId: 'acceptInvitation',
+    rules: ['the invitation code is not valid or has expired'],
     auth: 'none',
     body: AcceptInvitationBody,
     status: 200,
@@ -150,6 +158,7 @@ export const identityRoutes: RouteDef[] = [
     prefix: 'v1',
     subject: S.confirmEmailChange,
     operationId: 'confirmEmailChange',
+    rules: ['the confirmation code is not valid or has expired'],
     auth: 'none',
     body: ConfirmEmailChangeBody,
     status: 200,
@@ -179,6 +188,7 @@ export const identityRoutes: RouteDef[] = [
     prefix: 'bare',
     subject: S.adminCreateOrganization,
     operationId: 'adminCreateOrganization',
+    rules: [...ORGANIZATION_RULES, 'organization_name must equal name when both are given'],
     auth: 'admin',
     body: AdminCreateOrganizationBody,
     status: 201,
@@ -194,6 +204,7 @@ export const identityRoutes: RouteDef[] = [
     prefix: 'bare',
     subject: S.adminCreateApiClient,
     operationId: 'adminCreateApiClient',
+    rules: ['organization_id must be an organization the user is a member of'],
     auth: 'admin',
     body: AdminCreateApiClientBody,
     status: 201,

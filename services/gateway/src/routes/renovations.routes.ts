@@ -52,6 +52,10 @@ function scopeRoutes(o: { collection: string; ids: string[]; noun: string; scope
       path: `${o.collection}/items`,
       subject: S.addItem,
       operationId: `add${o.scope}Item`,
+      rules: [
+        'the estate needs {fields} before renovation items can be priced',
+        'renovation_component_type {type} is not available for this {scope} (see the available items)',
+      ],
       ids: o.ids,
       body: RenovationItemBody,
       documentedBody: documented.create,

@@ -37,6 +37,13 @@ export interface RouteDef {
   /** What the operation does, in a sentence or two: the document's summary (its first clause) and description. */
   summary: string;
   tag: string;
+  /**
+   * What the service refuses beyond what the schemas can state (rules across fields, or on what exists),
+   * as the messages it answers, `{name}` standing for a value. The document lists them under the
+   * operation; the generated-requests suite accepts a refusal of a schema-valid request only when its
+   * message is one of them.
+   */
+  rules?: readonly string[];
   /** Documented error statuses besides the ones every route has. */
   errors: number[];
   /**
@@ -65,8 +72,8 @@ export interface RouteDef {
    * `{ batch, batches, text }` for the query `{ batch, format }`.
    */
   stream?: ReadonlyArray<{ media: string; format: string }>;
-  /** For `html`: reply -> page. */
-  render?: (reply: unknown) => string;
+  /** For `html`: reply (and the request's query) -> page; its `Content-Language` is the reply's `language`. */
+  render?: (reply: unknown, query: Record<string, unknown>) => string;
   /** For `html`: the page for a 404 of the service (a visitor gets a page, not a JSON error), from the request's query. */
   renderNotFound?: (query: Record<string, unknown>) => string;
   /** Every `blob_key` in the reply becomes a signed download `url` valid for an hour. */

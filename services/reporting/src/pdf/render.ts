@@ -4,6 +4,7 @@ import { assumptionSentences, milestoneOutcome, milestoneText, qualitySentences 
 import { conditionLines } from '../i18n/grant-conditions.ts';
 import { moneyText } from '../i18n/money-text.ts';
 import type { ReportLanguage, ReportModel, ReportMoney } from '../report-model.ts';
+import { term, termOf } from '../i18n/terms.ts';
 import { drawTrajectoryChart } from './chart.ts';
 import { labelColour } from './label-colours.ts';
 import { ACCENT, CONTENT_WIDTH, INK, MUTED, PAGE, RULE, SHADE, Canvas } from './layout.ts';
@@ -40,12 +41,16 @@ export async function renderReportPdf(model: ReportModel): Promise<Uint8Array> {
   return canvas.doc.save({ useObjectStreams: true });
 }
 
-/** The cover's title lines: the street and number, else the estate's own title; then postcode and place. */
-export function addressLines(model: Pick<ReportModel, 'estate'>): string[] {
+/**
+ * The cover's title lines: the street and number, else the estate's own title, then postcode and place;
+ * a home known only by its place is "Woning in 9000 Gent" (a bare postcode is no title).
+ */
+export function addressLines(model: Pick<ReportModel, 'estate' | 'language'>): string[] {
   const { title, street, house_number, zip_code, place } = model.estate;
   const address = [street, house_number].filter((p) => p !== null && p.trim() !== '').join(' ');
   const first = street?.trim() ? address : (title?.trim() ?? '');
   const second = [zip_code, place].filter((p) => p !== null && p.trim() !== '').join(' ');
+  if (first.length === 0 && second.length > 0) return [term(model.language, 'home_in_place', { place: second })];
   return [first, second].filter((l) => l.length > 0);
 }
 
@@ -81,11 +86,11 @@ async function drawCover(canvas: Canvas, model: ReportModel): Promise<void> {
   }
   canvas.y += 6;
 
-  // The photo, fitted into a fixed frame so the rest of the cover keeps its place.
-  const frame = { x: PAGE.margin, top: canvas.y, width: CONTENT_WIDTH, height: 230 };
+  // The photo, fitted into a fixed frame so the rest of the cover keeps its place; without one, no empty box.
   const image = await embedPhoto(canvas, model);
-  canvas.rect(frame.x, frame.top, frame.width, frame.height, SHADE);
   if (image) {
+    const frame = { x: PAGE.margin, top: canvas.y, width: CONTENT_WIDTH, height: 230 };
+    canvas.rect(frame.x, frame.top, frame.width, frame.height, SHADE);
     const scale = Math.min(frame.width / image.width, frame.height / image.height);
     const w = image.width * scale;
     const h = image.height * scale;
@@ -95,13 +100,10 @@ async function drawCover(canvas: Canvas, model: ReportModel): Promise<void> {
       width: w,
       height: h,
     });
+    canvas.y = frame.top + frame.height + 16;
   } else {
-    canvas.textCentered(t(lang, 'report.cover.no_photo'), frame.x + frame.width / 2, frame.top + frame.height / 2 - 5, {
-      size: 10,
-      color: MUTED,
-    });
+    canvas.y += 10;
   }
-  canvas.y = frame.top + frame.height + 16;
 
   // Current and reachable label side by side.
   const half = (CONTENT_WIDTH - 20) / 2;
@@ -109,7 +111,7 @@ async function drawCover(canvas: Canvas, model: ReportModel): Promise<void> {
     const top = canvas.y;
     canvas.text(title, x, top, { size: 9, bold: true, color: MUTED });
     const colour = labelColour(model.scale, label);
-    const text = label ?? t(lang, 'report.label.unknown');
+    const text = label ?? term(lang, 'label_unknown');
     const size = label === null ? 12 : 22;
     const w = Math.max(70, canvas.width(text, { size, bold: true }) + 24);
     canvas.rect(x, top + 14, w, 38, colour.fill);
@@ -118,17 +120,16 @@ async function drawCover(canvas: Canvas, model: ReportModel): Promise<void> {
       canvas.text(t(lang, 'report.cover.score', { score: formatNumber(lang, score) }), x + w + 10, top + 28, { size: 9, color: INK });
     }
   };
-  badge(PAGE.margin, t(lang, 'report.cover.current'), model.current.epc_label, model.current.epc_score);
+  badge(PAGE.margin, term(lang, 'current_label'), model.current.epc_label, model.current.epc_score);
   canvas.text('→', PAGE.margin + half - 2, canvas.y + 24, { size: 16, color: MUTED });
-  badge(PAGE.margin + half + 20, t(lang, 'report.cover.reachable'), model.reachable.epc_label, model.reachable.epc_score);
+  badge(PAGE.margin + half + 20, term(lang, 'reachable_label'), model.reachable.epc_label, model.reachable.epc_score);
   canvas.y += 66;
 
   // Facts of the home (left) and the money overview (right).
   const top = canvas.y;
-  const facts: Array<[string, string]> = [[t(lang, 'report.cover.scale'), t(lang, `report.scale.${model.scale}`)]];
+  const facts: Array<[string, string]> = [[t(lang, 'report.cover.scale'), termOf(lang, `scale.${model.scale}`) ?? model.scale]];
   if (model.estate.estate_type !== null) {
-    const key = `report.estate_type.${model.estate.estate_type}`;
-    facts.push([t(lang, 'report.cover.estate_type'), hasTranslation(lang, key) ? t(lang, key) : model.estate.estate_type]);
+    facts.push([t(lang, 'report.cover.estate_type'), termOf(lang, `estate_type.${model.estate.estate_type}`) ?? model.estate.estate_type]);
   }
   if (model.estate.year_built !== null) facts.push([t(lang, 'report.cover.year_built'), String(model.estate.year_built)]);
   if (model.estate.habitable_space_m2 !== null) {

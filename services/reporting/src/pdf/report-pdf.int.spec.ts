@@ -9,6 +9,9 @@ import { componentName, formatDate, formatMoney, translations } from '../i18n/in
 import { foreignStringsIn, plain } from '../i18n/testing.ts';
 import { REPORT_LANGUAGES, type ReportModel } from '../report-model.ts';
 import { renderReportPdf } from './index.ts';
+import { inflateSync } from 'node:zlib';
+import { labelColours } from '../label-colours.ts';
+import { renderReferralPage } from '../referral-page/index.ts';
 import { labelColour } from './label-colours.ts';
 import { ACCENT, PAGE } from './layout.ts';
 import { emptyReportModel, sampleReportModel } from './testing.ts';
@@ -245,7 +248,6 @@ describe('the PDF report', () => {
         const text = await renders(emptyReportModel(language));
         const report = translations(language, 'report');
         expect(text).toContain(report['cover.address_unknown']!);
-        expect(text).toContain(report['cover.no_photo']!);
         expect(text).toContain(report['grants.none']!);
         expect(text).toContain(report['confidence.none']!);
       }
@@ -257,7 +259,20 @@ describe('the PDF report', () => {
       model.reachable = { epc_score: null, epc_label: null };
       const text = await renders(model);
       expect(text).toContain('RETIRED_COMPONENT');
-      expect(text).toContain(translations('en', 'report')['label.unknown']!);
+      expect(text).toContain(translations('en', 'terms')['label_unknown']!);
+    });
+
+    it('titles a home given without a street by its place, in the language of the report, with no empty photo box', async () => {
+      const model = sampleReportModel('nl-BE', { stepCount: 1 });
+      model.estate = { ...model.estate, street: null, house_number: null, title: null, zip_code: '9000', place: 'Gent', photo: null };
+      const pdf = await renderReportPdf(model);
+      const first = plain((await pdfText(pdf)).pages[0]!);
+      expect(first).toContain('Woning in 9000 Gent');
+      // No image and no frame waiting for one: the page holds no image object.
+      expect(Buffer.from(pdf).toString('latin1')).not.toMatch(/\/Subtype\s*\/Image/);
+      const fr = sampleReportModel('fr-BE', { stepCount: 1 });
+      fr.estate = { ...fr.estate, street: null, house_number: null, title: null, zip_code: '1000', place: 'Bruxelles', photo: null };
+      expect(plain((await pdfText(await renderReportPdf(fr))).pages[0]!)).toContain('Habitation à 1000 Bruxelles');
     });
 
     it("titles the cover with the estate's own title where no street is known, not with the postcode alone", async () => {
@@ -281,7 +296,8 @@ describe('the PDF report', () => {
     it('shows a damaged photo as none', async () => {
       const broken = sampleReportModel('nl-BE', { stepCount: 1 });
       broken.estate.photo = { bytes: new Uint8Array([0xff, 0xd8, 0xff, 0x00, 1, 2, 3]), mimetype: 'image/jpeg' };
-      expect(await renders(broken)).toContain(translations('nl-BE', 'report')['cover.no_photo']!);
+      // The cover goes on without it: the totals below the (absent) photo are there.
+      expect(await renders(broken)).toContain(plain(formatMoney('nl-BE', broken.totals.net_cost)));
     });
 
     withPdftoppm('shows a JPEG photo', async () => {
@@ -292,11 +308,73 @@ describe('the PDF report', () => {
         execFileSync('pdftoppm', ['-jpeg', '-r', '30', '-f', '1', '-l', '1', '-singlefile', join(dir, 'source.pdf'), join(dir, 'photo')]);
         const model = sampleReportModel('nl-BE', { stepCount: 1 });
         model.estate.photo = { bytes: new Uint8Array(readFileSync(join(dir, 'photo.jpg'))), mimetype: 'image/jpeg' };
-        const text = await renders(model);
-        expect(text).not.toContain(translations('nl-BE', 'report')['cover.no_photo']!);
+        const pdf = await renderReportPdf(model);
+        expect(Buffer.from(pdf).toString('latin1')).toMatch(/\/Subtype\s*\/Image/);
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
     });
+  });
+});
+
+/** The fill colours (`r g b rg`) a PDF's content streams set, as #rrggbb. */
+function pdfFillColours(pdf: Uint8Array): Set<string> {
+  const raw = Buffer.from(pdf);
+  const colours = new Set<string>();
+  const text = raw.toString('latin1');
+  for (const match of text.matchAll(/stream\r?\n/g)) {
+    const start = match.index! + match[0].length;
+    const end = text.indexOf('endstream', start);
+    let content: string;
+    try {
+      content = inflateSync(raw.subarray(start, end)).toString('latin1');
+    } catch {
+      content = raw.subarray(start, end).toString('latin1');
+    }
+    for (const [, r, g, b] of content.matchAll(/([\d.]+) ([\d.]+) ([\d.]+) rg/g)) {
+      colours.add(
+        `#${[r, g, b]
+          .map((v) =>
+            Math.round(Number(v) * 255)
+              .toString(16)
+              .padStart(2, '0'),
+          )
+          .join('')}`,
+      );
+    }
+  }
+  return colours;
+}
+
+describe('the PDF report and the public page of the same home', () => {
+  it('use the same words and the same label colours in fr-BE', async () => {
+    const model = sampleReportModel('fr-BE', { stepCount: 3 });
+    const pdf = await renderReportPdf(model);
+    const pdfWords = plain((await pdfText(pdf)).text);
+    const html = renderReferralPage(
+      { ...model, estate: { ...model.estate, photo: null } },
+      { languages: ['fr-BE', 'nl-BE', 'en'], hrefFor: (l) => `?lang=${l}`, showHouseNumber: false },
+    );
+    const pageWords = plain(html.replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code))));
+    const terms = translations('fr-BE', 'terms');
+    // The label scale, the current and reachable label, the kind of home: one wording in both.
+    for (const key of ['current_label', 'reachable_label', `scale.${model.scale}`, `estate_type.${model.estate.estate_type}`]) {
+      expect(terms[key], key).toBeTruthy();
+      expect(pdfWords, `PDF: ${key}`).toContain(plain(terms[key]!));
+      expect(pageWords, `page: ${key}`).toContain(plain(terms[key]!));
+    }
+    // Each label the home has or reaches, in the scale's one colour in both.
+    const fills = pdfFillColours(pdf);
+    const labels = new Set([model.current.epc_label, model.reachable.epc_label, ...model.steps.map((st) => st.epc_label_after)]);
+    for (const label of labels) {
+      const { fill } = labelColours(model.scale, label);
+      expect(fills.has(fill.toLowerCase()), `PDF fill of ${label}`).toBe(true);
+      expect(html, `page fill of ${label}`).toContain(`background:${fill}`);
+    }
+    // The page draws no label in a colour the scale does not give it.
+    const pageFills = [...html.matchAll(/style="background:(#[0-9a-f]{6})[;"]/gi)].map(([, fill]) => fill!.toLowerCase());
+    const scaleFills = new Set(model.labels.map((label) => labelColours(model.scale, label).fill.toLowerCase()));
+    expect(pageFills.length).toBeGreaterThan(0);
+    expect(pageFills.filter((fill) => !scaleFills.has(fill))).toEqual([]);
   });
 });

@@ -1,7 +1,9 @@
 import type { ReportModel } from '../report-model.ts';
 import { tn } from '../i18n/index.ts';
 import { compactMoney, componentName, money, number } from './format.ts';
-import { esc, labelColour } from './html.ts';
+import { labelColours } from '../label-colours.ts';
+import { term } from '../i18n/terms.ts';
+import { esc } from './html.ts';
 import { pageText } from './strings.ts';
 
 /** Drawing units of the chart's viewBox; the SVG scales to its box, so these fix proportions, not pixels. */
@@ -20,6 +22,7 @@ export function renderChart(model: ReportModel): string {
   const language = model.language;
   const labels = model.labels;
   const steps = model.steps;
+  const fillOf = (label: string | null) => labelColours(model.scale, label).fill;
   const badgeW = badgeWidth(labels);
   const left = badgeW + 10;
   const plotW = WIDTH - left - PAD.right;
@@ -47,10 +50,10 @@ export function renderChart(model: ReportModel): string {
       const y = PAD.top + (i + 0.5) * rowH;
       // Each label's band across the plot, in a pale tint of its colour.
       return (
-        `<rect class="band" x="${left}" y="${(y - rowH / 2).toFixed(1)}" width="${plotW.toFixed(1)}" height="${rowH.toFixed(1)}" fill="${labelColour(labels, label)}" fill-opacity="0.16"/>` +
+        `<rect class="band" x="${left}" y="${(y - rowH / 2).toFixed(1)}" width="${plotW.toFixed(1)}" height="${rowH.toFixed(1)}" fill="${fillOf(label)}" fill-opacity="0.16"/>` +
         `<line class="grid" x1="${left}" x2="${WIDTH - PAD.right}" y1="${y.toFixed(1)}" y2="${y.toFixed(1)}"/>` +
-        `<rect x="4" y="${(y - 8).toFixed(1)}" width="${badgeW}" height="16" rx="3" fill="${labelColour(labels, label)}"/>` +
-        `<text class="ladder" x="${4 + badgeW / 2}" y="${(y + 4).toFixed(1)}" text-anchor="middle">${esc(label)}</text>`
+        `<rect x="4" y="${(y - 8).toFixed(1)}" width="${badgeW}" height="16" rx="3" fill="${fillOf(label)}"/>` +
+        `<text class="ladder" x="${4 + badgeW / 2}" y="${(y + 4).toFixed(1)}" text-anchor="middle" fill="${labelColours(model.scale, label).text}">${esc(label)}</text>`
       );
     })
     .join('');
@@ -71,12 +74,12 @@ export function renderChart(model: ReportModel): string {
       const barH = step.cumulative_net_cost * costScale;
       const y = yOfLabel(step.epc_label_after);
       if (y !== null) points.push([x, y]);
-      const tooltip = `${step.order}. ${componentName(language, step.renovation_component_type)}: ${step.epc_label_after ?? pageText(language, 'label_unknown')}, ${money(language, step.cumulative_net_cost)}`;
+      const tooltip = `${step.order}. ${componentName(language, step.renovation_component_type)}: ${step.epc_label_after ?? term(language, 'label_unknown')}, ${money(language, step.cumulative_net_cost)}`;
       return (
         `<g class="step-mark" data-step="${esc(step.order)}"><title>${esc(tooltip)}</title>` +
         `<rect class="bar" x="${(x - barW / 2).toFixed(1)}" y="${(bottom - barH).toFixed(1)}" width="${barW.toFixed(1)}" height="${Math.max(barH, 1).toFixed(1)}"/>` +
         (y !== null
-          ? `<circle cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="6" fill="${labelColour(labels, step.epc_label_after)}"/>${scoreText(x, y, step.epc_score_after)}`
+          ? `<circle cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="6" fill="${fillOf(step.epc_label_after)}"/>${scoreText(x, y, step.epc_score_after)}`
           : '') +
         `<text class="axis" x="${x.toFixed(1)}" y="${bottom + 18}" text-anchor="middle">${esc(step.order)}</text></g>`
       );
@@ -85,14 +88,14 @@ export function renderChart(model: ReportModel): string {
   const start =
     startY === null
       ? ''
-      : `<circle cx="${xOf(0).toFixed(1)}" cy="${startY.toFixed(1)}" r="6" fill="${labelColour(labels, model.current.epc_label)}"/>${scoreText(xOf(0), startY, model.current.epc_score)}`;
+      : `<circle cx="${xOf(0).toFixed(1)}" cy="${startY.toFixed(1)}" r="6" fill="${fillOf(model.current.epc_label)}"/>${scoreText(xOf(0), startY, model.current.epc_score)}`;
   const line =
     points.length > 1 ? `<polyline class="path" points="${points.map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(' ')}"/>` : '';
 
   const title = pageText(language, 'chart_title');
   const desc = tn(language, 'page.chart_desc', steps.length, {
-    from: model.current.epc_label ?? pageText(language, 'label_unknown'),
-    to: model.reachable.epc_label ?? pageText(language, 'label_unknown'),
+    from: model.current.epc_label ?? term(language, 'label_unknown'),
+    to: model.reachable.epc_label ?? term(language, 'label_unknown'),
     cost: money(language, maxCost),
   });
   return (

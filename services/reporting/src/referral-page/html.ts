@@ -1,13 +1,11 @@
+import { labelColours } from '../label-colours.ts';
+import type { ReportModel } from '../report-model.ts';
+
 /** Text and attribute values: every character that could end a text run or an attribute is an entity. */
 export const esc = (value: string | number) => String(value).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-/**
- * A label's colour from its place on the scale's ladder (best green, worst red), so every scale
- * (A+ to F in Flanders, A++++ to G in the Netherlands) gets the familiar gradient without a table per scale.
- */
-export function labelColour(labels: readonly string[], label: string | null): string {
-  const index = label === null ? -1 : labels.indexOf(label);
-  if (index < 0 || labels.length === 0) return '#6b7780';
-  const position = labels.length === 1 ? 0 : index / (labels.length - 1);
-  return `hsl(${Math.round(130 - 130 * position)} 62% 36%)`;
+/** A label's badge colours as an inline style: the scale's colours the PDF report uses too (../label-colours.ts). */
+export function labelStyle(model: Pick<ReportModel, 'scale'>, label: string | null): string {
+  const { fill, text } = labelColours(model.scale, label);
+  return `background:${fill};color:${text}`;
 }

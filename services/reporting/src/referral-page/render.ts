@@ -13,8 +13,9 @@ import { moneyText } from '../i18n/money-text.ts';
 import type { ReportLanguage, ReportModel, ReportMoney, ReportStep } from '../report-model.ts';
 import { renderChart } from './chart.ts';
 import { componentName, longDate, money, number } from './format.ts';
-import { esc, labelColour } from './html.ts';
-import { pageText, pageTextOf, type PageKey } from './strings.ts';
+import { term, termOf } from '../i18n/terms.ts';
+import { esc, labelStyle } from './html.ts';
+import { pageText, type PageKey } from './strings.ts';
 
 export interface ReferralPageOptions {
   /** The languages the switcher offers (the page's own included). */
@@ -23,6 +24,8 @@ export interface ReferralPageOptions {
   hrefFor(language: ReportLanguage): string;
   /** The agency allows the exact address; otherwise the page shows no more than an advert would. */
   showHouseNumber: boolean;
+  /** The language the visitor asked for (`?lang=`) when the page is not in it: the page says it fell back. */
+  unavailableLanguage?: string | null;
 }
 
 /**
@@ -33,7 +36,7 @@ export interface ReferralPageOptions {
 export function renderReferralPage(model: ReportModel, options: ReferralPageOptions): string {
   const lang = model.language;
   const t = (key: PageKey, values?: Record<string, string | number>) => esc(pageText(lang, key, values));
-  const home = (model.estate.estate_type && pageTextOf(lang, `estate_type.${model.estate.estate_type}`)) ?? pageText(lang, 'home');
+  const home = (model.estate.estate_type && termOf(lang, `estate_type.${model.estate.estate_type}`)) ?? term(lang, 'home');
   const place = [model.estate.zip_code, model.estate.place].filter((v): v is string => Boolean(v)).join(' ');
   const street = model.estate.street
     ? [model.estate.street, options.showHouseNumber ? model.estate.house_number : null].filter(Boolean).join(' ')
@@ -41,7 +44,7 @@ export function renderReferralPage(model: ReportModel, options: ReferralPageOpti
   const address = [street, place].filter(Boolean).join(', ');
   const title = place ? pageText(lang, 'title', { home, place }) : pageText(lang, 'title_no_place', { home });
   const facts = [
-    pageTextOf(lang, `scale.${model.scale}`),
+    termOf(lang, `scale.${model.scale}`),
     model.estate.year_built !== null ? pageText(lang, 'built_in', { year: model.estate.year_built }) : null,
     model.estate.habitable_space_m2 !== null
       ? pageText(lang, 'habitable_space', { area: number(lang, model.estate.habitable_space_m2) })
@@ -60,16 +63,17 @@ export function renderReferralPage(model: ReportModel, options: ReferralPageOpti
 <body>
 ${languageSwitcher(lang, options)}
 <main>
+${options.unavailableLanguage ? `<p class="fallback" role="status">${t('language_unavailable', { language: options.unavailableLanguage.slice(0, 16) })}</p>` : ''}
 <header class="intro">
 <p class="kicker">${t('heading')}</p>
 <h1>${esc(home)}</h1>
 ${address ? `<p class="address">${esc(address)}</p>` : ''}
 ${facts.length > 0 ? `<p class="facts">${facts.map(esc).join(' · ')}</p>` : ''}
 </header>
-<section class="labels" aria-label="${t('current_label')} / ${t('reachable_label')}">
-${labelCard(model, 'current', t('current_label'))}
+<section class="labels" aria-label="${esc(term(lang, 'current_label'))} / ${esc(term(lang, 'reachable_label'))}">
+${labelCard(model, 'current', esc(term(lang, 'current_label')))}
 <span class="arrow" aria-hidden="true">→</span>
-${labelCard(model, 'reachable', t('reachable_label'))}
+${labelCard(model, 'reachable', esc(term(lang, 'reachable_label')))}
 </section>
 ${summary(model)}
 ${model.money ? moneySection(model.language, model.money) : ''}
@@ -133,11 +137,12 @@ function languageSwitcher(current: ReportLanguage, options: ReferralPageOptions)
 
 function labelCard(model: ReportModel, which: 'current' | 'reachable', caption: string): string {
   const { epc_label: label, epc_score: score } = model[which];
-  const shown = label ?? pageText(model.language, 'label_unknown');
+  const shown = label ?? term(model.language, 'label_unknown');
+  // A score line under both badges (empty without a score), so the two badges sit at one height.
   return `<div class="label-card ${which}">
 <p class="caption">${caption}</p>
-<p class="big-label" style="background:${labelColour(model.labels, label)}">${esc(shown)}</p>
-${score !== null ? `<p class="score">${esc(pageText(model.language, 'score', { score: number(model.language, score) }))}</p>` : ''}
+<p class="big-label" style="${labelStyle(model, label)}">${esc(shown)}</p>
+<p class="score">${score !== null ? esc(pageText(model.language, 'score', { score: number(model.language, score) })) : '&#160;'}</p>
 </div>`;
 }
 
@@ -173,8 +178,8 @@ function stepsTable(model: ReportModel): string {
       `<strong>${esc(componentName(lang, step.renovation_component_type))}</strong>` +
       (supporting.length > 0 ? `<span class="includes">${esc(pageText(lang, 'includes', { items: supporting.join(', ') }))}</span>` : '');
     const after = step.epc_label_after
-      ? `<span class="badge" style="background:${labelColour(model.labels, step.epc_label_after)}">${esc(step.epc_label_after)}</span>`
-      : esc(pageText(lang, 'label_unknown'));
+      ? `<span class="badge" style="${labelStyle(model, step.epc_label_after)}">${esc(step.epc_label_after)}</span>`
+      : esc(term(lang, 'label_unknown'));
     const meets = stepMeets(lang, model, step.order);
     return (
       `<tr>${cell('col_step', esc(step.order), 'num-step')}${cell('col_measure', measure + (meets ? `<span class="meets">${esc(meets)}</span>` : ''), 'measure')}` +
@@ -279,12 +284,14 @@ section{background:#fff;border-radius:.75rem;padding:1rem 1.25rem;margin:1rem 0;
 .languages ul{display:flex;flex-wrap:wrap;gap:.25rem 1rem;justify-content:flex-end;max-width:60rem;margin:0 auto;padding:.5rem 1rem;list-style:none}
 .languages a{color:#dfe7ec;text-decoration:none;font-size:.9rem}
 .languages a[aria-current]{color:#fff;font-weight:700;text-decoration:underline}
+.fallback{margin:0 0 .5rem;padding:.5rem .75rem;border-radius:.5rem;background:#fff4ce;color:#1d2a33}
 .kicker{margin:0;text-transform:uppercase;letter-spacing:.06em;font-size:.8rem;color:#4d6372;font-weight:600}
 .address,.facts{margin:.1rem 0;color:#4d6372}
 .muted{color:#6b7780;font-weight:400;font-size:1rem}
-.labels{display:flex;align-items:center;justify-content:center;gap:1rem;flex-wrap:wrap;text-align:center}
-.label-card{flex:1 1 8rem;max-width:16rem}
-.caption{margin:0 0 .4rem;font-weight:600}
+.labels{display:flex;align-items:stretch;justify-content:center;gap:1rem;flex-wrap:wrap;text-align:center}
+.label-card{flex:1 1 8rem;max-width:16rem;display:flex;flex-direction:column;align-items:center}
+.caption{margin:0 0 .4rem;font-weight:600;flex:1 0 auto;display:flex;align-items:flex-end;justify-content:center}
+.labels .arrow{align-self:center}
 .big-label{display:inline-block;min-width:5.5rem;margin:0;padding:.4rem .8rem;border-radius:.6rem;color:#fff;font-size:3rem;font-weight:800;line-height:1.1}
 .score{margin:.4rem 0 0;color:#4d6372;font-size:.9rem}
 .arrow{font-size:2.2rem;color:#4d6372}
@@ -297,7 +304,7 @@ section{background:#fff;border-radius:.75rem;padding:1rem 1.25rem;margin:1rem 0;
 .chart{display:block;width:100%;height:auto;max-height:26rem}
 .chart .grid{stroke:#e3e8eb;stroke-width:1}
 .chart .axis-line{stroke:#9aa7b0;stroke-width:1}
-.chart .ladder{fill:#fff;font-size:11px;font-weight:700}
+.chart .ladder{font-size:11px;font-weight:700}
 .chart .tick,.chart .axis{fill:#4d6372;font-size:12px}
 .chart .bar{fill:#2f6f9f;fill-opacity:.35}
 .chart .path{fill:none;stroke:#1d2a33;stroke-width:2;stroke-dasharray:4 3}
@@ -319,7 +326,7 @@ td.phase{overflow-wrap:normal;word-break:normal;hyphens:auto}
 .income{margin:.75rem 0 0;font-size:.9rem;color:#4d6372}
 .conditions-block ul{margin:0 0 1rem;padding-left:1.1rem}
 .conditions-block li{margin:.3rem 0}
-.chart .score-value{fill:#1d2a33;font-size:10px;font-weight:700}
+.chart .score-value{fill:#1d2a33;font-size:10px;font-weight:700;paint-order:stroke;stroke:#fff;stroke-width:3px;stroke-linejoin:round}
 .badge{display:inline-block;min-width:2.4rem;padding:.1rem .4rem;border-radius:.35rem;color:#fff;font-weight:700;text-align:center}
 .grants ul{margin:0;padding-left:1.1rem}
 .grants li{margin:.3rem 0}

@@ -28,6 +28,21 @@ describe('renderReferralPage', () => {
     expect(html).toContain('href="tel:+329123"');
   });
 
+  it('says so when the visitor asked for a language the page does not have, in the language it is shown in', () => {
+    const html = renderReferralPage(sampleReferralModel(), { ...options, unavailableLanguage: 'xx<b>' });
+    expect(html).toContain('role="status"');
+    expect(html).toContain('Deze pagina bestaat niet in');
+    expect(html).toContain('xx&#60;b&#62;');
+    expect(renderReferralPage(sampleReferralModel(), options)).not.toContain('role="status"');
+  });
+
+  it('puts the two label badges under captions of one height, a score line under each even without a score', () => {
+    const model = sampleReferralModel();
+    const html = renderReferralPage({ ...model, reachable: { ...model.reachable, epc_score: null } }, options);
+    expect(html.match(/<p class="score">/g)).toHaveLength(2);
+    expect(html).toMatch(/\.caption\{[^}]*flex:1 0 auto/);
+  });
+
   it('links only to the agency: no stylesheet, image, font or script from elsewhere', () => {
     const html = renderReferralPage(sampleReferralModel(), options);
     expect(html).not.toMatch(/<(script|img|link|iframe|object)\b/i);
@@ -52,7 +67,7 @@ describe('renderReferralPage', () => {
 
   it('renders a home nothing is known about: unknown labels, no chart, no table, no call to action details', () => {
     const html = renderReferralPage(emptyReportModel('en'), options);
-    expect(html).toContain(translations('en', 'page')['label_unknown']);
+    expect(html).toContain(translations('en', 'terms')['label_unknown']);
     expect(html).toContain(translations('en', 'page')['cta_text_no_agency']);
     expect(html).not.toMatch(/href="(tel|mailto):/);
     expect(html).not.toContain('<svg');
