@@ -150,6 +150,10 @@ export function inSpan<T>(
   work: (span: SpanNotes) => Promise<T>,
 ): Promise<T> {
   if (!recording) {
+    // Most spans continue the work under way (a bus request answered on the same thread): no new run.
+    if (options.parent === undefined && (options.traceparent === undefined || options.traceparent === ongoing.getStore())) {
+      return work(UNRECORDED);
+    }
     const parent = options.parent ? currentTraceparent(options.parent) : validTraceparent(options.traceparent);
     return parent === undefined || parent === ongoing.getStore() ? work(UNRECORDED) : ongoing.run(parent, () => work(UNRECORDED));
   }
