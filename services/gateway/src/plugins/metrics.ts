@@ -1,12 +1,6 @@
 import type { FastifyInstance, preValidationAsyncHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
-import {
-  collectProcessMetrics,
-  httpRequestDuration,
-  mergedMetrics,
-  seriesObserver,
-  type ThreadMetrics,
-} from '@renopath/platform/observability/metrics.ts';
+import { collectProcessMetrics, httpRequestDuration, mergedMetrics, type ThreadMetrics } from '@renopath/platform/observability/metrics.ts';
 
 export interface MetricsPluginOptions {
   /** Context threads of this process (embedded mode): their figures are merged into the answer. */
@@ -20,10 +14,9 @@ export interface MetricsPluginOptions {
  * figures on a port of their own (docs/operations.md).
  */
 export const metricsPlugin = fp(async (app: FastifyInstance, options: MetricsPluginOptions) => {
-  const observe = seriesObserver(httpRequestDuration);
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';
-    observe({ route, method: request.method, status: String(reply.statusCode) }, reply.elapsedTime / 1000);
+    httpRequestDuration.observe({ route, method: request.method, status: String(reply.statusCode) }, reply.elapsedTime / 1000);
   });
   if (!app.auth.adminEnabled) return;
   collectProcessMetrics();

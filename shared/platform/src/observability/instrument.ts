@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { BusUnavailableError, DomainError, type Bus } from '../ports/bus.ts';
 import { WrongExpectedRevisionError, type EventStore } from '../ports/event-store.ts';
-import { busRequestDuration, eventStoreAppendDuration, reactorLag, seriesObserver } from './metrics.ts';
+import { busRequestDuration, eventStoreAppendDuration, reactorLag } from './metrics.ts';
 import { wrapBus } from '../internal/wrap-bus.ts';
 import { currentTraceparent, inSpan, SpanKind, withCorrelation } from './tracing.ts';
 
@@ -30,7 +30,6 @@ const correlationOf = (payload: unknown): string | undefined => {
  * crosses every one of them the same way.
  */
 export function observedBus<B extends Bus>(bus: B): Bus {
-  const observe = seriesObserver(busRequestDuration);
   return wrapBus(bus, {
     request(subject, payload, options) {
       return inSpan(`bus ${subject}`, { kind: SpanKind.CLIENT, attributes: { 'messaging.destination.name': subject } }, async () => {
@@ -39,10 +38,10 @@ export function observedBus<B extends Bus>(bus: B): Bus {
         const started = performance.now();
         try {
           const answer = await bus.request(subject, payload, sent);
-          observe({ subject, outcome: 'ok' }, (performance.now() - started) / 1000);
+          busRequestDuration.observe({ subject, outcome: 'ok' }, (performance.now() - started) / 1000);
           return answer as never;
         } catch (error) {
-          observe({ subject, outcome: requestOutcome(error) }, (performance.now() - started) / 1000);
+          busRequestDuration.observe({ subject, outcome: requestOutcome(error) }, (performance.now() - started) / 1000);
           throw error;
         }
       });

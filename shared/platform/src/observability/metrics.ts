@@ -38,25 +38,6 @@ export const busRequestDuration = new Histogram({
   registers: [registry],
 });
 
-/**
- * `histogram.observe(labels, seconds)` for a path taken on every request: each label set's series is
- * looked up once and kept (prom-client hashes and checks the label values on every `observe`, which
- * showed in a profile of the gateway's reads). Only for label sets that stay few (route patterns,
- * subjects, outcomes): a series is kept for as long as the process runs.
- */
-export function seriesObserver<L extends string>(histogram: Histogram<L>): (labels: Record<L, string>, seconds: number) => void {
-  const series = new Map<string, Histogram.Internal<L>>();
-  return (labels, seconds) => {
-    const key = Object.values<string>(labels).join('\u0000');
-    let one = series.get(key);
-    if (one === undefined) {
-      one = histogram.labels(labels);
-      series.set(key, one);
-    }
-    one.observe(seconds);
-  };
-}
-
 export const eventStoreAppendDuration = new Histogram({
   name: 'renopath_event_store_append_duration_seconds',
   help: "Appends to a context's event store, by context and outcome (ok, conflict, error)",
