@@ -131,6 +131,14 @@ export interface SpanNotes {
   setAttribute(key: string, value: string | number | boolean): unknown;
 }
 const UNRECORDED: SpanNotes = { setAttribute: () => undefined };
+/** `work` without a span; what it throws before its first await is a rejection, as in a recorded span. */
+function unrecorded<T>(work: (span: SpanNotes) => Promise<T>): Promise<T> {
+  try {
+    return work(UNRECORDED);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
 
 /**
  * Runs `work` in a new span, ending it when the work settles and marking it failed when it throws.
@@ -152,10 +160,10 @@ export function inSpan<T>(
   if (!recording) {
     // Most spans continue the work under way (a bus request answered on the same thread): no new run.
     if (options.parent === undefined && (options.traceparent === undefined || options.traceparent === ongoing.getStore())) {
-      return work(UNRECORDED);
+      return unrecorded(work);
     }
     const parent = options.parent ? currentTraceparent(options.parent) : validTraceparent(options.traceparent);
-    return parent === undefined || parent === ongoing.getStore() ? work(UNRECORDED) : ongoing.run(parent, () => work(UNRECORDED));
+    return parent === undefined || parent === ongoing.getStore() ? unrecorded(work) : ongoing.run(parent, () => unrecorded(work));
   }
   const parent =
     options.parent ??

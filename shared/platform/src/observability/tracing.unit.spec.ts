@@ -49,4 +49,12 @@ describe('tracing with nothing recording', () => {
     expect(inside.sent).toBe(CLIENT);
     expect(await inSpan('process test', { traceparent: 'garbage' }, async () => currentTraceparent())).toBeUndefined();
   });
+
+  it('answers what the work throws before its first await as a rejection, as a recorded span does', async () => {
+    const work = (() => {
+      throw new Error('refused');
+    }) as () => Promise<never>;
+    const running = inSpan('process test', { traceparent: CLIENT }, work);
+    await expect(running).rejects.toThrow('refused');
+  });
 });
