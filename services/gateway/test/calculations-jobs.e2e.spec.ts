@@ -346,6 +346,25 @@ describe('estates, lists and the stop call', () => {
     expect((await client.get(`/v1/calculation-jobs/${other.id}`)).statusCode).toBe(404);
   });
 
+  it('a token with only the calculations scope runs a job to FINISHED, with its estate and renovation, but cannot write an estate itself', async () => {
+    const me = (await api.get('/v1/users/me')).json()[0];
+    const calculations = stack.as(await stack.clientToken(me.id, ['calculations']));
+    const created = await calculations.post(URL, { ...REQUIRED, roof_type: 'INCLINED', inclined_roof_insulation_type: 'NONE' });
+    expect(created.statusCode, created.body).toBe(200);
+    const job = await untilFinal(calculations, created.json().id);
+    expect(job.calculation_job_status, JSON.stringify(job)).toBe('FINISHED');
+    // What the job wrote is there for a client with the scopes to read it.
+    expect((await api.get(`/v1/estates/${job.estate_id}`)).statusCode).toBe(200);
+    expect((await api.get(`/v1/renovations/${job.metadata.renovation_id}`)).statusCode).toBe(200);
+    // The token itself writes no estate: the job's scope is not the estates' one.
+    const own = await calculations.post('/v1/estates', {
+      address: { street: 'Kouter', house_number: '12', zip_code: '9000', place: 'Gent', country: 'BE' },
+      year_built: 1960,
+    });
+    expect(own.statusCode, own.body).toBe(403);
+    expect((await calculations.patch(`/v1/estates/${job.estate_id}`, { year_built: 1961 })).statusCode).toBe(403);
+  });
+
   it('stopping a finished job is 409', async () => {
     const job = (await api.post(URL, REQUIRED)).json();
     await untilFinal(api, job.id);

@@ -6,7 +6,7 @@ import { leadershipOf, type Leadership } from './service/context-lease.ts';
 import { FollowLoop, followerReached } from './service/lease-follower.ts';
 import { contextOfStore } from './observability/instrument.ts';
 import { lagBehind, watchFollower } from './observability/metrics.ts';
-import { contextOf, inSpan } from './observability/tracing.ts';
+import { inSpan } from './observability/tracing.ts';
 
 export interface ProjectionOptions {
   /** Checkpoint name in the read store. */
@@ -171,7 +171,7 @@ class ProjectionRunner implements Projection {
             await inSpan(
               `projection ${name}`,
               {
-                parent: contextOf({ traceparent: wanted[0]!.metadata.traceparent }),
+                traceparent: wanted[0]!.metadata.traceparent,
                 attributes: { 'renopath.events': String(wanted.length) },
               },
               () =>

@@ -6,14 +6,7 @@ import { fold, handleCommand, type DomainEvent } from '@renopath/platform/servic
 import { safeFetch, type SafeFetchOptions, type SafeFetchResponse } from '@renopath/platform/net/safe-fetch.ts';
 import type { CalculationJob } from '@renopath/contracts';
 import { webhookDeliveries, webhookDeliveryDuration } from '@renopath/platform/observability/metrics.ts';
-import {
-  contextOf,
-  currentCorrelation,
-  currentTraceparent,
-  inSpan,
-  SpanKind,
-  withCorrelation,
-} from '@renopath/platform/observability/tracing.ts';
+import { currentCorrelation, currentTraceparent, inSpan, SpanKind, withCorrelation } from '@renopath/platform/observability/tracing.ts';
 import {
   DELIVERY_STREAM_PREFIX,
   WebhookEventType,
@@ -144,7 +137,7 @@ export async function startWebhookDispatcher(options: WebhookDispatcherOptions):
       const traced = () =>
         inSpan(
           'webhook delivery',
-          { kind: SpanKind.CLIENT, parent: contextOf({ traceparent: origin?.traceparent }), attributes: { 'renopath.stream': stream } },
+          { kind: SpanKind.CLIENT, traceparent: origin?.traceparent, attributes: { 'renopath.stream': stream } },
           () => attempt(stream),
         );
       const run = (origin?.correlation_id ? withCorrelation(origin.correlation_id, traced) : traced())

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { BusUnavailableError, DomainError, type Bus } from '@renopath/platform';
 import { backoff, sleep } from '@renopath/platform/internal/async.ts';
-import { contextOf, inSpan, withCorrelation } from '@renopath/platform/observability/tracing.ts';
+import { inSpan, withCorrelation } from '@renopath/platform/observability/tracing.ts';
 import {
   CalculationsSubjects as S,
   WorkAssignment,
@@ -110,7 +110,7 @@ export function startWorker(options: WorkerOptions) {
         inSpan(
           `job ${job.calculation_job_type}`,
           {
-            parent: contextOf({ traceparent: job.traceparent }),
+            traceparent: job.traceparent,
             attributes: { 'renopath.job_id': job.job_id, 'renopath.attempt': String(job.attempt) },
           },
           () => attempt(job),

@@ -45,6 +45,11 @@ export const calculationsRoutes: RouteDef[] = [
     invalidBodyStatus: 406,
     status: 200,
     reply: CalculationJob,
+    // The answer is the job as calculations' view holds it, and names the estate estates wrote (both
+    // read back before calculations answers). Settled: the estate's copy in calculations' estate
+    // directory (a next job with the same external_id finds the estate). Not waited for: renovations'
+    // and reporting's copies, which the job's own effects settle when they need them.
+    settles: ['estates', 'calculations'],
     summary:
       'Start a suggested-renovation-trajectory job for a property (and create or update its estate); poll the job until FINISHED. 406: per-property violations; 422: inconsistent data (docs/http-contract.md "Trajectory jobs")',
     errors: [401, 403, 406, 422],

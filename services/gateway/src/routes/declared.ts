@@ -43,9 +43,11 @@ export async function declaredRoutes(app: FastifyInstance, options: DeclaredRout
   const requestOptions = { timeoutMs: options.busTimeoutMs };
 
   /** Read your writes across contexts; past the bound the write stands and the answer says so. */
-  const settleEffects = async (request: FastifyRequest, reply: FastifyReply, subject: string) => {
-    // Only the contexts the write can reach: its own and those consuming its events (issue 9).
-    const contexts = contextsToSettle(subject, options.contexts);
+  const settleEffects = async (request: FastifyRequest, reply: FastifyReply, route: RouteDef) => {
+    // Only the contexts the write can reach: its own and those consuming its events (issue 9); of
+    // those, only the ones the answer depends on when the route says so.
+    const reached = contextsToSettle(route.subject, options.contexts);
+    const contexts = route.settles ? reached.filter((context) => route.settles!.includes(context)) : reached;
     const settled = await settleAcrossContexts({ bus, contexts, correlationId: request.id, timeoutMs: options.settleTimeoutMs }).catch(
       (err: unknown) => (request.log.warn({ err }, 'a context did not settle in time'), false),
     );
@@ -148,7 +150,7 @@ export async function declaredRoutes(app: FastifyInstance, options: DeclaredRout
             }
             throw error;
           }
-          if (route.method !== 'GET') await settleEffects(request, reply, route.subject);
+          if (route.method !== 'GET') await settleEffects(request, reply, route);
           if (claimed) await app.idempotency.complete(claimed, route.status, result);
           if (route.subject === IdentitySubjects.adminRevokeApiClient) app.auth.verifier.markRevoked(params['client_id']!.toLowerCase());
           if (route.signLinks) result = app.signer.signReply(result);

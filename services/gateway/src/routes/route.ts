@@ -79,6 +79,12 @@ export interface RouteDef {
   /** Every `blob_key` in the reply becomes a signed download `url` valid for an hour. */
   signLinks?: boolean;
   /**
+   * A write's read-your-writes settle (declared.ts) in these contexts only: those whose read models the
+   * answer and the reads it names depend on, where the other contexts the write reaches (copies kept
+   * for their own purposes) are not read on its behalf. By default every context the write can reach.
+   */
+  settles?: readonly string[];
+  /**
    * The status of a body that does not match `body` (default 400). Job creation answers 406 for
    * per-property violations (docs/http-contract.md "Trajectory jobs").
    */

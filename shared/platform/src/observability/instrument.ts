@@ -3,7 +3,7 @@ import { BusUnavailableError, DomainError, type Bus } from '../ports/bus.ts';
 import { WrongExpectedRevisionError, type EventStore } from '../ports/event-store.ts';
 import { busRequestDuration, eventStoreAppendDuration, reactorLag } from './metrics.ts';
 import { wrapBus } from '../internal/wrap-bus.ts';
-import { contextOf, currentTraceparent, inSpan, SpanKind, withCorrelation } from './tracing.ts';
+import { currentTraceparent, inSpan, SpanKind, withCorrelation } from './tracing.ts';
 
 /** The header of a bus request that carries the sender's trace (W3C trace context). */
 const TRACEPARENT = 'traceparent';
@@ -48,8 +48,8 @@ export function observedBus<B extends Bus>(bus: B): Bus {
     },
     handle: (subject, handler) =>
       bus.handle(subject, (payload, received, headers) => {
-        const parent = contextOf({ traceparent: headers?.[TRACEPARENT], tracestate: headers?.['tracestate'] });
-        const run = () => inSpan(subject, { kind: SpanKind.SERVER, parent }, () => handler(payload, received, headers));
+        const parent = { traceparent: headers?.[TRACEPARENT], tracestate: headers?.['tracestate'] };
+        const run = () => inSpan(subject, { kind: SpanKind.SERVER, ...parent }, () => handler(payload, received, headers));
         const correlation = correlationOf(payload);
         return correlation === undefined ? run() : withCorrelation(correlation, run);
       }),
@@ -73,7 +73,7 @@ export function reactorLagBus(bus: Bus, context: string): Bus {
             `consume ${consumer}`,
             {
               kind: SpanKind.CONSUMER,
-              parent: contextOf({ traceparent: metadata.traceparent }),
+              traceparent: metadata.traceparent,
               attributes: { 'renopath.event_type': event.type },
             },
             () => handler(event),

@@ -4,7 +4,7 @@ import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-ho
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import { AlwaysOffSampler, BasicTracerProvider, BatchSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { BasicTracerProvider, BatchSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
 
 /**
  * Traces (OpenTelemetry). Every thread that serves (the gateway's, a context's) calls `startTracing`
@@ -14,12 +14,28 @@ import { AlwaysOffSampler, BasicTracerProvider, BatchSpanProcessor, type SpanPro
  *
  * Exporting follows the standard variables: spans go to an OTLP/HTTP collector when
  * OTEL_TRACES_EXPORTER is `otlp` or an OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT is set, and nowhere
- * otherwise (the trace ids are still made, for the logs). OTEL_SDK_DISABLED=true turns tracing off.
+ * otherwise. With nowhere to send them no span is made, but the trace still goes on: the logs name its ids
+ * and the `traceparent` travels on as it came (see `recording`). OTEL_SDK_DISABLED=true records nothing either.
  */
 export const tracer = trace.getTracer('renopath');
 const propagator = new W3CTraceContextPropagator();
 
 let provider: BasicTracerProvider | null = null;
+
+/**
+ * Whether this thread records spans (a span processor was given: an exporter, a test's collector).
+ * Without one no span object is made: the work runs under the `traceparent` it continues (`trace`
+ * below), so the ids still reach the log lines and go on to the next process, at the cost of a string.
+ */
+let recording = false;
+export const tracingRecords = (): boolean => recording;
+
+/**
+ * The trace of the work under way when nothing records spans: the W3C `traceparent` it continues. The
+ * gateway gives a request a span id of its own (and a trace id when the client sent none); the work a
+ * request or an event leads to keeps that id, as one span of its process would.
+ */
+const ongoing = new AsyncLocalStorage<string>();
 
 /** Whether the environment asks for spans to be sent (the OTEL_* variables the OTLP exporter reads itself). */
 export function otlpWanted(env: NodeJS.ProcessEnv): boolean {
@@ -30,24 +46,24 @@ export function otlpWanted(env: NodeJS.ProcessEnv): boolean {
 }
 
 /**
- * Installs this thread's tracer provider, context manager and propagator; a second call is a no-op.
- * `spanProcessors` replaces the exporter the environment chooses (tests pass an in-memory one).
+ * Installs this thread's tracer provider, context manager and propagator when something records the
+ * spans; a second call is a no-op. `spanProcessors` replaces the exporter the environment chooses
+ * (tests pass an in-memory one). With no processor nothing is installed: see `recording`.
  */
 export function startTracing(serviceName: string, options: { env?: NodeJS.ProcessEnv; spanProcessors?: SpanProcessor[] } = {}): void {
   if (provider) return;
   const env = options.env ?? process.env;
   if (env['OTEL_SDK_DISABLED'] === 'true') return;
   const spanProcessors = options.spanProcessors ?? (otlpWanted(env) ? [new BatchSpanProcessor(new OTLPTraceExporter())] : []);
+  if (spanProcessors.length === 0) return;
   provider = new BasicTracerProvider({
     resource: resourceFromAttributes({ 'service.name': env['OTEL_SERVICE_NAME'] ?? serviceName }),
     spanProcessors,
-    // With nowhere to send spans, none is recorded: spans still get their ids (the logs name them and
-    // the trace goes on to the next process) at the cost of an id, not of a span's bookkeeping.
-    ...(spanProcessors.length === 0 ? { sampler: new AlwaysOffSampler() } : {}),
   });
   trace.setGlobalTracerProvider(provider);
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   propagation.setGlobalPropagator(propagator);
+  recording = true;
 }
 
 /** Sends the spans still buffered and stops the provider (a process's shutdown). */
@@ -57,10 +73,44 @@ export async function stopTracing(): Promise<void> {
   await stopping?.shutdown();
 }
 
-/** The `traceparent` of the active span, or undefined outside one. */
-export function currentTraceparent(active: Context = context.active()): string | undefined {
+const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
+const INVALID_TRACE = '0'.repeat(32);
+const INVALID_SPAN = '0'.repeat(16);
+/** A `traceparent` as W3C trace context reads it (version 00, ids not all zero); undefined otherwise. */
+function validTraceparent(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const m = TRACEPARENT.exec(value);
+  return m && m[1] !== INVALID_TRACE && m[2] !== INVALID_SPAN ? value : undefined;
+}
+/**
+ * Random ids as OpenTelemetry's own generator makes them (Math.random): an id need only be unlikely to
+ * repeat, and a request must not pay for a call into the system's random source.
+ */
+const HEX = '0123456789abcdef';
+function randomHex(bytes: number): string {
+  let id = '';
+  for (let i = 0; i < bytes * 2; i++) id += HEX[(Math.random() * 16) | 0];
+  return id;
+}
+
+/**
+ * The `traceparent` of a request entering this process from a client (the gateway's request span when
+ * nothing records): a span id of its own in the client's trace, or a new trace when the client sent
+ * none (or a malformed one), not sampled.
+ */
+export function requestTraceparent(header: unknown): string {
+  const parent = validTraceparent(header);
+  return parent ? `00-${parent.slice(3, 35)}-${randomHex(8)}-${parent.slice(53)}` : `00-${randomHex(16)}-${randomHex(8)}-00`;
+}
+
+/** Runs `work` under `traceparent` when nothing records spans (see `recording`). */
+export const withTraceparent = <T>(traceparent: string, work: () => T): T => ongoing.run(traceparent, work);
+
+/** The `traceparent` of the active span (or of the work under way), or undefined outside one. */
+export function currentTraceparent(active?: Context): string | undefined {
+  if (!recording && active === undefined) return ongoing.getStore();
   const carrier: Record<string, string> = {};
-  propagator.inject(active, carrier, { set: (c, k, v) => (c[k] = v) });
+  propagator.inject(active ?? context.active(), carrier, { set: (c, k, v) => (c[k] = v) });
   return carrier['traceparent'];
 }
 
@@ -76,20 +126,55 @@ export function contextOf(headers: { traceparent?: unknown; tracestate?: unknown
   });
 }
 
+/** What work in a span may note on it: nothing, when nothing records. */
+export interface SpanNotes {
+  setAttribute(key: string, value: string | number | boolean): unknown;
+}
+const UNRECORDED: SpanNotes = { setAttribute: () => undefined };
+/** `work` without a span; what it throws before its first await is a rejection, as in a recorded span. */
+function unrecorded<T>(work: (span: SpanNotes) => Promise<T>): Promise<T> {
+  try {
+    return work(UNRECORDED);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
 /**
- * Runs `work` in a new span (a child of `parent`, by default the active context), ending it when the
- * work settles and marking it failed when it throws. `attributes` are strings (ids, names).
+ * Runs `work` in a new span, ending it when the work settles and marking it failed when it throws.
+ * Its parent is `traceparent` (a request's header, an event's metadata) or `parent`, by default the
+ * work under way. `attributes` are strings (ids, names). When nothing records spans no span is made:
+ * the work runs under the parent's `traceparent` (see `recording`).
  */
 export function inSpan<T>(
   name: string,
-  options: { kind?: SpanKind; parent?: Context; attributes?: Record<string, string> },
-  work: (span: Span) => Promise<T>,
+  options: {
+    kind?: SpanKind;
+    traceparent?: string | undefined;
+    tracestate?: string | undefined;
+    parent?: Context;
+    attributes?: Record<string, string>;
+  },
+  work: (span: SpanNotes) => Promise<T>,
 ): Promise<T> {
+  if (!recording) {
+    // Most spans continue the work under way (a bus request answered on the same thread): no new run.
+    if (options.parent === undefined && (options.traceparent === undefined || options.traceparent === ongoing.getStore())) {
+      return unrecorded(work);
+    }
+    const parent = options.parent ? currentTraceparent(options.parent) : validTraceparent(options.traceparent);
+    return parent === undefined || parent === ongoing.getStore() ? unrecorded(work) : ongoing.run(parent, () => unrecorded(work));
+  }
+  const parent =
+    options.parent ??
+    (options.traceparent === undefined
+      ? context.active()
+      : contextOf({ traceparent: options.traceparent, tracestate: options.tracestate }));
   return tracer.startActiveSpan(
     name,
     { kind: options.kind ?? SpanKind.INTERNAL, ...(options.attributes ? { attributes: options.attributes } : {}) },
-    options.parent ?? context.active(),
-    async (span) => {
+    parent,
+    async (span: Span) => {
       try {
         return await work(span);
       } catch (error) {
@@ -116,10 +201,18 @@ export const currentCorrelation = (): string | undefined => correlation.getStore
 /** What a log line adds of the work it is written in: pino's `mixin` (createLogger). */
 export function logContext(): Record<string, string> {
   const fields: Record<string, string> = {};
-  const span = trace.getActiveSpan()?.spanContext();
-  if (span && trace.isSpanContextValid(span)) {
-    fields['trace_id'] = span.traceId;
-    fields['span_id'] = span.spanId;
+  if (recording) {
+    const span = trace.getActiveSpan()?.spanContext();
+    if (span && trace.isSpanContextValid(span)) {
+      fields['trace_id'] = span.traceId;
+      fields['span_id'] = span.spanId;
+    }
+  } else {
+    const traceparent = ongoing.getStore();
+    if (traceparent !== undefined) {
+      fields['trace_id'] = traceparent.slice(3, 35);
+      fields['span_id'] = traceparent.slice(36, 52);
+    }
   }
   const correlation_id = correlation.getStore();
   if (correlation_id !== undefined) fields['correlation_id'] = correlation_id;

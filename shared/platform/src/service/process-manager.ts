@@ -6,7 +6,7 @@ import { leadershipOf, type Leadership } from './context-lease.ts';
 import { FollowLoop, followerReached } from './lease-follower.ts';
 import { contextOfStore } from '../observability/instrument.ts';
 import { lagBehind, watchFollower } from '../observability/metrics.ts';
-import { contextOf, inSpan, withCorrelation } from '../observability/tracing.ts';
+import { inSpan, withCorrelation } from '../observability/tracing.ts';
 
 /**
  * A process manager (the house style): reacts to events of its own context's log by sending commands to
@@ -86,7 +86,7 @@ export function runProcessManager(options: ProcessManagerOptions): ProcessManage
             await withCorrelation(event.metadata.correlation_id, () =>
               inSpan(
                 `process ${name}`,
-                { parent: contextOf({ traceparent: event.metadata.traceparent }), attributes: { 'renopath.event_type': event.type } },
+                { traceparent: event.metadata.traceparent, attributes: { 'renopath.event_type': event.type } },
                 () => options.handle(event),
               ),
             );
