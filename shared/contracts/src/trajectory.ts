@@ -19,6 +19,14 @@ export const TrajectorySupportingWork = z.object({
   estimated_cost: money(),
   estimated_vat_cost: money(),
   subsidy_amount: money(),
+  /**
+   * Extension: a measure of its own joined to the step as its supporting work, and a renovation item of
+   * its own (ventilation with the step that makes the envelope airtight, so no step raises the score).
+   */
+  joined: z.boolean().optional().meta({
+    description:
+      'Extension: true for a measure joined to the step as its supporting work and held as a renovation item of its own (ventilation with the step that makes the home airtight).',
+  }),
 });
 export type TrajectorySupportingWork = z.infer<typeof TrajectorySupportingWork>;
 

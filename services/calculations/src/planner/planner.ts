@@ -78,6 +78,8 @@ interface Candidate {
 
 interface Chosen extends Candidate {
   before: VariantScore;
+  /** A measure planned with this step as its supporting work (ventilation with the step that makes the envelope airtight). */
+  joined?: { type: string; quantity: number };
 }
 
 const round2 = (x: number): number => Math.round((x + Number.EPSILON) * 100) / 100;
@@ -302,7 +304,73 @@ export function planTrajectory(property: PropertyDescription, options: PlanOptio
     }
   }
 
-  return assemble(property, options, base, chosen, pricing, leftOut, { meetsTarget, rank, target, pvForTarget });
+  const steps = joinVentilation(chosen, leftOut, (state) => scorer.score(state));
+  return assemble(property, options, base, steps, pricing, leftOut, { meetsTarget, rank, target, pvForTarget });
+}
+
+/** The envelope steps ventilation may join, the one that makes the home airtight first (the window's airtight joint). */
+const AIRTIGHT_HOSTS: readonly PlanElement[] = ['WINDOWS', 'WALLS', 'ROOF', 'FLOOR'];
+
+/** The fields a step's effect changed (its state against the one before). */
+function patchOf(state: Partial<PropertyDescription>, before: Partial<PropertyDescription>): Partial<PropertyDescription> {
+  const patch: Record<string, unknown> = {};
+  for (const [field, value] of Object.entries(state)) {
+    if ((before as Record<string, unknown>)[field] !== value) patch[field] = value;
+  }
+  return patch as Partial<PropertyDescription>;
+}
+
+/**
+ * Rule VENTILATION_JOINS_AIRTIGHT_STEP (docs/domain.md "The planner", 2): a ventilation system is the
+ * supporting work of the step that makes the envelope airtight, never a step of its own, because its
+ * fans add electricity to the score and a step that raises the score would undo a milestone marked
+ * before it. The host is the first envelope step, in the order windows, walls, roof, floor, whose
+ * gain covers the fans; the steps between the host and the ventilation's place are scored again with
+ * the system in. With no envelope step to host it, the ventilation is left out and the plan says so.
+ */
+function joinVentilation(
+  chosen: Chosen[],
+  leftOut: PlanOmission[],
+  score: (state: Partial<PropertyDescription>) => VariantScore,
+): Chosen[] {
+  const at = chosen.findIndex((c) => c.element === 'VENTILATION');
+  if (at < 0) return chosen;
+  const vent = chosen[at]!;
+  const before = at > 0 ? chosen[at - 1]!.state : null;
+  const patch = before ? patchOf(vent.state, before) : vent.state;
+  const penalty = vent.evaluation.epc_score - vent.before.epc_score;
+  const hosts = AIRTIGHT_HOSTS.map((e) => chosen.findIndex((c, i) => i < at && c.element === e)).filter((i) => i >= 0);
+  const host = hosts.find((i) => chosen[i]!.gain > penalty);
+  const rest = [...chosen.slice(0, at), ...chosen.slice(at + 1)];
+  if (host === undefined) {
+    leftOut.push({
+      element: 'VENTILATION',
+      code: 'NOT_IN_THIS_HOME',
+      reason:
+        'ventilation: no planned work makes the envelope more airtight, so no system is planned now; system C with demand control joins the next window or insulation work.',
+    });
+    return rest;
+  }
+  const out: Chosen[] = chosen.slice(0, host);
+  for (let i = host; i < at; i++) {
+    const c = chosen[i]!;
+    const state = { ...c.state, ...patch };
+    const evaluation = score(state);
+    const prev = out.length ? out[out.length - 1]!.evaluation : c.before;
+    out.push({
+      ...c,
+      state,
+      evaluation,
+      before: prev,
+      gain: prev.epc_score - evaluation.epc_score,
+      ...(i === host ? { joined: { type: vent.type, quantity: vent.quantity } } : {}),
+    });
+  }
+  for (let i = at + 1; i < chosen.length; i++) {
+    const c = chosen[i]!;
+    out.push(i === at + 1 ? { ...c, before: out[out.length - 1]!.evaluation } : c);
+  }
+  return out;
 }
 
 interface AssembleContext {
@@ -322,12 +390,18 @@ function assemble(
   leftOut: PlanOmission[],
   ctx: AssembleContext,
 ): TrajectoryPlan {
-  const items = chosen.map((c, i) => ({ key: String(i + 1), renovation_component_type: c.type, quantity: c.quantity }));
+  const items = chosen.flatMap((c, i) => [
+    { key: String(i + 1), renovation_component_type: c.type, quantity: c.quantity },
+    ...(c.joined ? [{ key: `${i + 1}+`, renovation_component_type: c.joined.type, quantity: c.joined.quantity }] : []),
+  ]);
   const valued = valueItemSet(property, items, pricing);
   // A supporting work joins the first step it supports: it is set up (or paid) before that step's works.
   const worksOf = new Map<number, typeof valued.derived>();
+  const leafTypeOf = (type: string) => leafOfType(type)!.renovation_component_type;
   for (const work of valued.derived) {
-    const at = chosen.findIndex((c) => work.supports.includes(leafOfType(c.type)!.renovation_component_type));
+    const at = chosen.findIndex(
+      (c) => work.supports.includes(leafTypeOf(c.type)) || (c.joined !== undefined && work.supports.includes(leafTypeOf(c.joined.type))),
+    );
     const index = at < 0 ? 0 : at;
     worksOf.set(index, [...(worksOf.get(index) ?? []), work]);
   }
@@ -342,17 +416,32 @@ function assemble(
     const result = valued.items[String(i + 1)]!;
     if (!result.priced) throw new Error(`planner: step ${c.type} could not be priced: ${result.error}`);
     const item = result.priced;
+    const joinedResult = c.joined ? valued.items[`${i + 1}+`] : undefined;
+    if (joinedResult && !joinedResult.priced) throw new Error(`planner: ${c.joined!.type} could not be priced: ${joinedResult.error}`);
+    const joined = joinedResult?.priced ? [joinedResult.priced] : [];
     const works = worksOf.get(i) ?? [];
-    const supporting_works: TrajectorySupportingWork[] = works.map((w) => ({
-      renovation_component_type: w.renovation_component_type,
-      title: getNode(w.renovation_component_type).name,
-      quantity: w.quantity,
-      unit: w.unit,
-      estimated_cost: w.estimated_cost,
-      estimated_vat_cost: w.estimated_vat_cost,
-      subsidy_amount: w.subsidy_amount,
-    }));
-    const all = [item, ...works];
+    const supporting_works: TrajectorySupportingWork[] = [
+      ...joined.map((w) => ({
+        renovation_component_type: w.renovation_component_type,
+        title: getNode(w.renovation_component_type).name,
+        quantity: w.quantity,
+        unit: w.unit,
+        estimated_cost: w.estimated_cost,
+        estimated_vat_cost: w.estimated_vat_cost,
+        subsidy_amount: w.subsidy_amount,
+        joined: true,
+      })),
+      ...works.map((w) => ({
+        renovation_component_type: w.renovation_component_type,
+        title: getNode(w.renovation_component_type).name,
+        quantity: w.quantity,
+        unit: w.unit,
+        estimated_cost: w.estimated_cost,
+        estimated_vat_cost: w.estimated_vat_cost,
+        subsidy_amount: w.subsidy_amount,
+      })),
+    ];
+    const all = [item, ...joined, ...works];
     const estimated_cost = round2(all.reduce((s, p) => s + p.estimated_cost, 0));
     const estimated_vat_cost = round2(all.reduce((s, p) => s + p.estimated_vat_cost, 0));
     const subsidy_amount = round2(all.reduce((s, p) => s + p.subsidy_amount, 0));
@@ -419,6 +508,7 @@ function assemble(
         incomeCategory: income,
         priceYear: options.year,
         designLoadKw,
+        joined: c.joined?.type ?? null,
         grantScheme: [...new Set(all.filter((p) => p.subsidy_amount > 0 && p.scheme).map((p) => p.scheme!))].join(', ') || null,
       }),
       renovation_obligation: mark,

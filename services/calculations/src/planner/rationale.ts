@@ -30,6 +30,8 @@ export interface RationaleFacts {
   grantScheme: string | null;
   /** A heat pump after envelope works: the design heat load today and once insulated (kW). */
   designLoadKw: { today: number; insulated: number } | null;
+  /** A measure joined to the step as its supporting work (ventilation with the step that makes the home airtight). */
+  joined?: string | null;
 }
 
 const WHAT_IT_DOES: Record<PlanElement, string> = {
@@ -45,6 +47,14 @@ const WHAT_IT_DOES: Record<PlanElement, string> = {
   SOLAR_PANELS: 'Solar panels produce electricity on the roof, which lowers the energy bought from the grid.',
 };
 
+/** Why a measure rides with a step instead of being a step of its own. */
+const JOINED_REASON: Partial<Record<string, string>> = {
+  VENTILATION_SYSTEM_C:
+    'Mechanical extract ventilation (system C with demand control) is installed with this step: it makes the home airtight, so fresh air must then come from a ventilation system; its fans add a little electricity, which this step more than pays back in score.',
+  VENTILATION_SYSTEM_D:
+    'Balanced ventilation with heat recovery (system D) is installed with this step: it makes the home airtight, so fresh air must then come from a ventilation system.',
+};
+
 const euros = (x: number) => `EUR ${Math.round(x).toLocaleString('en-GB')}`;
 const score = (x: number) => Math.round(x).toString();
 
@@ -56,6 +66,11 @@ export function rationaleOf(f: RationaleFacts): string {
       `Insulated, the home needs about ${kw(f.designLoadKw.insulated)} kW on the coldest design day instead of ${kw(f.designLoadKw.today)} kW today: that is the size to ask the installer for.`,
     );
   }
+  if (f.joined) {
+    parts.push(
+      `${JOINED_REASON[f.joined] ?? 'A supporting measure is installed with this step.'} ${VARIANT_REASON[f.joined] ?? ''}`.trim(),
+    );
+  }
   const variant = VARIANT_REASON[f.type];
   if (variant) parts.push(variant);
   else if (f.cheaperThanOthers) parts.push(`${f.title} is the cheapest way after grants to bring this element to today's standard.`);
@@ -64,8 +79,6 @@ export function rationaleOf(f: RationaleFacts): string {
       ? `The EPC score stays at ${score(f.scoreAfter)}: label ${f.labelAfter} after this step.`
       : `EPC score from ${score(f.scoreBefore)} to ${score(f.scoreAfter)}: label ${f.labelAfter} after this step${f.labelBefore === f.labelAfter ? '' : ` (${f.labelBefore} before)`}.`,
   );
-  if (f.scoreAfter - f.scoreBefore >= 0.5)
-    parts.push('Its fans add a little electricity to the score: the step is there for the health of the home, not for the label.');
   if (f.costSavingsPerYear >= 1) parts.push(`Expected saving on the energy bill: about ${euros(f.costSavingsPerYear)} a year.`);
   // Honest words: a fan adds electricity, and where electricity costs several times gas (Belgium) a heat pump can raise the bill.
   else if (f.costSavingsPerYear <= -1)

@@ -35,7 +35,15 @@ function findings(home: PropertyDescription, plan: TrajectoryPlan): string[] {
   const types = steps.map((s) => s.renovation_component_type);
   const stepOf = (element: string) => steps.find((s) => s.element === element);
   const indexOf = (element: string) => steps.findIndex((s) => s.element === element);
-  const accounted = (element: string) => stepOf(element) !== undefined || plan.left_out.some((o) => o.element === element);
+  // Ventilation rides with the step that makes the home airtight (a joined supporting work), or is its own step.
+  const ventilationOf = () =>
+    stepOf('VENTILATION')?.renovation_component_type ??
+    steps.flatMap((s) => s.supporting_works).find((w) => w.joined && w.renovation_component_type.startsWith('VENTILATION_'))
+      ?.renovation_component_type;
+  const accounted = (element: string) =>
+    stepOf(element) !== undefined ||
+    plan.left_out.some((o) => o.element === element) ||
+    (element === 'VENTILATION' && ventilationOf() !== undefined);
   const house = home.estate_type === undefined || !FLATS.has(home.estate_type);
 
   // 1. Every poor element gets its measure (or the plan says why not).
@@ -51,7 +59,7 @@ function findings(home: PropertyDescription, plan: TrajectoryPlan): string[] {
     out.push('old glazing kept');
   const floorLevel = home.basement_type === 'NONE' ? home.solid_ground_floor_insulation_type : home.floor_above_basement_insulation_type;
   if (house && floorLevel !== undefined && bare(floorLevel) && !stepOf('FLOOR')) out.push('bare floor not insulated');
-  if (['NONE', 'SYSTEM_A', 'SYSTEM_B'].includes(home.ventilation_type ?? 'NONE') && !stepOf('VENTILATION'))
+  if (['NONE', 'SYSTEM_A', 'SYSTEM_B'].includes(home.ventilation_type ?? 'NONE') && !ventilationOf())
     out.push('no ventilation system planned');
   for (const element of ['ROOF', 'WALLS', 'WINDOWS', 'FLOOR', 'VENTILATION', 'HEAT_GENERATOR', 'HOT_WATER', 'SOLAR_PANELS']) {
     if (!accounted(element)) out.push(`${element} neither treated nor explained in left_out`);
@@ -112,7 +120,7 @@ function findings(home: PropertyDescription, plan: TrajectoryPlan): string[] {
   const windows = stepOf('WINDOWS')?.renovation_component_type;
   if (windows && !/_HR$/.test(windows)) out.push(`windows: ${windows} where HR++ is adequate`);
   if (windows === 'GLAZING_REPLACEMENT_HR' && home.has_renewed_window_frames !== true) out.push('new glass in old frames');
-  const ventilation = stepOf('VENTILATION')?.renovation_component_type;
+  const ventilation = ventilationOf();
   if (ventilation && ventilation !== 'VENTILATION_SYSTEM_C' && !(home.air_tightness_v50 !== undefined && home.air_tightness_v50 <= 6))
     out.push(`${ventilation} without a measured airtight envelope`);
   if (
@@ -134,14 +142,29 @@ function findings(home: PropertyDescription, plan: TrajectoryPlan): string[] {
   if (home.heating_type === 'HEAT_PUMP' && young && stepOf('HEAT_GENERATOR')) out.push('a young heat pump replaced');
   if ((home.has_solar_panels === true || (home.solar_panels_kwp ?? 0) > 0) && stepOf('SOLAR_PANELS')) out.push('solar panels bought again');
   if (home.sanitary_heating_device === 'HEAT_PUMP_BOILER' && stepOf('HOT_WATER')) out.push('heat-pump water heater bought again');
-  if (['SYSTEM_C', 'SYSTEM_D'].includes(home.ventilation_type ?? '') && stepOf('VENTILATION')) out.push('ventilation system bought again');
+  if (['SYSTEM_C', 'SYSTEM_D'].includes(home.ventilation_type ?? '') && ventilationOf()) out.push('ventilation system bought again');
   if (types.some((t) => BIOMASS.includes(t))) out.push('biomass boiler planned');
   if (home.heating_type === 'ELECTRIC' && types.some((t) => GAS_APPLIANCES.includes(t))) out.push('gas appliance in an electric home');
   if (home.heating_type === 'PELLET_FUEL' && stepOf('HEAT_GENERATOR')) out.push('a working pellet boiler replaced');
 
   // 5. Ventilation with new windows and insulated walls.
-  if ((stepOf('WINDOWS') || stepOf('WALLS')) && !['SYSTEM_C', 'SYSTEM_D'].includes(home.ventilation_type ?? '') && !stepOf('VENTILATION')) {
+  if ((stepOf('WINDOWS') || stepOf('WALLS')) && !['SYSTEM_C', 'SYSTEM_D'].includes(home.ventilation_type ?? '') && !ventilationOf()) {
     out.push('new windows or wall insulation without ventilation');
+  }
+
+  // The job suite's invariants: no step raises the score (a milestone marked is never undone); totals are the steps' sums.
+  let before = plan.current.epc_score;
+  for (const s of steps) {
+    if (s.epc_score_after > before) out.push(`step ${s.order} (${s.element}) raises the score from ${before} to ${s.epc_score_after}`);
+    before = s.epc_score_after;
+  }
+  const cents = (x: number) => Math.round(x * 100);
+  for (const f of ['estimated_cost', 'estimated_vat_cost', 'subsidy_amount', 'net_cost'] as const) {
+    if (cents(plan.totals[f]) !== steps.reduce((acc, s) => acc + cents(s[f]), 0)) out.push(`totals.${f} is not the sum of the steps`);
+  }
+  for (const s of steps) {
+    const parts = cents(s.estimated_cost + s.estimated_vat_cost - s.subsidy_amount);
+    if (Math.abs(cents(s.net_cost) - parts) > 1) out.push(`step ${s.order}: net cost is not cost + VAT - grant`);
   }
 
   // 6. The target reached; milestones only on steps that reach them.
@@ -186,6 +209,12 @@ describe('the advisor suite: plans an accredited energy advisor would sign', () 
     expect(findings(home, labelBought)).toEqual(
       expect.arrayContaining(['old glazing kept', 'bare walls not insulated', 'no ventilation system planned']),
     );
+    // A ventilation step of its own that raises the score (the job suite's invariant) is caught.
+    const ventilationAlone: TrajectoryPlan = {
+      ...plan,
+      steps: plan.steps.map((s, i) => (i === 1 ? { ...s, epc_score_after: plan.steps[0]!.epc_score_after + 3 } : s)),
+    };
+    expect(findings(home, ventilationAlone).some((f) => f.startsWith('step 2 ') && f.includes('raises the score'))).toBe(true);
     const dutch = cases.find((c) => c.id === 'NL_1930_ROW')!.property;
     const dutchPlan = planTrajectory(dutch, { year: YEAR });
     const pellet: TrajectoryPlan = {
