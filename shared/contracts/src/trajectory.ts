@@ -68,6 +68,19 @@ export const PlanMilestone = z.object({
   label: z.string(),
   description: z.string(),
   source: z.string(),
+  /** Extension: the date the label must be reached by (ISO date); null where the rule sets none. */
+  deadline: z.string().nullable().meta({
+    description:
+      "Extension: the date the label must be reached by (YYYY-MM-DD): a buyer's deed date plus the years the rule allows, a fixed date (Brussels 2033), or the target year's end.",
+  }),
+  /** Extension: why the rule applies to this home (the trigger: the deed, a letting, every home). */
+  applies_because: z.string().meta({
+    description: 'Extension: why the rule applies to this home: the purchase deed (given or assumed), a letting, or every home.',
+  }),
+  /** Extension: who the rule binds. */
+  binds: z.enum(['BUYER', 'OWNER', 'LANDLORD', 'CO_OWNERS']).meta({ description: 'Extension: who the rule binds.' }),
+  /** Extension: when the rule was last checked against its source (null: a target, not a legal rule). */
+  checked_on: z.string().nullable().meta({ description: 'Extension: the date the rule was last checked against its source.' }),
 });
 export type PlanMilestone = z.infer<typeof PlanMilestone>;
 
@@ -78,6 +91,50 @@ export const PlanOmission = z.object({
   reason: z.string(),
 });
 export type PlanOmission = z.infer<typeof PlanOmission>;
+
+/**
+ * Extension: what a step builds (docs/domain.md "The planner", 7): the performance the works must reach
+ * (U or R value, glazing U, a heat pump's SCOP and power), the insulation's thickness and material class,
+ * the frame. Null where it does not apply to the measure.
+ */
+export const StepSpecification = z.object({
+  /** In words, for the homeowner and the contractor's quote. */
+  summary: z.string(),
+  /** W/m2K of the element after the works. */
+  target_u_value: z.number().nullable(),
+  /** m2K/W of the added insulation. */
+  target_r_value: z.number().nullable(),
+  insulation_thickness_cm: z.number().nullable(),
+  material_class: z.string().nullable(),
+  /** W/m2K of the glass. */
+  glazing_u_value: z.number().nullable(),
+  frame: z.string().nullable(),
+  /** Seasonal coefficient of performance of a heat pump. */
+  scop: z.number().nullable(),
+  /** kW: a heat pump sized on the insulated home's design heat loss, or the panels' kWp. */
+  power_kw: z.number().nullable(),
+  source: z.string(),
+});
+export type StepSpecification = z.infer<typeof StepSpecification>;
+
+/**
+ * Extension: the grant beside its amount: whether the region's grant for this measure is known to the
+ * catalogue (NOT_YET_SOURCED: the amount 0 means "unknown", not "none"), the schemes and their conditions.
+ */
+export const GrantConditions = z.object({
+  status: z.enum(['GRANTED', 'NOT_ELIGIBLE', 'NOT_YET_SOURCED']),
+  schemes: z.array(z.string()),
+  conditions: z.array(z.string()),
+});
+export type GrantConditions = z.infer<typeof GrantConditions>;
+
+/** Extension: a step in a flat that is a decision of the co-owners' association, not of the flat's owner. */
+export const CoOwnershipDecision = z.object({
+  decided_by: z.literal('CO_OWNERS'),
+  association: z.string(),
+  /** The flat's share of the co-ownership (a fraction), when the request gave it. */
+  share: z.number().nullable(),
+});
 
 export const TrajectoryStep = z.object({
   order: z.number().int().min(1),
@@ -114,6 +171,24 @@ export const TrajectoryStep = z.object({
   /** The milestones this step reaches (obligation, rental norm, the long-term target); empty for most steps. */
   milestones: z.array(PlanMilestone).meta({
     description: 'Extension: the milestones this step is the first to reach (purchase obligation, rental norm, long-term target).',
+  }),
+  specification: StepSpecification.meta({
+    description: 'Extension: what the step builds: target U or R value, thickness and material class, glazing U and frame, SCOP and power.',
+  }),
+  grant_conditions: GrantConditions.meta({
+    description:
+      "Extension: the grant's schemes and conditions beside its amount; NOT_YET_SOURCED where the region's grant for the measure is unknown (its 0 is not a 'none').",
+  }),
+  /** Extension: the year the step is planned for: null now; a year for a young boiler replaced at the end of its life. */
+  planned_year: z.number().int().nullable().meta({
+    description:
+      'Extension: the year the step is planned for (null: now); a boiler under ten years old is replaced at the end of its life.',
+  }),
+  /** Extension: the permit the works need (a protected facade, townscape or listed building), null when none is known to be needed. */
+  permit: z.string().nullable().meta({ description: 'Extension: the permit the works need on a protected home, or null.' }),
+  co_ownership: CoOwnershipDecision.nullable().meta({
+    description:
+      "Extension: in a flat, a step on the building's roof, facades or common floors is a decision of the co-owners' association.",
   }),
 });
 export type TrajectoryStep = z.infer<typeof TrajectoryStep>;
@@ -171,6 +246,21 @@ export const TrajectoryPlan = z.object({
   milestones_missed: z
     .array(PlanMilestone)
     .meta({ description: 'Extension: milestones that apply to the home and that the plan does not reach.' }),
+  /**
+   * Extension: why the plan has no steps because it stopped for a check: CALIBRATION_CONFLICT, a given
+   * score the described home cannot have (an A on a bare house); null when the plan was made.
+   */
+  stopped: z
+    .object({ code: z.enum(['CALIBRATION_CONFLICT']), reason: z.string() })
+    .nullable()
+    .meta({
+      description:
+        'Extension: CALIBRATION_CONFLICT with its reason when a given score contradicts the described home, so no works are planned until it is checked; null otherwise.',
+    }),
+  /** Extension: the inputs that would make the plan trustworthy, most important first (always given on quality D). */
+  inputs_needed: z.array(z.string()).meta({
+    description: 'Extension: the inputs the plan needs before it can be trusted (quality D), most important first.',
+  }),
 });
 export type TrajectoryPlan = z.infer<typeof TrajectoryPlan>;
 

@@ -30,6 +30,10 @@ export type ElementDecision =
       note?: Omit<PlanOmission, 'element'>;
       /** Facts the variants rest on that the client did not give: set on the home with the step, and said in the plan's assumptions. */
       assume?: { facts: Partial<PropertyDescription>; assumption: string };
+      /** The permit the works need (a protected facade, townscape or listed building), named on the step. */
+      permit?: string;
+      /** Why this variant, where the home's own facts decide it (overrides the variant's general reason). */
+      reason?: string;
     }
   | { omit: Omit<PlanOmission, 'element'> | null };
 
@@ -45,11 +49,25 @@ const STANDARDS = PLANNER_DATA.standards;
 const insulated = (level: string | undefined | null): boolean =>
   level != null && (STANDARDS.insulation_good_enough as readonly string[]).includes(level);
 const APARTMENTS = new Set(['APARTMENT', 'DUPLEX', 'STUDIO', 'PENTHOUSE']);
-const isFlat = (v: Partial<PropertyDescription>) => v.estate_type !== undefined && APARTMENTS.has(v.estate_type);
+export const isFlat = (v: Partial<PropertyDescription>) => v.estate_type !== undefined && APARTMENTS.has(v.estate_type);
 const WATER_HEAT_PUMPS = new Set(['AIR_WATER_HEAT_PUMP', 'GEOTHERMAL_HEAT_PUMP', 'HYBRID_HEAT_PUMP']);
 const FULL_HEAT_PUMPS = new Set(['AIR_WATER_HEAT_PUMP', 'GEOTHERMAL_HEAT_PUMP', 'AIR_AIR_HEAT_PUMP']);
 const FOSSIL = new Set(['GAS', 'FUEL_OIL', 'PROPANE']);
 const BOILERS = new Set(['CONDENSING_BOILER', 'NON_CONDENSING_BOILER', 'PELLET_BOILER', 'HYBRID_HEAT_PUMP']);
+
+const HERITAGE = PLANNER_DATA.heritage;
+/** Rule HERITAGE_FACADE: a protected facade or townscape, or a listed building (the request's heritage status). */
+const facadeProtected = (v: Partial<PropertyDescription>) =>
+  v.heritage_status !== undefined && (HERITAGE.facade_protected_statuses as readonly string[]).includes(v.heritage_status);
+/** Rule HERITAGE_ROOF_LINE: a protected townscape or listed building keeps its roof line and what is seen from the street. */
+const roofLineProtected = (v: Partial<PropertyDescription>) =>
+  v.heritage_status !== undefined && (HERITAGE.roof_line_protected_statuses as readonly string[]).includes(v.heritage_status);
+/** Rule STONE_FACADE: natural stone is insulated from inside or not at all. */
+const stoneFacade = (v: Partial<PropertyDescription>) =>
+  v.facade_material !== undefined && (HERITAGE.no_exterior_insulation_materials as readonly string[]).includes(v.facade_material);
+const heritageWords = (v: Partial<PropertyDescription>) => (v.heritage_status ?? 'NONE').toLowerCase().replaceAll('_', ' ');
+/** The permit a protected home's works need in its region (planner.json `heritage.permits`). */
+export const permitFor = (region: Region) => HERITAGE.permits[region];
 
 /** The variants among `types` this home can physically take (the catalogue's `applies_if`). */
 const takes = (types: readonly string[], view: Partial<PropertyDescription>) => types.filter((t) => appliesTo(getNode(t), view));
@@ -61,7 +79,7 @@ const absent = (reason: string): ElementDecision => ({ omit: { code: 'NOT_IN_THI
 const roof: ElementRule = {
   element: 'ROOF',
   phase: 'ROOF',
-  decide({ view, base }) {
+  decide({ view, base, region }) {
     if (!base.geometry.exposed.roof)
       return absent(
         "roof: the home has no roof of its own (a flat under other homes, or its position is unknown): the roof is the building's, a decision of the co-owners.",
@@ -73,16 +91,28 @@ const roof: ElementRule = {
     if (inclinedBare) {
       // An attic nobody lives in: its floor is insulated (a fraction of the cost of the slopes).
       const attic = takes(['ATTIC_FLOOR_INSULATION'], view);
-      const variants = attic.length ? attic : takes(['INCLINED_ROOF_INSULATION_INSIDE', 'INCLINED_ROOF_INSULATION_OUTSIDE'], view);
+      // HERITAGE_ROOF_LINE: no insulation on top of the rafters (it raises the roof seen from the street).
+      const slopes = roofLineProtected(view)
+        ? ['INCLINED_ROOF_INSULATION_INSIDE']
+        : ['INCLINED_ROOF_INSULATION_INSIDE', 'INCLINED_ROOF_INSULATION_OUTSIDE'];
+      const variants = attic.length ? attic : takes(slopes, view);
+      const heritage =
+        roofLineProtected(view) && !attic.length
+          ? {
+              permit: permitFor(region),
+              reason: `Rule HERITAGE_ROOF_LINE: the roof is insulated from inside, between and under the rafters, so the roof line of this ${heritageWords(view)} home stays as it is.`,
+            }
+          : {};
       return flatBare
         ? {
             variants,
+            ...heritage,
             note: {
               code: 'NOT_PRICED',
               reason: 'roof: the flat part of a mixed roof is left for a second roof item (one roof insulation per plan).',
             },
           }
-        : { variants };
+        : { variants, ...heritage };
     }
     // A flat roof is insulated on top (warm roof), with its new waterproofing.
     return { variants: takes(['FLAT_ROOF_INSULATION'], view) };
@@ -98,6 +128,21 @@ const walls: ElementRule = {
     // An empty cavity of 5 cm or more is filled: a tenth of the cost of insulating the wall from outside.
     const fill = takes(['CAVITY_WALL_INSULATION'], view);
     if (fill.length) return { variants: fill };
+    // HERITAGE_FACADE and STONE_FACADE: inside insulation, never outside.
+    if (facadeProtected(view) || stoneFacade(view)) {
+      const why = facadeProtected(view)
+        ? `the facade is protected (${heritageWords(view)})`
+        : 'the facade is natural stone, which exterior insulation would hide and trap moisture behind';
+      return {
+        variants: ['INTERIOR_WALL_INSULATION'],
+        ...(facadeProtected(view) ? { permit: permitFor(region) } : {}),
+        reason: `Rule ${facadeProtected(view) ? 'HERITAGE_FACADE' : 'STONE_FACADE'}: the walls are insulated from inside with a vapour-open system (wood fibre or calcium silicate), because ${why}.`,
+        note: {
+          code: 'PERMIT',
+          reason: `walls: interior insulation, never exterior: ${why}${facadeProtected(view) ? `; the works need ${permitFor(region)}` : ''}.`,
+        },
+      };
+    }
     if (region === 'BRUSSELS') {
       return {
         variants: ['INTERIOR_WALL_INSULATION'],
@@ -115,10 +160,20 @@ const walls: ElementRule = {
 const windows: ElementRule = {
   element: 'WINDOWS',
   phase: 'WALLS_AND_WINDOWS',
-  decide({ view }) {
+  decide({ view, region }) {
     const glazing = view.window_glazing_type;
     if (glazing && (STANDARDS.glazing_good_enough as readonly string[]).includes(glazing))
       return good('windows: already high-efficiency glazing.');
+    if (facadeProtected(view)) {
+      // HERITAGE_FACADE: wooden frames of the facade's profile; new glass alone where the frames are sound.
+      const variants = ['WINDOW_REPLACEMENT_WOOD_HR'];
+      if (view.has_renewed_window_frames === true) variants.push('GLAZING_REPLACEMENT_HR');
+      return {
+        variants,
+        permit: permitFor(region),
+        reason: `Rule HERITAGE_FACADE: the facade is protected (${heritageWords(view)}), so the windows keep wooden frames of the original profile (sound frames only get new glass); no PVC or aluminium.`,
+      };
+    }
     // New frames and HR++ glass; glass alone only where the frames were already renewed.
     const variants = ['WINDOW_REPLACEMENT_PVC_HR', 'WINDOW_REPLACEMENT_WOOD_HR', 'WINDOW_REPLACEMENT_ALUMINIUM_HR'];
     if (view.has_renewed_window_frames === true) variants.push('GLAZING_REPLACEMENT_HR');
@@ -187,7 +242,7 @@ const ventilation: ElementRule = {
 const heatGenerator: ElementRule = {
   element: 'HEAT_GENERATOR',
   phase: 'HEAT_GENERATOR',
-  decide({ view }) {
+  decide({ view, region }) {
     const type = view.heating_type;
     const device = view.heating_device;
     const young =
@@ -212,7 +267,17 @@ const heatGenerator: ElementRule = {
     }
     if (type === 'HEAT_PUMP' && device !== 'HYBRID_HEAT_PUMP') return keep('heat generator: the heat pump is kept.');
     // Gas, oil, propane, none or an old hybrid: a full heat pump once the envelope is ready.
-    if (stateOrderBlocks('HEAT_PUMP_AIR_WATER', view).length === 0) return { variants: ['HEAT_PUMP_AIR_WATER', 'HEAT_PUMP_GEOTHERMAL'] };
+    if (stateOrderBlocks('HEAT_PUMP_AIR_WATER', view).length === 0)
+      return {
+        variants: ['HEAT_PUMP_AIR_WATER', 'HEAT_PUMP_GEOTHERMAL'],
+        ...(roofLineProtected(view)
+          ? {
+              permit: permitFor(region),
+              reason:
+                'Rule HERITAGE_ROOF_LINE: the outdoor unit goes where it is not seen from the street (a back garden or flat roof behind the facade).',
+            }
+          : {}),
+      };
     if (type === 'GAS') {
       return {
         variants: ['HEAT_PUMP_HYBRID'],
@@ -292,11 +357,17 @@ const hotWater: ElementRule = {
 const solar: ElementRule = {
   element: 'SOLAR_PANELS',
   phase: 'SOLAR_PANELS',
-  decide({ view, base }) {
+  decide({ view, base, region }) {
     if (view.has_solar_panels === true || (view.solar_panels_kwp ?? 0) > 0)
       return keep('solar panels: the home has them; they are not bought again.');
     if (isFlat(view) || !base.geometry.exposed.roof)
       return absent('solar panels: a flat has no roof of its own; panels on the building are a decision of the co-owners.');
+    if (roofLineProtected(view))
+      return {
+        variants: ['SOLAR_PANELS'],
+        permit: permitFor(region),
+        reason: 'Rule HERITAGE_ROOF_LINE: panels only on roof slopes not seen from the street, in a black frame, and only with the permit.',
+      };
     return { variants: ['SOLAR_PANELS'] };
   },
 };

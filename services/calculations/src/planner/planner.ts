@@ -3,12 +3,15 @@ import {
   PLANNER_DATA,
   applyEffect,
   getNode,
+  grantRulesKnown,
+  heatPumpBand,
   leafOfType,
   meetsMilestone,
   milestonesFor,
   priceItem,
   quantityFor,
   regionalTarget,
+  specificationOf,
   supportingWorks,
   valueItemSet,
   type IncomeCategory,
@@ -27,6 +30,8 @@ import {
   type VariantScore,
 } from '@renopath/energy';
 import type {
+  GrantConditions,
+  Household,
   PlanElement,
   PlanMilestone,
   PlanOmission,
@@ -37,7 +42,7 @@ import type {
   TrajectoryStep,
   TrajectorySupportingWork,
 } from '@renopath/contracts';
-import { ELEMENT_RULES, PHASES, type ElementContext, type ElementDecision, type ElementRule } from './elements.ts';
+import { ELEMENT_RULES, PHASES, isFlat, type ElementContext, type ElementDecision, type ElementRule } from './elements.ts';
 import { rationaleOf } from './rationale.ts';
 
 /**
@@ -57,8 +62,10 @@ export interface PlanOptions {
   sources?: SourceOverrides;
   /** Unset: the grant data's default (MIDDLE), stated in `assumptions`. */
   incomeCategory?: IncomeCategory;
-  /** Date of the purchase deed (YYYY-MM-DD) the obligations after a purchase are read for; default 1 July of `year` (a purchase now, mid-year as invoices are). */
+  /** Date of the purchase deed (YYYY-MM-DD) the obligations after a purchase are read for; default the household's purchase date, else 1 July of `year` (a purchase now, mid-year as invoices are). */
   deedDate?: string;
+  /** The request's household: its purchase date and occupancy pick the dated rules that apply. */
+  household?: Household;
 }
 
 interface Candidate {
@@ -74,6 +81,10 @@ interface Candidate {
   cheaperThanOthers: boolean;
   /** What the step assumed of the home that the client did not say (the element rule's `assume`). */
   assumption?: string;
+  /** The permit the works need on a protected home. */
+  permit?: string;
+  /** Why this variant, from the home's own facts (a named rule). */
+  reason?: string;
 }
 
 interface Chosen extends Candidate {
@@ -225,6 +236,8 @@ export function planTrajectory(property: PropertyDescription, options: PlanOptio
       gain: current.epc_score - pick.evaluation.epc_score,
       cheaperThanOthers: costed.some((c) => c.net > pick.net),
       ...(assume ? { assumption: assume.assumption } : {}),
+      ...(decision.permit ? { permit: decision.permit } : {}),
+      ...(decision.reason ? { reason: decision.reason } : {}),
     };
   };
 
@@ -256,6 +269,8 @@ export function planTrajectory(property: PropertyDescription, options: PlanOptio
 
   const chosen: Chosen[] = [];
   const leftOut: PlanOmission[] = [];
+  const stopped = calibrationConflict(property, base, options);
+  if (stopped) return assemble(property, options, base, [], pricing, leftOut, { meetsTarget, rank, target, pvForTarget, stopped });
   const original = viewOf(property, base.assumed);
   let state: Partial<PropertyDescription> = property;
   let current: VariantScore = base;
@@ -305,7 +320,33 @@ export function planTrajectory(property: PropertyDescription, options: PlanOptio
   }
 
   const steps = joinVentilation(chosen, leftOut, (state) => scorer.score(state));
-  return assemble(property, options, base, steps, pricing, leftOut, { meetsTarget, rank, target, pvForTarget });
+  return assemble(property, options, base, steps, pricing, leftOut, { meetsTarget, rank, target, pvForTarget, stopped: null });
+}
+
+/**
+ * Rule CALIBRATION_CONFLICT (docs/domain.md "The planner", 9): a given score far better than the home as
+ * described can have (an A on a bare house) is not planned on: the plan stops for a check, with the reason.
+ */
+function calibrationConflict(property: PropertyDescription, base: Evaluation, options: PlanOptions): TrajectoryPlan['stopped'] {
+  const given = property.energy_efficiency_score;
+  if (given === undefined) return null;
+  const { energy_efficiency_score: _given, ...described } = property;
+  const modelled = evaluate(described, options.sources ? { sources: options.sources } : {});
+  const share = PLANNER_DATA.calibration_conflict.min_share_of_described_score;
+  if (!(modelled.epc_score > 0) || given >= share * modelled.epc_score) return null;
+  return {
+    code: 'CALIBRATION_CONFLICT',
+    reason: `The given EPC score ${round0(given)} (label ${base.epc_label}) is less than ${Math.round(share * 100)}% of the ${round0(modelled.epc_score)} (label ${modelled.epc_label}) the home as described would have: the score or the description is wrong. No works are planned until one of them is checked (the certificate, or the insulation, glazing and heating described).`,
+  };
+}
+
+/** Rule BOILER_END_OF_LIFE: the year a young gas or oil boiler reaches the end of its life (null: not young, or no boiler). */
+function boilerEndOfLife(property: PropertyDescription, year: number): number | null {
+  const device = property.heating_device;
+  if (device !== 'CONDENSING_BOILER' && device !== 'NON_CONDENSING_BOILER') return null;
+  const age = property.installation_age ? PLANNER_DATA.boiler_end_of_life.age_midpoints[property.installation_age] : undefined;
+  if (age === undefined) return null;
+  return year + Math.max(1, Math.round(PLANNER_DATA.boiler_end_of_life.life_years - age));
 }
 
 /** The envelope steps ventilation may join, the one that makes the home airtight first (the window's airtight joint). */
@@ -379,6 +420,7 @@ interface AssembleContext {
   target: ReturnType<typeof regionalTarget>;
   /** The panels fill the usable roof because a size on the electricity use would miss the target. */
   pvForTarget: boolean;
+  stopped: TrajectoryPlan['stopped'];
 }
 
 function assemble(
@@ -406,10 +448,32 @@ function assemble(
     worksOf.set(index, [...(worksOf.get(index) ?? []), work]);
   }
 
-  const deedDate = options.deedDate ?? `${options.year}-07-01`;
-  const open: PlanMilestone[] = milestonesFor(base.region, base.epc_label, labelsOf(base.energy_efficiency_type), deedDate).map(
-    ({ kind, rule_id, label, description, source }) => ({ kind, rule_id, label, description, source }),
-  );
+  const givenDeed = options.deedDate ?? options.household?.purchase_date;
+  const deedDate = givenDeed ?? `${options.year}-07-01`;
+  const open: PlanMilestone[] = milestonesFor(base.region, base.epc_label, labelsOf(base.energy_efficiency_type), deedDate, {
+    deedGiven: givenDeed !== undefined,
+    ...(options.household?.occupancy ? { occupancy: options.household.occupancy } : {}),
+  }).map(({ kind, rule_id, label, description, source, deadline, applies_because, binds, checked_on }) => ({
+    kind,
+    rule_id,
+    label,
+    description,
+    source,
+    deadline,
+    applies_because,
+    binds,
+    checked_on,
+  }));
+  const flat = isFlat(property);
+  const association = PLANNER_DATA.co_ownership.association[base.country];
+  const coOwned = new Set<PlanElement>(PLANNER_DATA.co_ownership.elements);
+  // BOILER_END_OF_LIFE: a young boiler is replaced when it wears out, unless the bill falls by doing it now.
+  const generator = chosen.find((c) => c.element === 'HEAT_GENERATOR');
+  const endOfLife = boilerEndOfLife(property, options.year);
+  const generatorYear =
+    generator && endOfLife !== null && generator.before.energy_cost_eur_per_year - generator.evaluation.energy_cost_eur_per_year <= 0
+      ? endOfLife
+      : null;
   const reaches = (m: PlanMilestone, label: string) => meetsMilestone(m, label, labelsOf(base.energy_efficiency_type), base.region);
   const income = options.incomeCategory ?? null;
   const steps: TrajectoryStep[] = chosen.map((c, i) => {
@@ -473,6 +537,32 @@ function assemble(
       const insulated = evaluate(chosen[i - 1]!.state as PropertyDescription, options.sources ? { sources: options.sources } : {});
       designLoadKw = { today: base.design_heat_load_kw, insulated: insulated.design_heat_load_kw };
     }
+    const hasRules = grantRulesKnown(base.region, item.priced_as) || grantRulesKnown(base.region, c.type);
+    const grant_conditions: GrantConditions = {
+      status: subsidy_amount > 0 ? 'GRANTED' : hasRules ? 'NOT_ELIGIBLE' : 'NOT_YET_SOURCED',
+      schemes: [...new Set(all.filter((p) => p.scheme).map((p) => p.scheme!))],
+      conditions:
+        subsidy_amount > 0 || hasRules
+          ? [...new Set(all.flatMap((p) => p.conditions))]
+          : [
+              `No ${base.region.toLowerCase()} grant for this measure is sourced in the catalogue yet: the 0 shown means unknown, not none.`,
+            ],
+    };
+    const isPump = c.element === 'HEAT_GENERATOR' && c.type.startsWith('HEAT_PUMP');
+    const power = isPump
+      ? heatPumpBand(
+          evaluate((i > 0 ? chosen[i - 1]!.state : property) as PropertyDescription, options.sources ? { sources: options.sources } : {})
+            .design_heat_load_kw,
+        )
+      : c.type === 'SOLAR_PANELS'
+        ? item.quantity
+        : null;
+    const planned_year =
+      generatorYear !== null && ['HEAT_GENERATOR', 'HEAT_EMITTERS', 'OIL_TANK'].includes(c.element) && i >= chosen.indexOf(generator!)
+        ? generatorYear
+        : null;
+    const co_ownership =
+      flat && coOwned.has(c.element) ? { decided_by: 'CO_OWNERS' as const, association, share: property.co_ownership_share ?? null } : null;
     return {
       order: i + 1,
       root_renovation_component_type: leafRoot(c.type),
@@ -509,6 +599,11 @@ function assemble(
         priceYear: options.year,
         designLoadKw,
         joined: c.joined?.type ?? null,
+        reason: c.reason ?? null,
+        permit: c.permit ?? null,
+        coOwnership: co_ownership,
+        plannedYear: planned_year,
+        grantStatus: grant_conditions.status,
         grantScheme: [...new Set(all.filter((p) => p.subsidy_amount > 0 && p.scheme).map((p) => p.scheme!))].join(', ') || null,
       }),
       renovation_obligation: mark,
@@ -517,6 +612,11 @@ function assemble(
       element: c.element,
       phase: c.phase,
       milestones,
+      specification: specificationOf(c.type, base.region, power),
+      grant_conditions,
+      planned_year,
+      permit: c.permit ?? null,
+      co_ownership,
     };
   });
 
@@ -537,7 +637,14 @@ function assemble(
   }
   // What the figures do not size yet, said where it matters.
   if (steps.some((s) => s.element === 'HEAT_GENERATOR' && s.renovation_component_type.startsWith('HEAT_PUMP'))) {
-    assumptions.push("The heat pump is priced as a typical unit for a house, not sized on the insulated home's design heat load.");
+    assumptions.push(
+      "The heat pump's power is the kW band covering the insulated home's design heat loss (its specification); its price is still the catalogue's typical unit, not a price per band.",
+    );
+  }
+  if (steps.some((s) => s.co_ownership)) {
+    assumptions.push(
+      `The steps on the building's roof, facades or common floors are decisions of ${association}, priced on this flat's own surfaces${property.co_ownership_share ? `; the association bills the building's works by the flat's share (${Math.round(property.co_ownership_share * 1000)}/1000)` : ''}.`,
+    );
   }
   if (steps.some((s) => s.element === 'SOLAR_PANELS')) {
     assumptions.push(
@@ -581,7 +688,20 @@ function assemble(
     price_year: options.year,
     left_out: leftOut,
     milestones_missed: open,
+    stopped: ctx.stopped,
+    inputs_needed: inputsNeeded(base),
   };
+}
+
+/** The inputs that rest on the model's defaults, most important first (planner.json `inputs_needed`); every plan lists them, a quality D plan must. */
+function inputsNeeded(base: Evaluation): string[] {
+  const sources = base.data_quality.sources as Record<string, string | undefined>;
+  // A roof or floor the home does not have (a flat's middle floor) needs no description.
+  const absent = new Set([
+    ...(base.geometry.exposed.roof ? [] : ['inclined_roof_insulation_type']),
+    ...(base.geometry.exposed.floor ? [] : ['solid_ground_floor_insulation_type', 'basement_type']),
+  ]);
+  return PLANNER_DATA.inputs_needed.fields.filter((f) => !absent.has(f) && (sources[f] === undefined || sources[f] === 'MODEL'));
 }
 
 /** The root of a type's branch of the catalogue (ROOF_INSULATION, HEATING, ...). */

@@ -222,11 +222,17 @@ describe('planTrajectory: what a home can take', () => {
     expect(plan.left_out.find((o) => o.element === 'SOLAR_PANELS')).toMatchObject({ code: 'KEPT' });
   });
 
-  it('does not stop at the target label: a home already at A with bare walls still gets its walls insulated', () => {
+  it('stops with CALIBRATION_CONFLICT when a given score contradicts the described home (an A on a bare house): no works, the reason', () => {
     const plan = planTrajectory({ ...GENT_1960, year_built: 2020, energy_efficiency_score: 60 }, { year: YEAR });
     expect(plan.current.epc_label).toBe('A');
-    expect(plan.steps.map((s) => s.element)).toContain('WALLS');
-    expect(plan.steps.flatMap((s) => s.milestones)).toEqual([]);
+    expect(plan.stopped?.code).toBe('CALIBRATION_CONFLICT');
+    expect(plan.stopped?.reason).toMatch(/60/);
+    expect(plan.steps).toEqual([]);
+    expect(plan.totals.estimated_cost).toBe(0);
+    // A score the description can have is planned on.
+    const plausible = planTrajectory({ ...GENT_1960, energy_efficiency_score: 520 }, { year: YEAR });
+    expect(plausible.stopped).toBeNull();
+    expect(plausible.steps.length).toBeGreaterThan(0);
   });
 
   it('keeps a given score: the plan starts from the calibrated current score', () => {
@@ -299,20 +305,23 @@ describe('planTrajectory: what a home can take', () => {
     expect(low.totals.subsidy_amount).toBeGreaterThan(middle.totals.subsidy_amount);
   });
 
-  it('marks the Walloon obligation for deeds from 1 July 2026 and the Walloon rental norm on the step that reaches label D', () => {
+  it("marks the Walloon buyers' obligation (postponed to deeds from 2028) with its deadline, and the rental norm on the step that reaches label D", () => {
     const namur = { ...GENT_1960, zip_code: '5000', heating_type: 'FUEL_OIL' as const };
-    const after = planTrajectory(namur, { year: YEAR, deedDate: '2026-08-01' });
+    const after = planTrajectory(namur, { year: YEAR, household: { purchase_date: '2028-03-01' } });
     expect(after.region).toBe('WALLONIA');
     const marks = after.steps.flatMap((s) => s.milestones.map((m) => ({ ...m, order: s.order, label_after: s.epc_label_after })));
-    const obligation = marks.find((m) => m.rule_id === 'WAL_RENOVATION_OBLIGATION_2026');
-    expect(obligation).toMatchObject({ kind: 'OBLIGATION', label: 'D' });
+    const obligation = marks.find((m) => m.kind === 'OBLIGATION');
+    expect(obligation).toMatchObject({ label: 'D', binds: 'BUYER', deadline: '2033-03-01' });
+    expect(obligation!.applies_because).toContain('2028-03-01');
     const labels = labelsOf('EPC_WALLONIA');
     expect(labels.indexOf(obligation!.label_after)).toBeLessThanOrEqual(labels.indexOf('D'));
     expect(marks.filter((m) => m.kind === 'RENTAL_NORM').length).toBeGreaterThan(0);
-    // A deed before July 2026 brings no obligation; the rental norm stays.
-    const before = planTrajectory(namur, { year: YEAR, deedDate: '2026-03-01' });
+    // A deed in 2026 brings no obligation (the July 2026 date was postponed); the rental norm stays unless the owner lives there.
+    const before = planTrajectory(namur, { year: YEAR, household: { purchase_date: '2026-08-01' } });
     expect(before.steps.flatMap((s) => s.milestones).some((m) => m.kind === 'OBLIGATION')).toBe(false);
     expect(before.steps.flatMap((s) => s.milestones).some((m) => m.kind === 'RENTAL_NORM')).toBe(true);
+    const owner = planTrajectory(namur, { year: YEAR, household: { purchase_date: '2026-08-01', occupancy: 'OWNER_OCCUPIED' } });
+    expect([...owner.steps.flatMap((s) => s.milestones), ...owner.milestones_missed].some((m) => m.kind === 'RENTAL_NORM')).toBe(false);
     // Leaving fuel oil: the tank goes right after the heat pump, in the heat generator's phase.
     const tank = after.steps.find((s) => s.element === 'OIL_TANK')!;
     expect(after.steps[tank.order - 2]!.phase).toBe('HEAT_GENERATOR');

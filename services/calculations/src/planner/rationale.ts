@@ -32,6 +32,13 @@ export interface RationaleFacts {
   designLoadKw: { today: number; insulated: number } | null;
   /** A measure joined to the step as its supporting work (ventilation with the step that makes the home airtight). */
   joined?: string | null;
+  /** Why this variant from the home's own facts (a named rule), over the variant's general reason. */
+  reason?: string | null;
+  permit?: string | null;
+  coOwnership?: { association: string; share: number | null } | null;
+  /** The year the step is planned for (a young boiler's end of life); null: now. */
+  plannedYear?: number | null;
+  grantStatus?: 'GRANTED' | 'NOT_ELIGIBLE' | 'NOT_YET_SOURCED';
 }
 
 const WHAT_IT_DOES: Record<PlanElement, string> = {
@@ -71,7 +78,7 @@ export function rationaleOf(f: RationaleFacts): string {
       `${JOINED_REASON[f.joined] ?? 'A supporting measure is installed with this step.'} ${VARIANT_REASON[f.joined] ?? ''}`.trim(),
     );
   }
-  const variant = VARIANT_REASON[f.type];
+  const variant = f.reason ?? VARIANT_REASON[f.type];
   if (variant) parts.push(variant);
   else if (f.cheaperThanOthers) parts.push(`${f.title} is the cheapest way after grants to bring this element to today's standard.`);
   parts.push(
@@ -87,6 +94,16 @@ export function rationaleOf(f: RationaleFacts): string {
     `It costs about ${euros(f.cost)} including VAT${f.subsidy > 0 ? `, of which grants${f.grantScheme ? ` (${f.grantScheme})` : ''} pay about ${euros(f.subsidy)}` : ''}, at ${f.priceYear} prices.`,
   );
   if (f.subsidy > 0 && f.incomeCategory === null) parts.push('The grant assumes the middle income category.');
+  if (f.grantStatus === 'NOT_YET_SOURCED') parts.push("The region's grant for this measure is not yet sourced: no amount is counted.");
+  if (f.permit) parts.push(`The works need ${f.permit}.`);
+  if (f.coOwnership)
+    parts.push(
+      `Rule CO_OWNERSHIP: this is a decision of ${f.coOwnership.association}, voted at its general meeting, not of the flat's owner alone${f.coOwnership.share ? `; the flat pays its share (${Math.round(f.coOwnership.share * 1000)}/1000) of the building's bill` : ''}.`,
+    );
+  if (f.plannedYear)
+    parts.push(
+      `Rule BOILER_END_OF_LIFE: planned for ${f.plannedYear}, when the young boiler reaches the end of its life; replacing it now would not lower the energy bill.`,
+    );
   // The label named is the one computed after the step; the rule's own label and wording are in the step's milestones.
   for (const m of f.milestones) {
     const what =

@@ -144,7 +144,11 @@ export async function computeTrajectory(inputs: TrajectoryInputs): Promise<Compu
 
   const planWith = async (p: PropertyDescription): Promise<TrajectoryPlan | Computed> => {
     try {
-      return await planner.plan(p, { year: inputs.year, sources: filled.sources as never });
+      return await planner.plan(p, {
+        year: inputs.year,
+        sources: filled.sources as never,
+        ...(request.household ? { household: request.household } : {}),
+      });
     } catch (err) {
       // The model refuses what it cannot describe: an answer about this job, not a crash to retry.
       // A planner thread that died is not an answer: the job is tried again after its lease.

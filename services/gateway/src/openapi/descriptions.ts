@@ -72,6 +72,16 @@ export const COMPONENT_DESCRIPTIONS: Record<string, string> = {
   EstateStaircaseType: 'The shape of a staircase.',
   EstateStatus: 'Where the estate stands on the market.',
   EstateType: 'The kind of home.',
+  CoOwnershipDecision: "Extension: a flat's step that is a decision of the co-owners' association (VME/ACP, VvE), with the flat's share.",
+  GrantConditions:
+    "Extension: a step's grant schemes and conditions beside its amount; NOT_YET_SOURCED where the region's grant is unknown.",
+  StepSpecification:
+    'Extension: what a step builds: target U or R value, insulation thickness and material, glazing U and frame, SCOP and power.',
+  FacadeMaterial: "Extension: what the outer walls' outside face is made of (natural stone is insulated from inside or not at all).",
+  FloorPosition: 'Extension: where a flat sits in its building (ground floor, between flats, under the roof).',
+  HeritageStatus: 'Extension: heritage protection of the facade or building (protected facade, protected townscape, listed).',
+  Household: 'Extension: who lives in the home and on what terms (occupants, taxable income, occupancy, purchase date).',
+  Occupancy: 'Extension: whether the owner lives in the home or lets it.',
   FailedJobMetadata: "A FAILED job's `metadata`: why it failed.",
   FinishedTrajectoryJobMetadata:
     "A FINISHED trajectory job's `metadata`: the ordered steps with their costs, grants and EPC after each, the totals, the confidence, and the renovation made of the steps. See docs/job-metadata.md.",
