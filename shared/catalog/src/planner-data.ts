@@ -90,6 +90,7 @@ const PlannerData = z.strictObject({
   }),
   calibration_conflict: z.strictObject({ ...sourced, min_share_of_described_score: z.number().positive().max(1) }),
   inputs_needed: z.strictObject({ ...sourced, fields: z.array(z.string()).min(1) }),
+  measure_life: z.strictObject({ ...sourced, years: z.partialRecord(PlanElement, z.number().positive()) }),
   dated_rules: z.strictObject({ ...sourced, max_age_days: z.number().int().positive() }),
   heritage: z.strictObject({
     ...sourced,

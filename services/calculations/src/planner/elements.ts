@@ -34,6 +34,8 @@ export type ElementDecision =
       permit?: string;
       /** Why this variant, where the home's own facts decide it (overrides the variant's general reason). */
       reason?: string;
+      /** A top-up of a LIGHT or partly filled insulation: planned only when it repays itself within the measure's life. */
+      topUp?: string;
     }
   | { omit: Omit<PlanOmission, 'element'> | null };
 
@@ -124,7 +126,17 @@ const walls: ElementRule = {
   phase: 'WALLS_AND_WINDOWS',
   decide({ view, region }) {
     if (insulated(view.outer_wall_insulation_type)) return good('walls: already insulated.');
-    if (view.has_cavity_wall_insulation === true) return good('walls: the cavity is already filled.');
+    if (view.has_cavity_wall_insulation === true) {
+      // TOP_UP_LIGHT_INSULATION: a partly filled cavity (LIGHT) is below the standard; a layer goes on top of it where it pays.
+      if (view.outer_wall_insulation_type !== 'LIGHT') return good('walls: the cavity is already filled.');
+      const inside = facadeProtected(view) || stoneFacade(view) || region === 'BRUSSELS';
+      return {
+        variants: [inside ? 'INTERIOR_WALL_INSULATION' : 'EXTERIOR_WALL_INSULATION'],
+        topUp: 'walls: the partly filled cavity (LIGHT)',
+        reason: `Rule TOP_UP_LIGHT_INSULATION: the cavity is only partly filled (LIGHT), below today's standard, so the wall gets an insulation layer ${inside ? 'inside' : 'outside'} on top of the fill.`,
+        ...(facadeProtected(view) ? { permit: permitFor(region) } : {}),
+      };
+    }
     // An empty cavity of 5 cm or more is filled: a tenth of the cost of insulating the wall from outside.
     const fill = takes(['CAVITY_WALL_INSULATION'], view);
     if (fill.length) return { variants: fill };

@@ -299,6 +299,20 @@ export function planTrajectory(property: PropertyDescription, options: PlanOptio
           pending.splice(pending.indexOf(rule), 1);
           continue;
         }
+        // TOP_UP_LIGHT_INSULATION: a top-up only where its saving repays it within the measure's life; else the plan says so.
+        if (decision.topUp) {
+          const life = PLANNER_DATA.measure_life.years[rule.element] ?? 0;
+          const saving = current.energy_cost_eur_per_year - candidate.evaluation.energy_cost_eur_per_year;
+          if (saving * life < candidate.net) {
+            leftOut.push({
+              element: rule.element,
+              code: 'KEPT',
+              reason: `${decision.topUp} is kept: a top-up would cost about EUR ${Math.round(candidate.net)} after grants and save about EUR ${Math.round(saving)} a year, not repaid within its ${life}-year life.`,
+            });
+            pending.splice(pending.indexOf(rule), 1);
+            continue;
+          }
+        }
         candidates.push({ candidate, note: decision.note ? { element: rule.element, ...decision.note } : null });
       }
       if (candidates.length === 0) continue;
@@ -604,6 +618,8 @@ function assemble(
         coOwnership: co_ownership,
         plannedYear: planned_year,
         grantStatus: grant_conditions.status,
+        life: PLANNER_DATA.measure_life.years[c.element] ?? null,
+        netCost: round2(estimated_cost + estimated_vat_cost - subsidy_amount),
         grantScheme: [...new Set(all.filter((p) => p.subsidy_amount > 0 && p.scheme).map((p) => p.scheme!))].join(', ') || null,
       }),
       renovation_obligation: mark,

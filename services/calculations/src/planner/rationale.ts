@@ -39,6 +39,9 @@ export interface RationaleFacts {
   /** The year the step is planned for (a young boiler's end of life); null: now. */
   plannedYear?: number | null;
   grantStatus?: 'GRANTED' | 'NOT_ELIGIBLE' | 'NOT_YET_SOURCED';
+  /** The measure's life in years (the cost-effectiveness check), and the step's net cost after grants. */
+  life?: number | null;
+  netCost?: number;
 }
 
 const WHAT_IT_DOES: Record<PlanElement, string> = {
@@ -94,6 +97,11 @@ export function rationaleOf(f: RationaleFacts): string {
     `It costs about ${euros(f.cost)} including VAT${f.subsidy > 0 ? `, of which grants${f.grantScheme ? ` (${f.grantScheme})` : ''} pay about ${euros(f.subsidy)}` : ''}, at ${f.priceYear} prices.`,
   );
   if (f.subsidy > 0 && f.incomeCategory === null) parts.push('The grant assumes the middle income category.');
+  // COST_EFFECTIVENESS: a step whose saving does not repay it within its life is not sold as a saving.
+  if (f.life && f.netCost !== undefined && f.netCost > 0 && f.costSavingsPerYear * f.life < f.netCost)
+    parts.push(
+      `Rule COST_EFFECTIVENESS: its saving does not repay its net cost within the measure's ${f.life}-year life, so it is comfort, label or obligation work, not a saving.`,
+    );
   if (f.grantStatus === 'NOT_YET_SOURCED') parts.push("The region's grant for this measure is not yet sourced: no amount is counted.");
   if (f.permit) parts.push(`The works need ${f.permit}.`);
   if (f.coOwnership)

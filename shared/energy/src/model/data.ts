@@ -238,6 +238,8 @@ export const confidence = z
     expected_score_error: z.object({
       bands: z.array(z.object({ min: num, median_pct: num, within_one_label: num, extrapolated: z.boolean() })),
     }),
+    /** The items of which at least one must be given or measured for the score to pass `max_score` (model-default areas cap the grade). */
+    model_geometry_cap: z.object({ items: z.array(z.string()).min(1), max_score: num, note: z.string() }),
   })
   .parse(confidenceJson);
 

@@ -32,6 +32,12 @@ const FLOOR_FIELDS = [
 function findings(home: PropertyDescription, plan: TrajectoryPlan): string[] {
   const out: string[] = [];
   const steps = plan.steps;
+  // 9. A given score the described home cannot have stops for a check: no works, the reason said.
+  if (plan.stopped) {
+    if (plan.stopped.code !== 'CALIBRATION_CONFLICT' || plan.stopped.reason.length < 20) out.push('stopped without a reason');
+    if (steps.length > 0) out.push('stopped but still plans works');
+    return out;
+  }
   const types = steps.map((s) => s.renovation_component_type);
   const stepOf = (element: string) => steps.find((s) => s.element === element);
   const indexOf = (element: string) => steps.findIndex((s) => s.element === element);
@@ -179,6 +185,56 @@ function findings(home: PropertyDescription, plan: TrajectoryPlan): string[] {
   if (steps.filter((s) => ENVELOPE.has(s.element)).length >= 3 && perM2 < band.min_eur_per_m2)
     out.push(`cost ${Math.round(perM2)} EUR/m2 below ${band.min_eur_per_m2}`);
 
+  // 3. Heritage and stone: inside insulation, never outside; wooden frames on a protected facade; the permit named.
+  const protectedFacade = ['PROTECTED_FACADE', 'PROTECTED_TOWNSCAPE', 'LISTED'].includes(home.heritage_status ?? 'NONE');
+  if ((protectedFacade || home.facade_material === 'STONE') && types.includes('EXTERIOR_WALL_INSULATION'))
+    out.push('exterior insulation on a protected or stone facade');
+  if (protectedFacade && windows && !['WINDOW_REPLACEMENT_WOOD_HR', 'GLAZING_REPLACEMENT_HR'].includes(windows))
+    out.push(`${windows} on a protected facade`);
+  if (['PROTECTED_TOWNSCAPE', 'LISTED'].includes(home.heritage_status ?? 'NONE') && types.includes('INCLINED_ROOF_INSULATION_OUTSIDE'))
+    out.push('roof raised from outside in a protected townscape');
+  if (protectedFacade)
+    for (const s of steps.filter((x) => ['WALLS', 'WINDOWS'].includes(x.element)))
+      if (!s.permit) out.push(`step ${s.order} (${s.element}) on a protected facade names no permit`);
+  // 4. Co-ownership: a flat never gets another flat's roof or floor; the building's works are the association's.
+  if (!house && (home.floor_position === 'MIDDLE' || home.floor_position === 'GROUND') && stepOf('ROOF'))
+    out.push("a flat gets the building's roof");
+  if (!house && (home.floor_position === 'MIDDLE' || home.floor_position === 'TOP') && stepOf('FLOOR'))
+    out.push('an upper flat gets a ground floor');
+  if (!house)
+    for (const s of steps.filter((x) => ['ROOF', 'WALLS', 'FLOOR'].includes(x.element)))
+      if (!s.co_ownership) out.push(`step ${s.order} (${s.element}) of a flat not marked as the co-owners' decision`);
+  // 5. A young boiler is replaced at the end of its life, unless the bill falls by doing it now.
+  const youngBoiler =
+    ['CONDENSING_BOILER', 'NON_CONDENSING_BOILER'].includes(home.heating_device ?? '') &&
+    ['ZERO_TO_FIVE_YEARS_OLD', 'FIVE_TO_TEN_YEARS_OLD'].includes(home.installation_age ?? '');
+  const gen = stepOf('HEAT_GENERATOR');
+  if (youngBoiler && gen && gen.cost_savings_eur_per_year <= 0 && gen.planned_year === null)
+    out.push('a young boiler replaced now although the bill does not fall');
+  // 1. A partly filled cavity (LIGHT) is below the standard: a top-up step or a stated reason, never "already good".
+  if (
+    home.has_cavity_wall_insulation === true &&
+    home.outer_wall_insulation_type === 'LIGHT' &&
+    plan.left_out.some((o) => o.element === 'WALLS' && o.code === 'ALREADY_GOOD')
+  )
+    out.push('a partly filled cavity called already good');
+  // 7. Each step says what to build and what its grant asks; an unknown grant is said to be unknown.
+  for (const s of steps) {
+    if (!s.specification.summary) out.push(`step ${s.order} has no specification`);
+    if (ENVELOPE.has(s.element) && s.element !== 'WINDOWS' && s.specification.target_r_value === null)
+      out.push(`step ${s.order} (${s.element}) has no target R value`);
+    if (s.element === 'WINDOWS' && s.specification.glazing_u_value === null) out.push(`step ${s.order} has no glazing U`);
+    if (s.subsidy_amount > 0 && s.grant_conditions.status !== 'GRANTED') out.push(`step ${s.order}: a grant without its conditions`);
+    if (s.grant_conditions.status === 'NOT_YET_SOURCED' && !/not yet sourced/i.test(s.rationale))
+      out.push(`step ${s.order}: an unsourced grant shown as 0 without a word`);
+  }
+  // 8. Dated rules: each milestone says why it applies and, for an obligation, by when.
+  for (const m of [...steps.flatMap((s) => s.milestones), ...plan.milestones_missed]) {
+    if (!m.applies_because) out.push(`milestone ${m.rule_id} without its trigger`);
+    if (m.kind === 'OBLIGATION' && !m.deadline) out.push(`obligation ${m.rule_id} without a deadline`);
+  }
+  if (plan.quality_label === 'D' && plan.inputs_needed.length === 0) out.push('a quality D plan that names no inputs it needs');
+
   // 8. Honest words: each step names its element's reason and the label after it.
   for (const s of steps)
     if (!s.rationale.includes(`label ${s.epc_label_after} after this step`)) out.push(`step ${s.order} does not state its label`);
@@ -198,6 +254,24 @@ describe('the advisor suite: plans an accredited energy advisor would sign', () 
       expect(findings(c.property, plan)).toEqual([]);
     });
   }
+
+  it('a score that contradicts the description stops with CALIBRATION_CONFLICT; the protected house, the stone farmhouse and the middle-floor flat get their variants', () => {
+    const plan = (id: string) => planTrajectory(cases.find((c) => c.id === id)!.property, { year: YEAR });
+    expect(plan('FL_1930_SCORE_CONTRADICTS').stopped?.code).toBe('CALIBRATION_CONFLICT');
+    expect(plan('FL_1900_PROTECTED_TOWNHOUSE').steps.find((s) => s.element === 'WALLS')?.renovation_component_type).toBe(
+      'INTERIOR_WALL_INSULATION',
+    );
+    expect(plan('WAL_1890_STONE_FARMHOUSE').steps.find((s) => s.element === 'WALLS')?.renovation_component_type).toBe(
+      'INTERIOR_WALL_INSULATION',
+    );
+    const flat = plan('FL_1972_MIDDLE_FLOOR_FLAT');
+    expect(flat.steps.some((s) => s.element === 'ROOF' || s.element === 'FLOOR')).toBe(false);
+    expect(flat.steps.find((s) => s.element === 'WALLS')?.co_ownership).toMatchObject({ decided_by: 'CO_OWNERS', share: 0.085 });
+    // The same checks catch a protected house planned as an ordinary one.
+    const house = cases.find((c) => c.id === 'FL_1900_PROTECTED_TOWNHOUSE')!.property;
+    const ordinary = planTrajectory({ ...house, heritage_status: 'NONE' }, { year: YEAR });
+    expect(findings(house, ordinary)).toEqual(expect.arrayContaining(['exterior insulation on a protected or stone facade']));
+  });
 
   it('the checks catch the plans of the issue (a label bought with equipment, a pellet boiler, an outside-insulated cavity)', () => {
     const home = cases.find((c) => c.id === 'FL_1930_TERRACED')!.property;
