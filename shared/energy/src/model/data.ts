@@ -197,7 +197,16 @@ export const factors = z
   .object({
     primary_energy: byCountry(carrierTable),
     co2_kg_per_kwh: byCountry(carrierTable),
-    prices_eur_per_kwh: z.object({ BE: carrierTable, NL: carrierTable, pv_value_share: num }),
+    prices_eur_per_kwh: z.object({
+      BE: carrierTable,
+      NL: carrierTable,
+      pv: z.object({
+        self_consumption_share: z.object({ BE: num, NL: num }),
+        feed_in_eur_per_kwh: z.object({ BE: num, NL: num }),
+        note: z.string(),
+      }),
+      night_tariff: z.object({ ELECTRICITY: z.object({ BE: num, NL: num }), note: z.string() }),
+    }),
     expected_use: z.object({ factor_by_heat_need: z.array(z.tuple([num, num])).min(2) }),
   })
   .parse(factorsJson);
