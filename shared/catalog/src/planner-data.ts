@@ -57,7 +57,16 @@ const PlannerData = z.strictObject({
     ventilation_good_enough: z.array(VentilationType).min(1),
     heat_pump_kept_ages: z.array(InstallationAge),
   }),
-  emitters: z.strictObject({ ...sourced, radiators_built_before: z.number().int() }),
+  emitters: z.strictObject({
+    ...sourced,
+    radiators_built_before: z.number().int(),
+    radiator_check: z.strictObject({
+      exponent: z.number().positive(),
+      design_mean_water_c: z.number(),
+      heat_pump_mean_water_c: z.number(),
+      room_c: z.number(),
+    }),
+  }),
   pv_sizing: z.strictObject({
     ...sourced,
     household_kwh_per_year: z.strictObject({ BE: z.number().positive(), NL: z.number().positive() }),

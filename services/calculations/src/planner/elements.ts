@@ -1,5 +1,5 @@
 import { PLANNER_DATA, appliesTo, getNode, stateOrderBlocks } from '@renopath/catalog';
-import type { Evaluation } from '@renopath/energy';
+import type { Evaluation, VariantScore } from '@renopath/energy';
 import type { PlanElement, PlanOmission, PlanPhase, PropertyDescription, Region } from '@renopath/contracts';
 
 /**
@@ -20,6 +20,8 @@ export interface ElementContext {
   base: Evaluation;
   /** Types planned so far. */
   planned: readonly string[];
+  /** The home as planned so far, scored (its design heat load for the radiator check). */
+  current?: VariantScore;
 }
 
 /** What the planner does with an element: a step with one of these variants (each adequate), or nothing, and why. */
@@ -315,7 +317,7 @@ const emitters: ElementRule = {
   element: 'HEAT_EMITTERS',
   phase: 'HEAT_GENERATOR',
   follows: 'HEAT_GENERATOR',
-  decide({ view, original, planned }) {
+  decide({ view, original, planned, base, current }) {
     const newPump = planned.some((t) => ['HEAT_PUMP_AIR_WATER', 'HEAT_PUMP_GEOTHERMAL', 'HEAT_PUMP_HYBRID'].includes(t));
     if (!newPump || !view.heating_device || !WATER_HEAT_PUMPS.has(view.heating_device)) return { omit: null };
     // Not described: a home heated by a boiler has radiators.
@@ -323,7 +325,18 @@ const emitters: ElementRule = {
     if (emitters !== 'RADIATORS') return good('heat emitters: the existing ones suit a heat pump.');
     if ((original.year_built ?? 0) >= PLANNER_DATA.emitters.radiators_built_before)
       return good('heat emitters: radiators of a home this recent suit a heat pump once it is insulated.');
-    return { variants: ['LOW_TEMPERATURE_RADIATORS_WHOLE_HOME'] };
+    // RADIATOR_CHECK (EN 442): old radiators at a heat pump's lower water temperature still give a share of their output.
+    const { exponent, design_mean_water_c, heat_pump_mean_water_c, room_c } = PLANNER_DATA.emitters.radiator_check;
+    const share = ((heat_pump_mean_water_c - room_c) / (design_mean_water_c - room_c)) ** exponent;
+    if (current && current.design_heat_load_kw <= share * base.design_heat_load_kw) {
+      return good(
+        `heat emitters: radiator check (EN 442): insulated, the home needs ${current.design_heat_load_kw.toFixed(1)} kW on the design day against ${base.design_heat_load_kw.toFixed(1)} kW today, within the ${Math.round(share * 100)}% the existing radiators still give at ${heat_pump_mean_water_c} C: they stay, after a check and hydraulic balancing.`,
+      );
+    }
+    return {
+      variants: ['LOW_TEMPERATURE_RADIATORS_WHOLE_HOME'],
+      reason: `Rule RADIATOR_CHECK (EN 442): at a heat pump's ${heat_pump_mean_water_c} C the existing radiators give about ${Math.round(share * 100)}% of their rated output, less than the insulated home needs on the design day, so low-temperature radiators replace those that fall short.`,
+    };
   },
 };
 

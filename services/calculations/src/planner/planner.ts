@@ -280,7 +280,7 @@ export function planTrajectory(property: PropertyDescription, options: PlanOptio
       const ready = pending.filter((r) => !r.follows || !pending.some((p) => p.element === r.follows));
       const view = viewOf(state, current.assumed);
       const planned = chosen.map((c) => c.type);
-      const ctx: ElementContext = { view, original, stated: state, region, base, planned };
+      const ctx: ElementContext = { view, original, stated: state, region, base, planned, current };
       const candidates: { candidate: Candidate; note: PlanOmission | null }[] = [];
       for (const rule of ready) {
         const decision = rule.decide(ctx);
@@ -559,7 +559,7 @@ function assemble(
         subsidy_amount > 0 || hasRules
           ? [...new Set(all.flatMap((p) => p.conditions))]
           : [
-              `No ${base.region.toLowerCase()} grant for this measure is sourced in the catalogue yet: the 0 shown means unknown, not none.`,
+              `No ${base.region.charAt(0)}${base.region.slice(1).toLowerCase()} grant for this measure is sourced in the catalogue yet: the 0 shown means unknown, not none.`,
             ],
     };
     const isPump = c.element === 'HEAT_GENERATOR' && c.type.startsWith('HEAT_PUMP');

@@ -358,6 +358,7 @@ export type VariantScore = Pick<
   | 'primary_energy_kwh_per_year'
   | 'co2_kg_per_year'
   | 'energy_cost_eur_per_year'
+  | 'design_heat_load_kw'
 >;
 
 export interface VariantScorer {
@@ -406,5 +407,6 @@ function scoreWith(
     primary_energy_kwh_per_year: w.primaryGross - w.pvPrimaryCredit,
     co2_kg_per_year: w.co2,
     energy_cost_eur_per_year: cost,
+    design_heat_load_kw: v.designLoadKw,
   };
 }

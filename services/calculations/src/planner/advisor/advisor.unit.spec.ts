@@ -86,7 +86,9 @@ function findings(home: PropertyDescription, plan: TrajectoryPlan): string[] {
   const radiators =
     home.heat_emitter_type === 'RADIATORS' ||
     (home.heat_emitter_type === undefined && ['GAS', 'FUEL_OIL', 'PROPANE'].includes(home.heating_type ?? ''));
-  if (waterPump && radiators && home.year_built < PLANNER_DATA.emitters.radiators_built_before && !stepOf('HEAT_EMITTERS'))
+  // Old radiators stay only after the radiator check (EN 442) found them enough for the insulated home.
+  const checked = plan.left_out.some((o) => o.element === 'HEAT_EMITTERS' && o.reason.includes('radiator check'));
+  if (waterPump && radiators && home.year_built < PLANNER_DATA.emitters.radiators_built_before && !stepOf('HEAT_EMITTERS') && !checked)
     out.push('heat pump on old high-temperature radiators');
   const works = steps.flatMap((s) => s.supporting_works.map((w) => w.renovation_component_type));
   if (
