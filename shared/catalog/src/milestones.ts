@@ -21,9 +21,20 @@ export interface Milestone extends PlanMilestone {
 export interface MilestoneContext {
   /** The deed date came from the household (false: a purchase on `deedDate` is assumed). */
   deedGiven?: boolean;
-  /** OWNER_OCCUPIED: no landlord's norm applies; RENTED: they do; unset: they are shown as applying if the home is let. */
+  /** OWNER_OCCUPIED: no landlord's norm applies; RENTED: they do; unset: see `ifLet`. */
   occupancy?: Occupancy;
+  /**
+   * With occupancy unset, list the landlords' norms as applying only if the home is let (true: the
+   * planner, which says so in `applies_because` and never counts them as missed), or leave them out
+   * (false, the default: a reader that cannot say "if let" must not show a landlord's norm as the
+   * owner's deadline).
+   */
+  ifLet?: boolean;
 }
+
+/** A landlord's norm listed because the home might be let, not because it is (occupancy not given). */
+export const appliesIfLet = (m: Pick<PlanMilestone, 'binds'>, context: MilestoneContext): boolean =>
+  m.binds === 'LANDLORD' && context.occupancy !== 'RENTED';
 
 const addYears = (date: string, years: number) => `${Number(date.slice(0, 4)) + years}${date.slice(4)}`;
 
@@ -73,7 +84,7 @@ export function milestonesFor(
   for (const rule of PLANNER_DATA.milestones) {
     if (rule.region !== region || !rule.applies_to_labels.includes(label)) continue;
     if (rule.binds === 'BUYER' && rule !== buyerRule) continue;
-    if (rule.binds === 'LANDLORD' && context.occupancy === 'OWNER_OCCUPIED') continue;
+    if (rule.binds === 'LANDLORD' && context.occupancy !== 'RENTED' && (context.occupancy === 'OWNER_OCCUPIED' || !context.ifLet)) continue;
     const within = rule.within_years ?? null;
     const deadline =
       rule.trigger === 'DEED_DATE' && within !== null
@@ -87,7 +98,7 @@ export function milestonesFor(
         : rule.binds === 'LANDLORD'
           ? context.occupancy === 'RENTED'
             ? `the home is let with label ${label}`
-            : `if the home is let (the household's occupancy was not given): label ${label}`
+            : `applies if the home is let (the household's occupancy was not given): label ${label}`
           : `every home in the region with label ${label}`;
     out.push({
       kind: rule.kind,

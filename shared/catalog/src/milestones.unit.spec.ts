@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { milestonesFor } from './milestones.ts';
+import { appliesIfLet, milestonesFor } from './milestones.ts';
 import { PLANNER_DATA } from './planner-data.ts';
 
 /**
@@ -55,6 +55,15 @@ describe('dated rules', () => {
     expect(rented.find((m) => m.kind === 'RENTAL_NORM')).toMatchObject({ label: 'D', deadline: '2029-01-01', binds: 'LANDLORD' });
     const owner = milestonesFor('NETHERLANDS', 'F', labels, '2026-07-01', { occupancy: 'OWNER_OCCUPIED' });
     expect(owner.some((m) => m.kind === 'RENTAL_NORM')).toBe(false);
+  });
+
+  it('Netherlands: with occupancy not given, the rental norm is at most listed as applying if the home is let', () => {
+    const labels = labelsOf('ENERGY_LABEL_NL');
+    expect(milestonesFor('NETHERLANDS', 'F', labels, '2026-07-01').some((m) => m.binds === 'LANDLORD')).toBe(false);
+    const ifLet = milestonesFor('NETHERLANDS', 'F', labels, '2026-07-01', { ifLet: true }).find((m) => m.binds === 'LANDLORD');
+    expect(ifLet?.applies_because).toMatch(/if the home is let/);
+    expect(appliesIfLet(ifLet!, {})).toBe(true);
+    expect(appliesIfLet(ifLet!, { occupancy: 'RENTED' })).toBe(false);
   });
 
   it('Flanders: the deadline is five years after the deed, and the rule is the deed year’s (D from 2023, C from 2028)', () => {

@@ -7,6 +7,7 @@ import {
   heatPumpBand,
   leafOfType,
   meetsMilestone,
+  appliesIfLet,
   milestonesFor,
   priceItem,
   quantityFor,
@@ -464,10 +465,18 @@ function assemble(
 
   const givenDeed = options.deedDate ?? options.household?.purchase_date;
   const deedDate = givenDeed ?? `${options.year}-07-01`;
-  const open: PlanMilestone[] = milestonesFor(base.region, base.epc_label, labelsOf(base.energy_efficiency_type), deedDate, {
+  const milestoneContext = {
     deedGiven: givenDeed !== undefined,
+    ifLet: true,
     ...(options.household?.occupancy ? { occupancy: options.household.occupancy } : {}),
-  }).map(({ kind, rule_id, label, description, source, deadline, applies_because, binds, checked_on }) => ({
+  };
+  const open: PlanMilestone[] = milestonesFor(
+    base.region,
+    base.epc_label,
+    labelsOf(base.energy_efficiency_type),
+    deedDate,
+    milestoneContext,
+  ).map(({ kind, rule_id, label, description, source, deadline, applies_because, binds, checked_on }) => ({
     kind,
     rule_id,
     label,
@@ -648,7 +657,9 @@ function assemble(
   ];
   if (valued.derived_error) assumptions.push(`Supporting works are not included: ${valued.derived_error}.`);
   for (const c of chosen) if (c.assumption) assumptions.push(c.assumption);
-  for (const m of open) {
+  // A landlord's norm listed only because the home might be let is marked where a step reaches it, never missed.
+  const missed = open.filter((m) => !appliesIfLet(m, milestoneContext));
+  for (const m of missed) {
     assumptions.push(`The plan does not reach label ${m.label}: ${m.description}`);
   }
   // What the figures do not size yet, said where it matters.
@@ -703,7 +714,7 @@ function assemble(
     assumptions,
     price_year: options.year,
     left_out: leftOut,
-    milestones_missed: open,
+    milestones_missed: missed,
     stopped: ctx.stopped,
     inputs_needed: inputsNeeded(base),
   };
