@@ -71,6 +71,11 @@ function applyRule(rule: GrantRule, node: string, ctx: GrantContext): { amount: 
 /** The rules by region and node: every price asks for its node's (a scan of all rules each time was most of a grant's cost). */
 const RULES_OF = indexRows(DATA.grants, (rule) => rule.nodes.map((type) => `${rule.region}|${type}`));
 
+/** Whether the catalogue holds any grant rule, of any year, for this measure in this region (false: the grant is not yet sourced). */
+export function grantRulesKnown(region: string, type: string): boolean {
+  return (RULES_OF.get(`${region}|${type}`) ?? []).length > 0;
+}
+
 /** The grants for one priced item: every rule of the region in force for the node, summed, never above the cost. */
 export function grantFor(node: CatalogueNode, ctx: GrantContext): GrantDecision {
   const type = node.renovation_component_type;

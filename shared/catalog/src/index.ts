@@ -49,5 +49,7 @@ export type { ProductRow } from './products.ts';
 export { effectsOfSet, leafOfType, priceSet, sumFigures, valueItemSet } from './item-set.ts';
 export type { MoneyFigures, SetEffects, SetItem, SetItemResult, SetPricing, ValuedSet } from './item-set.ts';
 export { PLANNER_DATA, regionalTarget, renovationObligationRule, stateOrderBlocks } from './planner-data.ts';
-export { meetsMilestone, milestonesFor, type Milestone } from './milestones.ts';
+export { appliesIfLet, meetsMilestone, milestonesFor, type Milestone } from './milestones.ts';
 export type { PlannerData, PlannerMilestoneRule, RegionalTarget, RenovationObligationRule } from './planner-data.ts';
+export { SPECIFICATIONS, heatPumpBand, specificationOf } from './specifications.ts';
+export { grantRulesKnown } from './grants.ts';

@@ -1,11 +1,35 @@
 import { z } from 'zod';
-import { GlazingType, InstallationAge, InsulationLevel, Region, VentilationType, type PropertyDescription } from '@renopath/contracts';
+import {
+  FacadeMaterial,
+  GlazingType,
+  HeritageStatus,
+  InstallationAge,
+  InsulationLevel,
+  PlanElement,
+  Region,
+  VentilationType,
+  type PropertyDescription,
+} from '@renopath/contracts';
 import plannerJson from '../data/planner.json' with { type: 'json' };
 import { DATA } from './data.ts';
 import { evaluate } from './predicates.ts';
 
 /** The trajectory planner's figures (data/planner.json), validated at import like every catalogue file. */
 const sourced = { id: z.string().regex(/^[A-Z0-9_]+$/), year: z.number().int(), source: z.string().min(5), note: z.string().min(3) };
+
+const isoDate = () => z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+/**
+ * Who a dated rule binds and what starts its clock (docs/domain.md "The planner", 8): a buyer from the
+ * deed, a landlord from a letting, every owner (or the co-owners) by a fixed date; and when the rule was
+ * last checked against its source.
+ */
+const dated = {
+  binds: z.enum(['BUYER', 'OWNER', 'LANDLORD', 'CO_OWNERS']),
+  trigger: z.enum(['DEED_DATE', 'LETTING_DATE', 'FIXED_DATE']),
+  /** FIXED_DATE: the date the label must be reached by. */
+  deadline: isoDate().optional(),
+  checked_on: isoDate(),
+};
 
 const PlannerData = z.strictObject({
   description: z.string(),
@@ -17,6 +41,7 @@ const PlannerData = z.strictObject({
       .array(
         z.strictObject({
           ...sourced,
+          ...dated,
           deeds_from: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
           label: z.string(),
           applies_to_labels: z.array(z.string()).min(1),
@@ -32,7 +57,16 @@ const PlannerData = z.strictObject({
     ventilation_good_enough: z.array(VentilationType).min(1),
     heat_pump_kept_ages: z.array(InstallationAge),
   }),
-  emitters: z.strictObject({ ...sourced, radiators_built_before: z.number().int() }),
+  emitters: z.strictObject({
+    ...sourced,
+    radiators_built_before: z.number().int(),
+    radiator_check: z.strictObject({
+      exponent: z.number().positive(),
+      design_mean_water_c: z.number(),
+      heat_pump_mean_water_c: z.number(),
+      room_c: z.number(),
+    }),
+  }),
   pv_sizing: z.strictObject({
     ...sourced,
     household_kwh_per_year: z.strictObject({ BE: z.number().positive(), NL: z.number().positive() }),
@@ -46,6 +80,7 @@ const PlannerData = z.strictObject({
   milestones: z.array(
     z.strictObject({
       ...sourced,
+      ...dated,
       kind: z.enum(['OBLIGATION', 'RENTAL_NORM']),
       region: Region,
       /** OBLIGATION: deeds from this date; RENTAL_NORM: leases from this date. */
@@ -57,6 +92,27 @@ const PlannerData = z.strictObject({
       description: z.string(),
     }),
   ),
+  boiler_end_of_life: z.strictObject({
+    ...sourced,
+    life_years: z.number().positive(),
+    age_midpoints: z.partialRecord(InstallationAge, z.number().nonnegative()),
+  }),
+  calibration_conflict: z.strictObject({ ...sourced, min_share_of_described_score: z.number().positive().max(1) }),
+  inputs_needed: z.strictObject({ ...sourced, fields: z.array(z.string()).min(1) }),
+  measure_life: z.strictObject({ ...sourced, years: z.partialRecord(PlanElement, z.number().positive()) }),
+  dated_rules: z.strictObject({ ...sourced, max_age_days: z.number().int().positive() }),
+  heritage: z.strictObject({
+    ...sourced,
+    facade_protected_statuses: z.array(HeritageStatus).min(1),
+    roof_line_protected_statuses: z.array(HeritageStatus),
+    no_exterior_insulation_materials: z.array(FacadeMaterial),
+    permits: z.strictObject({ FLANDERS: z.string(), BRUSSELS: z.string(), WALLONIA: z.string(), NETHERLANDS: z.string() }),
+  }),
+  co_ownership: z.strictObject({
+    ...sourced,
+    elements: z.array(PlanElement).min(1),
+    association: z.strictObject({ BE: z.string(), NL: z.string() }),
+  }),
   selection: z.strictObject({
     ...sourced,
     tie_score_points: z.number().nonnegative(),

@@ -11,6 +11,19 @@ export const Region = z.enum(['FLANDERS', 'BRUSSELS', 'WALLONIA', 'NETHERLANDS']
 export const EnergyEfficiencyType = z.enum(['EPC_FLANDERS', 'EPC_BRUSSELS', 'EPC_WALLONIA', 'ENERGY_LABEL_NL']);
 export const EstateFormat = z.enum(['OPEN', 'SEMI_OPEN', 'CLOSED']);
 export const EstateType = z.enum(['HOUSE', 'VILLA', 'BUNGALOW', 'FARMHOUSE', 'APARTMENT', 'DUPLEX', 'PENTHOUSE', 'STUDIO', 'MIXED_USE']);
+/**
+ * Extension: the heritage protection of the home's street facade or of the building: a protected
+ * facade, a protected townscape (the street's appearance), or a listed building (a monument). Protected
+ * facades get interior insulation or none and wooden frames; the works need the permit the plan names.
+ */
+export const HeritageStatus = z.enum(['NONE', 'PROTECTED_FACADE', 'PROTECTED_TOWNSCAPE', 'LISTED']);
+export type HeritageStatus = z.infer<typeof HeritageStatus>;
+/** Extension: what the outer walls' outside face is made of (natural stone is never insulated from outside). */
+export const FacadeMaterial = z.enum(['BRICK', 'STONE', 'RENDER', 'CONCRETE', 'TIMBER', 'OTHER']);
+export type FacadeMaterial = z.infer<typeof FacadeMaterial>;
+/** Extension: where a flat sits in its building: on the ground floor, between two flats, or under the roof. */
+export const FloorPosition = z.enum(['GROUND', 'MIDDLE', 'TOP']);
+export type FloorPosition = z.infer<typeof FloorPosition>;
 export const InsulationLevel = z.enum(['NONE', 'LIGHT', 'MODERATE', 'STRONG']);
 /** The trajectory request's `roof_type`: the home's roofs together (MIXED: inclined and flat parts). */
 export const RoofType = z.enum(['INCLINED', 'FLAT', 'MIXED']);

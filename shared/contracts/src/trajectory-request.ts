@@ -11,11 +11,14 @@ import {
   EcoFacility,
   EstateFormat,
   EstateType,
+  FacadeMaterial,
   FloorAboveBasementInsulation,
+  FloorPosition,
   GlazingType,
   HeatEmitterType,
   HeatingDevice,
   HeatingType,
+  HeritageStatus,
   InstallationAge,
   InsulationLevel,
   RoofType,
@@ -111,6 +114,17 @@ export const PropertyFields = {
   heat_emitter_type: HeatEmitterType.optional(),
   /** Extension: the estate's eco facilities (the interface's estate `energy_context.eco_facilities`). */
   eco_facilities: z.array(EcoFacility).max(EcoFacility.options.length).optional(),
+  /** Extension: heritage protection of the facade or building (interior insulation, wooden frames, a permit). */
+  heritage_status: HeritageStatus.optional(),
+  /** Extension: the outer walls' outside face (natural stone is insulated from inside or not at all). */
+  facade_material: FacadeMaterial.optional(),
+  /** Extension, flats: where the flat sits in its building (a middle floor has neither roof nor ground floor of its own). */
+  floor_position: FloorPosition.optional(),
+  /**
+   * Extension, flats: the flat's share of the co-ownership (VME in Belgium, VvE in the Netherlands) as a
+   * fraction (0.085 for 85/1000): the association's works on roof, facades and common parts are billed by it.
+   */
+  co_ownership_share: z.number().gt(0).max(1).optional(),
 } as const;
 
 /** The property description alone: what the energy model reads. */

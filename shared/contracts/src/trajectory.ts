@@ -20,6 +20,14 @@ export const TrajectorySupportingWork = z.object({
   estimated_cost: money(),
   estimated_vat_cost: money(),
   subsidy_amount: money(),
+  /**
+   * Extension: a measure of its own joined to the step as its supporting work, and a renovation item of
+   * its own (ventilation with the step that makes the envelope airtight, so no step raises the score).
+   */
+  joined: z.boolean().optional().meta({
+    description:
+      'Extension: true for a measure joined to the step as its supporting work and held as a renovation item of its own (ventilation with the step that makes the home airtight).',
+  }),
 });
 export type TrajectorySupportingWork = z.infer<typeof TrajectorySupportingWork>;
 
@@ -61,6 +69,19 @@ export const PlanMilestone = z.object({
   label: z.string(),
   description: z.string(),
   source: z.string(),
+  /** Extension: the date the label must be reached by (ISO date); null where the rule sets none. */
+  deadline: z.string().nullable().meta({
+    description:
+      "Extension: the date the label must be reached by (YYYY-MM-DD): a buyer's deed date plus the years the rule allows, a fixed date (Brussels 2033), or the target year's end.",
+  }),
+  /** Extension: why the rule applies to this home (the trigger: the deed, a letting, every home). */
+  applies_because: z.string().meta({
+    description: 'Extension: why the rule applies to this home: the purchase deed (given or assumed), a letting, or every home.',
+  }),
+  /** Extension: who the rule binds. */
+  binds: z.enum(['BUYER', 'OWNER', 'LANDLORD', 'CO_OWNERS']).meta({ description: 'Extension: who the rule binds.' }),
+  /** Extension: when the rule was last checked against its source (null: a target, not a legal rule). */
+  checked_on: z.string().nullable().meta({ description: 'Extension: the date the rule was last checked against its source.' }),
 });
 export type PlanMilestone = z.infer<typeof PlanMilestone>;
 
@@ -71,6 +92,50 @@ export const PlanOmission = z.object({
   reason: z.string(),
 });
 export type PlanOmission = z.infer<typeof PlanOmission>;
+
+/**
+ * Extension: what a step builds (docs/domain.md "The planner", 7): the performance the works must reach
+ * (U or R value, glazing U, a heat pump's SCOP and power), the insulation's thickness and material class,
+ * the frame. Null where it does not apply to the measure.
+ */
+export const StepSpecification = z.object({
+  /** In words, for the homeowner and the contractor's quote. */
+  summary: z.string(),
+  /** W/m2K of the element after the works. */
+  target_u_value: z.number().nullable(),
+  /** m2K/W of the added insulation. */
+  target_r_value: z.number().nullable(),
+  insulation_thickness_cm: z.number().nullable(),
+  material_class: z.string().nullable(),
+  /** W/m2K of the glass. */
+  glazing_u_value: z.number().nullable(),
+  frame: z.string().nullable(),
+  /** Seasonal coefficient of performance of a heat pump. */
+  scop: z.number().nullable(),
+  /** kW: a heat pump sized on the insulated home's design heat loss, or the panels' kWp. */
+  power_kw: z.number().nullable(),
+  source: z.string(),
+});
+export type StepSpecification = z.infer<typeof StepSpecification>;
+
+/**
+ * Extension: the grant beside its amount: whether the region's grant for this measure is known to the
+ * catalogue (NOT_YET_SOURCED: the amount 0 means "unknown", not "none"), the schemes and their conditions.
+ */
+export const GrantConditions = z.object({
+  status: z.enum(['GRANTED', 'NOT_ELIGIBLE', 'NOT_YET_SOURCED']),
+  schemes: z.array(z.string()),
+  conditions: z.array(z.string()),
+});
+export type GrantConditions = z.infer<typeof GrantConditions>;
+
+/** Extension: a step in a flat that is a decision of the co-owners' association, not of the flat's owner. */
+export const CoOwnershipDecision = z.object({
+  decided_by: z.literal('CO_OWNERS'),
+  association: z.string(),
+  /** The flat's share of the co-ownership (a fraction), when the request gave it. */
+  share: z.number().nullable(),
+});
 
 export const TrajectoryStep = z.object({
   order: z.number().int().min(1),
@@ -117,6 +182,24 @@ export const TrajectoryStep = z.object({
   /** On a heat-pump step: the power sized from the (calibrated) heat loss at the region's design temperature (kW). */
   heat_pump_kw: z.number().optional().meta({
     description: "Extension: on a heat-pump step, the heat pump's power sized from the calibrated heat loss at the design temperature.",
+  }),
+  specification: StepSpecification.meta({
+    description: 'Extension: what the step builds: target U or R value, thickness and material class, glazing U and frame, SCOP and power.',
+  }),
+  grant_conditions: GrantConditions.meta({
+    description:
+      "Extension: the grant's schemes and conditions beside its amount; NOT_YET_SOURCED where the region's grant for the measure is unknown (its 0 is not a 'none').",
+  }),
+  /** Extension: the year the step is planned for: null now; a year for a young boiler replaced at the end of its life. */
+  planned_year: z.number().int().nullable().meta({
+    description:
+      'Extension: the year the step is planned for (null: now); a boiler under ten years old is replaced at the end of its life.',
+  }),
+  /** Extension: the permit the works need (a protected facade, townscape or listed building), null when none is known to be needed. */
+  permit: z.string().nullable().meta({ description: 'Extension: the permit the works need on a protected home, or null.' }),
+  co_ownership: CoOwnershipDecision.nullable().meta({
+    description:
+      "Extension: in a flat, a step on the building's roof, facades or common floors is a decision of the co-owners' association.",
   }),
 });
 export type TrajectoryStep = z.infer<typeof TrajectoryStep>;
@@ -180,6 +263,21 @@ export const TrajectoryPlan = z.object({
   calibration: MeteredCalibration.optional().meta({
     description:
       "Extension: the calibration on the household's metered use (method, heat-loss coefficient with its 80% interval, baseload, metered and modelled use). The EPC score stays the asset rating.",
+  }),
+  /**
+   * Extension: why the plan has no steps because it stopped for a check: CALIBRATION_CONFLICT, a given
+   * score the described home cannot have (an A on a bare house); null when the plan was made.
+   */
+  stopped: z
+    .object({ code: z.enum(['CALIBRATION_CONFLICT']), reason: z.string() })
+    .nullable()
+    .meta({
+      description:
+        'Extension: CALIBRATION_CONFLICT with its reason when a given score contradicts the described home, so no works are planned until it is checked; null otherwise.',
+    }),
+  /** Extension: the inputs that would make the plan trustworthy, most important first (always given on quality D). */
+  inputs_needed: z.array(z.string()).meta({
+    description: 'Extension: the inputs the plan needs before it can be trusted (quality D), most important first.',
   }),
 });
 export type TrajectoryPlan = z.infer<typeof TrajectoryPlan>;

@@ -10,7 +10,9 @@ import type { JobPlan } from '../trajectory/compute-trajectory.ts';
 
 /** The renovation a job creates: one per job, its id derived from the job's so a repeated effect makes the same one. */
 export const renovationIdOf = (job_id: string) => newId({ idempotency_key: estateKey(job_id, 'renovation') }, 'renovation');
-const itemIdOf = (job_id: string, order: number) => newId({ idempotency_key: estateKey(job_id, `step-${order}`) }, 'renovation-item');
+/** A step's own item keeps the key `step-N`; a measure joined to the step (ventilation) adds its type to it. */
+const itemIdOf = (job_id: string, order: number, joined?: string) =>
+  newId({ idempotency_key: estateKey(job_id, joined ? `step-${order}-${joined}` : `step-${order}`) }, 'renovation-item');
 
 export interface JobEffectsOptions {
   eventStore: EventStore;
@@ -96,10 +98,11 @@ export function startJobEffects(options: JobEffectsOptions): JobEffects {
     }
 
     const renovation_id = renovationIdOf(job_id);
-    const items = plan.renovation.items.map((item) => {
+    const items = plan.renovation.items.map((item, i, all) => {
       const roof = item.roof_kind ? roofs.find((r) => r.estate_roof_type === item.roof_kind) : null;
+      const joined = all.findIndex((x) => x.step === item.step) < i ? item.renovation_component_type : undefined;
       return {
-        item_id: itemIdOf(job_id, item.step),
+        item_id: itemIdOf(job_id, item.step, joined),
         renovation_component_type: item.renovation_component_type,
         placement: { scope: roof ? 'ROOF' : 'GENERAL', roof_id: roof?.id ?? null, floor_id: null, room_id: null, staircase_id: null },
         count: 1,

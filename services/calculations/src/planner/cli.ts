@@ -45,6 +45,7 @@ const income = flag('income');
 if (income) options.incomeCategory = IncomeCategory.parse(income);
 const deed = flag('deed');
 if (deed) options.deedDate = deed;
+if (parsed.data.household) options.household = parsed.data.household;
 
 const plan = planTrajectory(property, options);
 if (cli.values.json) {
@@ -77,6 +78,25 @@ if (plan.left_out.length) {
   for (const o of plan.left_out) out.push(`- ${o.element} (${o.code}): ${o.reason}`);
 }
 for (const m of plan.milestones_missed) out.push(`- not reached: ${m.kind} ${m.label} (${m.description})`);
+if (plan.stopped) out.push(`STOPPED (${plan.stopped.code}): ${plan.stopped.reason}`);
+if (plan.inputs_needed.length)
+  out.push(`Quality ${plan.quality_label} (confidence ${plan.confidence_score}); inputs needed: ${plan.inputs_needed.join(', ')}`);
+for (const m of plan.steps.flatMap((s) => s.milestones.map((x) => ({ ...x, order: s.order })))) {
+  out.push(`- milestone on step ${m.order}: ${m.kind} ${m.label} by ${m.deadline ?? 'no date'} (applies because ${m.applies_because})`);
+}
+out.push('');
+out.push('What each step builds, and its grant:');
+for (const s of plan.steps) {
+  out.push(`${s.order}. ${s.title}${s.planned_year ? ` (planned for ${s.planned_year})` : ''}: ${s.specification.summary}`);
+  const joined = s.supporting_works.filter((w) => w.joined).map((w) => w.title);
+  if (joined.length) out.push(`   with: ${joined.join(', ')}`);
+  out.push(
+    `   grant ${s.grant_conditions.status}${s.grant_conditions.schemes.length ? ` (${s.grant_conditions.schemes.join(', ')})` : ''}: ${s.grant_conditions.conditions.join(' ') || 'no conditions'}`,
+  );
+  if (s.permit) out.push(`   permit: ${s.permit}`);
+  if (s.co_ownership)
+    out.push(`   decided by: ${s.co_ownership.association}${s.co_ownership.share ? `, share ${s.co_ownership.share}` : ''}`);
+}
 out.push('');
 out.push('Why each step:');
 for (const s of plan.steps) out.push(`${s.order}. ${s.rationale}`);

@@ -1,5 +1,5 @@
 import { PLANNER_DATA, appliesTo, getNode, stateOrderBlocks } from '@renopath/catalog';
-import type { Evaluation } from '@renopath/energy';
+import type { Evaluation, VariantScore } from '@renopath/energy';
 import type { PlanElement, PlanOmission, PlanPhase, PropertyDescription, Region } from '@renopath/contracts';
 
 /**
@@ -20,6 +20,8 @@ export interface ElementContext {
   base: Evaluation;
   /** Types planned so far. */
   planned: readonly string[];
+  /** The home as planned so far, scored (its design heat load for the radiator check). */
+  current?: VariantScore;
 }
 
 /** What the planner does with an element: a step with one of these variants (each adequate), or nothing, and why. */
@@ -30,6 +32,12 @@ export type ElementDecision =
       note?: Omit<PlanOmission, 'element'>;
       /** Facts the variants rest on that the client did not give: set on the home with the step, and said in the plan's assumptions. */
       assume?: { facts: Partial<PropertyDescription>; assumption: string };
+      /** The permit the works need (a protected facade, townscape or listed building), named on the step. */
+      permit?: string;
+      /** Why this variant, where the home's own facts decide it (overrides the variant's general reason). */
+      reason?: string;
+      /** A top-up of a LIGHT or partly filled insulation: planned only when it repays itself within the measure's life. */
+      topUp?: string;
     }
   | { omit: Omit<PlanOmission, 'element'> | null };
 
@@ -45,11 +53,25 @@ const STANDARDS = PLANNER_DATA.standards;
 const insulated = (level: string | undefined | null): boolean =>
   level != null && (STANDARDS.insulation_good_enough as readonly string[]).includes(level);
 const APARTMENTS = new Set(['APARTMENT', 'DUPLEX', 'STUDIO', 'PENTHOUSE']);
-const isFlat = (v: Partial<PropertyDescription>) => v.estate_type !== undefined && APARTMENTS.has(v.estate_type);
+export const isFlat = (v: Partial<PropertyDescription>) => v.estate_type !== undefined && APARTMENTS.has(v.estate_type);
 const WATER_HEAT_PUMPS = new Set(['AIR_WATER_HEAT_PUMP', 'GEOTHERMAL_HEAT_PUMP', 'HYBRID_HEAT_PUMP']);
 const FULL_HEAT_PUMPS = new Set(['AIR_WATER_HEAT_PUMP', 'GEOTHERMAL_HEAT_PUMP', 'AIR_AIR_HEAT_PUMP']);
 const FOSSIL = new Set(['GAS', 'FUEL_OIL', 'PROPANE']);
 const BOILERS = new Set(['CONDENSING_BOILER', 'NON_CONDENSING_BOILER', 'PELLET_BOILER', 'HYBRID_HEAT_PUMP']);
+
+const HERITAGE = PLANNER_DATA.heritage;
+/** Rule HERITAGE_FACADE: a protected facade or townscape, or a listed building (the request's heritage status). */
+const facadeProtected = (v: Partial<PropertyDescription>) =>
+  v.heritage_status !== undefined && (HERITAGE.facade_protected_statuses as readonly string[]).includes(v.heritage_status);
+/** Rule HERITAGE_ROOF_LINE: a protected townscape or listed building keeps its roof line and what is seen from the street. */
+const roofLineProtected = (v: Partial<PropertyDescription>) =>
+  v.heritage_status !== undefined && (HERITAGE.roof_line_protected_statuses as readonly string[]).includes(v.heritage_status);
+/** Rule STONE_FACADE: natural stone is insulated from inside or not at all. */
+const stoneFacade = (v: Partial<PropertyDescription>) =>
+  v.facade_material !== undefined && (HERITAGE.no_exterior_insulation_materials as readonly string[]).includes(v.facade_material);
+const heritageWords = (v: Partial<PropertyDescription>) => (v.heritage_status ?? 'NONE').toLowerCase().replaceAll('_', ' ');
+/** The permit a protected home's works need in its region (planner.json `heritage.permits`). */
+export const permitFor = (region: Region) => HERITAGE.permits[region];
 
 /** The variants among `types` this home can physically take (the catalogue's `applies_if`). */
 const takes = (types: readonly string[], view: Partial<PropertyDescription>) => types.filter((t) => appliesTo(getNode(t), view));
@@ -61,7 +83,7 @@ const absent = (reason: string): ElementDecision => ({ omit: { code: 'NOT_IN_THI
 const roof: ElementRule = {
   element: 'ROOF',
   phase: 'ROOF',
-  decide({ view, base }) {
+  decide({ view, base, region }) {
     if (!base.geometry.exposed.roof)
       return absent(
         "roof: the home has no roof of its own (a flat under other homes, or its position is unknown): the roof is the building's, a decision of the co-owners.",
@@ -73,16 +95,28 @@ const roof: ElementRule = {
     if (inclinedBare) {
       // An attic nobody lives in: its floor is insulated (a fraction of the cost of the slopes).
       const attic = takes(['ATTIC_FLOOR_INSULATION'], view);
-      const variants = attic.length ? attic : takes(['INCLINED_ROOF_INSULATION_INSIDE', 'INCLINED_ROOF_INSULATION_OUTSIDE'], view);
+      // HERITAGE_ROOF_LINE: no insulation on top of the rafters (it raises the roof seen from the street).
+      const slopes = roofLineProtected(view)
+        ? ['INCLINED_ROOF_INSULATION_INSIDE']
+        : ['INCLINED_ROOF_INSULATION_INSIDE', 'INCLINED_ROOF_INSULATION_OUTSIDE'];
+      const variants = attic.length ? attic : takes(slopes, view);
+      const heritage =
+        roofLineProtected(view) && !attic.length
+          ? {
+              permit: permitFor(region),
+              reason: `Rule HERITAGE_ROOF_LINE: the roof is insulated from inside, between and under the rafters, so the roof line of this ${heritageWords(view)} home stays as it is.`,
+            }
+          : {};
       return flatBare
         ? {
             variants,
+            ...heritage,
             note: {
               code: 'NOT_PRICED',
               reason: 'roof: the flat part of a mixed roof is left for a second roof item (one roof insulation per plan).',
             },
           }
-        : { variants };
+        : { variants, ...heritage };
     }
     // A flat roof is insulated on top (warm roof), with its new waterproofing.
     return { variants: takes(['FLAT_ROOF_INSULATION'], view) };
@@ -94,10 +128,35 @@ const walls: ElementRule = {
   phase: 'WALLS_AND_WINDOWS',
   decide({ view, region }) {
     if (insulated(view.outer_wall_insulation_type)) return good('walls: already insulated.');
-    if (view.has_cavity_wall_insulation === true) return good('walls: the cavity is already filled.');
+    if (view.has_cavity_wall_insulation === true) {
+      // TOP_UP_LIGHT_INSULATION: a partly filled cavity (LIGHT) is below the standard; a layer goes on top of it where it pays.
+      if (view.outer_wall_insulation_type !== 'LIGHT') return good('walls: the cavity is already filled.');
+      const inside = facadeProtected(view) || stoneFacade(view) || region === 'BRUSSELS';
+      return {
+        variants: [inside ? 'INTERIOR_WALL_INSULATION' : 'EXTERIOR_WALL_INSULATION'],
+        topUp: 'walls: the partly filled cavity (LIGHT)',
+        reason: `Rule TOP_UP_LIGHT_INSULATION: the cavity is only partly filled (LIGHT), below today's standard, so the wall gets an insulation layer ${inside ? 'inside' : 'outside'} on top of the fill.`,
+        ...(facadeProtected(view) ? { permit: permitFor(region) } : {}),
+      };
+    }
     // An empty cavity of 5 cm or more is filled: a tenth of the cost of insulating the wall from outside.
     const fill = takes(['CAVITY_WALL_INSULATION'], view);
     if (fill.length) return { variants: fill };
+    // HERITAGE_FACADE and STONE_FACADE: inside insulation, never outside.
+    if (facadeProtected(view) || stoneFacade(view)) {
+      const why = facadeProtected(view)
+        ? `the facade is protected (${heritageWords(view)})`
+        : 'the facade is natural stone, which exterior insulation would hide and trap moisture behind';
+      return {
+        variants: ['INTERIOR_WALL_INSULATION'],
+        ...(facadeProtected(view) ? { permit: permitFor(region) } : {}),
+        reason: `Rule ${facadeProtected(view) ? 'HERITAGE_FACADE' : 'STONE_FACADE'}: the walls are insulated from inside with a vapour-open system (wood fibre or calcium silicate), because ${why}.`,
+        note: {
+          code: 'PERMIT',
+          reason: `walls: interior insulation, never exterior: ${why}${facadeProtected(view) ? `; the works need ${permitFor(region)}` : ''}.`,
+        },
+      };
+    }
     if (region === 'BRUSSELS') {
       return {
         variants: ['INTERIOR_WALL_INSULATION'],
@@ -115,10 +174,20 @@ const walls: ElementRule = {
 const windows: ElementRule = {
   element: 'WINDOWS',
   phase: 'WALLS_AND_WINDOWS',
-  decide({ view }) {
+  decide({ view, region }) {
     const glazing = view.window_glazing_type;
     if (glazing && (STANDARDS.glazing_good_enough as readonly string[]).includes(glazing))
       return good('windows: already high-efficiency glazing.');
+    if (facadeProtected(view)) {
+      // HERITAGE_FACADE: wooden frames of the facade's profile; new glass alone where the frames are sound.
+      const variants = ['WINDOW_REPLACEMENT_WOOD_HR'];
+      if (view.has_renewed_window_frames === true) variants.push('GLAZING_REPLACEMENT_HR');
+      return {
+        variants,
+        permit: permitFor(region),
+        reason: `Rule HERITAGE_FACADE: the facade is protected (${heritageWords(view)}), so the windows keep wooden frames of the original profile (sound frames only get new glass); no PVC or aluminium.`,
+      };
+    }
     // New frames and HR++ glass; glass alone only where the frames were already renewed.
     const variants = ['WINDOW_REPLACEMENT_PVC_HR', 'WINDOW_REPLACEMENT_WOOD_HR', 'WINDOW_REPLACEMENT_ALUMINIUM_HR'];
     if (view.has_renewed_window_frames === true) variants.push('GLAZING_REPLACEMENT_HR');
@@ -187,7 +256,7 @@ const ventilation: ElementRule = {
 const heatGenerator: ElementRule = {
   element: 'HEAT_GENERATOR',
   phase: 'HEAT_GENERATOR',
-  decide({ view }) {
+  decide({ view, region }) {
     const type = view.heating_type;
     const device = view.heating_device;
     const young =
@@ -212,7 +281,17 @@ const heatGenerator: ElementRule = {
     }
     if (type === 'HEAT_PUMP' && device !== 'HYBRID_HEAT_PUMP') return keep('heat generator: the heat pump is kept.');
     // Gas, oil, propane, none or an old hybrid: a full heat pump once the envelope is ready.
-    if (stateOrderBlocks('HEAT_PUMP_AIR_WATER', view).length === 0) return { variants: ['HEAT_PUMP_AIR_WATER', 'HEAT_PUMP_GEOTHERMAL'] };
+    if (stateOrderBlocks('HEAT_PUMP_AIR_WATER', view).length === 0)
+      return {
+        variants: ['HEAT_PUMP_AIR_WATER', 'HEAT_PUMP_GEOTHERMAL'],
+        ...(roofLineProtected(view)
+          ? {
+              permit: permitFor(region),
+              reason:
+                'Rule HERITAGE_ROOF_LINE: the outdoor unit goes where it is not seen from the street (a back garden or flat roof behind the facade).',
+            }
+          : {}),
+      };
     if (type === 'GAS') {
       return {
         variants: ['HEAT_PUMP_HYBRID'],
@@ -238,7 +317,7 @@ const emitters: ElementRule = {
   element: 'HEAT_EMITTERS',
   phase: 'HEAT_GENERATOR',
   follows: 'HEAT_GENERATOR',
-  decide({ view, original, planned }) {
+  decide({ view, original, planned, base, current }) {
     const newPump = planned.some((t) => ['HEAT_PUMP_AIR_WATER', 'HEAT_PUMP_GEOTHERMAL', 'HEAT_PUMP_HYBRID'].includes(t));
     if (!newPump || !view.heating_device || !WATER_HEAT_PUMPS.has(view.heating_device)) return { omit: null };
     // Not described: a home heated by a boiler has radiators.
@@ -246,7 +325,18 @@ const emitters: ElementRule = {
     if (emitters !== 'RADIATORS') return good('heat emitters: the existing ones suit a heat pump.');
     if ((original.year_built ?? 0) >= PLANNER_DATA.emitters.radiators_built_before)
       return good('heat emitters: radiators of a home this recent suit a heat pump once it is insulated.');
-    return { variants: ['LOW_TEMPERATURE_RADIATORS_WHOLE_HOME'] };
+    // RADIATOR_CHECK (EN 442): old radiators at a heat pump's lower water temperature still give a share of their output.
+    const { exponent, design_mean_water_c, heat_pump_mean_water_c, room_c } = PLANNER_DATA.emitters.radiator_check;
+    const share = ((heat_pump_mean_water_c - room_c) / (design_mean_water_c - room_c)) ** exponent;
+    if (current && current.design_heat_load_kw <= share * base.design_heat_load_kw) {
+      return good(
+        `heat emitters: radiator check (EN 442): insulated, the home needs ${current.design_heat_load_kw.toFixed(1)} kW on the design day against ${base.design_heat_load_kw.toFixed(1)} kW today, within the ${Math.round(share * 100)}% the existing radiators still give at ${heat_pump_mean_water_c} C: they stay, after a check and hydraulic balancing.`,
+      );
+    }
+    return {
+      variants: ['LOW_TEMPERATURE_RADIATORS_WHOLE_HOME'],
+      reason: `Rule RADIATOR_CHECK (EN 442): at a heat pump's ${heat_pump_mean_water_c} C the existing radiators give about ${Math.round(share * 100)}% of their rated output, less than the insulated home needs on the design day, so low-temperature radiators replace those that fall short.`,
+    };
   },
 };
 
@@ -292,11 +382,17 @@ const hotWater: ElementRule = {
 const solar: ElementRule = {
   element: 'SOLAR_PANELS',
   phase: 'SOLAR_PANELS',
-  decide({ view, base }) {
+  decide({ view, base, region }) {
     if (view.has_solar_panels === true || (view.solar_panels_kwp ?? 0) > 0)
       return keep('solar panels: the home has them; they are not bought again.');
     if (isFlat(view) || !base.geometry.exposed.roof)
       return absent('solar panels: a flat has no roof of its own; panels on the building are a decision of the co-owners.');
+    if (roofLineProtected(view))
+      return {
+        variants: ['SOLAR_PANELS'],
+        permit: permitFor(region),
+        reason: 'Rule HERITAGE_ROOF_LINE: panels only on roof slopes not seen from the street, in a black frame, and only with the permit.',
+      };
     return { variants: ['SOLAR_PANELS'] };
   },
 };

@@ -3,12 +3,16 @@ import {
   PLANNER_DATA,
   applyEffect,
   getNode,
+  grantRulesKnown,
+  heatPumpBand,
   leafOfType,
   meetsMilestone,
+  appliesIfLet,
   milestonesFor,
   priceItem,
   quantityFor,
   regionalTarget,
+  specificationOf,
   supportingWorks,
   valueItemSet,
   type IncomeCategory,
@@ -27,6 +31,8 @@ import {
   type VariantScore,
 } from '@renopath/energy';
 import type {
+  GrantConditions,
+  Household,
   PlanElement,
   PlanMilestone,
   PlanOmission,
@@ -37,7 +43,7 @@ import type {
   TrajectoryStep,
   TrajectorySupportingWork,
 } from '@renopath/contracts';
-import { ELEMENT_RULES, PHASES, type ElementContext, type ElementDecision, type ElementRule } from './elements.ts';
+import { ELEMENT_RULES, PHASES, isFlat, type ElementContext, type ElementDecision, type ElementRule } from './elements.ts';
 import { rationaleOf } from './rationale.ts';
 
 /**
@@ -57,8 +63,10 @@ export interface PlanOptions {
   sources?: SourceOverrides;
   /** Unset: the grant data's default (MIDDLE), stated in `assumptions`. */
   incomeCategory?: IncomeCategory;
-  /** Date of the purchase deed (YYYY-MM-DD) the obligations after a purchase are read for; default 1 July of `year` (a purchase now, mid-year as invoices are). */
+  /** Date of the purchase deed (YYYY-MM-DD) the obligations after a purchase are read for; default the household's purchase date, else 1 July of `year` (a purchase now, mid-year as invoices are). */
   deedDate?: string;
+  /** The request's household: its purchase date and occupancy pick the dated rules that apply. */
+  household?: Household;
 }
 
 interface Candidate {
@@ -74,10 +82,16 @@ interface Candidate {
   cheaperThanOthers: boolean;
   /** What the step assumed of the home that the client did not say (the element rule's `assume`). */
   assumption?: string;
+  /** The permit the works need on a protected home. */
+  permit?: string;
+  /** Why this variant, from the home's own facts (a named rule). */
+  reason?: string;
 }
 
 interface Chosen extends Candidate {
   before: VariantScore;
+  /** A measure planned with this step as its supporting work (ventilation with the step that makes the envelope airtight). */
+  joined?: { type: string; quantity: number };
 }
 
 const round2 = (x: number): number => Math.round((x + Number.EPSILON) * 100) / 100;
@@ -223,6 +237,8 @@ export function planTrajectory(property: PropertyDescription, options: PlanOptio
       gain: current.epc_score - pick.evaluation.epc_score,
       cheaperThanOthers: costed.some((c) => c.net > pick.net),
       ...(assume ? { assumption: assume.assumption } : {}),
+      ...(decision.permit ? { permit: decision.permit } : {}),
+      ...(decision.reason ? { reason: decision.reason } : {}),
     };
   };
 
@@ -254,6 +270,8 @@ export function planTrajectory(property: PropertyDescription, options: PlanOptio
 
   const chosen: Chosen[] = [];
   const leftOut: PlanOmission[] = [];
+  const stopped = calibrationConflict(property, base, options);
+  if (stopped) return assemble(property, options, base, [], pricing, leftOut, { meetsTarget, rank, target, pvForTarget, stopped });
   const original = viewOf(property, base.assumed);
   let state: Partial<PropertyDescription> = property;
   let current: VariantScore = base;
@@ -263,7 +281,7 @@ export function planTrajectory(property: PropertyDescription, options: PlanOptio
       const ready = pending.filter((r) => !r.follows || !pending.some((p) => p.element === r.follows));
       const view = viewOf(state, current.assumed);
       const planned = chosen.map((c) => c.type);
-      const ctx: ElementContext = { view, original, stated: state, region, base, planned };
+      const ctx: ElementContext = { view, original, stated: state, region, base, planned, current };
       const candidates: { candidate: Candidate; note: PlanOmission | null }[] = [];
       for (const rule of ready) {
         const decision = rule.decide(ctx);
@@ -281,6 +299,20 @@ export function planTrajectory(property: PropertyDescription, options: PlanOptio
           });
           pending.splice(pending.indexOf(rule), 1);
           continue;
+        }
+        // TOP_UP_LIGHT_INSULATION: a top-up only where its saving repays it within the measure's life; else the plan says so.
+        if (decision.topUp) {
+          const life = PLANNER_DATA.measure_life.years[rule.element] ?? 0;
+          const saving = current.energy_cost_eur_per_year - candidate.evaluation.energy_cost_eur_per_year;
+          if (saving * life < candidate.net) {
+            leftOut.push({
+              element: rule.element,
+              code: 'KEPT',
+              reason: `${decision.topUp} is kept: a top-up would cost about EUR ${Math.round(candidate.net)} after grants and save about EUR ${Math.round(saving)} a year, not repaid within its ${life}-year life.`,
+            });
+            pending.splice(pending.indexOf(rule), 1);
+            continue;
+          }
         }
         candidates.push({ candidate, note: decision.note ? { element: rule.element, ...decision.note } : null });
       }
@@ -302,7 +334,99 @@ export function planTrajectory(property: PropertyDescription, options: PlanOptio
     }
   }
 
-  return assemble(property, options, base, chosen, pricing, leftOut, { meetsTarget, rank, target, pvForTarget });
+  const steps = joinVentilation(chosen, leftOut, (state) => scorer.score(state));
+  return assemble(property, options, base, steps, pricing, leftOut, { meetsTarget, rank, target, pvForTarget, stopped: null });
+}
+
+/**
+ * Rule CALIBRATION_CONFLICT (docs/domain.md "The planner", 9): a given score far better than the home as
+ * described can have (an A on a bare house) is not planned on: the plan stops for a check, with the reason.
+ */
+function calibrationConflict(property: PropertyDescription, base: Evaluation, options: PlanOptions): TrajectoryPlan['stopped'] {
+  const given = property.energy_efficiency_score;
+  if (given === undefined) return null;
+  const { energy_efficiency_score: _given, ...described } = property;
+  const modelled = evaluate(described, options.sources ? { sources: options.sources } : {});
+  const share = PLANNER_DATA.calibration_conflict.min_share_of_described_score;
+  if (!(modelled.epc_score > 0) || given >= share * modelled.epc_score) return null;
+  return {
+    code: 'CALIBRATION_CONFLICT',
+    reason: `The given EPC score ${round0(given)} (label ${base.epc_label}) is less than ${Math.round(share * 100)}% of the ${round0(modelled.epc_score)} (label ${modelled.epc_label}) the home as described would have: the score or the description is wrong. No works are planned until one of them is checked (the certificate, or the insulation, glazing and heating described).`,
+  };
+}
+
+/** Rule BOILER_END_OF_LIFE: the year a young gas or oil boiler reaches the end of its life (null: not young, or no boiler). */
+function boilerEndOfLife(property: PropertyDescription, year: number): number | null {
+  const device = property.heating_device;
+  if (device !== 'CONDENSING_BOILER' && device !== 'NON_CONDENSING_BOILER') return null;
+  const age = property.installation_age ? PLANNER_DATA.boiler_end_of_life.age_midpoints[property.installation_age] : undefined;
+  if (age === undefined) return null;
+  return year + Math.max(1, Math.round(PLANNER_DATA.boiler_end_of_life.life_years - age));
+}
+
+/** The envelope steps ventilation may join, the one that makes the home airtight first (the window's airtight joint). */
+const AIRTIGHT_HOSTS: readonly PlanElement[] = ['WINDOWS', 'WALLS', 'ROOF', 'FLOOR'];
+
+/** The fields a step's effect changed (its state against the one before). */
+function patchOf(state: Partial<PropertyDescription>, before: Partial<PropertyDescription>): Partial<PropertyDescription> {
+  const patch: Record<string, unknown> = {};
+  for (const [field, value] of Object.entries(state)) {
+    if ((before as Record<string, unknown>)[field] !== value) patch[field] = value;
+  }
+  return patch as Partial<PropertyDescription>;
+}
+
+/**
+ * Rule VENTILATION_JOINS_AIRTIGHT_STEP (docs/domain.md "The planner", 2): a ventilation system is the
+ * supporting work of the step that makes the envelope airtight, never a step of its own, because its
+ * fans add electricity to the score and a step that raises the score would undo a milestone marked
+ * before it. The host is the first envelope step, in the order windows, walls, roof, floor, whose
+ * gain covers the fans; the steps between the host and the ventilation's place are scored again with
+ * the system in. With no envelope step to host it, the ventilation is left out and the plan says so.
+ */
+function joinVentilation(
+  chosen: Chosen[],
+  leftOut: PlanOmission[],
+  score: (state: Partial<PropertyDescription>) => VariantScore,
+): Chosen[] {
+  const at = chosen.findIndex((c) => c.element === 'VENTILATION');
+  if (at < 0) return chosen;
+  const vent = chosen[at]!;
+  const before = at > 0 ? chosen[at - 1]!.state : null;
+  const patch = before ? patchOf(vent.state, before) : vent.state;
+  const penalty = vent.evaluation.epc_score - vent.before.epc_score;
+  const hosts = AIRTIGHT_HOSTS.map((e) => chosen.findIndex((c, i) => i < at && c.element === e)).filter((i) => i >= 0);
+  const host = hosts.find((i) => chosen[i]!.gain > penalty);
+  const rest = [...chosen.slice(0, at), ...chosen.slice(at + 1)];
+  if (host === undefined) {
+    leftOut.push({
+      element: 'VENTILATION',
+      code: 'NOT_IN_THIS_HOME',
+      reason:
+        'ventilation: no planned work makes the envelope more airtight, so no system is planned now; system C with demand control joins the next window or insulation work.',
+    });
+    return rest;
+  }
+  const out: Chosen[] = chosen.slice(0, host);
+  for (let i = host; i < at; i++) {
+    const c = chosen[i]!;
+    const state = { ...c.state, ...patch };
+    const evaluation = score(state);
+    const prev = out.length ? out[out.length - 1]!.evaluation : c.before;
+    out.push({
+      ...c,
+      state,
+      evaluation,
+      before: prev,
+      gain: prev.epc_score - evaluation.epc_score,
+      ...(i === host ? { joined: { type: vent.type, quantity: vent.quantity } } : {}),
+    });
+  }
+  for (let i = at + 1; i < chosen.length; i++) {
+    const c = chosen[i]!;
+    out.push(i === at + 1 ? { ...c, before: out[out.length - 1]!.evaluation } : c);
+  }
+  return out;
 }
 
 interface AssembleContext {
@@ -311,6 +435,7 @@ interface AssembleContext {
   target: ReturnType<typeof regionalTarget>;
   /** The panels fill the usable roof because a size on the electricity use would miss the target. */
   pvForTarget: boolean;
+  stopped: TrajectoryPlan['stopped'];
 }
 
 function assemble(
@@ -322,37 +447,88 @@ function assemble(
   leftOut: PlanOmission[],
   ctx: AssembleContext,
 ): TrajectoryPlan {
-  const items = chosen.map((c, i) => ({ key: String(i + 1), renovation_component_type: c.type, quantity: c.quantity }));
+  const items = chosen.flatMap((c, i) => [
+    { key: String(i + 1), renovation_component_type: c.type, quantity: c.quantity },
+    ...(c.joined ? [{ key: `${i + 1}+`, renovation_component_type: c.joined.type, quantity: c.joined.quantity }] : []),
+  ]);
   const valued = valueItemSet(property, items, pricing);
   // A supporting work joins the first step it supports: it is set up (or paid) before that step's works.
   const worksOf = new Map<number, typeof valued.derived>();
+  const leafTypeOf = (type: string) => leafOfType(type)!.renovation_component_type;
   for (const work of valued.derived) {
-    const at = chosen.findIndex((c) => work.supports.includes(leafOfType(c.type)!.renovation_component_type));
+    const at = chosen.findIndex(
+      (c) => work.supports.includes(leafTypeOf(c.type)) || (c.joined !== undefined && work.supports.includes(leafTypeOf(c.joined.type))),
+    );
     const index = at < 0 ? 0 : at;
     worksOf.set(index, [...(worksOf.get(index) ?? []), work]);
   }
 
-  const deedDate = options.deedDate ?? `${options.year}-07-01`;
-  const open: PlanMilestone[] = milestonesFor(base.region, base.epc_label, labelsOf(base.energy_efficiency_type), deedDate).map(
-    ({ kind, rule_id, label, description, source }) => ({ kind, rule_id, label, description, source }),
-  );
+  const givenDeed = options.deedDate ?? options.household?.purchase_date;
+  const deedDate = givenDeed ?? `${options.year}-07-01`;
+  const milestoneContext = {
+    deedGiven: givenDeed !== undefined,
+    ifLet: true,
+    ...(options.household?.occupancy ? { occupancy: options.household.occupancy } : {}),
+  };
+  const open: PlanMilestone[] = milestonesFor(
+    base.region,
+    base.epc_label,
+    labelsOf(base.energy_efficiency_type),
+    deedDate,
+    milestoneContext,
+  ).map(({ kind, rule_id, label, description, source, deadline, applies_because, binds, checked_on }) => ({
+    kind,
+    rule_id,
+    label,
+    description,
+    source,
+    deadline,
+    applies_because,
+    binds,
+    checked_on,
+  }));
+  const flat = isFlat(property);
+  const association = PLANNER_DATA.co_ownership.association[base.country];
+  const coOwned = new Set<PlanElement>(PLANNER_DATA.co_ownership.elements);
+  // BOILER_END_OF_LIFE: a young boiler is replaced when it wears out, unless the bill falls by doing it now.
+  const generator = chosen.find((c) => c.element === 'HEAT_GENERATOR');
+  const endOfLife = boilerEndOfLife(property, options.year);
+  const generatorYear =
+    generator && endOfLife !== null && generator.before.energy_cost_eur_per_year - generator.evaluation.energy_cost_eur_per_year <= 0
+      ? endOfLife
+      : null;
   const reaches = (m: PlanMilestone, label: string) => meetsMilestone(m, label, labelsOf(base.energy_efficiency_type), base.region);
   const income = options.incomeCategory ?? null;
   const steps: TrajectoryStep[] = chosen.map((c, i) => {
     const result = valued.items[String(i + 1)]!;
     if (!result.priced) throw new Error(`planner: step ${c.type} could not be priced: ${result.error}`);
     const item = result.priced;
+    const joinedResult = c.joined ? valued.items[`${i + 1}+`] : undefined;
+    if (joinedResult && !joinedResult.priced) throw new Error(`planner: ${c.joined!.type} could not be priced: ${joinedResult.error}`);
+    const joined = joinedResult?.priced ? [joinedResult.priced] : [];
     const works = worksOf.get(i) ?? [];
-    const supporting_works: TrajectorySupportingWork[] = works.map((w) => ({
-      renovation_component_type: w.renovation_component_type,
-      title: getNode(w.renovation_component_type).name,
-      quantity: w.quantity,
-      unit: w.unit,
-      estimated_cost: w.estimated_cost,
-      estimated_vat_cost: w.estimated_vat_cost,
-      subsidy_amount: w.subsidy_amount,
-    }));
-    const all = [item, ...works];
+    const supporting_works: TrajectorySupportingWork[] = [
+      ...joined.map((w) => ({
+        renovation_component_type: w.renovation_component_type,
+        title: getNode(w.renovation_component_type).name,
+        quantity: w.quantity,
+        unit: w.unit,
+        estimated_cost: w.estimated_cost,
+        estimated_vat_cost: w.estimated_vat_cost,
+        subsidy_amount: w.subsidy_amount,
+        joined: true,
+      })),
+      ...works.map((w) => ({
+        renovation_component_type: w.renovation_component_type,
+        title: getNode(w.renovation_component_type).name,
+        quantity: w.quantity,
+        unit: w.unit,
+        estimated_cost: w.estimated_cost,
+        estimated_vat_cost: w.estimated_vat_cost,
+        subsidy_amount: w.subsidy_amount,
+      })),
+    ];
+    const all = [item, ...joined, ...works];
     const estimated_cost = round2(all.reduce((s, p) => s + p.estimated_cost, 0));
     const estimated_vat_cost = round2(all.reduce((s, p) => s + p.estimated_vat_cost, 0));
     const subsidy_amount = round2(all.reduce((s, p) => s + p.subsidy_amount, 0));
@@ -384,6 +560,32 @@ function assemble(
       const insulated = evaluate(chosen[i - 1]!.state as PropertyDescription, options.sources ? { sources: options.sources } : {});
       designLoadKw = { today: base.design_heat_load_kw, insulated: insulated.design_heat_load_kw };
     }
+    const hasRules = grantRulesKnown(base.region, item.priced_as) || grantRulesKnown(base.region, c.type);
+    const grant_conditions: GrantConditions = {
+      status: subsidy_amount > 0 ? 'GRANTED' : hasRules ? 'NOT_ELIGIBLE' : 'NOT_YET_SOURCED',
+      schemes: [...new Set(all.filter((p) => p.scheme).map((p) => p.scheme!))],
+      conditions:
+        subsidy_amount > 0 || hasRules
+          ? [...new Set(all.flatMap((p) => p.conditions))]
+          : [
+              `No ${base.region.charAt(0)}${base.region.slice(1).toLowerCase()} grant for this measure is sourced in the catalogue yet: the 0 shown means unknown, not none.`,
+            ],
+    };
+    const isPump = c.element === 'HEAT_GENERATOR' && c.type.startsWith('HEAT_PUMP');
+    const power = isPump
+      ? heatPumpBand(
+          evaluate((i > 0 ? chosen[i - 1]!.state : property) as PropertyDescription, options.sources ? { sources: options.sources } : {})
+            .design_heat_load_kw,
+        )
+      : c.type === 'SOLAR_PANELS'
+        ? item.quantity
+        : null;
+    const planned_year =
+      generatorYear !== null && ['HEAT_GENERATOR', 'HEAT_EMITTERS', 'OIL_TANK'].includes(c.element) && i >= chosen.indexOf(generator!)
+        ? generatorYear
+        : null;
+    const co_ownership =
+      flat && coOwned.has(c.element) ? { decided_by: 'CO_OWNERS' as const, association, share: property.co_ownership_share ?? null } : null;
     return {
       order: i + 1,
       root_renovation_component_type: leafRoot(c.type),
@@ -419,6 +621,14 @@ function assemble(
         incomeCategory: income,
         priceYear: options.year,
         designLoadKw,
+        joined: c.joined?.type ?? null,
+        reason: c.reason ?? null,
+        permit: c.permit ?? null,
+        coOwnership: co_ownership,
+        plannedYear: planned_year,
+        grantStatus: grant_conditions.status,
+        life: PLANNER_DATA.measure_life.years[c.element] ?? null,
+        netCost: round2(estimated_cost + estimated_vat_cost - subsidy_amount),
         grantScheme: [...new Set(all.filter((p) => p.subsidy_amount > 0 && p.scheme).map((p) => p.scheme!))].join(', ') || null,
       }),
       renovation_obligation: mark,
@@ -427,6 +637,11 @@ function assemble(
       element: c.element,
       phase: c.phase,
       milestones,
+      specification: specificationOf(c.type, base.region, power),
+      grant_conditions,
+      planned_year,
+      permit: c.permit ?? null,
+      co_ownership,
     };
   });
 
@@ -442,12 +657,21 @@ function assemble(
   ];
   if (valued.derived_error) assumptions.push(`Supporting works are not included: ${valued.derived_error}.`);
   for (const c of chosen) if (c.assumption) assumptions.push(c.assumption);
-  for (const m of open) {
+  // A landlord's norm listed only because the home might be let is marked where a step reaches it, never missed.
+  const missed = open.filter((m) => !appliesIfLet(m, milestoneContext));
+  for (const m of missed) {
     assumptions.push(`The plan does not reach label ${m.label}: ${m.description}`);
   }
   // What the figures do not size yet, said where it matters.
   if (steps.some((s) => s.element === 'HEAT_GENERATOR' && s.renovation_component_type.startsWith('HEAT_PUMP'))) {
-    assumptions.push("The heat pump is priced as a typical unit for a house, not sized on the insulated home's design heat load.");
+    assumptions.push(
+      "The heat pump's power is the kW band covering the insulated home's design heat loss (its specification); its price is still the catalogue's typical unit, not a price per band.",
+    );
+  }
+  if (steps.some((s) => s.co_ownership)) {
+    assumptions.push(
+      `The steps on the building's roof, facades or common floors are decisions of ${association}, priced on this flat's own surfaces${property.co_ownership_share ? `; the association bills the building's works by the flat's share (${Math.round(property.co_ownership_share * 1000)}/1000)` : ''}.`,
+    );
   }
   if (steps.some((s) => s.element === 'SOLAR_PANELS')) {
     assumptions.push(
@@ -490,8 +714,21 @@ function assemble(
     assumptions,
     price_year: options.year,
     left_out: leftOut,
-    milestones_missed: open,
+    milestones_missed: missed,
+    stopped: ctx.stopped,
+    inputs_needed: inputsNeeded(base),
   };
+}
+
+/** The inputs that rest on the model's defaults, most important first (planner.json `inputs_needed`); every plan lists them, a quality D plan must. */
+function inputsNeeded(base: Evaluation): string[] {
+  const sources = base.data_quality.sources as Record<string, string | undefined>;
+  // A roof or floor the home does not have (a flat's middle floor) needs no description.
+  const absent = new Set([
+    ...(base.geometry.exposed.roof ? [] : ['inclined_roof_insulation_type']),
+    ...(base.geometry.exposed.floor ? [] : ['solid_ground_floor_insulation_type', 'basement_type']),
+  ]);
+  return PLANNER_DATA.inputs_needed.fields.filter((f) => !absent.has(f) && (sources[f] === undefined || sources[f] === 'MODEL'));
 }
 
 /** The root of a type's branch of the catalogue (ROOF_INSULATION, HEATING, ...). */

@@ -30,6 +30,18 @@ export interface RationaleFacts {
   grantScheme: string | null;
   /** A heat pump after envelope works: the design heat load today and once insulated (kW). */
   designLoadKw: { today: number; insulated: number } | null;
+  /** A measure joined to the step as its supporting work (ventilation with the step that makes the home airtight). */
+  joined?: string | null;
+  /** Why this variant from the home's own facts (a named rule), over the variant's general reason. */
+  reason?: string | null;
+  permit?: string | null;
+  coOwnership?: { association: string; share: number | null } | null;
+  /** The year the step is planned for (a young boiler's end of life); null: now. */
+  plannedYear?: number | null;
+  grantStatus?: 'GRANTED' | 'NOT_ELIGIBLE' | 'NOT_YET_SOURCED';
+  /** The measure's life in years (the cost-effectiveness check), and the step's net cost after grants. */
+  life?: number | null;
+  netCost?: number;
 }
 
 const WHAT_IT_DOES: Record<PlanElement, string> = {
@@ -45,6 +57,14 @@ const WHAT_IT_DOES: Record<PlanElement, string> = {
   SOLAR_PANELS: 'Solar panels produce electricity on the roof, which lowers the energy bought from the grid.',
 };
 
+/** Why a measure rides with a step instead of being a step of its own. */
+const JOINED_REASON: Partial<Record<string, string>> = {
+  VENTILATION_SYSTEM_C:
+    'Mechanical extract ventilation (system C with demand control) is installed with this step: it makes the home airtight, so fresh air must then come from a ventilation system; its fans add a little electricity, which this step more than pays back in score.',
+  VENTILATION_SYSTEM_D:
+    'Balanced ventilation with heat recovery (system D) is installed with this step: it makes the home airtight, so fresh air must then come from a ventilation system.',
+};
+
 const euros = (x: number) => `EUR ${Math.round(x).toLocaleString('en-GB')}`;
 const score = (x: number) => Math.round(x).toString();
 
@@ -56,7 +76,12 @@ export function rationaleOf(f: RationaleFacts): string {
       `Insulated, the home needs about ${kw(f.designLoadKw.insulated)} kW on the coldest design day instead of ${kw(f.designLoadKw.today)} kW today: that is the size to ask the installer for.`,
     );
   }
-  const variant = VARIANT_REASON[f.type];
+  if (f.joined) {
+    parts.push(
+      `${JOINED_REASON[f.joined] ?? 'A supporting measure is installed with this step.'} ${VARIANT_REASON[f.joined] ?? ''}`.trim(),
+    );
+  }
+  const variant = f.reason ?? VARIANT_REASON[f.type];
   if (variant) parts.push(variant);
   else if (f.cheaperThanOthers) parts.push(`${f.title} is the cheapest way after grants to bring this element to today's standard.`);
   parts.push(
@@ -64,8 +89,6 @@ export function rationaleOf(f: RationaleFacts): string {
       ? `The EPC score stays at ${score(f.scoreAfter)}: label ${f.labelAfter} after this step.`
       : `EPC score from ${score(f.scoreBefore)} to ${score(f.scoreAfter)}: label ${f.labelAfter} after this step${f.labelBefore === f.labelAfter ? '' : ` (${f.labelBefore} before)`}.`,
   );
-  if (f.scoreAfter - f.scoreBefore >= 0.5)
-    parts.push('Its fans add a little electricity to the score: the step is there for the health of the home, not for the label.');
   if (f.costSavingsPerYear >= 1) parts.push(`Expected saving on the energy bill: about ${euros(f.costSavingsPerYear)} a year.`);
   // Honest words: a fan adds electricity, and where electricity costs several times gas (Belgium) a heat pump can raise the bill.
   else if (f.costSavingsPerYear <= -1)
@@ -74,6 +97,21 @@ export function rationaleOf(f: RationaleFacts): string {
     `It costs about ${euros(f.cost)} including VAT${f.subsidy > 0 ? `, of which grants${f.grantScheme ? ` (${f.grantScheme})` : ''} pay about ${euros(f.subsidy)}` : ''}, at ${f.priceYear} prices.`,
   );
   if (f.subsidy > 0 && f.incomeCategory === null) parts.push('The grant assumes the middle income category.');
+  // COST_EFFECTIVENESS: a step whose saving does not repay it within its life is not sold as a saving.
+  if (f.life && f.netCost !== undefined && f.netCost > 0 && f.costSavingsPerYear * f.life < f.netCost)
+    parts.push(
+      `Rule COST_EFFECTIVENESS: its saving does not repay its net cost within the measure's ${f.life}-year life, so it is comfort, label or obligation work, not a saving.`,
+    );
+  if (f.grantStatus === 'NOT_YET_SOURCED') parts.push("The region's grant for this measure is not yet sourced: no amount is counted.");
+  if (f.permit) parts.push(`The works need ${f.permit}.`);
+  if (f.coOwnership)
+    parts.push(
+      `Rule CO_OWNERSHIP: this is a decision of ${f.coOwnership.association}, voted at its general meeting, not of the flat's owner alone${f.coOwnership.share ? `; the flat pays its share (${Math.round(f.coOwnership.share * 1000)}/1000) of the building's bill` : ''}.`,
+    );
+  if (f.plannedYear)
+    parts.push(
+      `Rule BOILER_END_OF_LIFE: planned for ${f.plannedYear}, when the young boiler reaches the end of its life; replacing it now would not lower the energy bill.`,
+    );
   // The label named is the one computed after the step; the rule's own label and wording are in the step's milestones.
   for (const m of f.milestones) {
     const what =

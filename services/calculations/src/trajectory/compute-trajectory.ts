@@ -61,6 +61,16 @@ export interface JobPlan {
 
 export type Computed = { outcome: 'PLANNED'; plan: JobPlan } | { outcome: 'FAILED'; error: JobError };
 
+/** The renovation items of a plan: each step's measure, and a measure joined to a step as its supporting work (ventilation). */
+function plannedItems(plan: TrajectoryPlan): PlannedItem[] {
+  return plan.steps.flatMap((s) => [
+    { renovation_component_type: s.renovation_component_type, roof_kind: s.roof_kind ?? null, quantity: s.quantity, step: s.order },
+    ...s.supporting_works
+      .filter((w) => w.joined === true)
+      .map((w) => ({ renovation_component_type: w.renovation_component_type, roof_kind: null, quantity: w.quantity, step: s.order })),
+  ]);
+}
+
 /** The document's values under the client's: a value that differs from the client's is flagged, not taken. */
 function withDocument(
   request: TrajectoryRequest,
@@ -135,7 +145,11 @@ export async function computeTrajectory(inputs: TrajectoryInputs): Promise<Compu
 
   const planWith = async (p: PropertyDescription): Promise<TrajectoryPlan | Computed> => {
     try {
-      return await planner.plan(p, { year: inputs.year, sources: filled.sources as never });
+      return await planner.plan(p, {
+        year: inputs.year,
+        sources: filled.sources as never,
+        ...(request.household ? { household: request.household } : {}),
+      });
     } catch (err) {
       // The model refuses what it cannot describe: an answer about this job, not a crash to retry.
       // A planner thread that died is not an answer: the job is tried again after its lease.
@@ -156,8 +170,8 @@ export async function computeTrajectory(inputs: TrajectoryInputs): Promise<Compu
 
   // The external provider "validates renovation impact on EPC scores" (docs/http-contract.md): its view of
   // the home after every step is compared with the model's; a large gap is a flag, never a change.
-  const renovated = planned.steps.reduce<PropertyDescription>(
-    (p, step) => applyEffect(step.renovation_component_type, p, step.quantity),
+  const renovated = plannedItems(planned).reduce<PropertyDescription>(
+    (p, item) => applyEffect(item.renovation_component_type, p, item.quantity),
     property,
   );
   const impact = await crossCheckImpact(providers.energy, {
@@ -181,12 +195,7 @@ export async function computeTrajectory(inputs: TrajectoryInputs): Promise<Compu
       renovation: {
         name: request.title?.trim() || null,
         year: plan.price_year,
-        items: plan.steps.map((s) => ({
-          renovation_component_type: s.renovation_component_type,
-          roof_kind: s.roof_kind ?? null,
-          quantity: s.quantity,
-          step: s.order,
-        })),
+        items: plannedItems(plan),
       },
       quality: { confidence_score: plan.confidence_score, quality_label: plan.quality_label },
     },

@@ -23,8 +23,11 @@ describe('computeTrajectory: request, document and provider answers to a plan, w
     const plan = planOf(await computeTrajectory({ request: request(), document: null, providers: {}, planner, year: 2026 }));
     expect(plan.estate_update).toBeNull();
     expect(plan.result.epc_document_job_id).toBeNull();
-    expect(plan.renovation.items.length).toBe(plan.result.steps.length);
-    expect(plan.renovation.items.map((i) => i.step)).toEqual(plan.result.steps.map((s) => s.order));
+    // One item per step, and one more per measure joined to a step (ventilation with the airtight step), on that step.
+    const joined = plan.result.steps.flatMap((s) => s.supporting_works.filter((w) => w.joined).map(() => s.order));
+    expect(plan.renovation.items.length).toBe(plan.result.steps.length + joined.length);
+    expect([...new Set(plan.renovation.items.map((i) => i.step))]).toEqual(plan.result.steps.map((s) => s.order));
+    for (const step of joined) expect(plan.renovation.items.filter((i) => i.step === step).length).toBe(2);
     expect(plan.quality).toEqual({ confidence_score: plan.result.confidence_score, quality_label: plan.result.quality_label });
     const kinds = [...new Set(plan.renovation.items.flatMap((i) => (i.roof_kind ? [i.roof_kind] : [])))];
     expect(plan.roof_kinds).toEqual(kinds);

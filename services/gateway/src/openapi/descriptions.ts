@@ -108,6 +108,14 @@ export const COMPONENT_DESCRIPTIONS: Record<string, string> = {
   EstateStaircaseType: 'The shape of a staircase.',
   EstateStatus: 'Where the estate stands on the market.',
   EstateType: 'The kind of home.',
+  CoOwnershipDecision: "Extension: a flat's step that is a decision of the co-owners' association (VME/ACP, VvE), with the flat's share.",
+  GrantConditions:
+    "Extension: a step's grant schemes and conditions beside its amount; NOT_YET_SOURCED where the region's grant is unknown.",
+  StepSpecification:
+    'Extension: what a step builds: target U or R value, insulation thickness and material, glazing U and frame, SCOP and power.',
+  FacadeMaterial: "Extension: what the outer walls' outside face is made of (natural stone is insulated from inside or not at all).",
+  FloorPosition: 'Extension: where a flat sits in its building (ground floor, between flats, under the roof).',
+  HeritageStatus: 'Extension: heritage protection of the facade or building (protected facade, protected townscape, listed).',
   FailedJobMetadata: "A FAILED job's `metadata`: why it failed.",
   Financing:
     "The household's money of a step or the plan: grant, the public loan it qualifies for with its monthly annuity, the monthly bill saving, and the paybacks with and without the grant.",

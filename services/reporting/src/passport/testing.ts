@@ -31,6 +31,22 @@ export function sampleMetadata(): TrajectoryJobMetadata & Record<string, unknown
     element: 'ROOF' as const,
     phase: 'ROOF' as const,
     milestones: [],
+    specification: {
+      summary: 'R >= 4.5 m2K/W between and under the rafters',
+      target_u_value: 0.2,
+      target_r_value: 4.5,
+      insulation_thickness_cm: 18,
+      material_class: 'mineral wool',
+      glazing_u_value: null,
+      frame: null,
+      scop: null,
+      power_kw: null,
+      source: 'https://example.org/spec',
+    },
+    grant_conditions: { status: 'GRANTED' as const, schemes: ['Mijn VerbouwPremie'], conditions: ['R >= 4.5 m2K/W'] },
+    planned_year: null,
+    permit: null,
+    co_ownership: null,
     ...over,
   });
   return {
@@ -93,6 +109,10 @@ export function sampleMetadata(): TrajectoryJobMetadata & Record<string, unknown
             label: 'A',
             description: 'Label A by 2050',
             source: 'https://example.org/target',
+            deadline: '2050-12-31',
+            applies_because: "the region's long-term target for every home",
+            binds: 'OWNER',
+            checked_on: '2025-12-15',
           },
         ],
       }),
@@ -118,6 +138,8 @@ export function sampleMetadata(): TrajectoryJobMetadata & Record<string, unknown
     assumptions: ['Prices of 2025, incl. VAT.'],
     price_year: 2025,
     left_out: [],
+    stopped: null,
+    inputs_needed: [],
     milestones_missed: [
       {
         kind: 'RENTAL_NORM',
@@ -125,6 +147,10 @@ export function sampleMetadata(): TrajectoryJobMetadata & Record<string, unknown
         label: 'D',
         description: 'Rental minimum norm',
         source: 'https://example.org/rent',
+        deadline: '2030-01-01',
+        applies_because: 'the home is let',
+        binds: 'LANDLORD',
+        checked_on: '2025-12-15',
       },
     ],
   };

@@ -5,6 +5,7 @@ import type { DataQualityFlag, ExpectedScoreError } from './types.ts';
 
 const FACTOR = confidence.source_factor;
 const TOTAL_WEIGHT = confidence.items.reduce((s, i) => s + i.weight, 0);
+const GEOMETRY_ITEMS = new Set(confidence.model_geometry_cap.items);
 
 export interface ConfidenceContext {
   region: Region;
@@ -18,6 +19,7 @@ export interface ConfidenceContext {
  */
 export function confidenceScore(p: PropertyDescription, overrides: SourceOverrides = {}, context?: ConfidenceContext): number {
   let sum = 0;
+  let geometryKnown = false;
   for (const item of confidence.items) {
     let best = FACTOR.MODEL;
     for (const f of item.fields) {
@@ -25,9 +27,12 @@ export function confidenceScore(p: PropertyDescription, overrides: SourceOverrid
       const src: DataSource = overrides[f] ?? 'INPUT';
       if (FACTOR[src] > best) best = FACTOR[src];
     }
+    if (best > FACTOR.MODEL && GEOMETRY_ITEMS.has(item.item)) geometryKnown = true;
     sum += item.weight * best;
   }
   let score = sum / TOTAL_WEIGHT;
+  // Every area a typology default: the quantities, so every price, rest on them (model_geometry_cap).
+  if (!geometryKnown) score = Math.min(score, confidence.model_geometry_cap.max_score);
   if (!context) return score;
   score *= confidence.segments.factor[context.region];
   const penalties = confidence.flag_penalties;

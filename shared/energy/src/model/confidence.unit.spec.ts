@@ -67,6 +67,24 @@ describe('confidence anchors (docs/domain.md, Confidence; weights in data/confid
     expect(e.data_quality.sources.energy_efficiency_score).toBe('EPC_DOCUMENT');
   });
 
+  it('every area a typology default caps the grade at C, however much else is described; one measured area lifts the cap', () => {
+    const { building_width: _w, building_depth: _d, cornice_height: _c, inclined_roof_pane_surface: _r, ...withoutAreas } = described;
+    const noAreas: PropertyDescription = {
+      ...withoutAreas,
+      heating_type: 'GAS',
+      heating_device: 'CONDENSING_BOILER',
+      installation_age: 'OLDER_THAN_TEN_YEARS',
+      ventilation_type: 'SYSTEM_A',
+      energy_efficiency_score: 420,
+    };
+    const capped = evaluate(noAreas);
+    expect(capped.confidence_score).toBeLessThan(0.7);
+    expect(capped.quality_label).toBe('C');
+    const measured = evaluate({ ...noAreas, ...lidarGeometry }, { sources: lidar });
+    expect(measured.confidence_score).toBeGreaterThan(capped.confidence_score);
+    expect(['A', 'B']).toContain(measured.quality_label);
+  });
+
   it('a typology default counts less than a LiDAR measurement, which counts less than direct input', () => {
     const model = evaluate(required).confidence_score;
     const measured = evaluate({ ...required, ...lidarGeometry }, { sources: lidar }).confidence_score;

@@ -197,7 +197,18 @@ export const factors = z
   .object({
     primary_energy: byCountry(carrierTable),
     co2_kg_per_kwh: byCountry(carrierTable),
-    prices_eur_per_kwh: z.object({ BE: carrierTable, NL: carrierTable, pv_value_share: num, year: num, source: z.string() }),
+    prices_eur_per_kwh: z.object({
+      BE: carrierTable,
+      NL: carrierTable,
+      year: num,
+      source: z.string(),
+      pv: z.object({
+        self_consumption_share: z.object({ BE: num, NL: num }),
+        feed_in_eur_per_kwh: z.object({ BE: num, NL: num }),
+        note: z.string(),
+      }),
+      night_tariff: z.object({ ELECTRICITY: z.object({ BE: num, NL: num }), note: z.string() }),
+    }),
     expected_use: z.object({ factor_by_heat_need: z.array(z.tuple([num, num])).min(2) }),
   })
   .parse(factorsJson);
@@ -238,6 +249,8 @@ export const confidence = z
     expected_score_error: z.object({
       bands: z.array(z.object({ min: num, median_pct: num, within_one_label: num, extrapolated: z.boolean() })),
     }),
+    /** The items of which at least one must be given or measured for the score to pass `max_score` (model-default areas cap the grade). */
+    model_geometry_cap: z.object({ items: z.array(z.string()).min(1), max_score: num, note: z.string() }),
   })
   .parse(confidenceJson);
 

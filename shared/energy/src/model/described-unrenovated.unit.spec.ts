@@ -53,6 +53,13 @@ describe('with every element described, the score is physics alone', () => {
   });
 });
 
+/**
+ * Cells whose described unrenovated home still scores under the median (inside its 95 % interval): Brussels'
+ * pre-1945 terraced houses, 306 against 309.5 (1 %), a large (260 m2) two-facade house whose compact envelope
+ * the model credits more than the certificates do. To be closed in the model, not in this test.
+ */
+const KNOWN_BELOW_MEDIAN = new Set(['BRUSSELS HOUSE_2 <=1945']);
+
 describe('a home described as unrenovated scores at or above the median certificate of its cell', () => {
   it('the table covers every region, form and age band with enough certificates', () => {
     expect(new Set(cells.map((c) => c.region))).toEqual(new Set(['FLANDERS', 'BRUSSELS', 'WALLONIA']));
@@ -61,10 +68,17 @@ describe('a home described as unrenovated scores at or above the median certific
   });
 
   for (const c of cells) {
-    it(`${c.region} ${c.form} ${c.age_band} (n ${c.n}, median ${c.median_score})`, () => {
+    const cell = `${c.region} ${c.form} ${c.age_band}`;
+    it(`${cell} (n ${c.n}, median ${c.median_score})`, () => {
       const e = evaluate(unrenovated(c));
-      // The lower end of the median's 95 % interval: a 750-certificate median is known to a few percent.
-      expect(e.epc_score, `scored ${e.epc_score.toFixed(0)}`).toBeGreaterThanOrEqual(c.median_ci95[0]);
+      if (KNOWN_BELOW_MEDIAN.has(cell)) {
+        // A known gap, named: still inside the median's 95 % interval, and listed only while it is below the median.
+        expect(e.epc_score, `scored ${e.epc_score.toFixed(0)}`).toBeGreaterThanOrEqual(c.median_ci95[0]);
+        expect(e.epc_score, `${cell} now reaches its median: remove it from KNOWN_BELOW_MEDIAN`).toBeLessThan(c.median_score);
+        return;
+      }
+      // At or above the median certificate of its cell: the median includes renovated homes, a bare home is worse.
+      expect(e.epc_score, `scored ${e.epc_score.toFixed(0)}`).toBeGreaterThanOrEqual(c.median_score);
       // Every input was described: the stock's knowledge filled nothing.
       expect(e.data_quality.sources.outer_wall_insulation_type).toBe('INPUT');
     });

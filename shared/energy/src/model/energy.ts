@@ -192,12 +192,19 @@ export function weigh(delivered: PerCarrier, pv: number, country: Country): Weig
   return { primaryByCarrier, primaryGross, pvPrimaryCredit: pv * pf.ELECTRICITY, co2 };
 }
 
-/** The yearly energy cost of delivered energy at the country's prices, PV valued at its share of the electricity price. */
-export function costOf(delivered: PerCarrier, pv: number, country: Country): number {
-  const price = factors.prices_eur_per_kwh[country];
+/**
+ * The yearly energy cost of delivered energy at the country's prices: PV's self-consumed share (never
+ * more than the home's electricity use) at the retail price and its export at the feed-in price; a
+ * storage heater's electricity (`nightKwh`) at the night tariff.
+ */
+export function costOf(delivered: PerCarrier, pv: number, country: Country, nightKwh = 0): number {
+  const prices = factors.prices_eur_per_kwh;
+  const price = prices[country];
   let cost = 0;
   for (const c of CARRIERS) cost += delivered[c] * price[c];
-  return cost - pv * price.ELECTRICITY * factors.prices_eur_per_kwh.pv_value_share;
+  cost -= nightKwh * (price.ELECTRICITY - prices.night_tariff.ELECTRICITY[country]);
+  const own = Math.min(pv * prices.pv.self_consumption_share[country], Math.max(0, delivered.ELECTRICITY));
+  return cost - own * price.ELECTRICITY - (pv - own) * prices.pv.feed_in_eur_per_kwh[country];
 }
 
 /**

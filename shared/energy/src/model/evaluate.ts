@@ -39,6 +39,8 @@ interface Run {
   delivered: PerCarrier;
   /** Delivered energy of the household's expected use (the prebound effect on space heating): what the bill is of. */
   expectedUse: PerCarrier;
+  /** The storage heaters' electricity, charged on the night tariff. */
+  nightKwh: number;
   pv: number;
   primaryGross: number;
   pvPrimaryCredit: number;
@@ -171,6 +173,11 @@ function run(p: PropertyDescription, options: EvaluateOptions, detail = true): R
     hotWater,
     stockSystems,
   ).byCarrier;
+  // Storage heaters charge on the night tariff: their space-heating electricity (the use without hot water's part).
+  const nightKwh =
+    a.heating_device === 'DIRECT_ACCUMULATION'
+      ? expectedUse.ELECTRICITY - deliveredEnergy(a, a.country, 0, hotWater, stockSystems).byCarrier.ELECTRICITY
+      : 0;
   const w = weigh(byCarrier, pvProduction, a.country);
   const design = climate.design;
   const designLoadKw =
@@ -203,6 +210,7 @@ function run(p: PropertyDescription, options: EvaluateOptions, detail = true): R
     hotWater,
     delivered: byCarrier,
     expectedUse,
+    nightKwh,
     pv: pvProduction,
     stock: {
       level,
@@ -238,7 +246,7 @@ function scored(r: Run, adj: Adjustment | null) {
       expected[c] *= factor;
     }
   const w = weigh(delivered, r.pv, a.country);
-  const cost = costOf(expected, r.pv, a.country);
+  const cost = costOf(expected, r.pv, a.country, r.nightKwh * factor);
   return { delivered, expected, w, cost, score: (w.primaryGross - w.pvPrimaryCredit) / a.habitable_space_m2 + (adj?.shift ?? 0) };
 }
 
@@ -350,6 +358,7 @@ export type VariantScore = Pick<
   | 'primary_energy_kwh_per_year'
   | 'co2_kg_per_year'
   | 'energy_cost_eur_per_year'
+  | 'design_heat_load_kw'
 >;
 
 export interface VariantScorer {
@@ -398,5 +407,6 @@ function scoreWith(
     primary_energy_kwh_per_year: w.primaryGross - w.pvPrimaryCredit,
     co2_kg_per_year: w.co2,
     energy_cost_eur_per_year: cost,
+    design_heat_load_kw: v.designLoadKw,
   };
 }

@@ -173,6 +173,7 @@ describe("variantScorer (the planner's lean variants)", () => {
           primary_energy_kwh_per_year: v.primary_energy_kwh_per_year,
           co2_kg_per_year: v.co2_kg_per_year,
           energy_cost_eur_per_year: v.energy_cost_eur_per_year,
+          design_heat_load_kw: v.design_heat_load_kw,
         };
         expect(lean.score(patch)).toEqual(figures);
         // One variant alone (a valuation's reached home): the same figures, the same calibration.

@@ -305,9 +305,15 @@ export function resolveProperty(p: PropertyDescription, overrides: SourceOverrid
     p.solid_ground_floor_insulation_type !== undefined ||
     p.floor_above_basement_insulation_type !== undefined ||
     floorSurface !== null;
-  const roofExposed = !apartment || roofDescribed || envelope.geometry.apartment_roof_exposed_by_default[estateType] === true;
-  const floorExposed = !apartment || floorDescribed;
-  const positionUnknown = apartment && !roofExposed && !floorExposed;
+  // A flat's stated floor position wins: a middle floor has neither roof nor ground floor of its own.
+  const position = apartment ? p.floor_position : undefined;
+  const roofExposed =
+    !apartment ||
+    (position !== undefined
+      ? position === 'TOP'
+      : roofDescribed || envelope.geometry.apartment_roof_exposed_by_default[estateType] === true);
+  const floorExposed = !apartment || (position !== undefined ? position === 'GROUND' : floorDescribed);
+  const positionUnknown = apartment && position === undefined && !roofExposed && !floorExposed;
 
   const known: Known = {
     inclinedRoof: p.inclined_roof_insulation_type !== undefined || (renovatedParts && RENEWED_IN_RENOVATION.has('roof')),

@@ -32,10 +32,24 @@ const FLOOR_FIELDS = [
 function findings(home: PropertyDescription, plan: TrajectoryPlan): string[] {
   const out: string[] = [];
   const steps = plan.steps;
+  // 9. A given score the described home cannot have stops for a check: no works, the reason said.
+  if (plan.stopped) {
+    if (plan.stopped.code !== 'CALIBRATION_CONFLICT' || plan.stopped.reason.length < 20) out.push('stopped without a reason');
+    if (steps.length > 0) out.push('stopped but still plans works');
+    return out;
+  }
   const types = steps.map((s) => s.renovation_component_type);
   const stepOf = (element: string) => steps.find((s) => s.element === element);
   const indexOf = (element: string) => steps.findIndex((s) => s.element === element);
-  const accounted = (element: string) => stepOf(element) !== undefined || plan.left_out.some((o) => o.element === element);
+  // Ventilation rides with the step that makes the home airtight (a joined supporting work), or is its own step.
+  const ventilationOf = () =>
+    stepOf('VENTILATION')?.renovation_component_type ??
+    steps.flatMap((s) => s.supporting_works).find((w) => w.joined && w.renovation_component_type.startsWith('VENTILATION_'))
+      ?.renovation_component_type;
+  const accounted = (element: string) =>
+    stepOf(element) !== undefined ||
+    plan.left_out.some((o) => o.element === element) ||
+    (element === 'VENTILATION' && ventilationOf() !== undefined);
   const house = home.estate_type === undefined || !FLATS.has(home.estate_type);
 
   // 1. Every poor element gets its measure (or the plan says why not).
@@ -51,7 +65,7 @@ function findings(home: PropertyDescription, plan: TrajectoryPlan): string[] {
     out.push('old glazing kept');
   const floorLevel = home.basement_type === 'NONE' ? home.solid_ground_floor_insulation_type : home.floor_above_basement_insulation_type;
   if (house && floorLevel !== undefined && bare(floorLevel) && !stepOf('FLOOR')) out.push('bare floor not insulated');
-  if (['NONE', 'SYSTEM_A', 'SYSTEM_B'].includes(home.ventilation_type ?? 'NONE') && !stepOf('VENTILATION'))
+  if (['NONE', 'SYSTEM_A', 'SYSTEM_B'].includes(home.ventilation_type ?? 'NONE') && !ventilationOf())
     out.push('no ventilation system planned');
   for (const element of ['ROOF', 'WALLS', 'WINDOWS', 'FLOOR', 'VENTILATION', 'HEAT_GENERATOR', 'HOT_WATER', 'SOLAR_PANELS']) {
     if (!accounted(element)) out.push(`${element} neither treated nor explained in left_out`);
@@ -72,7 +86,9 @@ function findings(home: PropertyDescription, plan: TrajectoryPlan): string[] {
   const radiators =
     home.heat_emitter_type === 'RADIATORS' ||
     (home.heat_emitter_type === undefined && ['GAS', 'FUEL_OIL', 'PROPANE'].includes(home.heating_type ?? ''));
-  if (waterPump && radiators && home.year_built < PLANNER_DATA.emitters.radiators_built_before && !stepOf('HEAT_EMITTERS'))
+  // Old radiators stay only after the radiator check (EN 442) found them enough for the insulated home.
+  const checked = plan.left_out.some((o) => o.element === 'HEAT_EMITTERS' && o.reason.includes('radiator check'));
+  if (waterPump && radiators && home.year_built < PLANNER_DATA.emitters.radiators_built_before && !stepOf('HEAT_EMITTERS') && !checked)
     out.push('heat pump on old high-temperature radiators');
   const works = steps.flatMap((s) => s.supporting_works.map((w) => w.renovation_component_type));
   if (
@@ -112,7 +128,7 @@ function findings(home: PropertyDescription, plan: TrajectoryPlan): string[] {
   const windows = stepOf('WINDOWS')?.renovation_component_type;
   if (windows && !/_HR$/.test(windows)) out.push(`windows: ${windows} where HR++ is adequate`);
   if (windows === 'GLAZING_REPLACEMENT_HR' && home.has_renewed_window_frames !== true) out.push('new glass in old frames');
-  const ventilation = stepOf('VENTILATION')?.renovation_component_type;
+  const ventilation = ventilationOf();
   if (ventilation && ventilation !== 'VENTILATION_SYSTEM_C' && !(home.air_tightness_v50 !== undefined && home.air_tightness_v50 <= 6))
     out.push(`${ventilation} without a measured airtight envelope`);
   if (
@@ -134,14 +150,29 @@ function findings(home: PropertyDescription, plan: TrajectoryPlan): string[] {
   if (home.heating_type === 'HEAT_PUMP' && young && stepOf('HEAT_GENERATOR')) out.push('a young heat pump replaced');
   if ((home.has_solar_panels === true || (home.solar_panels_kwp ?? 0) > 0) && stepOf('SOLAR_PANELS')) out.push('solar panels bought again');
   if (home.sanitary_heating_device === 'HEAT_PUMP_BOILER' && stepOf('HOT_WATER')) out.push('heat-pump water heater bought again');
-  if (['SYSTEM_C', 'SYSTEM_D'].includes(home.ventilation_type ?? '') && stepOf('VENTILATION')) out.push('ventilation system bought again');
+  if (['SYSTEM_C', 'SYSTEM_D'].includes(home.ventilation_type ?? '') && ventilationOf()) out.push('ventilation system bought again');
   if (types.some((t) => BIOMASS.includes(t))) out.push('biomass boiler planned');
   if (home.heating_type === 'ELECTRIC' && types.some((t) => GAS_APPLIANCES.includes(t))) out.push('gas appliance in an electric home');
   if (home.heating_type === 'PELLET_FUEL' && stepOf('HEAT_GENERATOR')) out.push('a working pellet boiler replaced');
 
   // 5. Ventilation with new windows and insulated walls.
-  if ((stepOf('WINDOWS') || stepOf('WALLS')) && !['SYSTEM_C', 'SYSTEM_D'].includes(home.ventilation_type ?? '') && !stepOf('VENTILATION')) {
+  if ((stepOf('WINDOWS') || stepOf('WALLS')) && !['SYSTEM_C', 'SYSTEM_D'].includes(home.ventilation_type ?? '') && !ventilationOf()) {
     out.push('new windows or wall insulation without ventilation');
+  }
+
+  // The job suite's invariants: no step raises the score (a milestone marked is never undone); totals are the steps' sums.
+  let before = plan.current.epc_score;
+  for (const s of steps) {
+    if (s.epc_score_after > before) out.push(`step ${s.order} (${s.element}) raises the score from ${before} to ${s.epc_score_after}`);
+    before = s.epc_score_after;
+  }
+  const cents = (x: number) => Math.round(x * 100);
+  for (const f of ['estimated_cost', 'estimated_vat_cost', 'subsidy_amount', 'net_cost'] as const) {
+    if (cents(plan.totals[f]) !== steps.reduce((acc, s) => acc + cents(s[f]), 0)) out.push(`totals.${f} is not the sum of the steps`);
+  }
+  for (const s of steps) {
+    const parts = cents(s.estimated_cost + s.estimated_vat_cost - s.subsidy_amount);
+    if (Math.abs(cents(s.net_cost) - parts) > 1) out.push(`step ${s.order}: net cost is not cost + VAT - grant`);
   }
 
   // 6. The target reached; milestones only on steps that reach them.
@@ -155,6 +186,56 @@ function findings(home: PropertyDescription, plan: TrajectoryPlan): string[] {
   if (perM2 > band.max_eur_per_m2) out.push(`cost ${Math.round(perM2)} EUR/m2 above ${band.max_eur_per_m2}`);
   if (steps.filter((s) => ENVELOPE.has(s.element)).length >= 3 && perM2 < band.min_eur_per_m2)
     out.push(`cost ${Math.round(perM2)} EUR/m2 below ${band.min_eur_per_m2}`);
+
+  // 3. Heritage and stone: inside insulation, never outside; wooden frames on a protected facade; the permit named.
+  const protectedFacade = ['PROTECTED_FACADE', 'PROTECTED_TOWNSCAPE', 'LISTED'].includes(home.heritage_status ?? 'NONE');
+  if ((protectedFacade || home.facade_material === 'STONE') && types.includes('EXTERIOR_WALL_INSULATION'))
+    out.push('exterior insulation on a protected or stone facade');
+  if (protectedFacade && windows && !['WINDOW_REPLACEMENT_WOOD_HR', 'GLAZING_REPLACEMENT_HR'].includes(windows))
+    out.push(`${windows} on a protected facade`);
+  if (['PROTECTED_TOWNSCAPE', 'LISTED'].includes(home.heritage_status ?? 'NONE') && types.includes('INCLINED_ROOF_INSULATION_OUTSIDE'))
+    out.push('roof raised from outside in a protected townscape');
+  if (protectedFacade)
+    for (const s of steps.filter((x) => ['WALLS', 'WINDOWS'].includes(x.element)))
+      if (!s.permit) out.push(`step ${s.order} (${s.element}) on a protected facade names no permit`);
+  // 4. Co-ownership: a flat never gets another flat's roof or floor; the building's works are the association's.
+  if (!house && (home.floor_position === 'MIDDLE' || home.floor_position === 'GROUND') && stepOf('ROOF'))
+    out.push("a flat gets the building's roof");
+  if (!house && (home.floor_position === 'MIDDLE' || home.floor_position === 'TOP') && stepOf('FLOOR'))
+    out.push('an upper flat gets a ground floor');
+  if (!house)
+    for (const s of steps.filter((x) => ['ROOF', 'WALLS', 'FLOOR'].includes(x.element)))
+      if (!s.co_ownership) out.push(`step ${s.order} (${s.element}) of a flat not marked as the co-owners' decision`);
+  // 5. A young boiler is replaced at the end of its life, unless the bill falls by doing it now.
+  const youngBoiler =
+    ['CONDENSING_BOILER', 'NON_CONDENSING_BOILER'].includes(home.heating_device ?? '') &&
+    ['ZERO_TO_FIVE_YEARS_OLD', 'FIVE_TO_TEN_YEARS_OLD'].includes(home.installation_age ?? '');
+  const gen = stepOf('HEAT_GENERATOR');
+  if (youngBoiler && gen && gen.cost_savings_eur_per_year <= 0 && gen.planned_year === null)
+    out.push('a young boiler replaced now although the bill does not fall');
+  // 1. A partly filled cavity (LIGHT) is below the standard: a top-up step or a stated reason, never "already good".
+  if (
+    home.has_cavity_wall_insulation === true &&
+    home.outer_wall_insulation_type === 'LIGHT' &&
+    plan.left_out.some((o) => o.element === 'WALLS' && o.code === 'ALREADY_GOOD')
+  )
+    out.push('a partly filled cavity called already good');
+  // 7. Each step says what to build and what its grant asks; an unknown grant is said to be unknown.
+  for (const s of steps) {
+    if (!s.specification.summary) out.push(`step ${s.order} has no specification`);
+    if (ENVELOPE.has(s.element) && s.element !== 'WINDOWS' && s.specification.target_r_value === null)
+      out.push(`step ${s.order} (${s.element}) has no target R value`);
+    if (s.element === 'WINDOWS' && s.specification.glazing_u_value === null) out.push(`step ${s.order} has no glazing U`);
+    if (s.subsidy_amount > 0 && s.grant_conditions.status !== 'GRANTED') out.push(`step ${s.order}: a grant without its conditions`);
+    if (s.grant_conditions.status === 'NOT_YET_SOURCED' && !/not yet sourced/i.test(s.rationale))
+      out.push(`step ${s.order}: an unsourced grant shown as 0 without a word`);
+  }
+  // 8. Dated rules: each milestone says why it applies and, for an obligation, by when.
+  for (const m of [...steps.flatMap((s) => s.milestones), ...plan.milestones_missed]) {
+    if (!m.applies_because) out.push(`milestone ${m.rule_id} without its trigger`);
+    if (m.kind === 'OBLIGATION' && !m.deadline) out.push(`obligation ${m.rule_id} without a deadline`);
+  }
+  if (plan.quality_label === 'D' && plan.inputs_needed.length === 0) out.push('a quality D plan that names no inputs it needs');
 
   // 8. Honest words: each step names its element's reason and the label after it.
   for (const s of steps)
@@ -176,6 +257,24 @@ describe('the advisor suite: plans an accredited energy advisor would sign', () 
     });
   }
 
+  it('a score that contradicts the description stops with CALIBRATION_CONFLICT; the protected house, the stone farmhouse and the middle-floor flat get their variants', () => {
+    const plan = (id: string) => planTrajectory(cases.find((c) => c.id === id)!.property, { year: YEAR });
+    expect(plan('FL_1930_SCORE_CONTRADICTS').stopped?.code).toBe('CALIBRATION_CONFLICT');
+    expect(plan('FL_1900_PROTECTED_TOWNHOUSE').steps.find((s) => s.element === 'WALLS')?.renovation_component_type).toBe(
+      'INTERIOR_WALL_INSULATION',
+    );
+    expect(plan('WAL_1890_STONE_FARMHOUSE').steps.find((s) => s.element === 'WALLS')?.renovation_component_type).toBe(
+      'INTERIOR_WALL_INSULATION',
+    );
+    const flat = plan('FL_1972_MIDDLE_FLOOR_FLAT');
+    expect(flat.steps.some((s) => s.element === 'ROOF' || s.element === 'FLOOR')).toBe(false);
+    expect(flat.steps.find((s) => s.element === 'WALLS')?.co_ownership).toMatchObject({ decided_by: 'CO_OWNERS', share: 0.085 });
+    // The same checks catch a protected house planned as an ordinary one.
+    const house = cases.find((c) => c.id === 'FL_1900_PROTECTED_TOWNHOUSE')!.property;
+    const ordinary = planTrajectory({ ...house, heritage_status: 'NONE' }, { year: YEAR });
+    expect(findings(house, ordinary)).toEqual(expect.arrayContaining(['exterior insulation on a protected or stone facade']));
+  });
+
   it('the checks catch the plans of the issue (a label bought with equipment, a pellet boiler, an outside-insulated cavity)', () => {
     const home = cases.find((c) => c.id === 'FL_1930_TERRACED')!.property;
     const plan = planTrajectory(home, { year: YEAR });
@@ -186,6 +285,12 @@ describe('the advisor suite: plans an accredited energy advisor would sign', () 
     expect(findings(home, labelBought)).toEqual(
       expect.arrayContaining(['old glazing kept', 'bare walls not insulated', 'no ventilation system planned']),
     );
+    // A ventilation step of its own that raises the score (the job suite's invariant) is caught.
+    const ventilationAlone: TrajectoryPlan = {
+      ...plan,
+      steps: plan.steps.map((s, i) => (i === 1 ? { ...s, epc_score_after: plan.steps[0]!.epc_score_after + 3 } : s)),
+    };
+    expect(findings(home, ventilationAlone).some((f) => f.startsWith('step 2 ') && f.includes('raises the score'))).toBe(true);
     const dutch = cases.find((c) => c.id === 'NL_1930_ROW')!.property;
     const dutchPlan = planTrajectory(dutch, { year: YEAR });
     const pellet: TrajectoryPlan = {
