@@ -126,6 +126,7 @@ export const COMPONENT_DESCRIPTIONS: Record<string, string> = {
   GlazingType: 'The glazing of most windows.',
   Household:
     'Who lives in the home and on what terms (occupants, taxable income, occupancy, purchase date): which obligations, grants and loans apply.',
+  WebhookDeliveryType: "The event a webhook delivery carries: a trajectory job's end, or a portfolio run's end.",
   Interval80: 'An 80% interval: one chance in ten below `low`, one in ten above `high`.',
   MeteredCalibration:
     "How the bill and savings were fitted to the household's metered use: method, heat-loss coefficient with its 80% interval, baseload, metered and modelled use. The EPC score stays the asset rating.",
