@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { syntheticCsvText } from '@renopath/calculations/portfolio-run/testing.ts';
 import type { RouteDef } from '../src/routes/route.ts';
 import { JPEG, PDF } from './files.ts';
 import { ADMIN_TOKEN, multipart, startStack, type Stack } from './stack.ts';
@@ -10,7 +11,8 @@ import { ADMIN_TOKEN, multipart, startStack, type Stack } from './stack.ts';
  */
 
 let stack: Stack;
-const ALL_SCOPES = ['estates', 'renovations', 'calculations', 'reports', 'organization', 'audit'];
+/** `passports` too, so that a passport write is refused for tenancy (404), not for want of scope (403). */
+const ALL_SCOPES = ['estates', 'renovations', 'calculations', 'reports', 'passports', 'organization', 'audit'];
 /** Tenant A's ids, by path parameter name; `file_id` differs between files and media. */
 let ids: Record<string, string>;
 let mediumId: string;
@@ -39,6 +41,10 @@ const SAMPLE_BODIES: Record<string, unknown> = {
   'POST /estates/{estate_id}/floors/{floor_id}/staircases': { estate_staircase_type: 'STRAIGHT' },
   'PATCH /estates/{estate_id}/floors/{floor_id}/staircases/{staircase_id}': { estate_staircase_type: 'SPIRAL' },
   'POST /estates/{estate_id}/members': { email_address: 'mallory@bola.example', first_name: 'Mal', last_name: 'Lory' },
+  'PATCH /renovation-passports/{passport_id}': {
+    site_visit: { date: '2026-11-30', advisor_name: 'Mal Lory', accreditation_number: 'EP-0000' },
+  },
+  'POST /renovation-passports/{passport_id}/sign': { advisor_name: 'Mal Lory', accreditation_number: 'EP-0000' },
 };
 /** Renovation items, in each of their four scopes. */
 const sampleBody = (method: string, path: string): unknown =>
@@ -64,6 +70,17 @@ async function acceptInvitation(to: string): Promise<boolean> {
     if (res.statusCode === 200) return true;
   }
   return false;
+}
+
+/** Waits for a calculation job to finish; a job that fails or stalls stops the suite. */
+async function untilFinished(as: ReturnType<Stack['as']>, id: string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const status = (await as.get(`/v1/calculation-jobs/${id}`)).json().calculation_job_status;
+    if (status === 'FINISHED') return;
+    if (status === 'FAILED' || status === 'STOPPED' || Date.now() > deadline) throw new Error(`set-up: job ${id} ${status}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 /** The created resource; anything but 201 stops the suite with the answer. */
@@ -123,10 +140,23 @@ beforeAll(async () => {
       country: 'BE',
     });
     if (job.statusCode !== 200) throw new Error(`set-up: job ${job.statusCode}: ${job.body}`);
-    ids['calculation_job_id'] = job.json().id;
+    const jobId: string = job.json().id;
+    ids['calculation_job_id'] = jobId;
     ids['calculation_id'] = (
       await made(as.post('/calculations?calculation_type=ENERGY_EFFICIENCY', { year_built: 1960, habitable_space_m2: 140 }))
     ).id;
+    // A passport is drafted from a FINISHED trajectory job only.
+    if (stack.routes.some((r) => r.path === '/renovation-passports' && r.method === 'POST')) {
+      await untilFinished(as, jobId);
+      ids['passport_id'] = (await made(as.post('/v1/renovation-passports', { calculation_job_id: jobId }))).id;
+    }
+  }
+  if (stack.routes.some((r) => r.path === '/portfolio-runs' && r.method === 'POST')) {
+    const run = await as.upload('/v1/portfolio-runs', [
+      { name: 'file', filename: 'homes.csv', contentType: 'text/csv', content: syntheticCsvText(2, 9) },
+    ]);
+    if (run.statusCode !== 202) throw new Error(`set-up: portfolio run ${run.statusCode}: ${run.body}`);
+    ids['portfolio_run_id'] = run.json().id;
   }
   for (const [name, id] of Object.entries(ids)) expect(id, name).toMatch(/^[0-9a-f-]{36}$/);
 

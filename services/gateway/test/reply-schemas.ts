@@ -38,7 +38,9 @@ export class ReplySchemas {
 
   /** The document's path template of a URL (`/v1/estates/{estate_id}`), or null. */
   templateOf(method: string, url: string): string | null {
-    const path = url.split('?')[0]!;
+    // The path as it is sent: dot segments (`..`, `%2e%2e`) resolved, as the URL parser of any client
+    // (and of inject) does, so the reply is checked against the route that served it.
+    const path = new URL(url, 'http://localhost').pathname;
     const matching = this.templates.filter(({ pattern }) => pattern.test(path));
     return matching.find(({ template }) => this.doc['paths'][template]?.[method.toLowerCase()])?.template ?? matching[0]?.template ?? null;
   }
@@ -59,15 +61,26 @@ export class ReplySchemas {
     const media = response.content[type];
     if (!media) return [`${where}: served as ${type || 'nothing'}, declared as ${Object.keys(response.content).join(', ')}`];
     if (!type.endsWith('json') || !media.schema) return [];
-    let body: unknown;
-    try {
-      body = JSON.parse(res.body);
-    } catch {
-      return [`${where}: declared JSON, the body does not parse`];
-    }
     const validate = this.validatorFor(template, method, String(res.statusCode), type, media.schema);
-    if (validate(body)) return [];
-    return [`${where}: the body does not match its schema: ${this.ajv.errorsText(validate.errors as never, { separator: '; ' })}`];
+    // JSON lines (a streamed reply): the document's schema is each record's, one JSON value per line.
+    const ndjson = type === 'application/x-ndjson';
+    const records = ndjson ? res.body.split('\n').filter((line) => line.trim() !== '') : [res.body];
+    const problems: string[] = [];
+    for (const [i, text] of records.entries()) {
+      const at = ndjson ? `${where} line ${i + 1}` : where;
+      let body: unknown;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        problems.push(`${at}: declared ${ndjson ? 'JSON lines, the line' : 'JSON, the body'} does not parse`);
+        continue;
+      }
+      if (!validate(body))
+        problems.push(
+          `${at}: the ${ndjson ? 'record' : 'body'} does not match its schema: ${this.ajv.errorsText(validate.errors as never, { separator: '; ' })}`,
+        );
+    }
+    return problems;
   }
 
   /** Whether the document's request body schema of `method template` (of `type`) allows `body`. */
