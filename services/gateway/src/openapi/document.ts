@@ -1,6 +1,8 @@
+import { z } from 'zod';
 import {
   ErrorBody,
   JobWebhookPayload,
+  Messages,
   JOB_WEBHOOK_EVENTS,
   PASSPORT_SCHEMA_PATH,
   Scope,
@@ -327,12 +329,12 @@ function operation(
                 description: 'The bytes: at least one (an empty file is refused with 400).',
               },
               name: { type: 'string', maxLength: 255, description: 'The name shown for the file (default: the uploaded file name).' },
-              ...Object.fromEntries(
-                (route.upload?.fields ?? []).map((f) => [f, { type: 'string', description: `The request's \`${f}\`.` }]),
-              ),
+              ...Object.fromEntries((route.upload?.fields ?? []).map((f) => [f, uploadFieldSchema(route, f)])),
             },
             required: ['file'],
           },
+          // The file part's types, where a client reads them (OpenAPI's encoding of a multipart part).
+          ...(route.accept?.length ? { encoding: { file: { contentType: route.accept.join(', ') } } } : {}),
         },
       },
     };
@@ -554,4 +556,16 @@ export function sharedResponses(errorSchema: Json): Record<string, Json> {
     TooManyRequests: { ...reply(429), headers: { 'Retry-After': headerRef('Retry-After') } },
     Unavailable: { ...reply(503), headers: { 'Retry-After': headerRef('Retry-After') } },
   };
+}
+
+/**
+ * An upload's form field as its service's message contract states it (a webhook_url is a URL of at most
+ * 2048 characters): the document says what the service refuses, rather than "a string".
+ */
+function uploadFieldSchema(route: RouteDef, field: string): Json {
+  const body = Messages[route.subject]?.body;
+  const schema = body instanceof z.ZodObject ? (body.shape as Record<string, z.ZodType>)[field] : undefined;
+  const stated = schema ? (z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Json) : { type: 'string' };
+  const { $schema: _drop, ...rest } = stated;
+  return { ...rest, description: `The request's \`${field}\`.` };
 }

@@ -31,6 +31,15 @@ const TRAJECTORY_RULES = [
   'year_built {year} is in the future',
   'year_built {year} is before {earliest}',
   '{field} {value} m2 is more than {ratio} times the habitable space ({habitable} m2): not plausible',
+  // The household's metered use (MeteredUse): a reading's month against today, and the readings together.
+  '{field} must not be a month in the future',
+  '{field} must be a month from 1990 on',
+  'metered_use.gas_m3 give gas in kWh or in m3, not both',
+  'metered_use.monthly.{i}.month month {month} is given twice',
+  'metered_use.monthly.{i} a monthly reading needs gas_kwh, electricity_kwh or fuel_oil_litres',
+  'metered_use.monthly {n} months are fewer than the 12 a calibration needs; give twelve or more, or a yearly figure',
+  'metered_use needs a yearly figure (gas_kwh, gas_m3, electricity_kwh, fuel_oil_litres or pellets_kg) or monthly readings',
+  'metered_use.period_end period_end dates a yearly figure, and none is given',
 ];
 
 export const calculationsRoutes: RouteDef[] = [

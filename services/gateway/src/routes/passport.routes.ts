@@ -67,6 +67,7 @@ export const passportRoutes: RouteDef[] = [
     operationId: 'updateRenovationPassport',
     ids: ['passport_id'],
     body: UpdatePassportBody,
+    rules: ['steps.{i}.note note is required with a quantity or cost override'],
     status: 200,
     reply: RenovationPassport,
     summary:
