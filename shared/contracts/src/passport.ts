@@ -3,6 +3,8 @@ import { DataSource, EnergyEfficiencyType, QualityLabel, Region } from './enums.
 import { Timestamp, Uuid } from './identity.ts';
 import { ReportLanguage } from './renovations.ts';
 import { singleLine } from './text.ts';
+import { Financing, MeteredCalibration } from './financing.ts';
+import { GrantConditions, StepSpecification } from './trajectory.ts';
 
 /**
  * The renovation passport (docs/renovation-passport.md): the document the recast EPBD (Directive (EU)
@@ -10,9 +12,10 @@ import { singleLine } from './text.ts';
  * FINISHED trajectory job; an advisor completes it after a site visit and signs it; anyone verifies it
  * with the service's published keys. `content` is what is hashed (RFC 8785 canonical JSON) and signed.
  *
- * Fields the planner and the money work add later (a step's `specification`, `grant_conditions`,
- * `planned_year`, `financing`, `heat_pump_kw`; a milestone's `deadline`, `applies_because`; the model's
- * `calibration`) are read from the job when present and are null otherwise.
+ * A step's `specification`, `grant_conditions`, `planned_year`, `financing` and `heat_pump_kw`, a
+ * milestone's `deadline` and `applies_because`, and the plan's `calibration` are the trajectory's own
+ * (same schemas); the ones the plan may leave out (`financing`, `heat_pump_kw`, `calibration`) are null
+ * when it does. `lifetime_years` and `maintenance` are null until the planner gives them.
  */
 
 const money = () => z.number().meta({ description: 'Euros, two decimals.' });
@@ -104,7 +107,7 @@ export const PassportStep = z.object({
   /** The works besides the main item (scaffolding, architect, ...). */
   supporting_works: z.array(PassportSupportingWork),
   /** The product or performance the works must reach (from the planner when it gives one). */
-  specification: z.unknown().nullable(),
+  specification: StepSpecification.nullable(),
   rationale: z.string(),
   epc_label_after: z.string(),
   epc_score_after: z.number(),
@@ -115,8 +118,8 @@ export const PassportStep = z.object({
   estimated_vat_cost: money(),
   subsidy_amount: money(),
   net_cost: money(),
-  grant_conditions: z.unknown().nullable(),
-  financing: z.unknown().nullable(),
+  grant_conditions: GrantConditions.nullable(),
+  financing: Financing.nullable(),
   heat_pump_kw: z.number().nullable(),
   lifetime_years: z.number().nullable(),
   maintenance: nullableText,
@@ -159,7 +162,7 @@ export const PassportAssumptions = z.object({
   income_category: nullableText,
   model_version: z.string(),
   catalogue_version: z.string(),
-  calibration: z.unknown().nullable(),
+  calibration: MeteredCalibration.nullable(),
   expected_price_error: z.object({ average_pct: z.number(), standard_deviation_pct: z.number(), at_least: z.boolean() }),
   /** The planner's own statements of what the figures assume. */
   notes: z.array(z.string()),

@@ -46,7 +46,7 @@ export interface EstateFacts {
 const round2 = (x: number) => Math.round(x * 100) / 100;
 const round0 = (x: number) => Math.round(x);
 
-/** A field the other work adds to the plan later (a step's specification, a milestone's deadline): read when present, else null. */
+/** A field the plan does not define yet (a step's lifetime and maintenance, the household's income category): read when present, else null. */
 function optional<T>(record: Record<string, unknown> | undefined, key: string, schema: z.ZodType<T>): T | null {
   if (!record || !(key in record)) return null;
   const parsed = schema.safeParse(record[key]);
@@ -82,7 +82,7 @@ export function prefillContent(metadata: Record<string, unknown>, estate: Estate
         unit: w.unit,
         estimated_cost: w.estimated_cost,
       })),
-      specification: optional(raw, 'specification', z.unknown()),
+      specification: step.specification,
       rationale: step.rationale,
       epc_label_after: step.epc_label_after,
       epc_score_after: step.epc_score_after,
@@ -93,12 +93,12 @@ export function prefillContent(metadata: Record<string, unknown>, estate: Estate
       estimated_vat_cost: step.estimated_vat_cost,
       subsidy_amount: step.subsidy_amount,
       net_cost: step.net_cost,
-      grant_conditions: optional(raw, 'grant_conditions', z.unknown()),
-      financing: optional(raw, 'financing', z.unknown()),
-      heat_pump_kw: optional(raw, 'heat_pump_kw', z.number()),
+      grant_conditions: step.grant_conditions,
+      financing: step.financing ?? null,
+      heat_pump_kw: step.heat_pump_kw ?? null,
       lifetime_years: optional(raw, 'lifetime_years', z.number()),
       maintenance: optional(raw, 'maintenance', z.string()),
-      planned_year: optional(raw, 'planned_year', z.number().int()),
+      planned_year: step.planned_year,
       override: null,
     };
   });
@@ -106,25 +106,17 @@ export function prefillContent(metadata: Record<string, unknown>, estate: Estate
   const target = regionalTarget(plan.region);
   const reachedBy = (label: string) =>
     plan.steps.find((s) => s.milestones.some((m) => m.label === label && m.kind === 'TARGET'))?.order ?? null;
-  const rawMilestones = (s: Record<string, unknown> | undefined) =>
-    (Array.isArray(s?.['milestones']) ? s['milestones'] : []) as Array<Record<string, unknown>>;
   const milestones = [
-    ...plan.steps.flatMap((step, i) =>
-      step.milestones.map((m, j) => ({ m, raw: rawMilestones(rawSteps[i])[j], reached_by_step: step.order as number | null })),
-    ),
-    ...plan.milestones_missed.map((m, j) => ({
-      m,
-      raw: ((Array.isArray(metadata['milestones_missed']) ? metadata['milestones_missed'] : []) as Array<Record<string, unknown>>)[j],
-      reached_by_step: null,
-    })),
-  ].map(({ m, raw, reached_by_step }) => ({
+    ...plan.steps.flatMap((step) => step.milestones.map((m) => ({ m, reached_by_step: step.order as number | null }))),
+    ...plan.milestones_missed.map((m) => ({ m, reached_by_step: null })),
+  ].map(({ m, reached_by_step }) => ({
     kind: m.kind,
     rule_id: m.rule_id,
     label: m.label,
     description: m.description,
     source: m.source,
-    deadline: optional(raw, 'deadline', z.string()),
-    applies_because: optional(raw, 'applies_because', z.string()),
+    deadline: m.deadline,
+    applies_because: m.applies_because,
     reached_by_step,
   }));
 
@@ -181,7 +173,7 @@ export function prefillContent(metadata: Record<string, unknown>, estate: Estate
       income_category: optional(metadata, 'income_category', z.string()) ?? optional(household, 'income_category', z.string()) ?? null,
       model_version: plan.versions.model,
       catalogue_version: plan.versions.catalogue,
-      calibration: optional(metadata, 'calibration', z.unknown()),
+      calibration: plan.calibration ?? null,
       expected_price_error: plan.expected_price_error,
       notes: plan.assumptions,
       edits_method: EDITS_METHOD,

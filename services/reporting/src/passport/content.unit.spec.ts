@@ -38,20 +38,39 @@ describe('the passport pre-filled from a trajectory', () => {
     expect(content.site_visit).toBeNull();
   });
 
-  it('leaves the fields other work adds null when the plan has none, and reads them when it has', () => {
-    expect(prefilled().steps[0]).toMatchObject({ specification: null, financing: null, planned_year: null, heat_pump_kw: null });
+  it("carries the plan's specification, grant conditions, money and milestone dates, null where the plan leaves them out", () => {
+    const plain = prefilled();
+    expect(plain.steps[0]).toMatchObject({ financing: null, planned_year: null, heat_pump_kw: null });
+    expect(plain.steps[0]!.specification).toMatchObject({ target_r_value: 4.5, insulation_thickness_cm: 18 });
+    expect(plain.steps[0]!.grant_conditions).toMatchObject({ status: 'GRANTED', schemes: ['Mijn VerbouwPremie'] });
+    expect(plain.assumptions.calibration).toBeNull();
     const metadata = sampleMetadata();
     const steps = metadata.steps as Array<Record<string, unknown>>;
-    steps[2] = { ...steps[2], planned_year: 2028, heat_pump_kw: 8, financing: { loan: 'zero-rate' }, specification: { scop_min: 4 } };
+    const financing = {
+      grant_eur: 4000,
+      loan: {
+        product: 'Mijn VerbouwLening',
+        provider: 'Energiehuis',
+        rate_percent: 0,
+        term_months: 300,
+        principal_eur: 6000,
+        monthly_payment_eur: 20,
+        conditions: ['income category 1'],
+        source: 'https://example.org/loan',
+      },
+      monthly_bill_saving_eur: 90,
+      payback_years: 14.2,
+      payback_years_with_support: 10.5,
+    };
+    steps[2] = { ...steps[2], planned_year: 2028, heat_pump_kw: 8, financing };
     (metadata['milestones_missed'] as Array<Record<string, unknown>>)[0]!['deadline'] = '2031-01-01';
     const content = prefillContent(metadata, SAMPLE_ESTATE);
-    expect(content.steps[2]).toMatchObject({
-      planned_year: 2028,
-      heat_pump_kw: 8,
-      financing: { loan: 'zero-rate' },
-      specification: { scop_min: 4 },
-    });
-    expect(content.milestones[1]?.deadline).toBe('2031-01-01');
+    expect(RenovationPassportContent.safeParse(content).success).toBe(true);
+    expect(content.steps[2]).toMatchObject({ planned_year: 2028, heat_pump_kw: 8, financing });
+    expect(content.milestones[1]).toMatchObject({ deadline: '2031-01-01', applies_because: 'the home is let' });
+    // A financing that is not the plan's shape is refused with the plan, not carried half-read.
+    steps[2] = { ...steps[2], financing: { loan: 'zero-rate' } };
+    expect(() => prefillContent(metadata, SAMPLE_ESTATE)).toThrow();
   });
 });
 

@@ -1,6 +1,7 @@
 import type { RenovationPassport } from '@renopath/contracts';
 import { labelsOf } from '@renopath/energy';
 import { componentName, formatDate, formatMoney, formatNumber, formatPercent, hasTranslation, t } from '../i18n/index.ts';
+import { term } from '../i18n/terms.ts';
 import { labelColour } from '../pdf/label-colours.ts';
 import { ACCENT, CONTENT_WIDTH, MUTED, PAGE, RULE, SHADE, Canvas } from '../pdf/layout.ts';
 import type { ReportLanguage } from '../report-model.ts';
@@ -85,7 +86,8 @@ export async function renderPassportPdf(input: PassportPdfInput): Promise<Uint8A
     ],
     [p(lang, 'building.year_built'), b.year_built !== null ? String(b.year_built) : '–'],
     [p(lang, 'building.area'), b.habitable_space_m2 !== null ? `${num(b.habitable_space_m2)} m²` : '–'],
-    [p(lang, 'building.label'), `${b.epc_label} (${p(lang, 'building.score')} ${num(b.epc_score)})`],
+    // The label's name is the shared vocabulary's (the report and the page say the same: a Flemish EPC-label).
+    [term(lang, 'current_label'), `${b.epc_label} (${p(lang, 'building.score')} ${num(b.epc_score)})`],
     [
       p(lang, 'building.primary_energy'),
       b.primary_energy_kwh_m2 !== null
