@@ -19,6 +19,17 @@ import { tcpListening } from '@renopath/platform/testing/listening.ts';
  * the shared volume of the blob store (and of the gateway replicas' idempotency records and signing key).
  */
 
+/**
+ * The suite's load-shedding settings (vitest.config.ts `env`: off, since a process's loop lags past the
+ * limit while it starts on a busy machine) for a stack whose environment is built rather than inherited;
+ * without them its processes shed with the defaults and a test sees 503 where it expects a reply.
+ */
+export function overloadEnvOfSuite(): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(process.env).filter((e): e is [string, string] => e[0].startsWith('RENOPATH_OVERLOAD_') && e[1] !== undefined),
+  );
+}
+
 export const NATS_URL = process.env['RENOPATH_TEST_NATS_URL'] ?? 'nats://127.0.0.1:4222';
 export const POSTGRES_URL = process.env['RENOPATH_TEST_POSTGRES_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 /** The admin token every stack's gateway accepts (the embedded stack's too). */
@@ -233,6 +244,7 @@ export async function startDistributedStack(options: DistributedStackOptions): P
     RENOPATH_PUBLIC_URL: options.publicUrl ?? url,
     RENOPATH_ADMIN_TOKEN: ADMIN_TOKEN,
     RENOPATH_RATE_LIMIT_PER_SECOND: '0',
+    ...overloadEnvOfSuite(),
     ...stores,
     ...options.env,
   };

@@ -13,6 +13,7 @@ import type { RouteDef } from '../src/routes/route.ts';
 import { inject } from 'vitest';
 import {
   ADMIN_TOKEN,
+  overloadEnvOfSuite,
   startDistributedStack,
   type DistributedMode,
   type DistributedStack,
@@ -153,6 +154,7 @@ async function embeddedBackend(env: Record<string, string>): Promise<Backend> {
       // A service slow to answer on a busy machine is not a dead one: tests wait for the answer (those that
       // test the 503 of a dead service set their own).
       RENOPATH_BUS_TIMEOUT_MS: '60000',
+      ...overloadEnvOfSuite(),
       ...env,
     },
     { wireFidelity: true },
