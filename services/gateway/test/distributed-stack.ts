@@ -139,7 +139,7 @@ export interface DistributedStack {
   gateways: string[];
   /** The first gateway's URL. */
   url: string;
-  /** The data dir of the gateways, estates and reporting: the shared volume of the blob store. */
+  /** The data dir of the gateways, estates, reporting and calculations (with its workers): the shared volume of the blob store. */
   sharedDir: string;
   /** Where a context's process keeps its files (`<its data dir>/<context>`). */
   contextDir(context: string): string;
@@ -255,8 +255,9 @@ export async function startDistributedStack(options: DistributedStackOptions): P
   // One data dir per context, shared by its replicas (PostgreSQL holds their stores; the dir keeps e.g. identity's keys).
   const contextDirs = new Map<Service, string>();
   const dirOf = (service: Service) => {
-    if (service === 'gateway' || service === 'estates' || service === 'reporting') return shared;
-    const key = service === 'worker' ? 'calculations' : service;
+    // The blob store's volume: calculations and its workers read the portfolio uploads the gateway stored.
+    if (['gateway', 'estates', 'reporting', 'calculations', 'worker'].includes(service)) return shared;
+    const key = service;
     if (!contextDirs.has(key)) contextDirs.set(key, newDir());
     return contextDirs.get(key)!;
   };
