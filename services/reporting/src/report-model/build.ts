@@ -153,17 +153,36 @@ export function buildReportModel(input: ReportInputs): ReportModel {
   const extras = items.map(() => [] as RenovationItem[]);
   if (items.length > 0) for (const work of derived) extras[stepOfSupportingWork(work, items)]!.push(work);
 
+  // A measure the plan joined to a step (ventilation with the airtight step) is a renovation item of its
+  // own but not a step: it is shown with the step before it, whose label is the one after both.
+  const joinedTypes = new Set(
+    (input.plan?.steps ?? []).flatMap((p) => p.supporting_works.filter((w) => w.joined).map((w) => w.renovation_component_type)),
+  );
+  const heads: number[] = [];
+  const lastOf = new Map<number, number>();
+  items.forEach((item, i) => {
+    const head = heads.at(-1);
+    if (head !== undefined && joinedTypes.has(item.renovation_component_type)) {
+      extras[head]!.push(item, ...extras[i]!);
+      lastOf.set(head, i);
+    } else {
+      heads.push(i);
+      lastOf.set(i, i);
+    }
+  });
+
   let cumulative = 0;
-  const steps: ReportStep[] = items.map((item, i) => {
+  const steps: ReportStep[] = heads.map((i, position) => {
+    const item = items[i]!;
     const parts = [item, ...extras[i]!];
     const cost = parts.reduce((s, p) => s + cents(p.estimated_cost), 0);
     const vat = parts.reduce((s, p) => s + cents(p.estimated_vat_cost), 0);
     const subsidy = parts.reduce((s, p) => s + cents(p.subsidy_amount), 0);
     const net = cost + vat - subsidy;
     cumulative += net;
-    const after = evaluated?.after[i];
+    const after = evaluated?.after[lastOf.get(i)!];
     return {
-      order: i + 1,
+      order: position + 1,
       renovation_component_type: item.renovation_component_type,
       phase: input.plan?.steps.find((p) => p.renovation_component_type === item.renovation_component_type)?.phase ?? null,
       epc_label_after: after?.epc_label ?? null,
