@@ -112,16 +112,30 @@ function bodyOf(estate: RenovationEstateSnapshot, plan: ReturnType<typeof planTr
     name: 'Suggested trajectory',
     calculation_job_id: JOB,
     year: YEAR,
-    items: plan.steps.map((step) => {
+    // Each step's measure, and a measure joined to the step (ventilation) as an item of its own.
+    items: plan.steps.flatMap((step) => {
       const roof = step.roof_kind ? estate.roofs.find((r) => r.estate_roof_type === step.roof_kind)! : null;
-      return {
-        item_id: crypto.randomUUID(),
-        renovation_component_type: step.renovation_component_type,
-        placement: { scope: roof ? 'ROOF' : 'GENERAL', roof_id: roof?.id ?? null, floor_id: null, room_id: null, staircase_id: null },
-        count: 1,
-        quantity: step.quantity,
-        step: step.order,
-      };
+      const general = { scope: 'GENERAL', roof_id: null, floor_id: null, room_id: null, staircase_id: null } as const;
+      return [
+        {
+          item_id: crypto.randomUUID(),
+          renovation_component_type: step.renovation_component_type,
+          placement: roof ? { ...general, scope: 'ROOF' as const, roof_id: roof.id } : general,
+          count: 1,
+          quantity: step.quantity,
+          step: step.order,
+        },
+        ...step.supporting_works
+          .filter((w) => w.joined)
+          .map((w) => ({
+            item_id: crypto.randomUUID(),
+            renovation_component_type: w.renovation_component_type,
+            placement: general,
+            count: 1,
+            quantity: w.quantity,
+            step: step.order,
+          })),
+      ];
     }),
   };
 }
@@ -148,7 +162,11 @@ describe('cmd.renovations.create-from-trajectory', () => {
 
     expect(await bus.request(S.createFromTrajectory, request(body))).toEqual({ id: RENOVATION, estate_id: ESTATE_ID });
     // One append: the renovation, every step's item and the figures.
-    expect(await typesIn(eventStore)).toEqual(['RenovationCreated', ...plan.steps.map(() => 'RenovationItemAdded'), 'RenovationValued']);
+    expect(await typesIn(eventStore)).toEqual([
+      'RenovationCreated',
+      ...plan.steps.flatMap((st) => [st, ...st.supporting_works.filter((w) => w.joined)]).map(() => 'RenovationItemAdded'),
+      'RenovationValued',
+    ]);
 
     const v1 = await bus.request<any>(S.overviewV1, request(undefined, { renovation_id: RENOVATION }));
     expect(v1.summary).toMatchObject({
@@ -169,7 +187,7 @@ describe('cmd.renovations.create-from-trajectory', () => {
       expect(item.estimated_cost).toBeCloseTo(step.estimated_cost - works, 2);
     }
     expect(v1.details.derived.map((d: any) => d.renovation_component_type).sort()).toEqual(
-      plan.steps.flatMap((s) => s.supporting_works.map((w) => w.renovation_component_type)).sort(),
+      plan.steps.flatMap((s) => s.supporting_works.filter((w) => !w.joined).map((w) => w.renovation_component_type)).sort(),
     );
 
     const old = await bus.request<any>(S.overview, request(undefined, { renovation_id: RENOVATION }));
