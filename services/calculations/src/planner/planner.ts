@@ -507,27 +507,16 @@ function assemble(
     if (joinedResult && !joinedResult.priced) throw new Error(`planner: ${c.joined!.type} could not be priced: ${joinedResult.error}`);
     const joined = joinedResult?.priced ? [joinedResult.priced] : [];
     const works = worksOf.get(i) ?? [];
-    const supporting_works: TrajectorySupportingWork[] = [
-      ...joined.map((w) => ({
-        renovation_component_type: w.renovation_component_type,
-        title: getNode(w.renovation_component_type).name,
-        quantity: w.quantity,
-        unit: w.unit,
-        estimated_cost: w.estimated_cost,
-        estimated_vat_cost: w.estimated_vat_cost,
-        subsidy_amount: w.subsidy_amount,
-        joined: true,
-      })),
-      ...works.map((w) => ({
-        renovation_component_type: w.renovation_component_type,
-        title: getNode(w.renovation_component_type).name,
-        quantity: w.quantity,
-        unit: w.unit,
-        estimated_cost: w.estimated_cost,
-        estimated_vat_cost: w.estimated_vat_cost,
-        subsidy_amount: w.subsidy_amount,
-      })),
-    ];
+    const asWork = (w: (typeof joined)[number]): TrajectorySupportingWork => ({
+      renovation_component_type: w.renovation_component_type,
+      title: getNode(w.renovation_component_type).name,
+      quantity: w.quantity,
+      unit: w.unit,
+      estimated_cost: w.estimated_cost,
+      estimated_vat_cost: w.estimated_vat_cost,
+      subsidy_amount: w.subsidy_amount,
+    });
+    const supporting_works: TrajectorySupportingWork[] = [...joined.map((w) => ({ ...asWork(w), joined: true })), ...works.map(asWork)];
     const all = [item, ...joined, ...works];
     const estimated_cost = round2(all.reduce((s, p) => s + p.estimated_cost, 0));
     const estimated_vat_cost = round2(all.reduce((s, p) => s + p.estimated_vat_cost, 0));
