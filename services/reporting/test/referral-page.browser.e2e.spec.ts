@@ -61,7 +61,7 @@ describe.skipIf(!hasChromium)('the public referral page in Chromium', () => {
       const response = await page.goto(`${server.origin}/r/sample-token`);
       expect(response?.status()).toBe(200);
       expect(await page.title()).toBe(
-        t('nl-BE', 'page.title', { home: t('nl-BE', 'page.estate_type.HOUSE'), place: `${zip_code} ${place}` }),
+        t('nl-BE', 'page.title', { home: t('nl-BE', 'terms.estate_type.HOUSE'), place: `${zip_code} ${place}` }),
       );
       expect(await page.locator('.label-card.current .big-label').innerText()).toBe(model.current.epc_label);
       expect(await page.locator('.label-card.current .big-label').isVisible()).toBe(true);
