@@ -133,201 +133,53 @@ function requireFloor(state: EstateState, floor_id: string): FloorState {
 export const estateDecider: Decider<EstateCommand, EstateEvent, EstateState> = {
   initialState: () => ({ status: 'NONE', organization_id: '', fields: EMPTY_ESTATE_FIELDS, roofs: {}, floors: {}, files: {}, members: {} }),
 
+  // One function per command below; this only dispatches (emmett's shape).
   decide(command, state): EstateEvent[] {
     switch (command.type) {
-      case 'CreateEstate': {
-        if (state.status !== 'NONE') throw new DomainError(409, ['estate already exists']);
-        const fields = estateFieldsFrom(command.fields);
-        checkRules(fields);
-        const { estate_id, organization_id, estate_provider_type, referral_token } = command;
-        const roofs = command.roofs ?? [];
-        if (new Set(roofs.map((r) => r.roof_id)).size !== roofs.length) throw new DomainError(409, ['roof already exists']);
-        return [
-          { type: 'EstateCreated', data: { estate_id, organization_id, estate_provider_type, referral_token, fields } },
-          ...roofs.map((r) => ({
-            type: 'RoofAdded' as const,
-            data: { estate_id, roof_id: r.roof_id, fields: partFields(ROOF, r.fields) },
-          })),
-        ];
-      }
-      case 'UpdateEstate': {
-        requireActive(state);
-        const changes = estateChanges(state.fields, command.changes);
-        if (Object.keys(changes).length === 0) return [];
-        checkRules(withEstateChanges(state.fields, changes));
-        return [{ type: 'EstateUpdated', data: { estate_id: command.estate_id, changes } }];
-      }
-      case 'DeleteEstate': {
-        requireActive(state);
-        const estate_id = command.estate_id;
-        const events: EstateEvent[] = [];
-        for (const roof_id of Object.keys(state.roofs)) events.push({ type: 'RoofRemoved', data: { estate_id, roof_id } });
-        for (const floor_id of Object.keys(state.floors)) events.push(...floorRemoval(estate_id, floor_id, state.floors[floor_id]!));
-        for (const [file_id, file] of Object.entries(state.files)) {
-          events.push({ type: 'EstateFileRemoved', data: { estate_id, file_id, kind: file.kind, blob_key: file.blob_key } });
-        }
-        events.push({ type: 'EstateDeleted', data: { estate_id, organization_id: state.organization_id } });
-        return events;
-      }
-
-      case 'AddRoof': {
-        requireActive(state);
-        if (state.roofs[command.roof_id]) throw new DomainError(409, ['roof already exists']);
-        return [
-          { type: 'RoofAdded', data: { estate_id: command.estate_id, roof_id: command.roof_id, fields: partFields(ROOF, command.fields) } },
-        ];
-      }
-      case 'UpdateRoof': {
-        requireActive(state);
-        const roof = state.roofs[command.roof_id];
-        if (!roof) throw notFound('roof');
-        const changes = partChanges<RoofChanges>(roof, command.changes, ROOF);
-        if (Object.keys(changes).length === 0) return [];
-        return [{ type: 'RoofUpdated', data: { estate_id: command.estate_id, roof_id: command.roof_id, changes } }];
-      }
-      case 'RemoveRoof': {
-        requireActive(state);
-        if (!state.roofs[command.roof_id]) throw notFound('roof');
-        return [{ type: 'RoofRemoved', data: { estate_id: command.estate_id, roof_id: command.roof_id } }];
-      }
-
-      case 'AddFloor': {
-        requireActive(state);
-        if (state.floors[command.floor_id]) throw new DomainError(409, ['floor already exists']);
-        return [
-          {
-            type: 'FloorAdded',
-            data: { estate_id: command.estate_id, floor_id: command.floor_id, fields: partFields(FLOOR, command.fields) },
-          },
-        ];
-      }
-      case 'UpdateFloor': {
-        const floor = requireFloor(state, command.floor_id);
-        const changes = partChanges<FloorChanges>(floor.fields, command.changes, FLOOR);
-        if (Object.keys(changes).length === 0) return [];
-        return [{ type: 'FloorUpdated', data: { estate_id: command.estate_id, floor_id: command.floor_id, changes } }];
-      }
-      case 'RemoveFloor': {
-        const floor = requireFloor(state, command.floor_id);
-        return floorRemoval(command.estate_id, command.floor_id, floor);
-      }
-
-      case 'AddRoom': {
-        const floor = requireFloor(state, command.floor_id);
-        if (floor.rooms[command.room_id]) throw new DomainError(409, ['room already exists']);
-        const { estate_id, floor_id, room_id } = command;
-        return [{ type: 'RoomAdded', data: { estate_id, floor_id, room_id, fields: partFields(ROOM, command.fields) } }];
-      }
-      case 'UpdateRoom': {
-        const room = requireFloor(state, command.floor_id).rooms[command.room_id];
-        if (!room) throw notFound('room');
-        const changes = partChanges<RoomChanges>(room, command.changes, ROOM);
-        if (Object.keys(changes).length === 0) return [];
-        const { estate_id, floor_id, room_id } = command;
-        return [{ type: 'RoomUpdated', data: { estate_id, floor_id, room_id, changes } }];
-      }
-      case 'RemoveRoom': {
-        if (!requireFloor(state, command.floor_id).rooms[command.room_id]) throw notFound('room');
-        const { estate_id, floor_id, room_id } = command;
-        return [{ type: 'RoomRemoved', data: { estate_id, floor_id, room_id } }];
-      }
-
-      case 'AddStaircase': {
-        const floor = requireFloor(state, command.floor_id);
-        if (floor.staircases[command.staircase_id]) throw new DomainError(409, ['staircase already exists']);
-        const { estate_id, floor_id, staircase_id } = command;
-        return [{ type: 'StaircaseAdded', data: { estate_id, floor_id, staircase_id, fields: partFields(STAIRCASE, command.fields) } }];
-      }
-      case 'UpdateStaircase': {
-        const staircase = requireFloor(state, command.floor_id).staircases[command.staircase_id];
-        if (!staircase) throw notFound('staircase');
-        const changes = partChanges<StaircaseChanges>(staircase, command.changes, STAIRCASE);
-        if (Object.keys(changes).length === 0) return [];
-        const { estate_id, floor_id, staircase_id } = command;
-        return [{ type: 'StaircaseUpdated', data: { estate_id, floor_id, staircase_id, changes } }];
-      }
-      case 'RemoveStaircase': {
-        if (!requireFloor(state, command.floor_id).staircases[command.staircase_id]) throw notFound('staircase');
-        const { estate_id, floor_id, staircase_id } = command;
-        return [{ type: 'StaircaseRemoved', data: { estate_id, floor_id, staircase_id } }];
-      }
-
-      case 'AddFile': {
-        requireActive(state);
-        if (state.files[command.file_id]) throw new DomainError(409, [`${KIND_NAME[command.kind]} already exists`]);
-        const { blob_key, name, mimetype, size } = command.upload;
-        return [
-          {
-            type: 'EstateFileAdded',
-            data: { estate_id: command.estate_id, file_id: command.file_id, kind: command.kind, name, mimetype, size, blob_key },
-          },
-        ];
-      }
-      case 'RemoveFile': {
-        requireActive(state);
-        const file = state.files[command.file_id];
-        // A medium is not reachable under /files and a file not under /media.
-        if (!file || file.kind !== command.kind) throw notFound(KIND_NAME[command.kind]);
-        return [
-          {
-            type: 'EstateFileRemoved',
-            data: { estate_id: command.estate_id, file_id: command.file_id, kind: file.kind, blob_key: file.blob_key },
-          },
-        ];
-      }
-
-      case 'AddEstateMember': {
-        requireActive(state);
-        const { estate_id, user_id, email_address, first_name, last_name, status } = command;
-        const current = state.members[user_id];
-        if (current === 'ACTIVE') return [];
-        // Pending, and now an active member of the organization (they accepted elsewhere): the membership starts.
-        if (current === 'PENDING')
-          return status === 'ACTIVE'
-            ? [{ type: 'EstateMemberActivated', data: { estate_id, organization_id: state.organization_id, user_id } }]
-            : [];
-        return [
-          {
-            type: 'EstateMemberAdded',
-            data: { estate_id, organization_id: state.organization_id, user_id, email_address, first_name, last_name, status },
-          },
-        ];
-      }
-      case 'ActivateEstateMember': {
-        // Replayed from identity's events: a member no longer invited, or already active, is nothing to do.
-        if (state.status !== 'ACTIVE' || state.members[command.user_id] !== 'PENDING') return [];
-        return [
-          {
-            type: 'EstateMemberActivated',
-            data: { estate_id: command.estate_id, organization_id: state.organization_id, user_id: command.user_id },
-          },
-        ];
-      }
-      case 'UpdateEstateMemberDetails': {
-        // Replayed from identity's events: a member who left, or an estate that is gone, is nothing to do.
-        // A pending invitee's own profile is not the inviting organization's to see: only active members follow.
-        if (state.status !== 'ACTIVE' || state.members[command.user_id] !== 'ACTIVE' || Object.keys(command.changes).length === 0)
-          return [];
-        const { estate_id, user_id, changes } = command;
-        return [{ type: 'EstateMemberDetailsUpdated', data: { estate_id, organization_id: state.organization_id, user_id, changes } }];
-      }
-      case 'RemoveEstateMember': {
-        const known = state.status === 'ACTIVE' && state.members[command.user_id];
-        // Leaving the organization is replayed from another context's events: nothing to do is not an error.
-        if (!known) {
-          if (command.reason === 'LEFT_ORGANIZATION') return [];
-          requireActive(state);
-          throw notFound('member');
-        }
-        const { estate_id, user_id, reason } = command;
-        return [{ type: 'EstateMemberRemoved', data: { estate_id, organization_id: state.organization_id, user_id, reason } }];
-      }
-
-      case 'RecordTrajectoryQuality': {
-        requireActive(state);
-        const { estate_id, calculation_job_id, confidence_score, quality_label } = command;
-        return [{ type: 'EstateTrajectoryQualityRecorded', data: { estate_id, calculation_job_id, confidence_score, quality_label } }];
-      }
+      case 'CreateEstate':
+        return createEstate(command, state);
+      case 'UpdateEstate':
+        return updateEstate(command, state);
+      case 'DeleteEstate':
+        return deleteEstate(command, state);
+      case 'AddRoof':
+        return addRoof(command, state);
+      case 'UpdateRoof':
+        return updateRoof(command, state);
+      case 'RemoveRoof':
+        return removeRoof(command, state);
+      case 'AddFloor':
+        return addFloor(command, state);
+      case 'UpdateFloor':
+        return updateFloor(command, state);
+      case 'RemoveFloor':
+        return removeFloor(command, state);
+      case 'AddRoom':
+        return addRoom(command, state);
+      case 'UpdateRoom':
+        return updateRoom(command, state);
+      case 'RemoveRoom':
+        return removeRoom(command, state);
+      case 'AddStaircase':
+        return addStaircase(command, state);
+      case 'UpdateStaircase':
+        return updateStaircase(command, state);
+      case 'RemoveStaircase':
+        return removeStaircase(command, state);
+      case 'AddFile':
+        return addFile(command, state);
+      case 'RemoveFile':
+        return removeFile(command, state);
+      case 'AddEstateMember':
+        return addEstateMember(command, state);
+      case 'ActivateEstateMember':
+        return activateEstateMember(command, state);
+      case 'UpdateEstateMemberDetails':
+        return updateEstateMemberDetails(command, state);
+      case 'RemoveEstateMember':
+        return removeEstateMember(command, state);
+      case 'RecordTrajectoryQuality':
+        return recordTrajectoryQuality(command, state);
     }
   },
 
@@ -392,6 +244,220 @@ export const estateDecider: Decider<EstateCommand, EstateEvent, EstateState> = {
     }
   },
 };
+
+type Command<T extends EstateCommand['type']> = Extract<EstateCommand, { type: T }>;
+
+// The estate itself.
+function createEstate(command: Command<'CreateEstate'>, state: EstateState): EstateEvent[] {
+  if (state.status !== 'NONE') throw new DomainError(409, ['estate already exists']);
+  const fields = estateFieldsFrom(command.fields);
+  checkRules(fields);
+  const { estate_id, organization_id, estate_provider_type, referral_token } = command;
+  const roofs = command.roofs ?? [];
+  if (new Set(roofs.map((r) => r.roof_id)).size !== roofs.length) throw new DomainError(409, ['roof already exists']);
+  return [
+    { type: 'EstateCreated', data: { estate_id, organization_id, estate_provider_type, referral_token, fields } },
+    ...roofs.map((r) => ({
+      type: 'RoofAdded' as const,
+      data: { estate_id, roof_id: r.roof_id, fields: partFields(ROOF, r.fields) },
+    })),
+  ];
+}
+
+function updateEstate(command: Command<'UpdateEstate'>, state: EstateState): EstateEvent[] {
+  requireActive(state);
+  const changes = estateChanges(state.fields, command.changes);
+  if (Object.keys(changes).length === 0) return [];
+  checkRules(withEstateChanges(state.fields, changes));
+  return [{ type: 'EstateUpdated', data: { estate_id: command.estate_id, changes } }];
+}
+
+function deleteEstate(command: Command<'DeleteEstate'>, state: EstateState): EstateEvent[] {
+  requireActive(state);
+  const estate_id = command.estate_id;
+  const events: EstateEvent[] = [];
+  for (const roof_id of Object.keys(state.roofs)) events.push({ type: 'RoofRemoved', data: { estate_id, roof_id } });
+  for (const floor_id of Object.keys(state.floors)) events.push(...floorRemoval(estate_id, floor_id, state.floors[floor_id]!));
+  for (const [file_id, file] of Object.entries(state.files)) {
+    events.push({ type: 'EstateFileRemoved', data: { estate_id, file_id, kind: file.kind, blob_key: file.blob_key } });
+  }
+  events.push({ type: 'EstateDeleted', data: { estate_id, organization_id: state.organization_id } });
+  return events;
+}
+
+// The roofs.
+function addRoof(command: Command<'AddRoof'>, state: EstateState): EstateEvent[] {
+  requireActive(state);
+  if (state.roofs[command.roof_id]) throw new DomainError(409, ['roof already exists']);
+  return [
+    { type: 'RoofAdded', data: { estate_id: command.estate_id, roof_id: command.roof_id, fields: partFields(ROOF, command.fields) } },
+  ];
+}
+
+function updateRoof(command: Command<'UpdateRoof'>, state: EstateState): EstateEvent[] {
+  requireActive(state);
+  const roof = state.roofs[command.roof_id];
+  if (!roof) throw notFound('roof');
+  const changes = partChanges<RoofChanges>(roof, command.changes, ROOF);
+  if (Object.keys(changes).length === 0) return [];
+  return [{ type: 'RoofUpdated', data: { estate_id: command.estate_id, roof_id: command.roof_id, changes } }];
+}
+
+function removeRoof(command: Command<'RemoveRoof'>, state: EstateState): EstateEvent[] {
+  requireActive(state);
+  if (!state.roofs[command.roof_id]) throw notFound('roof');
+  return [{ type: 'RoofRemoved', data: { estate_id: command.estate_id, roof_id: command.roof_id } }];
+}
+
+// The floors, and the rooms and staircases on them.
+function addFloor(command: Command<'AddFloor'>, state: EstateState): EstateEvent[] {
+  requireActive(state);
+  if (state.floors[command.floor_id]) throw new DomainError(409, ['floor already exists']);
+  return [
+    {
+      type: 'FloorAdded',
+      data: { estate_id: command.estate_id, floor_id: command.floor_id, fields: partFields(FLOOR, command.fields) },
+    },
+  ];
+}
+
+function updateFloor(command: Command<'UpdateFloor'>, state: EstateState): EstateEvent[] {
+  const floor = requireFloor(state, command.floor_id);
+  const changes = partChanges<FloorChanges>(floor.fields, command.changes, FLOOR);
+  if (Object.keys(changes).length === 0) return [];
+  return [{ type: 'FloorUpdated', data: { estate_id: command.estate_id, floor_id: command.floor_id, changes } }];
+}
+
+function removeFloor(command: Command<'RemoveFloor'>, state: EstateState): EstateEvent[] {
+  const floor = requireFloor(state, command.floor_id);
+  return floorRemoval(command.estate_id, command.floor_id, floor);
+}
+
+function addRoom(command: Command<'AddRoom'>, state: EstateState): EstateEvent[] {
+  const floor = requireFloor(state, command.floor_id);
+  if (floor.rooms[command.room_id]) throw new DomainError(409, ['room already exists']);
+  const { estate_id, floor_id, room_id } = command;
+  return [{ type: 'RoomAdded', data: { estate_id, floor_id, room_id, fields: partFields(ROOM, command.fields) } }];
+}
+
+function updateRoom(command: Command<'UpdateRoom'>, state: EstateState): EstateEvent[] {
+  const room = requireFloor(state, command.floor_id).rooms[command.room_id];
+  if (!room) throw notFound('room');
+  const changes = partChanges<RoomChanges>(room, command.changes, ROOM);
+  if (Object.keys(changes).length === 0) return [];
+  const { estate_id, floor_id, room_id } = command;
+  return [{ type: 'RoomUpdated', data: { estate_id, floor_id, room_id, changes } }];
+}
+
+function removeRoom(command: Command<'RemoveRoom'>, state: EstateState): EstateEvent[] {
+  if (!requireFloor(state, command.floor_id).rooms[command.room_id]) throw notFound('room');
+  const { estate_id, floor_id, room_id } = command;
+  return [{ type: 'RoomRemoved', data: { estate_id, floor_id, room_id } }];
+}
+
+function addStaircase(command: Command<'AddStaircase'>, state: EstateState): EstateEvent[] {
+  const floor = requireFloor(state, command.floor_id);
+  if (floor.staircases[command.staircase_id]) throw new DomainError(409, ['staircase already exists']);
+  const { estate_id, floor_id, staircase_id } = command;
+  return [{ type: 'StaircaseAdded', data: { estate_id, floor_id, staircase_id, fields: partFields(STAIRCASE, command.fields) } }];
+}
+
+function updateStaircase(command: Command<'UpdateStaircase'>, state: EstateState): EstateEvent[] {
+  const staircase = requireFloor(state, command.floor_id).staircases[command.staircase_id];
+  if (!staircase) throw notFound('staircase');
+  const changes = partChanges<StaircaseChanges>(staircase, command.changes, STAIRCASE);
+  if (Object.keys(changes).length === 0) return [];
+  const { estate_id, floor_id, staircase_id } = command;
+  return [{ type: 'StaircaseUpdated', data: { estate_id, floor_id, staircase_id, changes } }];
+}
+
+function removeStaircase(command: Command<'RemoveStaircase'>, state: EstateState): EstateEvent[] {
+  if (!requireFloor(state, command.floor_id).staircases[command.staircase_id]) throw notFound('staircase');
+  const { estate_id, floor_id, staircase_id } = command;
+  return [{ type: 'StaircaseRemoved', data: { estate_id, floor_id, staircase_id } }];
+}
+
+// Files and media.
+function addFile(command: Command<'AddFile'>, state: EstateState): EstateEvent[] {
+  requireActive(state);
+  if (state.files[command.file_id]) throw new DomainError(409, [`${KIND_NAME[command.kind]} already exists`]);
+  const { blob_key, name, mimetype, size } = command.upload;
+  return [
+    {
+      type: 'EstateFileAdded',
+      data: { estate_id: command.estate_id, file_id: command.file_id, kind: command.kind, name, mimetype, size, blob_key },
+    },
+  ];
+}
+
+function removeFile(command: Command<'RemoveFile'>, state: EstateState): EstateEvent[] {
+  requireActive(state);
+  const file = state.files[command.file_id];
+  // A medium is not reachable under /files and a file not under /media.
+  if (!file || file.kind !== command.kind) throw notFound(KIND_NAME[command.kind]);
+  return [
+    {
+      type: 'EstateFileRemoved',
+      data: { estate_id: command.estate_id, file_id: command.file_id, kind: file.kind, blob_key: file.blob_key },
+    },
+  ];
+}
+
+// Members, some changes replayed from identity's events.
+function addEstateMember(command: Command<'AddEstateMember'>, state: EstateState): EstateEvent[] {
+  requireActive(state);
+  const { estate_id, user_id, email_address, first_name, last_name, status } = command;
+  const current = state.members[user_id];
+  if (current === 'ACTIVE') return [];
+  // Pending, and now an active member of the organization (they accepted elsewhere): the membership starts.
+  if (current === 'PENDING')
+    return status === 'ACTIVE'
+      ? [{ type: 'EstateMemberActivated', data: { estate_id, organization_id: state.organization_id, user_id } }]
+      : [];
+  return [
+    {
+      type: 'EstateMemberAdded',
+      data: { estate_id, organization_id: state.organization_id, user_id, email_address, first_name, last_name, status },
+    },
+  ];
+}
+
+function activateEstateMember(command: Command<'ActivateEstateMember'>, state: EstateState): EstateEvent[] {
+  // Replayed from identity's events: a member no longer invited, or already active, is nothing to do.
+  if (state.status !== 'ACTIVE' || state.members[command.user_id] !== 'PENDING') return [];
+  return [
+    {
+      type: 'EstateMemberActivated',
+      data: { estate_id: command.estate_id, organization_id: state.organization_id, user_id: command.user_id },
+    },
+  ];
+}
+
+function updateEstateMemberDetails(command: Command<'UpdateEstateMemberDetails'>, state: EstateState): EstateEvent[] {
+  // Replayed from identity's events: a member who left, or an estate that is gone, is nothing to do.
+  // A pending invitee's own profile is not the inviting organization's to see: only active members follow.
+  if (state.status !== 'ACTIVE' || state.members[command.user_id] !== 'ACTIVE' || Object.keys(command.changes).length === 0) return [];
+  const { estate_id, user_id, changes } = command;
+  return [{ type: 'EstateMemberDetailsUpdated', data: { estate_id, organization_id: state.organization_id, user_id, changes } }];
+}
+
+function removeEstateMember(command: Command<'RemoveEstateMember'>, state: EstateState): EstateEvent[] {
+  const known = state.status === 'ACTIVE' && state.members[command.user_id];
+  // Leaving the organization is replayed from another context's events: nothing to do is not an error.
+  if (!known) {
+    if (command.reason === 'LEFT_ORGANIZATION') return [];
+    requireActive(state);
+    throw notFound('member');
+  }
+  const { estate_id, user_id, reason } = command;
+  return [{ type: 'EstateMemberRemoved', data: { estate_id, organization_id: state.organization_id, user_id, reason } }];
+}
+
+function recordTrajectoryQuality(command: Command<'RecordTrajectoryQuality'>, state: EstateState): EstateEvent[] {
+  requireActive(state);
+  const { estate_id, calculation_job_id, confidence_score, quality_label } = command;
+  return [{ type: 'EstateTrajectoryQualityRecorded', data: { estate_id, calculation_job_id, confidence_score, quality_label } }];
+}
 
 /** Removing a floor removes its rooms and staircases first, each as its own event (renovations cascade on them). */
 function floorRemoval(estate_id: string, floor_id: string, floor: FloorState): EstateEvent[] {

@@ -102,7 +102,9 @@ function revalued(state: RenovationState, items: readonly ValuedItem[], estate: 
   return [{ type: 'RenovationValued', data: { renovation_id: state.renovation_id!, valuation } }];
 }
 
-type FromTrajectory = Extract<RenovationCommand, { type: 'CreateRenovationFromTrajectory' }>;
+type Command<T extends RenovationCommand['type']> = Extract<RenovationCommand, { type: T }>;
+
+type FromTrajectory = Command<'CreateRenovationFromTrajectory'>;
 
 /** What makes two create-from-trajectory commands the same request (the estate and year may have moved on between retries). */
 export function trajectoryFingerprint(command: FromTrajectory): string {
@@ -183,123 +185,142 @@ function createFromTrajectory(command: FromTrajectory, state: RenovationState): 
   return [created, ...added, { type: 'RenovationValued', data: { renovation_id, valuation } }];
 }
 
-function decide(command: RenovationCommand, state: RenovationState): RenovationEvent[] {
-  switch (command.type) {
-    case 'CreateRenovation': {
-      if (state.status !== 'NONE') throw new DomainError(409, ['renovation already exists']);
-      const { estate } = command;
-      if (estate.deleted) throw notFound('estate');
-      const created: RenovationEvent = {
-        type: 'RenovationCreated',
-        data: {
-          renovation_id: command.renovation_id,
-          estate_id: estate.estate_id,
-          organization_id: estate.organization_id,
-          renovation_name: command.renovation_name,
-        },
-      };
-      const valuation = valuate(command.renovation_id, [], estate, command.year);
-      return [created, { type: 'RenovationValued', data: { renovation_id: command.renovation_id, valuation } }];
-    }
-    case 'CreateRenovationFromTrajectory':
-      return createFromTrajectory(command, state);
-    case 'AddRenovationItem': {
-      requireActive(state);
-      const { estate, placement, item_id, renovation_component_type, count, year } = command;
-      if (state.items.some((i) => i.item_id === item_id)) return [];
-      checkPlacement(estate, placement);
-      refuse(estate, placement, renovation_component_type, year);
-      const added: ItemState = {
+function createRenovation(command: Command<'CreateRenovation'>, state: RenovationState): RenovationEvent[] {
+  if (state.status !== 'NONE') throw new DomainError(409, ['renovation already exists']);
+  const { estate } = command;
+  if (estate.deleted) throw notFound('estate');
+  const created: RenovationEvent = {
+    type: 'RenovationCreated',
+    data: {
+      renovation_id: command.renovation_id,
+      estate_id: estate.estate_id,
+      organization_id: estate.organization_id,
+      renovation_name: command.renovation_name,
+    },
+  };
+  const valuation = valuate(command.renovation_id, [], estate, command.year);
+  return [created, { type: 'RenovationValued', data: { renovation_id: command.renovation_id, valuation } }];
+}
+
+function addRenovationItem(command: Command<'AddRenovationItem'>, state: RenovationState): RenovationEvent[] {
+  requireActive(state);
+  const { estate, placement, item_id, renovation_component_type, count, year } = command;
+  if (state.items.some((i) => i.item_id === item_id)) return [];
+  checkPlacement(estate, placement);
+  refuse(estate, placement, renovation_component_type, year);
+  const added: ItemState = {
+    item_id,
+    placement,
+    renovation_component_type,
+    count,
+    root_renovation_component_type: rootTypeOf(renovation_component_type),
+  };
+  return [
+    {
+      type: 'RenovationItemAdded',
+      data: {
+        renovation_id: state.renovation_id!,
         item_id,
         placement,
+        root_renovation_component_type: added.root_renovation_component_type,
         renovation_component_type,
         count,
-        root_renovation_component_type: rootTypeOf(renovation_component_type),
-      };
-      return [
-        {
-          type: 'RenovationItemAdded',
-          data: {
-            renovation_id: state.renovation_id!,
-            item_id,
-            placement,
-            root_renovation_component_type: added.root_renovation_component_type,
-            renovation_component_type,
-            count,
-          },
-        },
-        ...revalued(state, [...state.items, added], estate, year),
-      ];
-    }
-    case 'UpdateRenovationItem': {
-      requireActive(state);
-      const { estate, placement, item_id, changes, year } = command;
-      checkPlacement(estate, placement);
-      const item = findItem(state, item_id, placement);
-      const type = changes.renovation_component_type ?? item.renovation_component_type;
-      if (changes.renovation_component_type !== undefined) refuse(estate, placement, type, year);
-      const retyped = type !== item.renovation_component_type;
-      // A new type's quantity follows the estate: the plan's quantity was measured for the old one.
-      const dropQuantity = retyped && item.quantity !== undefined && item.quantity !== null;
-      const next: ItemState = {
-        ...item,
-        renovation_component_type: type,
-        count: changes.count ?? item.count,
-        root_renovation_component_type: rootTypeOf(type),
-        ...(dropQuantity ? { quantity: null } : {}),
-      };
-      const changed = {
-        ...(retyped ? { renovation_component_type: type, root_renovation_component_type: next.root_renovation_component_type } : {}),
-        ...(dropQuantity ? { quantity: null } : {}),
-        ...(next.count !== item.count ? { count: next.count } : {}),
-      };
-      const items = state.items.map((i) => (i.item_id === item_id ? next : i));
-      return [
-        ...(Object.keys(changed).length
-          ? [{ type: 'RenovationItemUpdated' as const, data: { renovation_id: state.renovation_id!, item_id, changes: changed } }]
-          : []),
-        ...revalued(state, items, estate, year),
-      ];
-    }
-    case 'RemoveRenovationItem': {
-      requireActive(state);
-      const { estate, placement, item_id, year } = command;
-      findItem(state, item_id, placement);
-      return [
-        { type: 'RenovationItemRemoved', data: { renovation_id: state.renovation_id!, item_id, reason: 'REMOVED' } },
-        ...revalued(
-          state,
-          state.items.filter((i) => i.item_id !== item_id),
-          estate,
-          year,
-        ),
-      ];
-    }
-    case 'ReconcileWithEstate': {
-      if (state.status !== 'ACTIVE') return [];
-      const { estate, year } = command;
-      const gone = state.items.filter((i) => !partExists(estate, i.placement));
-      const removed: RenovationEvent[] = gone.map((i) => ({
-        type: 'RenovationItemRemoved',
-        data: { renovation_id: state.renovation_id!, item_id: i.item_id, reason: 'PART_REMOVED' },
-      }));
-      return [
-        ...removed,
-        ...revalued(
-          state,
-          state.items.filter((i) => !gone.includes(i)),
-          estate,
-          year,
-        ),
-      ];
-    }
-    case 'DeleteRenovation': {
-      if (state.status === 'DELETED' && command.reason === 'ESTATE_DELETED') return [];
-      requireActive(state);
-      return [
-        { type: 'RenovationDeleted', data: { renovation_id: state.renovation_id!, estate_id: state.estate_id!, reason: command.reason } },
-      ];
-    }
+      },
+    },
+    ...revalued(state, [...state.items, added], estate, year),
+  ];
+}
+
+function updateRenovationItem(command: Command<'UpdateRenovationItem'>, state: RenovationState): RenovationEvent[] {
+  requireActive(state);
+  const { estate, placement, item_id, changes, year } = command;
+  checkPlacement(estate, placement);
+  const item = findItem(state, item_id, placement);
+  const type = changes.renovation_component_type ?? item.renovation_component_type;
+  if (changes.renovation_component_type !== undefined) refuse(estate, placement, type, year);
+  const retyped = type !== item.renovation_component_type;
+  // A new type's quantity follows the estate: the plan's quantity was measured for the old one.
+  const dropQuantity = retyped && item.quantity !== undefined && item.quantity !== null;
+  const next: ItemState = {
+    ...item,
+    renovation_component_type: type,
+    count: changes.count ?? item.count,
+    root_renovation_component_type: rootTypeOf(type),
+    ...(dropQuantity ? { quantity: null } : {}),
+  };
+  const changed = {
+    ...(retyped ? { renovation_component_type: type, root_renovation_component_type: next.root_renovation_component_type } : {}),
+    ...(dropQuantity ? { quantity: null } : {}),
+    ...(next.count !== item.count ? { count: next.count } : {}),
+  };
+  const items = state.items.map((i) => (i.item_id === item_id ? next : i));
+  return [
+    ...(Object.keys(changed).length
+      ? [{ type: 'RenovationItemUpdated' as const, data: { renovation_id: state.renovation_id!, item_id, changes: changed } }]
+      : []),
+    ...revalued(state, items, estate, year),
+  ];
+}
+
+function removeRenovationItem(command: Command<'RemoveRenovationItem'>, state: RenovationState): RenovationEvent[] {
+  requireActive(state);
+  const { estate, placement, item_id, year } = command;
+  findItem(state, item_id, placement);
+  return [
+    { type: 'RenovationItemRemoved', data: { renovation_id: state.renovation_id!, item_id, reason: 'REMOVED' } },
+    ...revalued(
+      state,
+      state.items.filter((i) => i.item_id !== item_id),
+      estate,
+      year,
+    ),
+  ];
+}
+
+function reconcileWithEstate(command: Command<'ReconcileWithEstate'>, state: RenovationState): RenovationEvent[] {
+  if (state.status !== 'ACTIVE') return [];
+  const { estate, year } = command;
+  const gone = state.items.filter((i) => !partExists(estate, i.placement));
+  const removed: RenovationEvent[] = gone.map((i) => ({
+    type: 'RenovationItemRemoved',
+    data: { renovation_id: state.renovation_id!, item_id: i.item_id, reason: 'PART_REMOVED' },
+  }));
+  return [
+    ...removed,
+    ...revalued(
+      state,
+      state.items.filter((i) => !gone.includes(i)),
+      estate,
+      year,
+    ),
+  ];
+}
+
+function deleteRenovation(command: Command<'DeleteRenovation'>, state: RenovationState): RenovationEvent[] {
+  if (state.status === 'DELETED' && command.reason === 'ESTATE_DELETED') return [];
+  requireActive(state);
+  return [
+    { type: 'RenovationDeleted', data: { renovation_id: state.renovation_id!, estate_id: state.estate_id!, reason: command.reason } },
+  ];
+}
+
+// One function per command above; this only dispatches (emmett's shape).
+function decide(command: RenovationCommand, state: RenovationState): RenovationEvent[] {
+  switch (command.type) {
+    case 'CreateRenovation':
+      return createRenovation(command, state);
+    case 'CreateRenovationFromTrajectory':
+      return createFromTrajectory(command, state);
+    case 'AddRenovationItem':
+      return addRenovationItem(command, state);
+    case 'UpdateRenovationItem':
+      return updateRenovationItem(command, state);
+    case 'RemoveRenovationItem':
+      return removeRenovationItem(command, state);
+    case 'ReconcileWithEstate':
+      return reconcileWithEstate(command, state);
+    case 'DeleteRenovation':
+      return deleteRenovation(command, state);
   }
 }
 
