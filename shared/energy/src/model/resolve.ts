@@ -102,25 +102,125 @@ export function typicalKwp(area: number, apartment: boolean): number {
 /**
  * `detail` false: the model's inputs only, for a variant whose score alone is wanted (the planner's
  * candidates): `sources` and `flags` are left empty, as they feed data quality and confidence.
+ * Each element (roof, walls, windows, floor, heating, hot water, ventilation, PV) is resolved by a
+ * function of its own below; they push their flags in this order.
  */
 export function resolveProperty(p: PropertyDescription, overrides: SourceOverrides = {}, detail = true): Resolved {
   const flags: DataQualityFlag[] = [];
-
   const country = p.country;
-  let region = detectRegion(p.zip_code, country);
-  if (!region) {
-    region = country === 'NL' ? 'NETHERLANDS' : 'FLANDERS';
-    flags.push({
-      field: 'zip_code',
-      code: 'ZIP_CODE_NOT_RECOGNISED',
-      message: `zip_code ${p.zip_code} is not a postal code of ${country}; the region was assumed to be ${region}`,
-    });
-  }
+  const region = regionOf(p, flags);
   const blend = cellBlend(country, p.year_built, p.estate_format);
   const cell = blendedCell(blend);
   const estateType = p.estate_type ?? 'HOUSE';
   const apartment = APARTMENT_TYPES.has(estateType);
+  const renovationCell = renovationCellOf(p, flags);
+  // A renovation year stands for a renewed roof and windows at least at the renovation period's level.
+  const renovatedParts = renovationCell !== null;
 
+  const roof = roofOf(p, cell, renovationCell);
+  const wall = wallOf(p, cell, flags);
+  const glazing = glazingOf(p, cell, renovationCell);
+  const floor = floorOf(p, cell);
+  const heating = heatingOf(p, flags);
+  const sanitary = hotWaterOf(p, heating.device, flags);
+  const ventilation = ventilationOf(p);
+  const pv = pvOf(p, apartment, flags);
+  const exposure = exposureOf(p, estateType, apartment, roof.surface, floor);
+
+  const eco = p.eco_facilities;
+  const known: Known = {
+    inclinedRoof: p.inclined_roof_insulation_type !== undefined || (renovatedParts && RENEWED_IN_RENOVATION.has('roof')),
+    flatRoof: p.flat_roof_insulation_type !== undefined || (renovatedParts && RENEWED_IN_RENOVATION.has('roof')),
+    wall: p.outer_wall_insulation_type !== undefined || p.has_cavity_wall_insulation !== undefined,
+    solidFloor: p.solid_ground_floor_insulation_type !== undefined,
+    aboveFloor: p.floor_above_basement_insulation_type !== undefined,
+    window: p.window_glazing_type !== undefined || (renovatedParts && RENEWED_IN_RENOVATION.has('window')),
+  };
+  const heatingKnown = p.heating_type !== undefined || p.heating_device !== undefined || has(eco, 'HEAT_PUMP');
+  const pvKnown = p.has_solar_panels !== undefined || p.solar_panels_kwp !== undefined || has(eco, 'SOLAR_PANELS');
+
+  const assumed: AssumedProperty = {
+    year_built: p.year_built,
+    estate_format: p.estate_format,
+    habitable_space_m2: p.habitable_space_m2,
+    zip_code: p.zip_code,
+    country,
+    estate_type: estateType,
+    year_renovated: p.year_renovated ?? null,
+    number_of_floors: p.number_of_floors ?? null,
+    building_width: p.building_width ?? null,
+    building_depth: p.building_depth ?? null,
+    cornice_height: p.cornice_height ?? null,
+    energy_efficiency_score: p.energy_efficiency_score ?? null,
+    roof_type: roof.type,
+    inclined_roof_insulation_type: roof.inclinedLevel,
+    flat_roof_insulation_type: roof.flatLevel,
+    flat_roof_share: roof.flatShare,
+    attic_usage: roof.hasInclined ? (p.attic_usage ?? null) : null,
+    outer_wall_insulation_type: wall.level,
+    has_cavity_wall_insulation: wall.cavityFilled,
+    window_glazing_type: glazing,
+    basement_type: floor.basementType,
+    basement_share: floor.basementShare,
+    solid_ground_floor_insulation_type: floor.solidLevel,
+    floor_above_basement_insulation_type: floor.aboveLevel,
+    ventilation_type: ventilation,
+    heating_type: heating.type,
+    heating_device: heating.device,
+    installation_age: p.installation_age ?? null,
+    sanitary_heating_device: sanitary,
+    solar_panels_kwp: pv.kwp,
+    has_solar_boiler: pv.solarBoiler,
+    has_renewed_window_frames: p.has_renewed_window_frames ?? null,
+    air_tightness_v50: p.air_tightness_v50 ?? null,
+    heat_emitter_type: p.heat_emitter_type ?? null,
+  };
+
+  if (detail) {
+    missingFlags(p, assumed, flags);
+    unusualFlags(p, assumed, flags);
+  }
+
+  const basementStated = floor.statedBasement !== undefined;
+  return {
+    assumed,
+    region,
+    scale: scaleOfRegion(region),
+    cell,
+    blend,
+    known,
+    heatingKnown,
+    pvKnown,
+    apartment,
+    ...exposure,
+    surfaces: { roof: roof.surface, wall: p.outer_wall_surface ?? null, window: p.window_glazing_surface ?? null, floor: floor.surface },
+    sources: detail
+      ? sourcesOf(p, overrides, {
+          hasInclined: roof.hasInclined,
+          hasFlat: roof.hasFlat,
+          basementStated,
+          basementShare: floor.basementShare,
+        })
+      : {},
+    flags: detail ? flags : [],
+  };
+}
+
+function regionOf(p: PropertyDescription, flags: DataQualityFlag[]): Region {
+  const country = p.country;
+  const region = detectRegion(p.zip_code, country);
+  if (region) return region;
+  const assumed = country === 'NL' ? 'NETHERLANDS' : 'FLANDERS';
+  flags.push({
+    field: 'zip_code',
+    code: 'ZIP_CODE_NOT_RECOGNISED',
+    message: `zip_code ${p.zip_code} is not a postal code of ${country}; the region was assumed to be ${assumed}`,
+  });
+  return assumed;
+}
+
+/** The typology of the renovation's period, when a renovation year after the construction year is given. */
+function renovationCellOf(p: PropertyDescription, flags: DataQualityFlag[]): TypologyCell | null {
   if (p.year_renovated !== undefined && p.year_renovated < p.year_built) {
     flags.push({
       field: 'year_renovated',
@@ -129,52 +229,60 @@ export function resolveProperty(p: PropertyDescription, overrides: SourceOverrid
     });
   }
   const renovationYear = p.year_renovated !== undefined && p.year_renovated > p.year_built ? p.year_renovated : null;
-  const renovationCell = renovationYear !== null ? typologyCell(country, renovationYear, p.estate_format) : null;
+  return renovationYear !== null ? typologyCell(p.country, renovationYear, p.estate_format) : null;
+}
 
-  // Roof: one type, or MIXED with an inclined and a flat part, each with its own insulation.
+/** Roof: one type, or MIXED with an inclined and a flat part, each with its own insulation. */
+function roofOf(p: PropertyDescription, cell: TypologyCell, renovationCell: TypologyCell | null) {
   const inclinedHint = p.inclined_roof_insulation_type !== undefined || p.inclined_roof_pane_surface !== undefined;
   const flatHint = p.flat_roof_insulation_type !== undefined || p.flat_roof_pane_surface !== undefined;
-  const roofType: RoofType =
+  const type: RoofType =
     p.roof_type ?? (inclinedHint && flatHint ? 'MIXED' : flatHint ? 'FLAT' : inclinedHint ? 'INCLINED' : cell.roofType);
   let roofDefault = cell.typical.roof;
   if (renovationCell && RENEWED_IN_RENOVATION.has('roof')) roofDefault = better(LEVEL_ORDER, roofDefault, renovationCell.typical.roof);
-  const hasInclined = roofType !== 'FLAT';
-  const hasFlat = roofType !== 'INCLINED';
+  const hasInclined = type !== 'FLAT';
+  const hasFlat = type !== 'INCLINED';
   const inclinedLevel = hasInclined ? (p.inclined_roof_insulation_type ?? roofDefault) : null;
   const flatLevel = hasFlat ? (p.flat_roof_insulation_type ?? roofDefault) : null;
-  // A renovation year stands for a renewed roof and windows at least at the renovation period's level.
-  const renovatedParts = renovationCell !== null;
-  const roofSurface =
+  const surface =
     p.inclined_roof_pane_surface !== undefined || p.flat_roof_pane_surface !== undefined
       ? (hasInclined ? (p.inclined_roof_pane_surface ?? 0) : 0) + (hasFlat ? (p.flat_roof_pane_surface ?? 0) : 0)
       : null;
   const flatShare =
-    roofType === 'FLAT'
+    type === 'FLAT'
       ? 1
-      : roofType === 'INCLINED'
+      : type === 'INCLINED'
         ? 0
         : p.inclined_roof_pane_surface !== undefined && p.flat_roof_pane_surface !== undefined
           ? p.flat_roof_pane_surface / (p.flat_roof_pane_surface + p.inclined_roof_pane_surface)
           : 0.5;
+  return { type, hasInclined, hasFlat, inclinedLevel, flatLevel, surface, flatShare };
+}
 
-  // Walls
-  const wallGiven = p.outer_wall_insulation_type;
+function wallOf(p: PropertyDescription, cell: TypologyCell, flags: DataQualityFlag[]) {
+  const given = p.outer_wall_insulation_type;
   const cavityFilled = p.has_cavity_wall_insulation === true;
-  const wallLevel = wallGiven ?? cell.typical.wall;
-  if (cavityFilled && wallGiven === 'NONE') {
+  if (cavityFilled && given === 'NONE') {
     flags.push({
       field: 'outer_wall_insulation_type',
       code: 'INCONSISTENT_INPUT',
       message: 'outer_wall_insulation_type is NONE but has_cavity_wall_insulation is true; the cavity fill was counted',
     });
   }
+  return { level: given ?? cell.typical.wall, cavityFilled };
+}
 
-  // Windows
-  let glazing = p.window_glazing_type ?? cell.typical.window;
+function glazingOf(p: PropertyDescription, cell: TypologyCell, renovationCell: TypologyCell | null): GlazingType {
+  const glazing = p.window_glazing_type ?? cell.typical.window;
   if (!p.window_glazing_type && renovationCell && RENEWED_IN_RENOVATION.has('window'))
-    glazing = better(GLAZING_ORDER, glazing, renovationCell.typical.window);
+    return better(GLAZING_ORDER, glazing, renovationCell.typical.window);
+  return glazing;
+}
 
-  // Floor: on the ground, above a basement or crawl space, or partly both.
+type FloorOf = ReturnType<typeof floorOf>;
+
+/** Floor: on the ground, above a basement or crawl space, or partly both. */
+function floorOf(p: PropertyDescription, cell: TypologyCell) {
   const basementHint =
     p.floor_above_basement_insulation_type !== undefined ||
     p.basement_ceiling_surface !== undefined ||
@@ -186,17 +294,25 @@ export function resolveProperty(p: PropertyDescription, overrides: SourceOverrid
       ? 'PARTIAL'
       : basementHint
         ? 'FULL'
-        : envelope.defaults.basement_type[country]);
+        : envelope.defaults.basement_type[p.country]);
   let basementShare = basementType === 'NONE' ? 0 : basementType === 'PARTIAL' ? envelope.defaults.partial_basement_share : 1;
   if (basementType === 'PARTIAL' && p.basement_ceiling_surface !== undefined && p.ground_floor_surface !== undefined) {
     basementShare = Math.min(1, p.basement_ceiling_surface / p.ground_floor_surface);
   }
-  const solidLevel = p.solid_ground_floor_insulation_type ?? cell.typical.floor;
-  const aboveLevel = p.floor_above_basement_insulation_type ?? cell.typical.floor;
-  const floorSurface =
+  const surface =
     p.ground_floor_surface ?? (basementType === 'FULL' || basementType === 'CRAWL_SPACE' ? p.basement_ceiling_surface : undefined) ?? null;
+  return {
+    statedBasement,
+    basementType,
+    basementShare,
+    solidLevel: p.solid_ground_floor_insulation_type ?? cell.typical.floor,
+    aboveLevel: p.floor_above_basement_insulation_type ?? cell.typical.floor,
+    surface,
+  };
+}
 
-  // Heating
+function heatingOf(p: PropertyDescription, flags: DataQualityFlag[]): { type: HeatingType; device: HeatingDevice } {
+  const country = p.country;
   const eco = p.eco_facilities;
   let heatingDevice: HeatingDevice | undefined = p.heating_device;
   let heatingType: HeatingType | undefined = p.heating_type;
@@ -235,8 +351,11 @@ export function resolveProperty(p: PropertyDescription, overrides: SourceOverrid
       message: `eco_facilities lists HEAT_PUMP but heating_device is ${heatingDevice}`,
     });
   }
+  return { type: heatingType, device: heatingDevice };
+}
 
-  // Hot water: a local heater cannot make it, so NOT_SEPARATED falls back to an electric boiler.
+/** Hot water: a local heater cannot make it, so NOT_SEPARATED falls back to an electric boiler. */
+function hotWaterOf(p: PropertyDescription, heatingDevice: HeatingDevice, flags: DataQualityFlag[]): SanitaryHeatingDevice {
   let sanitary: SanitaryHeatingDevice =
     p.sanitary_heating_device ?? (LOCAL_DEVICES.has(heatingDevice) ? 'ELECTRIC_BOILER' : 'NOT_SEPARATED');
   if (sanitary === 'NOT_SEPARATED' && LOCAL_DEVICES.has(heatingDevice)) {
@@ -254,7 +373,12 @@ export function resolveProperty(p: PropertyDescription, overrides: SourceOverrid
       message: 'sanitary_heating_device is NONE: like the certificate methods, the model assumes an electric storage boiler',
     });
   }
-  const ventilation: VentilationType =
+  return sanitary;
+}
+
+function ventilationOf(p: PropertyDescription): VentilationType {
+  const eco = p.eco_facilities;
+  return (
     p.ventilation_type ??
     (has(eco, 'VENTILATION_D')
       ? 'SYSTEM_D'
@@ -262,9 +386,13 @@ export function resolveProperty(p: PropertyDescription, overrides: SourceOverrid
         ? 'SYSTEM_C'
         : p.year_built >= systems.defaults.ventilation_system_c_from_year_built
           ? 'SYSTEM_C'
-          : 'NONE');
+          : 'NONE')
+  );
+}
 
-  // PV: a stated size wins; panels known without a size get the home's typical system (source MODEL).
+/** PV: a stated size wins; panels known without a size get the home's typical system (source MODEL). Also the solar boiler. */
+function pvOf(p: PropertyDescription, apartment: boolean, flags: DataQualityFlag[]): { kwp: number; solarBoiler: boolean } {
+  const eco = p.eco_facilities;
   const panels = p.has_solar_panels ?? (has(eco, 'SOLAR_PANELS') ? true : undefined);
   let kwp = p.solar_panels_kwp ?? 0;
   if (p.solar_panels_kwp === undefined && panels === true) {
@@ -293,18 +421,21 @@ export function resolveProperty(p: PropertyDescription, overrides: SourceOverrid
       message: 'has_solar_boiler is false but eco_facilities lists SOLAR_BOILER; none was counted',
     });
   }
+  return { kwp, solarBoiler };
+}
 
-  // Exposure of an apartment's roof and floor: only when the caller describes them.
+/** Exposure of an apartment's roof and floor: only when the caller describes them. */
+function exposureOf(p: PropertyDescription, estateType: string, apartment: boolean, roofSurface: number | null, floor: FloorOf) {
   const roofDescribed =
     p.roof_type !== undefined ||
     p.inclined_roof_insulation_type !== undefined ||
     p.flat_roof_insulation_type !== undefined ||
     roofSurface !== null;
   const floorDescribed =
-    statedBasement !== undefined ||
+    floor.statedBasement !== undefined ||
     p.solid_ground_floor_insulation_type !== undefined ||
     p.floor_above_basement_insulation_type !== undefined ||
-    floorSurface !== null;
+    floor.surface !== null;
   // A flat's stated floor position wins: a middle floor has neither roof nor ground floor of its own.
   const position = apartment ? p.floor_position : undefined;
   const roofExposed =
@@ -314,77 +445,7 @@ export function resolveProperty(p: PropertyDescription, overrides: SourceOverrid
       : roofDescribed || envelope.geometry.apartment_roof_exposed_by_default[estateType] === true);
   const floorExposed = !apartment || (position !== undefined ? position === 'GROUND' : floorDescribed);
   const positionUnknown = apartment && position === undefined && !roofExposed && !floorExposed;
-
-  const known: Known = {
-    inclinedRoof: p.inclined_roof_insulation_type !== undefined || (renovatedParts && RENEWED_IN_RENOVATION.has('roof')),
-    flatRoof: p.flat_roof_insulation_type !== undefined || (renovatedParts && RENEWED_IN_RENOVATION.has('roof')),
-    wall: p.outer_wall_insulation_type !== undefined || p.has_cavity_wall_insulation !== undefined,
-    solidFloor: p.solid_ground_floor_insulation_type !== undefined,
-    aboveFloor: p.floor_above_basement_insulation_type !== undefined,
-    window: p.window_glazing_type !== undefined || (renovatedParts && RENEWED_IN_RENOVATION.has('window')),
-  };
-  const heatingKnown = p.heating_type !== undefined || p.heating_device !== undefined || has(eco, 'HEAT_PUMP');
-  const pvKnown = p.has_solar_panels !== undefined || p.solar_panels_kwp !== undefined || has(eco, 'SOLAR_PANELS');
-
-  const assumed: AssumedProperty = {
-    year_built: p.year_built,
-    estate_format: p.estate_format,
-    habitable_space_m2: p.habitable_space_m2,
-    zip_code: p.zip_code,
-    country,
-    estate_type: estateType,
-    year_renovated: p.year_renovated ?? null,
-    number_of_floors: p.number_of_floors ?? null,
-    building_width: p.building_width ?? null,
-    building_depth: p.building_depth ?? null,
-    cornice_height: p.cornice_height ?? null,
-    energy_efficiency_score: p.energy_efficiency_score ?? null,
-    roof_type: roofType,
-    inclined_roof_insulation_type: inclinedLevel,
-    flat_roof_insulation_type: flatLevel,
-    flat_roof_share: flatShare,
-    attic_usage: hasInclined ? (p.attic_usage ?? null) : null,
-    outer_wall_insulation_type: wallLevel,
-    has_cavity_wall_insulation: cavityFilled,
-    window_glazing_type: glazing,
-    basement_type: basementType,
-    basement_share: basementShare,
-    solid_ground_floor_insulation_type: solidLevel,
-    floor_above_basement_insulation_type: aboveLevel,
-    ventilation_type: ventilation,
-    heating_type: heatingType,
-    heating_device: heatingDevice,
-    installation_age: p.installation_age ?? null,
-    sanitary_heating_device: sanitary,
-    solar_panels_kwp: kwp,
-    has_solar_boiler: solarBoiler,
-    has_renewed_window_frames: p.has_renewed_window_frames ?? null,
-    air_tightness_v50: p.air_tightness_v50 ?? null,
-    heat_emitter_type: p.heat_emitter_type ?? null,
-  };
-
-  if (detail) {
-    missingFlags(p, assumed, flags);
-    unusualFlags(p, assumed, flags);
-  }
-
-  return {
-    assumed,
-    region,
-    scale: scaleOfRegion(region),
-    cell,
-    blend,
-    known,
-    heatingKnown,
-    pvKnown,
-    apartment,
-    roofExposed,
-    floorExposed,
-    positionUnknown,
-    surfaces: { roof: roofSurface, wall: p.outer_wall_surface ?? null, window: p.window_glazing_surface ?? null, floor: floorSurface },
-    sources: detail ? sourcesOf(p, overrides, { hasInclined, hasFlat, basementStated: statedBasement !== undefined, basementShare }) : {},
-    flags: detail ? flags : [],
-  };
+  return { roofExposed, floorExposed, positionUnknown };
 }
 
 /** Fields reported only when the client gave them (the model assumes nothing in their place). */
