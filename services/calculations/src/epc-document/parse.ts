@@ -1,17 +1,28 @@
 import { PropertyFields, type HeatingDevice, type HeatingType, type InsulationLevel, type PropertyDescription } from '@renopath/contracts';
 import { labelFor, labelsOf } from '@renopath/energy';
 import { consistency, envelope, levelOfU } from '@renopath/energy/model/data.ts';
+import { DOCUMENT_KINDS, firstEntry, fold, mentionsAny, vocabulary, wordPattern, type DocumentKind, type FieldKey } from './vocabulary.ts';
+import { type Segment, segmentsOf } from './segments.ts';
 import {
-  DOCUMENT_KINDS,
-  FIELD_KEYS,
-  firstEntry,
-  fold,
-  mentionsAny,
-  vocabulary,
-  wordPattern,
-  type DocumentKind,
-  type FieldKey,
-} from './vocabulary.ts';
+  parseDutchNumber,
+  readNumber,
+  readScore,
+  readLabel,
+  readYear,
+  readText,
+  readCertificateNumber,
+  readHouseNumber,
+  readZip,
+  readAddressLine,
+  readDate,
+  addYears,
+  startOfDay,
+  isoDay,
+  numberAfter,
+  clip,
+} from './values.ts';
+
+export { parseDutchNumber } from './values.ts';
 
 /**
  * Reads what a Flemish EPC or a Dutch energielabel states from the text of the document. Pure: the
@@ -89,11 +100,6 @@ function detectKind(lines: string[]): EpcDocumentKind {
     }
   }
   return best;
-}
-
-interface Segment {
-  key: FieldKey;
-  value: string;
 }
 
 /** One reading of one document: collects fields, extracted facts and flags. */
@@ -448,211 +454,4 @@ function levelOfR(r: number): InsulationLevel {
   let best = levels[0]!;
   for (const entry of levels) if (Math.abs(entry[1] - r) < Math.abs(best[1] - r)) best = entry;
   return best[0];
-}
-
-// ---- segmentation: which text belongs to which label ----
-
-interface LabelWord {
-  key: FieldKey;
-  folded: string;
-  pattern: RegExp;
-}
-
-function labelWords(kind: DocumentKind): LabelWord[] {
-  const out: LabelWord[] = [];
-  const table = vocabulary.fields[kind];
-  for (const key of FIELD_KEYS) for (const word of table[key] ?? []) out.push({ key, folded: fold(word), pattern: wordPattern(word) });
-  // At one position the longest label wins ("vloer boven kelder" over "vloer").
-  return out.sort((a, b) => b.folded.length - a.folded.length);
-}
-
-interface Hit {
-  key: FieldKey;
-  start: number;
-  end: number;
-}
-
-/** Label occurrences that count: at the start of the line (after bullets) or followed by a colon. */
-function hitsOf(line: string, words: LabelWord[]): Hit[] {
-  const folded = fold(line);
-  const leading = /^[\s•\-*–·>]*(?:\d+[.)]\s*)?/.exec(folded)![0].length;
-  const hits: Hit[] = [];
-  for (const w of words) {
-    w.pattern.lastIndex = 0;
-    for (let m = w.pattern.exec(folded); m; m = w.pattern.exec(folded)) {
-      const start = m.index;
-      const end = start + m[0].length;
-      if (start === leading || /^\s*:/.test(folded.slice(end))) hits.push({ key: w.key, start, end });
-    }
-  }
-  hits.sort((a, b) => a.start - b.start || b.end - a.end);
-  const kept: Hit[] = [];
-  for (const h of hits) if (!kept.some((k) => h.start < k.end && k.start < h.end)) kept.push(h);
-  return kept.sort((a, b) => a.start - b.start);
-}
-
-/** How many lines a heading's value may run over (a section's first lines). */
-const CONTINUATION_LINES = 3;
-
-function segmentsOf(kind: DocumentKind, lines: string[]): Segment[] {
-  const words = labelWords(kind);
-  const hits = lines.map((line) => hitsOf(line, words));
-  const segments: Segment[] = [];
-  lines.forEach((line, i) => {
-    const lineHits = hits[i]!;
-    lineHits.forEach((hit, j) => {
-      const next = lineHits[j + 1];
-      let value = stripSeparators(line.slice(hit.end, next ? next.start : line.length));
-      if (!value && !next) {
-        // A heading alone on its line: its value is in the lines below, up to the next label.
-        const below: string[] = [];
-        for (let k = i + 1; k < lines.length && below.length < CONTINUATION_LINES; k++) {
-          if (hits[k]!.length > 0) break;
-          below.push(lines[k]!);
-        }
-        value = below.join(' ');
-      }
-      segments.push({ key: hit.key, value });
-    });
-  });
-  return segments;
-}
-
-function stripSeparators(s: string): string {
-  // A dash before a digit is a minus sign ("-12 kWh"), not a separator.
-  return s
-    .replace(/^(?:[\s:=.]|[-–](?!\s?\d))+/, '')
-    .replace(/[\s|,;]+$/, '')
-    .trim();
-}
-
-// ---- value readers ----
-
-const NUMBER = /[-−]?\s?\d+(?:[.,]\d+)*/;
-
-/** Dutch and Belgian numbers: "1.234,5" and "180,5"; a dot before exactly three digits groups thousands. */
-export function parseDutchNumber(raw: string): number | undefined {
-  let s = raw.replace(/\s/g, '').replace('−', '-');
-  if (s.includes(',')) s = s.replace(/\./g, '').replace(',', '.');
-  else if (/^-?\d{1,3}(\.\d{3})+$/.test(s)) s = s.replace(/\./g, '');
-  const n = Number(s);
-  return Number.isFinite(n) ? n : undefined;
-}
-
-function readNumber(value: string): number | undefined {
-  const m = NUMBER.exec(value);
-  return m ? parseDutchNumber(m[0]) : undefined;
-}
-
-/** A score: the number that carries the kWh unit, else the only number of the value. */
-function readScore(value: string): number | undefined {
-  const withUnit = /([-−]?\s?\d+(?:[.,]\d+)*)\s*kwh/i.exec(value);
-  if (withUnit) return parseDutchNumber(withUnit[1]!);
-  const all = value.match(new RegExp(NUMBER.source, 'g')) ?? [];
-  return all.length === 1 ? parseDutchNumber(all[0]!) : undefined;
-}
-
-function readLabel(value: string, labels: string[]): string | undefined {
-  const re = /(?<![A-Za-z0-9+])(A\+{1,4}|[A-G])(?![A-Za-z0-9+])/g;
-  for (let m = re.exec(value); m; m = re.exec(value)) if (labels.includes(m[1]!)) return m[1];
-  return undefined;
-}
-
-function readYear(value: string): number | undefined {
-  const m = /(?<!\d)(1[5-9]\d\d|2\d\d\d)(?!\d)/.exec(value);
-  return m ? Number(m[1]) : undefined;
-}
-
-function readText(value: string): string | undefined {
-  const t = value.trim();
-  return t.length > 0 && t.length <= 255 ? t : undefined;
-}
-
-function readCertificateNumber(value: string): string | undefined {
-  const m = /[A-Za-z0-9][A-Za-z0-9\-/.]{3,}/.exec(value);
-  return m && /\d/.test(m[0]) ? m[0] : undefined;
-}
-
-/** "12", "12A", "12 B", "12-3" or "12/3"; a word after the number ("12 bus 3") is not its addition. */
-function readHouseNumber(value: string): { number: string; extra?: string } | undefined {
-  const m = /^(\d+)(?:\s*[-/]\s*([A-Za-z0-9]{1,6})|\s?([A-Za-z]{1,2})(?![A-Za-z]))?/.exec(value.trim());
-  if (!m) return undefined;
-  const extra = m[2] ?? m[3];
-  return extra ? { number: m[1]!, extra } : { number: m[1]! };
-}
-
-function readZip(value: string, kind: DocumentKind): string | undefined {
-  if (kind === 'ENERGY_LABEL_NL') {
-    const m = /(?<!\d)([1-9]\d{3})\s?([A-Z]{2})(?![A-Za-z])/.exec(value);
-    return m ? `${m[1]} ${m[2]}` : undefined;
-  }
-  const m = /(?<!\d)([1-9]\d{3})(?!\d)/.exec(value);
-  return m ? m[1] : undefined;
-}
-
-interface AddressParts {
-  street?: string;
-  house_number?: string;
-  house_number_extra?: string;
-  zip_code?: string;
-  place?: string;
-}
-
-/** "Kerkstraat 12 bus 3, 9000 Gent" or "Dorpsstraat 12 A, 1234 AB Utrecht". */
-function readAddressLine(value: string, kind: DocumentKind): AddressParts | undefined {
-  const zipPattern = kind === 'ENERGY_LABEL_NL' ? '[1-9]\\d{3}\\s?[A-Z]{2}' : '[1-9]\\d{3}';
-  const re = new RegExp(`^(.+?)\\s+(\\d+)\\s*(?:(?:bus|-|/)\\s*)?([A-Za-z0-9]{1,6})?\\s*(?:,\\s*|\\s+)(${zipPattern})\\s+(.+)$`);
-  const m = re.exec(value.trim());
-  if (m) {
-    const zip = readZip(m[4]!, kind)!;
-    return { street: m[1]!, house_number: m[2]!, ...(m[3] ? { house_number_extra: m[3] } : {}), zip_code: zip, place: m[5]!.trim() };
-  }
-  const streetOnly = /^(.+?)\s+(\d+)\s*([A-Za-z0-9]{1,6})?$/.exec(value.trim());
-  if (streetOnly)
-    return { street: streetOnly[1]!, house_number: streetOnly[2]!, ...(streetOnly[3] ? { house_number_extra: streetOnly[3] } : {}) };
-  return undefined;
-}
-
-/** dd.mm.yyyy, dd-mm-yyyy, dd/mm/yyyy, yyyy-mm-dd or "12 mei 2023", as a UTC day. */
-function readDate(value: string): Date | undefined {
-  const numeric = /(?<!\d)(\d{1,2})[./-](\d{1,2})[./-](\d{4})(?!\d)/.exec(value);
-  if (numeric) return utcDay(Number(numeric[3]), Number(numeric[2]), Number(numeric[1]));
-  const iso = /(?<!\d)(\d{4})-(\d{2})-(\d{2})(?!\d)/.exec(value);
-  if (iso) return utcDay(Number(iso[1]), Number(iso[2]), Number(iso[3]));
-  const folded = fold(value);
-  const worded = /(?<!\d)(\d{1,2})\s+([a-z]+)\s+(\d{4})(?!\d)/.exec(folded);
-  const month = worded ? vocabulary.values.months[worded[2]!] : undefined;
-  if (worded && month) return utcDay(Number(worded[3]), month, Number(worded[1]));
-  return undefined;
-}
-
-function utcDay(year: number, month: number, day: number): Date | undefined {
-  const d = new Date(Date.UTC(year, month - 1, day));
-  return d.getUTCFullYear() === year && d.getUTCMonth() === month - 1 && d.getUTCDate() === day ? d : undefined;
-}
-
-function addYears(d: Date, years: number): Date {
-  return new Date(Date.UTC(d.getUTCFullYear() + years, d.getUTCMonth(), d.getUTCDate()));
-}
-
-function startOfDay(d: Date): Date {
-  return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()));
-}
-
-function isoDay(d: Date): string {
-  return d.toISOString().slice(0, 10);
-}
-
-/** The number after one of the words, as in "Rd 3,5" or "U-waarde: 0,24". */
-function numberAfter(folded: string, words: readonly string[]): number | undefined {
-  for (const w of words) {
-    const re = new RegExp(`${wordPattern(w, '').source}\\s*(?:=|:)?\\s*(\\d+(?:[.,]\\d+)?)`);
-    const m = re.exec(folded);
-    if (m) return parseDutchNumber(m[1]!);
-  }
-  return undefined;
-}
-
-function clip(s: string): string {
-  return s.length > 80 ? `${s.slice(0, 77)}...` : s;
 }
