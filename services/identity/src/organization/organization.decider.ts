@@ -105,72 +105,19 @@ function requireOwner(state: OrganizationState, actor: string | null) {
 export const organizationDecider: Decider<OrganizationCommand, OrganizationEvent, OrganizationState> = {
   initialState: () => ({ exists: false, ...NO_PROFILE, members: {}, pending: {} }),
 
-  decide(command, state) {
+  // One function per command below; this only dispatches (emmett's shape).
+  decide(command, state): OrganizationEvent[] {
     switch (command.type) {
-      case 'CreateOrganization': {
-        if (state.exists) throw new DomainError(409, ['organization already exists']);
-        const { organization_id, profile, owner_user_id, owner_invitation } = command;
-        checkZipcode(profile.zipcode, profile.country);
-        return [
-          { type: 'OrganizationCreated', data: { organization_id, ...profile } },
-          owner_invitation
-            ? {
-                type: 'OrganizationMemberInvited',
-                data: { organization_id, user_id: owner_user_id, member_type: 'OWNER', ...owner_invitation },
-              }
-            : { type: 'OrganizationMemberAdded', data: { organization_id, user_id: owner_user_id, member_type: 'OWNER' } },
-        ];
-      }
-      case 'UpdateOrganization': {
-        requireOwner(state, command.actor_user_id);
-        const changes: Partial<OrganizationProfile> = Object.fromEntries(
-          Object.entries(command.changes).filter(([k, v]) => v !== undefined && state[k as keyof OrganizationProfile] !== v),
-        );
-        // A new country must fit the zipcode kept, and a new zipcode the country kept.
-        if ('zipcode' in changes || 'country' in changes) {
-          checkZipcode('zipcode' in changes ? (changes.zipcode ?? null) : state.zipcode, changes.country ?? state.country);
-        }
-        if (Object.keys(changes).length === 0) return [];
-        return [{ type: 'OrganizationUpdated', data: { organization_id: command.organization_id, changes } }];
-      }
-      case 'InviteOrganizationMember': {
-        requireOwner(state, command.actor_user_id);
-        const { organization_id, user_id, invitation } = command;
-        const role = state.members[user_id];
-        if (role) {
-          if (command.attach || role === command.member_type) return [];
-          if (role === 'OWNER' && ownerCount(state) === 1) throw lastOwner();
-          return [{ type: 'OrganizationMemberAdded', data: { organization_id, user_id, member_type: command.member_type } }];
-        }
-        const member_type = command.attach ? (state.pending[user_id]?.member_type ?? 'CLIENT') : command.member_type;
-        return [{ type: 'OrganizationMemberInvited', data: { organization_id, user_id, member_type, ...invitation } }];
-      }
-      case 'AcceptOrganizationInvitation': {
-        if (!state.exists) throw INVALID_INVITATION();
-        for (const [user_id, pending] of Object.entries(state.pending)) {
-          const invitation = pending.invitations[command.invitation_id];
-          if (!invitation) continue;
-          if (!sameHash(invitation.token_hash, command.token_hash) || Date.parse(command.now) >= Date.parse(invitation.expires_at)) break;
-          return [
-            {
-              type: 'OrganizationMemberAdded',
-              data: { organization_id: command.organization_id, user_id, member_type: pending.member_type },
-            },
-          ];
-        }
-        // Used (the membership is active and the invitation gone), withdrawn, expired or never issued.
-        throw INVALID_INVITATION();
-      }
-      case 'RemoveOrganizationMember': {
-        requireOwner(state, command.actor_user_id);
-        // Removing someone invited withdraws the invitation.
-        if (state.pending[command.user_id] && !state.members[command.user_id]) {
-          return [{ type: 'OrganizationMemberRemoved', data: { organization_id: command.organization_id, user_id: command.user_id } }];
-        }
-        if (!state.members[command.user_id]) throw new DomainError(404, ['member not found']);
-        if (state.members[command.user_id] === 'OWNER' && ownerCount(state) === 1) throw lastOwner();
-        return [{ type: 'OrganizationMemberRemoved', data: { organization_id: command.organization_id, user_id: command.user_id } }];
-      }
+      case 'CreateOrganization':
+        return createOrganization(command, state);
+      case 'UpdateOrganization':
+        return updateOrganization(command, state);
+      case 'InviteOrganizationMember':
+        return inviteOrganizationMember(command, state);
+      case 'AcceptOrganizationInvitation':
+        return acceptOrganizationInvitation(command, state);
+      case 'RemoveOrganizationMember':
+        return removeOrganizationMember(command, state);
     }
   },
 
@@ -204,3 +151,74 @@ export const organizationDecider: Decider<OrganizationCommand, OrganizationEvent
 
 const ownerCount = (state: OrganizationState) => Object.values(state.members).filter((t) => t === 'OWNER').length;
 const lastOwner = () => new DomainError(409, ['an organization must keep at least one owner']);
+
+type Command<T extends OrganizationCommand['type']> = Extract<OrganizationCommand, { type: T }>;
+
+function createOrganization(command: Command<'CreateOrganization'>, state: OrganizationState): OrganizationEvent[] {
+  if (state.exists) throw new DomainError(409, ['organization already exists']);
+  const { organization_id, profile, owner_user_id, owner_invitation } = command;
+  checkZipcode(profile.zipcode, profile.country);
+  return [
+    { type: 'OrganizationCreated', data: { organization_id, ...profile } },
+    owner_invitation
+      ? {
+          type: 'OrganizationMemberInvited',
+          data: { organization_id, user_id: owner_user_id, member_type: 'OWNER', ...owner_invitation },
+        }
+      : { type: 'OrganizationMemberAdded', data: { organization_id, user_id: owner_user_id, member_type: 'OWNER' } },
+  ];
+}
+
+function updateOrganization(command: Command<'UpdateOrganization'>, state: OrganizationState): OrganizationEvent[] {
+  requireOwner(state, command.actor_user_id);
+  const changes: Partial<OrganizationProfile> = Object.fromEntries(
+    Object.entries(command.changes).filter(([k, v]) => v !== undefined && state[k as keyof OrganizationProfile] !== v),
+  );
+  // A new country must fit the zipcode kept, and a new zipcode the country kept.
+  if ('zipcode' in changes || 'country' in changes) {
+    checkZipcode('zipcode' in changes ? (changes.zipcode ?? null) : state.zipcode, changes.country ?? state.country);
+  }
+  if (Object.keys(changes).length === 0) return [];
+  return [{ type: 'OrganizationUpdated', data: { organization_id: command.organization_id, changes } }];
+}
+
+function inviteOrganizationMember(command: Command<'InviteOrganizationMember'>, state: OrganizationState): OrganizationEvent[] {
+  requireOwner(state, command.actor_user_id);
+  const { organization_id, user_id, invitation } = command;
+  const role = state.members[user_id];
+  if (role) {
+    if (command.attach || role === command.member_type) return [];
+    if (role === 'OWNER' && ownerCount(state) === 1) throw lastOwner();
+    return [{ type: 'OrganizationMemberAdded', data: { organization_id, user_id, member_type: command.member_type } }];
+  }
+  const member_type = command.attach ? (state.pending[user_id]?.member_type ?? 'CLIENT') : command.member_type;
+  return [{ type: 'OrganizationMemberInvited', data: { organization_id, user_id, member_type, ...invitation } }];
+}
+
+function acceptOrganizationInvitation(command: Command<'AcceptOrganizationInvitation'>, state: OrganizationState): OrganizationEvent[] {
+  if (!state.exists) throw INVALID_INVITATION();
+  for (const [user_id, pending] of Object.entries(state.pending)) {
+    const invitation = pending.invitations[command.invitation_id];
+    if (!invitation) continue;
+    if (!sameHash(invitation.token_hash, command.token_hash) || Date.parse(command.now) >= Date.parse(invitation.expires_at)) break;
+    return [
+      {
+        type: 'OrganizationMemberAdded',
+        data: { organization_id: command.organization_id, user_id, member_type: pending.member_type },
+      },
+    ];
+  }
+  // Used (the membership is active and the invitation gone), withdrawn, expired or never issued.
+  throw INVALID_INVITATION();
+}
+
+function removeOrganizationMember(command: Command<'RemoveOrganizationMember'>, state: OrganizationState): OrganizationEvent[] {
+  requireOwner(state, command.actor_user_id);
+  // Removing someone invited withdraws the invitation.
+  if (state.pending[command.user_id] && !state.members[command.user_id]) {
+    return [{ type: 'OrganizationMemberRemoved', data: { organization_id: command.organization_id, user_id: command.user_id } }];
+  }
+  if (!state.members[command.user_id]) throw new DomainError(404, ['member not found']);
+  if (state.members[command.user_id] === 'OWNER' && ownerCount(state) === 1) throw lastOwner();
+  return [{ type: 'OrganizationMemberRemoved', data: { organization_id: command.organization_id, user_id: command.user_id } }];
+}
