@@ -70,60 +70,26 @@ export const jobDecider: Decider<JobCommand, CalculationJobEvent, JobState> = {
     deactivated: false,
   }),
 
-  decide(command, state) {
-    if (command.type === 'CreateJob') {
-      // Created once: the id comes from the request (and its idempotency key), so a retry finds it.
-      if (state.status !== 'NONE') return [];
-      const { type: _t, ...data } = command;
-      return [{ type: 'CalculationJobCreated', data }];
-    }
+  // One function per command below; this only dispatches (emmett's shape).
+  decide(command, state): CalculationJobEvent[] {
+    if (command.type === 'CreateJob') return createJob(command, state);
     if (state.status === 'NONE' || state.job_id === null) throw new DomainError(404, ['calculation job not found']);
-    const job_id = state.job_id;
+    const job = { ...state, job_id: state.job_id };
     switch (command.type) {
       case 'LinkEstate':
-        if (state.ready || isFinal(state.status)) return [];
-        return [
-          {
-            type: 'CalculationJobEstateLinked',
-            data: {
-              job_id,
-              estate_id: command.estate_id,
-              ...(typeof command.epc_score === 'number' ? { epc_score: command.epc_score } : {}),
-            },
-          },
-        ];
-      case 'StartJob': {
-        if (!isRunnable(state, command.now)) return [];
-        if (state.attempt >= command.max_attempts) {
-          return [
-            {
-              type: 'CalculationJobFailed',
-              data: { job_id, error: { code: 'WORKER_LOST', message: `the job was interrupted ${state.attempt} times and is given up` } },
-            },
-          ];
-        }
-        const lease_until = new Date(Date.parse(command.now) + command.lease_ms).toISOString();
-        return [{ type: 'CalculationJobStarted', data: { job_id, attempt: state.attempt + 1, worker_id: command.worker_id, lease_until } }];
-      }
+        return linkEstate(command, job);
+      case 'StartJob':
+        return startJob(command, job);
       case 'RecordPlan':
-        // Only the attempt that holds the job plans it, once; a lease taken over or a repeat changes nothing.
-        if (state.status !== 'RUNNING' || command.attempt !== state.attempt || state.planned_attempt !== null) return [];
-        return [{ type: 'CalculationJobPlanned', data: { job_id, attempt: command.attempt, plan: command.plan } }];
+        return recordPlan(command, job);
       case 'FinishJob':
-        // A worker whose lease was taken over, or a repeat of a result already stored, changes nothing.
-        if (state.status !== 'RUNNING' || command.attempt !== state.attempt) return [];
-        return [{ type: 'CalculationJobFinished', data: { job_id, attempt: command.attempt, metadata: command.metadata } }];
+        return finishJob(command, job);
       case 'FailJob':
-        if (isFinal(state.status)) return [];
-        if (command.attempt !== null && (state.status !== 'RUNNING' || command.attempt !== state.attempt)) return [];
-        return [{ type: 'CalculationJobFailed', data: { job_id, error: command.error } }];
+        return failJob(command, job);
       case 'StopJob':
-        if (state.status === 'STOPPED') return [];
-        if (isFinal(state.status)) throw new DomainError(409, [`the calculation job is already ${state.status} and cannot be stopped`]);
-        return [{ type: 'CalculationJobStopped', data: { job_id } }];
+        return stopJob(command, job);
       case 'DeactivateJob':
-        if (state.deactivated || state.expires_at === null || state.expires_at > command.now) return [];
-        return [{ type: 'CalculationJobDeactivated', data: { job_id } }];
+        return deactivateJob(command, job);
     }
   },
 
@@ -160,3 +126,65 @@ export const jobDecider: Decider<JobCommand, CalculationJobEvent, JobState> = {
     }
   },
 };
+
+type Command<T extends JobCommand['type']> = Extract<JobCommand, { type: T }>;
+/** A job that exists: every command but CreateJob needs one. */
+type Existing = JobState & { job_id: string };
+
+function createJob(command: Command<'CreateJob'>, state: JobState): CalculationJobEvent[] {
+  // Created once: the id comes from the request (and its idempotency key), so a retry finds it.
+  if (state.status !== 'NONE') return [];
+  const { type: _t, ...data } = command;
+  return [{ type: 'CalculationJobCreated', data }];
+}
+
+function linkEstate(command: Command<'LinkEstate'>, state: Existing): CalculationJobEvent[] {
+  if (state.ready || isFinal(state.status)) return [];
+  const { job_id } = state;
+  const epc = typeof command.epc_score === 'number' ? { epc_score: command.epc_score } : {};
+  return [{ type: 'CalculationJobEstateLinked', data: { job_id, estate_id: command.estate_id, ...epc } }];
+}
+
+function startJob(command: Command<'StartJob'>, state: Existing): CalculationJobEvent[] {
+  if (!isRunnable(state, command.now)) return [];
+  const { job_id } = state;
+  if (state.attempt >= command.max_attempts) {
+    return [
+      {
+        type: 'CalculationJobFailed',
+        data: { job_id, error: { code: 'WORKER_LOST', message: `the job was interrupted ${state.attempt} times and is given up` } },
+      },
+    ];
+  }
+  const lease_until = new Date(Date.parse(command.now) + command.lease_ms).toISOString();
+  return [{ type: 'CalculationJobStarted', data: { job_id, attempt: state.attempt + 1, worker_id: command.worker_id, lease_until } }];
+}
+
+function recordPlan(command: Command<'RecordPlan'>, state: Existing): CalculationJobEvent[] {
+  // Only the attempt that holds the job plans it, once; a lease taken over or a repeat changes nothing.
+  if (state.status !== 'RUNNING' || command.attempt !== state.attempt || state.planned_attempt !== null) return [];
+  return [{ type: 'CalculationJobPlanned', data: { job_id: state.job_id, attempt: command.attempt, plan: command.plan } }];
+}
+
+function finishJob(command: Command<'FinishJob'>, state: Existing): CalculationJobEvent[] {
+  // A worker whose lease was taken over, or a repeat of a result already stored, changes nothing.
+  if (state.status !== 'RUNNING' || command.attempt !== state.attempt) return [];
+  return [{ type: 'CalculationJobFinished', data: { job_id: state.job_id, attempt: command.attempt, metadata: command.metadata } }];
+}
+
+function failJob(command: Command<'FailJob'>, state: Existing): CalculationJobEvent[] {
+  if (isFinal(state.status)) return [];
+  if (command.attempt !== null && (state.status !== 'RUNNING' || command.attempt !== state.attempt)) return [];
+  return [{ type: 'CalculationJobFailed', data: { job_id: state.job_id, error: command.error } }];
+}
+
+function stopJob(_command: Command<'StopJob'>, state: Existing): CalculationJobEvent[] {
+  if (state.status === 'STOPPED') return [];
+  if (isFinal(state.status)) throw new DomainError(409, [`the calculation job is already ${state.status} and cannot be stopped`]);
+  return [{ type: 'CalculationJobStopped', data: { job_id: state.job_id } }];
+}
+
+function deactivateJob(command: Command<'DeactivateJob'>, state: Existing): CalculationJobEvent[] {
+  if (state.deactivated || state.expires_at === null || state.expires_at > command.now) return [];
+  return [{ type: 'CalculationJobDeactivated', data: { job_id: state.job_id } }];
+}
