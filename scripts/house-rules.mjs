@@ -32,7 +32,6 @@ const ALLOWED = new Set([
   'services/reporting/src/passport/passport.handlers.ts#passportHandlers',
   'services/reporting/src/passport/content.ts#prefillContent',
   // Still to split, largest first.
-  'services/calculations/src/job/job.handlers.ts#jobHandlers',
   'shared/energy/src/cli/calibrate.ts#main',
   'services/identity/src/onboarding/onboarding.ts#onboarding',
   'shared/platform/src/service/process-manager.ts#runProcessManager',
