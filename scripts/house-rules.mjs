@@ -37,7 +37,6 @@ const ALLOWED = new Set([
   'shared/platform/src/service/process-manager.ts#runProcessManager',
   'services/calculations/src/calculations.service.ts#startCalculations',
   'services/identity/src/organization/organization.handlers.ts#organizationHandlers',
-  'services/estates/src/estate-views/estate-view.ts#applyEstateEvent',
   'services/identity/src/directory/directory.projection.ts#projectDirectory',
   'services/calculations/src/job-effects/job-effects.process.ts#startJobEffects',
   'services/renovations/src/renovation-views/renovation.queries.ts#renovationQueries',

@@ -1,4 +1,5 @@
 import type {
+  EstateEvent,
   EstateFieldValues,
   EstateMember,
   EstateProviderType,
@@ -83,6 +84,57 @@ export function applyEstateEvent(view: EstateView | null, recorded: ViewEvent): 
     case 'EstateDeleted':
       return null;
 
+    case 'EstateTrajectoryQualityRecorded': {
+      const { calculation_job_id, confidence_score, quality_label } = event.data;
+      return { ...touched, trajectory: { calculation_job_id, confidence_score, quality_label } };
+    }
+    case 'RoofAdded':
+    case 'RoofUpdated':
+    case 'RoofRemoved':
+    case 'FloorAdded':
+    case 'FloorUpdated':
+    case 'FloorRemoved':
+    case 'RoomAdded':
+    case 'RoomUpdated':
+    case 'RoomRemoved':
+    case 'StaircaseAdded':
+    case 'StaircaseUpdated':
+    case 'StaircaseRemoved':
+      return applyPartEvent(view, touched, event, at);
+    case 'EstateFileAdded':
+    case 'EstateFileRemoved':
+    case 'EstateMemberAdded':
+    case 'EstateMemberActivated':
+    case 'EstateMemberDetailsUpdated':
+    case 'EstateMemberRemoved':
+      return applyFileOrMemberEvent(view, touched, event, at);
+    default:
+      return view;
+  }
+}
+
+type PartEvent = Extract<
+  EstateEvent,
+  {
+    type:
+      | 'RoofAdded'
+      | 'RoofUpdated'
+      | 'RoofRemoved'
+      | 'FloorAdded'
+      | 'FloorUpdated'
+      | 'FloorRemoved'
+      | 'RoomAdded'
+      | 'RoomUpdated'
+      | 'RoomRemoved'
+      | 'StaircaseAdded'
+      | 'StaircaseUpdated'
+      | 'StaircaseRemoved';
+  }
+>;
+
+/** Roofs, floors, and the rooms and staircases on a floor. */
+function applyPartEvent(view: EstateView, touched: EstateView, event: PartEvent, at: string): EstateView {
+  switch (event.type) {
     case 'RoofAdded':
       return {
         ...touched,
@@ -139,7 +191,24 @@ export function applyEstateEvent(view: EstateView | null, recorded: ViewEvent): 
         ...f,
         staircases: f.staircases.filter((s) => s.id !== event.data.staircase_id),
       }));
+  }
+}
 
+type FileOrMemberEvent = Extract<
+  EstateEvent,
+  {
+    type:
+      | 'EstateFileAdded'
+      | 'EstateFileRemoved'
+      | 'EstateMemberAdded'
+      | 'EstateMemberActivated'
+      | 'EstateMemberDetailsUpdated'
+      | 'EstateMemberRemoved';
+  }
+>;
+
+function applyFileOrMemberEvent(view: EstateView, touched: EstateView, event: FileOrMemberEvent, at: string): EstateView {
+  switch (event.type) {
     case 'EstateFileAdded': {
       const { file_id, kind, name, mimetype, size, blob_key } = event.data;
       const list = kindList(kind);
@@ -178,13 +247,6 @@ export function applyEstateEvent(view: EstateView | null, recorded: ViewEvent): 
     }
     case 'EstateMemberRemoved':
       return { ...touched, members: view.members.filter((m) => m.user_id !== event.data.user_id) };
-
-    case 'EstateTrajectoryQualityRecorded': {
-      const { calculation_job_id, confidence_score, quality_label } = event.data;
-      return { ...touched, trajectory: { calculation_job_id, confidence_score, quality_label } };
-    }
-    default:
-      return view;
   }
 }
 
