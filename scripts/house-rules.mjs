@@ -33,7 +33,6 @@ const ALLOWED = new Set([
   'services/reporting/src/passport/content.ts#prefillContent',
   // Still to split, largest first.
   'shared/energy/src/cli/calibrate.ts#main',
-  'services/identity/src/onboarding/onboarding.ts#onboarding',
   'shared/platform/src/service/process-manager.ts#runProcessManager',
   'services/calculations/src/calculations.service.ts#startCalculations',
   'services/identity/src/organization/organization.handlers.ts#organizationHandlers',
