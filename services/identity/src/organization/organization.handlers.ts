@@ -13,14 +13,15 @@ import {
 } from '@renopath/contracts';
 import { C, memberKey, memberReply, type MemberDoc } from '../directory/directory.projection.ts';
 import { readEmailedToken } from '../mail/emailed-token.ts';
-import { INVALID_INVITATION, organizationDecider, organizationStream } from './organization.decider.ts';
+import { INVALID_INVITATION, organizationDecider, organizationStream, type OrganizationCommand } from './organization.decider.ts';
 import type { Access } from '../access/access.ts';
 import type { Invitations } from '../invitation/invitation.ts';
 import type { IdentityKit } from '../kit.ts';
 
 /** The organization query set and its commands: profile, members, invitations accepted. */
 export function organizationHandlers(kit: IdentityKit, { requireMembership, requireTokenOrganization }: Access, { invite }: Invitations) {
-  const { store, reads, now, ctx, settle, getUser, orgState } = kit;
+  const { reads, getUser, orgState } = kit;
+  const decide = (req: ServiceRequest, command: OrganizationCommand) => decideSettled(kit, req, command);
 
   const handlers: Record<string, (req: ServiceRequest) => Promise<unknown>> = {
     [S.organizations]: async (req) => {
@@ -37,19 +38,12 @@ export function organizationHandlers(kit: IdentityKit, { requireMembership, requ
       const organization_id = req.params['organization_id'] ?? '';
       requireTokenOrganization(actor, organization_id);
       const { region: _readOnly, ...changes } = parse(UpdateOrganizationBody, req.body);
-      const result = await handleCommand(
-        store,
-        organizationStream(organization_id),
-        organizationDecider,
-        {
-          type: 'UpdateOrganization',
-          organization_id,
-          actor_user_id: actor.user_id,
-          changes,
-        },
-        ctx(req),
-      );
-      await settle(result.position);
+      await decide(req, {
+        type: 'UpdateOrganization',
+        organization_id,
+        actor_user_id: actor.user_id,
+        changes,
+      });
       return await reads.get<Organization>(C.organizations, organization_id);
     },
 
@@ -85,32 +79,7 @@ export function organizationHandlers(kit: IdentityKit, { requireMembership, requ
       });
     },
 
-    [S.acceptInvitation]: async (req): Promise<InvitationAcceptance> => {
-      const { token } = parse(AcceptInvitationBody, req.body);
-      const read = readEmailedToken(token, 2);
-      if (!read) throw INVALID_INVITATION();
-      const [organization_id, invitation_id] = read.ids as [string, string];
-      const before = await orgState(organization_id);
-      const invitee = Object.entries(before.pending).find(([, p]) => p.invitations[invitation_id]);
-      if (!invitee) throw INVALID_INVITATION();
-      const [user_id, pending] = invitee;
-      const result = await handleCommand(
-        store,
-        organizationStream(organization_id),
-        organizationDecider,
-        {
-          type: 'AcceptOrganizationInvitation',
-          organization_id,
-          invitation_id,
-          token_hash: read.token_hash,
-          now: now().toISOString(),
-        },
-        ctx(req),
-      );
-      await settle(result.position);
-      const estate_ids = [...new Set(Object.values(pending.invitations).flatMap((i) => (i.estate_id ? [i.estate_id] : [])))];
-      return { organization_id, user_id, member_type: result.state.members[user_id] ?? pending.member_type, status: 'ACTIVE', estate_ids };
-    },
+    [S.acceptInvitation]: (req) => acceptInvitation(kit, req),
 
     [S.removeOrganizationMember]: async (req) => {
       const actor = actorOf(req);
@@ -119,19 +88,12 @@ export function organizationHandlers(kit: IdentityKit, { requireMembership, requ
       // The interface names the path parameter `member_id`; it is the member's user id.
       const user_id = req.params['member_id'] ?? '';
       const before = await reads.get<MemberDoc>(C.members, memberKey(organization_id, user_id));
-      const result = await handleCommand(
-        store,
-        organizationStream(organization_id),
-        organizationDecider,
-        {
-          type: 'RemoveOrganizationMember',
-          organization_id,
-          actor_user_id: actor.user_id,
-          user_id,
-        },
-        ctx(req),
-      );
-      await settle(result.position);
+      await decide(req, {
+        type: 'RemoveOrganizationMember',
+        organization_id,
+        actor_user_id: actor.user_id,
+        user_id,
+      });
       return before && memberReply(before);
     },
 
@@ -152,4 +114,33 @@ export function organizationHandlers(kit: IdentityKit, { requireMembership, requ
   };
 
   return handlers;
+}
+
+/** Appends an organization command and waits until the read model shows it. */
+async function decideSettled(kit: IdentityKit, req: ServiceRequest, command: OrganizationCommand) {
+  const result = await handleCommand(kit.store, organizationStream(command.organization_id), organizationDecider, command, kit.ctx(req));
+  await kit.settle(result.position);
+  return result;
+}
+
+/** An emailed invitation token accepted: the invitee becomes a member, with the estates they were invited to. */
+async function acceptInvitation(kit: IdentityKit, req: ServiceRequest): Promise<InvitationAcceptance> {
+  const { now, orgState } = kit;
+  const { token } = parse(AcceptInvitationBody, req.body);
+  const read = readEmailedToken(token, 2);
+  if (!read) throw INVALID_INVITATION();
+  const [organization_id, invitation_id] = read.ids as [string, string];
+  const before = await orgState(organization_id);
+  const invitee = Object.entries(before.pending).find(([, p]) => p.invitations[invitation_id]);
+  if (!invitee) throw INVALID_INVITATION();
+  const [user_id, pending] = invitee;
+  const result = await decideSettled(kit, req, {
+    type: 'AcceptOrganizationInvitation',
+    organization_id,
+    invitation_id,
+    token_hash: read.token_hash,
+    now: now().toISOString(),
+  });
+  const estate_ids = [...new Set(Object.values(pending.invitations).flatMap((i) => (i.estate_id ? [i.estate_id] : [])))];
+  return { organization_id, user_id, member_type: result.state.members[user_id] ?? pending.member_type, status: 'ACTIVE', estate_ids };
 }
