@@ -48,7 +48,6 @@ const ALLOWED = new Set([
   'services/reporting/src/pdf/table.ts#drawStepsTable',
   'services/reporting/src/report-model/build.ts#buildReportModel',
   'services/identity/src/user/user.handlers.ts#userHandlers',
-  'services/estates/src/estate/estate.handlers.ts#estateHandlers',
 ]);
 
 const root = fileURLToPath(new URL('..', import.meta.url));

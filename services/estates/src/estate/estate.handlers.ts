@@ -12,25 +12,7 @@ import { lowerIds, type EstatesKit, type Handler } from '../kit/estates-kit.ts';
 export function estateHandlers(kit: EstatesKit): Record<'create' | 'update' | 'remove' | 'recordTrajectoryQuality', Handler> {
   const { store, reads, access, config } = kit;
 
-  /**
-   * Reserves (or frees) an organization's external_id for one estate; see external-id.decider.ts.
-   * Claims happen here (their 409 is the answer); releases after a stored change are the external-id
-   * process manager's, from the events.
-   */
-  const externalId = (
-    req: ServiceRequest,
-    type: 'ClaimExternalId' | 'ReleaseExternalId',
-    organization_id: string,
-    external_id: string,
-    estate_id: string,
-  ) =>
-    handleCommand(
-      store,
-      externalIdStream(organization_id, external_id),
-      externalIdDecider,
-      { type, organization_id, external_id, estate_id },
-      kit.ctx(req),
-    );
+  const externalId = (...args: ExternalIdArgs) => externalIdCommand(kit, ...args);
 
   return {
     create: async (req) => {
@@ -111,4 +93,27 @@ export function estateHandlers(kit: EstatesKit): Record<'create' | 'update' | 'r
       return renderEstate(doc.view, doc.assessment, config.publicUrl);
     },
   };
+}
+
+type ExternalIdArgs = [
+  req: ServiceRequest,
+  type: 'ClaimExternalId' | 'ReleaseExternalId',
+  organization_id: string,
+  external_id: string,
+  estate_id: string,
+];
+
+/**
+ * Reserves (or frees) an organization's external_id for one estate; see external-id.decider.ts.
+ * Claims happen here (their 409 is the answer); releases after a stored change are the external-id
+ * process manager's, from the events.
+ */
+function externalIdCommand(kit: EstatesKit, ...[req, type, organization_id, external_id, estate_id]: ExternalIdArgs) {
+  return handleCommand(
+    kit.store,
+    externalIdStream(organization_id, external_id),
+    externalIdDecider,
+    { type, organization_id, external_id, estate_id },
+    kit.ctx(req),
+  );
 }
