@@ -47,7 +47,6 @@ const ALLOWED = new Set([
   'services/reporting/src/pdf/chart.ts#drawTrajectoryChart',
   'services/reporting/src/pdf/table.ts#drawStepsTable',
   'services/reporting/src/report-model/build.ts#buildReportModel',
-  'services/identity/src/user/user.handlers.ts#userHandlers',
 ]);
 
 const root = fileURLToPath(new URL('..', import.meta.url));

@@ -66,60 +66,64 @@ export function userHandlers(kit: IdentityKit, { authorizeUserAccess }: Access) 
       return await getUser(user_id);
     },
 
-    [S.confirmEmailChange]: async (req): Promise<EmailChangeConfirmation> => {
-      const { token } = parse(ConfirmEmailChangeBody, req.body);
-      const read = readEmailedToken(token, 1);
-      if (!read) throw INVALID_EMAIL_CHANGE();
-      const [user_id] = read.ids as [string];
-      const state = fold(
-        userDecider,
-        (await store.readStream(userStream(user_id))).map((e) => e as never),
-      );
-      const at = now().toISOString();
-      const email = confirmableAddress(state, read.token_hash, at);
-      try {
-        await handleCommand(
-          store,
-          emailStream(email),
-          emailClaimDecider,
-          { type: 'ClaimEmailAddress', email_address: email, user_id },
-          ctx(req),
-        );
-      } catch (err) {
-        // Taken since the request: the code cannot complete, and says no more than any other bad code.
-        if (err instanceof DomainError && err.status === 409) throw INVALID_EMAIL_CHANGE();
-        throw err;
-      }
-      let confirmed;
-      try {
-        confirmed = await handleCommand(
-          store,
-          userStream(user_id),
-          userDecider,
-          { type: 'ConfirmEmailChange', user_id, token_hash: read.token_hash, now: at },
-          ctx(req),
-        );
-      } catch (err) {
-        await handleCommand(
-          store,
-          emailStream(email),
-          emailClaimDecider,
-          { type: 'ReleaseEmailAddress', email_address: email, user_id },
-          ctx(req),
-        );
-        throw err;
-      }
-      await handleCommand(
-        store,
-        emailStream(state.email_address),
-        emailClaimDecider,
-        { type: 'ReleaseEmailAddress', email_address: state.email_address, user_id },
-        ctx(req),
-      );
-      await settle(confirmed.position);
-      return { user_id, email_address: email };
-    },
+    [S.confirmEmailChange]: (req) => confirmEmailChange(kit, req),
   };
 
   return handlers;
+}
+
+/** The code sent to the new address confirms it: the new address is claimed, then the old one released. */
+async function confirmEmailChange(kit: IdentityKit, req: ServiceRequest): Promise<EmailChangeConfirmation> {
+  const { store, now, ctx, settle } = kit;
+  const { token } = parse(ConfirmEmailChangeBody, req.body);
+  const read = readEmailedToken(token, 1);
+  if (!read) throw INVALID_EMAIL_CHANGE();
+  const [user_id] = read.ids as [string];
+  const state = fold(
+    userDecider,
+    (await store.readStream(userStream(user_id))).map((e) => e as never),
+  );
+  const at = now().toISOString();
+  const email = confirmableAddress(state, read.token_hash, at);
+  try {
+    await handleCommand(
+      store,
+      emailStream(email),
+      emailClaimDecider,
+      { type: 'ClaimEmailAddress', email_address: email, user_id },
+      ctx(req),
+    );
+  } catch (err) {
+    // Taken since the request: the code cannot complete, and says no more than any other bad code.
+    if (err instanceof DomainError && err.status === 409) throw INVALID_EMAIL_CHANGE();
+    throw err;
+  }
+  let confirmed;
+  try {
+    confirmed = await handleCommand(
+      store,
+      userStream(user_id),
+      userDecider,
+      { type: 'ConfirmEmailChange', user_id, token_hash: read.token_hash, now: at },
+      ctx(req),
+    );
+  } catch (err) {
+    await handleCommand(
+      store,
+      emailStream(email),
+      emailClaimDecider,
+      { type: 'ReleaseEmailAddress', email_address: email, user_id },
+      ctx(req),
+    );
+    throw err;
+  }
+  await handleCommand(
+    store,
+    emailStream(state.email_address),
+    emailClaimDecider,
+    { type: 'ReleaseEmailAddress', email_address: state.email_address, user_id },
+    ctx(req),
+  );
+  await settle(confirmed.position);
+  return { user_id, email_address: email };
 }
