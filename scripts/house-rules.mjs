@@ -35,7 +35,6 @@ const ALLOWED = new Set([
   'shared/energy/src/cli/calibrate.ts#main',
   'shared/platform/src/service/process-manager.ts#runProcessManager',
   'services/calculations/src/calculations.service.ts#startCalculations',
-  'services/identity/src/directory/directory.projection.ts#projectDirectory',
   'services/calculations/src/job-effects/job-effects.process.ts#startJobEffects',
   'services/renovations/src/renovation-views/renovation.queries.ts#renovationQueries',
   'shared/energy/src/model/evaluate.ts#run',
