@@ -12,7 +12,7 @@ import { renderGrants, renderOverview, renderRecord, renderSearchEntry } from '.
 export function renovationQueries(
   kit: RenovationsKit,
 ): Record<'list' | 'get' | 'overview' | 'overviewV1' | 'governmentGrants' | 'search' | 'history', Handler> {
-  const { store, reads, renovationFor, visibility, estateOf } = kit;
+  const { store, reads, renovationFor, visibility } = kit;
 
   /** The renovation now, or replayed to `as_of` (its past stays readable after a delete). */
   async function overviewOf(req: ServiceRequest) {
@@ -53,65 +53,7 @@ export function renovationQueries(
 
     governmentGrants: async (req) => renderGrants((await renovationFor(req)).doc),
 
-    search: async (req) => {
-      const actor = actorOf(req);
-      const q = parse(RenovationSearchQuery, req.query ?? {});
-      const page = q.page ?? 1;
-      const page_size = q.page_size ?? 20;
-      const envelope = (total: number, data: unknown[]) => {
-        const total_pages = Math.ceil(total / page_size);
-        const prev_page = page > 1 ? Math.min(page - 1, Math.max(total_pages, 1)) : null;
-        const next_page = page < total_pages ? page + 1 : null;
-        return {
-          page,
-          page_size,
-          total_pages,
-          prev_page,
-          next_page,
-          total,
-          has_prev_page: prev_page !== null,
-          has_next_page: next_page !== null,
-          data,
-        };
-      };
-      const visible = await visibility(actor);
-      if (!visible) return envelope(0, []);
-      const filter: Filter = { ...visible, ...(q.include_deleted ? {} : { deleted_at: null }) };
-      if (q.external_user_id !== undefined) {
-        // The managing user's external id (identity) -> their estates (this context's copy) -> those estates' renovations.
-        const { items: users } = await reads.query<UserDoc>(D.users, { filter: { external_id: q.external_user_id } });
-        const { items: estates } = users.length
-          ? await reads.query<EstateMirrorDoc>(M.estates, {
-              filter: { organization_id: actor.organization_id, 'snapshot.fields.managing_user_id': { $in: users.map((u) => u.user_id) } },
-            })
-          : { items: [] };
-        const allowed = new Set(estates.map((e) => e.id));
-        const within = visible['estate_id'] as { $in: string[] } | undefined;
-        const ids = within ? within.$in.filter((id) => allowed.has(id)) : [...allowed];
-        if (ids.length === 0) return envelope(0, []);
-        filter['estate_id'] = { $in: ids };
-      }
-      const sortBy = q.sort_by ?? 'created_at';
-      const order = q.sort_order ?? 'DESC';
-      const { items: docs, total } = await reads.query<RenovationDoc>(C.renovations, {
-        filter,
-        sort: [
-          { field: sortBy, order },
-          { field: sortBy === 'created_at' ? 'created_position' : 'updated_position', order },
-        ],
-        page,
-        pageSize: page_size,
-      });
-      const data = await Promise.all(
-        docs.map(async (doc) => {
-          const estate = await estateOf(doc.estate_id);
-          const manager = estate?.fields.managing_user_id;
-          const external = manager ? ((await reads.get<UserDoc>(D.users, manager))?.external_id ?? null) : null;
-          return renderSearchEntry(doc, estate, external);
-        }),
-      );
-      return envelope(total, data);
-    },
+    search: (req) => searchRenovations(kit, req),
 
     history: async (req) => {
       const { doc } = await renovationFor(req, { deleted: true });
@@ -129,5 +71,79 @@ export function renovationQueries(
         }),
       );
     },
+  };
+}
+
+/** GET /renovations/search: a page of the renovations the actor sees, optionally of one managing user's estates. */
+async function searchRenovations(kit: RenovationsKit, req: ServiceRequest) {
+  const { reads, visibility, estateOf } = kit;
+  const actor = actorOf(req);
+  const q = parse(RenovationSearchQuery, req.query ?? {});
+  const page = q.page ?? 1;
+  const page_size = q.page_size ?? 20;
+  const envelope = (total: number, data: unknown[]) => pageEnvelope(page, page_size, total, data);
+  const visible = await visibility(actor);
+  if (!visible) return envelope(0, []);
+  const filter: Filter = { ...visible, ...(q.include_deleted ? {} : { deleted_at: null }) };
+  if (q.external_user_id !== undefined) {
+    const ids = await estatesManagedBy(kit, actor.organization_id, q.external_user_id, visible);
+    if (ids.length === 0) return envelope(0, []);
+    filter['estate_id'] = { $in: ids };
+  }
+  const sortBy = q.sort_by ?? 'created_at';
+  const order = q.sort_order ?? 'DESC';
+  const { items: docs, total } = await reads.query<RenovationDoc>(C.renovations, {
+    filter,
+    sort: [
+      { field: sortBy, order },
+      { field: sortBy === 'created_at' ? 'created_position' : 'updated_position', order },
+    ],
+    page,
+    pageSize: page_size,
+  });
+  const data = await Promise.all(
+    docs.map(async (doc) => {
+      const estate = await estateOf(doc.estate_id);
+      const manager = estate?.fields.managing_user_id;
+      const external = manager ? ((await reads.get<UserDoc>(D.users, manager))?.external_id ?? null) : null;
+      return renderSearchEntry(doc, estate, external);
+    }),
+  );
+  return envelope(total, data);
+}
+
+/** The managing user's external id (identity) -> their estates (this context's copy), within what the actor sees. */
+async function estatesManagedBy(
+  kit: RenovationsKit,
+  organization_id: string,
+  external_user_id: string,
+  visible: Filter,
+): Promise<string[]> {
+  const { reads } = kit;
+  const { items: users } = await reads.query<UserDoc>(D.users, { filter: { external_id: external_user_id } });
+  const { items: estates } = users.length
+    ? await reads.query<EstateMirrorDoc>(M.estates, {
+        filter: { organization_id, 'snapshot.fields.managing_user_id': { $in: users.map((u) => u.user_id) } },
+      })
+    : { items: [] };
+  const allowed = new Set(estates.map((e) => e.id));
+  const within = visible['estate_id'] as { $in: string[] } | undefined;
+  return within ? within.$in.filter((id) => allowed.has(id)) : [...allowed];
+}
+
+function pageEnvelope(page: number, page_size: number, total: number, data: unknown[]) {
+  const total_pages = Math.ceil(total / page_size);
+  const prev_page = page > 1 ? Math.min(page - 1, Math.max(total_pages, 1)) : null;
+  const next_page = page < total_pages ? page + 1 : null;
+  return {
+    page,
+    page_size,
+    total_pages,
+    prev_page,
+    next_page,
+    total,
+    has_prev_page: prev_page !== null,
+    has_next_page: next_page !== null,
+    data,
   };
 }
