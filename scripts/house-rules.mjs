@@ -39,7 +39,6 @@ const ALLOWED = new Set([
   'shared/energy/src/model/evaluate.ts#run',
   'shared/platform/src/service/relay.ts#startRelay',
   'services/reporting/src/pdf/render.ts#drawCover',
-  'services/reporting/src/report/report.handlers.ts#reportHandlers',
   'services/identity/src/onboarding/onboarding.process.ts#startOnboardingProcess',
   'shared/catalog/src/supporting-works.ts#supportingWorks',
   'services/reporting/src/pdf/chart.ts#drawTrajectoryChart',
