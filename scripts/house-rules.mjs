@@ -36,7 +36,6 @@ const ALLOWED = new Set([
   'shared/platform/src/service/process-manager.ts#runProcessManager',
   'services/calculations/src/calculations.service.ts#startCalculations',
   'services/calculations/src/job-effects/job-effects.process.ts#startJobEffects',
-  'shared/energy/src/model/evaluate.ts#run',
   'shared/platform/src/service/relay.ts#startRelay',
   'services/reporting/src/pdf/render.ts#drawCover',
   'services/identity/src/onboarding/onboarding.process.ts#startOnboardingProcess',

@@ -1,4 +1,4 @@
-import { InsulationLevel, type PropertyDescription } from '@renopath/contracts';
+import { InsulationLevel, type Country, type PropertyDescription, type Region } from '@renopath/contracts';
 import { calibration, climate, levelOfU, glazingOfU, MODEL_VERSION, stock, systems, type TypologyCell } from './data.ts';
 import { DEFAULT_PARAMETERS, stockLevel, type ModelParameters } from './parameters.ts';
 import { confidenceScore, expectedScoreError } from './confidence.ts';
@@ -18,7 +18,7 @@ import type {
   StockInfo,
 } from './types.ts';
 import { CARRIERS } from './types.ts';
-import { envelopeU, hasNewFrames, type EnvelopeU } from './uvalues.ts';
+import { envelopeU, hasNewFrames, type EnvelopeU, type Known } from './uvalues.ts';
 
 export interface EvaluateOptions {
   /** Where given fields came from (EPC_DOCUMENT, LIDAR, PROVIDER); given fields default to INPUT. */
@@ -110,18 +110,9 @@ function run(p: PropertyDescription, options: EvaluateOptions, detail = true): R
   let a = resolved.assumed;
   // The stock level fills what the client did not describe (data/stock.json); described parts stay as given.
   const level = stockLevel(params, resolved.region, resolved.apartment, a.year_built, a.habitable_space_m2, a.zip_code);
-  const beyond = Math.min(1, Math.max(0, level - 1));
-  const ventilationKnown = p.ventilation_type !== undefined || has(p, 'VENTILATION_C') || has(p, 'VENTILATION_D');
-  const stockSystems: StockSystems = {
-    condensingShare: condensingShareOf(p, a, level),
-    heatPumpShare: resolved.heatingKnown ? 0 : beyond * STATE.heat_pump_share_max,
-    heatRecoveryShare: ventilationKnown ? 0 : Math.min(1, Math.max(0, level - 2)) * STATE.heat_recovery_share_max,
-  };
-  if (stockSystems.condensingShare !== null) {
-    a = { ...a, heating_device: stockSystems.condensingShare >= 0.5 ? 'CONDENSING_BOILER' : 'NON_CONDENSING_BOILER' };
-  }
-  const expectedKwp = resolved.pvKnown ? 0 : beyond * STATE.pv_share_max * typicalKwp(a.habitable_space_m2, resolved.apartment);
-  if (expectedKwp > 0) a = { ...a, solar_panels_kwp: expectedKwp };
+  const stocked = withStockSystems(p, resolved, a, level);
+  const { stockSystems, expectedKwp } = stocked;
+  a = stocked.assumed;
   const geometry = computeGeometry(resolved);
   const env = envelopeU(resolved.blend, cell, a, resolved.known, level);
   const e = geometry.envelope;
@@ -146,23 +137,7 @@ function run(p: PropertyDescription, options: EvaluateOptions, detail = true): R
     apartment: resolved.apartment,
   };
   const loss = heatLoss(input);
-  const tabulaClimate = climate.countries[a.country];
-  const tabula = heatBalance(input, loss, {
-    setPoint: climate.tabula.set_point_c,
-    reducedHeating: climate.tabula.reduced_heating,
-    heatingDays: tabulaClimate.heating_days,
-    meanOutdoor: tabulaClimate.mean_outdoor_c,
-    solar: tabulaClimate.solar_kwh_per_m2,
-  });
-  const method = climate.certificate_methods[resolved.region];
-  const certClimate = climate.countries[method.climate];
-  const certificate = heatBalance(input, loss, {
-    setPoint: method.set_point_c,
-    reducedHeating: method.reduced_heating,
-    heatingDays: certClimate.heating_days,
-    meanOutdoor: certClimate.mean_outdoor_c,
-    solar: certClimate.solar_kwh_per_m2,
-  });
+  const { tabula, certificate } = balancesOf(input, loss, a.country, resolved.region);
   const hotWater = hotWaterNeed(a.habitable_space_m2, resolved.apartment, a.country);
   const { byCarrier, pvProduction } = deliveredEnergy(a, a.country, certificate.heating_need_kwh, hotWater, stockSystems);
   // The bill: the need at TABULA's everyday conditions, of which a household uses the expected share (data/factors.json).
@@ -182,24 +157,7 @@ function run(p: PropertyDescription, options: EvaluateOptions, detail = true): R
   const design = climate.design;
   const designLoadKw =
     ((loss.h_transmission_w_per_k + loss.h_ventilation_w_per_k) * (design.indoor_c - design.outdoor_c[a.country])) / 1000;
-  // Undescribed elements are reported at the level their stock U corresponds to.
-  const k = resolved.known;
-  if (
-    !k.wall ||
-    !k.window ||
-    (!k.inclinedRoof && a.inclined_roof_insulation_type !== null) ||
-    (!k.flatRoof && a.flat_roof_insulation_type !== null)
-  ) {
-    a = {
-      ...a,
-      outer_wall_insulation_type: k.wall ? a.outer_wall_insulation_type : levelOfU('wall', env.u.wall),
-      window_glazing_type: k.window ? a.window_glazing_type : glazingOfU(env.u.window),
-      inclined_roof_insulation_type:
-        k.inclinedRoof || a.inclined_roof_insulation_type === null ? a.inclined_roof_insulation_type : levelOfU('roof', env.u.roof),
-      flat_roof_insulation_type:
-        k.flatRoof || a.flat_roof_insulation_type === null ? a.flat_roof_insulation_type : levelOfU('roof', env.u.roof),
-    };
-  }
+  a = reportedLevels(a, resolved.known, env.u);
   return {
     resolved,
     assumed: a,
@@ -224,6 +182,70 @@ function run(p: PropertyDescription, options: EvaluateOptions, detail = true): R
     modelledScore: (w.primaryGross - w.pvPrimaryCredit) / a.habitable_space_m2,
     designLoadKw,
   };
+}
+
+/**
+ * The stock's share of condensing boilers, heat pumps, heat recovery and PV at the home's stock level, for what the
+ * client did not describe; the assumed home takes the likelier boiler and the expected PV.
+ */
+function withStockSystems(p: PropertyDescription, resolved: Resolved, assumed: AssumedProperty, level: number) {
+  let a = assumed;
+  const beyond = Math.min(1, Math.max(0, level - 1));
+  const ventilationKnown = p.ventilation_type !== undefined || has(p, 'VENTILATION_C') || has(p, 'VENTILATION_D');
+  const stockSystems: StockSystems = {
+    condensingShare: condensingShareOf(p, a, level),
+    heatPumpShare: resolved.heatingKnown ? 0 : beyond * STATE.heat_pump_share_max,
+    heatRecoveryShare: ventilationKnown ? 0 : Math.min(1, Math.max(0, level - 2)) * STATE.heat_recovery_share_max,
+  };
+  if (stockSystems.condensingShare !== null) {
+    a = { ...a, heating_device: stockSystems.condensingShare >= 0.5 ? 'CONDENSING_BOILER' : 'NON_CONDENSING_BOILER' };
+  }
+  const expectedKwp = resolved.pvKnown ? 0 : beyond * STATE.pv_share_max * typicalKwp(a.habitable_space_m2, resolved.apartment);
+  if (expectedKwp > 0) a = { ...a, solar_panels_kwp: expectedKwp };
+  return { assumed: a, stockSystems, expectedKwp };
+}
+
+/** The heat balance at TABULA's everyday conditions and at the region's certificate method's. */
+function balancesOf(input: BalanceInput, loss: HeatLoss, country: Country, region: Region) {
+  const tabulaClimate = climate.countries[country];
+  const tabula = heatBalance(input, loss, {
+    setPoint: climate.tabula.set_point_c,
+    reducedHeating: climate.tabula.reduced_heating,
+    heatingDays: tabulaClimate.heating_days,
+    meanOutdoor: tabulaClimate.mean_outdoor_c,
+    solar: tabulaClimate.solar_kwh_per_m2,
+  });
+  const method = climate.certificate_methods[region];
+  const certClimate = climate.countries[method.climate];
+  const certificate = heatBalance(input, loss, {
+    setPoint: method.set_point_c,
+    reducedHeating: method.reduced_heating,
+    heatingDays: certClimate.heating_days,
+    meanOutdoor: certClimate.mean_outdoor_c,
+    solar: certClimate.solar_kwh_per_m2,
+  });
+  return { tabula, certificate };
+}
+
+/** Undescribed elements are reported at the level their stock U corresponds to. */
+function reportedLevels(a: AssumedProperty, k: Known, u: EnvelopeU['u']): AssumedProperty {
+  if (
+    !k.wall ||
+    !k.window ||
+    (!k.inclinedRoof && a.inclined_roof_insulation_type !== null) ||
+    (!k.flatRoof && a.flat_roof_insulation_type !== null)
+  ) {
+    a = {
+      ...a,
+      outer_wall_insulation_type: k.wall ? a.outer_wall_insulation_type : levelOfU('wall', u.wall),
+      window_glazing_type: k.window ? a.window_glazing_type : glazingOfU(u.window),
+      inclined_roof_insulation_type:
+        k.inclinedRoof || a.inclined_roof_insulation_type === null ? a.inclined_roof_insulation_type : levelOfU('roof', u.roof),
+      flat_roof_insulation_type:
+        k.flatRoof || a.flat_roof_insulation_type === null ? a.flat_roof_insulation_type : levelOfU('roof', u.roof),
+    };
+  }
+  return a;
 }
 
 /** The adjustment that makes the current score equal the given one: a factor on the modelled consumption, else a shift. */
