@@ -39,7 +39,6 @@ const ALLOWED = new Set([
   'shared/platform/src/service/relay.ts#startRelay',
   'services/reporting/src/pdf/render.ts#drawCover',
   'services/identity/src/onboarding/onboarding.process.ts#startOnboardingProcess',
-  'shared/catalog/src/supporting-works.ts#supportingWorks',
   'services/reporting/src/pdf/chart.ts#drawTrajectoryChart',
   'services/reporting/src/pdf/table.ts#drawStepsTable',
   'services/reporting/src/report-model/build.ts#buildReportModel',

@@ -63,28 +63,12 @@ export function supportingWorks(items: readonly SupportedItem[], estate: Support
   const sw = DATA.supporting;
 
   if (!skip.has('SCAFFOLDING')) {
-    let m2 = 0;
-    const supports: string[] = [];
-    for (const item of items) {
-      const row = sw.scaffolding.find((r) => r.nodes.includes(item.renovation_component_type));
-      if (!row) continue;
-      m2 += item.quantity * row.m2_per_unit;
-      supports.push(item.renovation_component_type);
-    }
+    const { m2, supports } = scaffoldingOf(items);
     if (m2 > 0) add(priceItem({ ...base, node: 'SCAFFOLDING', quantity: round2(m2) }), supports);
   }
 
   if (!skip.has('DEMOLITION') || !skip.has('WASTE_DISPOSAL')) {
-    let demolition = 0;
-    let m3 = 0;
-    const supports: string[] = [];
-    for (const item of items) {
-      const row = sw.removal.find((r) => r.node === item.renovation_component_type);
-      if (!row) continue;
-      demolition += row.demolition_per_unit[country] * item.quantity;
-      m3 += row.waste_m3_per_unit * item.quantity;
-      supports.push(item.renovation_component_type);
-    }
+    const { demolition, m3, supports } = removalOf(items, country);
     if (demolition > 0 && !skip.has('DEMOLITION')) {
       lump(
         'DEMOLITION',
@@ -150,4 +134,35 @@ export function supportingWorks(items: readonly SupportedItem[], estate: Support
     }
   }
   return derived;
+}
+
+/** The scaffolding the facade and pitched-roof works need (m2), and the items it serves. */
+function scaffoldingOf(items: readonly SupportedItem[]): { m2: number; supports: string[] } {
+  let m2 = 0;
+  const supports: string[] = [];
+  for (const item of items) {
+    const row = DATA.supporting.scaffolding.find((r) => r.nodes.includes(item.renovation_component_type));
+    if (!row) continue;
+    m2 += item.quantity * row.m2_per_unit;
+    supports.push(item.renovation_component_type);
+  }
+  return { m2, supports };
+}
+
+/** What removing the replaced elements costs before the regional factor, the waste it makes (m3), and the items. */
+function removalOf(
+  items: readonly SupportedItem[],
+  country: SupportingEstate['country'],
+): { demolition: number; m3: number; supports: string[] } {
+  let demolition = 0;
+  let m3 = 0;
+  const supports: string[] = [];
+  for (const item of items) {
+    const row = DATA.supporting.removal.find((r) => r.node === item.renovation_component_type);
+    if (!row) continue;
+    demolition += row.demolition_per_unit[country] * item.quantity;
+    m3 += row.waste_m3_per_unit * item.quantity;
+    supports.push(item.renovation_component_type);
+  }
+  return { demolition, m3, supports };
 }
