@@ -41,7 +41,6 @@ const ALLOWED = new Set([
   'services/identity/src/onboarding/onboarding.process.ts#startOnboardingProcess',
   'services/reporting/src/pdf/chart.ts#drawTrajectoryChart',
   'services/reporting/src/pdf/table.ts#drawStepsTable',
-  'services/reporting/src/report-model/build.ts#buildReportModel',
 ]);
 
 const root = fileURLToPath(new URL('..', import.meta.url));

@@ -150,26 +150,7 @@ export function buildReportModel(input: ReportInputs): ReportModel {
   const evaluated = labelsAfterSteps(estateData(input.estate), items);
   const scale = scaleOf(input.estate, evaluated?.base ?? null, input.renovation.energy_efficiency_type);
 
-  const extras = items.map(() => [] as RenovationItem[]);
-  if (items.length > 0) for (const work of derived) extras[stepOfSupportingWork(work, items)]!.push(work);
-
-  // A measure the plan joined to a step (ventilation with the airtight step) is a renovation item of its
-  // own but not a step: it is shown with the step before it, whose label is the one after both.
-  const joinedTypes = new Set(
-    (input.plan?.steps ?? []).flatMap((p) => p.supporting_works.filter((w) => w.joined).map((w) => w.renovation_component_type)),
-  );
-  const heads: number[] = [];
-  const lastOf = new Map<number, number>();
-  items.forEach((item, i) => {
-    const head = heads.at(-1);
-    if (head !== undefined && joinedTypes.has(item.renovation_component_type)) {
-      extras[head]!.push(item, ...extras[i]!);
-      lastOf.set(head, i);
-    } else {
-      heads.push(i);
-      lastOf.set(i, i);
-    }
-  });
+  const { extras, heads, lastOf } = stepsOf(items, derived, input.plan);
 
   let cumulative = 0;
   const steps: ReportStep[] = heads.map((i, position) => {
@@ -206,18 +187,7 @@ export function buildReportModel(input: ReportInputs): ReportModel {
   return {
     language: input.language,
     generated_at: input.generated_at,
-    estate: {
-      title: input.estate.name ?? null,
-      street: a.street,
-      house_number: a.house_number,
-      zip_code: a.zip_code,
-      place: a.place,
-      country: a.country === 'NL' ? 'NL' : 'BE',
-      year_built: input.estate.year_built,
-      habitable_space_m2: input.estate.habitable_space_m2,
-      estate_type: input.estate.estate_type,
-      photo: input.photo,
-    },
+    estate: estateOfReport(input),
     scale,
     labels: labelsOf(scale),
     current: base ? { epc_score: Math.round(base.epc_score * 10) / 10, epc_label: base.epc_label } : { epc_score: null, epc_label: null },
@@ -251,7 +221,48 @@ export function buildReportModel(input: ReportInputs): ReportModel {
   };
 }
 
-/** The plan's money, when the renovation was made from a trajectory that has it. */
+/** The steps the items make: `heads` the items that open one, `extras` what each shows with it, `lastOf` the last item it covers. */
+function stepsOf(items: RenovationItem[], derived: RenovationItem[], plan: ReportInputs['plan']) {
+  const extras = items.map(() => [] as RenovationItem[]);
+  if (items.length > 0) for (const work of derived) extras[stepOfSupportingWork(work, items)]!.push(work);
+
+  // A measure the plan joined to a step (ventilation with the airtight step) is a renovation item of its
+  // own but not a step: it is shown with the step before it, whose label is the one after both.
+  const joinedTypes = new Set(
+    (plan?.steps ?? []).flatMap((p) => p.supporting_works.filter((w) => w.joined).map((w) => w.renovation_component_type)),
+  );
+  const heads: number[] = [];
+  const lastOf = new Map<number, number>();
+  items.forEach((item, i) => {
+    const head = heads.at(-1);
+    if (head !== undefined && joinedTypes.has(item.renovation_component_type)) {
+      extras[head]!.push(item, ...extras[i]!);
+      lastOf.set(head, i);
+    } else {
+      heads.push(i);
+      lastOf.set(i, i);
+    }
+  });
+  return { extras, heads, lastOf };
+}
+
+function estateOfReport(input: ReportInputs): ReportModel['estate'] {
+  const a = input.estate.address;
+  return {
+    title: input.estate.name ?? null,
+    street: a.street,
+    house_number: a.house_number,
+    zip_code: a.zip_code,
+    place: a.place,
+    country: a.country === 'NL' ? 'NL' : 'BE',
+    year_built: input.estate.year_built,
+    habitable_space_m2: input.estate.habitable_space_m2,
+    estate_type: input.estate.estate_type,
+    photo: input.photo,
+  };
+}
+
+/** The plan's money, when the renovation was made from a trajectory that has it. was made from a trajectory that has it. */
 function moneyOfPlan(plan: ReportInputs['plan']): Pick<ReportModel, 'money'> {
   if (!plan?.current || !plan.totals) return {};
   const money = moneyOf({ current: plan.current, steps: plan.steps, totals: plan.totals, calibration: plan.calibration });
