@@ -39,8 +39,6 @@ const ALLOWED = new Set([
   'shared/platform/src/service/relay.ts#startRelay',
   'services/reporting/src/pdf/render.ts#drawCover',
   'services/identity/src/onboarding/onboarding.process.ts#startOnboardingProcess',
-  'services/reporting/src/pdf/chart.ts#drawTrajectoryChart',
-  'services/reporting/src/pdf/table.ts#drawStepsTable',
 ]);
 
 const root = fileURLToPath(new URL('..', import.meta.url));

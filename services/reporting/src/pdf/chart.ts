@@ -79,7 +79,19 @@ export function drawTrajectoryChart(canvas: Canvas, model: ReportModel): void {
   canvas.paragraph(t(lang, 'report.chart.bands'), { size: 7.5, color: MUTED });
   canvas.y += 14;
 
-  // Panel 2: cumulative net cost, bars on a money axis with rounded ticks.
+  drawCostPanel(canvas, lang, columns, { plotLeft, plotWidth, columnWidth, centre });
+}
+
+interface Plot {
+  plotLeft: number;
+  plotWidth: number;
+  columnWidth: number;
+  centre: (i: number) => number;
+}
+
+/** Panel 2: cumulative net cost, bars on a money axis with rounded ticks. */
+function drawCostPanel(canvas: Canvas, lang: ReportModel['language'], columns: { name: string; cost: number }[], plot: Plot): void {
+  const { plotLeft, plotWidth, columnWidth, centre } = plot;
   canvas.text(t(lang, 'report.chart.cost_title'), PAGE.margin, canvas.y, { size: 10, bold: true });
   canvas.y += 18;
   const panelTop = canvas.y;

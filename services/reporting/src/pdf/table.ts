@@ -35,12 +35,7 @@ export function drawStepsTable(canvas: Canvas, model: ReportModel): void {
     canvas.paragraph(t(lang, 'report.steps.none'), { color: MUTED });
     return;
   }
-  const xs: number[] = [];
-  let x = PAGE.margin;
-  for (const c of COLUMNS) {
-    xs.push(x);
-    x += c.width * CONTENT_WIDTH;
-  }
+  const xs = columnStarts();
   const money = (v: number) => formatMoney(lang, v);
 
   const header = () => {
@@ -80,20 +75,7 @@ export function drawStepsTable(canvas: Canvas, model: ReportModel): void {
   header();
   for (const step of model.steps) {
     canvas.line(PAGE.margin, canvas.y, PAGE.width - PAGE.margin, canvas.y, RULE, 0.5);
-    row(
-      [
-        String(step.order),
-        componentName(lang, step.renovation_component_type),
-        phaseName(lang, step.phase),
-        { label: step.epc_label_after },
-        money(step.estimated_cost),
-        money(step.estimated_vat_cost),
-        money(step.subsidy_amount),
-        money(step.net_cost),
-        money(step.cumulative_net_cost),
-      ],
-      { size: 8, bold: true },
-    );
+    row(stepCells(lang, step, money), { size: 8, bold: true });
     const meets = stepMeets(lang, model, step.order);
     if (meets) row(['', meets, '', '', '', '', '', '', ''], { size: 7.5, bold: true, color: ACCENT }, 8);
     for (const item of step.items) {
@@ -134,6 +116,31 @@ export function drawStepsTable(canvas: Canvas, model: ReportModel): void {
   );
   canvas.y += 6;
   canvas.paragraph(t(lang, 'report.steps.note'), { size: 7.5, color: MUTED });
+}
+
+/** Where each column starts on the page. */
+function columnStarts(): number[] {
+  const xs: number[] = [];
+  let x = PAGE.margin;
+  for (const c of COLUMNS) {
+    xs.push(x);
+    x += c.width * CONTENT_WIDTH;
+  }
+  return xs;
+}
+
+function stepCells(lang: ReportModel['language'], step: ReportModel['steps'][number], money: (v: number) => string): Cell[] {
+  return [
+    String(step.order),
+    componentName(lang, step.renovation_component_type),
+    phaseName(lang, step.phase),
+    { label: step.epc_label_after },
+    money(step.estimated_cost),
+    money(step.estimated_vat_cost),
+    money(step.subsidy_amount),
+    money(step.net_cost),
+    money(step.cumulative_net_cost),
+  ];
 }
 
 function itemText(model: ReportModel, item: ReportItem): string {
