@@ -37,7 +37,6 @@ const ALLOWED = new Set([
   'services/calculations/src/calculations.service.ts#startCalculations',
   'services/calculations/src/job-effects/job-effects.process.ts#startJobEffects',
   'shared/platform/src/service/relay.ts#startRelay',
-  'services/reporting/src/pdf/render.ts#drawCover',
   'services/identity/src/onboarding/onboarding.process.ts#startOnboardingProcess',
 ]);
 

@@ -86,24 +86,7 @@ async function drawCover(canvas: Canvas, model: ReportModel): Promise<void> {
   }
   canvas.y += 6;
 
-  // The photo, fitted into a fixed frame so the rest of the cover keeps its place; without one, no empty box.
-  const image = await embedPhoto(canvas, model);
-  if (image) {
-    const frame = { x: PAGE.margin, top: canvas.y, width: CONTENT_WIDTH, height: 230 };
-    canvas.rect(frame.x, frame.top, frame.width, frame.height, SHADE);
-    const scale = Math.min(frame.width / image.width, frame.height / image.height);
-    const w = image.width * scale;
-    const h = image.height * scale;
-    canvas.page.drawImage(image, {
-      x: frame.x + (frame.width - w) / 2,
-      y: PAGE.height - frame.top - (frame.height + h) / 2,
-      width: w,
-      height: h,
-    });
-    canvas.y = frame.top + frame.height + 16;
-  } else {
-    canvas.y += 10;
-  }
+  await drawCoverPhoto(canvas, model);
 
   // Current and reachable label side by side.
   const half = (CONTENT_WIDTH - 20) / 2;
@@ -163,26 +146,48 @@ async function drawCover(canvas: Canvas, model: ReportModel): Promise<void> {
   canvas.y = Math.max(canvas.y, afterFacts) + 14;
   if (model.money) drawMoney(canvas, model.language, model.money);
 
-  if (model.agency) {
-    const a = model.agency;
-    const lines = [
-      a.phone ? `${t(lang, 'report.agency.phone')}: ${a.phone}` : null,
-      a.email ? `${t(lang, 'report.agency.email')}: ${a.email}` : null,
-      a.website ? `${t(lang, 'report.agency.website')}: ${a.website}` : null,
-    ].filter((l): l is string => l !== null);
-    const height = 34 + lines.length * 13;
-    canvas.ensure(height);
-    canvas.rect(PAGE.margin, canvas.y, CONTENT_WIDTH, height, SHADE, RULE);
-    canvas.text(t(lang, 'report.agency.title'), PAGE.margin + 10, canvas.y + 8, { size: 8, bold: true, color: MUTED });
-    canvas.text(canvas.wrap(a.name, CONTENT_WIDTH - 20, { size: 11, bold: true }, 1)[0] ?? '', PAGE.margin + 10, canvas.y + 20, {
-      size: 11,
-      bold: true,
+  if (model.agency) drawAgency(canvas, lang, model.agency);
+}
+
+/** The photo, fitted into a fixed frame so the rest of the cover keeps its place; without one, no empty box. */
+async function drawCoverPhoto(canvas: Canvas, model: ReportModel): Promise<void> {
+  const image = await embedPhoto(canvas, model);
+  if (image) {
+    const frame = { x: PAGE.margin, top: canvas.y, width: CONTENT_WIDTH, height: 230 };
+    canvas.rect(frame.x, frame.top, frame.width, frame.height, SHADE);
+    const scale = Math.min(frame.width / image.width, frame.height / image.height);
+    const w = image.width * scale;
+    const h = image.height * scale;
+    canvas.page.drawImage(image, {
+      x: frame.x + (frame.width - w) / 2,
+      y: PAGE.height - frame.top - (frame.height + h) / 2,
+      width: w,
+      height: h,
     });
-    lines.forEach((line, i) =>
-      canvas.text(canvas.wrap(line, CONTENT_WIDTH - 20, { size: 9 }, 1)[0] ?? '', PAGE.margin + 10, canvas.y + 36 + i * 13, { size: 9 }),
-    );
-    canvas.y += height;
+    canvas.y = frame.top + frame.height + 16;
+  } else {
+    canvas.y += 10;
   }
+}
+
+function drawAgency(canvas: Canvas, lang: ReportLanguage, a: NonNullable<ReportModel['agency']>): void {
+  const lines = [
+    a.phone ? `${t(lang, 'report.agency.phone')}: ${a.phone}` : null,
+    a.email ? `${t(lang, 'report.agency.email')}: ${a.email}` : null,
+    a.website ? `${t(lang, 'report.agency.website')}: ${a.website}` : null,
+  ].filter((l): l is string => l !== null);
+  const height = 34 + lines.length * 13;
+  canvas.ensure(height);
+  canvas.rect(PAGE.margin, canvas.y, CONTENT_WIDTH, height, SHADE, RULE);
+  canvas.text(t(lang, 'report.agency.title'), PAGE.margin + 10, canvas.y + 8, { size: 8, bold: true, color: MUTED });
+  canvas.text(canvas.wrap(a.name, CONTENT_WIDTH - 20, { size: 11, bold: true }, 1)[0] ?? '', PAGE.margin + 10, canvas.y + 20, {
+    size: 11,
+    bold: true,
+  });
+  lines.forEach((line, i) =>
+    canvas.text(canvas.wrap(line, CONTENT_WIDTH - 20, { size: 9 }, 1)[0] ?? '', PAGE.margin + 10, canvas.y + 36 + i * 13, { size: 9 }),
+  );
+  canvas.y += height;
 }
 
 /** The household's money: bill before and after, monthly repayment against monthly saving, paybacks, what the meter gave. */
