@@ -32,7 +32,6 @@ const ALLOWED = new Set([
   'services/reporting/src/passport/passport.handlers.ts#passportHandlers',
   'services/reporting/src/passport/content.ts#prefillContent',
   // Still to split, largest first.
-  'shared/energy/src/cli/calibrate.ts#main',
   'shared/platform/src/service/process-manager.ts#runProcessManager',
   'services/calculations/src/calculations.service.ts#startCalculations',
   'services/calculations/src/job-effects/job-effects.process.ts#startJobEffects',

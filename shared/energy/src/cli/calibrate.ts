@@ -90,31 +90,11 @@ function printSummaryA(title: string, s: SummaryA): void {
   );
 }
 
-function main(): void {
-  const opts = args(process.argv.slice(2));
-  const failures: string[] = [];
-  const check = (label: string, ok: boolean) => {
-    console.log(`  ${ok ? 'PASS' : 'FAIL'}  ${label}`);
-    if (!ok) failures.push(label);
-  };
-
-  const trainPath = opts.data ? join(opts.data, 'train.csv') : join(DATA_DIR, 'epc-listings-sample.csv');
-  const listings = readListings(trainPath);
-  console.log(
-    `EPC listings: ${listings.length} usable certificates (score, year and area known) from ${opts.data ? 'train.csv of --data' : 'the committed sample data/epc-listings-sample.csv'}`,
-  );
-  const tables = tabulate(listings);
-
-  const cv = crossValidate(listings, tables, 5);
-  const byStratum = compare(listings, cv, stratumOf).sort((a, b) => STRATA.indexOf(a.group as never) - STRATA.indexOf(b.group as never));
-  printTable('GROUPED 5-FOLD CROSS-VALIDATION (folds by postal code, year and area; out-of-fold; w1-in = within one label)', byStratum);
-  const byBand = compare(listings, cv, (l) => `${stratumOf(l)} ${ageBandOf(l.year)}`).sort(
-    (a, b) => a.group.localeCompare(b.group) || AGE_BANDS.indexOf(a.group as never) - AGE_BANDS.indexOf(b.group as never),
-  );
-  printTable('  by stratum and age band', byBand);
-
-  // Each region on its own certificate scale (letters of the Flemish 100 kWh bands, the Brussels and Walloon
-  // letters), with 95 % intervals (cluster bootstrap over postal codes) and the target of +2 points within one.
+/**
+ * Each region on its own certificate scale (letters of the Flemish 100 kWh bands, the Brussels and Walloon
+ * letters), with 95 % intervals (cluster bootstrap over postal codes) and the target of +2 points within one.
+ */
+function regionIntervals(listings: Listing[], cv: ReturnType<typeof crossValidate>): { stratum: string; met: boolean }[] {
   console.log("\nWITHIN ONE LABEL ON EACH REGION'S OWN SCALE, 95 % intervals; target: model >= group median + 2 points, median APE <= its");
   const ceiling = inSampleCeiling(listings);
   const plus2: { stratum: string; met: boolean }[] = [];
@@ -139,6 +119,97 @@ function main(): void {
       `  ${pad(s, 20)} model ${pct(model.estimate)} [${pct(model.lo)}, ${pct(model.hi)}]  group median ${pct(base.estimate)} [${pct(base.lo)}, ${pct(base.hi)}]  difference ${(100 * diff.estimate).toFixed(1)} points [${(100 * diff.lo).toFixed(1)}, ${(100 * diff.hi).toFixed(1)}]  in-sample ceiling ${pct(top)}  ${met ? 'met' : 'NOT met'}`,
     );
   }
+  return plus2;
+}
+
+/** The stock fit into data/stock.json; with the full data, the certificate medians too. */
+function writeFit(listings: Listing[], fit: ReturnType<typeof fitStock>, withMedians: boolean): void {
+  const path = join(DATA_DIR, 'stock.json');
+  const json = JSON.parse(readFileSync(path, 'utf8')) as { strata: unknown };
+  json.strata = fit;
+  writeFileSync(path, `${JSON.stringify(json, null, 2)}\n`);
+  console.log(`  written to data/stock.json`);
+  if (withMedians) {
+    const cells = certificateCells(listings);
+    const medians = {
+      source:
+        'The EPC listings (train.csv: Belgian property adverts 2023-2026 with their certificate figures, see data/epc-listings-sample.README.md), computed by src/calibration/certificate-medians.ts',
+      year: 2026,
+      note: `The median certificate score of each region x form (facades, or apartment) x age band with at least ${MIN_CELL} certificates, the 95 % confidence interval of that median (order statistics), and the cell's median year and advertised area and most frequent postal code. A home described as unrenovated (no insulation, single glazing, an old non-condensing boiler) must score at least the interval's lower end: it is worse than the median certificate, which includes renovated homes.`,
+      cells: cells.map((c) => ({ ...c, median_score: Math.round(c.median_score * 10) / 10 })),
+    };
+    // One cell a line: the file is read by people comparing cells.
+    const body = medians.cells.map((c) => `  ${JSON.stringify(c)}`).join(',\n');
+    const head = JSON.stringify({ source: medians.source, year: medians.year, note: medians.note }, null, 1).slice(0, -2);
+    writeFileSync(join(DATA_DIR, 'certificate-medians.json'), `${head},\n "cells": [\n${body}\n ]\n}\n`);
+    console.log(`  ${cells.length} certificate cells written to data/certificate-medians.json`);
+  }
+}
+
+function printRecordedStock(listings: Listing[], tables: ReturnType<typeof tabulate>): void {
+  const recorded = DEFAULT_PARAMETERS.stock;
+  const shipped = listings.map((l, i) => predictTabulated(recorded, l, tables[i]!));
+  console.log('  the recorded data/stock.json on these listings (in-sample):');
+  for (const s of STRATA) {
+    const idx = listings.map((l, i) => (stratumOf(l) === s ? i : -1)).filter((i) => i >= 0);
+    if (idx.length === 0) continue;
+    const m = metrics(
+      idx.map((i) => listings[i]!),
+      idx.map((i) => shipped[i]!),
+    );
+    console.log(
+      `    ${pad(s, 20)} n ${lpad(m.n, 6)}  within one ${pct(m.within_one)}, exact ${pct(m.exact)}, median APE ${pct(m.median_ape)}, bias ${f3(m.bias)}`,
+    );
+  }
+}
+
+function printHeldOut(dir: string, listings: Listing[], fit: ReturnType<typeof fitStock>): void {
+  for (const file of readdirSync(dir)
+    .filter((f) => f.endsWith('.csv') && f !== 'train.csv')
+    .sort()) {
+    const held: Listing[] = readListings(join(dir, file));
+    if (held.length === 0) continue;
+    const heldTables = tabulate(held);
+    const b1 = ageBandBaseline(listings);
+    const b2 = groupMedianBaseline(listings);
+    const rows = compare(
+      held,
+      {
+        model: held.map((l, i) => predictTabulated(fit, l, heldTables[i]!)),
+        ageBand: held.map(b1),
+        groupMedian: held.map(b2),
+        folds: [],
+      },
+      stratumOf,
+    );
+    printTable(`HELD-OUT ${file} (fit on train.csv)`, rows);
+  }
+}
+
+function main(): void {
+  const opts = args(process.argv.slice(2));
+  const failures: string[] = [];
+  const check = (label: string, ok: boolean) => {
+    console.log(`  ${ok ? 'PASS' : 'FAIL'}  ${label}`);
+    if (!ok) failures.push(label);
+  };
+
+  const trainPath = opts.data ? join(opts.data, 'train.csv') : join(DATA_DIR, 'epc-listings-sample.csv');
+  const listings = readListings(trainPath);
+  console.log(
+    `EPC listings: ${listings.length} usable certificates (score, year and area known) from ${opts.data ? 'train.csv of --data' : 'the committed sample data/epc-listings-sample.csv'}`,
+  );
+  const tables = tabulate(listings);
+
+  const cv = crossValidate(listings, tables, 5);
+  const byStratum = compare(listings, cv, stratumOf).sort((a, b) => STRATA.indexOf(a.group as never) - STRATA.indexOf(b.group as never));
+  printTable('GROUPED 5-FOLD CROSS-VALIDATION (folds by postal code, year and area; out-of-fold; w1-in = within one label)', byStratum);
+  const byBand = compare(listings, cv, (l) => `${stratumOf(l)} ${ageBandOf(l.year)}`).sort(
+    (a, b) => a.group.localeCompare(b.group) || AGE_BANDS.indexOf(a.group as never) - AGE_BANDS.indexOf(b.group as never),
+  );
+  printTable('  by stratum and age band', byBand);
+
+  const plus2 = regionIntervals(listings, cv);
 
   // The error stated with a result (data/confidence.json expected_score_error, below 0.60: a description like
   // the listings') against what the cross-validation measures on all of them.
@@ -154,66 +225,11 @@ function main(): void {
     console.log(
       `  ${pad(k, 20)} ${s.anchor_years.map((y, i) => `${y}:${s.level[i]!.toFixed(2)}`).join(' ')}  size ${s.size_coefficient.toFixed(2)}`,
     );
-  if (opts.write) {
-    const path = join(DATA_DIR, 'stock.json');
-    const json = JSON.parse(readFileSync(path, 'utf8')) as { strata: unknown };
-    json.strata = fit;
-    writeFileSync(path, `${JSON.stringify(json, null, 2)}\n`);
-    console.log(`  written to data/stock.json`);
-    if (opts.data) {
-      const cells = certificateCells(listings);
-      const medians = {
-        source:
-          'The EPC listings (train.csv: Belgian property adverts 2023-2026 with their certificate figures, see data/epc-listings-sample.README.md), computed by src/calibration/certificate-medians.ts',
-        year: 2026,
-        note: `The median certificate score of each region x form (facades, or apartment) x age band with at least ${MIN_CELL} certificates, the 95 % confidence interval of that median (order statistics), and the cell's median year and advertised area and most frequent postal code. A home described as unrenovated (no insulation, single glazing, an old non-condensing boiler) must score at least the interval's lower end: it is worse than the median certificate, which includes renovated homes.`,
-        cells: cells.map((c) => ({ ...c, median_score: Math.round(c.median_score * 10) / 10 })),
-      };
-      // One cell a line: the file is read by people comparing cells.
-      const body = medians.cells.map((c) => `  ${JSON.stringify(c)}`).join(',\n');
-      const head = JSON.stringify({ source: medians.source, year: medians.year, note: medians.note }, null, 1).slice(0, -2);
-      writeFileSync(join(DATA_DIR, 'certificate-medians.json'), `${head},\n "cells": [\n${body}\n ]\n}\n`);
-      console.log(`  ${cells.length} certificate cells written to data/certificate-medians.json`);
-    }
-  }
-  const recorded = DEFAULT_PARAMETERS.stock;
-  const shipped = listings.map((l, i) => predictTabulated(recorded, l, tables[i]!));
-  console.log('  the recorded data/stock.json on these listings (in-sample):');
-  for (const s of STRATA) {
-    const idx = listings.map((l, i) => (stratumOf(l) === s ? i : -1)).filter((i) => i >= 0);
-    if (idx.length === 0) continue;
-    const m = metrics(
-      idx.map((i) => listings[i]!),
-      idx.map((i) => shipped[i]!),
-    );
-    console.log(
-      `    ${pad(s, 20)} n ${lpad(m.n, 6)}  within one ${pct(m.within_one)}, exact ${pct(m.exact)}, median APE ${pct(m.median_ape)}, bias ${f3(m.bias)}`,
-    );
-  }
+  if (opts.write) writeFit(listings, fit, opts.data !== undefined);
+  printRecordedStock(listings, tables);
 
   // Held-out certificates: any other CSV in --data, fitted on train.csv, never seen by the fit.
-  if (opts.data) {
-    for (const file of readdirSync(opts.data)
-      .filter((f) => f.endsWith('.csv') && f !== 'train.csv')
-      .sort()) {
-      const held: Listing[] = readListings(join(opts.data, file));
-      if (held.length === 0) continue;
-      const heldTables = tabulate(held);
-      const b1 = ageBandBaseline(listings);
-      const b2 = groupMedianBaseline(listings);
-      const rows = compare(
-        held,
-        {
-          model: held.map((l, i) => predictTabulated(fit, l, heldTables[i]!)),
-          ageBand: held.map(b1),
-          groupMedian: held.map(b2),
-          folds: [],
-        },
-        stratumOf,
-      );
-      printTable(`HELD-OUT ${file} (fit on train.csv)`, rows);
-    }
-  }
+  if (opts.data) printHeldOut(opts.data, listings, fit);
 
   const cases = loadCases();
   console.log(`\nCALIBRATION CASES: ${cases.length} (data/calibration-cases.json)`);
