@@ -2,8 +2,16 @@ import type Database from 'better-sqlite3';
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
+/**
+ * How long a consumer checkpoint waits for company (see `run`'s `lazy`) before committing on its own.
+ * A crash in between loses at most this much of a checkpoint's progress, which only makes its
+ * consumer handle those events again.
+ */
+const LAZY_WAIT_MS = 20;
+
 interface Write {
   run: () => unknown;
+  lazy: boolean;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 }
@@ -20,6 +28,8 @@ interface Write {
 export class GroupCommit {
   private pending: Write[] = [];
   private scheduled = false;
+  /** Set while only lazy writes wait: they commit when it fires, or sooner with the next group. */
+  private lazyTimer: NodeJS.Timeout | undefined;
   private readonly commit: Database.Transaction<(runs: Array<() => unknown>) => Outcome[]>;
 
   constructor(
@@ -40,11 +50,20 @@ export class GroupCommit {
     );
   }
 
-  /** Queues `run` (synchronous SQL, in a savepoint if it may fail half-way) for the next group. */
-  run<T>(run: () => T): Promise<T> {
+  /**
+   * Queues `run` (synchronous SQL, in a savepoint if it may fail half-way) for the next group. A
+   * `lazy` write (a consumer checkpoint, which the relay saves after each event it publishes) waits
+   * up to LAZY_WAIT_MS for the next group instead of starting one: a commit of its own each was most
+   * of the store's commits when appends came one at a time.
+   */
+  run<T>(run: () => T, options: { lazy?: boolean } = {}): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.pending.push({ run, resolve: resolve as (value: unknown) => void, reject });
+      this.pending.push({ run, lazy: options.lazy ?? false, resolve: resolve as (value: unknown) => void, reject });
       if (this.scheduled) return;
+      if (options.lazy) {
+        this.lazyTimer ??= setTimeout(() => this.flush(), LAZY_WAIT_MS).unref();
+        return;
+      }
       this.scheduled = true;
       // A tick, neither a promise job nor a loop turn: Node runs ticks once the promise jobs are
       // drained, so every write the running promise chains make before they wait joins the group,
@@ -54,17 +73,24 @@ export class GroupCommit {
   }
 
   /**
-   * Commits the group now if it holds anything. Every read calls it, so a read sees every write
+   * Commits the group now if it holds anything but lazy writes. Every read calls it, so a read sees every write
    * issued before it, as when each write committed at once: a command reading its stream to decide
    * sees the appends just made to it, and a caller that asks for the head after starting an append counts it.
    */
   beforeRead(): void {
+    if (this.pending.some((w) => !w.lazy)) this.flush();
+  }
+
+  /** Commits the group now if it holds anything: a checkpoint read sees the save issued before it. */
+  beforeCheckpointRead(): void {
     if (this.pending.length > 0) this.flush();
   }
 
   /** Commits what is queued now (also called on close, so no queued write is dropped). */
   flush(): void {
     this.scheduled = false;
+    clearTimeout(this.lazyTimer);
+    this.lazyTimer = undefined;
     const group = this.pending;
     if (group.length === 0) return;
     this.pending = [];
@@ -75,7 +101,8 @@ export class GroupCommit {
       for (const w of group) w.reject(error);
       return;
     }
-    this.onCommitted();
+    // Subscriptions are woken for events, not for a group of checkpoints alone.
+    if (group.some((w) => !w.lazy)) this.onCommitted();
     outcomes.forEach((outcome, i) => (outcome.ok ? group[i]!.resolve(outcome.value) : group[i]!.reject(outcome.error)));
   }
 }

@@ -9,6 +9,8 @@ export class SqliteCheckpointStore implements CheckpointStore {
   private readonly loadStatement;
   private readonly saveStatement;
   private readonly writes: GroupCommit;
+  /** On the event store's connection a save waits for the next group of appends (GroupCommit's `lazy`). */
+  private readonly lazy: boolean;
 
   constructor(
     private readonly db: Database.Database,
@@ -16,6 +18,7 @@ export class SqliteCheckpointStore implements CheckpointStore {
     /** The event store's group commit when on its connection: a relay's checkpoint joins the appends' commit. */
     writes?: GroupCommit,
   ) {
+    this.lazy = writes !== undefined;
     this.writes = writes ?? new GroupCommit(db);
     this.loadStatement = db.prepare<[string], { position: bigint }>('SELECT position FROM consumer_checkpoints WHERE consumer = ?');
     this.saveStatement = db.prepare<[string, bigint]>(
@@ -24,13 +27,13 @@ export class SqliteCheckpointStore implements CheckpointStore {
   }
 
   async load(consumer: string): Promise<bigint> {
-    this.writes.beforeRead();
+    this.writes.beforeCheckpointRead();
     return this.loadStatement.get(consumer)?.position ?? 0n;
   }
 
   /** Resolves once the checkpoint is committed, with the other writes made meanwhile on the connection. */
   async save(consumer: string, position: bigint): Promise<void> {
-    await this.writes.run(() => this.saveStatement.run(consumer, position));
+    await this.writes.run(() => this.saveStatement.run(consumer, position), { lazy: this.lazy });
   }
 
   /** Closes the connection if this store opened it; the event store's own `checkpoints` close with it. */

@@ -201,9 +201,12 @@ export class SqliteEventStore implements EventStore {
     return subscription;
   }
 
-  /** Up to a batch of rows after `after`, committing the queued writes first. */
+  /**
+   * Up to a batch of rows after `after`. Unlike the reads of a command, it does not commit the writes
+   * queued meanwhile: their group's commit wakes the subscription again, and a subscription reading
+   * between two writers' appends would otherwise split their group in two commits.
+   */
   rowsAfter(after: bigint): EventRow[] {
-    this.writes.beforeRead();
     return this.statements.readAll.all(after, READ_BATCH);
   }
 
