@@ -8,6 +8,7 @@ import { benchPortfolio } from './bench/portfolio.ts';
 import { benchCheckouts } from './bench/reference.ts';
 import { startBenchServer } from './bench/server.ts';
 import { benchReports } from './bench/reports.ts';
+import { benchEventStore } from './bench/event-store.ts';
 import { benchStores } from './bench/stores.ts';
 
 /**
@@ -269,4 +270,5 @@ if (!only || only === 'planner') await benchPlanner();
 if (!only || only === 'jobs') await benchJobs();
 if (!only || only === 'reports') await benchReports();
 if (!only || only === 'stores') await benchStores();
+if (!only || only === 'event-store') await benchEventStore();
 if (!only || only === 'portfolio') await benchPortfolio();

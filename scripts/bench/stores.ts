@@ -11,7 +11,7 @@ import {
   type RecordedEvent,
   type ReadStoreTx,
 } from '@renopath/platform';
-import { openSqliteEventStore } from '@renopath/platform/sqlite/sqlite-event-store.ts';
+import { openSqliteEventStore } from '@renopath/platform/sqlite/event-store/sqlite-event-store.ts';
 import { openSqliteReadStore } from '@renopath/platform/sqlite/sqlite-read-store.ts';
 import { openPostgresEventStore } from '@renopath/platform/postgres/postgres-event-store.ts';
 import { openPostgresReadStore } from '@renopath/platform/postgres/postgres-read-store.ts';

@@ -1,35 +1,9 @@
-import { checkedOrExit, keepRunningOnUncaughtErrors, untilAvailable } from '@renopath/platform/service/start-up.ts';
+import { runContextProcess } from '@renopath/platform/service/context-process.ts';
 import { loadRenovationsConfig } from './config.ts';
 
-/** The renovations service as its own process (distributed mode): it serves the bus, not HTTP. */
-const config = checkedOrExit('renovations', () => loadRenovationsConfig());
-// What opens stores and the bus is loaded once the settings are known to be right: a wrong one is
-// reported within a second, not after seconds of imports.
-const { createLogger, openBus } = await import('@renopath/platform/service/adapters.ts');
-const { startMetricsServer } = await import('@renopath/platform/observability/metrics-server.ts');
-const { startTracing, stopTracing } = await import('@renopath/platform/observability/tracing.ts');
-const { startRenovationsContext } = await import('./start.ts');
-startTracing('renovations');
-const log = createLogger(config.platform.logLevel, 'renovations');
-const guard = keepRunningOnUncaughtErrors(log);
-// The bus may come up after this process: wait for it rather than exit.
-const bus = await untilAvailable('the bus', () => openBus(config.platform, 'renovations', log), log);
-const renovations = await startRenovationsContext(config, bus, log);
-log.info('renovations service started');
-guard.started();
-
-// RENOPATH_METRICS_PORT: this process's own /metrics (distributed mode: each process serves its own).
-const metrics = config.platform.metricsPort
-  ? await startMetricsServer(config.platform.metricsPort, [], { overload: config.platform.overload })
-  : null;
-
-const shutdown = async (signal: string) => {
-  log.info({ signal }, 'shutting down');
-  await metrics?.close();
-  await stopTracing();
-  await renovations.close();
-  await bus.close();
-  process.exit(0);
-};
-process.once('SIGTERM', () => void shutdown('SIGTERM'));
-process.once('SIGINT', () => void shutdown('SIGINT'));
+/** The renovations service as its own process (distributed mode). */
+await runContextProcess({
+  name: 'renovations',
+  loadConfig: loadRenovationsConfig,
+  start: async (config, bus, log) => (await import('./start.ts')).startRenovationsContext(config, bus, log),
+});

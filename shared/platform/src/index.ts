@@ -10,7 +10,7 @@ export {
   SqliteEventStore,
   SqliteCheckpointStore,
   type SqliteEventStoreOptions,
-} from './sqlite/sqlite-event-store.ts';
+} from './sqlite/event-store/sqlite-event-store.ts';
 export { openSqliteReadStore, SqliteReadStore, type SqliteReadStoreOptions } from './sqlite/sqlite-read-store.ts';
 export {
   openPostgresEventStore,

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ANY, type RecordedEvent } from './ports/event-store.ts';
 import type { ReadStoreTx } from './ports/read-store.ts';
 import { runProjection, ProjectionTimeoutError, type Projection } from './projection-runner.ts';
-import { openSqliteEventStore } from './sqlite/sqlite-event-store.ts';
+import { openSqliteEventStore } from './sqlite/event-store/sqlite-event-store.ts';
 import { openSqliteReadStore } from './sqlite/sqlite-read-store.ts';
 import { newEvent, rejection } from './testing/contract-helpers.ts';
 

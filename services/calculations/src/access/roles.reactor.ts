@@ -1,7 +1,8 @@
 import type { Logger } from 'pino';
 import type { Bus, Closeable, ReadStore } from '@renopath/platform';
+import { consumeEvents } from '@renopath/platform/service/reactor.ts';
 import type { Settlement } from '@renopath/platform/service/settlement.ts';
-import { IdentityEvents, type MemberType, eventConsumer } from '@renopath/contracts';
+import { IdentityEvents, type MemberType } from '@renopath/contracts';
 
 /** Durable consumer name: it must not change, or the bus would start a new consumer from the beginning. */
 export const IDENTITY_CONSUMER = 'calculations-identity';
@@ -24,9 +25,7 @@ export const roleKey = (organization_id: string, user_id: string) => `${organiza
  */
 export function startRolesReactor(options: { bus: Bus; readStore: ReadStore; log: Logger; settlement?: Settlement }): Promise<Closeable> {
   const { bus, readStore, log } = options;
-  const { subjects, origins } = eventConsumer(IDENTITY_CONSUMER);
-  const tracked = options.settlement?.reactor(IDENTITY_CONSUMER, origins);
-  return bus.consume(IDENTITY_CONSUMER, { subjects }, async (envelope) => {
+  return consumeEvents(bus, IDENTITY_CONSUMER, options.settlement, async (envelope) => {
     if (envelope.type === 'OrganizationMemberAdded') {
       const parsed = IdentityEvents.OrganizationMemberAdded.safeParse(envelope.data);
       if (parsed.success) {
@@ -40,6 +39,5 @@ export function startRolesReactor(options: { bus: Bus; readStore: ReadStore; log
       if (parsed.success) await readStore.transaction((tx) => tx.delete(ROLES, roleKey(parsed.data.organization_id, parsed.data.user_id)));
       else log.error({ event_id: envelope.event_id }, 'identity event does not match its contract; skipped');
     }
-    tracked?.handled(envelope);
   });
 }

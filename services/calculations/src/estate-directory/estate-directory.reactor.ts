@@ -1,7 +1,8 @@
 import type { Logger } from 'pino';
 import type { Bus, Closeable, ReadStore } from '@renopath/platform';
+import { consumeEvents } from '@renopath/platform/service/reactor.ts';
 import type { Settlement } from '@renopath/platform/service/settlement.ts';
-import { EstateEvents, eventConsumer } from '@renopath/contracts';
+import { EstateEvents } from '@renopath/contracts';
 
 /** Durable consumer name: it must not change, or the bus would start a new consumer from the beginning. */
 export const ESTATES_CONSUMER = 'calculations-estates';
@@ -47,9 +48,7 @@ export function startEstateDirectoryReactor(options: {
   settlement?: Settlement;
 }): Promise<Closeable> {
   const { bus, readStore, log } = options;
-  const { subjects, origins } = eventConsumer(ESTATES_CONSUMER);
-  const tracked = options.settlement?.reactor(ESTATES_CONSUMER, origins);
-  return bus.consume(ESTATES_CONSUMER, { subjects }, async (envelope) => {
+  return consumeEvents(bus, ESTATES_CONSUMER, options.settlement, async (envelope) => {
     if (envelope.type === 'EstateMemberAdded' || envelope.type === 'EstateMemberActivated' || envelope.type === 'EstateMemberRemoved') {
       const parsed = EstateEvents[envelope.type].safeParse(envelope.data);
       if (!parsed.success) {
@@ -62,7 +61,6 @@ export function startEstateDirectoryReactor(options: {
         if (envelope.type === 'EstateMemberRemoved') await readStore.transaction((tx) => tx.delete(E.members, key));
         else if (!pending) await readStore.transaction((tx) => tx.put<EstateMemberDoc>(E.members, key, { estate_id, user_id }));
       }
-      tracked?.handled(envelope);
       return;
     }
     const type = envelope.type as 'EstateCreated' | 'EstateUpdated' | 'EstateDeleted';
@@ -109,6 +107,5 @@ export function startEstateDirectoryReactor(options: {
         await tx.put(E.estates, next.id, next);
       });
     }
-    tracked?.handled(envelope);
   });
 }

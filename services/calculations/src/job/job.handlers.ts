@@ -1,4 +1,4 @@
-import { DomainError } from '@renopath/platform';
+import { DomainError, notFound } from '@renopath/platform';
 import { actorOf, commandContext, newId, parse } from '@renopath/platform/service/handler-kit.ts';
 import {
   CalculationJobEvents,
@@ -15,7 +15,7 @@ import { estateOfExternalId } from '../estate-directory/estate-directory.reactor
 import type { EstateLink } from '../estate-link/estate-link.process.ts';
 import type { JobEffects } from '../job-effects/job-effects.process.ts';
 import { J, type JobDoc } from '../job-views/job-views.projection.ts';
-import { notFound, type CalculationsKit, type Handler } from '../kit/calculations-kit.ts';
+import type { CalculationsKit, Handler } from '../kit/calculations-kit.ts';
 import type { JobPlan } from '../trajectory/compute-trajectory.ts';
 import type { JobSource } from '../worker/worker.ts';
 import { jobStream } from './job.decider.ts';
@@ -147,7 +147,7 @@ function jobSource(kit: CalculationsKit, workflows: Workflows): JobSource {
     },
     async childDocumentJob(parent_job_id, worker_id, correlation_id) {
       const parent = await reads.get<JobDoc>(J.jobs, parent_job_id);
-      if (!parent) throw notFound();
+      if (!parent) throw notFound('calculation job');
       const job_id = childJobIdOf(parent_job_id);
       const request = (await readCreated(kit, parent_job_id))?.request ?? {};
       const created = await decide(

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { DomainError, type Bus, type EventStore, type ReadStore } from '@renopath/platform';
+import { DomainError, notFound, type Bus, type EventStore, type ReadStore } from '@renopath/platform';
 import { handleCommand, type CommandContext } from '@renopath/platform/service/decider.ts';
 import { readYourWrites } from '@renopath/platform/service/handler-kit.ts';
 import type { Projection } from '@renopath/platform/projection-runner.ts';
@@ -23,8 +23,6 @@ export interface CalculationsConfig {
   jobLifetimeMs: number;
   sweepMs: number;
 }
-
-export const notFound = () => new DomainError(404, ['calculation job not found']);
 
 /** The statuses a job command can move a job to, for renopath_jobs_total. */
 const STATUS_OF_COMMAND: Partial<Record<JobCommand['type'], readonly string[]>> = {
@@ -90,12 +88,13 @@ export function calculationsKit(deps: {
    * not learn that it exists.
    */
   async function visibleJob(actor: Actor, job_id: string, options: { write?: boolean } = {}): Promise<JobDoc> {
-    if (!isUuid(job_id)) throw notFound();
+    if (!isUuid(job_id)) throw notFound('calculation job');
     const doc = await reads.get<JobDoc>(J.jobs, job_id);
-    if (!doc || doc.organization_id !== actor.organization_id) throw notFound();
-    if (doc.job.deactivated_at !== null || (doc.job.expires_at !== null && doc.job.expires_at <= now().toISOString())) throw notFound();
+    if (!doc || doc.organization_id !== actor.organization_id) throw notFound('calculation job');
+    if (doc.job.deactivated_at !== null || (doc.job.expires_at !== null && doc.job.expires_at <= now().toISOString()))
+      throw notFound('calculation job');
     const writer = (await isWriter(actor)) || doc.user_id === actor.user_id;
-    if (!writer && !(await isEstateMember(doc.job.estate_id, actor.user_id))) throw notFound();
+    if (!writer && !(await isEstateMember(doc.job.estate_id, actor.user_id))) throw notFound('calculation job');
     if (options.write && !writer) throw new DomainError(403, []);
     return doc;
   }

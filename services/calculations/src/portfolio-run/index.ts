@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { DomainError, type BlobStore, type Bus, type Closeable, type EventStore, type ReadStore } from '@renopath/platform';
+import { DomainError, notFound, type BlobStore, type Bus, type Closeable, type EventStore, type ReadStore } from '@renopath/platform';
 import { runProjection, type ProjectionDefinition } from '@renopath/platform/projection-runner.ts';
 import { withEventContracts } from '@renopath/platform/service/event-contracts.ts';
 import { actorOf, commandContext, newId, parse, readYourWrites } from '@renopath/platform/service/handler-kit.ts';
@@ -59,7 +59,6 @@ export interface PortfolioRuns {
   close(): Promise<void>;
 }
 
-const notFound = () => new DomainError(404, ['portfolio run not found']);
 const runIdOf = (req: ServiceRequest) => String(req.params?.['portfolio_run_id'] ?? '').toLowerCase();
 
 /**
@@ -91,8 +90,8 @@ export async function startPortfolioRuns(deps: PortfolioDeps): Promise<Portfolio
   async function visible(req: ServiceRequest): Promise<RunDoc> {
     const actor = actorOf(req);
     const doc = await store.run(runIdOf(req));
-    if (!doc || doc.organization_id !== actor.organization_id) throw notFound();
-    if (doc.user_id !== actor.user_id && !(await deps.isWriter(actor))) throw notFound();
+    if (!doc || doc.organization_id !== actor.organization_id) throw notFound('portfolio run');
+    if (doc.user_id !== actor.user_id && !(await deps.isWriter(actor))) throw notFound('portfolio run');
     return doc;
   }
   const view = async (doc: RunDoc) => runView(doc, await store.progress(doc.id), now());

@@ -12,4 +12,5 @@ export {
   type GaveUpReason,
 } from './webhook-delivery.decider.ts';
 export { startWebhookDispatcher, type WebhookDispatcher, type WebhookDispatcherOptions, type WebhookFetch } from './webhook-dispatcher.ts';
-export { busWebhookSigner, embeddedWebhookSigner, type WebhookSigner, type WebhookToSign } from './webhook-signer.ts';
+export { busWebhookSigner, embeddedWebhookSigner, type WebhookSigner } from './webhook-signer.ts';
+export type { WebhookToSign } from '@renopath/platform/webhooks/sign-webhook.ts';

@@ -1,14 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { Webhook } from 'standardwebhooks';
 import { DomainError, type Bus } from '@renopath/platform';
 import { IdentitySubjects, type ServiceRequest } from '@renopath/contracts';
-
-/** What is signed: the Standard Webhooks `webhook-id`, `webhook-timestamp` (Unix seconds) and the exact body. */
-export interface WebhookToSign {
-  id: string;
-  timestamp: number;
-  body: string;
-}
+import { signWebhook, type WebhookToSign } from '@renopath/platform/webhooks/sign-webhook.ts';
 
 /** Returns the `webhook-signature` header value for the API client's webhook secret. */
 export type WebhookSigner = (client_id: string, message: WebhookToSign) => Promise<string>;
@@ -18,10 +11,10 @@ export type WebhookSigner = (client_id: string, message: WebhookToSign) => Promi
  * (`IdentityService.webhookSecret`).
  */
 export function embeddedWebhookSigner(webhookSecret: (client_id: string) => Promise<string | null>): WebhookSigner {
-  return async (client_id, { id, timestamp, body }) => {
+  return async (client_id, message) => {
     const secret = await webhookSecret(client_id);
     if (secret === null) throw new DomainError(404, [`API client ${client_id} not found: no webhook secret to sign with`]);
-    return new Webhook(secret).sign(id, new Date(timestamp * 1000), body);
+    return signWebhook(secret, message);
   };
 }
 

@@ -1,4 +1,4 @@
-import { DomainError, type ReadStore } from '@renopath/platform';
+import { DomainError, notFound, type ReadStore } from '@renopath/platform';
 import { actorOf, readShared } from '@renopath/platform/service/handler-kit.ts';
 import { WRITER_ROLES, type Actor, type MemberType, type ServiceRequest } from '@renopath/contracts';
 import type { EstateView } from '../estate-views/estate-view.ts';
@@ -6,7 +6,6 @@ import { roleId, roleIn, ROLES, type RoleDoc } from '../directory/directory.reac
 
 /** Who may do what (docs/http-contract.md "Authentication, roles and rate limits"). */
 export type Access = 'READ' | 'WRITE';
-export const notFound = (what: string) => new DomainError(404, [`${what} not found`]);
 
 /**
  * Owners and employees of the estate's organization write; its estate members read, once they

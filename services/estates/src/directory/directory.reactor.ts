@@ -1,7 +1,8 @@
 import type { Logger } from 'pino';
 import type { Bus, Closeable, ReadStore } from '@renopath/platform';
+import { consumeEvents } from '@renopath/platform/service/reactor.ts';
 import type { Settlement } from '@renopath/platform/service/settlement.ts';
-import { IdentityEvents, type MemberType, eventConsumer } from '@renopath/contracts';
+import { IdentityEvents, type MemberType } from '@renopath/contracts';
 
 /** Durable consumer name: it must not change, or the bus would start a new consumer from the beginning. */
 export const DIRECTORY_CONSUMER = 'estates-directory';
@@ -34,9 +35,7 @@ export function startDirectoryReactor(options: {
   settlement?: Settlement;
 }): Promise<Closeable> {
   const { bus, readStore, log } = options;
-  const { subjects, origins } = eventConsumer(DIRECTORY_CONSUMER);
-  const tracked = options.settlement?.reactor(DIRECTORY_CONSUMER, origins);
-  return bus.consume(DIRECTORY_CONSUMER, { subjects }, async (envelope) => {
+  return consumeEvents(bus, DIRECTORY_CONSUMER, options.settlement, async (envelope) => {
     try {
       if (envelope.type === 'OrganizationMemberAdded') {
         const { organization_id, user_id, member_type } = IdentityEvents.OrganizationMemberAdded.parse(envelope.data);
@@ -52,7 +51,6 @@ export function startDirectoryReactor(options: {
       if (!(err instanceof Error && err.name === 'ZodError')) throw err;
       log.error({ err, event_id: envelope.event_id, type: envelope.type }, 'identity event does not match its contract; skipped');
     }
-    tracked?.handled(envelope);
   });
 }
 

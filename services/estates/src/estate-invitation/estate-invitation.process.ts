@@ -2,8 +2,9 @@ import type { Logger } from 'pino';
 import type { Bus, Closeable, EventEnvelope, EventStore } from '@renopath/platform';
 import { fold, handleCommand } from '@renopath/platform/service/decider.ts';
 import { reactionContext } from '@renopath/platform/service/handler-kit.ts';
+import { consumeEvents } from '@renopath/platform/service/reactor.ts';
 import type { Settlement } from '@renopath/platform/service/settlement.ts';
-import { IdentityEvents, eventConsumer } from '@renopath/contracts';
+import { IdentityEvents } from '@renopath/contracts';
 import { parseEstateEvent } from '../estate/estate.events.ts';
 import { estateDecider, estateStream } from '../estate/estate.decider.ts';
 
@@ -30,9 +31,7 @@ export function startEstateInvitationProcess(options: {
   settlement?: Settlement;
 }): Promise<Closeable> {
   const { bus, eventStore, log, now, settle } = options;
-  const { subjects, origins } = eventConsumer(ESTATE_INVITATION_CONSUMER);
-  const tracked = options.settlement?.reactor(ESTATE_INVITATION_CONSUMER, origins);
-  return bus.consume(ESTATE_INVITATION_CONSUMER, { subjects }, async (event: EventEnvelope) => {
+  return consumeEvents(bus, ESTATE_INVITATION_CONSUMER, options.settlement, async (event: EventEnvelope) => {
     const parsed = IdentityEvents.OrganizationMemberInvited.safeParse(event.data);
     if (!parsed.success) {
       log.error({ err: parsed.error, event_id: event.event_id }, 'identity event does not match its contract; skipped');
@@ -61,6 +60,5 @@ export function startEstateInvitationProcess(options: {
         log.info({ estate_id, user_id }, 'estate member recorded from the invitation identity stored');
       }
     }
-    tracked?.handled(event);
   });
 }

@@ -1,9 +1,10 @@
+import { notFound } from '@renopath/platform';
 import type { z } from 'zod';
 import { freezeImmutable, isImmutable } from '@renopath/platform/internal/reply.ts';
 import { actorOf, readShared } from '@renopath/platform/service/handler-kit.ts';
 import type { EstateListQuery, GetEstateQuery, ServiceRequest } from '@renopath/contracts';
 import { WRITER_ROLES } from '@renopath/contracts';
-import { activeIn, asSeenBy, notFound, type Access } from '../access/access.ts';
+import { activeIn, asSeenBy, type Access } from '../access/access.ts';
 import { C, type EstateDetailDoc, type EstateListDoc, type MembershipDoc } from '../estate-views/estate-views.projection.ts';
 import { renderEstate, renderListForm, renderListItem, type EstateReply } from '../estate-views/estate-views.render.ts';
 import type { EstatesKit, Handler } from '../kit/estates-kit.ts';

@@ -1,4 +1,4 @@
-import { DomainError } from '@renopath/platform';
+import { DomainError, notFound } from '@renopath/platform';
 import { isPostalCodeOf } from '@renopath/energy';
 import type { Decider } from '@renopath/platform/service/decider.ts';
 import {
@@ -58,7 +58,6 @@ const FLOOR = emptyOf(FloorFieldValues.shape) as FloorFieldValues;
 const ROOM = emptyOf(RoomFieldValues.shape) as RoomFieldValues;
 const STAIRCASE = emptyOf(StaircaseFieldValues.shape) as StaircaseFieldValues;
 
-const notFound = (what: string) => new DomainError(404, [`${what} not found`]);
 const KIND_NAME: Record<FileKind, string> = { FILE: 'file', MEDIA: 'medium' };
 
 /** Fills the fields a create body left out (unknown: null) and resolves partial nested objects. */

@@ -1,7 +1,7 @@
-import { DomainError } from '@renopath/platform';
+import { DomainError, notFound } from '@renopath/platform';
 import { actorOf, parse } from '@renopath/platform/service/handler-kit.ts';
 import { GetEstateQuery } from '@renopath/contracts';
-import { asSeenBy, notFound } from '../access/access.ts';
+import { asSeenBy } from '../access/access.ts';
 import { activeMembers } from '../estate/estate.decider.ts';
 import { replayEstate } from '../estate-views/estate-view.ts';
 import { renderEstate } from '../estate-views/estate-views.render.ts';

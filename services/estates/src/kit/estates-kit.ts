@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { DomainError, type BlobStore, type Bus, type EventStore, type ReadStore, type RecordedEvent } from '@renopath/platform';
+import { DomainError, type BlobStore, type Bus, type EventStore, type ReadStore, type RecordedEvent, notFound } from '@renopath/platform';
 import { fold, handleCommand } from '@renopath/platform/service/decider.ts';
 import { readFolded, type StreamFold } from '@renopath/platform/service/stream-state-cache.ts';
 import { ProjectionTimeoutError } from '@renopath/platform/projection-runner.ts';
@@ -10,7 +10,7 @@ import { activeMembers, estateDecider, estateStream, type EstateState } from '..
 import { C, type EstateDetailDoc } from '../estate-views/estate-views.projection.ts';
 import type { EstateView } from '../estate-views/estate-view.ts';
 import { renderEstate } from '../estate-views/estate-views.render.ts';
-import { accessControl, notFound, type AccessControl } from '../access/access.ts';
+import { accessControl, type AccessControl } from '../access/access.ts';
 
 export type Handler = (req: ServiceRequest) => Promise<unknown>;
 

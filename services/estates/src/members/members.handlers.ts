@@ -1,7 +1,7 @@
+import { notFound } from '@renopath/platform';
 import { idParam, parse } from '@renopath/platform/service/handler-kit.ts';
 import { AddEstateMemberBody, IdentitySubjects, type OrganizationMember } from '@renopath/contracts';
 import { activeMembers, estateStream } from '../estate/estate.decider.ts';
-import { notFound } from '../access/access.ts';
 import { C, type EstateDetailDoc } from '../estate-views/estate-views.projection.ts';
 import type { EstatesKit, Handler } from '../kit/estates-kit.ts';
 

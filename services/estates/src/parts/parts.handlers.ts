@@ -1,3 +1,4 @@
+import { notFound } from '@renopath/platform';
 import { newId, parse } from '@renopath/platform/service/handler-kit.ts';
 import {
   CreateFloorBody,
@@ -11,7 +12,6 @@ import {
   type EstateCommand,
   type ServiceRequest,
 } from '@renopath/contracts';
-import { notFound } from '../access/access.ts';
 import { readable } from '../estate-queries/estate.queries.ts';
 import type { EstateView } from '../estate-views/estate-view.ts';
 import { C, type EstateDetailDoc } from '../estate-views/estate-views.projection.ts';

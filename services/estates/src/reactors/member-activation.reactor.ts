@@ -1,7 +1,8 @@
 import type { Logger } from 'pino';
 import type { Bus, Closeable, EventEnvelope, ReadStore } from '@renopath/platform';
+import { consumeEvents } from '@renopath/platform/service/reactor.ts';
 import type { Settlement } from '@renopath/platform/service/settlement.ts';
-import { IdentityEvents, eventConsumer } from '@renopath/contracts';
+import { IdentityEvents } from '@renopath/contracts';
 import { C, type MembershipDoc } from '../estate-views/estate-views.projection.ts';
 
 /** Durable consumer name: it must not change, or the bus would start a new consumer from the beginning. */
@@ -20,9 +21,7 @@ export function startMemberActivationReactor(options: {
   settlement?: Settlement;
 }): Promise<Closeable> {
   const { bus, readStore, log, activateMember } = options;
-  const { subjects, origins } = eventConsumer(MEMBER_ACTIVATION_CONSUMER);
-  const tracked = options.settlement?.reactor(MEMBER_ACTIVATION_CONSUMER, origins);
-  return bus.consume(MEMBER_ACTIVATION_CONSUMER, { subjects }, async (event) => {
+  return consumeEvents(bus, MEMBER_ACTIVATION_CONSUMER, options.settlement, async (event) => {
     // Parsed with the contract (the place where an upcaster goes); a malformed event would be redelivered
     // forever, so it is logged and passed over.
     const parsed = IdentityEvents.OrganizationMemberAdded.safeParse(event.data);
@@ -31,7 +30,6 @@ export function startMemberActivationReactor(options: {
         { err: parsed.error, event_id: event.event_id, type: event.type },
         'identity event does not match its contract; skipped',
       );
-      tracked?.handled(event);
       return;
     }
     const { organization_id, user_id } = parsed.data;
@@ -39,6 +37,5 @@ export function startMemberActivationReactor(options: {
     for (const membership of items) await activateMember(event, membership.estate_id, user_id);
     if (items.length)
       log.info({ organization_id, user_id, estates: items.length }, 'estate memberships started with the accepted invitation');
-    tracked?.handled(event);
   });
 }

@@ -1,7 +1,8 @@
 import type { Logger } from 'pino';
 import type { Bus, Closeable, EventEnvelope, ReadStore } from '@renopath/platform';
+import { consumeEvents } from '@renopath/platform/service/reactor.ts';
 import type { Settlement } from '@renopath/platform/service/settlement.ts';
-import { IdentityEvents, eventConsumer } from '@renopath/contracts';
+import { IdentityEvents } from '@renopath/contracts';
 import { C, type MembershipDoc } from '../estate-views/estate-views.projection.ts';
 
 /** Durable consumer name: it must not change, or the bus would start a new consumer from the beginning. */
@@ -22,9 +23,7 @@ export function startMemberDetailsReactor(options: {
   settlement?: Settlement;
 }): Promise<Closeable> {
   const { bus, readStore, updateMember } = options;
-  const { subjects, origins } = eventConsumer(MEMBER_DETAILS_CONSUMER);
-  const tracked = options.settlement?.reactor(MEMBER_DETAILS_CONSUMER, origins);
-  return bus.consume(MEMBER_DETAILS_CONSUMER, { subjects }, async (event) => {
+  return consumeEvents(bus, MEMBER_DETAILS_CONSUMER, options.settlement, async (event) => {
     // Parsed with the contract (the place where an upcaster goes); a malformed event would be redelivered
     // forever, so it is logged and passed over.
     const parsed = IdentityEvents.UserUpdated.safeParse(event.data);
@@ -33,7 +32,6 @@ export function startMemberDetailsReactor(options: {
         { err: parsed.error, event_id: event.event_id, type: event.type },
         'identity event does not match its contract; skipped',
       );
-      tracked?.handled(event);
       return;
     }
     const { user_id, changes: given } = parsed.data;
@@ -45,6 +43,5 @@ export function startMemberDetailsReactor(options: {
       for (const membership of items)
         if (membership.status !== 'PENDING') await updateMember(event, membership.estate_id, user_id, changes);
     }
-    tracked?.handled(event);
   });
 }

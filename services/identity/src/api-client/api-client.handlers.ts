@@ -16,7 +16,7 @@ import { apiClientDecider, apiClientStream } from './api-client.decider.ts';
 import { hashSecret, newSecret, newWebhookSecret } from '../tokens/secrets.ts';
 import type { IdentityKit } from '../kit.ts';
 import { UUID_PATTERN } from '@renopath/contracts';
-import { signWebhook } from '../webhook-secrets/sign-webhook.ts';
+import { signWebhook } from '@renopath/platform/webhooks/sign-webhook.ts';
 
 /** API clients: issued with their secrets, revoked, webhook secrets rotated and opened. */
 export function apiClients(kit: IdentityKit) {

@@ -1,4 +1,4 @@
-import { DomainError } from '@renopath/platform';
+import { DomainError, notFound } from '@renopath/platform';
 // Only the postal-code rules, not the whole energy model.
 import { isPostalCodeOf } from '@renopath/energy/model/region.ts';
 import type { Decider } from '@renopath/platform/service/decider.ts';
@@ -92,13 +92,11 @@ function checkZipcode(zipcode: string | null, country: Country) {
 
 export const organizationStream = (id: string) => `organization-${id}`;
 
-const notFound = () => new DomainError(404, ['organization not found']);
-
 function requireOwner(state: OrganizationState, actor: string | null) {
-  if (!state.exists) throw notFound();
+  if (!state.exists) throw notFound('organization');
   if (actor === null) return;
   // Non-members must not learn that the organization exists.
-  if (!state.members[actor]) throw notFound();
+  if (!state.members[actor]) throw notFound('organization');
   if (state.members[actor] !== 'OWNER') throw new DomainError(403, ['only an owner of the organization may do this']);
 }
 

@@ -1,7 +1,8 @@
 import type { Logger } from 'pino';
 import type { Bus, Closeable, ReadStore } from '@renopath/platform';
+import { consumeEvents } from '@renopath/platform/service/reactor.ts';
 import type { Settlement } from '@renopath/platform/service/settlement.ts';
-import { IdentityEvents, type MemberType, eventConsumer } from '@renopath/contracts';
+import { IdentityEvents, type MemberType } from '@renopath/contracts';
 
 /** Durable consumer name: it must not change, or the bus would start a new consumer from the beginning. */
 export const IDENTITY_CONSUMER = 'renovations-identity';
@@ -38,9 +39,7 @@ export function startDirectoryMirrorReactor(options: {
   settlement?: Settlement;
 }): Promise<Closeable> {
   const { bus, readStore, log } = options;
-  const { subjects, origins } = eventConsumer(IDENTITY_CONSUMER);
-  const tracked = options.settlement?.reactor(IDENTITY_CONSUMER, origins);
-  return bus.consume(IDENTITY_CONSUMER, { subjects }, async (envelope) => {
+  return consumeEvents(bus, IDENTITY_CONSUMER, options.settlement, async (envelope) => {
     const apply = async () => {
       switch (envelope.type) {
         case 'OrganizationMemberAdded': {
@@ -68,6 +67,5 @@ export function startDirectoryMirrorReactor(options: {
       if (!(err instanceof Error && err.name === 'ZodError')) throw err;
       log.error({ err, event_id: envelope.event_id, type: envelope.type }, 'identity event does not match its contract; skipped');
     }
-    tracked?.handled(envelope);
   });
 }

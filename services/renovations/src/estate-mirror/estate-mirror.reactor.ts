@@ -1,7 +1,8 @@
 import type { Logger } from 'pino';
 import type { Bus, Closeable, EventEnvelope, ReadStore } from '@renopath/platform';
+import { consumeEvents } from '@renopath/platform/service/reactor.ts';
 import type { Settlement } from '@renopath/platform/service/settlement.ts';
-import { EstateEvents, type EstateEvent, type EstateEventType, eventConsumer } from '@renopath/contracts';
+import { EstateEvents, type EstateEvent, type EstateEventType } from '@renopath/contracts';
 import { applyEstateEvent, type Snapshot } from './estate-mirror.ts';
 
 /** Durable consumer name: it must not change, or the bus would start a new consumer from the beginning. */
@@ -41,9 +42,7 @@ export function startEstateMirrorReactor(options: {
   cascade(envelope: EventEnvelope, event: EstateEvent, snapshot: Snapshot): Promise<void>;
 }): Promise<Closeable> {
   const { bus, readStore, log, cascade } = options;
-  const { subjects, origins } = eventConsumer(ESTATES_CONSUMER);
-  const tracked = options.settlement?.reactor(ESTATES_CONSUMER, origins);
-  return bus.consume(ESTATES_CONSUMER, { subjects }, async (envelope) => {
+  return consumeEvents(bus, ESTATES_CONSUMER, options.settlement, async (envelope) => {
     const schema = EstateEvents[envelope.type as EstateEventType];
     const parsed = schema?.safeParse(envelope.data);
     if (parsed && !parsed.success) {
@@ -75,6 +74,5 @@ export function startEstateMirrorReactor(options: {
       });
       if (snapshot) await cascade(envelope, event, snapshot);
     }
-    tracked?.handled(envelope);
   });
 }

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { DomainError, type EventStore, type Filter, type ReadStore } from '@renopath/platform';
+import { notFound, type EventStore, type Filter, type ReadStore } from '@renopath/platform';
 import { handleCommand } from '@renopath/platform/service/decider.ts';
 import type { Projection } from '@renopath/platform/projection-runner.ts';
 import { actorOf, commandContext, idParam, readYourWrites } from '@renopath/platform/service/handler-kit.ts';
@@ -15,8 +15,6 @@ export type Handler = (req: ServiceRequest) => Promise<unknown>;
 export interface RenovationsConfig {
   settleTimeoutMs: number;
 }
-
-export const notFound = (what: string) => new DomainError(404, [`${what} not found`]);
 
 export type RenovationsKit = ReturnType<typeof renovationsKit>;
 

@@ -1,6 +1,7 @@
+import { notFound } from '@renopath/platform';
 import { newId, parse, idParam } from '@renopath/platform/service/handler-kit.ts';
 import { RenovationItemBody, UpdateRenovationItemBody, type ItemPlacement } from '@renopath/contracts';
-import { notFound, type Handler, type RenovationsKit } from '../kit/renovations-kit.ts';
+import type { Handler, RenovationsKit } from '../kit/renovations-kit.ts';
 import type { RenovationDoc } from '../renovation-views/renovation-views.projection.ts';
 import { renderAvailableItems, renderItem } from '../renovation-views/renovation-views.render.ts';
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { DomainError } from '@renopath/platform';
+import { DomainError, notFound } from '@renopath/platform';
 import type { Decider } from '@renopath/platform/service/decider.ts';
 import type {
   IncomeCategory,
@@ -38,8 +38,6 @@ export interface RenovationState {
 
 export const RENOVATION_STREAM_PREFIX = 'renovation-';
 export const renovationStream = (renovation_id: string) => `${RENOVATION_STREAM_PREFIX}${renovation_id}`;
-
-const notFound = (what: string) => new DomainError(404, [`${what} not found`]);
 
 function requireActive(state: RenovationState) {
   if (state.status !== 'ACTIVE') throw notFound('renovation');

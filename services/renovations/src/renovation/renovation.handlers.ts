@@ -1,7 +1,7 @@
-import { DomainError } from '@renopath/platform';
+import { DomainError, notFound } from '@renopath/platform';
 import { actorOf, newId, parse } from '@renopath/platform/service/handler-kit.ts';
 import { CreateRenovationBody, CreateRenovationFromTrajectoryBody } from '@renopath/contracts';
-import { notFound, type Handler, type RenovationsKit } from '../kit/renovations-kit.ts';
+import type { Handler, RenovationsKit } from '../kit/renovations-kit.ts';
 import { renderRecord } from '../renovation-views/renovation-views.render.ts';
 
 /** The renovation's own commands: create (by hand, or from a calculation job's plan) and delete. */

@@ -1,8 +1,9 @@
 import type { Logger } from 'pino';
 import type { Bus, Closeable, EventEnvelope, ReadStore, ReadStoreTx } from '@renopath/platform';
+import { consumeEvents } from '@renopath/platform/service/reactor.ts';
 import type { Settlement } from '@renopath/platform/service/settlement.ts';
 import { readShared } from '@renopath/platform/service/handler-kit.ts';
-import { EstateEvents, RenovationEvents, type EstateEventType, type RenovationEventType, eventConsumer } from '@renopath/contracts';
+import { EstateEvents, RenovationEvents, type EstateEventType, type RenovationEventType } from '@renopath/contracts';
 
 /** Durable consumer names: they must not change, or the bus would start new consumers from the beginning. */
 export const RENOVATIONS_CONSUMER = 'reporting-renovations';
@@ -64,14 +65,11 @@ export function startRenovationsChangeReactor(options: {
   settlement?: Settlement;
 }): Promise<Closeable> {
   const { bus, readStore, log } = options;
-  const { subjects, origins } = eventConsumer(RENOVATIONS_CONSUMER);
-  const tracked = options.settlement?.reactor(RENOVATIONS_CONSUMER, origins);
-  return bus.consume(RENOVATIONS_CONSUMER, { subjects }, async (envelope) => {
+  return consumeEvents(bus, RENOVATIONS_CONSUMER, options.settlement, async (envelope) => {
     const change = changeOf(envelope);
     if (change) await recordChange(readStore, change.key, change.at);
     else if (envelope.type in RenovationEvents)
       log.error({ event_id: envelope.event_id, type: envelope.type }, 'renovations event does not match its contract; skipped');
-    tracked?.handled(envelope);
   });
 }
 

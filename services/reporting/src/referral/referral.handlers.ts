@@ -1,10 +1,9 @@
-import { DomainError } from '@renopath/platform';
+import { notFound } from '@renopath/platform';
 import type { Handler, ReportingKit } from '../kit/reporting-kit.ts';
 import { buildReferralModel, pageLanguage } from './referral-model.ts';
 import { R, type AgencyDoc, type EstateCopyDoc, type TokenDoc, type TrajectoryDoc } from './referral.reactors.ts';
 
 const REFERRAL_TOKEN_RE = /^[A-Za-z0-9_-]{32}$/;
-const notFound = () => new DomainError(404, ['page not found']);
 
 /** The public referral page's query. */
 export function referralHandlers(kit: Pick<ReportingKit, 'reads' | 'now'>): Record<'page', Handler> {
@@ -16,10 +15,10 @@ export function referralHandlers(kit: Pick<ReportingKit, 'reads' | 'now'>): Reco
      */
     page: async (req) => {
       const token = String(req.params?.['token'] ?? '');
-      if (!REFERRAL_TOKEN_RE.test(token)) throw notFound();
+      if (!REFERRAL_TOKEN_RE.test(token)) throw notFound('page');
       const link = await reads.get<TokenDoc>(R.tokens, token);
       const copy = link && (await reads.get<EstateCopyDoc>(R.estates, link.estate_id));
-      if (!copy || copy.estate.deleted) throw notFound();
+      if (!copy || copy.estate.deleted) throw notFound('page');
       const estate = copy.estate;
       const trajectory = await reads.get<TrajectoryDoc>(R.trajectories, estate.estate_id);
       const agency = await reads.get<AgencyDoc>(R.agencies, estate.organization_id);

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Bus, Closeable, ReadStore } from '@renopath/platform';
+import { consumeEvents } from '@renopath/platform/service/reactor.ts';
 import type { Settlement } from '@renopath/platform/service/settlement.ts';
 import {
   CalculationJobEvents,
@@ -10,7 +11,6 @@ import {
   type CalculationJobEventType,
   type EstateEvent,
   type EstateEventType,
-  eventConsumer,
 } from '@renopath/contracts';
 import { changeOf, recordChangeIn } from '../change-log/change-log.reactor.ts';
 import { applyEstateEvent } from './estate-copy.ts';
@@ -65,9 +65,7 @@ export interface AgencyDoc {
 /** Estates events: the change log (is_outdated) and the referral page's copy of the estate and its token. */
 export function startEstatesReactor(options: { bus: Bus; readStore: ReadStore; log: Logger; settlement?: Settlement }): Promise<Closeable> {
   const { bus, readStore, log } = options;
-  const { subjects, origins } = eventConsumer(ESTATES_CONSUMER);
-  const tracked = options.settlement?.reactor(ESTATES_CONSUMER, origins);
-  return bus.consume(ESTATES_CONSUMER, { subjects }, async (envelope) => {
+  return consumeEvents(bus, ESTATES_CONSUMER, options.settlement, async (envelope) => {
     const parsed = EstateEvents[envelope.type as EstateEventType]?.safeParse(envelope.data);
     if (parsed && !parsed.success) {
       log.error({ event_id: envelope.event_id, type: envelope.type }, 'estates event does not match its contract; skipped');
@@ -88,7 +86,6 @@ export function startEstatesReactor(options: { bus: Bus; readStore: ReadStore; l
           await tx.put<TokenDoc>(R.tokens, event.data.referral_token, { token: event.data.referral_token, estate_id });
       });
     }
-    tracked?.handled(envelope);
   });
 }
 
@@ -111,9 +108,7 @@ export function startCalculationsReactor(options: {
   settlement?: Settlement;
 }): Promise<Closeable> {
   const { bus, readStore, log } = options;
-  const { subjects, origins } = eventConsumer(CALCULATIONS_CONSUMER);
-  const tracked = options.settlement?.reactor(CALCULATIONS_CONSUMER, origins);
-  return bus.consume(CALCULATIONS_CONSUMER, { subjects }, async (envelope) => {
+  return consumeEvents(bus, CALCULATIONS_CONSUMER, options.settlement, async (envelope) => {
     const type = envelope.type as CalculationJobEventType;
     const schema = envelope.stream.startsWith('calculation-job-') && CHANGES_A_JOB_COPY.has(type) ? CalculationJobEvents[type] : undefined;
     const parsed = schema?.safeParse(envelope.data);
@@ -155,7 +150,6 @@ export function startCalculationsReactor(options: {
         });
       });
     }
-    tracked?.handled(envelope);
   });
 }
 
@@ -167,9 +161,7 @@ export function startIdentityReactor(options: {
   settlement?: Settlement;
 }): Promise<Closeable> {
   const { bus, readStore, log } = options;
-  const { subjects, origins } = eventConsumer(IDENTITY_CONSUMER);
-  const tracked = options.settlement?.reactor(IDENTITY_CONSUMER, origins);
-  return bus.consume(IDENTITY_CONSUMER, { subjects }, async (envelope) => {
+  return consumeEvents(bus, IDENTITY_CONSUMER, options.settlement, async (envelope) => {
     if (envelope.type === 'OrganizationCreated' || envelope.type === 'OrganizationUpdated') {
       const parsed = IdentityEvents[envelope.type].safeParse(envelope.data);
       if (!parsed.success) {
@@ -190,6 +182,5 @@ export function startIdentityReactor(options: {
         });
       }
     }
-    tracked?.handled(envelope);
   });
 }

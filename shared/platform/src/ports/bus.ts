@@ -39,6 +39,9 @@ export class DomainError extends Error {
   }
 }
 
+/** The 404 every context raises for what the caller may not see or what does not exist (`estate not found`). */
+export const notFound = (what: string): DomainError => new DomainError(404, [`${what} not found`]);
+
 /** A request that reached no handler in time (service down or overloaded): the gateway answers 503. */
 export class BusUnavailableError extends Error {
   constructor(

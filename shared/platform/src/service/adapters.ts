@@ -9,7 +9,7 @@ import type { ReadStore } from '../ports/read-store.ts';
 import { openFsBlobStore } from '../fs/fs-blob-store.ts';
 import { createMemoryBus } from '../memory/memory-bus.ts';
 import { connectNatsBus } from '../nats/nats-bus.ts';
-import { openSqliteEventStore } from '../sqlite/sqlite-event-store.ts';
+import { openSqliteEventStore } from '../sqlite/event-store/sqlite-event-store.ts';
 import { openSqliteReadStore } from '../sqlite/sqlite-read-store.ts';
 import { contextSchema } from '../postgres/postgres-connection.ts';
 import { openPostgresEventStore } from '../postgres/postgres-event-store.ts';

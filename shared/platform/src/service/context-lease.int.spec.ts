@@ -7,7 +7,7 @@ import { ANY } from '../ports/event-store.ts';
 import type { HeldLease } from '../ports/lease.ts';
 import { createMemoryLeaseStore } from '../memory/memory-lease.ts';
 import { runProjection } from '../projection-runner.ts';
-import { openSqliteEventStore } from '../sqlite/sqlite-event-store.ts';
+import { openSqliteEventStore } from '../sqlite/event-store/sqlite-event-store.ts';
 import { openSqliteReadStore } from '../sqlite/sqlite-read-store.ts';
 import { newEvent, rejection } from '../testing/contract-helpers.ts';
 import { runProcessManager } from './process-manager.ts';

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { NO_STREAM, type RecordedEvent } from '../ports/event-store.ts';
 import type { ReadStoreTx } from '../ports/read-store.ts';
 import { runProjection } from '../projection-runner.ts';
-import { openSqliteEventStore } from '../sqlite/sqlite-event-store.ts';
+import { openSqliteEventStore } from '../sqlite/event-store/sqlite-event-store.ts';
 import { openSqliteReadStore } from '../sqlite/sqlite-read-store.ts';
 import { newEvent } from '../testing/contract-helpers.ts';
 import { decodeEvent, EventContractError, withEventContracts } from './event-contracts.ts';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { NO_STREAM, type RecordedEvent } from '../ports/event-store.ts';
-import { openSqliteEventStore } from '../sqlite/sqlite-event-store.ts';
+import { openSqliteEventStore } from '../sqlite/event-store/sqlite-event-store.ts';
 import { openSqliteReadStore } from '../sqlite/sqlite-read-store.ts';
 import { runProcessManager } from './process-manager.ts';
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createMemoryBus } from '../memory/memory-bus.ts';
 import type { EventEnvelope } from '../ports/bus.ts';
 import { NO_STREAM, type CheckpointStore, type EventStore } from '../ports/event-store.ts';
-import { openSqliteEventStore } from '../sqlite/sqlite-event-store.ts';
+import { openSqliteEventStore } from '../sqlite/event-store/sqlite-event-store.ts';
 import { startRelay } from './relay.ts';
 
 describe('relay', () => {

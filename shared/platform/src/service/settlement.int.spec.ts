@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryBus } from '../memory/memory-bus.ts';
 import type { Bus, Closeable } from '../ports/bus.ts';
 import { ANY } from '../ports/event-store.ts';
-import { openSqliteEventStore } from '../sqlite/sqlite-event-store.ts';
+import { openSqliteEventStore } from '../sqlite/event-store/sqlite-event-store.ts';
 import { startRelay, type Relay } from './relay.ts';
 import { contextsToSettle, settleAcrossContexts, Settlement } from './settlement.ts';
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DomainError } from '../ports/bus.ts';
 import { ANY, type EventStore, type NewEvent, type ReadStreamOptions } from '../ports/event-store.ts';
-import { openSqliteEventStore, type SqliteEventStore } from '../sqlite/sqlite-event-store.ts';
+import { openSqliteEventStore, type SqliteEventStore } from '../sqlite/event-store/sqlite-event-store.ts';
 import { fold, handleCommand, type CommandContext, type Decider } from './decider.ts';
 import { forgetFolded, readFolded, StreamStateCache, streamStateCache, type StreamFold } from './stream-state-cache.ts';
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { NO_STREAM } from '../ports/event-store.ts';
 import { newEvent } from '../testing/contract-helpers.ts';
-import { openSqliteEventStore } from './sqlite-event-store.ts';
+import { openSqliteEventStore } from './event-store/sqlite-event-store.ts';
 import { openSqliteReadStore } from './sqlite-read-store.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'renopath-checkpoints-'));

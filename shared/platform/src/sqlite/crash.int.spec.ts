@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { ReadStore } from '../ports/read-store.ts';
 import { runProjection } from '../projection-runner.ts';
 import { LEDGER_COLLECTION, LEDGER_PROJECTION, projectLedger, type LedgerEntry } from '../testing/ledger-projection.ts';
-import { openSqliteEventStore } from './sqlite-event-store.ts';
+import { openSqliteEventStore } from './event-store/sqlite-event-store.ts';
 import { openSqliteReadStore } from './sqlite-read-store.ts';
 import { findTsx } from '../testing/tsx.ts';
 

@@ -6,7 +6,7 @@
  */
 import { exact, NO_STREAM, WrongExpectedRevisionError, ANY } from '../ports/event-store.ts';
 import { runProjection } from '../projection-runner.ts';
-import { openSqliteEventStore } from '../sqlite/sqlite-event-store.ts';
+import { openSqliteEventStore } from '../sqlite/event-store/sqlite-event-store.ts';
 import { openSqliteReadStore } from '../sqlite/sqlite-read-store.ts';
 import { newEvent } from './contract-helpers.ts';
 import { LEDGER_COLLECTION, LEDGER_PROJECTION, projectLedger } from './ledger-projection.ts';

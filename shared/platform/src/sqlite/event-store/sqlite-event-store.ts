@@ -1,0 +1,311 @@
+import Database from 'better-sqlite3';
+import {
+  EventIdConflictError,
+  WrongExpectedRevisionError,
+  type AppendOptions,
+  type AppendResult,
+  type EventStore,
+  type ExpectedRevision,
+  type NewEvent,
+  type ReadAllOptions,
+  type ReadStreamOptions,
+  type RecordedEvent,
+  type SubscribeOptions,
+  type Subscription,
+} from '../../ports/event-store.ts';
+import { repeatedAppend, revisionMatches } from '../../internal/append-rules.ts';
+import { SerialSubscription, streamWanted } from '../../internal/serial-subscription.ts';
+import { checkpointInBackground } from '../background-checkpoints.ts';
+import { openSqlite, type SqliteSynchronous } from '../sqlite-connection.ts';
+import { GroupCommit } from './group-commit.ts';
+import { COLUMNS, SCHEMA, type EventRow } from './schema.ts';
+import { SqliteCheckpointStore } from './sqlite-checkpoint-store.ts';
+
+export { openSqliteCheckpointStore, SqliteCheckpointStore } from './sqlite-checkpoint-store.ts';
+
+export interface SqliteEventStoreOptions {
+  /** Database file, or `:memory:` for tests. */
+  file: string;
+  /** How often an idle subscription looks for appends made by another process (ms). */
+  pollIntervalMs?: number;
+  /** Commit durability (sqlite-connection.ts); FULL unless set. */
+  synchronous?: SqliteSynchronous;
+}
+
+const READ_BATCH = 256;
+
+function toRecorded(row: EventRow): RecordedEvent {
+  return {
+    event_id: row.event_id,
+    type: row.type,
+    stream: row.stream,
+    revision: row.revision,
+    position: row.position,
+    occurred_at: row.occurred_at,
+    data: JSON.parse(row.data) as RecordedEvent['data'],
+    metadata: JSON.parse(row.metadata) as RecordedEvent['metadata'],
+  };
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  return error instanceof Database.SqliteError && error.code === 'SQLITE_CONSTRAINT_UNIQUE';
+}
+
+/** Wakes a sleeping subscription: after a commit of its store, its poll tick, or close. */
+type Wake = () => void;
+
+export class SqliteEventStore implements EventStore {
+  readonly checkpoints: SqliteCheckpointStore;
+  private readonly db: Database.Database;
+  /** Hands the file back from the checkpoint thread (background-checkpoints.ts). */
+  private readonly releaseCheckpoints: () => void;
+  private readonly pollIntervalMs: number;
+  /** Subscriptions waiting for events. */
+  private sleepers = new Set<Wake>();
+  private readonly subscriptions = new Set<SqliteSubscription>();
+  /** Wakes idle subscriptions to look for appends made by another connection; runs while any is open. */
+  private poller: NodeJS.Timeout | undefined;
+  private readonly statements;
+  private readonly appendTransaction;
+  private readonly writes: GroupCommit;
+  private closed = false;
+
+  constructor(options: SqliteEventStoreOptions) {
+    this.db = openSqlite(options.file, SCHEMA, options.synchronous);
+    this.releaseCheckpoints = checkpointInBackground(this.db, options.file);
+    this.pollIntervalMs = options.pollIntervalMs ?? 200;
+    this.writes = new GroupCommit(this.db, () => this.wakeAll());
+    // The store's checkpoints share its connection, so a relay's checkpoint joins the appends' commit.
+    this.checkpoints = new SqliteCheckpointStore(this.db, false, this.writes);
+    this.statements = {
+      streamRevision: this.db.prepare<[string], { revision: bigint | null }>(
+        'SELECT max(revision) AS revision FROM events WHERE stream = ?',
+      ),
+      byIds: this.db.prepare<[string], Pick<EventRow, 'event_id' | 'stream' | 'revision' | 'position'>>(
+        'SELECT event_id, stream, revision, position FROM events WHERE event_id IN (SELECT value FROM json_each(?))',
+      ),
+      insert: this.db.prepare(
+        'INSERT INTO events (event_id, stream, revision, type, data, metadata, occurred_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      ),
+      readStream: this.db.prepare<[string, bigint, number], EventRow>(
+        `SELECT ${COLUMNS} FROM events WHERE stream = ? AND revision >= ? ORDER BY revision LIMIT ?`,
+      ),
+      readAll: this.db.prepare<[bigint, number], EventRow>(`SELECT ${COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`),
+      head: this.db.prepare<[], { head: bigint | null }>('SELECT max(position) AS head FROM events'),
+      keyed: this.db.prepare<[string, string], { next_revision: bigint; position: bigint }>(
+        'SELECT next_revision, position FROM idempotent_appends WHERE idempotency_key = ? AND stream = ?',
+      ),
+      recordKey: this.db.prepare('INSERT INTO idempotent_appends (idempotency_key, stream, next_revision, position) VALUES (?, ?, ?, ?)'),
+    };
+    this.appendTransaction = this.db.transaction(
+      (stream: string, events: NewEvent[], expected: ExpectedRevision, key: string | undefined, idsFirst: boolean): AppendResult => {
+        // The key is looked up inside the write lock: of two racing appends under one key, the second sees the first.
+        const earlier = key === undefined ? undefined : this.statements.keyed.get(key, stream);
+        if (earlier) return { next_revision: earlier.next_revision, position: earlier.position };
+        const result = this.appendInTransaction(stream, events, expected, idsFirst);
+        if (key !== undefined) this.statements.recordKey.run(key, stream, result.next_revision, result.position);
+        return result;
+      },
+    );
+  }
+
+  async append(stream: string, events: NewEvent[], expected: ExpectedRevision, options: AppendOptions = {}): Promise<AppendResult> {
+    this.assertOpen();
+    const key = options.idempotencyKey;
+    // The group's transaction is IMMEDIATE: it takes the write lock before any revision is read, so two
+    // processes cannot both pass the check; inside the group, appends run one after another (in
+    // savepoints), so of two appends to one stream with the same expected revision the second fails.
+    return this.writes.run(() => {
+      try {
+        return this.appendTransaction(stream, events, expected, key, false);
+      } catch (error) {
+        if (!isUniqueViolation(error)) throw error;
+        // An id stored before (a repeated append, or a conflict): its savepoint was rolled back, so it
+        // is decided again with the stored ids looked up first, as the rules of a repeated append say.
+        return this.appendTransaction(stream, events, expected, key, true);
+      }
+    });
+  }
+
+  async appendedUnder(stream: string, idempotencyKey: string): Promise<AppendResult | null> {
+    this.assertOpen();
+    this.writes.beforeRead();
+    const row = this.statements.keyed.get(idempotencyKey, stream);
+    return row ? { next_revision: row.next_revision, position: row.position } : null;
+  }
+
+  /**
+   * Appends in the caller's transaction. Stored ids decide before the revision (a repeated append gets
+   * its first result even though the stream moved on since), but they are looked up only when they can
+   * matter: when the revision does not match, or when `idsFirst` (an insert failed on a unique id).
+   */
+  private appendInTransaction(stream: string, events: NewEvent[], expected: ExpectedRevision, idsFirst: boolean): AppendResult {
+    const ids = events.map((e) => e.event_id);
+    if (new Set(ids).size !== ids.length) {
+      throw new EventIdConflictError(stream, ids, 'the same event id appears twice in one append');
+    }
+    const current = this.statements.streamRevision.get(stream)?.revision ?? null;
+    const matches = revisionMatches(expected, current);
+    if (idsFirst || !matches) {
+      const stored = ids.length === 0 ? [] : this.statements.byIds.all(JSON.stringify(ids));
+      if (stored.length > 0) return repeatedAppend(stream, ids, expected, stored, 'consecutive');
+    }
+
+    if (!matches) throw new WrongExpectedRevisionError(stream, expected, current);
+    let revision = current ?? -1n;
+    let position = 0n;
+    for (const event of events) {
+      revision += 1n;
+      const info = this.statements.insert.run(
+        event.event_id,
+        stream,
+        revision,
+        event.type,
+        JSON.stringify(event.data),
+        JSON.stringify(event.metadata),
+        event.occurred_at,
+      );
+      position = BigInt(info.lastInsertRowid);
+    }
+    if (events.length === 0) position = this.statements.head.get()?.head ?? 0n;
+    return { next_revision: revision, position };
+  }
+
+  async readStream(stream: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
+    this.assertOpen();
+    this.writes.beforeRead();
+    return this.statements.readStream.all(stream, options.fromRevision ?? 0n, options.maxCount ?? -1).map(toRecorded);
+  }
+
+  async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
+    this.assertOpen();
+    this.writes.beforeRead();
+    return this.statements.readAll.all(options.after ?? 0n, options.maxCount ?? -1).map(toRecorded);
+  }
+
+  async headPosition(): Promise<bigint> {
+    this.assertOpen();
+    this.writes.beforeRead();
+    return this.statements.head.get()?.head ?? 0n;
+  }
+
+  subscribeToAll(options: SubscribeOptions = {}): Subscription {
+    this.assertOpen();
+    const subscription = new SqliteSubscription(this, options, () => {
+      this.subscriptions.delete(subscription);
+      if (this.subscriptions.size === 0) this.stopPolling();
+    });
+    this.subscriptions.add(subscription);
+    // Another connection's commits (a CLI, another process) ring no bell here: a tick looks for them.
+    this.poller ??= setInterval(() => this.wakeAll(), this.pollIntervalMs).unref();
+    return subscription;
+  }
+
+  /**
+   * Up to a batch of rows after `after`. Unlike the reads of a command, it does not commit the writes
+   * queued meanwhile: their group's commit wakes the subscription again, and a subscription reading
+   * between two writers' appends would otherwise split their group in two commits.
+   */
+  rowsAfter(after: bigint): EventRow[] {
+    return this.statements.readAll.all(after, READ_BATCH);
+  }
+
+  /** Resolves at the next commit of this store, poll tick or close. */
+  sleep(): { woken: Promise<void>; cancel: () => void } {
+    let wake!: Wake;
+    const woken = new Promise<void>((resolve) => (wake = resolve));
+    this.sleepers.add(wake);
+    return { woken, cancel: () => (this.sleepers.delete(wake), wake()) };
+  }
+
+  private wakeAll(): void {
+    if (this.sleepers.size === 0) return;
+    const sleepers = this.sleepers;
+    this.sleepers = new Set();
+    for (const wake of sleepers) wake();
+  }
+
+  private stopPolling(): void {
+    if (this.poller) clearInterval(this.poller);
+    this.poller = undefined;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.writes.flush();
+    this.stopPolling();
+    await Promise.all([...this.subscriptions].map((s) => s.close()));
+    this.db.close();
+    this.releaseCheckpoints();
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error('event store is closed');
+  }
+}
+
+/** Catch-up then live: reads batches after its last position, and sleeps until an append or a poll tick. */
+class SqliteSubscription extends SerialSubscription {
+  /** The rows last read, handed out from `nextRow` on, each made an event only as it is handed out. */
+  private rows: EventRow[] = [];
+  private nextRow = 0;
+  private after: bigint;
+  private closed = false;
+  private sleeping: (() => void) | null = null;
+
+  constructor(
+    private readonly store: SqliteEventStore,
+    private readonly options: SubscribeOptions,
+    private readonly onClose: () => void,
+  ) {
+    super();
+    this.after = options.after ?? 0n;
+  }
+
+  protected async produce(): Promise<IteratorResult<RecordedEvent>> {
+    while (!this.closed) {
+      const event = this.nextEvent();
+      if (event) return { done: false, value: event };
+      const batch = this.store.rowsAfter(this.after);
+      if (batch.length > 0) {
+        this.after = batch[batch.length - 1]!.position;
+        this.rows = batch;
+        this.nextRow = 0;
+        continue;
+      }
+      const { woken, cancel } = this.store.sleep();
+      this.sleeping = cancel;
+      await woken;
+      this.sleeping = null;
+    }
+    return { done: true, value: undefined };
+  }
+
+  /** The next wanted row read and not yet handed out, as an event; undefined when there is none (or closed). */
+  private nextEvent(): RecordedEvent | undefined {
+    while (!this.closed && this.nextRow < this.rows.length) {
+      const row = this.rows[this.nextRow++]!;
+      // Filtered on the row: a subscriber with prefixes builds no event for other streams.
+      if (streamWanted(this.options.streamPrefixes, row.stream)) return toRecorded(row);
+    }
+    return undefined;
+  }
+
+  takeBuffered(max: number): RecordedEvent[] {
+    const events: RecordedEvent[] = [];
+    for (let event; events.length < max && (event = this.nextEvent()); ) events.push(event);
+    return events;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.rows = [];
+    this.sleeping?.();
+    this.onClose();
+  }
+}
+
+export function openSqliteEventStore(options: SqliteEventStoreOptions): SqliteEventStore {
+  return new SqliteEventStore(options);
+}
