@@ -10,7 +10,7 @@ import {
   TokenReply,
   TokenRequestBody,
 } from '@renopath/contracts';
-import { RECOGNISED_MEDIA_TYPES } from '../http/sniff.ts';
+import { RECOGNISED_MEDIA_TYPES } from '../plugins/uploads.ts';
 import type { RouteDef } from '../routes/route.ts';
 import { COMPONENT_DESCRIPTIONS, SCOPE_DESCRIPTIONS } from './descriptions.ts';
 import { REQUEST_EXAMPLES } from './examples.ts';

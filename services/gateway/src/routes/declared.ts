@@ -6,9 +6,9 @@ import { checkMessage, IdentitySubjects, UUID_PATTERN, type ServiceRequest } fro
 import { DomainError, type BlobStore, type Bus } from '@renopath/platform';
 import { contextsToSettle, settleAcrossContexts } from '@renopath/platform/service/settlement.ts';
 import { newId } from '@renopath/platform/service/handler-kit.ts';
-import { HttpError } from '../http/errors.ts';
-import { IdempotencyKeys } from '../http/idempotency.ts';
-import { readUpload, type Upload } from '../http/uploads.ts';
+import { HttpError } from '../plugins/errors.ts';
+import { IdempotencyKeys } from '../plugins/idempotency.ts';
+import { readUpload, type Upload } from '../plugins/uploads.ts';
 import { requireScope } from '../plugins/auth.ts';
 import { methodNotAllowed } from '../plugins/errors.ts';
 import { validatorWithStatus } from '../plugins/validation.ts';
