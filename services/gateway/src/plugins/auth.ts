@@ -1,5 +1,11 @@
 import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest, preValidationAsyncHookHandler, preValidationHookHandler } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyRequest,
+  preSerializationAsyncHookHandler,
+  preValidationAsyncHookHandler,
+  preValidationHookHandler,
+} from 'fastify';
 import fp from 'fastify-plugin';
 import { createLocalJWKSet, errors as joseErrors, jwtVerify, type JSONWebKeySet, type JWTVerifyGetKey } from 'jose';
 import { IdentitySubjects, Scope, type Actor, type Jwks } from '@renopath/contracts';
@@ -87,6 +93,17 @@ export function requireScope(scope: Scope): preValidationHookHandler {
   return function scopeCheck(request, _reply, done) {
     if (!request.actor?.scopes.includes(scope)) throw new HttpError(403);
     done();
+  };
+}
+
+/**
+ * The hook of a route that revokes an API client (`revokesClient`): once identity has revoked it, this
+ * gateway refuses the client's tokens before the answer leaves, not when identity's event arrives.
+ */
+export function revokeClientHook(verifier: TokenVerifier): preSerializationAsyncHookHandler<unknown> {
+  return async (request, reply, payload) => {
+    if (reply.statusCode < 400) verifier.markRevoked((request.params as Record<string, string>)['client_id']!.toLowerCase());
+    return payload;
   };
 }
 

@@ -2,11 +2,11 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import contentDisposition from 'content-disposition';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, preSerializationAsyncHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import type { BlobStore } from '@renopath/platform';
 import { isImmutable } from '@renopath/platform/internal/reply.ts';
-import { HttpError } from './errors.ts';
+import { HttpError, notFound } from './errors.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -19,6 +19,38 @@ export interface DownloadsOptions {
   secret: Buffer;
   publicUrl: string;
   now?: () => number;
+}
+
+/**
+ * A stored blob as the answer, inline under `name`, never cached by a shared cache; 404 when it is gone.
+ * A signed download and a `file` route (a PDF rendered on request) answer alike.
+ */
+export async function replyWithBlob(
+  reply: FastifyReply,
+  blobs: BlobStore,
+  key: string,
+  name: string,
+  headers: Record<string, string> = {},
+) {
+  const found = await blobs.get(key);
+  if (!found) throw notFound('file');
+  return reply
+    .code(200)
+    .type(found.content_type)
+    .headers({
+      // `inline` with an ASCII fallback name and, when that differs, the exact name per RFC 6266 / 5987.
+      'content-disposition': contentDisposition(name, { type: 'inline', fallback: name.replace(/[^\x20-\x7e]|["\\]/g, '_') }),
+      'content-length': String(found.size),
+      'cache-control': 'private, no-store',
+      'x-content-type-options': 'nosniff',
+      ...headers,
+    })
+    .send(found.body);
+}
+
+/** The hook of a `signLinks` route: every `blob_key` of a successful answer becomes a signed download `url`, fresh each time. */
+export function signLinksHook(signer: DownloadSigner): preSerializationAsyncHookHandler<unknown> {
+  return async (_request, reply, payload) => (reply.statusCode < 400 ? signer.signReply(payload) : payload);
 }
 
 /** Download links are valid for an hour (docs/http-contract.md "Estates and their parts"). */
@@ -43,22 +75,7 @@ export const downloadsPlugin = fp(
         const verdict = signer.verify(blob, name, expires, signature);
         // A forged or expired link is refused like a bad credential (403 bodies stay bare: docs/http-contract.md "Errors").
         if (verdict === 'invalid' || verdict === 'expired') throw new HttpError(403);
-        const found = await options.blobs.get(verdict.key);
-        if (!found) throw new HttpError(404, ['file not found']);
-        return reply
-          .type(found.content_type)
-          .headers({
-            // `inline` with an ASCII fallback name and, when that differs, the exact name per RFC 6266 / 5987.
-            'content-disposition': contentDisposition(verdict.name, {
-              type: 'inline',
-              fallback: verdict.name.replace(/[^\x20-\x7e]|["\\]/g, '_'),
-            }),
-            'content-length': String(found.size),
-            'cache-control': 'private, no-store',
-            'x-content-type-options': 'nosniff',
-            'content-security-policy': "default-src 'none'; sandbox",
-          })
-          .send(found.body);
+        return replyWithBlob(reply, options.blobs, verdict.key, verdict.name, { 'content-security-policy': "default-src 'none'; sandbox" });
       },
     );
   },

@@ -1,7 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, onErrorAsyncHookHandler, preHandlerAsyncHookHandler, preSerializationAsyncHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { openSqliteReadStore, type ReadStore } from '@renopath/platform';
+import type { RouteDef } from '../routes/route.ts';
 import { HttpError } from './errors.ts';
 
 /**
@@ -181,6 +182,10 @@ declare module 'fastify' {
   interface FastifyInstance {
     idempotency: IdempotencyKeys;
   }
+  interface FastifyRequest {
+    /** A keyed POST's claim (null once completed or released) and the key its service is sent. */
+    idempotency: { claim: string | null; serviceKey: string } | null;
+  }
 }
 
 export interface IdempotencyPluginOptions {
@@ -199,6 +204,41 @@ export const idempotencyPlugin = fp(
     const keys = new IdempotencyKeys(store, { exclusive: options.exclusive, ...(options.now ? { now: options.now } : {}) });
     app.addHook('onClose', async () => keys.close());
     app.decorate('idempotency', keys);
+    app.decorateRequest('idempotency', null);
   },
   { name: 'renopath-idempotency' },
 );
+
+/**
+ * The hooks of a POST route: `claim` takes the request's Idempotency-Key and answers a repeat with
+ * the first answer (the handler never runs); `complete` records the answer before it is written out;
+ * `release` frees the key when the request fails, so a retry runs it again.
+ */
+export function idempotencyHooks(route: RouteDef, keys: IdempotencyKeys) {
+  const claim: preHandlerAsyncHookHandler = async (request, reply) => {
+    const key = request.actor ? IdempotencyKeys.keyOf(request.headers['idempotency-key']) : null;
+    if (!key || !request.actor) return;
+    // `/x` and `/v1/x` are one resource (docs/http-contract.md "General rules"): the route and its ids name the target.
+    const target = `${route.method} ${route.path} ${JSON.stringify(request.params)}`;
+    const upload = request.upload;
+    const body = route.body ? request.body : undefined;
+    const fingerprint = IdempotencyKeys.fingerprint(upload ? [target, upload.name, upload.bytes] : [target, JSON.stringify(body ?? null)]);
+    const claimed = await keys.claim(request.actor.client_id, key, fingerprint);
+    if (claimed.kind === 'replay') return reply.code(claimed.status).send(claimed.reply);
+    request.idempotency = { claim: claimed.id, serviceKey: IdempotencyKeys.serviceKey(request.actor.client_id, key, fingerprint) };
+  };
+  const complete: preSerializationAsyncHookHandler<unknown> = async (request, reply, payload) => {
+    const held = request.idempotency?.claim;
+    if (!held || reply.statusCode !== route.status) return payload;
+    request.idempotency!.claim = null;
+    await keys.complete(held, route.status, payload);
+    return payload;
+  };
+  const release: onErrorAsyncHookHandler = async (request) => {
+    const held = request.idempotency?.claim;
+    if (!held) return;
+    request.idempotency!.claim = null;
+    await keys.release(held);
+  };
+  return { claim, complete, release };
+}

@@ -1,8 +1,21 @@
+import { randomUUID } from 'node:crypto';
 import multipart from '@fastify/multipart';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest, onErrorAsyncHookHandler, preHandlerAsyncHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { fileTypeFromBuffer } from 'file-type';
+import { DomainError, type BlobStore } from '@renopath/platform';
+import { newId } from '@renopath/platform/service/handler-kit.ts';
+import type { RouteDef } from '../routes/route.ts';
 import { HttpError } from './errors.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** An `upload` route's file, as read from the multipart body. */
+    upload: Upload | null;
+    /** Where that file is stored and what the service is sent instead of its bytes. */
+    uploaded: UploadedFile | null;
+  }
+}
 
 export const ONE_MIB = 1024 * 1024;
 
@@ -13,6 +26,8 @@ export const ONE_MIB = 1024 * 1024;
  */
 export const uploadsPlugin = fp(
   async (app: FastifyInstance) => {
+    app.decorateRequest('upload', null);
+    app.decorateRequest('uploaded', null);
     await app.register(multipart, { limits: UPLOAD_LIMITS, throwFileSizeLimit: true });
     app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: ONE_MIB }, (_req, body, done) => {
       done(null, Object.fromEntries(new URLSearchParams(body as string)));
@@ -20,6 +35,41 @@ export const uploadsPlugin = fp(
   },
   { name: 'renopath-uploads' },
 );
+
+/** What the service of an `upload` route is sent as the body: the stored file, never its bytes. */
+export interface UploadedFile {
+  blob_key: string;
+  name: string;
+  mimetype: string;
+  size: number;
+  [field: string]: unknown;
+}
+
+/**
+ * The hooks of an `upload` route: `read` takes the file from the multipart body (before the
+ * Idempotency-Key claim, whose fingerprint includes its bytes), `store` puts it in the blob store
+ * (after the claim, whose key names it) and `discard` removes it when the service refuses it.
+ */
+export function uploadHooks(route: RouteDef, blobs: BlobStore) {
+  const read: preHandlerAsyncHookHandler = async (request) => {
+    request.upload = await readUpload(request, route.accept ?? [], route.upload);
+  };
+  const store: preHandlerAsyncHookHandler = async (request) => {
+    const upload = request.upload!;
+    const serviceKey = request.idempotency?.serviceKey;
+    // A keyed retry writes the same bytes under the same key, which the first attempt's file may already name.
+    const key = `uploads/${serviceKey ? newId({ idempotency_key: serviceKey }, 'upload') : randomUUID()}`;
+    request.uploaded = { blob_key: key, name: upload.name, mimetype: upload.mimetype, size: upload.bytes.length, ...upload.fields };
+    await blobs.put(key, upload.bytes, upload.mimetype);
+  };
+  // The service refused the file (unknown estate, validation): its bytes must not linger. After a
+  // timeout or a late read model (503) the file may be stored, and the bytes stay.
+  const discard: onErrorAsyncHookHandler = async (request, _reply, error) => {
+    if (!request.uploaded || !(error instanceof DomainError) || error.status >= 500) return;
+    await blobs.delete(request.uploaded.blob_key).catch((err: unknown) => request.log.warn({ err }, 'could not remove a refused upload'));
+  };
+  return { read, store, discard };
+}
 
 /** Uploads are limited to 25 MiB (docs/http-contract.md "General rules"): one `file` part and a few small fields. */
 export const UPLOAD_LIMIT_BYTES = 25 * 1024 * 1024;

@@ -51,6 +51,7 @@ export const adminRoutes: RouteDef[] = [
     path: '/admin/api-clients/{client_id}',
     prefix: 'bare',
     subject: S.adminRevokeApiClient,
+    revokesClient: true,
     operationId: 'adminRevokeApiClient',
     auth: 'admin',
     status: 200,
