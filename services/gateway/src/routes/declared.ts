@@ -2,9 +2,6 @@ import type {
   FastifyInstance,
   FastifyReply,
   FastifyRequest,
-  onErrorAsyncHookHandler,
-  preHandlerAsyncHookHandler,
-  preSerializationAsyncHookHandler,
   preValidationAsyncHookHandler,
   preValidationHookHandler,
   RouteHandlerMethod,
@@ -88,33 +85,28 @@ function preValidationOf(app: FastifyInstance, route: RouteDef) {
 
 /** The hooks the route's kind and flags ask for, in the order they run. */
 function routeHooks(app: FastifyInstance, route: RouteDef, blobs: BlobStore) {
-  const preHandler: preHandlerAsyncHookHandler[] = [];
-  const preSerialization: preSerializationAsyncHookHandler<unknown>[] = [];
-  const onError: onErrorAsyncHookHandler[] = [];
+  // A replayed answer is the recorded object: only a JSON answer can be recorded before it is written.
+  if (route.method === 'POST' && (route.kind === 'html' || route.kind === 'file' || route.kind === 'stream')) {
+    throw new Error(`${route.method} ${route.path}: a POST answers JSON (its Idempotency-Key records the answer)`);
+  }
   const upload = route.kind === 'upload' ? uploadHooks(route, blobs) : null;
-  if (upload) preHandler.push(upload.read);
-  if (route.method === 'POST') {
-    // A replayed answer is the recorded object: only a JSON answer can be recorded before it is written.
-    if (route.kind === 'html' || route.kind === 'file' || route.kind === 'stream') {
-      throw new Error(`${route.method} ${route.path}: a POST answers JSON (its Idempotency-Key records the answer)`);
-    }
-    const idempotency = idempotencyHooks(route, app.idempotency);
-    preHandler.push(idempotency.claim);
-    preSerialization.push(idempotency.complete);
-    onError.push(idempotency.release);
-  }
-  if (upload) {
-    preHandler.push(upload.store);
-    onError.unshift(upload.discard);
-  }
-  if (route.revokesClient) preSerialization.push(revokeClientHook(app.auth.verifier));
-  if (route.signLinks) preSerialization.push(signLinksHook(app.signer));
+  const idempotency = route.method === 'POST' ? idempotencyHooks(route, app.idempotency) : null;
+  // An upload's bytes are part of the key's fingerprint, and the key names the stored file.
+  const preHandler = present([upload?.read, idempotency?.claim, upload?.store]);
+  const preSerialization = present([
+    idempotency?.complete,
+    route.revokesClient ? revokeClientHook(app.auth.verifier) : null,
+    route.signLinks ? signLinksHook(app.signer) : null,
+  ]);
+  const onError = present([upload?.discard, idempotency?.release]);
   return {
     ...(preHandler.length > 0 ? { preHandler } : {}),
     ...(preSerialization.length > 0 ? { preSerialization } : {}),
     ...(onError.length > 0 ? { onError } : {}),
   };
 }
+
+const present = <T>(hooks: ReadonlyArray<T | null | undefined>): T[] => hooks.filter((hook): hook is T => hook != null);
 
 /** The handler of the route's kind: each turns the request into its message, then answers in its own media type. */
 function handlerOf(route: RouteDef, options: DeclaredRoutesOptions): RouteHandlerMethod {
