@@ -9,7 +9,7 @@ import type { ThreadMetrics } from '@renopath/platform/observability/metrics.ts'
 import { overloadGuard } from '@renopath/platform/observability/overload.ts';
 import type { LoopProbe, OverloadLimits } from '@renopath/platform/observability/overload-limits.ts';
 import type { GatewayConfig } from './config.ts';
-import { requestLogger } from './http/request-logger.ts';
+import { requestLogger } from './plugins/request-logger.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { docsPlugin } from './plugins/docs.ts';
 import { downloadsPlugin } from './plugins/downloads.ts';
@@ -21,18 +21,15 @@ import { rateLimitPlugin } from './plugins/rate-limit.ts';
 import { ONE_MIB, uploadsPlugin } from './plugins/uploads.ts';
 import { serializerCompiler, validatorCompiler } from './plugins/validation.ts';
 import { declaredRoutes } from './routes/declared.ts';
-import { estatesRoutes } from './routes/estates.routes.ts';
-import { identityRoutes } from './routes/identity.routes.ts';
+import { gatewayRoutes } from './routes/index.ts';
 import { operationalRoutes } from './routes/operational.ts';
 import type { RouteDef } from './routes/route.ts';
-import { tokenRoute } from './routes/token.ts';
+import { tokenRoute } from './routes/v1/oauth/token.ts';
 
 export interface GatewayDeps {
   bus: Bus;
   config: GatewayConfig;
   logger: Logger;
-  /** Extra routes of later contexts. */
-  routes?: RouteDef[];
   /** Where uploads go and downloads come from; the services that own files share it. */
   blobs: BlobStore;
   /** Signs download links (see `loadDownloadSecret`). */
@@ -69,7 +66,7 @@ export interface Gateway {
  */
 export function buildGateway(deps: GatewayDeps): Gateway {
   const { bus, config } = deps;
-  const routes = [...identityRoutes, ...estatesRoutes, ...(deps.routes ?? [])];
+  const routes = gatewayRoutes;
   const app = Fastify({
     loggerInstance: deps.logger.child({}, { serializers: { req: serializeRequest } }) as FastifyBaseLogger,
     bodyLimit: ONE_MIB,

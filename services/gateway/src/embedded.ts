@@ -12,9 +12,6 @@ import { buildGateway } from './app.ts';
 import { eventsOf } from './asyncapi/document.ts';
 import { loadGatewayConfig } from './config.ts';
 import { checkEmbeddedConfig } from './config-embedded.ts';
-import { calculationsRoutes } from './routes/calculations.routes.ts';
-import { renovationsRoutes } from './routes/renovations.routes.ts';
-import { reportingRoutes } from './routes/reporting.routes.ts';
 import { openGatewayStorage } from './storage.ts';
 import { contextThreadsOf, startContextThread, type ContextThread } from './context-threads.ts';
 import { startContext, type ThreadableContext } from './context-thread.ts';
@@ -85,7 +82,6 @@ export async function startEmbedded(env: NodeJS.ProcessEnv = process.env, option
     events: eventsOf(platform),
     idempotencyStore,
     idempotencyExclusive: true,
-    routes: [...renovationsRoutes, ...calculationsRoutes, ...reportingRoutes],
   });
   await gateway.start();
   const metricsServer = platform.metricsPort

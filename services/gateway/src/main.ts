@@ -12,9 +12,6 @@ const { startTracing, stopTracing } = await import('@renopath/platform/observabi
 const { BusUnavailableError } = await import('@renopath/platform');
 const { buildGateway } = await import('./app.ts');
 const { eventsOf } = await import('./asyncapi/document.ts');
-const { calculationsRoutes } = await import('./routes/calculations.routes.ts');
-const { renovationsRoutes } = await import('./routes/renovations.routes.ts');
-const { reportingRoutes } = await import('./routes/reporting.routes.ts');
 const { openGatewayStorage } = await import('./storage.ts');
 startTracing('gateway');
 const logger = createLogger(config.logLevel, 'gateway');
@@ -32,7 +29,6 @@ const gateway = buildGateway({
   events: eventsOf(platform),
   idempotencyStore,
   overload: platform.overload,
-  routes: [...renovationsRoutes, ...calculationsRoutes, ...reportingRoutes],
 });
 // Processes start in no set order: listen at once (/health answers, /ready says 503 until it holds identity's
 // key set), and load identity's keys and revocations as soon as it is there, however long that takes.

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { PostgresReadStore, SqliteReadStore } from '@renopath/platform';
 import { postgresListening, testPostgresUrl } from '@renopath/platform/postgres/test-database.ts';
 import { loadGatewayConfig } from './config.ts';
-import { IdempotencyKeys } from './http/idempotency.ts';
+import { IdempotencyKeys } from './plugins/idempotency.ts';
 import { openGatewayStorage } from './storage.ts';
 
 const reachable = await postgresListening();

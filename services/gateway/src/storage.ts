@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { openPostgresReadStore, openSqliteReadStore, type ReadStore } from '@renopath/platform';
 import { contextSchema } from '@renopath/platform/postgres/postgres-connection.ts';
 import type { GatewayConfig } from './config.ts';
-import { loadDownloadSecret } from './http/signed-links.ts';
+import { loadDownloadSecret } from './plugins/downloads.ts';
 
 /** The gateway's own schema on a shared server (`renopath_gateway`), beside the contexts' ones. */
 export const GATEWAY_SCHEMA = contextSchema('gateway');

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DownloadSigner } from '../src/http/signed-links.ts';
+import { DownloadSigner } from '../src/plugins/downloads.ts';
 import { DOCX, EXE, HEIC, HTML, JPEG, MP4, PDF, PNG, WEBP } from './files.ts';
 import { multipart, startStack, type Stack } from './stack.ts';
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { estatesRoutes } from '../src/routes/estates.routes.ts';
+import { EstatesSubjects } from '@renopath/contracts';
+import { gatewayRoutes } from '../src/routes/index.ts';
 import { PDF } from './files.ts';
 import { acceptInvitation, confirmEmailChange } from './mail.ts';
 import { startStack, type Stack } from './stack.ts';
@@ -533,7 +534,8 @@ describe('estates: tenancy and roles (docs/http-contract.md "Authentication, rol
 
   it('answers 401 without a token and 403 without the scope on every estates endpoint', async () => {
     const noScope = await stack.clientToken(stack.bootstrap.user_id, ['organization']);
-    const protectedRoutes = estatesRoutes.filter((r) => r.auth === 'bearer');
+    const estatesSubjects: string[] = Object.values(EstatesSubjects);
+    const protectedRoutes = gatewayRoutes.filter((r) => r.auth === 'bearer' && estatesSubjects.includes(r.subject));
     expect(protectedRoutes.length).toBeGreaterThan(30);
     for (const route of protectedRoutes) {
       const url = `${route.prefix === 'v1' ? '/v1' : ''}${route.path.replace(/\{\w+\}/g, UNKNOWN)}`;

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, GATEWAY_ROUTES, startStack, type InjectReply, type Stack } from './stack.ts';
+import { gatewayRoutes } from '../src/routes/index.ts';
+import { ADMIN_TOKEN, startStack, type InjectReply, type Stack } from './stack.ts';
 
 /**
  * The route table against `/openapi.json`: every route is provoked into the answers a client can
@@ -41,7 +42,7 @@ const fill = (path: string) => path.replace(/\{(\w+)\}/g, (_, name: string) => (
 describe('every status a route answers is declared in /openapi.json', () => {
   it('provokes each route: no token, unknown ids and query parameters, malformed, oversized and mistyped bodies', async () => {
     let provoked = 0;
-    for (const route of GATEWAY_ROUTES) {
+    for (const route of gatewayRoutes) {
       const templates =
         route.prefix === 'both' ? [route.path, `/v1${route.path}`] : route.prefix === 'v1' ? [`/v1${route.path}`] : [route.path];
       for (const template of templates) {

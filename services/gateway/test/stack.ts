@@ -4,12 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { InjectOptions } from 'fastify';
 import { startEmbedded } from '../src/embedded.ts';
-import { calculationsRoutes } from '../src/routes/calculations.routes.ts';
-import { estatesRoutes } from '../src/routes/estates.routes.ts';
-import { identityRoutes } from '../src/routes/identity.routes.ts';
-import { renovationsRoutes } from '../src/routes/renovations.routes.ts';
-import { reportingRoutes } from '../src/routes/reporting.routes.ts';
-import type { RouteDef } from '../src/routes/route.ts';
+import { gatewayRoutes } from '../src/routes/index.ts';
 import { inject } from 'vitest';
 import {
   ADMIN_TOKEN,
@@ -51,15 +46,6 @@ export function embeddedOnly(uses: string): boolean {
   }
   return true;
 }
-
-/** The routes every gateway serves (main.ts and embedded.ts mount the same list). */
-export const GATEWAY_ROUTES: readonly RouteDef[] = [
-  ...identityRoutes,
-  ...estatesRoutes,
-  ...renovationsRoutes,
-  ...calculationsRoutes,
-  ...reportingRoutes,
-];
 
 type Embedded = Awaited<ReturnType<typeof startEmbedded>>;
 export type Stack = Awaited<ReturnType<typeof startStack>>;
@@ -407,7 +393,7 @@ function surface(backend: Backend) {
     dataDir,
     contextDir: backend.contextDir,
     /** Every route of the gateway's table. */
-    routes: backend.running?.gateway.routes ?? GATEWAY_ROUTES,
+    routes: backend.running?.gateway.routes ?? gatewayRoutes,
     token,
     admin,
     tenant,

@@ -223,3 +223,43 @@ export const COMPONENT_DESCRIPTIONS: Record<string, string> = {
   WebhookDeliveryView: 'A webhook delivery of a job, and every attempt at it.',
   WebhookSecretRotated: 'The new webhook signing secret, shown this once.',
 };
+
+/** What the document says of the API as a whole. */
+export const INFO = {
+  title: 'Renopath API',
+  version: '1.0.0',
+  summary: 'Energy-renovation trajectories, estates, renovations, grants and reports for homes in Belgium and the Netherlands.',
+  description: [
+    'Renopath plans energy renovations of homes in Flanders, Brussels, Wallonia and the Netherlands: a client describes a home and',
+    'gets an ordered renovation trajectory (works, costs, VAT, grants, the EPC label after each step), and manages estates,',
+    'renovations and PDF reports.',
+    '',
+    '- **Authentication**: OAuth 2.0 client credentials at `POST /v1/oauth/token`; send the access token as `Authorization: Bearer`.',
+    '- **Paths**: every operation is served under `/v1`; the older unversioned paths are aliases of the same operations (tag `unversioned aliases`).',
+    '- **Errors**: `{ statusCode, error, message[] }`; 401, 403 and 500 carry no `message`.',
+    '- **Writes** are answered once their effects are readable (read your writes); `Idempotency-Key` makes a POST safe to retry.',
+    '- **Webhooks**: a job created with a `webhook_url` is announced when it finishes, fails or stops, signed as Standard Webhooks.',
+    '',
+    'The conventions are explained in the repository: docs/http-contract.md, docs/webhooks.md and docs/events.md.',
+  ].join('\n'),
+};
+
+/** The document's tags in the order a client meets them (auth, users, ... admin last). */
+export const TAGS = [
+  { name: 'auth', description: 'Access tokens and the keys that verify them.' },
+  { name: 'users', description: 'The users of an organization.' },
+  { name: 'organizations', description: 'Organizations, their members and invitations.' },
+  { name: 'estates', description: 'Homes with their roofs, floors, rooms, staircases, files, media and members.' },
+  { name: 'renovations', description: 'Renovations of an estate: items in four scopes, overview and grants.' },
+  { name: 'calculation-jobs', description: 'Suggested renovation trajectories, computed as jobs to poll or be called back about.' },
+  { name: 'calculations', description: 'The synchronous energy-efficiency indication.' },
+  { name: 'reports', description: 'PDF reports and the public referral page.' },
+  { name: 'files', description: 'Signed downloads of files, media and reports.' },
+  { name: 'audit', description: 'What happened to an estate or a renovation, event by event (scope audit).' },
+  { name: 'admin', description: 'The operator API (served when RENOPATH_ADMIN_TOKEN is set).' },
+  { name: 'operations', description: 'Health and readiness probes.' },
+  {
+    name: 'unversioned aliases',
+    description: 'The older paths without `/v1`: the same operations as their `/v1` paths, kept for clients written against them.',
+  },
+];

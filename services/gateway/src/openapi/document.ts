@@ -10,9 +10,9 @@ import {
   TokenReply,
   TokenRequestBody,
 } from '@renopath/contracts';
-import { RECOGNISED_MEDIA_TYPES } from '../http/sniff.ts';
+import { RECOGNISED_MEDIA_TYPES } from '../plugins/uploads.ts';
 import type { RouteDef } from '../routes/route.ts';
-import { COMPONENT_DESCRIPTIONS, SCOPE_DESCRIPTIONS } from './descriptions.ts';
+import { COMPONENT_DESCRIPTIONS, INFO, SCOPE_DESCRIPTIONS, TAGS } from './descriptions.ts';
 import { REQUEST_EXAMPLES } from './examples.ts';
 import { plainInputNames, SchemaSet, type Io, type Json } from './schemas.ts';
 import { statusesOf } from './statuses.ts';
@@ -66,39 +66,14 @@ const IDEMPOTENCY_KEY: Json = {
 };
 
 /**
- * The OpenAPI 3.1 document of the gateway, generated from its route table (`routes/*.routes.ts`,
- * each with its zod contracts) and the few operations the gateway answers itself (token, downloads,
+ * The OpenAPI 3.1 document of the gateway, generated from its route table (`routes/index.ts`,
+ * each route with its zod contracts) and the few operations the gateway answers itself (token, downloads,
  * health). Served at `/openapi.json`; `docs/http-contract.md` explains the conventions it states.
  */
 export function buildOpenApiDocument(options: DocumentOptions): Json {
   const set = new SchemaSet();
   const errorKey = set.use(ErrorBody, 'Error');
-  type Convert = { schemaOf: (key: string, io: Io) => Json; inlineOf: (key: string, io: Io) => Json };
-  type Pending = { path: string; method: string; build: (convert: Convert) => Json };
-  const pending: Pending[] = [];
-
-  for (const route of options.routes) {
-    if (route.auth === 'admin' && !options.adminEnabled) continue;
-    const keys = {
-      body: route.documentedBody
-        ? set.use(route.documentedBody.schema, `${route.operationId}Body`, route.documentedBody.name)
-        : route.body && route.kind !== 'upload'
-          ? set.use(route.body, `${route.operationId}Body`)
-          : null,
-      query: route.query ? set.use(route.query, `${route.operationId}Query`) : null,
-      reply: route.reply && route.kind !== 'html' && route.kind !== 'file' ? set.use(route.reply, `${route.operationId}Reply`) : null,
-    };
-    const main = route.prefix === 'bare' ? route.path : `/v1${route.path}`;
-    const paths = route.prefix === 'both' ? [main, route.path] : [main];
-    for (const path of paths) {
-      const alias = path !== main;
-      pending.push({
-        path,
-        method: route.method.toLowerCase(),
-        build: (convert) => operation(route, keys, convert, { alias, main, errorKey, options }),
-      });
-    }
-  }
+  const pending = routeOperations(options, set, errorKey);
 
   const tokenKeys = { body: set.use(TokenRequestBody, 'TokenRequestBody'), reply: set.use(TokenReply, 'TokenReply') };
   const webhookKey = set.use(JobWebhookPayload, 'JobWebhookPayload');
@@ -110,35 +85,7 @@ export function buildOpenApiDocument(options: DocumentOptions): Json {
   for (const { path, method, build } of pending) add(path, method, build(convert));
   add(TOKEN_PATH, 'post', tokenOperation(schemaOf(tokenKeys.body, 'input'), schemaOf(tokenKeys.reply, 'output'), options));
   add('/v1/downloads/{blob}/{name}', 'get', downloadOperation(options));
-  add('/health', 'get', {
-    operationId: 'getHealth',
-    tags: ['operations'],
-    summary: 'The process runs',
-    description: 'Answers 200 while the gateway process runs, whatever its peers do (a liveness probe).',
-    security: [],
-    responses: { 200: jsonReply('The process runs.', { type: 'object', properties: { status: { const: 'ok' } }, required: ['status'] }) },
-  });
-  add(PASSPORT_SCHEMA_PATH, 'get', {
-    operationId: 'getRenovationPassportSchema',
-    tags: ['renovation passports'],
-    summary: "The renovation passport's JSON Schema",
-    description:
-      'The JSON Schema (draft 2020-12) of a renovation passport as `GET /v1/renovation-passports/{passport_id}` answers it (the same contract as `getRenovationPassportReply`), for validators outside Renopath.',
-    security: [],
-    responses: { 200: { description: 'The schema.', content: { 'application/schema+json': { schema: { type: 'object' } } } } },
-  });
-  add('/ready', 'get', {
-    operationId: 'getReadiness',
-    tags: ['operations'],
-    summary: 'The gateway can serve',
-    description:
-      "Ready once identity's key set and every context of RENOPATH_CONTEXTS answer on the bus; until then 503 with Retry-After (a readiness probe). Processes start in any order.",
-    security: [],
-    responses: {
-      200: jsonReply('Ready.', { type: 'object', properties: { status: { const: 'ready' } }, required: ['status'] }),
-      503: errorReply(503, errorKey, schemaOf),
-    },
-  });
+  for (const [path, op] of Object.entries(gatewayOperations(errorKey, schemaOf))) add(path, 'get', op);
 
   const webhooks = Object.fromEntries(
     JOB_WEBHOOK_EVENTS.map(({ type, status, description }) => [
@@ -155,24 +102,7 @@ export function buildOpenApiDocument(options: DocumentOptions): Json {
 
   return plainInputNames({
     openapi: '3.1.0',
-    info: {
-      title: 'Renopath API',
-      version: '1.0.0',
-      summary: 'Energy-renovation trajectories, estates, renovations, grants and reports for homes in Belgium and the Netherlands.',
-      description: [
-        'Renopath plans energy renovations of homes in Flanders, Brussels, Wallonia and the Netherlands: a client describes a home and',
-        'gets an ordered renovation trajectory (works, costs, VAT, grants, the EPC label after each step), and manages estates,',
-        'renovations and PDF reports.',
-        '',
-        '- **Authentication**: OAuth 2.0 client credentials at `POST /v1/oauth/token`; send the access token as `Authorization: Bearer`.',
-        '- **Paths**: every operation is served under `/v1`; the older unversioned paths are aliases of the same operations (tag `unversioned aliases`).',
-        '- **Errors**: `{ statusCode, error, message[] }`; 401, 403 and 500 carry no `message`.',
-        '- **Writes** are answered once their effects are readable (read your writes); `Idempotency-Key` makes a POST safe to retry.',
-        '- **Webhooks**: a job created with a `webhook_url` is announced when it finishes, fails or stops, signed as Standard Webhooks.',
-        '',
-        'The conventions are explained in the repository: docs/http-contract.md, docs/webhooks.md and docs/events.md.',
-      ].join('\n'),
-    },
+    info: INFO,
     servers: [{ url: options.publicUrl }],
     tags: TAGS,
     paths: sortPaths(paths),
@@ -201,24 +131,74 @@ export function buildOpenApiDocument(options: DocumentOptions): Json {
   });
 }
 
-const TAGS = [
-  { name: 'auth', description: 'Access tokens and the keys that verify them.' },
-  { name: 'users', description: 'The users of an organization.' },
-  { name: 'organizations', description: 'Organizations, their members and invitations.' },
-  { name: 'estates', description: 'Homes with their roofs, floors, rooms, staircases, files, media and members.' },
-  { name: 'renovations', description: 'Renovations of an estate: items in four scopes, overview and grants.' },
-  { name: 'calculation-jobs', description: 'Suggested renovation trajectories, computed as jobs to poll or be called back about.' },
-  { name: 'calculations', description: 'The synchronous energy-efficiency indication.' },
-  { name: 'reports', description: 'PDF reports and the public referral page.' },
-  { name: 'files', description: 'Signed downloads of files, media and reports.' },
-  { name: 'audit', description: 'What happened to an estate or a renovation, event by event (scope audit).' },
-  { name: 'admin', description: 'The operator API (served when RENOPATH_ADMIN_TOKEN is set).' },
-  { name: 'operations', description: 'Health and readiness probes.' },
-  {
-    name: 'unversioned aliases',
-    description: 'The older paths without `/v1`: the same operations as their `/v1` paths, kept for clients written against them.',
-  },
-];
+type Convert = { schemaOf: (key: string, io: Io) => Json; inlineOf: (key: string, io: Io) => Json };
+
+/**
+ * Each route's operation, at its `/v1` path and at its unversioned alias, to be built once every
+ * schema is known: the schemas are named as the routes use them, then converted together.
+ */
+function routeOperations(options: DocumentOptions, set: SchemaSet, errorKey: string) {
+  const pending: Array<{ path: string; method: string; build: (convert: Convert) => Json }> = [];
+
+  for (const route of options.routes) {
+    if (route.auth === 'admin' && !options.adminEnabled) continue;
+    const keys = {
+      body: route.documentedBody
+        ? set.use(route.documentedBody.schema, `${route.operationId}Body`, route.documentedBody.name)
+        : route.body && route.kind !== 'upload'
+          ? set.use(route.body, `${route.operationId}Body`)
+          : null,
+      query: route.query ? set.use(route.query, `${route.operationId}Query`) : null,
+      reply: route.reply && route.kind !== 'html' && route.kind !== 'file' ? set.use(route.reply, `${route.operationId}Reply`) : null,
+    };
+    const main = route.prefix === 'bare' ? route.path : `/v1${route.path}`;
+    const paths = route.prefix === 'both' ? [main, route.path] : [main];
+    for (const path of paths) {
+      const alias = path !== main;
+      pending.push({
+        path,
+        method: route.method.toLowerCase(),
+        build: (convert) => operation(route, keys, convert, { alias, main, errorKey, options }),
+      });
+    }
+  }
+  return pending;
+}
+
+/** The operations the gateway answers itself besides the token and downloads: its probes and the passport's schema. */
+function gatewayOperations(errorKey: string, schemaOf: (key: string, io: Io) => Json): Record<string, Json> {
+  const ops: Record<string, Json> = {};
+  ops['/health'] = {
+    operationId: 'getHealth',
+    tags: ['operations'],
+    summary: 'The process runs',
+    description: 'Answers 200 while the gateway process runs, whatever its peers do (a liveness probe).',
+    security: [],
+    responses: { 200: jsonReply('The process runs.', { type: 'object', properties: { status: { const: 'ok' } }, required: ['status'] }) },
+  };
+  ops[PASSPORT_SCHEMA_PATH] = {
+    operationId: 'getRenovationPassportSchema',
+    tags: ['renovation passports'],
+    summary: "The renovation passport's JSON Schema",
+    description:
+      'The JSON Schema (draft 2020-12) of a renovation passport as `GET /v1/renovation-passports/{passport_id}` answers it (the same contract as `getRenovationPassportReply`), for validators outside Renopath.',
+    security: [],
+    responses: { 200: { description: 'The schema.', content: { 'application/schema+json': { schema: { type: 'object' } } } } },
+  };
+  ops['/ready'] = {
+    operationId: 'getReadiness',
+    tags: ['operations'],
+    summary: 'The gateway can serve',
+    description:
+      "Ready once identity's key set and every context of RENOPATH_CONTEXTS answer on the bus; until then 503 with Retry-After (a readiness probe). Processes start in any order.",
+    security: [],
+    responses: {
+      200: jsonReply('Ready.', { type: 'object', properties: { status: { const: 'ready' } }, required: ['status'] }),
+      503: errorReply(503, errorKey, schemaOf),
+    },
+  };
+  return ops;
+}
 
 function operation(
   route: RouteDef,
@@ -227,6 +207,39 @@ function operation(
   ctx: { alias: boolean; main: string; errorKey: string; options: DocumentOptions },
 ): Json {
   const kind = route.kind ?? 'json';
+  const parameters = parametersOf(route, keys.query ? inlineOf(keys.query, 'input') : null);
+  const responses = responsesOf(route, keys.reply, schemaOf, ctx);
+
+  const summary = firstSentence(route.summary);
+  const op: Json = {
+    operationId: ctx.alias ? `${route.operationId}Unversioned` : route.operationId,
+    tags: ctx.alias ? ['unversioned aliases'] : [route.tag],
+    summary,
+    description: [
+      ctx.alias ? `Alias of \`${route.method} ${ctx.main}\`: the same operation under its older path.\n\n` : '',
+      route.summary.endsWith('.') ? route.summary : `${route.summary}.`,
+      route.scope ? `\n\nNeeds the scope \`${route.scope}\`.` : '',
+      route.rules?.length ? `\n\n${RULES_HEADING}\n\n${route.rules.map((rule) => `- \`${rule}\``).join('\n')}` : '',
+    ].join(''),
+    security: route.auth === 'bearer' ? [{ oauth2: route.scope ? [route.scope] : [] }] : route.auth === 'admin' ? [{ admin: [] }] : [],
+    ...(parameters.length > 0 ? { parameters } : {}),
+    responses,
+  };
+  if (kind === 'upload') {
+    op['requestBody'] = uploadRequestBody(route);
+  } else if (keys.body) {
+    const schema = schemaOf(keys.body, 'input');
+    const example = REQUEST_EXAMPLES[keys.body];
+    op['requestBody'] = {
+      required: route.method !== 'POST' || keys.body !== 'EmptyBody',
+      content: { 'application/json': { schema, ...(example !== undefined ? { example } : {}) } },
+    };
+  }
+  return op;
+}
+
+/** The path parameters, the query's and the Idempotency-Key header a keyed POST takes. */
+function parametersOf(route: RouteDef, query: Json | null): Json[] {
   const parameters: Json[] = [];
   for (const [, name] of route.path.matchAll(/\{(\w+)\}/g)) {
     const isId = route.ids?.includes(name!);
@@ -243,9 +256,19 @@ function operation(
       schema: isId ? { type: 'string', format: 'uuid' } : { type: 'string', minLength: 1 },
     });
   }
-  if (keys.query) parameters.push(...queryParameters(inlineOf(keys.query, 'input')));
+  if (query) parameters.push(...queryParameters(query));
   if (route.method === 'POST' && route.auth === 'bearer') parameters.push(IDEMPOTENCY_KEY);
+  return parameters;
+}
 
+/** Each status the route answers: its success in the route's media type, errors in the error shape. */
+function responsesOf(
+  route: RouteDef,
+  replyKey: string | null,
+  schemaOf: (key: string, io: Io) => Json,
+  ctx: { errorKey: string; options: DocumentOptions },
+): Record<string, Json> {
+  const kind = route.kind ?? 'json';
   const responses: Record<string, Json> = {};
   for (const status of statusesOf(route, { rateLimited: ctx.options.rateLimited })) {
     if (status === route.status) {
@@ -279,14 +302,14 @@ function operation(
                                 'A header line naming the columns, then one line per record with the fields of the record schema in that order.',
                             },
                           }
-                        : { schema: keys.reply ? schemaOf(keys.reply, 'output') : {} },
+                        : { schema: replyKey ? schemaOf(replyKey, 'output') : {} },
                     ]),
                   ),
                 }
               : {
                   description: firstSentence(route.summary),
                   headers,
-                  content: { 'application/json': { schema: keys.reply ? schemaOf(keys.reply, 'output') : {} } },
+                  content: { 'application/json': { schema: replyKey ? schemaOf(replyKey, 'output') : {} } },
                 };
     } else if (status === 404 && kind === 'html') {
       responses[status] = {
@@ -297,56 +320,35 @@ function operation(
       responses[status] = errorReply(status, ctx.errorKey, schemaOf);
     }
   }
+  return responses;
+}
 
-  const summary = firstSentence(route.summary);
-  const op: Json = {
-    operationId: ctx.alias ? `${route.operationId}Unversioned` : route.operationId,
-    tags: ctx.alias ? ['unversioned aliases'] : [route.tag],
-    summary,
-    description: [
-      ctx.alias ? `Alias of \`${route.method} ${ctx.main}\`: the same operation under its older path.\n\n` : '',
-      route.summary.endsWith('.') ? route.summary : `${route.summary}.`,
-      route.scope ? `\n\nNeeds the scope \`${route.scope}\`.` : '',
-      route.rules?.length ? `\n\n${RULES_HEADING}\n\n${route.rules.map((rule) => `- \`${rule}\``).join('\n')}` : '',
-    ].join(''),
-    security: route.auth === 'bearer' ? [{ oauth2: route.scope ? [route.scope] : [] }] : route.auth === 'admin' ? [{ admin: [] }] : [],
-    ...(parameters.length > 0 ? { parameters } : {}),
-    responses,
-  };
-  if (kind === 'upload') {
-    op['requestBody'] = {
-      required: true,
-      description: `The file as a multipart part \`file\` (${(route.accept ?? []).join(', ')}; decided from its bytes), and optionally its display \`name\`${(route.upload?.fields ?? []).map((f) => ` and \`${f}\``).join('')}. At most ${(route.upload?.maxBytes ?? 25 * 1024 * 1024) / 1024 / 1024} MiB.`,
-      content: {
-        'multipart/form-data': {
-          schema: {
-            type: 'object',
-            properties: {
-              file: {
-                type: 'string',
-                format: 'binary',
-                minLength: 1,
-                description: 'The bytes: at least one (an empty file is refused with 400).',
-              },
-              name: { type: 'string', maxLength: 255, description: 'The name shown for the file (default: the uploaded file name).' },
-              ...Object.fromEntries((route.upload?.fields ?? []).map((f) => [f, uploadFieldSchema(route, f)])),
+/** An upload's body: one multipart part `file`, its display name and the route's other fields. */
+function uploadRequestBody(route: RouteDef): Json {
+  return {
+    required: true,
+    description: `The file as a multipart part \`file\` (${(route.accept ?? []).join(', ')}; decided from its bytes), and optionally its display \`name\`${(route.upload?.fields ?? []).map((f) => ` and \`${f}\``).join('')}. At most ${(route.upload?.maxBytes ?? 25 * 1024 * 1024) / 1024 / 1024} MiB.`,
+    content: {
+      'multipart/form-data': {
+        schema: {
+          type: 'object',
+          properties: {
+            file: {
+              type: 'string',
+              format: 'binary',
+              minLength: 1,
+              description: 'The bytes: at least one (an empty file is refused with 400).',
             },
-            required: ['file'],
+            name: { type: 'string', maxLength: 255, description: 'The name shown for the file (default: the uploaded file name).' },
+            ...Object.fromEntries((route.upload?.fields ?? []).map((f) => [f, uploadFieldSchema(route, f)])),
           },
-          // The file part's types, where a client reads them (OpenAPI's encoding of a multipart part).
-          ...(route.accept?.length ? { encoding: { file: { contentType: route.accept.join(', ') } } } : {}),
+          required: ['file'],
         },
+        // The file part's types, where a client reads them (OpenAPI's encoding of a multipart part).
+        ...(route.accept?.length ? { encoding: { file: { contentType: route.accept.join(', ') } } } : {}),
       },
-    };
-  } else if (keys.body) {
-    const schema = schemaOf(keys.body, 'input');
-    const example = REQUEST_EXAMPLES[keys.body];
-    op['requestBody'] = {
-      required: route.method !== 'POST' || keys.body !== 'EmptyBody',
-      content: { 'application/json': { schema, ...(example !== undefined ? { example } : {}) } },
-    };
-  }
-  return op;
+    },
+  };
 }
 
 function rateHeaders(options: DocumentOptions): Record<string, Json> {

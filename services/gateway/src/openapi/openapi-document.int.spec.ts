@@ -3,13 +3,9 @@ import { TokenRequestBody } from '@renopath/contracts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { REQUEST_EXAMPLES } from './examples.ts';
 import { servedDocument } from './testing.ts';
-import { calculationsRoutes } from '../routes/calculations.routes.ts';
-import { estatesRoutes } from '../routes/estates.routes.ts';
-import { identityRoutes } from '../routes/identity.routes.ts';
-import { renovationsRoutes } from '../routes/renovations.routes.ts';
-import { reportingRoutes } from '../routes/reporting.routes.ts';
+import { gatewayRoutes } from '../routes/index.ts';
 
-const ROUTES = [...identityRoutes, ...estatesRoutes, ...renovationsRoutes, ...calculationsRoutes, ...reportingRoutes];
+const ROUTES = gatewayRoutes;
 
 /**
  * What `/openapi.json` promises an integrator beyond being valid (client-generation.int.spec.ts):

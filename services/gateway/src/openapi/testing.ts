@@ -5,9 +5,6 @@ import { pino } from 'pino';
 import { createMemoryBus, openFsBlobStore } from '@renopath/platform';
 import { buildGateway } from '../app.ts';
 import { loadGatewayConfig } from '../config.ts';
-import { calculationsRoutes } from '../routes/calculations.routes.ts';
-import { renovationsRoutes } from '../routes/renovations.routes.ts';
-import { reportingRoutes } from '../routes/reporting.routes.ts';
 
 /**
  * Tests: `/openapi.json` (or another document path) as a gateway with every context's routes and
@@ -27,7 +24,6 @@ export async function servedDocument(path = '/openapi.json'): Promise<Record<str
       RENOPATH_ADMIN_TOKEN: 'openapi-test-admin-token',
       RENOPATH_PUBLIC_URL: 'https://renopath.test',
     }),
-    routes: [...renovationsRoutes, ...calculationsRoutes, ...reportingRoutes],
   });
   try {
     const res = await app.inject({ method: 'GET', url: path });

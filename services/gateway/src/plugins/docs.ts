@@ -9,7 +9,7 @@ import { PASSPORT_SCHEMA_PATH, renovationPassportJsonSchema } from '@renopath/co
 
 export interface DocsOptions {
   publicUrl: string;
-  /** The route table the document describes (routes/*.routes.ts). */
+  /** The route table the document describes (routes/index.ts). */
   routes: readonly RouteDef[];
   adminEnabled: boolean;
   rateLimited: boolean;

@@ -1,7 +1,21 @@
+import { randomUUID } from 'node:crypto';
 import multipart from '@fastify/multipart';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest, onErrorAsyncHookHandler, preHandlerAsyncHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
-import { UPLOAD_LIMITS } from '../http/uploads.ts';
+import { fileTypeFromBuffer } from 'file-type';
+import { DomainError, type BlobStore } from '@renopath/platform';
+import { newId } from '@renopath/platform/service/handler-kit.ts';
+import type { RouteDef } from '../routes/route.ts';
+import { HttpError } from './errors.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** An `upload` route's file, as read from the multipart body. */
+    upload: Upload | null;
+    /** Where that file is stored and what the service is sent instead of its bytes. */
+    uploaded: UploadedFile | null;
+  }
+}
 
 export const ONE_MIB = 1024 * 1024;
 
@@ -12,6 +26,8 @@ export const ONE_MIB = 1024 * 1024;
  */
 export const uploadsPlugin = fp(
   async (app: FastifyInstance) => {
+    app.decorateRequest('upload', null);
+    app.decorateRequest('uploaded', null);
     await app.register(multipart, { limits: UPLOAD_LIMITS, throwFileSizeLimit: true });
     app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: ONE_MIB }, (_req, body, done) => {
       done(null, Object.fromEntries(new URLSearchParams(body as string)));
@@ -19,3 +35,226 @@ export const uploadsPlugin = fp(
   },
   { name: 'renopath-uploads' },
 );
+
+/** What the service of an `upload` route is sent as the body: the stored file, never its bytes. */
+export interface UploadedFile {
+  blob_key: string;
+  name: string;
+  mimetype: string;
+  size: number;
+  [field: string]: unknown;
+}
+
+/**
+ * The hooks of an `upload` route: `read` takes the file from the multipart body (before the
+ * Idempotency-Key claim, whose fingerprint includes its bytes), `store` puts it in the blob store
+ * (after the claim, whose key names it) and `discard` removes it when the service refuses it.
+ */
+export function uploadHooks(route: RouteDef, blobs: BlobStore) {
+  const read: preHandlerAsyncHookHandler = async (request) => {
+    request.upload = await readUpload(request, route.accept ?? [], route.upload);
+  };
+  const store: preHandlerAsyncHookHandler = async (request) => {
+    const upload = request.upload!;
+    const serviceKey = request.idempotency?.serviceKey;
+    // A keyed retry writes the same bytes under the same key, which the first attempt's file may already name.
+    const key = `uploads/${serviceKey ? newId({ idempotency_key: serviceKey }, 'upload') : randomUUID()}`;
+    request.uploaded = { blob_key: key, name: upload.name, mimetype: upload.mimetype, size: upload.bytes.length, ...upload.fields };
+    await blobs.put(key, upload.bytes, upload.mimetype);
+  };
+  // The service refused the file (unknown estate, validation): its bytes must not linger. After a
+  // timeout or a late read model (503) the file may be stored, and the bytes stay.
+  const discard: onErrorAsyncHookHandler = async (request, _reply, error) => {
+    if (!request.uploaded || !(error instanceof DomainError) || error.status >= 500) return;
+    await blobs.delete(request.uploaded.blob_key).catch((err: unknown) => request.log.warn({ err }, 'could not remove a refused upload'));
+  };
+  return { read, store, discard };
+}
+
+/** Uploads are limited to 25 MiB (docs/http-contract.md "General rules"): one `file` part and a few small fields. */
+export const UPLOAD_LIMIT_BYTES = 25 * 1024 * 1024;
+export const UPLOAD_LIMITS = {
+  fileSize: UPLOAD_LIMIT_BYTES,
+  files: 1,
+  fields: 4,
+  parts: 5,
+  fieldSize: 1024,
+  fieldNameSize: 100,
+  headerPairs: 100,
+};
+
+export interface Upload {
+  bytes: Buffer;
+  /** The form fields a route takes besides `file` and `name` (RouteDef `upload.fields`). */
+  fields: Record<string, string>;
+  /** The `name` part, else the file name the client sent, else `upload`. */
+  name: string;
+  /** Decided from the bytes. */
+  mimetype: string;
+}
+
+/**
+ * Reads a `multipart/form-data` upload: exactly one part `file`, optionally a part `name`. Wrong
+ * content type: 415; over the limit: 413; a malformed body or unexpected parts: 400; bytes that
+ * are not one of `accept`: 415.
+ */
+export async function readUpload(
+  request: FastifyRequest,
+  accept: readonly string[],
+  options: { maxBytes?: number; fields?: readonly string[] } = {},
+): Promise<Upload> {
+  if (!request.isMultipart()) throw new HttpError(415, ['content-type must be multipart/form-data with a part named file']);
+  let bytes: Buffer | null = null;
+  let filename = '';
+  let name: string | null = null;
+  const fields: Record<string, string> = {};
+  const maxBytes = options.maxBytes ?? UPLOAD_LIMIT_BYTES;
+  try {
+    const parts = options.maxBytes ? request.parts({ limits: { ...UPLOAD_LIMITS, fileSize: maxBytes } }) : request.parts();
+    for await (const part of parts) {
+      if (part.type === 'file') {
+        if (part.fieldname !== 'file') {
+          await part.toBuffer().catch(() => undefined);
+          throw new HttpError(400, [`${part.fieldname} is not an allowed part; send the file as the part named file`]);
+        }
+        bytes = await readToLimit(part);
+        filename = part.filename;
+      } else if (part.fieldname === 'name') {
+        name = String(part.value);
+      } else if (options.fields?.includes(part.fieldname)) {
+        fields[part.fieldname] = String(part.value);
+      } else {
+        throw new HttpError(400, [`${part.fieldname} is not an allowed part`]);
+      }
+    }
+  } catch (error) {
+    const refusal = uploadError(error, maxBytes);
+    if (refusal.statusCode === 413) stopReading(request);
+    throw refusal;
+  }
+  if (!bytes) throw new HttpError(400, ['file is required (a multipart part named file)']);
+  if (bytes.length === 0) throw new HttpError(400, ['file must not be empty']);
+  const mimetype = (await sniffMediaType(bytes)) ?? (accept.includes('text/csv') && isText(bytes) ? 'text/csv' : null);
+  if (!mimetype || !accept.includes(mimetype)) {
+    throw new HttpError(415, [`file must be one of ${accept.join(', ')} (decided from its content)`]);
+  }
+  const chosen = displayName(name ?? filename);
+  return { bytes, fields, mimetype, name: chosen === '' ? 'upload' : chosen };
+}
+
+/**
+ * A file's name is shown and offered as a download name, never used as a path: keep its last path
+ * segment, drop control characters, and cap its length, whichever part it came from.
+ */
+export function displayName(raw: string): string {
+  const base = raw.split(/[\\/]/).pop() ?? '';
+  return base
+    .replace(/[\u0000-\u001f\u007f]/g, '')
+    .trim()
+    .slice(0, 255);
+}
+
+/**
+ * The file part's bytes, refused (413) the moment they pass the limit: busboy says so with 'limit' and
+ * then drops the rest of the part, and the multipart plugin's own check waits for the part's end,
+ * which for a body sent without end comes after everything the client sends. The plugin's toBuffer
+ * still reads the part: it is what fails on a body that ends inside the part (the part's own stream
+ * then neither ends nor errors, and reading it alone waited for ever).
+ */
+function readToLimit(part: { file: NodeJS.ReadableStream; toBuffer(): Promise<Buffer> }): Promise<Buffer> {
+  const whole = part.toBuffer();
+  // Past the limit the race is decided; whatever toBuffer says afterwards is not an unhandled rejection.
+  whole.catch(() => undefined);
+  const limit = new Promise<never>((_, reject) => {
+    part.file.once('limit', () => reject(Object.assign(new Error('file too large'), { code: 'FST_REQ_FILE_TOO_LARGE' })));
+  });
+  return Promise.race([whole, limit]);
+}
+
+/**
+ * An upload over the limit is refused at the limit: without a Content-Length (a chunked body) the
+ * parser would otherwise read, and throw away, whatever the client goes on sending (100 MB took 2 s)
+ * before answering. The body stops being read here, and the 413 says `connection: close`, so Node
+ * ends the socket once the answer is written instead of waiting for the rest of the body.
+ */
+function stopReading(request: FastifyRequest): void {
+  request.raw.unpipe();
+  request.raw.pause();
+}
+
+/**
+ * Text a CSV route takes: no binary format `file-type` knows (checked before), no NUL byte and valid
+ * UTF-8 in its first 64 KiB (a multi-byte character cut at that edge is allowed).
+ */
+function isText(bytes: Buffer): boolean {
+  const head = bytes.subarray(0, 64 * 1024);
+  if (head.includes(0)) return false;
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(head.length < bytes.length ? head.subarray(0, head.length - 4) : head);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function uploadError(error: unknown, maxBytes = UPLOAD_LIMIT_BYTES): HttpError {
+  if (error instanceof HttpError) return error;
+  const code = (error as { code?: string }).code;
+  switch (code) {
+    case 'FST_REQ_FILE_TOO_LARGE':
+      return new HttpError(413, [`file is larger than the ${maxBytes / 1024 / 1024} MiB limit`], { connection: 'close' });
+    case 'FST_FILES_LIMIT':
+      return new HttpError(400, ['only one file may be uploaded at a time']);
+    case 'FST_PARTS_LIMIT':
+    case 'FST_FIELDS_LIMIT':
+      return new HttpError(400, ['too many parts; send one part file and optionally a part name']);
+    case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
+      return new HttpError(415, ['content-type must be multipart/form-data with a part named file']);
+  }
+  // busboy's own errors: no boundary, truncated parts, malformed headers.
+  return new HttpError(400, ['body is not valid multipart/form-data']);
+}
+
+/** Office 97-2003 documents, told apart by `legacyOffice` (file-type names them all alike). */
+const LEGACY_OFFICE = ['application/msword', 'application/vnd.ms-powerpoint', 'application/vnd.ms-excel'] as const;
+
+/**
+ * The media type of an upload, decided from its bytes (docs/http-contract.md "Estates and their parts") by `file-type`: the client's
+ * content type and file name are not trusted. Only the types Renopath accepts come out; anything
+ * else is null.
+ */
+export const RECOGNISED_MEDIA_TYPES: ReadonlySet<string> = new Set([
+  'application/pdf',
+  'image/jpeg',
+  'image/png',
+  'image/webp',
+  'image/gif',
+  'image/tiff',
+  'video/mp4',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+  'application/vnd.oasis.opendocument.text',
+  'application/vnd.oasis.opendocument.spreadsheet',
+  'application/vnd.oasis.opendocument.presentation',
+  ...LEGACY_OFFICE,
+]);
+
+export async function sniffMediaType(bytes: Buffer): Promise<string | null> {
+  if (bytes.length === 0) return null;
+  const found = await fileTypeFromBuffer(bytes);
+  if (!found) return null;
+  // file-type names every OLE2 compound file alike; Word, Excel and PowerPoint 97-2003 differ only inside.
+  if (found.mime === 'application/x-cfb') return legacyOffice(bytes);
+  return RECOGNISED_MEDIA_TYPES.has(found.mime) ? found.mime : null;
+}
+
+/** The stream names of an OLE2 file's directory (UTF-16) tell which Office 97-2003 document it is. */
+function legacyOffice(bytes: Buffer): string | null {
+  const [word, powerPoint, excel] = LEGACY_OFFICE;
+  const text = bytes.toString('utf16le');
+  if (text.includes('WordDocument')) return word;
+  if (text.includes('PowerPoint Document')) return powerPoint;
+  if (text.includes('Workbook') || text.includes('Book')) return excel;
+  return null;
+}

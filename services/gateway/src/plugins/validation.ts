@@ -3,7 +3,7 @@ import fastJson from 'fast-json-stringify';
 import { z, ZodType } from 'zod';
 import { formatIssues } from '@renopath/contracts';
 import { isImmutable } from '@renopath/platform/internal/reply.ts';
-import { HttpError } from '../http/errors.ts';
+import { HttpError } from './errors.ts';
 
 /**
  * The zod type provider's compilers, with the contract's messages: a body or query that does not

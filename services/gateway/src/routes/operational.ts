@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { IdentitySubjects } from '@renopath/contracts';
 import { BusUnavailableError, type Bus } from '@renopath/platform';
 import { settleSubject, type SettleQuery } from '@renopath/platform/service/settlement.ts';
-import { HttpError } from '../http/errors.ts';
+import { HttpError } from '../plugins/errors.ts';
 
 export interface OperationalOptions {
   bus: Bus;

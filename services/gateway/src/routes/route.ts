@@ -79,6 +79,11 @@ export interface RouteDef {
   /** Every `blob_key` in the reply becomes a signed download `url` valid for an hour. */
   signLinks?: boolean;
   /**
+   * The path's `client_id` is an API client this request revokes: on success the gateway refuses its
+   * tokens at once (plugins/auth.ts), before identity's revocation event reaches it.
+   */
+  revokesClient?: boolean;
+  /**
    * A write's read-your-writes settle (declared.ts) in these contexts only: those whose read models the
    * answer and the reads it names depend on, where the other contexts the write reaches (copies kept
    * for their own purposes) are not read on its behalf. By default every context the write can reach.

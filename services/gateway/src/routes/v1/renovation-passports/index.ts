@@ -1,23 +1,18 @@
-import { z } from 'zod';
 import {
   CreatePassportBody,
   PassportPdfQuery,
   PassportSubjects as S,
-  PassportVerificationQuery,
   RenovationPassport,
   SignPassportBody,
   UpdatePassportBody,
 } from '@renopath/contracts';
-import { isReportLanguage } from '@renopath/reporting/i18n/index.ts';
-import type { PassportVerification } from '@renopath/reporting/passport/passport.handlers.ts';
-import { renderVerificationNotFound, renderVerificationPage } from '@renopath/reporting/passport/verification-page.ts';
-import type { RouteDef } from './route.ts';
+import type { RouteDef } from '../../route.ts';
 
 /**
  * Renovation passports (docs/renovation-passport.md): read with the `reports` scope, written (drafted,
  * completed, signed) with `passports`. Another organization's passport is unknown (404) on every path.
  */
-const read = { auth: 'bearer', scope: 'reports', tag: 'renovation passports', prefix: 'v1' } as const;
+export const read = { auth: 'bearer', scope: 'reports', tag: 'renovation passports', prefix: 'v1' } as const;
 const write = { auth: 'bearer', scope: 'passports', tag: 'renovation passports', prefix: 'v1' } as const;
 const ONE = '/renovation-passports/{passport_id}';
 
@@ -45,18 +40,6 @@ export const passportRoutes: RouteDef[] = [
     status: 200,
     reply: RenovationPassport,
     summary: 'A renovation passport, draft or signed',
-    errors: [401, 403, 404],
-  },
-  {
-    ...read,
-    method: 'GET',
-    path: '/estates/{estate_id}/renovation-passports',
-    subject: S.listForEstate,
-    operationId: 'listEstateRenovationPassports',
-    ids: ['estate_id'],
-    status: 200,
-    reply: z.array(RenovationPassport),
-    summary: "The estate's renovation passports, version 1 first; earlier versions stay as they were",
     errors: [401, 403, 404],
   },
   {
@@ -102,23 +85,5 @@ export const passportRoutes: RouteDef[] = [
     summary:
       "The printable passport (PDF) in the reader's language (`language` nl-BE, fr-BE, en or nl-NL; default from the estate's country): roadmap, steps, money, assumptions, site visit and signature block",
     errors: [400, 401, 403, 404],
-  },
-  {
-    method: 'GET',
-    path: `${ONE}/verification`,
-    prefix: 'bare',
-    auth: 'none',
-    subject: S.verification,
-    operationId: 'getRenovationPassportVerification',
-    ids: ['passport_id'],
-    query: PassportVerificationQuery,
-    kind: 'html',
-    render: (reply) => renderVerificationPage(reply as PassportVerification),
-    renderNotFound: (query) => renderVerificationNotFound(isReportLanguage(query['lang']) ? query['lang'] : 'en'),
-    status: 200,
-    summary:
-      'Public page of a signed passport (HTML, no login; `?lang=`): its summary, the content hash, and whether the content matches it and the signature verifies with the published key',
-    tag: 'renovation passports',
-    errors: [404],
   },
 ];

@@ -1,28 +1,8 @@
 import { z } from 'zod';
-import {
-  AvailableItem,
-  CreateRenovationBody,
-  GovernmentGrants,
-  Renovation,
-  RenovationCreated,
-  RenovationHistoryEntry,
-  RenovationItem,
-  RenovationItemBody,
-  RenovationOverview,
-  RenovationOverviewQuery,
-  RenovationOverviewV1,
-  RenovationSearchPage,
-  RenovationSearchQuery,
-  RenovationsSubjects as S,
-  RenovationWithFiles,
-  UpdateRenovationItemBody,
-} from '@renopath/contracts';
+import { AvailableItem, RenovationItem, RenovationItemBody, RenovationsSubjects as S, UpdateRenovationItemBody } from '@renopath/contracts';
 import { allNodes, type ClientScope } from '@renopath/catalog';
-import type { RouteDef } from './route.ts';
-
-/** Renovations, their items in four scopes, overview and grants (docs/http-contract.md "Renovations and reports"). */
-const base = { prefix: 'both', auth: 'bearer', scope: 'renovations', tag: 'renovations' } as const;
-const R = '/renovations/{renovation_id}';
+import type { RouteDef } from '../../route.ts';
+import { base, R } from './index.ts';
 
 /**
  * The item bodies of a scope as the document shows them: `renovation_component_type` one of the
@@ -129,126 +109,8 @@ function scopeRoutes(o: { collection: string; ids: string[]; noun: string; scope
   ];
 }
 
-export const renovationsRoutes: RouteDef[] = [
-  {
-    ...base,
-    method: 'POST',
-    path: '/renovations',
-    subject: S.createRenovation,
-    operationId: 'createRenovation',
-    body: CreateRenovationBody,
-    status: 201,
-    reply: RenovationCreated,
-    summary: 'Create a renovation of an estate (extension: renovation_name)',
-    errors: [400, 401, 403, 404],
-  },
-  {
-    ...base,
-    prefix: 'bare',
-    method: 'GET',
-    path: '/renovations',
-    subject: S.listRenovations,
-    operationId: 'listRenovations',
-    status: 200,
-    reply: z.array(Renovation),
-    summary: 'The renovations the caller sees (old style, without files), newest first',
-    errors: [401, 403],
-  },
-  {
-    ...base,
-    prefix: 'v1',
-    method: 'GET',
-    path: '/renovations',
-    subject: S.search,
-    operationId: 'searchRenovations',
-    query: RenovationSearchQuery,
-    status: 200,
-    reply: RenovationSearchPage,
-    summary:
-      "Search the renovations the caller sees: page (>= 1), page_size (1-100), sort_by (created_at | updated_at), sort_order (ASC | DESC), include_deleted, external_user_id (the managing user's external_id)",
-    errors: [400, 401, 403],
-  },
-  {
-    ...base,
-    method: 'GET',
-    path: R,
-    subject: S.getRenovation,
-    operationId: 'getRenovation',
-    ids: ['renovation_id'],
-    status: 200,
-    reply: RenovationWithFiles,
-    summary: 'One renovation with its totals, EPC indication and files',
-    errors: [401, 403, 404],
-  },
-  {
-    ...base,
-    method: 'DELETE',
-    path: R,
-    subject: S.deleteRenovation,
-    operationId: 'deleteRenovation',
-    ids: ['renovation_id'],
-    status: 200,
-    reply: Renovation,
-    summary: 'Delete a renovation (soft: the search shows it with include_deleted)',
-    errors: [401, 403, 404],
-  },
-  {
-    ...base,
-    prefix: 'bare',
-    method: 'GET',
-    path: `${R}/overview`,
-    subject: S.overview,
-    operationId: 'getRenovationOverviewOldStyle',
-    ids: ['renovation_id'],
-    query: RenovationOverviewQuery,
-    status: 200,
-    reply: RenovationOverview,
-    summary: 'Old-style overview: summary and the general, rooms, roofs, staircases and derived arrays; as_of replays its history',
-    errors: [400, 401, 403, 404],
-  },
-  {
-    ...base,
-    prefix: 'v1',
-    method: 'GET',
-    path: `${R}/overview`,
-    subject: S.overviewV1,
-    operationId: 'getRenovationOverview',
-    ids: ['renovation_id'],
-    query: RenovationOverviewQuery,
-    status: 200,
-    reply: RenovationOverviewV1,
-    summary: 'Overview tree: summary and details (general, rooms, roofs, staircases, derived); as_of replays its history',
-    errors: [400, 401, 403, 404],
-  },
-  {
-    ...base,
-    method: 'GET',
-    path: `${R}/government-grants`,
-    subject: S.governmentGrants,
-    operationId: 'getGovernmentGrants',
-    ids: ['renovation_id'],
-    status: 200,
-    reply: GovernmentGrants,
-    summary:
-      'Grants per category (ROOF, OUTER_WALLS, FLOORS, WINDOWS_AND_DOORS, TECHNICAL_INSTALLATIONS, ASBESTOS_REMOVAL, OTHER) with scheme and conditions; only categories with eligible items',
-    errors: [401, 403, 404],
-  },
-  {
-    ...base,
-    prefix: 'v1',
-    scope: 'audit',
-    tag: 'audit',
-    method: 'GET',
-    path: `${R}/history`,
-    subject: S.history,
-    operationId: 'getRenovationHistory',
-    ids: ['renovation_id'],
-    status: 200,
-    reply: z.array(RenovationHistoryEntry),
-    summary: "The renovation's events, oldest first: who, when and what (scope audit)",
-    errors: [401, 403, 404],
-  },
-
+/** A renovation's items: general, and per roof, room and staircase. */
+export const renovationItemRoutes: RouteDef[] = [
   ...scopeRoutes({ collection: R, ids: ['renovation_id'], noun: 'in the general scope', scope: 'General', catalogueScope: 'general' }),
   ...scopeRoutes({
     collection: `${R}/roofs/{roof_id}`,

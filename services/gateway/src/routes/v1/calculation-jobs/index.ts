@@ -5,14 +5,10 @@ import {
   CalculationJobPage,
   CalculationsSubjects as S,
   EmptyBody,
-  IndicationQuery,
-  IndicationRecord,
-  IndicationRequest,
   TrajectoryRequest,
   WebhookDeliveryView,
 } from '@renopath/contracts';
-import { portfolioRoutes } from './portfolio.routes.ts';
-import type { RouteDef } from './route.ts';
+import type { RouteDef } from '../../route.ts';
 
 /** Calculation jobs (docs/job-metadata.md) and the synchronous indication (docs/http-contract.md "The indication"). */
 const jobs = { prefix: 'v1', auth: 'bearer', scope: 'calculations', tag: 'calculation-jobs' } as const;
@@ -42,7 +38,7 @@ const TRAJECTORY_RULES = [
   'metered_use.period_end period_end dates a yearly figure, and none is given',
 ];
 
-export const calculationsRoutes: RouteDef[] = [
+export const calculationJobRoutes: RouteDef[] = [
   {
     ...jobs,
     method: 'POST',
@@ -112,51 +108,4 @@ export const calculationsRoutes: RouteDef[] = [
     summary: "The job's webhook deliveries and every attempt (extension, docs/webhooks.md)",
     errors: [401, 403, 404],
   },
-
-  {
-    prefix: 'both',
-    auth: 'bearer',
-    scope: 'calculations',
-    tag: 'calculations',
-    method: 'POST',
-    path: '/calculations',
-    subject: S.createIndication,
-    operationId: 'createIndication',
-    query: IndicationQuery,
-    body: IndicationRequest,
-    status: 201,
-    reply: IndicationRecord,
-    summary: 'Synchronous energy-efficiency indication (calculation_type=ENERGY_EFFICIENCY); indicative, with a disclaimer',
-    errors: [400, 401, 403],
-  },
-  {
-    prefix: 'both',
-    auth: 'bearer',
-    scope: 'calculations',
-    tag: 'calculations',
-    method: 'GET',
-    path: '/calculations',
-    subject: S.listIndications,
-    operationId: 'listIndications',
-    status: 200,
-    reply: z.array(IndicationRecord),
-    summary: "The organization's indications, newest first",
-    errors: [401, 403],
-  },
-  {
-    prefix: 'both',
-    auth: 'bearer',
-    scope: 'calculations',
-    tag: 'calculations',
-    method: 'GET',
-    path: '/calculations/{calculation_id}',
-    subject: S.getIndication,
-    operationId: 'getIndication',
-    ids: ['calculation_id'],
-    status: 200,
-    reply: IndicationRecord,
-    summary: 'One indication',
-    errors: [401, 403, 404],
-  },
-  ...portfolioRoutes,
 ];

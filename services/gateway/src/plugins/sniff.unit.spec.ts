@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DOCX, EXE, HEIC, HTML, JPEG, MP4, ODT, OLE2_WORD, PDF, PLAIN_ZIP, PNG, WEBP, XLSX } from '../../test/files.ts';
-import { sniffMediaType } from './sniff.ts';
+import { sniffMediaType } from './uploads.ts';
 
 describe('media type from the bytes', () => {
   it('recognises the documents and images Renopath accepts', async () => {

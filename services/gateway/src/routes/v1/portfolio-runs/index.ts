@@ -8,7 +8,7 @@ import {
   PortfolioSubjects as S,
   PortfolioSummary,
 } from '@renopath/contracts';
-import type { RouteDef } from './route.ts';
+import type { RouteDef } from '../../route.ts';
 
 /** Portfolio runs (docs/portfolio-runs.md): a CSV of homes in, a result row per home and the supervisor's tables out. */
 const runs = { prefix: 'v1', auth: 'bearer', scope: 'calculations', tag: 'portfolio-runs' } as const;
@@ -16,7 +16,7 @@ const R = '/portfolio-runs/{portfolio_run_id}';
 /** 50 MiB: a file of 100,000 homes with every column is about 30 MiB. */
 export const PORTFOLIO_UPLOAD_BYTES = 50 * 1024 * 1024;
 
-export const portfolioRoutes: RouteDef[] = [
+export const portfolioRunRoutes: RouteDef[] = [
   {
     ...runs,
     method: 'POST',

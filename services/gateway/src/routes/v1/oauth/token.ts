@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { formatIssues, IdentitySubjects, TokenRequestBody, type ServiceRequest } from '@renopath/contracts';
 import { DomainError, type Bus } from '@renopath/platform';
-import { HttpError } from '../http/errors.ts';
-import { FailureLimiter } from '../http/rate-limit.ts';
+import { HttpError } from '../../../plugins/errors.ts';
+import { FailureLimiter } from '../../../plugins/rate-limit.ts';
 
 export interface TokenRouteOptions {
   bus: Bus;

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { freezeImmutable } from '@renopath/platform/internal/reply.ts';
-import { DOWNLOAD_PATH, DownloadSigner } from './signed-links.ts';
+import { DOWNLOAD_PATH, DownloadSigner } from './downloads.ts';
 
 const SECRET = Buffer.from('0123456789abcdef0123456789abcdef');
 const PUBLIC = 'https://renopath.example';

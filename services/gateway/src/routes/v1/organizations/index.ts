@@ -1,0 +1,97 @@
+import { z } from 'zod';
+import {
+  AddOrganizationMemberBody,
+  IdentitySubjects as S,
+  Organization,
+  OrganizationMember,
+  UpdateOrganizationBody,
+} from '@renopath/contracts';
+import type { RouteDef } from '../../route.ts';
+
+/** An organization's postal code is its country's: a rule across two fields. */
+export const ORGANIZATION_RULES = [
+  'zipcode must be a Belgian postal code (4 digits, 1000-9999)',
+  'zipcode must be a Dutch postal code (4 digits and 2 letters, like 1234 AB)',
+];
+
+/** Organizations and their members (identity). */
+export const organizationRoutes: RouteDef[] = [
+  {
+    method: 'GET',
+    path: '/organizations',
+    prefix: 'both',
+    subject: S.organizations,
+    operationId: 'listOrganizations',
+    auth: 'bearer',
+    scope: 'organization',
+    status: 200,
+    reply: z.array(Organization),
+    summary: "The token's organization (the one its API client acts in)",
+    tag: 'organizations',
+    errors: [401, 403],
+  },
+  {
+    method: 'PATCH',
+    path: '/organizations/{organization_id}',
+    prefix: 'both',
+    subject: S.updateOrganization,
+    operationId: 'updateOrganization',
+    rules: ORGANIZATION_RULES,
+    auth: 'bearer',
+    scope: 'organization',
+    ids: ['organization_id'],
+    body: UpdateOrganizationBody,
+    status: 200,
+    reply: Organization,
+    summary: 'Edit an organization (owners only); region is derived from zipcode and country',
+    tag: 'organizations',
+    errors: [400, 401, 403, 404],
+  },
+  {
+    method: 'GET',
+    path: '/organizations/{organization_id}/members',
+    prefix: 'both',
+    subject: S.organizationMembers,
+    operationId: 'listOrganizationMembers',
+    auth: 'bearer',
+    scope: 'organization',
+    ids: ['organization_id'],
+    status: 200,
+    reply: z.array(OrganizationMember),
+    summary: "An organization's members, invited ones with status PENDING (owners and employees; the token's organization only)",
+    tag: 'organizations',
+    errors: [401, 403, 404],
+  },
+  {
+    method: 'POST',
+    path: '/organizations/{organization_id}/members',
+    prefix: 'both',
+    subject: S.addOrganizationMember,
+    operationId: 'inviteOrganizationMember',
+    auth: 'bearer',
+    scope: 'organization',
+    ids: ['organization_id'],
+    body: AddOrganizationMemberBody,
+    status: 201,
+    reply: OrganizationMember,
+    summary:
+      'Invite a member (owners only): PENDING, granting nothing, until they accept the invitation mailed to the address; answered with the names given here, the same whether or not the address has an account. An active member changes role',
+    tag: 'organizations',
+    errors: [400, 401, 403, 404, 409],
+  },
+  {
+    method: 'DELETE',
+    path: '/organizations/{organization_id}/members/{member_id}',
+    prefix: 'both',
+    subject: S.removeOrganizationMember,
+    operationId: 'removeOrganizationMember',
+    auth: 'bearer',
+    scope: 'organization',
+    ids: ['organization_id', 'member_id'],
+    status: 200,
+    reply: OrganizationMember,
+    summary: 'Remove a member by their user id (owners only; the last owner stays)',
+    tag: 'organizations',
+    errors: [401, 403, 404, 409],
+  },
+];
