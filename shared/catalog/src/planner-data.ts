@@ -70,6 +70,9 @@ const PlannerData = z.strictObject({
   pv_sizing: z.strictObject({
     ...sourced,
     household_kwh_per_year: z.strictObject({ BE: z.number().positive(), NL: z.number().positive() }),
+    /** [yearly production / yearly use, share of the production used at home], the ratio rising. */
+    self_consumption_by_cover: z.array(z.tuple([z.number().positive(), z.number().positive().max(1)])).min(2),
+    min_kwp: z.number().positive(),
   }),
   floor_access: z.strictObject({
     ...sourced,

@@ -25,6 +25,12 @@ export interface SupportingOptions {
 export interface DerivedItem extends PricedItem {
   /** The client items this supporting work serves. */
   supports: string[];
+  /**
+   * How much of the work each supported type causes (m2 of scaffold, demolition money, m3 of waste,
+   * cost of the works), so a plan can put each part on the step that needs it; a one-off work (an
+   * inventory, an audit) weighs only on the first item that needs it.
+   */
+  weights: Record<string, number>;
 }
 
 const round2 = (x: number): number => Math.round(x * 100) / 100;
@@ -42,10 +48,15 @@ export function supportingWorks(items: readonly SupportedItem[], estate: Support
   const costOf = (item: SupportedItem): number =>
     item.estimated_cost ?? priceItem({ ...base, node: item.renovation_component_type, quantity: item.quantity }).estimated_cost;
   const derived: DerivedItem[] = [];
-  const add = (priced: PricedItem, supports: string[]): void => {
-    derived.push({ ...priced, supports: [...new Set(supports)] });
+  const add = (priced: PricedItem, supports: string[], weights: readonly number[] | null): void => {
+    const by: Record<string, number> = {};
+    // Without weights the work is a one-off, set up before the first item that needs it.
+    supports.forEach((type, i) => {
+      by[type] = (by[type] ?? 0) + (weights ? weights[i]! : i === 0 ? 1 : 0);
+    });
+    derived.push({ ...priced, supports: [...new Set(supports)], weights: by });
   };
-  const lump = (type: string, amount: number, row: string, supports: string[], assumption: string): void => {
+  const lump = (type: string, amount: number, row: string, supports: string[], weights: readonly number[], assumption: string): void => {
     add(
       priceCore({
         ...base,
@@ -58,6 +69,7 @@ export function supportingWorks(items: readonly SupportedItem[], estate: Support
         extraAssumptions: [assumption],
       }),
       supports,
+      weights,
     );
   };
   const sw = DATA.supporting;
@@ -65,25 +77,32 @@ export function supportingWorks(items: readonly SupportedItem[], estate: Support
   if (!skip.has('SCAFFOLDING')) {
     let m2 = 0;
     const supports: string[] = [];
+    const weights: number[] = [];
     for (const item of items) {
       const row = sw.scaffolding.find((r) => r.nodes.includes(item.renovation_component_type));
       if (!row) continue;
       m2 += item.quantity * row.m2_per_unit;
       supports.push(item.renovation_component_type);
+      weights.push(item.quantity * row.m2_per_unit);
     }
-    if (m2 > 0) add(priceItem({ ...base, node: 'SCAFFOLDING', quantity: round2(m2) }), supports);
+    if (m2 > 0) add(priceItem({ ...base, node: 'SCAFFOLDING', quantity: round2(m2) }), supports, weights);
   }
 
   if (!skip.has('DEMOLITION') || !skip.has('WASTE_DISPOSAL')) {
     let demolition = 0;
     let m3 = 0;
     const supports: string[] = [];
+    const byDemolition: number[] = [];
+    const byWaste: number[] = [];
     for (const item of items) {
       const row = sw.removal.find((r) => r.node === item.renovation_component_type);
       if (!row) continue;
       demolition += row.demolition_per_unit[country] * item.quantity;
       m3 += row.waste_m3_per_unit * item.quantity;
       supports.push(item.renovation_component_type);
+      byDemolition.push(row.demolition_per_unit[country] * item.quantity);
+      // Containers are whole: each item weighs what it would fill alone, so no share exceeds its own need.
+      byWaste.push(Math.ceil((row.waste_m3_per_unit * item.quantity) / sw.waste_container.m3));
     }
     if (demolition > 0 && !skip.has('DEMOLITION')) {
       lump(
@@ -91,12 +110,13 @@ export function supportingWorks(items: readonly SupportedItem[], estate: Support
         demolition * regionalFactor(region) * costIndexFactor(country, year).factor,
         'REMOVAL_*',
         supports,
+        byDemolition,
         'Demolition priced per replaced element (supporting-works.json removal rows).',
       );
     }
     if (m3 > 0 && !skip.has('WASTE_DISPOSAL')) {
       const containers = Math.ceil(m3 / sw.waste_container.m3);
-      add(priceItem({ ...base, node: 'WASTE_DISPOSAL', quantity: containers }), supports);
+      add(priceItem({ ...base, node: 'WASTE_DISPOSAL', quantity: containers }), supports, byWaste);
     }
   }
 
@@ -109,6 +129,7 @@ export function supportingWorks(items: readonly SupportedItem[], estate: Support
       works * row.rate,
       row.id,
       structural.map((i) => i.renovation_component_type),
+      structural.map((i) => costOf(i)),
       `Architect fee ${(row.rate * 100).toFixed(0)}% of the structural works (${round2(works)} EUR excl. VAT).`,
     );
   }
@@ -121,6 +142,7 @@ export function supportingWorks(items: readonly SupportedItem[], estate: Support
     add(
       priceItem({ ...base, node: 'ASBESTOS_INVENTORY', quantity: 1 }),
       triggers.map((i) => i.renovation_component_type),
+      null,
     );
   }
 
@@ -133,6 +155,7 @@ export function supportingWorks(items: readonly SupportedItem[], estate: Support
     add(
       priceItem({ ...base, node: 'HOUSING_AUDIT', quantity: 1 }),
       audited.map((i) => i.renovation_component_type),
+      null,
     );
   }
 
@@ -145,6 +168,7 @@ export function supportingWorks(items: readonly SupportedItem[], estate: Support
         Math.max(safety.minimum, works * safety.rate),
         safety.id,
         items.map((i) => i.renovation_component_type),
+        items.map((i) => costOf(i)),
         `Safety coordination required from ${safety.threshold} EUR of works; assumes several contractors.`,
       );
     }

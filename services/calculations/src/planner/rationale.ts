@@ -36,6 +36,10 @@ export interface RationaleFacts {
   reason?: string | null;
   permit?: string | null;
   coOwnership?: { association: string; share: number | null } | null;
+  /** A flat's own step with steps of the co-owners after it (Rule OWN_STEPS_FIRST). */
+  ownFirst?: { association: string } | null;
+  /** Why this own step of a flat waits until after the co-owners' steps (Rule OWN_STEPS_FIRST). */
+  afterCoOwners?: string | null;
   /** The year the step is planned for (a young boiler's end of life); null: now. */
   plannedYear?: number | null;
   grantStatus?: 'GRANTED' | 'NOT_ELIGIBLE' | 'NOT_YET_SOURCED';
@@ -107,6 +111,14 @@ export function rationaleOf(f: RationaleFacts): string {
   if (f.coOwnership)
     parts.push(
       `Rule CO_OWNERSHIP: this is a decision of ${f.coOwnership.association}, voted at its general meeting, not of the flat's owner alone${f.coOwnership.share ? `; the flat pays its share (${Math.round(f.coOwnership.share * 1000)}/1000) of the building's bill` : ''}.`,
+    );
+  if (f.ownFirst)
+    parts.push(
+      `Rule OWN_STEPS_FIRST: the flat's owner can do this alone, so it comes before the works that ${f.ownFirst.association} must vote.`,
+    );
+  if (f.afterCoOwners)
+    parts.push(
+      `Rule OWN_STEPS_FIRST: although the flat's owner decides it alone, it comes after the co-owners' steps because ${f.afterCoOwners}.`,
     );
   if (f.plannedYear)
     parts.push(
