@@ -4,6 +4,7 @@ import {
   getNode,
   grantRulesKnown,
   heatPumpBand,
+  heatPumpLeaf,
   leafOfType,
   meetsMilestone,
   milestonesFor,
@@ -318,6 +319,13 @@ function planAssumptions(
   if (valued.derived_error) assumptions.push(`Supporting works are not included: ${valued.derived_error}.`);
   for (const c of chosen) if (c.assumption) assumptions.push(c.assumption);
   for (const m of missed) assumptions.push(`The plan does not reach label ${m.label}: ${m.description}`);
+  const pump = steps.find((s) => s.element === 'HEAT_GENERATOR' && s.renovation_component_type.startsWith('HEAT_PUMP'));
+  if (pump)
+    assumptions.push(
+      /_\d+KW$/.test(pump.renovation_component_type)
+        ? `Rule HEAT_PUMP_BY_BAND: the heat pump is priced at its ${pump.specification.power_kw} kW band, the band covering the home's design heat loss once the steps before it are done.`
+        : "The heat pump's power is the kW band covering the insulated home's design heat loss (its specification); this kind of heat pump is still priced as the catalogue's typical unit, not by band.",
+    );
   if (steps.some((s) => s.supporting_works.some((w) => !w.joined)))
     assumptions.push(
       'Rule SUPPORTING_WORKS_ON_THEIR_STEP: a supporting work several steps need (demolition, waste, scaffolding, safety coordination) is shared between them by what each causes; a one-off (an inventory, an audit) goes on the first step that needs it.',
@@ -352,11 +360,19 @@ export function assemble(
   property: PropertyDescription,
   options: PlanOptions,
   base: Evaluation,
-  chosen: readonly Chosen[],
+  planned: readonly Chosen[],
   pricing: SetPricing,
   leftOut: PlanOmission[],
   ctx: AssembleContext,
 ): TrajectoryPlan {
+  const loads = new Map<number, number>();
+  const loadBefore = (i: number) => {
+    if (!loads.has(i))
+      loads.set(i, evaluate((i > 0 ? planned[i - 1]!.state : property) as PropertyDescription, modelOptions(options)).design_heat_load_kw);
+    return loads.get(i)!;
+  };
+  // HEAT_PUMP_BY_BAND: a heat pump is the catalogue leaf of the kW band that covers the home's design heat loss as the steps before leave it.
+  const chosen = planned.map((c, i) => (c.element === 'HEAT_GENERATOR' ? { ...c, type: heatPumpLeaf(c.type, loadBefore(i)) } : c));
   const items = chosen.flatMap((c, i) => [
     { key: String(i + 1), renovation_component_type: c.type, quantity: c.quantity },
     ...(c.joined ? [{ key: `${i + 1}+`, renovation_component_type: c.joined.type, quantity: c.joined.quantity }] : []),
@@ -376,12 +392,6 @@ export function assemble(
     generator && endOfLife !== null && generator.before.energy_cost_eur_per_year - generator.evaluation.energy_cost_eur_per_year <= 0
       ? endOfLife
       : null;
-  const loads = new Map<number, number>();
-  const loadBefore = (i: number) => {
-    if (!loads.has(i))
-      loads.set(i, evaluate((i > 0 ? chosen[i - 1]!.state : property) as PropertyDescription, modelOptions(options)).design_heat_load_kw);
-    return loads.get(i)!;
-  };
   const input: StepInput = { property, options, base, chosen, valued, works: worksByStep(chosen, valued), loadBefore, generatorYear, take };
   const steps = chosen.map((c, i) => stepOf(input, c, i));
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PLANNER_DATA, leafOfType, supportingWorks } from '@renopath/catalog';
+import { PLANNER_DATA, bandFamilyOf, heatPumpBand, leafOfType, supportingWorks } from '@renopath/catalog';
 import { PropertyDescription, type TrajectoryPlan } from '@renopath/contracts';
 import { planTrajectory } from '../planner.ts';
 import casesJson from './cases.json' with { type: 'json' };
@@ -38,7 +38,8 @@ function findings(home: PropertyDescription, plan: TrajectoryPlan): string[] {
     if (steps.length > 0) out.push('stopped but still plans works');
     return out;
   }
-  const types = steps.map((s) => s.renovation_component_type);
+  // A heat pump priced by its band (HEAT_PUMP_AIR_WATER_6KW) is its family's measure.
+  const types = steps.map((s) => bandFamilyOf(s.renovation_component_type));
   const stepOf = (element: string) => steps.find((s) => s.element === element);
   const indexOf = (element: string) => steps.findIndex((s) => s.element === element);
   // Ventilation rides with the step that makes the home airtight (a joined supporting work), or is its own step.
@@ -74,14 +75,17 @@ function findings(home: PropertyDescription, plan: TrajectoryPlan): string[] {
   if (['GAS', 'FUEL_OIL', 'PROPANE'].includes(home.heating_type ?? '') && home.heating_device !== 'HYBRID_HEAT_PUMP') {
     const generator = stepOf('HEAT_GENERATOR');
     if (!generator) out.push('fossil heating kept');
-    else if (!FULL_HEAT_PUMPS.includes(generator.renovation_component_type) && !plan.left_out.some((o) => o.element === 'HEAT_GENERATOR')) {
+    else if (
+      !FULL_HEAT_PUMPS.includes(bandFamilyOf(generator.renovation_component_type)) &&
+      !plan.left_out.some((o) => o.element === 'HEAT_GENERATOR')
+    ) {
       out.push(`fossil heating replaced by ${generator.renovation_component_type} without saying why`);
     }
   }
   // Each step costs what it really takes: the oil tank's removal, low-temperature emitters in an old home, Wallonia's audit logement.
   if (home.heating_type === 'FUEL_OIL' && !stepOf('OIL_TANK')) out.push('oil tank left in place');
   const waterPump = ['HEAT_PUMP_AIR_WATER', 'HEAT_PUMP_GEOTHERMAL', 'HEAT_PUMP_HYBRID'].includes(
-    stepOf('HEAT_GENERATOR')?.renovation_component_type ?? '',
+    bandFamilyOf(stepOf('HEAT_GENERATOR')?.renovation_component_type ?? ''),
   );
   const radiators =
     home.heat_emitter_type === 'RADIATORS' ||
@@ -246,6 +250,13 @@ function findings(home: PropertyDescription, plan: TrajectoryPlan): string[] {
           `step ${s.order} (${s.element}) carries EUR ${w.estimated_cost} of ${w.renovation_component_type}, more than its measure causes (EUR ${needed.estimated_cost})`,
         );
     }
+  }
+  // 6. Rule HEAT_PUMP_BY_BAND: an air-to-water heat pump is priced as the leaf of the band its specification sizes it at.
+  const pump = stepOf('HEAT_GENERATOR');
+  if (pump && bandFamilyOf(pump.renovation_component_type) === 'HEAT_PUMP_AIR_WATER') {
+    const kw = pump.specification.power_kw;
+    if (kw === null || kw !== heatPumpBand(kw) || pump.renovation_component_type !== `HEAT_PUMP_AIR_WATER_${kw}KW`)
+      out.push(`heat pump priced as ${pump.renovation_component_type} but sized at ${kw} kW`);
   }
   // 5. A young boiler is replaced at the end of its life, unless the bill falls by doing it now.
   const youngBoiler =
