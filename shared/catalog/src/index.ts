@@ -52,4 +52,4 @@ export { PLANNER_DATA, regionalTarget, renovationObligationRule, stateOrderBlock
 export { appliesIfLet, meetsMilestone, milestonesFor, type Milestone } from './milestones.ts';
 export type { PlannerData, PlannerMilestoneRule, RegionalTarget, RenovationObligationRule } from './planner-data.ts';
 export { SPECIFICATIONS, bandFamilyOf, heatPumpBand, heatPumpLeaf, specificationOf } from './specifications.ts';
-export { grantRulesKnown } from './grants.ts';
+export { endedGrantRule, grantRulesKnown } from './grants.ts';

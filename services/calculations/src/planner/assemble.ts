@@ -1,6 +1,7 @@
 import {
   CATALOGUE_VERSION,
   appliesIfLet,
+  endedGrantRule,
   getNode,
   grantRulesKnown,
   heatPumpBand,
@@ -160,8 +161,20 @@ function grantConditionsOf(
   type: string,
   all: readonly Part[],
   subsidy: number,
+  year: number,
 ): GrantConditions {
   const hasRules = grantRulesKnown(region, item.priced_as) || grantRulesKnown(region, type);
+  // A scheme that has ended is said to have ended: its 0 is a "none", with the date and the source.
+  const ended = subsidy > 0 ? null : endedGrantRule(region, item.priced_as, `${year}-07-01`);
+  if (ended)
+    return {
+      status: 'NOT_ELIGIBLE',
+      schemes: [ended.scheme],
+      conditions: [
+        `No grant: ${ended.scheme} ended on ${ended.valid_to}; none is in force for this measure in ${year} (${ended.source}).`,
+        ...new Set(all.flatMap((p) => p.conditions)),
+      ],
+    };
   return {
     status: subsidy > 0 ? 'GRANTED' : hasRules ? 'NOT_ELIGIBLE' : 'NOT_YET_SOURCED',
     schemes: [...new Set(all.filter((p) => p.scheme).map((p) => p.scheme!))],
@@ -223,7 +236,8 @@ function stepOf(input: StepInput, c: Chosen, i: number): TrajectoryStep {
     isPump && chosen.slice(0, i).some((x) => ENVELOPE_ELEMENTS.has(x.element))
       ? { today: base.design_heat_load_kw, insulated: input.loadBefore(i) }
       : null;
-  const grant_conditions = grantConditionsOf(base.region, item, c.type, all, subsidy_amount);
+  const ended = subsidy_amount > 0 ? null : endedGrantRule(base.region, item.priced_as, `${options.year}-07-01`);
+  const grant_conditions = grantConditionsOf(base.region, item, c.type, all, subsidy_amount, options.year);
   const power = isPump ? heatPumpBand(input.loadBefore(i)) : c.type === 'SOLAR_PANELS' ? item.quantity : null;
   const generator = chosen.findIndex((x) => x.element === 'HEAT_GENERATOR');
   const planned_year =
@@ -280,6 +294,7 @@ function stepOf(input: StepInput, c: Chosen, i: number): TrajectoryStep {
       afterCoOwners: c.afterCoOwners ?? null,
       plannedYear: planned_year,
       grantStatus: grant_conditions.status,
+      grantEnded: ended ? { scheme: ended.scheme, on: ended.valid_to! } : null,
       life,
       netCost: net_cost,
       grantScheme: [...new Set(all.filter((p) => p.subsidy_amount > 0 && p.scheme).map((p) => p.scheme!))].join(', ') || null,

@@ -361,7 +361,7 @@ describe('planTrajectory: what a home can take', () => {
     const plan = planTrajectory(GENT_1960, { year: YEAR });
     const pv = plan.steps.find((s) => s.element === 'SOLAR_PANELS')!;
     expect(pv.quantity).toBeGreaterThan(0);
-    const sizing = plan.assumptions.find((a) => /solar panels/.test(a))!;
+    const sizing = plan.assumptions.find((a) => /solar panels (are sized|fill)/.test(a))!;
     expect(sizing).toMatch(/electricity use|fill the usable roof/);
     // Within the roof: what the usable pitched roof takes.
     const roofKwpOf = (home: PropertyDescription) => {

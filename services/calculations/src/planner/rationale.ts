@@ -43,6 +43,8 @@ export interface RationaleFacts {
   /** The year the step is planned for (a young boiler's end of life); null: now. */
   plannedYear?: number | null;
   grantStatus?: 'GRANTED' | 'NOT_ELIGIBLE' | 'NOT_YET_SOURCED';
+  /** A grant scheme for the measure that has ended (its 0 is a "none"). */
+  grantEnded?: { scheme: string; on: string } | null;
   /** The measure's life in years (the cost-effectiveness check), and the step's net cost after grants. */
   life?: number | null;
   netCost?: number;
@@ -106,6 +108,7 @@ export function rationaleOf(f: RationaleFacts): string {
     parts.push(
       `Rule COST_EFFECTIVENESS: its saving does not repay its net cost within the measure's ${f.life}-year life, so it is comfort, label or obligation work, not a saving.`,
     );
+  if (f.grantEnded) parts.push(`No grant is counted: the ${f.grantEnded.scheme} ended on ${f.grantEnded.on}.`);
   if (f.grantStatus === 'NOT_YET_SOURCED') parts.push("The region's grant for this measure is not yet sourced: no amount is counted.");
   if (f.permit) parts.push(`The works need ${f.permit}.`);
   if (f.coOwnership)
