@@ -292,6 +292,7 @@ function stepOf(input: StepInput, c: Chosen, i: number): TrajectoryStep {
       coOwnership: co_ownership,
       ownFirst: coOwnersLater ? { association } : null,
       afterCoOwners: c.afterCoOwners ?? null,
+      outdoorUnitOnCommonParts: flat && isPump && !c.type.startsWith('HEAT_PUMP_GEOTHERMAL'),
       plannedYear: planned_year,
       grantStatus: grant_conditions.status,
       grantEnded: ended ? { scheme: ended.scheme, on: ended.valid_to! } : null,

@@ -38,6 +38,8 @@ export interface RationaleFacts {
   coOwnership?: { association: string; share: number | null } | null;
   /** A flat's own step with steps of the co-owners after it (Rule OWN_STEPS_FIRST). */
   ownFirst?: { association: string } | null;
+  /** A flat's air-source heat pump: its outdoor unit goes on the building's common parts. */
+  outdoorUnitOnCommonParts?: boolean;
   /** Why this own step of a flat waits until after the co-owners' steps (Rule OWN_STEPS_FIRST). */
   afterCoOwners?: string | null;
   /** The year the step is planned for (a young boiler's end of life); null: now. */
@@ -75,7 +77,14 @@ const euros = (x: number) => `EUR ${Math.round(x).toLocaleString('en-GB')}`;
 const score = (x: number) => Math.round(x).toString();
 
 export function rationaleOf(f: RationaleFacts): string {
-  const parts: string[] = [WHAT_IT_DOES[f.element], ELEMENT_REASON[f.element] ?? PHASE_REASON[f.phase]];
+  // In a flat the windows are the owner's and the facade the co-owners': they are not one job sharing a scaffold.
+  const flatSplit = f.phase === 'WALLS_AND_WINDOWS' && Boolean(f.ownFirst || f.coOwnership || f.afterCoOwners);
+  const parts: string[] = [
+    WHAT_IT_DOES[f.element],
+    flatSplit
+      ? "In a flat the windows are the owner's own work and the facade with its cavity the co-owners', each planned when its decision allows."
+      : (ELEMENT_REASON[f.element] ?? PHASE_REASON[f.phase]),
+  ];
   if (f.designLoadKw && f.designLoadKw.insulated < f.designLoadKw.today) {
     const kw = (x: number) => (Math.round(x * 2) / 2).toLocaleString('en-GB');
     parts.push(
@@ -122,6 +131,10 @@ export function rationaleOf(f: RationaleFacts): string {
   if (f.afterCoOwners)
     parts.push(
       `Rule OWN_STEPS_FIRST: although the flat's owner decides it alone, it comes after the co-owners' steps because ${f.afterCoOwners}.`,
+    );
+  if (f.outdoorUnitOnCommonParts)
+    parts.push(
+      "Its outdoor unit goes on the building's facade, balcony or roof, which are common parts: the co-owners' consent and the building's rules come first.",
     );
   if (f.plannedYear)
     parts.push(
