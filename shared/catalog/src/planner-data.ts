@@ -109,6 +109,8 @@ const PlannerData = z.strictObject({
     facade_protected_statuses: z.array(HeritageStatus).min(1),
     roof_line_protected_statuses: z.array(HeritageStatus),
     no_exterior_insulation_materials: z.array(FacadeMaterial),
+    /** On a protected roof line, the share of the usable roof not seen from the street, where panels may go. */
+    pv_roof_share_out_of_sight: z.number().positive().max(1),
     permits: z.strictObject({ FLANDERS: z.string(), BRUSSELS: z.string(), WALLONIA: z.string(), NETHERLANDS: z.string() }),
   }),
   co_ownership: z.strictObject({

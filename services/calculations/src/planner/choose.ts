@@ -117,6 +117,7 @@ export function makeChooser(
       } catch {
         continue;
       }
+      if (decision.quantityShare !== undefined) quantity = Math.round(quantity * decision.quantityShare * 10) / 10;
       if (!(quantity > 0)) continue;
       if (type === 'SOLAR_PANELS') quantity = pvSized(state, quantity);
       const next = applyEffect(type, state, quantity);
