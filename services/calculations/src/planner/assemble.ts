@@ -292,6 +292,7 @@ function stepOf(input: StepInput, c: Chosen, i: number): TrajectoryStep {
       coOwnership: co_ownership,
       ownFirst: coOwnersLater ? { association } : null,
       afterCoOwners: c.afterCoOwners ?? null,
+      facadeScaffold: chosen.some((x) => x.type === 'EXTERIOR_WALL_INSULATION'),
       outdoorUnitOnCommonParts: flat && isPump && !c.type.startsWith('HEAT_PUMP_GEOTHERMAL'),
       plannedYear: planned_year,
       grantStatus: grant_conditions.status,

@@ -38,6 +38,8 @@ export interface RationaleFacts {
   coOwnership?: { association: string; share: number | null } | null;
   /** A flat's own step with steps of the co-owners after it (Rule OWN_STEPS_FIRST). */
   ownFirst?: { association: string } | null;
+  /** The plan puts up a facade scaffold (exterior wall insulation): walls and windows then share it. */
+  facadeScaffold?: boolean;
   /** A flat's air-source heat pump: its outdoor unit goes on the building's common parts. */
   outdoorUnitOnCommonParts?: boolean;
   /** Why this own step of a flat waits until after the co-owners' steps (Rule OWN_STEPS_FIRST). */
@@ -83,7 +85,9 @@ export function rationaleOf(f: RationaleFacts): string {
     WHAT_IT_DOES[f.element],
     flatSplit
       ? "In a flat the windows are the owner's own work and the facade with its cavity the co-owners', each planned when its decision allows."
-      : (ELEMENT_REASON[f.element] ?? PHASE_REASON[f.phase]),
+      : f.phase === 'WALLS_AND_WINDOWS' && f.facadeScaffold === false
+        ? 'Walls and windows are done together after the roof: the airtight joint between frame and wall is made once, with the wall insulated up to the new frame.'
+        : (ELEMENT_REASON[f.element] ?? PHASE_REASON[f.phase]),
   ];
   if (f.designLoadKw && f.designLoadKw.insulated < f.designLoadKw.today) {
     const kw = (x: number) => (Math.round(x * 2) / 2).toLocaleString('en-GB');
