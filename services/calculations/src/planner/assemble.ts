@@ -210,6 +210,24 @@ interface StepInput {
   take: (label: string) => PlanMilestone[];
 }
 
+/** A step's money: its item, joined measure and share of supporting works, summed in cents. */
+function moneyOf(all: readonly Part[]) {
+  const estimated_cost = round2(all.reduce((s, p) => s + p.estimated_cost, 0));
+  const estimated_vat_cost = round2(all.reduce((s, p) => s + p.estimated_vat_cost, 0));
+  const subsidy_amount = round2(all.reduce((s, p) => s + p.subsidy_amount, 0));
+  return { estimated_cost, estimated_vat_cost, subsidy_amount, net_cost: round2(estimated_cost + estimated_vat_cost - subsidy_amount) };
+}
+
+/** Rule CO_OWNERSHIP: a flat's step on the building's roof, facades or common floors is the association's decision. */
+function coOwnershipOf(property: PropertyDescription, base: Evaluation, c: Chosen) {
+  const association = PLANNER_DATA.co_ownership.association[base.country];
+  const co_ownership =
+    isFlat(property) && CO_OWNED.has(c.element)
+      ? { decided_by: 'CO_OWNERS' as const, association, share: property.co_ownership_share ?? null }
+      : null;
+  return { association, co_ownership };
+}
+
 /** One step of the plan: its priced item, joined measure and share of supporting works, and what it says. */
 function stepOf(input: StepInput, c: Chosen, i: number): TrajectoryStep {
   const { property, options, base, chosen, valued } = input;
@@ -222,10 +240,7 @@ function stepOf(input: StepInput, c: Chosen, i: number): TrajectoryStep {
   const works = input.works.get(i) ?? [];
   const supporting_works = [...joined.map((w) => ({ ...asWork(w), joined: true })), ...works.map(asWork)];
   const all: Part[] = [item, ...joined, ...works];
-  const estimated_cost = round2(all.reduce((s, p) => s + p.estimated_cost, 0));
-  const estimated_vat_cost = round2(all.reduce((s, p) => s + p.estimated_vat_cost, 0));
-  const subsidy_amount = round2(all.reduce((s, p) => s + p.subsidy_amount, 0));
-  const net_cost = round2(estimated_cost + estimated_vat_cost - subsidy_amount);
+  const { estimated_cost, estimated_vat_cost, subsidy_amount, net_cost } = moneyOf(all);
   const after = c.evaluation;
   const milestones = input.take(after.epc_label);
   const cost_savings = round2(c.before.energy_cost_eur_per_year - after.energy_cost_eur_per_year);
@@ -245,9 +260,7 @@ function stepOf(input: StepInput, c: Chosen, i: number): TrajectoryStep {
       ? input.generatorYear
       : null;
   const flat = isFlat(property);
-  const association = PLANNER_DATA.co_ownership.association[base.country];
-  const co_ownership =
-    flat && CO_OWNED.has(c.element) ? { decided_by: 'CO_OWNERS' as const, association, share: property.co_ownership_share ?? null } : null;
+  const { association, co_ownership } = coOwnershipOf(property, base, c);
   // OWN_STEPS_FIRST: an own step of a flat says it comes first where co-owners' steps follow it.
   const coOwnersLater = flat && !co_ownership && chosen.slice(i + 1).some((x) => CO_OWNED.has(x.element));
   const life = PLANNER_DATA.measure_life.years[c.element] ?? null;

@@ -35,6 +35,33 @@ export function pvCoverShare(country: 'BE' | 'NL'): number {
   return cover;
 }
 
+/** Net cost after grants of a variant with its own supporting works, given the steps planned so far. */
+function netCostOf(
+  year_built: number,
+  pricing: SetPricing,
+  type: string,
+  quantity: number,
+  state: Partial<PropertyDescription>,
+  planned: readonly string[],
+): { net: number; subsidy: number } {
+  const { country, region, year } = pricing;
+  const heating_type_after = state.heating_type ?? undefined;
+  const estate = {
+    year_built,
+    ...(pricing.income_category ? { income_category: pricing.income_category } : {}),
+    ...(heating_type_after ? { heating_type_after } : {}),
+  };
+  const item = priceItem({ node: type, quantity, country, region, year, estate, companions: [...planned, type] });
+  const works = supportingWorks([{ renovation_component_type: item.priced_as, quantity, estimated_cost: item.estimated_cost }], {
+    ...estate,
+    country,
+    region,
+    year,
+  });
+  const all: PricedItem[] = [item, ...works];
+  return { net: all.reduce((s, p) => s + p.net_cost, 0), subsidy: all.reduce((s, p) => s + p.subsidy_amount, 0) };
+}
+
 export interface Chooser {
   cheapestAdequate(
     rule: ElementRule,
@@ -56,27 +83,11 @@ export function makeChooser(
   meetsTarget: (label: string) => boolean,
 ): Chooser {
   const { base } = scorer;
-  const { country, region } = base;
+  const { country } = base;
   const pv: Chooser['pv'] = { forTarget: false, words: null };
 
-  /** Net cost after grants of a variant with its own supporting works, given the steps planned so far. */
-  const netOf = (type: string, quantity: number, state: Partial<PropertyDescription>, planned: readonly string[]) => {
-    const heating_type_after = state.heating_type ?? undefined;
-    const estate = {
-      year_built: property.year_built,
-      ...(pricing.income_category ? { income_category: pricing.income_category } : {}),
-      ...(heating_type_after ? { heating_type_after } : {}),
-    };
-    const item = priceItem({ node: type, quantity, country, region, year: options.year, estate, companions: [...planned, type] });
-    const works = supportingWorks([{ renovation_component_type: item.priced_as, quantity, estimated_cost: item.estimated_cost }], {
-      ...estate,
-      country,
-      region,
-      year: options.year,
-    });
-    const all: PricedItem[] = [item, ...works];
-    return { net: all.reduce((s, p) => s + p.net_cost, 0), subsidy: all.reduce((s, p) => s + p.subsidy_amount, 0) };
-  };
+  const netOf = (type: string, quantity: number, state: Partial<PropertyDescription>, planned: readonly string[]) =>
+    netCostOf(property.year_built, pricing, type, quantity, state, planned);
 
   /**
    * Rule PV_SIZED_ON_NEW_USE: panels sized to produce the cover share (pvCoverShare) of the home's
