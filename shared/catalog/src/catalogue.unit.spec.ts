@@ -21,6 +21,8 @@ import {
 } from './index.ts';
 import { DATA } from './data.ts';
 import { unitPriceRow } from './pricing.ts';
+import { SPECIFICATIONS, heatPumpLeaf } from './specifications.ts';
+import { grantRulesKnown } from './grants.ts';
 
 const RATE_PRICED = ['ARCHITECT', 'DEMOLITION', 'SAFETY_COORDINATION'];
 const TAG = /\[(F|3P|I|F-ish)\]/;
@@ -337,8 +339,34 @@ describe('selection tree', () => {
     expect(() => selectionTree('NOPE')).toThrow();
   });
 
+  it('prices an air-to-water heat pump by its band: a larger band never costs less, and every band has the grants of its kind', () => {
+    for (const country of ['BE', 'NL'] as const) {
+      const prices = SPECIFICATIONS.heat_pump_kw_bands.map(
+        (kw) => unitPriceRow(`HEAT_PUMP_AIR_WATER_${kw}KW`, country, country === 'BE' ? 'FLANDERS' : 'NETHERLANDS')!.unit_cost,
+      );
+      expect(prices.every((p, i) => i === 0 || p >= prices[i - 1]!)).toBe(true);
+      expect(prices[0]).toBeLessThan(prices[prices.length - 1]!);
+    }
+    for (const region of ['FLANDERS', 'BRUSSELS', 'WALLONIA', 'NETHERLANDS'])
+      for (const kw of SPECIFICATIONS.heat_pump_kw_bands)
+        expect(grantRulesKnown(region, `HEAT_PUMP_AIR_WATER_${kw}KW`)).toBe(grantRulesKnown(region, 'HEAT_PUMP_AIR_WATER'));
+    // A 5 kW design load is the 6 kW band's leaf; a load above every band, the largest band's.
+    expect(heatPumpLeaf('HEAT_PUMP_AIR_WATER', 5)).toBe('HEAT_PUMP_AIR_WATER_6KW');
+    expect(heatPumpLeaf('HEAT_PUMP_AIR_WATER', 40)).toBe('HEAT_PUMP_AIR_WATER_25KW');
+    expect(heatPumpLeaf('HEAT_PUMP_AIR_AIR', 5)).toBe('HEAT_PUMP_AIR_AIR');
+  });
+
   it('covers the catalogue examples of docs/domain.md, The catalogue', () => {
-    expect(getNode('HEAT_PUMP').children).toEqual(['HEAT_PUMP_AIR_WATER', 'HEAT_PUMP_GEOTHERMAL', 'HEAT_PUMP_HYBRID', 'HEAT_PUMP_AIR_AIR']);
+    // The domain's four kinds of heat pump, and the air-to-water one again per kW band it is priced in.
+    expect(getNode('HEAT_PUMP').children.filter((t) => !/_\d+KW$/.test(t))).toEqual([
+      'HEAT_PUMP_AIR_WATER',
+      'HEAT_PUMP_GEOTHERMAL',
+      'HEAT_PUMP_HYBRID',
+      'HEAT_PUMP_AIR_AIR',
+    ]);
+    expect(getNode('HEAT_PUMP').children.filter((t) => /_\d+KW$/.test(t))).toEqual(
+      SPECIFICATIONS.heat_pump_kw_bands.map((kw) => `HEAT_PUMP_AIR_WATER_${kw}KW`),
+    );
     expect(getNode('HANGING_GUTTER').children).toEqual(['HANGING_GUTTER_PLASTIC', 'HANGING_GUTTER_METAL']);
     expect(rootsOf('staircase').map((n) => n.renovation_component_type)).toEqual([
       'STAIRCASE_RENOVATION',

@@ -76,6 +76,18 @@ export function grantRulesKnown(region: string, type: string): boolean {
   return (RULES_OF.get(`${region}|${type}`) ?? []).length > 0;
 }
 
+/** The latest grant rule for this measure in this region that ended before `date` (YYYY-MM-DD), when no rule of it is in force then; null otherwise. */
+export function endedGrantRule(
+  region: string,
+  type: string,
+  date: string,
+): Pick<GrantRule, 'scheme' | 'valid_to' | 'source' | 'conditions'> | null {
+  const rules = RULES_OF.get(`${region}|${type}`) ?? [];
+  if (rules.some((r) => inForce(r, date))) return null;
+  const ended = rules.filter((r) => r.valid_to !== null && r.valid_to < date).sort((a, b) => (a.valid_to! < b.valid_to! ? 1 : -1));
+  return ended[0] ?? null;
+}
+
 /** The grants for one priced item: every rule of the region in force for the node, summed, never above the cost. */
 export function grantFor(node: CatalogueNode, ctx: GrantContext): GrantDecision {
   const type = node.renovation_component_type;

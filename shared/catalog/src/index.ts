@@ -51,5 +51,5 @@ export type { MoneyFigures, SetEffects, SetItem, SetItemResult, SetPricing, Valu
 export { PLANNER_DATA, regionalTarget, renovationObligationRule, stateOrderBlocks } from './planner-data.ts';
 export { appliesIfLet, meetsMilestone, milestonesFor, type Milestone } from './milestones.ts';
 export type { PlannerData, PlannerMilestoneRule, RegionalTarget, RenovationObligationRule } from './planner-data.ts';
-export { SPECIFICATIONS, heatPumpBand, specificationOf } from './specifications.ts';
-export { grantRulesKnown } from './grants.ts';
+export { SPECIFICATIONS, bandFamilyOf, heatPumpBand, heatPumpLeaf, specificationOf } from './specifications.ts';
+export { endedGrantRule, grantRulesKnown } from './grants.ts';

@@ -70,6 +70,9 @@ const PlannerData = z.strictObject({
   pv_sizing: z.strictObject({
     ...sourced,
     household_kwh_per_year: z.strictObject({ BE: z.number().positive(), NL: z.number().positive() }),
+    /** [yearly production / yearly use, share of the production used at home], the ratio rising. */
+    self_consumption_by_cover: z.array(z.tuple([z.number().positive(), z.number().positive().max(1)])).min(2),
+    min_kwp: z.number().positive(),
   }),
   floor_access: z.strictObject({
     ...sourced,
@@ -106,6 +109,8 @@ const PlannerData = z.strictObject({
     facade_protected_statuses: z.array(HeritageStatus).min(1),
     roof_line_protected_statuses: z.array(HeritageStatus),
     no_exterior_insulation_materials: z.array(FacadeMaterial),
+    /** On a protected roof line, the share of the usable roof not seen from the street, where panels may go. */
+    pv_roof_share_out_of_sight: z.number().positive().max(1),
     permits: z.strictObject({ FLANDERS: z.string(), BRUSSELS: z.string(), WALLONIA: z.string(), NETHERLANDS: z.string() }),
   }),
   co_ownership: z.strictObject({

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Region, StepSpecification } from '@renopath/contracts';
 import specificationsJson from '../data/specifications.json' with { type: 'json' };
+import { findNode } from './catalogue.ts';
 
 /** What each planned measure builds (data/specifications.json), validated at import like every catalogue file. */
 const Measure = z.strictObject({
@@ -34,12 +35,26 @@ export function heatPumpBand(designLoadKw: number): number {
   return bands.find((b) => b >= designLoadKw) ?? bands[bands.length - 1]!;
 }
 
+/** A measure priced by its power band (HEAT_PUMP_AIR_WATER_6KW) belongs to its family's measure (HEAT_PUMP_AIR_WATER). */
+export function bandFamilyOf(type: string): string {
+  return type.replace(/_\d+KW$/, '');
+}
+
+/**
+ * The catalogue leaf of a heat pump priced by power for a design heat load: the family's leaf of the
+ * band that covers the load (the largest band when none does); the family itself when it has no band leaves.
+ */
+export function heatPumpLeaf(type: string, designLoadKw: number): string {
+  const leaf = `${bandFamilyOf(type)}_${heatPumpBand(designLoadKw)}KW`;
+  return findNode(leaf) ? leaf : type;
+}
+
 /**
  * The specification of a measure in a region: the insulation's R and thickness (R x lambda, whole cm),
  * the U after the works, the glass and frame, a heat pump's SCOP and `powerKw` (its band, or the panels' kWp).
  */
 export function specificationOf(type: string, region: Region, powerKw: number | null = null): StepSpecification {
-  const m = SPECIFICATIONS.measures[type];
+  const m = SPECIFICATIONS.measures[type] ?? SPECIFICATIONS.measures[bandFamilyOf(type)];
   const source = SPECIFICATIONS.source;
   if (!m) {
     return {

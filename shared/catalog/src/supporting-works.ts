@@ -25,6 +25,12 @@ export interface SupportingOptions {
 export interface DerivedItem extends PricedItem {
   /** The client items this supporting work serves. */
   supports: string[];
+  /**
+   * How much of the work each supported type causes (m2 of scaffold, demolition money, m3 of waste,
+   * cost of the works), so a plan can put each part on the step that needs it; a one-off work (an
+   * inventory, an audit) weighs only on the first item that needs it.
+   */
+  weights: Record<string, number>;
 }
 
 const round2 = (x: number): number => Math.round(x * 100) / 100;
@@ -42,10 +48,15 @@ export function supportingWorks(items: readonly SupportedItem[], estate: Support
   const costOf = (item: SupportedItem): number =>
     item.estimated_cost ?? priceItem({ ...base, node: item.renovation_component_type, quantity: item.quantity }).estimated_cost;
   const derived: DerivedItem[] = [];
-  const add = (priced: PricedItem, supports: string[]): void => {
-    derived.push({ ...priced, supports: [...new Set(supports)] });
+  const add = (priced: PricedItem, supports: string[], weights: readonly number[] | null): void => {
+    const by: Record<string, number> = {};
+    // Without weights the work is a one-off, set up before the first item that needs it.
+    supports.forEach((type, i) => {
+      by[type] = (by[type] ?? 0) + (weights ? weights[i]! : i === 0 ? 1 : 0);
+    });
+    derived.push({ ...priced, supports: [...new Set(supports)], weights: by });
   };
-  const lump = (type: string, amount: number, row: string, supports: string[], assumption: string): void => {
+  const lump = (type: string, amount: number, row: string, supports: string[], weights: readonly number[], assumption: string): void => {
     add(
       priceCore({
         ...base,
@@ -58,29 +69,31 @@ export function supportingWorks(items: readonly SupportedItem[], estate: Support
         extraAssumptions: [assumption],
       }),
       supports,
+      weights,
     );
   };
   const sw = DATA.supporting;
 
   if (!skip.has('SCAFFOLDING')) {
-    const { m2, supports } = scaffoldingOf(items);
-    if (m2 > 0) add(priceItem({ ...base, node: 'SCAFFOLDING', quantity: round2(m2) }), supports);
+    const { m2, supports, weights } = scaffoldingOf(items);
+    if (m2 > 0) add(priceItem({ ...base, node: 'SCAFFOLDING', quantity: round2(m2) }), supports, weights);
   }
 
   if (!skip.has('DEMOLITION') || !skip.has('WASTE_DISPOSAL')) {
-    const { demolition, m3, supports } = removalOf(items, country);
+    const { demolition, m3, supports, byDemolition, byWaste } = removalOf(items, country);
     if (demolition > 0 && !skip.has('DEMOLITION')) {
       lump(
         'DEMOLITION',
         demolition * regionalFactor(region) * costIndexFactor(country, year).factor,
         'REMOVAL_*',
         supports,
+        byDemolition,
         'Demolition priced per replaced element (supporting-works.json removal rows).',
       );
     }
     if (m3 > 0 && !skip.has('WASTE_DISPOSAL')) {
       const containers = Math.ceil(m3 / sw.waste_container.m3);
-      add(priceItem({ ...base, node: 'WASTE_DISPOSAL', quantity: containers }), supports);
+      add(priceItem({ ...base, node: 'WASTE_DISPOSAL', quantity: containers }), supports, byWaste);
     }
   }
 
@@ -93,6 +106,7 @@ export function supportingWorks(items: readonly SupportedItem[], estate: Support
       works * row.rate,
       row.id,
       structural.map((i) => i.renovation_component_type),
+      structural.map((i) => costOf(i)),
       `Architect fee ${(row.rate * 100).toFixed(0)}% of the structural works (${round2(works)} EUR excl. VAT).`,
     );
   }
@@ -105,6 +119,7 @@ export function supportingWorks(items: readonly SupportedItem[], estate: Support
     add(
       priceItem({ ...base, node: 'ASBESTOS_INVENTORY', quantity: 1 }),
       triggers.map((i) => i.renovation_component_type),
+      null,
     );
   }
 
@@ -117,6 +132,7 @@ export function supportingWorks(items: readonly SupportedItem[], estate: Support
     add(
       priceItem({ ...base, node: 'HOUSING_AUDIT', quantity: 1 }),
       audited.map((i) => i.renovation_component_type),
+      null,
     );
   }
 
@@ -129,6 +145,7 @@ export function supportingWorks(items: readonly SupportedItem[], estate: Support
         Math.max(safety.minimum, works * safety.rate),
         safety.id,
         items.map((i) => i.renovation_component_type),
+        items.map((i) => costOf(i)),
         `Safety coordination required from ${safety.threshold} EUR of works; assumes several contractors.`,
       );
     }
@@ -137,32 +154,39 @@ export function supportingWorks(items: readonly SupportedItem[], estate: Support
 }
 
 /** The scaffolding the facade and pitched-roof works need (m2), and the items it serves. */
-function scaffoldingOf(items: readonly SupportedItem[]): { m2: number; supports: string[] } {
+function scaffoldingOf(items: readonly SupportedItem[]): { m2: number; supports: string[]; weights: number[] } {
   let m2 = 0;
   const supports: string[] = [];
+  const weights: number[] = [];
   for (const item of items) {
     const row = DATA.supporting.scaffolding.find((r) => r.nodes.includes(item.renovation_component_type));
     if (!row) continue;
     m2 += item.quantity * row.m2_per_unit;
     supports.push(item.renovation_component_type);
+    weights.push(item.quantity * row.m2_per_unit);
   }
-  return { m2, supports };
+  return { m2, supports, weights };
 }
 
 /** What removing the replaced elements costs before the regional factor, the waste it makes (m3), and the items. */
 function removalOf(
   items: readonly SupportedItem[],
   country: SupportingEstate['country'],
-): { demolition: number; m3: number; supports: string[] } {
+): { demolition: number; m3: number; supports: string[]; byDemolition: number[]; byWaste: number[] } {
   let demolition = 0;
   let m3 = 0;
   const supports: string[] = [];
+  const byDemolition: number[] = [];
+  const byWaste: number[] = [];
   for (const item of items) {
     const row = DATA.supporting.removal.find((r) => r.node === item.renovation_component_type);
     if (!row) continue;
     demolition += row.demolition_per_unit[country] * item.quantity;
     m3 += row.waste_m3_per_unit * item.quantity;
     supports.push(item.renovation_component_type);
+    byDemolition.push(row.demolition_per_unit[country] * item.quantity);
+    // Containers are whole: each item weighs what it would fill alone, so no share exceeds its own need.
+    byWaste.push(Math.ceil((row.waste_m3_per_unit * item.quantity) / DATA.supporting.waste_container.m3));
   }
-  return { demolition, m3, supports };
+  return { demolition, m3, supports, byDemolition, byWaste };
 }

@@ -27,6 +27,24 @@ describe('supporting works', () => {
     expect(types(light)).not.toContain('SCAFFOLDING');
   });
 
+  it('weighs each work by what each item causes, so a plan can bill it to the steps that need it', () => {
+    const works = supportingWorks(
+      [
+        { renovation_component_type: 'WINDOW_REPLACEMENT_PVC_HR', quantity: 1 },
+        { renovation_component_type: 'SOLID_FLOOR_INSULATION', quantity: 100 },
+      ],
+      flanders(1975),
+    );
+    const of = (type: string) => works.find((d) => d.renovation_component_type === type)!;
+    // One m2 of window causes a sliver of the demolition; the floor broken out causes the rest.
+    const demolition = of('DEMOLITION').weights;
+    expect(demolition['SOLID_FLOOR_INSULATION']!).toBeGreaterThan(50 * demolition['WINDOW_REPLACEMENT_PVC_HR']!);
+    // Whole containers: each item weighs what it would fill alone.
+    expect(Number.isInteger(of('WASTE_DISPOSAL').weights['WINDOW_REPLACEMENT_PVC_HR'])).toBe(true);
+    // A one-off weighs on the first item that needs it only.
+    expect(of('ASBESTOS_INVENTORY').weights).toEqual({ WINDOW_REPLACEMENT_PVC_HR: 1, SOLID_FLOOR_INSULATION: 0 });
+  });
+
   it('adds an asbestos inventory for a 1975 house and not for a 2005 one', () => {
     const works = [{ renovation_component_type: 'WINDOW_REPLACEMENT_PVC_HR', quantity: 20 }];
     const old = supportingWorks(works, flanders(1975));

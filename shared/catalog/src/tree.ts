@@ -1,6 +1,7 @@
 import type { HeatEmitterType, HeatingDevice, InsulationLevel, PropertyDescription } from '@renopath/contracts';
 import { DATA, measureFigure } from './data.ts';
 import type { CatalogueNode, Effect, GrantCategory, Predicate, QuantityRule, Requirement, Scope, Unit, VatRuleId } from './types.ts';
+import specificationsJson from '../data/specifications.json' with { type: 'json' };
 
 /**
  * The renovation component tree (docs/domain.md, The catalogue). Structure, effects and rules live here; every figure
@@ -71,6 +72,9 @@ const newWindows = (type: 'HR' | 'TRIPLE_GLAZING'): Effect => ({
   patch: { window_glazing_type: type, has_renewed_window_frames: true },
 });
 /** A heat pump sets the emitters only when it brings its own (air-air indoor units); water-based ones keep the existing emitters. */
+/** The kW bands air-to-water heat pumps are sold and priced in, one list for sizing and pricing. */
+const AIR_WATER_BANDS: readonly number[] = specificationsJson.heat_pump_kw_bands;
+
 const heatPump = (device: HeatingDevice, emitters?: HeatEmitterType): Effect => ({
   patch: {
     heating_type: 'HEAT_PUMP',
@@ -340,6 +344,16 @@ const ROOTS: Record<Scope, Def[]> = {
               planner: true,
               effect: heatPump('AIR_WATER_HEAT_PUMP'),
             },
+            // Priced by power: one leaf per kW band (specifications.json heat_pump_kw_bands), so a plan's heat pump
+            // sized on the insulated home is priced at its band and a renovation made of the plan prices the same leaf.
+            ...AIR_WATER_BANDS.map((kw) => ({
+              id: `HEAT_PUMP_AIR_WATER_${kw}KW`,
+              name: `Air-to-water heat pump, ${kw} kW`,
+              nl: `Lucht-waterwarmtepomp, ${kw} kW`,
+              fr: `Pompe à chaleur air-eau, ${kw} kW`,
+              planner: true,
+              effect: heatPump('AIR_WATER_HEAT_PUMP'),
+            })),
             {
               id: 'HEAT_PUMP_GEOTHERMAL',
               name: 'Ground-source heat pump',

@@ -38,6 +38,8 @@ export type ElementDecision =
       reason?: string;
       /** A top-up of a LIGHT or partly filled insulation: planned only when it repays itself within the measure's life. */
       topUp?: string;
+      /** The share of the measure's quantity the home may take (panels only on the roof slopes the street does not see). */
+      quantityShare?: number;
     }
   | { omit: Omit<PlanOmission, 'element'> | null };
 
@@ -391,7 +393,8 @@ const solar: ElementRule = {
       return {
         variants: ['SOLAR_PANELS'],
         permit: permitFor(region),
-        reason: 'Rule HERITAGE_ROOF_LINE: panels only on roof slopes not seen from the street, in a black frame, and only with the permit.',
+        reason: `Rule HERITAGE_ROOF_LINE: panels only on roof slopes not seen from the street (taken as ${Math.round(HERITAGE.pv_roof_share_out_of_sight * 100)}% of the usable roof), in a black frame, and only with the permit.`,
+        quantityShare: HERITAGE.pv_roof_share_out_of_sight,
       };
     return { variants: ['SOLAR_PANELS'] };
   },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PLANNER_DATA, quantityFor, valueItemSet } from '@renopath/catalog';
+import { PLANNER_DATA, applyEffect, quantityFor, valueItemSet } from '@renopath/catalog';
 import { evaluate, labelsOf } from '@renopath/energy';
 import { TrajectoryJobMetadata, type PropertyDescription, type TrajectoryPlan } from '@renopath/contracts';
 import { planTrajectory, plannableTypes } from './index.ts';
@@ -361,7 +361,7 @@ describe('planTrajectory: what a home can take', () => {
     const plan = planTrajectory(GENT_1960, { year: YEAR });
     const pv = plan.steps.find((s) => s.element === 'SOLAR_PANELS')!;
     expect(pv.quantity).toBeGreaterThan(0);
-    const sizing = plan.assumptions.find((a) => /solar panels/.test(a))!;
+    const sizing = plan.assumptions.find((a) => /solar panels (are sized|fill)/.test(a))!;
     expect(sizing).toMatch(/electricity use|fill the usable roof/);
     // Within the roof: what the usable pitched roof takes.
     const roofKwpOf = (home: PropertyDescription) => {
@@ -400,7 +400,15 @@ describe('planTrajectory: what a home can take', () => {
     const small = planTrajectory(bungalow, { year: YEAR });
     expect(small.steps.map((s) => s.element)).toEqual(['SOLAR_PANELS']);
     expect(small.steps[0]!.quantity).toBeLessThan(roofKwpOf(bungalow));
-    expect(small.assumptions.join(' ')).toMatch(/sized on the home's electricity use/);
+    expect(small.assumptions.join(' ')).toMatch(
+      /Rule PV_SIZED_ON_NEW_USE: the solar panels are sized to produce about \d+% of the home's electricity use/,
+    );
+    // Never sized to cover all of the use: beyond the share the home uses itself, extra kWh are exported at the feed-in price.
+    const produced = evaluate(
+      applyEffect('SOLAR_PANELS', bungalow, small.steps[0]!.quantity) as PropertyDescription,
+    ).pv_production_kwh_per_year;
+    const use = evaluate(bungalow).expected_use_kwh_per_year.ELECTRICITY + PLANNER_DATA.pv_sizing.household_kwh_per_year.BE;
+    expect(produced).toBeLessThan(use);
     const hp = plan.steps.find((s) => s.element === 'HEAT_GENERATOR')!;
     expect(hp.rationale).toMatch(/needs about [\d.]+ kW on the coldest design day instead of [\d.]+ kW today/);
   });

@@ -36,9 +36,19 @@ export interface RationaleFacts {
   reason?: string | null;
   permit?: string | null;
   coOwnership?: { association: string; share: number | null } | null;
+  /** A flat's own step with steps of the co-owners after it (Rule OWN_STEPS_FIRST). */
+  ownFirst?: { association: string } | null;
+  /** The plan puts up a facade scaffold (exterior wall insulation): walls and windows then share it. */
+  facadeScaffold?: boolean;
+  /** A flat's air-source heat pump: its outdoor unit goes on the building's common parts. */
+  outdoorUnitOnCommonParts?: boolean;
+  /** Why this own step of a flat waits until after the co-owners' steps (Rule OWN_STEPS_FIRST). */
+  afterCoOwners?: string | null;
   /** The year the step is planned for (a young boiler's end of life); null: now. */
   plannedYear?: number | null;
   grantStatus?: 'GRANTED' | 'NOT_ELIGIBLE' | 'NOT_YET_SOURCED';
+  /** A grant scheme for the measure that has ended (its 0 is a "none"). */
+  grantEnded?: { scheme: string; on: string } | null;
   /** The measure's life in years (the cost-effectiveness check), and the step's net cost after grants. */
   life?: number | null;
   netCost?: number;
@@ -69,7 +79,16 @@ const euros = (x: number) => `EUR ${Math.round(x).toLocaleString('en-GB')}`;
 const score = (x: number) => Math.round(x).toString();
 
 export function rationaleOf(f: RationaleFacts): string {
-  const parts: string[] = [WHAT_IT_DOES[f.element], ELEMENT_REASON[f.element] ?? PHASE_REASON[f.phase]];
+  // In a flat the windows are the owner's and the facade the co-owners': they are not one job sharing a scaffold.
+  const flatSplit = f.phase === 'WALLS_AND_WINDOWS' && Boolean(f.ownFirst || f.coOwnership || f.afterCoOwners);
+  const parts: string[] = [
+    WHAT_IT_DOES[f.element],
+    flatSplit
+      ? "In a flat the windows are the owner's own work and the facade with its cavity the co-owners', each planned when its decision allows."
+      : f.phase === 'WALLS_AND_WINDOWS' && f.facadeScaffold === false
+        ? 'Walls and windows are done together after the roof: the airtight joint between frame and wall is made once, with the wall insulated up to the new frame.'
+        : (ELEMENT_REASON[f.element] ?? PHASE_REASON[f.phase]),
+  ];
   if (f.designLoadKw && f.designLoadKw.insulated < f.designLoadKw.today) {
     const kw = (x: number) => (Math.round(x * 2) / 2).toLocaleString('en-GB');
     parts.push(
@@ -102,11 +121,24 @@ export function rationaleOf(f: RationaleFacts): string {
     parts.push(
       `Rule COST_EFFECTIVENESS: its saving does not repay its net cost within the measure's ${f.life}-year life, so it is comfort, label or obligation work, not a saving.`,
     );
+  if (f.grantEnded) parts.push(`No grant is counted: the ${f.grantEnded.scheme} ended on ${f.grantEnded.on}.`);
   if (f.grantStatus === 'NOT_YET_SOURCED') parts.push("The region's grant for this measure is not yet sourced: no amount is counted.");
   if (f.permit) parts.push(`The works need ${f.permit}.`);
   if (f.coOwnership)
     parts.push(
       `Rule CO_OWNERSHIP: this is a decision of ${f.coOwnership.association}, voted at its general meeting, not of the flat's owner alone${f.coOwnership.share ? `; the flat pays its share (${Math.round(f.coOwnership.share * 1000)}/1000) of the building's bill` : ''}.`,
+    );
+  if (f.ownFirst)
+    parts.push(
+      `Rule OWN_STEPS_FIRST: the flat's owner can do this alone, so it comes before the works that ${f.ownFirst.association} must vote.`,
+    );
+  if (f.afterCoOwners)
+    parts.push(
+      `Rule OWN_STEPS_FIRST: although the flat's owner decides it alone, it comes after the co-owners' steps because ${f.afterCoOwners}.`,
+    );
+  if (f.outdoorUnitOnCommonParts)
+    parts.push(
+      "Its outdoor unit goes on the building's facade, balcony or roof, which are common parts: the co-owners' consent and the building's rules come first.",
     );
   if (f.plannedYear)
     parts.push(

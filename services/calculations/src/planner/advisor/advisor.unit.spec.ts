@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PLANNER_DATA } from '@renopath/catalog';
+import { PLANNER_DATA, bandFamilyOf, heatPumpBand, leafOfType, supportingWorks } from '@renopath/catalog';
 import { PropertyDescription, type TrajectoryPlan } from '@renopath/contracts';
 import { planTrajectory } from '../planner.ts';
 import casesJson from './cases.json' with { type: 'json' };
@@ -38,7 +38,8 @@ function findings(home: PropertyDescription, plan: TrajectoryPlan): string[] {
     if (steps.length > 0) out.push('stopped but still plans works');
     return out;
   }
-  const types = steps.map((s) => s.renovation_component_type);
+  // A heat pump priced by its band (HEAT_PUMP_AIR_WATER_6KW) is its family's measure.
+  const types = steps.map((s) => bandFamilyOf(s.renovation_component_type));
   const stepOf = (element: string) => steps.find((s) => s.element === element);
   const indexOf = (element: string) => steps.findIndex((s) => s.element === element);
   // Ventilation rides with the step that makes the home airtight (a joined supporting work), or is its own step.
@@ -74,14 +75,17 @@ function findings(home: PropertyDescription, plan: TrajectoryPlan): string[] {
   if (['GAS', 'FUEL_OIL', 'PROPANE'].includes(home.heating_type ?? '') && home.heating_device !== 'HYBRID_HEAT_PUMP') {
     const generator = stepOf('HEAT_GENERATOR');
     if (!generator) out.push('fossil heating kept');
-    else if (!FULL_HEAT_PUMPS.includes(generator.renovation_component_type) && !plan.left_out.some((o) => o.element === 'HEAT_GENERATOR')) {
+    else if (
+      !FULL_HEAT_PUMPS.includes(bandFamilyOf(generator.renovation_component_type)) &&
+      !plan.left_out.some((o) => o.element === 'HEAT_GENERATOR')
+    ) {
       out.push(`fossil heating replaced by ${generator.renovation_component_type} without saying why`);
     }
   }
   // Each step costs what it really takes: the oil tank's removal, low-temperature emitters in an old home, Wallonia's audit logement.
   if (home.heating_type === 'FUEL_OIL' && !stepOf('OIL_TANK')) out.push('oil tank left in place');
   const waterPump = ['HEAT_PUMP_AIR_WATER', 'HEAT_PUMP_GEOTHERMAL', 'HEAT_PUMP_HYBRID'].includes(
-    stepOf('HEAT_GENERATOR')?.renovation_component_type ?? '',
+    bandFamilyOf(stepOf('HEAT_GENERATOR')?.renovation_component_type ?? ''),
   );
   const radiators =
     home.heat_emitter_type === 'RADIATORS' ||
@@ -99,10 +103,15 @@ function findings(home: PropertyDescription, plan: TrajectoryPlan): string[] {
     out.push('Walloon works without the audit logement their primes need');
 
   // 2. Phases in the advisor's order; no envelope step after a heat generator; panels last, after the roof.
-  const order = steps.map((s) => PHASES.indexOf(s.phase));
-  if (order.some((p, i) => i > 0 && p < order[i - 1]!)) out.push(`phases out of order: ${steps.map((s) => s.phase).join(', ')}`);
-  const generator = indexOf('HEAT_GENERATOR');
-  if (generator >= 0 && steps.slice(generator).some((s) => ENVELOPE.has(s.element))) out.push('envelope step after the heat generator');
+  // In a flat the owner's steps and the co-owners' steps each keep that order (4: the owner's own steps come first).
+  const coOwned = steps.some((s) => s.co_ownership);
+  const groups = coOwned ? [steps.filter((s) => !s.co_ownership), steps.filter((s) => s.co_ownership)] : [steps];
+  for (const group of groups) {
+    const order = group.map((s) => PHASES.indexOf(s.phase));
+    if (order.some((p, i) => i > 0 && p < order[i - 1]!)) out.push(`phases out of order: ${group.map((s) => s.phase).join(', ')}`);
+    const generator = group.findIndex((s) => s.element === 'HEAT_GENERATOR');
+    if (generator >= 0 && group.slice(generator).some((s) => ENVELOPE.has(s.element))) out.push('envelope step after the heat generator');
+  }
   const pv = indexOf('SOLAR_PANELS');
   if (pv >= 0 && pv !== steps.length - 1) out.push('solar panels not last');
   if (pv >= 0 && indexOf('ROOF') > pv) out.push('solar panels before the roof');
@@ -206,6 +215,49 @@ function findings(home: PropertyDescription, plan: TrajectoryPlan): string[] {
   if (!house)
     for (const s of steps.filter((x) => ['ROOF', 'WALLS', 'FLOOR'].includes(x.element)))
       if (!s.co_ownership) out.push(`step ${s.order} (${s.element}) of a flat not marked as the co-owners' decision`);
+  // 4. Rule OWN_STEPS_FIRST: what the flat's owner can do alone comes before what the co-owners must vote, unless the step says why not.
+  if (coOwned) {
+    const firstCo = steps.findIndex((s) => s.co_ownership);
+    for (const s of firstCo < 0 ? [] : steps.slice(firstCo + 1))
+      if (!s.co_ownership && !/Rule OWN_STEPS_FIRST: .*comes after the co-owners' steps because \S/.test(s.rationale))
+        out.push(`step ${s.order} (${s.element}), the owner's own, comes after a co-owners' step without saying why`);
+  }
+  // 6. Rule SUPPORTING_WORKS_ON_THEIR_STEP: a step carries only works its own measure needs, never more of one than its measure alone would cause.
+  const country = plan.region === 'NETHERLANDS' ? 'NL' : 'BE';
+  for (const s of steps) {
+    const joined = s.supporting_works.filter((w) => w.joined);
+    const own = s.supporting_works.reduce((acc, w) => acc + w.estimated_cost, 0);
+    const alone = supportingWorks(
+      [
+        {
+          renovation_component_type: leafOfType(s.renovation_component_type)!.renovation_component_type,
+          quantity: s.quantity,
+          estimated_cost: s.estimated_cost - own,
+        },
+        ...joined.map((w) => ({
+          renovation_component_type: w.renovation_component_type,
+          quantity: w.quantity,
+          estimated_cost: w.estimated_cost,
+        })),
+      ],
+      { year_built: home.year_built, country, region: plan.region, year: plan.price_year },
+    );
+    for (const w of s.supporting_works.filter((x) => !x.joined && x.renovation_component_type !== 'SAFETY_COORDINATION')) {
+      const needed = alone.find((a) => a.renovation_component_type === w.renovation_component_type);
+      if (!needed) out.push(`step ${s.order} (${s.element}) carries ${w.renovation_component_type}, which its measure does not need`);
+      else if (w.estimated_cost > needed.estimated_cost + 0.01)
+        out.push(
+          `step ${s.order} (${s.element}) carries EUR ${w.estimated_cost} of ${w.renovation_component_type}, more than its measure causes (EUR ${needed.estimated_cost})`,
+        );
+    }
+  }
+  // 6. Rule HEAT_PUMP_BY_BAND: an air-to-water heat pump is priced as the leaf of the band its specification sizes it at.
+  const pump = stepOf('HEAT_GENERATOR');
+  if (pump && bandFamilyOf(pump.renovation_component_type) === 'HEAT_PUMP_AIR_WATER') {
+    const kw = pump.specification.power_kw;
+    if (kw === null || kw !== heatPumpBand(kw) || pump.renovation_component_type !== `HEAT_PUMP_AIR_WATER_${kw}KW`)
+      out.push(`heat pump priced as ${pump.renovation_component_type} but sized at ${kw} kW`);
+  }
   // 5. A young boiler is replaced at the end of its life, unless the bill falls by doing it now.
   const youngBoiler =
     ['CONDENSING_BOILER', 'NON_CONDENSING_BOILER'].includes(home.heating_device ?? '') &&
@@ -303,6 +355,50 @@ describe('the advisor suite: plans an accredited energy advisor would sign', () 
       steps: dutchPlan.steps.map((s) => (s.element === 'WALLS' ? { ...s, renovation_component_type: 'EXTERIOR_WALL_INSULATION' } : s)),
     };
     expect(findings(dutch, outside)).toEqual(['fillable cavity insulated as EXTERIOR_WALL_INSULATION']);
+  });
+
+  it("the checks catch a flat's co-owners' step planned first and a floor's demolition billed to the windows", () => {
+    const flatHome = cases.find((c) => c.id === 'FL_1972_MIDDLE_FLOOR_FLAT')!.property;
+    const flat = planTrajectory(flatHome, { year: YEAR });
+    expect(flat.steps.length).toBeGreaterThan(1);
+    // The cavity fill (the co-owners') first, then the owner's own steps with no word of why.
+    const coFirst: TrajectoryPlan = {
+      ...flat,
+      steps: [...flat.steps.filter((s) => s.co_ownership), ...flat.steps.filter((s) => !s.co_ownership)].map((s, i) => ({
+        ...s,
+        order: i + 1,
+        rationale: s.rationale.replace(/Rule OWN_STEPS_FIRST: [^.]*\./g, ''),
+      })),
+    };
+    expect(findings(flatHome, coFirst).some((f) => f.includes("comes after a co-owners' step without saying why"))).toBe(true);
+    const bungalowHome = cases.find((c) => c.id === 'WAL_1975_STORAGE_HEATER_BUNGALOW')!.property;
+    const bungalow = planTrajectory(bungalowHome, { year: YEAR });
+    const windows = bungalow.steps.find((s) => s.element === 'WINDOWS')!;
+    const floorWorks = bungalow.steps
+      .find((s) => s.element === 'FLOOR')!
+      .supporting_works.filter((w) => w.renovation_component_type === 'DEMOLITION');
+    expect(floorWorks.length).toBe(1);
+    // All the demolition on the windows' step, as the issue found it (EUR 2,085 of floor break-out on 1 m2 of window).
+    const onWindows: TrajectoryPlan = {
+      ...bungalow,
+      steps: bungalow.steps.map((s) =>
+        s === windows
+          ? {
+              ...s,
+              supporting_works: s.supporting_works.map((w) =>
+                w.renovation_component_type === 'DEMOLITION'
+                  ? { ...w, estimated_cost: w.estimated_cost + floorWorks[0]!.estimated_cost }
+                  : w,
+              ),
+            }
+          : s,
+      ),
+    };
+    expect(
+      findings(bungalowHome, onWindows).some((f) =>
+        /step \d+ \(WINDOWS\) carries EUR [\d.]+ of DEMOLITION, more than its measure causes/.test(f),
+      ),
+    ).toBe(true);
   });
 
   it('an undescribed Dutch floor is insulated from the crawl space, said as an assumption; a described slab keeps its own floor works', () => {
