@@ -5,6 +5,8 @@ import {
   Messages,
   JOB_WEBHOOK_EVENTS,
   PASSPORT_SCHEMA_PATH,
+  PASSPORT_WEBHOOK_EVENTS,
+  PassportWebhookPayload,
   Scope,
   STATUS_TEXT,
   TokenReply,
@@ -102,6 +104,7 @@ export function buildOpenApiDocument(options: DocumentOptions): Json {
 
   const tokenKeys = { body: set.use(TokenRequestBody, 'TokenRequestBody'), reply: set.use(TokenReply, 'TokenReply') };
   const webhookKey = set.use(JobWebhookPayload, 'JobWebhookPayload');
+  const passportWebhookKey = set.use(PassportWebhookPayload, 'PassportWebhookPayload');
   const convert = set.convert();
   const { components, schemaOf } = convert;
 
@@ -140,12 +143,30 @@ export function buildOpenApiDocument(options: DocumentOptions): Json {
     },
   });
 
-  const webhooks = Object.fromEntries(
-    JOB_WEBHOOK_EVENTS.map(({ type, status, description }) => [
+  const webhooks = Object.fromEntries([
+    ...JOB_WEBHOOK_EVENTS.map(({ type, status, description }) => [
       type,
-      webhookOperation(type, status, description, schemaOf(webhookKey, 'output')),
+      webhookOperation(
+        type,
+        { tag: 'calculation-jobs', summary: `A job is ${status}`, to: "the job's" },
+        description,
+        schemaOf(webhookKey, 'output'),
+      ),
     ]),
-  );
+    ...PASSPORT_WEBHOOK_EVENTS.map(({ type, description }) => [
+      type,
+      webhookOperation(
+        type,
+        {
+          tag: 'renovation passports',
+          summary: 'A renovation passport is signed',
+          to: "the passport's (given on `POST /v1/renovation-passports`)",
+        },
+        description,
+        schemaOf(passportWebhookKey, 'output'),
+      ),
+    ]),
+  ]);
   const responses = sharedResponses(schemaOf(errorKey, 'output'));
   for (const [name, schema] of Object.entries(components)) {
     const description = COMPONENT_DESCRIPTIONS[name] ?? COMPONENT_DESCRIPTIONS[name.replace(/Input$/, '')];
@@ -168,7 +189,7 @@ export function buildOpenApiDocument(options: DocumentOptions): Json {
         '- **Paths**: every operation is served under `/v1`; the older unversioned paths are aliases of the same operations (tag `unversioned aliases`).',
         '- **Errors**: `{ statusCode, error, message[] }`; 401, 403 and 500 carry no `message`.',
         '- **Writes** are answered once their effects are readable (read your writes); `Idempotency-Key` makes a POST safe to retry.',
-        '- **Webhooks**: a job created with a `webhook_url` is announced when it finishes, fails or stops, signed as Standard Webhooks.',
+        '- **Webhooks**: a job created with a `webhook_url` is announced when it finishes, fails or stops, and a renovation passport drafted with one when it is signed, signed as Standard Webhooks.',
         '',
         'The conventions are explained in the repository: docs/http-contract.md, docs/webhooks.md and docs/events.md.',
       ].join('\n'),
@@ -485,7 +506,12 @@ function downloadOperation(options: DocumentOptions): Json {
   };
 }
 
-function webhookOperation(type: string, status: string, description: string, payload: Json): Json {
+function webhookOperation(
+  type: string,
+  about: { tag: string; summary: string /** Whose `webhook_url` it is sent to. */; to: string },
+  description: string,
+  payload: Json,
+): Json {
   const header = (name: string, text: string, example: string): Json => ({
     name,
     in: 'header',
@@ -500,9 +526,9 @@ function webhookOperation(type: string, status: string, description: string, pay
         .split(/[._]/)
         .map((w) => w[0]!.toUpperCase() + w.slice(1))
         .join('')}`,
-      tags: ['calculation-jobs'],
-      summary: `A job is ${status}`,
-      description: `${description} Sent to the job's \`webhook_url\` as a Standard Webhooks message signed with the API client's webhook secret; verify it (for example with the \`standardwebhooks\` package) before trusting it. Answer 2xx within 10 seconds; other answers are retried on RENOPATH_WEBHOOK_RETRY_SCHEDULE. See docs/webhooks.md.`,
+      tags: [about.tag],
+      summary: about.summary,
+      description: `${description} Sent to ${about.to} \`webhook_url\` as a Standard Webhooks message signed with the API client's webhook secret; verify it (for example with the \`standardwebhooks\` package) before trusting it. Answer 2xx within 10 seconds; other answers are retried on RENOPATH_WEBHOOK_RETRY_SCHEDULE. See docs/webhooks.md.`,
       parameters: [
         header(
           'webhook-id',
