@@ -29,6 +29,8 @@ const POSTGRES_API_SUITE = [
   'renovations-search',
   'calculations-jobs',
   'idempotency',
+  // Versions per estate are keyed appends; a signed passport's webhook crosses from reporting to calculations' dispatcher.
+  'renovation-passports',
 ];
 const SQLITE_API_SUITE = [
   'auth',

@@ -7,6 +7,7 @@ import type { Settlement } from '@renopath/platform/service/settlement.ts';
 import { watchQueue } from '@renopath/platform/observability/metrics.ts';
 import { CalculationsSubjects as S, PortfolioSubjects, type CalculationJob, type PortfolioRun } from '@renopath/contracts';
 import { startRolesReactor } from './access/roles.reactor.ts';
+import { startPassportWebhooksReactor, type OnPassportSigned } from './webhooks/passport-webhooks.reactor.ts';
 import { startEstateDirectoryReactor } from './estate-directory/estate-directory.reactor.ts';
 import { startEstateLinkProcess } from './estate-link/estate-link.process.ts';
 import { startFinalStates } from './final-states/final-states.process.ts';
@@ -37,6 +38,8 @@ export interface CalculationsDeps {
   now?: () => Date;
   /** Called for each job that reaches FINISHED, FAILED or STOPPED (the webhook dispatcher). */
   onFinal?: (job: CalculationJob, doc: JobDoc) => Promise<void>;
+  /** Called for each renovation passport signed in the reporting context (its webhook). Without it, none is followed. */
+  onPassportSigned?: OnPassportSigned;
   /** The webhook attempts of a job (extension endpoint). */
   webhookDeliveries?: (job_id: string) => Promise<unknown[]>;
   /** Portfolio runs: where uploads are read, and what a FINISHED run calls (its webhook). Without it, none. */
@@ -168,6 +171,9 @@ export async function startCalculations(deps: CalculationsDeps): Promise<Calcula
   const withSettlement = deps.settlement ? { settlement: deps.settlement } : {};
   const estateDirectory = await startEstateDirectoryReactor({ bus, readStore: reads, log, ...withSettlement });
   const roles = await startRolesReactor({ bus, readStore: reads, log, ...withSettlement });
+  const passportWebhooks = deps.onPassportSigned
+    ? await startPassportWebhooksReactor({ bus, log, onSigned: deps.onPassportSigned, ...withSettlement })
+    : null;
   const sweep = startSweep(kit);
   const served: Closeable[] = await serveMessages(bus, handlers);
 
@@ -183,6 +189,7 @@ export async function startCalculations(deps: CalculationsDeps): Promise<Calcula
       for (const s of served) await s.close();
       await estateDirectory.close();
       await roles.close();
+      await passportWebhooks?.close();
       await finals?.close();
       await estateLink.process.close();
       await effects.process.close();

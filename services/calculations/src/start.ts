@@ -94,6 +94,7 @@ export async function startCalculationsContext(
       sweepMs: Math.max(50, Math.min(1_000, Math.floor(config.leaseMs / 4))),
     },
     onFinal: webhooks.onFinal,
+    onPassportSigned: webhooks.onPassportSigned,
     webhookDeliveries: webhooks.deliveriesOf,
     portfolio: { blobs, onFinished: webhooks.onPortfolioFinished },
   });

@@ -1,5 +1,8 @@
 import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
@@ -11,7 +14,8 @@ import { startStack, type Stack } from './stack.ts';
  * The renovation passport's whole life over HTTP, as an advisor's office and a bank use it: draft from
  * a finished trajectory job, schema-valid answers, the site visit before the signature, the signature
  * checked with a generic JOSE library against the published keys, a signed passport final, the next
- * version, the PDF in four languages, the public verification page, and who may see and write what.
+ * version, the PDF in four languages, the public verification page, the signed passport's webhook,
+ * and who may see and write what. It runs embedded and on the distributed stack (nats-postgres).
  */
 let stack: Stack;
 let api: ReturnType<Stack['as']>;
@@ -100,7 +104,8 @@ let signed: any;
 let second: any;
 
 beforeAll(async () => {
-  stack = await startStack();
+  // Webhooks to a receiver on 127.0.0.1, retried quickly: the distributed projects' shared stack runs with these.
+  stack = await startStack({ RENOPATH_ALLOW_PRIVATE_NETWORK: 'true', RENOPATH_WEBHOOK_RETRY_SCHEDULE: '0,100ms,100ms' });
   api = stack.as(await stack.token());
   job = await finishedJob(api, HOUSE);
   const schemaRes = await stack.app.inject({ method: 'GET', url: '/schemas/renovation-passport.json' });
@@ -269,6 +274,96 @@ describe('the public verification page', () => {
       (await stack.app.inject({ method: 'GET', url: '/renovation-passports/5b0e8f9e-9a53-4a3c-8c1e-2d4c6f0a1b2c/verification' }))
         .statusCode,
     ).toBe(404);
+  });
+});
+
+/** A local HTTP server answering with `answer` (status per call), recording what it got. */
+async function receiver(answer: (n: number) => number) {
+  const calls: { headers: IncomingHttpHeaders; body: string }[] = [];
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      calls.push({ headers: req.headers, body });
+      res.statusCode = answer(calls.length);
+      res.end();
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    calls,
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/passports`,
+    close: () => new Promise((r) => server.close(r)),
+  };
+}
+
+describe('the renovation_passport.signed webhook (docs/webhooks.md)', () => {
+  it('refuses a webhook_url that is not an absolute http(s) URL', async () => {
+    const res = await api.post(PASSPORTS, { calculation_job_id: job.id, webhook_url: 'ftp://bank.example/hooks' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message.join(' ')).toContain('webhook_url');
+  });
+
+  it("announces the signature to the drafter's webhook_url, signed with its client's secret, retried after a 500 with the same id, once", async () => {
+    const hook = await receiver((n) => (n === 1 ? 500 : 204));
+    try {
+      // An organization of its own, whose webhook secret the receiver holds.
+      const tenant = await stack.tenant('Hooked advisors', 'owner@hooked-passports.example');
+      const office = stack.as(tenant.token);
+      const theirJob = await finishedJob(office, HOUSE);
+      const created = await office.post(PASSPORTS, { calculation_job_id: theirJob.id, webhook_url: hook.url });
+      expect(created.statusCode, created.body).toBe(201);
+      const passport = valid(created.json());
+      expect(passport.webhook_url).toBe(hook.url);
+      expect((await office.patch(`${PASSPORTS}/${passport.id}`, { site_visit: VISIT })).statusCode).toBe(200);
+      // Nothing is announced before the signature.
+      expect(hook.calls).toHaveLength(0);
+      const res = await office.post(`${PASSPORTS}/${passport.id}/sign`, SIGNER);
+      expect(res.statusCode, res.body).toBe(200);
+      const done = valid(res.json());
+
+      const deadline = Date.now() + 15_000;
+      while (hook.calls.length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      // Past the retry schedule's last delay: a third call would have come by now.
+      await new Promise((r) => setTimeout(r, 500));
+      expect(hook.calls).toHaveLength(2);
+      const [first, second] = hook.calls;
+      expect(second!.headers['webhook-id']).toBe(first!.headers['webhook-id']);
+      expect(second!.body).toBe(first!.body);
+      const payload = new Webhook(tenant.webhook_secret).verify(second!.body, {
+        'webhook-id': String(second!.headers['webhook-id']),
+        'webhook-timestamp': String(second!.headers['webhook-timestamp']),
+        'webhook-signature': String(second!.headers['webhook-signature']),
+      }) as Record<string, any>;
+      expect(payload.type).toBe('renovation_passport.signed');
+      expect(payload.data).toEqual({
+        id: done.id,
+        version: done.version,
+        estate_id: done.estate_id,
+        calculation_job_id: theirJob.id,
+        signed_at: done.signed_at,
+        content_sha256: done.content_sha256,
+        verification_url: done.verification_url,
+      });
+      // Another client's secret does not verify it: the receiver can tell a forgery.
+      const other = await stack.tenant('Not the drafter', 'owner@not-the-drafter.example');
+      expect(() =>
+        new Webhook(other.webhook_secret).verify(second!.body, {
+          'webhook-id': String(second!.headers['webhook-id']),
+          'webhook-timestamp': String(second!.headers['webhook-timestamp']),
+          'webhook-signature': String(second!.headers['webhook-signature']),
+        }),
+      ).toThrow();
+      // A passport drafted without a webhook_url is signed without any call.
+      const quiet = (await office.post(PASSPORTS, { calculation_job_id: theirJob.id })).json();
+      expect(quiet.webhook_url).toBeNull();
+      await office.patch(`${PASSPORTS}/${quiet.id}`, { site_visit: VISIT });
+      expect((await office.post(`${PASSPORTS}/${quiet.id}/sign`, SIGNER)).statusCode).toBe(200);
+      await new Promise((r) => setTimeout(r, 500));
+      expect(hook.calls).toHaveLength(2);
+    } finally {
+      await hook.close();
+    }
   });
 });
 

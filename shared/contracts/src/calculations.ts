@@ -137,12 +137,16 @@ export const CalculationJobPage = paginated(CalculationJob);
  * `GET /v1/calculation-jobs/{id}/webhook-deliveries`). Every field the service writes is listed: the
  * schema is closed, so a generated client would lack the ones left out.
  */
-/** The webhook events a delivery carries: a job's end, or a portfolio run's end (its `job_id` is then the run's id). */
+/**
+ * The webhook events a delivery carries: a job's end, a portfolio run's end (its `job_id` is then the
+ * run's id), or a renovation passport's signature (its `job_id` is then the passport's id).
+ */
 export const WebhookDeliveryType = z.enum([
   'calculation_job.finished',
   'calculation_job.failed',
   'calculation_job.stopped',
   'portfolio_run.finished',
+  'renovation_passport.signed',
 ]);
 
 export const WebhookDeliveryView = z.object({

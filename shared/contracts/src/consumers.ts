@@ -27,6 +27,8 @@ export const EVENT_CONSUMERS = {
     'EstateMemberActivated',
     'EstateMemberRemoved',
   ),
+  // The webhook dispatcher announces a signed renovation passport (docs/webhooks.md).
+  'calculations-passports': ['evt.reporting.RenovationPassportSigned'],
   'reporting-identity': ['evt.identity.>'],
   'reporting-estates': ['evt.estates.>'],
   'reporting-renovations': ['evt.renovations.>'],

@@ -18,6 +18,8 @@ import { GrantConditions, StepSpecification } from './trajectory.ts';
  * when it does. `lifetime_years` and `maintenance` are null until the planner gives them.
  */
 
+/** An absolute http(s) URL, as a job's `webhook_url` is. */
+const httpUrl = () => z.url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL' }).max(2048);
 const money = () => z.number().meta({ description: 'Euros, two decimals.' });
 const text = singleLine(200);
 /** A note of the advisor's: free text, a few paragraphs at most. */
@@ -226,6 +228,10 @@ export const RenovationPassport = z
       .string()
       .nullable()
       .meta({ description: 'Public page (no token) showing the summary, the hash and whether the signature verifies.' }),
+    webhook_url: z.string().nullable().meta({
+      description:
+        'Where `renovation_passport.signed` is sent when the passport is signed (given when it was drafted), signed with the webhook secret of the API client that drafted it; null: no webhook.',
+    }),
     content: RenovationPassportContent,
   })
   .meta({ title: 'RenovationPassport' });
@@ -244,7 +250,11 @@ export type PassportSignaturePayload = z.infer<typeof PassportSignaturePayload>;
 
 // ---- HTTP bodies ----
 
-export const CreatePassportBody = z.strictObject({ calculation_job_id: Uuid });
+export const CreatePassportBody = z.strictObject({
+  calculation_job_id: Uuid,
+  /** Called with `renovation_passport.signed` when this passport is signed (docs/webhooks.md). */
+  webhook_url: httpUrl().optional(),
+});
 
 /** One step edit, by the step's `plan_order`: drop it, or override its quantity or cost (with a note). */
 export const PassportStepEdit = z
@@ -301,6 +311,9 @@ export const PassportEvents = {
     created_at: Timestamp,
     /** The pre-filled content, before any edit. */
     content: RenovationPassportContent,
+    /** Where the signature is announced, and the API client whose webhook secret signs it (absent on older events: no webhook). */
+    webhook_url: z.string().nullable().optional(),
+    client_id: z.string().optional(),
   }),
   RenovationPassportAmended: z.object({
     passport_id: Uuid,
@@ -317,10 +330,50 @@ export const PassportEvents = {
     signed_by: PassportSigner,
     content_sha256: z.string(),
     signature: z.string(),
+    /**
+     * What the `renovation_passport.signed` webhook announces, carried here so that the context that
+     * delivers webhooks needs nothing else of the passport (absent on older events).
+     */
+    version: z.number().int().min(1).optional(),
+    calculation_job_id: Uuid.optional(),
+    verification_url: z.string().optional(),
+    /** The drafter's `webhook_url` and API client (whose webhook secret signs); null: no webhook. */
+    webhook: z.object({ url: z.string(), client_id: z.string() }).nullable().optional(),
   }),
 } as const;
 export type PassportEventType = keyof typeof PassportEvents;
 export type PassportEvent = { [K in PassportEventType]: { type: K; data: z.infer<(typeof PassportEvents)[K]> } }[PassportEventType];
+
+// ---- webhook (docs/webhooks.md) ----
+
+/** The `renovation_passport.signed` webhook's `data`: what a bank or a grant office's system needs to fetch and check the passport. */
+export const PassportSignedWebhookData = z
+  .object({
+    id: Uuid,
+    version: z.number().int().min(1),
+    estate_id: Uuid,
+    calculation_job_id: Uuid,
+    signed_at: Timestamp,
+    content_sha256: z.string().regex(/^[0-9a-f]{64}$/),
+    verification_url: z.string(),
+  })
+  .meta({ title: 'PassportSignedWebhookData' });
+export type PassportSignedWebhookData = z.infer<typeof PassportSignedWebhookData>;
+
+export const PASSPORT_WEBHOOK_EVENTS = [
+  {
+    type: 'renovation_passport.signed',
+    description:
+      'A renovation passport was signed: `data` names it, its version and estate, and carries `content_sha256` and the public `verification_url`; `GET /v1/renovation-passports/{id}` answers the whole passport.',
+  },
+] as const;
+
+/** The body of a passport webhook (Standard Webhooks). */
+export const PassportWebhookPayload = z.object({
+  type: z.literal('renovation_passport.signed'),
+  timestamp: Timestamp,
+  data: PassportSignedWebhookData,
+});
 
 /** Subjects of the passport (reporting context). */
 export const PassportSubjects = {

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { Closeable, EventStore } from '@renopath/platform';
 import type { Leadership } from '@renopath/platform/service/context-lease.ts';
 import { fold, type DomainEvent } from '@renopath/platform/service/decider.ts';
-import type { CalculationJob, PortfolioRun } from '@renopath/contracts';
+import type { CalculationJob, PassportSignedWebhookData, PortfolioRun } from '@renopath/contracts';
 import type { CalculationsServiceConfig } from '../config.ts';
 import type { JobDoc } from '../job-views/job-views.projection.ts';
 import { parseRetrySchedule } from './retry-schedule.ts';
@@ -28,8 +28,9 @@ const TYPE_OF: Partial<Record<CalculationJob['calculation_job_status'], WebhookE
 };
 
 /**
- * The jobs' webhooks: each job that reaches FINISHED, FAILED or STOPPED with a `webhook_url` gets one
- * delivery, signed for the API client that created it (docs/webhooks.md).
+ * The service's webhooks (docs/webhooks.md): each job that reaches FINISHED, FAILED or STOPPED with a
+ * `webhook_url` gets one delivery, signed for the API client that created it; so does a finished
+ * portfolio run, and a signed renovation passport (reporting's event) for the client that drafted it.
  */
 export async function startJobWebhooks(options: {
   config: CalculationsServiceConfig;
@@ -77,6 +78,18 @@ export async function startJobWebhooks(options: {
       if (!run.webhook_url) return;
       if (!dispatcher) throw new Error('the webhook dispatcher runs on the replica holding the lease, not this one');
       await dispatcher.schedule(run, doc.client_id, run.webhook_url, 'portfolio_run.finished');
+    },
+    /**
+     * A signed renovation passport whose drafter gave a `webhook_url` (reporting's event, through the
+     * `calculations-passports` consumer): one `renovation_passport.signed` delivery, signed for that client.
+     */
+    async onPassportSigned(
+      data: PassportSignedWebhookData,
+      target: { url: string; client_id: string },
+      cause: { correlation_id: string; causation_id: string },
+    ): Promise<void> {
+      if (!dispatcher) throw new Error('the webhook dispatcher runs on the replica holding the lease, not this one');
+      await dispatcher.schedule(data, target.client_id, target.url, 'renovation_passport.signed', cause);
     },
     /** Read from the event store: any replica answers it. */
     deliveriesOf: (job_id: string) => (dispatcher ? dispatcher.deliveriesOf(job_id) : deliveriesFromLog(options.eventStore, job_id)),

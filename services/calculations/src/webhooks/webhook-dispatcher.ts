@@ -43,7 +43,7 @@ export interface WebhookDispatcherOptions {
 export interface WebhookDispatcher {
   /** Records the delivery of a job's final state and sends it when due; once per job and type (a repeat changes nothing). */
   schedule(
-    /** A job, or another resource with an id whose end is announced (a portfolio run). */
+    /** A job, or another resource with an id whose end is announced (a portfolio run, a signed passport): the payload's `data`. */
     job: CalculationJob | { id: string },
     client_id: string,
     webhook_url: string,

@@ -126,7 +126,8 @@ export const COMPONENT_DESCRIPTIONS: Record<string, string> = {
   GlazingType: 'The glazing of most windows.',
   Household:
     'Who lives in the home and on what terms (occupants, taxable income, occupancy, purchase date): which obligations, grants and loans apply.',
-  WebhookDeliveryType: "The event a webhook delivery carries: a trajectory job's end, or a portfolio run's end.",
+  WebhookDeliveryType:
+    "The event a webhook delivery carries: a trajectory job's end, a portfolio run's end, or a renovation passport's signature.",
   Interval80: 'An 80% interval: one chance in ten below `low`, one in ten above `high`.',
   MeteredCalibration:
     "How the bill and savings were fitted to the household's metered use: method, heat-loss coefficient with its 80% interval, baseload, metered and modelled use. The EPC score stays the asset rating.",
@@ -159,6 +160,10 @@ export const COMPONENT_DESCRIPTIONS: Record<string, string> = {
   InvitationAcceptance: 'The membership that became ACTIVE, and the estates it came with.',
   JobError: 'Why a job failed: a code and a sentence.',
   JobWebhookPayload: 'The body of a job webhook: the event type, when it happened, and the job as GET answers it.',
+  PassportWebhookPayload:
+    'The body of the `renovation_passport.signed` webhook: the event type, when it was sent, and the signed passport named with its hash and public verification page.',
+  PassportSignedWebhookData:
+    'A signed renovation passport as its webhook names it: id, version, estate, the trajectory job it was drafted from, when it was signed, the SHA-256 of its canonical content and its public verification page.',
   Jwks: 'The public keys (JWK set) that verify access tokens.',
   MemberType: "A member's role in an organization.",
   Membership: "A user's role in one organization.",
@@ -238,7 +243,7 @@ export const INFO = {
     '- **Paths**: every operation is served under `/v1`; the older unversioned paths are aliases of the same operations (tag `unversioned aliases`).',
     '- **Errors**: `{ statusCode, error, message[] }`; 401, 403 and 500 carry no `message`.',
     '- **Writes** are answered once their effects are readable (read your writes); `Idempotency-Key` makes a POST safe to retry.',
-    '- **Webhooks**: a job created with a `webhook_url` is announced when it finishes, fails or stops, signed as Standard Webhooks.',
+    '- **Webhooks**: a job created with a `webhook_url` is announced when it finishes, fails or stops, and a renovation passport drafted with one when it is signed, signed as Standard Webhooks.',
     '',
     'The conventions are explained in the repository: docs/http-contract.md, docs/webhooks.md and docs/events.md.',
   ].join('\n'),

@@ -5,6 +5,8 @@ import {
   Messages,
   JOB_WEBHOOK_EVENTS,
   PASSPORT_SCHEMA_PATH,
+  PASSPORT_WEBHOOK_EVENTS,
+  PassportWebhookPayload,
   Scope,
   STATUS_TEXT,
   TokenReply,
@@ -77,6 +79,7 @@ export function buildOpenApiDocument(options: DocumentOptions): Json {
 
   const tokenKeys = { body: set.use(TokenRequestBody, 'TokenRequestBody'), reply: set.use(TokenReply, 'TokenReply') };
   const webhookKey = set.use(JobWebhookPayload, 'JobWebhookPayload');
+  const passportWebhookKey = set.use(PassportWebhookPayload, 'PassportWebhookPayload');
   const convert = set.convert();
   const { components, schemaOf } = convert;
 
@@ -87,12 +90,30 @@ export function buildOpenApiDocument(options: DocumentOptions): Json {
   add('/v1/downloads/{blob}/{name}', 'get', downloadOperation(options));
   for (const [path, op] of Object.entries(gatewayOperations(errorKey, schemaOf))) add(path, 'get', op);
 
-  const webhooks = Object.fromEntries(
-    JOB_WEBHOOK_EVENTS.map(({ type, status, description }) => [
+  const webhooks = Object.fromEntries([
+    ...JOB_WEBHOOK_EVENTS.map(({ type, status, description }) => [
       type,
-      webhookOperation(type, status, description, schemaOf(webhookKey, 'output')),
+      webhookOperation(
+        type,
+        { tag: 'calculation-jobs', summary: `A job is ${status}`, to: "the job's" },
+        description,
+        schemaOf(webhookKey, 'output'),
+      ),
     ]),
-  );
+    ...PASSPORT_WEBHOOK_EVENTS.map(({ type, description }) => [
+      type,
+      webhookOperation(
+        type,
+        {
+          tag: 'renovation passports',
+          summary: 'A renovation passport is signed',
+          to: "the passport's (given on `POST /v1/renovation-passports`)",
+        },
+        description,
+        schemaOf(passportWebhookKey, 'output'),
+      ),
+    ]),
+  ]);
   const responses = sharedResponses(schemaOf(errorKey, 'output'));
   for (const [name, schema] of Object.entries(components)) {
     const description = COMPONENT_DESCRIPTIONS[name] ?? COMPONENT_DESCRIPTIONS[name.replace(/Input$/, '')];
@@ -487,7 +508,12 @@ function downloadOperation(options: DocumentOptions): Json {
   };
 }
 
-function webhookOperation(type: string, status: string, description: string, payload: Json): Json {
+function webhookOperation(
+  type: string,
+  about: { tag: string; summary: string /** Whose `webhook_url` it is sent to. */; to: string },
+  description: string,
+  payload: Json,
+): Json {
   const header = (name: string, text: string, example: string): Json => ({
     name,
     in: 'header',
@@ -502,9 +528,9 @@ function webhookOperation(type: string, status: string, description: string, pay
         .split(/[._]/)
         .map((w) => w[0]!.toUpperCase() + w.slice(1))
         .join('')}`,
-      tags: ['calculation-jobs'],
-      summary: `A job is ${status}`,
-      description: `${description} Sent to the job's \`webhook_url\` as a Standard Webhooks message signed with the API client's webhook secret; verify it (for example with the \`standardwebhooks\` package) before trusting it. Answer 2xx within 10 seconds; other answers are retried on RENOPATH_WEBHOOK_RETRY_SCHEDULE. See docs/webhooks.md.`,
+      tags: [about.tag],
+      summary: about.summary,
+      description: `${description} Sent to ${about.to} \`webhook_url\` as a Standard Webhooks message signed with the API client's webhook secret; verify it (for example with the \`standardwebhooks\` package) before trusting it. Answer 2xx within 10 seconds; other answers are retried on RENOPATH_WEBHOOK_RETRY_SCHEDULE. See docs/webhooks.md.`,
       parameters: [
         header(
           'webhook-id',

@@ -164,11 +164,24 @@ describe('/openapi.json, how to call', () => {
   });
 
   it('describes the job webhooks with the Standard Webhooks headers and the payload', () => {
-    expect(Object.keys(doc['webhooks'])).toEqual(contracts.JOB_WEBHOOK_EVENTS.map((e) => e.type));
+    expect(Object.keys(doc['webhooks'])).toEqual([
+      ...contracts.JOB_WEBHOOK_EVENTS.map((e) => e.type),
+      ...contracts.PASSPORT_WEBHOOK_EVENTS.map((e) => e.type),
+    ]);
     const finished = doc['webhooks']['calculation_job.finished'].post;
     expect(finished.parameters.map((p: Json) => p.name)).toEqual(['webhook-id', 'webhook-timestamp', 'webhook-signature']);
     const payload = deref(finished.requestBody.content['application/json'].schema);
     expect(payload.properties.data).toEqual({ $ref: '#/components/schemas/CalculationJob' });
+  });
+
+  it('describes the renovation_passport.signed webhook: the same headers, the signed passport named with its hash', () => {
+    const signed = doc['webhooks']['renovation_passport.signed'].post;
+    expect(signed.parameters.map((p: Json) => p.name)).toEqual(['webhook-id', 'webhook-timestamp', 'webhook-signature']);
+    const payload = deref(signed.requestBody.content['application/json'].schema);
+    const data = deref(payload.properties.data);
+    expect(data.required).toEqual(
+      expect.arrayContaining(['id', 'version', 'estate_id', 'calculation_job_id', 'signed_at', 'content_sha256', 'verification_url']),
+    );
   });
 
   it('serves the bare paths as aliases of the /v1 operations, with the same statuses and schemas', () => {

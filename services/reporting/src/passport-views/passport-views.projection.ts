@@ -18,6 +18,8 @@ export interface PassportDoc {
   signed_by: { advisor_name: string; accreditation_number: string } | null;
   content_sha256: string | null;
   signature: string | null;
+  /** Absent on documents projected before passports took one. */
+  webhook_url?: string | null;
   content: RenovationPassportContent;
 }
 
@@ -39,6 +41,7 @@ export async function projectPassportViews(event: RecordedEvent, tx: ReadStoreTx
         signed_by: null,
         content_sha256: null,
         signature: null,
+        webhook_url: d.webhook_url ?? null,
         content: d.content,
       });
       return;

@@ -28,6 +28,7 @@ const passport = (status: 'DRAFT' | 'SIGNED'): RenovationPassport => ({
   signature: status === 'SIGNED' ? 'a.b.c' : null,
   verification_url:
     status === 'SIGNED' ? 'https://renopath.example/renovation-passports/00000000-0000-4000-8000-0000000000a1/verification' : null,
+  webhook_url: null,
   content,
 });
 const textOf = async (bytes: Uint8Array) => plain(await extractPdfText(bytes));

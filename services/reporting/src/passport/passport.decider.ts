@@ -17,7 +17,10 @@ type Signed = Extract<PassportEvent, { type: 'RenovationPassportSigned' }>['data
 export type PassportCommand =
   | ({ type: 'DraftPassport' } & Omit<Drafted, 'version'>)
   | ({ type: 'AmendPassport'; patch: UpdatePassportBody } & Pick<Amended, 'passport_id' | 'estate_id' | 'updated_at'>)
-  | ({ type: 'SignPassport'; edition: number } & Signed);
+  | ({ type: 'SignPassport'; edition: number; verification_url: string } & Omit<
+      Signed,
+      'version' | 'calculation_job_id' | 'verification_url' | 'webhook'
+    >);
 
 export interface PassportState {
   prefilled: RenovationPassportContent;
@@ -27,6 +30,9 @@ export interface PassportState {
   version: number;
   /** Counts the amendments: a signature is of the content of one edition. */
   edition: number;
+  calculation_job_id: string;
+  /** Where the signature is announced, signed for the API client that drafted it (null: no webhook). */
+  webhook: { url: string; client_id: string } | null;
 }
 
 export interface EstatePassports {
@@ -76,7 +82,13 @@ export const passportDecider: Decider<PassportCommand, PassportEvent, EstatePass
         // The hash and signature were made of one edition; an amendment in between makes them stale.
         if (command.edition !== existing.edition) throw conflict('the renovation passport changed while it was being signed; sign again');
         const { type: _t, edition: _e, ...data } = command;
-        return [{ type: 'RenovationPassportSigned', data }];
+        // The announcement's facts travel with the event: the webhook dispatcher (another context) reads nothing else.
+        return [
+          {
+            type: 'RenovationPassportSigned',
+            data: { ...data, version: existing.version, calculation_job_id: existing.calculation_job_id, webhook: existing.webhook },
+          },
+        ];
       }
     }
   },
@@ -93,6 +105,8 @@ export const passportDecider: Decider<PassportCommand, PassportEvent, EstatePass
         status: 'DRAFT',
         version: event.data.version,
         edition: 0,
+        calculation_job_id: event.data.calculation_job_id,
+        webhook: event.data.webhook_url && event.data.client_id ? { url: event.data.webhook_url, client_id: event.data.client_id } : null,
       });
     } else if (event.type === 'RenovationPassportAmended' && current) {
       passports.set(id, { ...current, content: event.data.content, edits: event.data.edits, edition: current.edition + 1 });

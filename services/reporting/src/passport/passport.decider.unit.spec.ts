@@ -35,6 +35,7 @@ const sign = (edition: number): PassportCommand => ({
   signed_by: { advisor_name: 'An Advisor', accreditation_number: 'EP-1' },
   content_sha256: 'a'.repeat(64),
   signature: 'x.y.z',
+  verification_url: `https://renopath.example/renovation-passports/${P1}/verification`,
 });
 
 /** given events, when a command, then events (or the error's status). */
@@ -68,6 +69,26 @@ describe('the passports of an estate', () => {
     expect(signed.at(-1)).toMatchObject({ type: 'RenovationPassportSigned' });
     expect(when(signed, amend())).toBe(409);
     expect(when(signed, sign(1))).toBe(409);
+  });
+
+  it("carries on the signed event what its webhook announces, to the drafter's URL for the drafter's client", () => {
+    const hooked: PassportCommand = { ...draft(P1), webhook_url: 'https://bank.example/hooks', client_id: 'client-1' } as PassportCommand;
+    const signed = then(then(then([], hooked), amend()), sign(1)).at(-1)!;
+    expect(signed).toMatchObject({
+      type: 'RenovationPassportSigned',
+      data: {
+        version: 1,
+        calculation_job_id: '00000000-0000-4000-8000-000000000003',
+        verification_url: `https://renopath.example/renovation-passports/${P1}/verification`,
+        webhook: { url: 'https://bank.example/hooks', client_id: 'client-1' },
+      },
+    });
+    // Drafted without a URL: the event says there is no webhook.
+    const plain = then(then(then([], draft(P2)), { ...amend(), passport_id: P2 } as PassportCommand), {
+      ...sign(1),
+      passport_id: P2,
+    } as PassportCommand);
+    expect(plain.at(-1)).toMatchObject({ type: 'RenovationPassportSigned', data: { webhook: null } });
   });
 
   it('refuses a signature made of an older edition (the content changed meanwhile)', () => {

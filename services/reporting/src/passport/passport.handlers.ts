@@ -81,6 +81,7 @@ export function passportHandlers(
     content_sha256: doc.content_sha256,
     signature: doc.signature,
     verification_url: doc.status === 'SIGNED' ? `${publicUrl}${verificationPath(doc.id)}` : null,
+    webhook_url: doc.webhook_url ?? null,
     content: doc.content,
   });
 
@@ -112,7 +113,7 @@ export function passportHandlers(
   return {
     create: async (req) => {
       const actor = actorOf(req);
-      const { calculation_job_id } = parse(CreatePassportBody, req.body);
+      const { calculation_job_id, webhook_url } = parse(CreatePassportBody, req.body);
       // Asked as the caller: a job of another organization is unknown there (404).
       const job = await ask<CalculationJob>(req, CalculationsSubjects.getJob, { calculation_job_id });
       if (job.calculation_job_type !== TRAJECTORY || job.calculation_job_status !== 'FINISHED' || job.estate_id === null)
@@ -142,6 +143,9 @@ export function passportHandlers(
         calculation_job_id,
         created_at: now().toISOString(),
         content,
+        webhook_url: webhook_url ?? null,
+        // The drafter's API client: its webhook secret signs the announcement, as a job's creator's does.
+        client_id: actor.client_id,
       });
     },
 
@@ -183,6 +187,7 @@ export function passportHandlers(
         estate_id: doc.estate_id,
         signed_at,
         signed_by: signer,
+        verification_url: `${publicUrl}${verificationPath(doc.id)}`,
       };
       // The decider's refusals (signed already: 409; no site visit: 422) before anything is signed.
       passportDecider.decide({ ...base, content_sha256: '', signature: '' }, { passports: new Map([[doc.id, state]]) });
