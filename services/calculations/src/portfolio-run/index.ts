@@ -103,8 +103,14 @@ export async function startPortfolioRuns(deps: PortfolioDeps): Promise<Portfolio
       const body = parse(CreatePortfolioRunBody, req.body);
       const run_id = newId(req, 'portfolio-run');
       const existing = await store.run(run_id);
-      if (existing) return view(existing); // a keyed retry of a create that was made
-      const blob = await deps.blobs.get(body.blob_key);
+      if (existing) {
+        // A keyed retry of a create that was made: the retry's own copy of the file is not needed.
+        // (The first attempt's copy went once its rows were stored.)
+        await deps.blobs.delete(body.blob_key).catch(() => undefined);
+        return view(existing);
+      }
+      // Read as it comes from the store: the file is never held whole, only the batch being written.
+      const blob = await deps.blobs.getStream(body.blob_key);
       if (!blob) throw new DomainError(400, ['file: the upload is no longer stored; upload it again']);
       const read = await runner.ingest(run_id, blob.body);
       const { position } = await runner.decide(

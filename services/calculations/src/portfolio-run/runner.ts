@@ -57,7 +57,7 @@ export function portfolioRunner(options: RunnerOptions) {
     handleCommand(eventStore, runStream(run_id), portfolioRunDecider, command, context);
 
   /** The file read into input batches, in file order; nothing of it is held but the batch being written. */
-  async function ingest(run_id: string, bytes: Buffer): Promise<Ingested> {
+  async function ingest(run_id: string, bytes: Buffer | AsyncIterable<Buffer>): Promise<Ingested> {
     let batches = 0;
     const read = await readPortfolioCsv(
       bytes,

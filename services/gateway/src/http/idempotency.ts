@@ -73,9 +73,11 @@ export class IdempotencyKeys {
     return header;
   }
 
-  static fingerprint(parts: Array<string | Buffer>): string {
+  static fingerprint(parts: Array<string | Buffer | { sha256: Buffer }>): string {
     const hash = createHash('sha256');
-    for (const part of parts) hash.update(createHash('sha256').update(part).digest());
+    // A part given as its SHA-256 (a streamed upload, hashed as it passed) fingerprints as its bytes would.
+    for (const part of parts)
+      hash.update(typeof part === 'object' && 'sha256' in part ? part.sha256 : createHash('sha256').update(part).digest());
     return hash.digest('hex');
   }
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { HttpError } from './errors.ts';
 import { sniffMediaType } from './sniff.ts';
@@ -73,6 +74,118 @@ export async function readUpload(
   return { bytes, fields, mimetype, name: chosen === '' ? 'upload' : chosen };
 }
 
+/** An upload streamed into the blob store as it arrived (`readStreamedUpload`): its bytes were never held whole. */
+export interface StreamedUpload {
+  /** The blob the bytes were stored under. */
+  key: string;
+  size: number;
+  /** SHA-256 of the bytes, computed as they passed (the idempotency fingerprint's, without the bytes). */
+  sha256: Buffer;
+  fields: Record<string, string>;
+  name: string;
+  mimetype: string;
+}
+
+/** The first bytes the media type is decided from; the rest of the file is never looked at here. */
+const SNIFF_BYTES = 64 * 1024;
+
+/**
+ * Reads a `multipart/form-data` upload as `readUpload` does (one part `file`, optional `name` and the
+ * route's fields, the same refusals), but streams the file part to `store` as it arrives instead of
+ * holding it: its media type is decided from its first 64 KiB, its SHA-256 and size counted on the way,
+ * and a file past `maxBytes` is refused (413) with nothing left stored. A refusal after the file was
+ * stored (a wrong later part) deletes it through `discard`.
+ */
+export async function readStreamedUpload(
+  request: FastifyRequest,
+  accept: readonly string[],
+  options: { maxBytes?: number; fields?: readonly string[] },
+  key: string,
+  store: (body: AsyncIterable<Buffer>, mimetype: string) => Promise<unknown>,
+  discard: () => Promise<void>,
+): Promise<StreamedUpload> {
+  if (!request.isMultipart()) throw new HttpError(415, ['content-type must be multipart/form-data with a part named file']);
+  const maxBytes = options.maxBytes ?? UPLOAD_LIMIT_BYTES;
+  let stored: { size: number; sha256: Buffer; mimetype: string } | null = null;
+  let filename = '';
+  let name: string | null = null;
+  const fields: Record<string, string> = {};
+  try {
+    for await (const part of request.parts({ limits: { ...UPLOAD_LIMITS, fileSize: maxBytes } })) {
+      if (part.type === 'file') {
+        if (part.fieldname !== 'file') {
+          await part.toBuffer().catch(() => undefined);
+          throw new HttpError(400, [`${part.fieldname} is not an allowed part; send the file as the part named file`]);
+        }
+        filename = part.filename;
+        stored = await streamPart(part.file as NodeJS.ReadableStream & { truncated?: boolean }, accept, store);
+      } else if (part.fieldname === 'name') {
+        name = String(part.value);
+      } else if (options.fields?.includes(part.fieldname)) {
+        fields[part.fieldname] = String(part.value);
+      } else {
+        throw new HttpError(400, [`${part.fieldname} is not an allowed part`]);
+      }
+    }
+  } catch (error) {
+    if (stored) await discard().catch(() => undefined);
+    const refusal = uploadError(error, maxBytes);
+    if (refusal.statusCode === 413 || refusal.statusCode === 415) stopReading(request);
+    throw refusal;
+  }
+  if (!stored) throw new HttpError(400, ['file is required (a multipart part named file)']);
+  const chosen = displayName(name ?? filename);
+  return { key, ...stored, fields, name: chosen === '' ? 'upload' : chosen };
+}
+
+/** One file part into the store: sniffed from its head, hashed and counted as it passes, refused past the limit. */
+async function streamPart(
+  file: NodeJS.ReadableStream & { truncated?: boolean },
+  accept: readonly string[],
+  store: (body: AsyncIterable<Buffer>, mimetype: string) => Promise<unknown>,
+): Promise<{ size: number; sha256: Buffer; mimetype: string }> {
+  const chunks = (file as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
+  const head: Buffer[] = [];
+  let headBytes = 0;
+  let ended = false;
+  while (headBytes < SNIFF_BYTES + 4) {
+    const next = await chunks.next();
+    if (next.done) {
+      ended = true;
+      break;
+    }
+    head.push(next.value);
+    headBytes += next.value.length;
+  }
+  if (file.truncated) throw Object.assign(new Error('file too large'), { code: 'FST_REQ_FILE_TOO_LARGE' });
+  const first = Buffer.concat(head);
+  if (first.length === 0) throw new HttpError(400, ['file must not be empty']);
+  const mimetype = (await sniffMediaType(first)) ?? (accept.includes('text/csv') && isText(first, !ended) ? 'text/csv' : null);
+  if (!mimetype || !accept.includes(mimetype)) {
+    throw new HttpError(415, [`file must be one of ${accept.join(', ')} (decided from its content)`], { connection: 'close' });
+  }
+  const hash = createHash('sha256');
+  let size = 0;
+  async function* body(): AsyncGenerator<Buffer> {
+    for (const chunk of head) {
+      hash.update(chunk);
+      size += chunk.length;
+      yield chunk;
+    }
+    if (!ended) {
+      for (let next = await chunks.next(); !next.done; next = await chunks.next()) {
+        hash.update(next.value);
+        size += next.value.length;
+        yield next.value;
+      }
+    }
+    // busboy ends a part at the limit and marks it truncated: the store must not keep the cut file.
+    if (file.truncated) throw Object.assign(new Error('file too large'), { code: 'FST_REQ_FILE_TOO_LARGE' });
+  }
+  await store(body(), mimetype);
+  return { size, sha256: hash.digest(), mimetype };
+}
+
 /**
  * A file's name is shown and offered as a download name, never used as a path: keep its last path
  * segment, drop control characters, and cap its length, whichever part it came from.
@@ -117,11 +230,11 @@ function stopReading(request: FastifyRequest): void {
  * Text a CSV route takes: no binary format `file-type` knows (checked before), no NUL byte and valid
  * UTF-8 in its first 64 KiB (a multi-byte character cut at that edge is allowed).
  */
-function isText(bytes: Buffer): boolean {
+function isText(bytes: Buffer, more = false): boolean {
   const head = bytes.subarray(0, 64 * 1024);
   if (head.includes(0)) return false;
   try {
-    new TextDecoder('utf-8', { fatal: true }).decode(head.length < bytes.length ? head.subarray(0, head.length - 4) : head);
+    new TextDecoder('utf-8', { fatal: true }).decode(more || head.length < bytes.length ? head.subarray(0, head.length - 4) : head);
     return true;
   } catch {
     return false;

@@ -8,7 +8,7 @@ import { contextsToSettle, settleAcrossContexts } from '@renopath/platform/servi
 import { newId } from '@renopath/platform/service/handler-kit.ts';
 import { HttpError } from '../http/errors.ts';
 import { IdempotencyKeys } from '../http/idempotency.ts';
-import { readUpload, type Upload } from '../http/uploads.ts';
+import { readStreamedUpload, readUpload, type StreamedUpload, type Upload } from '../http/uploads.ts';
 import { requireScope } from '../plugins/auth.ts';
 import { methodNotAllowed } from '../plugins/errors.ts';
 import { validatorWithStatus } from '../plugins/validation.ts';
@@ -93,25 +93,58 @@ export async function declaredRoutes(app: FastifyInstance, options: DeclaredRout
             route.method === 'POST' && request.actor ? IdempotencyKeys.keyOf(request.headers['idempotency-key']) : null;
           let body: unknown = route.body ? request.body : undefined;
           let upload: Upload | null = null;
-          if (kind === 'upload') upload = await readUpload(request, route.accept ?? [], route.upload);
+          let streamed: StreamedUpload | null = null;
+          if (kind === 'upload' && route.upload?.stream) {
+            // A large file goes to the blob store as it arrives, under a key of its own (the idempotency
+            // fingerprint needs its hash, known only once it is stored); a replay or a refusal removes it.
+            const key = `uploads/${randomUUID()}`;
+            streamed = await readStreamedUpload(
+              request,
+              route.accept ?? [],
+              route.upload,
+              key,
+              (bytes, mimetype) => blobs.putStream(key, bytes, mimetype),
+              () => blobs.delete(key),
+            );
+          } else if (kind === 'upload') upload = await readUpload(request, route.accept ?? [], route.upload);
+          const dropStreamed = async () => {
+            if (streamed) await blobs.delete(streamed.key).catch((err: unknown) => request.log.warn({ err }, 'could not remove an upload'));
+          };
           let claimed: string | null = null;
           let serviceKey: string | null = null;
           if (idempotencyKey && request.actor) {
             // `/x` and `/v1/x` are one resource (docs/http-contract.md "General rules"): the route and its ids name the target.
             const target = `${route.method} ${route.path} ${JSON.stringify(params)}`;
             const fingerprint = IdempotencyKeys.fingerprint(
-              upload ? [target, upload.name, upload.bytes] : [target, JSON.stringify(body ?? null)],
+              upload
+                ? [target, upload.name, upload.bytes]
+                : streamed
+                  ? [target, streamed.name, { sha256: streamed.sha256 }]
+                  : [target, JSON.stringify(body ?? null)],
             );
-            const claim = await app.idempotency.claim(request.actor.client_id, idempotencyKey, fingerprint);
-            if (claim.kind === 'replay')
+            const claim = await app.idempotency.claim(request.actor.client_id, idempotencyKey, fingerprint).catch(async (err: unknown) => {
+              await dropStreamed();
+              throw err;
+            });
+            if (claim.kind === 'replay') {
+              await dropStreamed();
               return send(reply, { ...route, status: claim.status }, route.signLinks ? app.signer.signReply(claim.reply) : claim.reply);
+            }
             claimed = claim.id;
             serviceKey = IdempotencyKeys.serviceKey(request.actor.client_id, idempotencyKey, fingerprint);
           }
-          let uploaded: string | null = null;
+          let uploaded: string | null = streamed?.key ?? null;
           let result: unknown;
           try {
-            if (upload) {
+            if (streamed) {
+              body = {
+                blob_key: streamed.key,
+                name: streamed.name,
+                mimetype: streamed.mimetype,
+                size: streamed.size,
+                ...streamed.fields,
+              };
+            } else if (upload) {
               // A keyed retry writes the same bytes under the same key, which the first attempt's file may already name.
               uploaded = `uploads/${serviceKey ? newId({ idempotency_key: serviceKey }, 'upload') : randomUUID()}`;
               await blobs.put(uploaded, upload.bytes, upload.mimetype);
@@ -134,9 +167,9 @@ export async function declaredRoutes(app: FastifyInstance, options: DeclaredRout
             if (serviceKey) message.idempotency_key = serviceKey;
             result = await bus.request(route.subject, message, requestOptions);
           } catch (error) {
-            // The service refused the file (unknown estate, validation): its bytes must not linger. After a
+            // The service or the message check refused the file (unknown estate, validation): its bytes must not linger. After a
             // timeout or a late read model (503) the file may be stored, and the bytes stay.
-            if (uploaded && error instanceof DomainError && error.status < 500) {
+            if (uploaded && ((error instanceof DomainError && error.status < 500) || error instanceof HttpError)) {
               await blobs.delete(uploaded).catch((err: unknown) => request.log.warn({ err }, 'could not remove a refused upload'));
             }
             if (claimed) await app.idempotency.release(claimed);
