@@ -119,7 +119,7 @@ export async function readPortfolioCsv(
   let prevEnd = 0;
   const seen = new Map<string, number>();
   try {
-    for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { bytes: number } }>) {
+    for await (const { record, info } of recordsOf(parser)) {
       lines.countTo(prevEnd);
       const line = lines.line;
       prevEnd = info.bytes;
@@ -175,6 +175,51 @@ export async function readPortfolioCsv(
   if (!header) throw new DomainError(400, ['file: no header row']);
   if (batch.length > 0) await onBatch(batch);
   return { total_rows: row_number, header };
+}
+
+type ParsedRecord = { record: string[]; info: { bytes: number } };
+
+/**
+ * The parser's records, and its error only after every record it parsed before it: a stream's own
+ * iterator drops the records still buffered when the stream fails, and the line of a quote never
+ * closed is told from the last record read before it. At most 64 records wait (the parser is paused).
+ */
+async function* recordsOf(parser: ReturnType<typeof parse>): AsyncGenerator<ParsedRecord> {
+  const queue: ParsedRecord[] = [];
+  let failure: unknown = null;
+  let ended = false;
+  let wake: (() => void) | null = null;
+  const signal = () => {
+    const w = wake;
+    wake = null;
+    w?.();
+  };
+  parser.on('data', (r: ParsedRecord) => {
+    queue.push(r);
+    if (queue.length >= 64) parser.pause();
+    signal();
+  });
+  parser.on('error', (err) => {
+    failure = err;
+    signal();
+  });
+  parser.on('end', () => {
+    ended = true;
+    signal();
+  });
+  for (;;) {
+    const next = queue.shift();
+    if (next) {
+      if (queue.length < 16 && parser.isPaused()) parser.resume();
+      yield next;
+      continue;
+    }
+    if (failure) throw failure;
+    if (ended) return;
+    await new Promise<void>((resolve) => {
+      wake = resolve;
+    });
+  }
 }
 
 /** A file already in memory, fed in slices as a stream would come. */

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import { DomainError, type BlobStore, type Bus, type Closeable, type EventStore, type ReadStore } from '@renopath/platform';
 import { runProjection, type ProjectionDefinition } from '@renopath/platform/projection-runner.ts';
 import { withEventContracts } from '@renopath/platform/service/event-contracts.ts';
+import type { Leadership } from '@renopath/platform/service/context-lease.ts';
 import { actorOf, commandContext, newId, parse, readYourWrites } from '@renopath/platform/service/handler-kit.ts';
 import {
   CreatePortfolioRunBody,
@@ -48,6 +49,8 @@ export interface PortfolioDeps {
   onFinished?: (run: PortfolioRun, doc: RunDoc) => Promise<void>;
   onBatch?: (run_id: string, batch: number) => void;
   inFlight?: number;
+  /** Which replica drives runs (runner.ts); default the read store's context leadership. */
+  leadership?: Leadership | null;
 }
 
 export interface PortfolioRuns {
@@ -86,6 +89,7 @@ export async function startPortfolioRuns(deps: PortfolioDeps): Promise<Portfolio
     ...(deps.onFinished ? { onFinished: deps.onFinished } : {}),
     ...(deps.onBatch ? { onBatch: deps.onBatch } : {}),
     ...(deps.inFlight ? { inFlight: deps.inFlight } : {}),
+    ...(deps.leadership !== undefined ? { leadership: deps.leadership } : {}),
   });
 
   async function visible(req: ServiceRequest): Promise<RunDoc> {

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Blob, BlobInfo, BlobStore, BlobStream } from '../ports/blob-store.ts';
@@ -64,12 +63,12 @@ export class FsBlobStore implements BlobStore {
   async getStream(key: string): Promise<BlobStream | null> {
     return this.whenPresent(async () => {
       const sidecar = await this.sidecar(key);
-      const path = this.dataPath(key);
       // Opened before answering: a blob deleted between the stat and the read is missing, not a failed stream.
-      const file = await open(path, 'r');
+      const file = await open(this.dataPath(key), 'r');
       try {
         const { size } = await file.stat();
-        const body = createReadStream(path, { fd: file.fd, autoClose: true, highWaterMark: 64 * 1024 });
+        // The handle's own stream closes it at the end (or when the reader stops early).
+        const body = file.createReadStream({ highWaterMark: 64 * 1024 });
         return { key, content_type: sidecar.content_type, created_at: sidecar.created_at, size, body };
       } catch (error) {
         await file.close();
