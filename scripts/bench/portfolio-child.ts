@@ -64,7 +64,8 @@ planCpu = (cpuMs() - planCpu) / homes.length;
 const eventStore = openSqliteEventStore({ file: join(dir, 'events.db') });
 const readStore = openSqliteReadStore({ file: join(dir, 'reads.db') });
 const blobs = await openFsBlobStore({ root: join(dir, 'blobs') });
-const bus = createMemoryBus();
+// As the embedded app makes it (gateway embedded.ts): messages handed over as they are, not copied through JSON.
+const bus = createMemoryBus({ copyRequests: false });
 const computer = threadComputer(threads, log);
 const served = await servePortfolioWorker(bus, computer, PortfolioSubjects.computeBatch);
 let batches = 0;

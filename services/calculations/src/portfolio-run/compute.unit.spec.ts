@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PropertyDescription } from '@renopath/contracts';
+import { PortfolioResultRow, PropertyDescription } from '@renopath/contracts';
 import { planTrajectory } from '../planner/planner.ts';
 import { computeBatch, taxonomyOf } from './compute.ts';
 import type { RawRow } from './rows.ts';
@@ -19,6 +19,21 @@ const row = (cells: Record<string, string>): RawRow => ({
     habitable_space_m2: '140',
     ...cells,
   },
+});
+
+describe('portfolio rows: the contract', () => {
+  it('makes every row, OK or ERROR, a result row of the contract (the coordinator checks only their shape)', () => {
+    const rows = computeBatch(
+      [
+        row({ external_id: 'k1', energy_efficiency_score: '210', outstanding_amount: '120000', property_value: '300000' }),
+        row({ external_id: 'k2', year_built: 'soon' }),
+        row({ external_id: 'k3', country: 'NL', zip_code: '3731 AB', purchase_date: '2024-05-01', occupancy: 'rented' }),
+      ],
+      YEAR,
+    );
+    expect(rows.map((r) => r.status)).toEqual(['OK', 'ERROR', 'OK']);
+    for (const r of rows) expect(PortfolioResultRow.strict().safeParse(r).success, JSON.stringify(r)).toBe(true);
+  });
 });
 
 describe('portfolio rows: the taxonomy test', () => {
