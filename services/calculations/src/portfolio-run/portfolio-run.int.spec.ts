@@ -35,7 +35,7 @@ async function setup(dir = mkdtempSync(join(tmpdir(), 'portfolio-'))) {
 
 async function start(
   stores: Awaited<ReturnType<typeof setup>>,
-  extra: Partial<Pick<Parameters<typeof startPortfolioRuns>[0], 'onBatch' | 'leadership' | 'readStore' | 'eventStore'>> = {},
+  extra: Partial<Pick<Parameters<typeof startPortfolioRuns>[0], 'onBatch' | 'leadership' | 'readStore' | 'eventStore' | 'settleTimeoutMs'>> = {},
 ) {
   const runs = await startPortfolioRuns({
     eventStore: stores.eventStore,
@@ -246,26 +246,34 @@ describe('portfolio runs', () => {
     closers.push(() => leaderB.close());
     const computedBy = { a: [] as number[], b: [] as number[] };
     let stopA: (() => void) | null = null;
+    // A second connection's projection learns of new events by polling: slower than the first's on a loaded machine.
     const a = await start(stores, {
+      settleTimeoutMs: 30_000,
       leadership: leaderA,
       onBatch: (_, batch) => {
         computedBy.a.push(batch);
         if (computedBy.a.length === 2) stopA?.();
       },
     });
-    const b = await start(stores, { ...second, leadership: leaderB, onBatch: (_, batch) => void computedBy.b.push(batch) });
+    const b = await start(stores, {
+      ...second,
+      settleTimeoutMs: 30_000,
+      leadership: leaderB,
+      onBatch: (_, batch) => void computedBy.b.push(batch),
+    });
     expect([leaderA.leading, leaderB.leading]).toEqual([true, false]);
 
     // Uploaded to the replica that does not lead: it stores the run, the leader finds it and drives it.
     const aHandsOver = new Promise<void>((resolve) => {
       stopA = resolve;
     });
-    const run = await upload(b, stores.blobs, syntheticCsvText(1_400));
+    const uploading = upload(b, stores.blobs, syntheticCsvText(3_000));
     await aHandsOver;
     expect(computedBy.b).toEqual([]);
     // The leader goes (a restart, a lost lease): the other replica takes the lease and finishes the run.
     await a.close();
     await leaderA.close();
+    const run = await uploading;
     await vi.waitFor(
       async () => {
         const view = (await b.handlers['get']!(request({ params: { portfolio_run_id: run.id } }))) as PortfolioRun;
@@ -274,10 +282,12 @@ describe('portfolio runs', () => {
       { timeout: 60_000, interval: 200 },
     );
     const done = (await b.handlers['get']!(request({ params: { portfolio_run_id: run.id } }))) as PortfolioRun;
-    expect(done.processed_rows).toBe(1_400);
+    expect(done.processed_rows).toBe(3_000);
     expect(computedBy.b.length).toBeGreaterThan(0);
     const rows = await allResults(b, run);
-    expect(rows.map((r) => r.row_number)).toEqual(Array.from({ length: 1_400 }, (_, i) => i + 1));
+    expect(rows.map((r) => r.row_number)).toEqual(Array.from({ length: 3_000 }, (_, i) => i + 1));
+    // Every batch committed, by one replica or the other (and counted once: processed_rows above).
+    expect(new Set([...computedBy.a, ...computedBy.b]).size).toBe(15);
   }, 120_000);
 
   it('refuses a file it cannot read with the line, and one without external_id', async () => {
