@@ -62,6 +62,15 @@ describe('portfolio runs over HTTP (docs/portfolio-runs.md)', () => {
     expect(storedUploads(stack.dataDir).length).toBe(before);
   }, 120_000);
 
+  it('refuses a file past 50 MiB (413) as it streams in, and keeps nothing of it', async () => {
+    const before = storedUploads(stack.dataDir).length;
+    const line = 'H0000001,BE,9000,1930,HOUSE,CLOSED,120,HR,GAS,,100000,300000\n';
+    const big = `${syntheticCsvText(1, 3)}${line.repeat(Math.ceil((50 * 1024 * 1024) / line.length) + 10)}`;
+    const res = await stack.as(owner).upload('/v1/portfolio-runs', [csvPart(big)]);
+    expect(res.statusCode).toBe(413);
+    expect(storedUploads(stack.dataDir).length).toBe(before);
+  }, 120_000);
+
   it('takes a CSV upload (202), runs it, and streams one result row per input row as CSV or JSON lines, with a summary that adds up', async () => {
     const csv = `${syntheticCsvText(30, 5, ';')}bad;BE;9000;19x0;HOUSE;CLOSED;100;HR;GAS;;;\n`;
     const res = await stack.as(owner).upload('/v1/portfolio-runs', [csvPart(csv), { name: 'name', content: 'Q4 book' }]);

@@ -144,7 +144,14 @@ async function streamPart(
   accept: readonly string[],
   store: (body: AsyncIterable<Buffer>, mimetype: string) => Promise<unknown>,
 ): Promise<{ size: number; sha256: Buffer; mimetype: string }> {
-  const chunks = (file as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
+  const iterator = (file as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
+  // Refused the moment the limit is passed: busboy then drops the rest of the part but ends it only at
+  // the part's end, which for a body sent without end never comes (see readToLimit).
+  const limit = new Promise<never>((_, reject) => {
+    file.once('limit', () => reject(Object.assign(new Error('file too large'), { code: 'FST_REQ_FILE_TOO_LARGE' })));
+  });
+  limit.catch(() => undefined);
+  const chunks = { next: () => Promise.race([iterator.next(), limit]) };
   const head: Buffer[] = [];
   let headBytes = 0;
   let ended = false;
