@@ -35,7 +35,9 @@ async function setup(dir = mkdtempSync(join(tmpdir(), 'portfolio-'))) {
 
 async function start(
   stores: Awaited<ReturnType<typeof setup>>,
-  extra: Partial<Pick<Parameters<typeof startPortfolioRuns>[0], 'onBatch' | 'leadership' | 'readStore' | 'eventStore' | 'settleTimeoutMs'>> = {},
+  extra: Partial<
+    Pick<Parameters<typeof startPortfolioRuns>[0], 'onBatch' | 'leadership' | 'readStore' | 'eventStore' | 'settleTimeoutMs'>
+  > = {},
 ) {
   const runs = await startPortfolioRuns({
     eventStore: stores.eventStore,
