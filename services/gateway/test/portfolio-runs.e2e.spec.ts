@@ -1,6 +1,8 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { syntheticCsvText } from '@renopath/calculations/portfolio-run/testing.ts';
-import { startStack, type Stack } from './stack.ts';
+import { multipart, startStack, type Stack } from './stack.ts';
 
 let stack: Stack;
 let owner: string;
@@ -22,7 +24,53 @@ async function untilEnded(id: string) {
   throw new Error('portfolio run did not end');
 }
 
+/** Uploaded files still stored anywhere under the stack's data (an upload's blob is gone once its rows are stored). */
+function storedUploads(dir: string): string[] {
+  const found: string[] = [];
+  const walk = (at: string) => {
+    for (const entry of readdirSync(at, { withFileTypes: true })) {
+      const path = join(at, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (/[\\/]data[\\/]uploads[\\/]/.test(path)) found.push(path);
+    }
+  };
+  walk(dir);
+  return found;
+}
+
 describe('portfolio runs over HTTP (docs/portfolio-runs.md)', () => {
+  it('streams a keyed upload: a retry with the same key and file answers the same run, another file under it is refused, and no upload is left stored', async () => {
+    const before = storedUploads(stack.dataDir).length;
+    const send = (csv: string) => {
+      const { payload, contentType } = multipart([csvPart(csv)]);
+      return stack.app.inject({
+        method: 'POST',
+        url: '/v1/portfolio-runs',
+        headers: { authorization: `Bearer ${owner}`, 'content-type': contentType, 'idempotency-key': 'portfolio-upload-1' },
+        payload,
+      });
+    };
+    const csv = syntheticCsvText(300, 11);
+    const first = await send(csv);
+    expect(first.statusCode, first.body).toBe(202);
+    const again = await send(csv);
+    expect(again.statusCode, again.body).toBe(202);
+    expect(again.json().id).toBe(first.json().id);
+    const other = await send(syntheticCsvText(300, 12));
+    expect(other.statusCode).toBe(422);
+    await untilEnded(first.json().id);
+    expect(storedUploads(stack.dataDir).length).toBe(before);
+  }, 120_000);
+
+  it('refuses a file past 50 MiB (413) as it streams in, and keeps nothing of it', async () => {
+    const before = storedUploads(stack.dataDir).length;
+    const line = 'H0000001,BE,9000,1930,HOUSE,CLOSED,120,HR,GAS,,100000,300000\n';
+    const big = `${syntheticCsvText(1, 3)}${line.repeat(Math.ceil((50 * 1024 * 1024) / line.length) + 10)}`;
+    const res = await stack.as(owner).upload('/v1/portfolio-runs', [csvPart(big)]);
+    expect(res.statusCode).toBe(413);
+    expect(storedUploads(stack.dataDir).length).toBe(before);
+  }, 120_000);
+
   it('takes a CSV upload (202), runs it, and streams one result row per input row as CSV or JSON lines, with a summary that adds up', async () => {
     const csv = `${syntheticCsvText(30, 5, ';')}bad;BE;9000;19x0;HOUSE;CLOSED;100;HR;GAS;;;\n`;
     const res = await stack.as(owner).upload('/v1/portfolio-runs', [csvPart(csv), { name: 'name', content: 'Q4 book' }]);

@@ -48,6 +48,8 @@ export const CreatePortfolioRunBody = UploadedFile.extend({
 export type CreatePortfolioRunBody = z.infer<typeof CreatePortfolioRunBody>;
 
 export const LabelSource = z.enum(['CERTIFIED', 'ESTIMATED']);
+export const TaxonomyStatus = z.enum(['CLASS_A', 'TOP_15', 'NOT_ALIGNED', 'NOT_ASSESSABLE', 'NOT_APPLICABLE']);
+export type TaxonomyStatus = z.infer<typeof TaxonomyStatus>;
 
 /** One result row, one per input row (docs/portfolio-runs.md "Results"). */
 export const PortfolioResultRow = z.object({
@@ -66,8 +68,17 @@ export const PortfolioResultRow = z.object({
   primary_energy_kwh_m2: z.number().nullable(),
   co2_kg_year: z.number().nullable(),
   co2_kg_m2_year: z.number().nullable(),
+  /** Taxonomy 7.7 for a home built before 2021: true or false where it can be told, null where not (see taxonomy_status). */
   taxonomy_top_15: z.boolean().nullable(),
+  /**
+   * Why taxonomy_top_15 is what it is: CLASS_A (label A or better), TOP_15 (within the region's top-15%
+   * figure), NOT_ALIGNED, NOT_ASSESSABLE (not class A, and no verified top-15% figure for the region),
+   * NOT_APPLICABLE (built from 2021: another criterion, not assessed). Null on an ERROR row.
+   */
+  taxonomy_status: TaxonomyStatus.nullable(),
+  /** The rule id of the first milestone the trajectory reaches (obligation, rental norm, regional target). */
   next_milestone: z.string().nullable(),
+  /** The date that milestone must be reached by (YYYY-MM-DD), as the planner dates it for a single job. */
   next_milestone_date: z.string().nullable(),
   cost_to_next_milestone: z.number().nullable(),
   cost_to_target: z.number().nullable(),
@@ -91,7 +102,10 @@ export const PortfolioSummary = z.object({
   by_energy_bucket: z.array(z.object({ bucket: z.string(), count: z.number().int(), outstanding_amount: z.number() })),
   /** Share of OK rows whose label was estimated (no certificate given). */
   estimated_share: z.number(),
+  /** Share of OK rows aligned with taxonomy 7.7 (class A, or within a verified regional top-15% figure). */
   taxonomy_aligned_share: z.number(),
+  /** Share of OK rows whose alignment cannot be told: not class A, and no verified top-15% figure for their region. */
+  taxonomy_not_assessable_share: z.number(),
   financed_emissions_kg_year: z.number(),
   /** PCAF data quality weighted by financed emissions (null when no row has emissions). */
   financed_emissions_data_quality: z.number().nullable(),

@@ -1,4 +1,4 @@
-import type { PortfolioResultRow, TrajectoryPlan } from '@renopath/contracts';
+import type { PlanMilestone, PortfolioResultRow, TaxonomyStatus, TrajectoryPlan } from '@renopath/contracts';
 import { labelsOf } from '@renopath/energy';
 import data from '../../data/portfolio.json' with { type: 'json' };
 import { planTrajectory } from '../planner/planner.ts';
@@ -18,6 +18,7 @@ const EMPTY: Omit<PortfolioResultRow, 'row_number' | 'line' | 'external_id' | 's
   co2_kg_year: null,
   co2_kg_m2_year: null,
   taxonomy_top_15: null,
+  taxonomy_status: null,
   next_milestone: null,
   next_milestone_date: null,
   cost_to_next_milestone: null,
@@ -31,13 +32,36 @@ export function errorRow(row: Pick<RawRow, 'row_number' | 'line'>, external_id: 
   return { row_number: row.row_number, line: row.line, external_id, status: 'ERROR', error, ...EMPTY };
 }
 
-/** Taxonomy 7.7 for a home built before 2021: class A or better, or within its region's top 15% (where we hold the figure). */
-function taxonomyAligned(home: HomeRow, label: string, score: number, region: TrajectoryPlan['region']): boolean | null {
-  if (home.property.year_built >= TAXONOMY.built_before_year) return null; // new buildings have another criterion (not assessed)
-  const classA = (TAXONOMY.class_a_or_better as Record<string, string[]>)[home.scale] ?? [];
-  if (classA.includes(label)) return true;
-  const threshold = (TAXONOMY.top_15_threshold_kwh_m2 as Record<string, number | null>)[region] ?? null;
-  return threshold !== null && score <= threshold;
+type Threshold = { kwh_m2: number | null; source: string | null; year: number | null };
+const CLASS_A = TAXONOMY.class_a_or_better as Record<string, string[]>;
+const TOP_15 = TAXONOMY.top_15_threshold_kwh_m2 as Record<string, Threshold>;
+
+/**
+ * Taxonomy 7.7 for a home built before 2021: class A or better, or within its region's top 15% where
+ * we hold a verified figure (data/portfolio.json). A home that is neither class A nor in a region with
+ * a figure cannot be told: NOT_ASSESSABLE, never counted as not aligned.
+ */
+export function taxonomyOf(
+  yearBuilt: number,
+  scale: string,
+  label: string,
+  score: number,
+  region: TrajectoryPlan['region'],
+): { aligned: boolean | null; status: TaxonomyStatus } {
+  if (yearBuilt >= TAXONOMY.built_before_year) return { aligned: null, status: 'NOT_APPLICABLE' };
+  if (CLASS_A[scale]?.includes(label)) return { aligned: true, status: 'CLASS_A' };
+  const threshold = TOP_15[region]?.kwh_m2 ?? null;
+  if (threshold === null) return { aligned: null, status: 'NOT_ASSESSABLE' };
+  return score <= threshold ? { aligned: true, status: 'TOP_15' } : { aligned: false, status: 'NOT_ALIGNED' };
+}
+
+/** Of the milestones a step reaches, the one due first (a dated one before one without a date). */
+function firstDue(milestones: readonly PlanMilestone[]): PlanMilestone {
+  let first = milestones[0]!;
+  for (const m of milestones) {
+    if (m.deadline !== null && (first.deadline === null || m.deadline < first.deadline)) first = m;
+  }
+  return first;
 }
 
 /** The sum of the steps' net costs up to and including `last` (in plan order), to the cent. */
@@ -60,10 +84,12 @@ export function resultOf(home: HomeRow, plan: TrajectoryPlan): PortfolioResultRo
   const area = home.property.habitable_space_m2;
   const co2 = plan.current.co2_kg_per_year;
   const steps = [...plan.steps].sort((a, b) => a.order - b.order);
-  const next = steps.find((s) => s.milestones.length > 0);
+  const nextStep = steps.find((s) => s.milestones.length > 0);
+  const next = nextStep ? firstDue(nextStep.milestones) : null;
   const toTarget = steps.find((s) => s.milestones.some((m) => m.kind === 'TARGET'));
   const targetMet =
     labelsOf(plan.energy_efficiency_type).indexOf(label) <= labelsOf(plan.energy_efficiency_type).indexOf(plan.target.label);
+  const taxonomy = taxonomyOf(home.property.year_built, home.scale, label, score, plan.region);
   const attributed =
     home.outstanding_amount !== null && home.property_value !== null ? home.outstanding_amount / home.property_value : null;
   return {
@@ -81,11 +107,13 @@ export function resultOf(home: HomeRow, plan: TrajectoryPlan): PortfolioResultRo
     primary_energy_kwh_m2: round(score, 1),
     co2_kg_year: round(co2, 1),
     co2_kg_m2_year: round(co2 / area, 2),
-    taxonomy_top_15: taxonomyAligned(home, label, score, plan.region),
-    next_milestone: next ? next.milestones[0]!.rule_id : null,
-    // The planner's milestones carry no calendar date for an existing owner (an obligation runs from a purchase deed).
-    next_milestone_date: null,
-    cost_to_next_milestone: next ? costThrough(plan, next.order) : null,
+    taxonomy_top_15: taxonomy.aligned,
+    taxonomy_status: taxonomy.status,
+    next_milestone: next ? next.rule_id : null,
+    // The planner's date, as a single job shows it: a buyer's obligation from the row's purchase_date (else a
+    // purchase this year, as the planner assumes), a fixed date, or the target year's end.
+    next_milestone_date: next ? next.deadline : null,
+    cost_to_next_milestone: nextStep ? costThrough(plan, nextStep.order) : null,
     cost_to_target: targetMet ? 0 : toTarget ? costThrough(plan, toTarget.order) : null,
     outstanding_amount: home.outstanding_amount,
     financed_emissions_kg_year: attributed === null ? null : round(attributed * co2, 1),
@@ -104,7 +132,8 @@ export function computeBatch(rows: RawRow[], year: number): PortfolioResultRow[]
     const external_id = (row.cells['external_id'] ?? '').trim() || null;
     if (!read.ok) return errorRow(row, external_id, read.error);
     try {
-      return resultOf(read.home, planTrajectory(read.home.property, { year }));
+      const household = read.home.household;
+      return resultOf(read.home, planTrajectory(read.home.property, household ? { year, household } : { year }));
     } catch (err) {
       return errorRow(
         row,

@@ -16,53 +16,112 @@ export interface PortfolioHeader {
 }
 
 /** The file's delimiter, from its header line: `;` (spreadsheets in Belgium and the Netherlands) or `,`. */
-function delimiterOf(bytes: Buffer): ';' | ',' {
-  const end = bytes.indexOf(0x0a);
-  const first = bytes.subarray(0, end < 0 ? Math.min(bytes.length, 64 * 1024) : end).toString('utf8');
+function delimiterOf(head: Buffer): ';' | ',' {
+  const end = head.indexOf(0x0a);
+  const first = head.subarray(0, end < 0 ? Math.min(head.length, 64 * 1024) : end).toString('utf8');
   const semicolons = first.split(';').length;
   const commas = first.split(',').length;
   return semicolons > commas ? ';' : ',';
 }
 
 /**
+ * Line numbers from the parser's byte offsets (its own line count counts a quoted CRLF twice): the
+ * chunks that went to the parser are kept until the records read have passed them, no longer.
+ */
+class LineCounter {
+  private chunks: Buffer[] = [];
+  /** Byte offset of `chunks[0]`'s first byte, and how far into the file newlines are counted. */
+  private base = 0;
+  private cursor = 0;
+  line = 1;
+
+  push(chunk: Buffer): void {
+    this.chunks.push(chunk);
+  }
+
+  /** Counts the newlines before byte `offset`. */
+  countTo(offset: number): void {
+    while (this.cursor < offset && this.chunks.length > 0) {
+      const chunk = this.chunks[0]!;
+      const from = this.cursor - this.base;
+      const to = Math.min(chunk.length, offset - this.base);
+      for (let at = chunk.indexOf(0x0a, from); at >= 0 && at < to; at = chunk.indexOf(0x0a, at + 1)) this.line++;
+      this.cursor = this.base + to;
+      if (to === chunk.length) {
+        this.chunks.shift();
+        this.base += chunk.length;
+      }
+    }
+  }
+}
+
+const tooLarge = () => new DomainError(413, [`file is larger than ${MAX_BYTES / 1024 / 1024} MiB`]);
+
+/**
  * Reads a portfolio CSV (UTF-8, BOM or not, a header row, `;` or `,`, quoted fields that may span
- * lines) in batches of `batchSize` rows, without holding more than a batch of rows: `onHeader` sees the
- * columns first, then `onBatch` each batch in file order. A row the reader cannot take (a wrong number
+ * lines) from its bytes as they come, in batches of `batchSize` rows, holding neither the file nor
+ * more than a batch of rows: `onHeader` sees the columns first, then `onBatch` each batch in file
+ * order (the next bytes are read only once it is done). A row the reader cannot take (a wrong number
  * of fields, an external_id seen before) comes as a row with its `error`; a file that cannot be read
- * on (an unclosed quote) or has no `external_id` column is refused (400), one over MAX_ROWS too (413).
+ * on (an unclosed quote) or has no `external_id` column is refused (400), one over MAX_ROWS or
+ * MAX_BYTES too (413).
  */
 export async function readPortfolioCsv(
-  bytes: Buffer,
+  source: Buffer | AsyncIterable<Buffer>,
   batchSize: number,
   onHeader: (header: PortfolioHeader) => Promise<void> | void,
   onBatch: (rows: RawRow[]) => Promise<void>,
 ): Promise<{ total_rows: number; header: PortfolioHeader }> {
-  if (bytes.length > MAX_BYTES) throw new DomainError(413, [`file is larger than ${MAX_BYTES / 1024 / 1024} MiB`]);
+  const input = Buffer.isBuffer(source) ? slices(source) : source;
+  const chunks = input[Symbol.asyncIterator]();
+  // The header line decides the delimiter: bytes are taken until it has ended (or 64 KiB).
+  const head: Buffer[] = [];
+  let headBytes = 0;
+  let ended = false;
+  while (headBytes < 64 * 1024 && !head.some((c) => c.includes(0x0a))) {
+    const next = await chunks.next();
+    if (next.done) {
+      ended = true;
+      break;
+    }
+    head.push(next.value);
+    headBytes += next.value.length;
+  }
   const parser = parse({
     bom: true,
-    delimiter: delimiterOf(bytes),
+    delimiter: delimiterOf(Buffer.concat(head)),
     info: true,
     relax_column_count: true,
     relax_quotes: true,
   });
-  // Fed in slices: the parser's records are taken as they come, never the whole file's at once.
-  Readable.from(
-    (function* () {
-      for (let at = 0; at < bytes.length; at += 64 * 1024) yield bytes.subarray(at, at + 64 * 1024);
-    })(),
-  ).pipe(parser);
+  const lines = new LineCounter();
+  let bytes = 0;
+  let refused: DomainError | null = null;
+  async function* feed(): AsyncGenerator<Buffer> {
+    const take = (chunk: Buffer) => {
+      bytes += chunk.length;
+      if (bytes > MAX_BYTES) throw (refused = tooLarge());
+      lines.push(chunk);
+      return chunk;
+    };
+    for (const chunk of head) yield take(chunk);
+    if (ended) return;
+    for (let next = await chunks.next(); !next.done; next = await chunks.next()) yield take(next.value);
+  }
+  const fed = Readable.from(feed());
+  // A source that fails (the store, the size limit) fails the parser, and so the loop below.
+  fed.once('error', (err) => parser.destroy(err));
+  fed.pipe(parser);
 
   let header: PortfolioHeader | null = null;
   let batch: RawRow[] = [];
   let row_number = 0;
-  // Lines are counted from the records' byte offsets: the parser's own line count counts a quoted CRLF twice.
   let prevEnd = 0;
-  let cursor = 0;
-  let line = 1;
   const seen = new Map<string, number>();
   try {
-    for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { bytes: number } }>) {
-      for (; cursor < prevEnd; cursor++) if (bytes[cursor] === 0x0a) line++;
+    for await (const { record, info } of recordsOf(parser)) {
+      lines.countTo(prevEnd);
+      const line = lines.line;
       prevEnd = info.bytes;
       if (record.length === 1 && record[0]!.trim() === '') continue; // an empty line
       if (!header) {
@@ -99,18 +158,74 @@ export async function readPortfolioCsv(
       }
     }
   } catch (err) {
+    fed.destroy();
     parser.destroy();
+    // The source is let go (a file stream closes its descriptor) when the reading stops before its end.
+    await chunks.return?.().catch(() => undefined);
+    if (refused) throw refused;
     if (err instanceof DomainError) throw err;
     const csv = err as CsvError & { lines?: number };
     if (typeof csv.code === 'string' && csv.code.startsWith('CSV_')) {
-      for (; cursor < prevEnd; cursor++) if (bytes[cursor] === 0x0a) line++;
-      throw new DomainError(400, [`file: line ${line}: ${csv.message.replace(/^Invalid [^:]+: /, '')}`]);
+      lines.countTo(prevEnd);
+      throw new DomainError(400, [`file: line ${lines.line}: ${csv.message.replace(/^Invalid [^:]+: /, '')}`]);
     }
     throw err;
   }
+  if (refused) throw refused;
   if (!header) throw new DomainError(400, ['file: no header row']);
   if (batch.length > 0) await onBatch(batch);
   return { total_rows: row_number, header };
+}
+
+type ParsedRecord = { record: string[]; info: { bytes: number } };
+
+/**
+ * The parser's records, and its error only after every record it parsed before it: a stream's own
+ * iterator drops the records still buffered when the stream fails, and the line of a quote never
+ * closed is told from the last record read before it. At most 64 records wait (the parser is paused).
+ */
+async function* recordsOf(parser: ReturnType<typeof parse>): AsyncGenerator<ParsedRecord> {
+  const queue: ParsedRecord[] = [];
+  let failure: unknown = null;
+  let ended = false;
+  let wake: (() => void) | null = null;
+  const signal = () => {
+    const w = wake;
+    wake = null;
+    w?.();
+  };
+  parser.on('data', (r: ParsedRecord) => {
+    queue.push(r);
+    if (queue.length >= 64) parser.pause();
+    signal();
+  });
+  parser.on('error', (err) => {
+    failure = err;
+    signal();
+  });
+  parser.on('end', () => {
+    ended = true;
+    signal();
+  });
+  for (;;) {
+    const next = queue.shift();
+    if (next) {
+      if (queue.length < 16 && parser.isPaused()) parser.resume();
+      yield next;
+      continue;
+    }
+    if (failure) throw failure;
+    if (ended) return;
+    await new Promise<void>((resolve) => {
+      wake = resolve;
+    });
+  }
+}
+
+/** A file already in memory, fed in slices as a stream would come. */
+async function* slices(bytes: Buffer): AsyncGenerator<Buffer> {
+  if (bytes.length > MAX_BYTES) throw tooLarge();
+  for (let at = 0; at < bytes.length; at += 64 * 1024) yield bytes.subarray(at, at + 64 * 1024);
 }
 
 /**

@@ -2,15 +2,16 @@ import type { Logger } from 'pino';
 import { DomainError, notFound, type BlobStore, type Bus, type Closeable, type EventStore, type ReadStore } from '@renopath/platform';
 import { runProjection, type ProjectionDefinition } from '@renopath/platform/projection-runner.ts';
 import { withEventContracts } from '@renopath/platform/service/event-contracts.ts';
+import type { Leadership } from '@renopath/platform/service/context-lease.ts';
 import { actorOf, commandContext, newId, parse, readYourWrites } from '@renopath/platform/service/handler-kit.ts';
 import {
   CreatePortfolioRunBody,
-  PortfolioResultRow,
   PortfolioResultsPageQuery,
   PortfolioRunEvents,
   PortfolioRunListQuery,
   PortfolioSubjects,
   type Actor,
+  type PortfolioResultRow,
   type PortfolioRun,
   type ServiceRequest,
 } from '@renopath/contracts';
@@ -48,6 +49,8 @@ export interface PortfolioDeps {
   onFinished?: (run: PortfolioRun, doc: RunDoc) => Promise<void>;
   onBatch?: (run_id: string, batch: number) => void;
   inFlight?: number;
+  /** Which replica drives runs (runner.ts); default the read store's context leadership. */
+  leadership?: Leadership | null;
 }
 
 export interface PortfolioRuns {
@@ -85,6 +88,7 @@ export async function startPortfolioRuns(deps: PortfolioDeps): Promise<Portfolio
     ...(deps.onFinished ? { onFinished: deps.onFinished } : {}),
     ...(deps.onBatch ? { onBatch: deps.onBatch } : {}),
     ...(deps.inFlight ? { inFlight: deps.inFlight } : {}),
+    ...(deps.leadership !== undefined ? { leadership: deps.leadership } : {}),
   });
 
   async function visible(req: ServiceRequest): Promise<RunDoc> {
@@ -102,8 +106,14 @@ export async function startPortfolioRuns(deps: PortfolioDeps): Promise<Portfolio
       const body = parse(CreatePortfolioRunBody, req.body);
       const run_id = newId(req, 'portfolio-run');
       const existing = await store.run(run_id);
-      if (existing) return view(existing); // a keyed retry of a create that was made
-      const blob = await deps.blobs.get(body.blob_key);
+      if (existing) {
+        // A keyed retry of a create that was made: the retry's own copy of the file is not needed.
+        // (The first attempt's copy went once its rows were stored.)
+        await deps.blobs.delete(body.blob_key).catch(() => undefined);
+        return view(existing);
+      }
+      // Read as it comes from the store: the file is never held whole, only the batch being written.
+      const blob = await deps.blobs.getStream(body.blob_key);
       if (!blob) throw new DomainError(400, ['file: the upload is no longer stored; upload it again']);
       const read = await runner.ingest(run_id, blob.body);
       const { position } = await runner.decide(
@@ -217,12 +227,26 @@ export async function servePortfolioWorker(bus: Bus, computer: BatchComputer, su
   });
 }
 
+/**
+ * The reply of a portfolio worker (this code, in this or another calculations process): checked for
+ * its shape row by row, cheaply. A full contract parse of every row cost as much CPU here as reading
+ * the rows from the file; the rows' contract is checked where they are made (compute.unit.spec.ts).
+ */
+function resultRowsOf(reply: unknown, asked: number): PortfolioResultRow[] {
+  if (!Array.isArray(reply) || reply.length !== asked) throw new Error(`a portfolio worker answered ${typeof reply} for ${asked} rows`);
+  for (const row of reply as Array<Partial<PortfolioResultRow> | null>) {
+    if (typeof row?.row_number !== 'number' || (row.status !== 'OK' && row.status !== 'ERROR')) {
+      throw new Error('a portfolio worker answered a row that is not a result row');
+    }
+  }
+  return reply as PortfolioResultRow[];
+}
+
 /** Batches sent over the bus to whichever worker process takes them. */
 export function busComputer(bus: Bus, subject: string, timeoutMs: number): BatchComputer {
   return {
     async compute(rows, year) {
-      const reply = await bus.request(subject, { body: { rows, year } }, { timeoutMs });
-      return z.array(PortfolioResultRow).parse(reply);
+      return resultRowsOf(await bus.request(subject, { body: { rows, year } }, { timeoutMs }), rows.length);
     },
     computeCpuUs: 0,
     async close() {},

@@ -2,8 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openFsBlobStore, openSqliteEventStore, openSqliteReadStore, type BlobStore } from '@renopath/platform';
+import { createMemoryLeaseStore } from '@renopath/platform/memory/memory-lease.ts';
+import { openLeadership } from '@renopath/platform/service/context-lease.ts';
 import type { PortfolioResultRow, PortfolioRun, PortfolioSummary, ServiceRequest } from '@renopath/contracts';
 import { labelFor } from '@renopath/energy';
 import { computeBatch } from './compute.ts';
@@ -31,7 +33,12 @@ async function setup(dir = mkdtempSync(join(tmpdir(), 'portfolio-'))) {
   return { dir, eventStore, readStore, blobs };
 }
 
-async function start(stores: Awaited<ReturnType<typeof setup>>, extra: { onBatch?: (run: string, batch: number) => void } = {}) {
+async function start(
+  stores: Awaited<ReturnType<typeof setup>>,
+  extra: Partial<
+    Pick<Parameters<typeof startPortfolioRuns>[0], 'onBatch' | 'leadership' | 'readStore' | 'eventStore' | 'settleTimeoutMs'>
+  > = {},
+) {
   const runs = await startPortfolioRuns({
     eventStore: stores.eventStore,
     readStore: stores.readStore,
@@ -223,6 +230,66 @@ describe('portfolio runs', () => {
     const after = (await runs.handlers['get']!(request({ params: { portfolio_run_id: run.id } }))) as PortfolioRun;
     expect(after.status).toBe('STOPPED');
     expect(after.processed_rows).toBeLessThan(2_000);
+  }, 120_000);
+
+  it('two replicas over one store: only the one holding the lease drives a run, and the other takes it over where it stopped', async () => {
+    const stores = await setup();
+    // Two replicas as two processes would be: their own connections to the stores, one lease table.
+    const holders = new Map();
+    const lease = () =>
+      openLeadership({ leases: createMemoryLeaseStore(holders), name: 'calculations:background', shared: true, retryMs: 20, log });
+    const [leaderA, leaderB] = [await lease(), await lease()];
+    const second = {
+      eventStore: openSqliteEventStore({ file: join(stores.dir, 'events.db'), synchronous: 'NORMAL' }),
+      readStore: openSqliteReadStore({ file: join(stores.dir, 'reads.db'), synchronous: 'NORMAL' }),
+    };
+    closers.push(() => second.eventStore.close());
+    closers.push(() => second.readStore.close());
+    closers.push(() => leaderB.close());
+    const computedBy = { a: [] as number[], b: [] as number[] };
+    let stopA: (() => void) | null = null;
+    // A second connection's projection learns of new events by polling: slower than the first's on a loaded machine.
+    const a = await start(stores, {
+      settleTimeoutMs: 30_000,
+      leadership: leaderA,
+      onBatch: (_, batch) => {
+        computedBy.a.push(batch);
+        if (computedBy.a.length === 2) stopA?.();
+      },
+    });
+    const b = await start(stores, {
+      ...second,
+      settleTimeoutMs: 30_000,
+      leadership: leaderB,
+      onBatch: (_, batch) => void computedBy.b.push(batch),
+    });
+    expect([leaderA.leading, leaderB.leading]).toEqual([true, false]);
+
+    // Uploaded to the replica that does not lead: it stores the run, the leader finds it and drives it.
+    const aHandsOver = new Promise<void>((resolve) => {
+      stopA = resolve;
+    });
+    const uploading = upload(b, stores.blobs, syntheticCsvText(3_000));
+    await aHandsOver;
+    expect(computedBy.b).toEqual([]);
+    // The leader goes (a restart, a lost lease): the other replica takes the lease and finishes the run.
+    await a.close();
+    await leaderA.close();
+    const run = await uploading;
+    await vi.waitFor(
+      async () => {
+        const view = (await b.handlers['get']!(request({ params: { portfolio_run_id: run.id } }))) as PortfolioRun;
+        expect(view.status).toBe('FINISHED');
+      },
+      { timeout: 60_000, interval: 200 },
+    );
+    const done = (await b.handlers['get']!(request({ params: { portfolio_run_id: run.id } }))) as PortfolioRun;
+    expect(done.processed_rows).toBe(3_000);
+    expect(computedBy.b.length).toBeGreaterThan(0);
+    const rows = await allResults(b, run);
+    expect(rows.map((r) => r.row_number)).toEqual(Array.from({ length: 3_000 }, (_, i) => i + 1));
+    // Every batch committed, by one replica or the other (and counted once: processed_rows above).
+    expect(new Set([...computedBy.a, ...computedBy.b]).size).toBe(15);
   }, 120_000);
 
   it('refuses a file it cannot read with the line, and one without external_id', async () => {

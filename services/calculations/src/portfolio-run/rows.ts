@@ -1,4 +1,4 @@
-import { PropertyDescription, PropertyFields, type EnergyEfficiencyType } from '@renopath/contracts';
+import { Household, PropertyDescription, PropertyFields, type EnergyEfficiencyType } from '@renopath/contracts';
 import { detectRegion, labelFor, labelsOf, scaleOfRegion } from '@renopath/energy';
 
 /**
@@ -24,10 +24,12 @@ export interface HomeRow {
   scale: EnergyEfficiencyType;
   outstanding_amount: number | null;
   property_value: number | null;
+  /** The household columns that pick the dated rules (a buyer's deed date, a letting), as a single job's `household`. */
+  household: Household | null;
 }
 
 /** The columns besides the property's (docs/portfolio-runs.md "The file"). */
-export const LENDER_COLUMNS = ['external_id', 'epc_label', 'outstanding_amount', 'property_value'] as const;
+export const LENDER_COLUMNS = ['external_id', 'epc_label', 'outstanding_amount', 'property_value', 'purchase_date', 'occupancy'] as const;
 export const PORTFOLIO_COLUMNS: ReadonlySet<string> = new Set([...LENDER_COLUMNS, ...Object.keys(PropertyFields)]);
 
 type Kind =
@@ -149,8 +151,24 @@ export function readHome(row: RawRow): { ok: true; home: HomeRow } | { ok: false
     }
     amounts[column] = n;
   }
+  // The job request's household fields: the deed date a buyer's obligation runs from, and whether the home is let.
+  const householdCells: Record<string, string> = {};
+  for (const column of ['purchase_date', 'occupancy'] as const) {
+    const value = (cells[column] ?? '').trim();
+    if (value !== '') householdCells[column] = column === 'occupancy' ? value.toUpperCase() : value;
+  }
+  let household: Household | null = null;
+  if (householdCells['purchase_date'] !== undefined || householdCells['occupancy'] !== undefined) {
+    const read = Household.safeParse(householdCells);
+    if (!read.success) {
+      const issue = read.error.issues[0]!;
+      const column = String(issue.path[0] ?? 'row');
+      return { ok: false, error: at(row, column, `${JSON.stringify(householdCells[column] ?? '')}: ${issue.message}`) };
+    }
+    household = read.data;
+  }
   return {
     ok: true,
-    home: { row_number: row.row_number, line: row.line, external_id, property: home, epc_label, scale, ...amounts },
+    home: { row_number: row.row_number, line: row.line, external_id, property: home, epc_label, scale, ...amounts, household },
   };
 }

@@ -1,7 +1,8 @@
 import type { Logger } from 'pino';
-import { DomainError, type EventStore } from '@renopath/platform';
+import { DomainError, type Closeable, type EventStore, type ReadStoreTx } from '@renopath/platform';
 import { handleCommand, type CommandContext } from '@renopath/platform/service/decider.ts';
 import { backoff, sleep } from '@renopath/platform/internal/async.ts';
+import { LeaseLostError, leadershipOf, type Leadership } from '@renopath/platform/service/context-lease.ts';
 import type { PortfolioRun } from '@renopath/contracts';
 import { readPortfolioCsv, type PortfolioHeader } from './csv.ts';
 import type { BatchComputer } from './pool.ts';
@@ -13,6 +14,8 @@ import { summarise } from './summary.ts';
 export const BATCH_ROWS = 200;
 /** Attempts at one batch (a thread or worker lost) before the run is FAILED. */
 const BATCH_ATTEMPTS = 6;
+/** How often the replica that leads looks for runs created on another replica (or left by a lost leader). */
+const LOOK_FOR_RUNS_MS = 2_000;
 
 export interface RunnerOptions {
   store: PortfolioStore;
@@ -28,6 +31,11 @@ export interface RunnerOptions {
   onFinished?: (run: PortfolioRun, doc: RunDoc) => Promise<void>;
   /** Called after every committed batch (the CLI's and bench's progress; a test's kill point). */
   onBatch?: (run_id: string, batch: number) => void;
+  /**
+   * Replicas over shared stores: only the one holding the context's lease drives runs (two drivers
+   * would both compute every batch). Default: the read store's context leadership, if any.
+   */
+  leadership?: Leadership | null;
 }
 
 export interface Ingested {
@@ -48,6 +56,10 @@ export function portfolioRunner(options: RunnerOptions) {
   const inFlight = Math.max(1, options.inFlight ?? 4);
   const driving = new Map<string, Promise<void>>();
   let closed = false;
+  const leadership = options.leadership === undefined ? leadershipOf(store.reads) : options.leadership;
+  /** Whether this replica may drive runs: always without shared stores; with them, while it holds the lease. */
+  let leading = leadership === null;
+  let lookout: Closeable | null = null;
 
   const system = (run_id: string): CommandContext => ({
     metadata: { actor: { user_id: null, client_id: null }, correlation_id: `portfolio-run-${run_id}`, causation_id: null },
@@ -57,7 +69,7 @@ export function portfolioRunner(options: RunnerOptions) {
     handleCommand(eventStore, runStream(run_id), portfolioRunDecider, command, context);
 
   /** The file read into input batches, in file order; nothing of it is held but the batch being written. */
-  async function ingest(run_id: string, bytes: Buffer): Promise<Ingested> {
+  async function ingest(run_id: string, bytes: Buffer | AsyncIterable<Buffer>): Promise<Ingested> {
     let batches = 0;
     const read = await readPortfolioCsv(
       bytes,
@@ -78,11 +90,13 @@ export function portfolioRunner(options: RunnerOptions) {
       try {
         const results = await computer.compute(rows, year);
         if (results.length !== rows.length) throw new Error(`batch ${batch}: ${results.length} results for ${rows.length} rows`);
-        await store.putResults(run_id, batch, results, summarise(results), now().toISOString());
+        // Fenced: a replica that lost the lease without knowing it yet cannot commit behind its successor.
+        const fence = leadership ? (tx: ReadStoreTx) => leadership.fence(tx) : undefined;
+        await store.putResults(run_id, batch, results, summarise(results), now().toISOString(), fence);
         options.onBatch?.(run_id, batch);
         return;
       } catch (err) {
-        if (attempt + 1 >= BATCH_ATTEMPTS || closed) throw err;
+        if (attempt + 1 >= BATCH_ATTEMPTS || closed || !leading || err instanceof LeaseLostError) throw err;
         log.warn({ err, run_id, batch, attempt }, 'portfolio batch not computed; trying again');
         await sleep(backoff(attempt, 200, 5_000));
       }
@@ -100,7 +114,7 @@ export function portfolioRunner(options: RunnerOptions) {
     const todo = Array.from({ length: doc.batches }, (_, b) => b).filter((b) => !done.has(b));
     let stopped = false;
     const lane = async () => {
-      while (!stopped && !closed) {
+      while (!stopped && !closed && leading) {
         const batch = todo.shift();
         if (batch === undefined) return;
         // A stop is read from the run itself (any replica may have taken it): one small read per batch of rows.
@@ -115,6 +129,11 @@ export function portfolioRunner(options: RunnerOptions) {
     try {
       await Promise.all(Array.from({ length: inFlight }, lane));
     } catch (err) {
+      // Closing, or the lease gone (the fence refused the commit): the run is not failed, its next driver goes on.
+      if (closed || !leading || err instanceof LeaseLostError) {
+        log.warn({ err, run_id }, 'portfolio run left between batches; it resumes where it stopped');
+        return;
+      }
       log.error({ err, run_id }, 'portfolio run failed');
       await decide(run_id, {
         type: 'FailRun',
@@ -123,7 +142,7 @@ export function portfolioRunner(options: RunnerOptions) {
       });
       return;
     }
-    if (stopped || closed) return;
+    if (stopped || closed || !leading) return;
     const progress = await store.progress(run_id);
     const view = runView(doc, progress, now());
     const finished = await decide(run_id, {
@@ -147,8 +166,12 @@ export function portfolioRunner(options: RunnerOptions) {
   return {
     ingest,
     decide,
-    /** Starts (or joins) the run's work in this process; resolves when it has ended here. */
+    /**
+     * Starts (or joins) the run's work in this process; resolves when it has ended here. On a replica
+     * that does not lead it does nothing: the leader finds the run (LOOK_FOR_RUNS_MS).
+     */
     kick(run_id: string): Promise<void> {
+      if (!leading || closed) return Promise.resolve();
       const running = driving.get(run_id);
       if (running) return running;
       const run = drive(run_id)
@@ -157,12 +180,35 @@ export function portfolioRunner(options: RunnerOptions) {
       driving.set(run_id, run);
       return run;
     },
-    /** Resumes every run that has work left (after a restart). */
+    /**
+     * Resumes every run that has work left (after a restart). With a lease, from each takeover on, and
+     * then every LOOK_FOR_RUNS_MS for runs another replica took in; losing the lease stops the driving
+     * between batches (a batch in flight commits only through the fence).
+     */
     async resume(): Promise<void> {
-      for (const doc of await store.unfinished()) void this.kick(doc.id);
+      const kickAll = async () => {
+        for (const doc of await store.unfinished()) void this.kick(doc.id);
+      };
+      if (!leadership) return kickAll();
+      lookout = await leadership.whileLeading('portfolio runner', async () => {
+        leading = true;
+        await kickAll();
+        const timer = setInterval(() => {
+          kickAll().catch((err: unknown) => log.warn({ err }, 'could not look for portfolio runs; trying again'));
+        }, LOOK_FOR_RUNS_MS);
+        timer.unref();
+        return {
+          async close() {
+            leading = false;
+            clearInterval(timer);
+            await Promise.allSettled([...driving.values()]);
+          },
+        };
+      });
     },
     async close(): Promise<void> {
       closed = true;
+      await lookout?.close();
       await Promise.allSettled([...driving.values()]);
     },
   };

@@ -123,10 +123,18 @@ export class PortfolioStore {
    * after a crash between compute and commit, or by two coordinators), it replaces itself: the same
    * ids, the same rows, counted once.
    */
-  async putResults(run_id: string, batch: number, rows: PortfolioResultRow[], summary: PartialSummary, now: string): Promise<void> {
+  async putResults(
+    run_id: string,
+    batch: number,
+    rows: PortfolioResultRow[],
+    summary: PartialSummary,
+    now: string,
+    fence?: (tx: ReadStoreTx) => Promise<void>,
+  ): Promise<void> {
     const id = batchId(run_id, batch);
     const failed = rows.filter((r) => r.status === 'ERROR').length;
     await this.reads.transaction(async (tx) => {
+      await fence?.(tx);
       await tx.put<ResultDoc>(P.results, id, { id, run_id, batch, rows });
       await tx.put<ProgressDoc>(P.progress, id, { id, run_id, batch, rows: rows.length, failed, done_at: now, summary });
     });

@@ -14,6 +14,8 @@ export interface PartialSummary {
   failed: number;
   estimated: number;
   aligned: number;
+  /** OK rows whose taxonomy alignment cannot be told (no verified top-15% figure for their region). */
+  not_assessable: number;
   outstanding_cents: number;
   /** `${scale}|${label}` -> [count, cents]. */
   by_label: Record<string, [number, number]>;
@@ -28,6 +30,7 @@ export const emptyPartial = (): PartialSummary => ({
   failed: 0,
   estimated: 0,
   aligned: 0,
+  not_assessable: 0,
   outstanding_cents: 0,
   by_label: {},
   by_bucket: {},
@@ -58,6 +61,7 @@ export function summarise(rows: readonly PortfolioResultRow[]): PartialSummary {
     s.outstanding_cents += cents;
     if (row.label_source === 'ESTIMATED') s.estimated++;
     if (row.taxonomy_top_15 === true) s.aligned++;
+    if (row.taxonomy_status === 'NOT_ASSESSABLE') s.not_assessable++;
     add(s.by_label, `${row.epc_scale}|${row.epc_label}`, 1, cents);
     add(s.by_bucket, bucketOf(row.primary_energy_kwh_m2 ?? 0), 1, cents);
     if (row.financed_emissions_kg_year !== null) {
@@ -76,6 +80,8 @@ export function mergePartials(parts: Iterable<PartialSummary>): PartialSummary {
     s.failed += p.failed;
     s.estimated += p.estimated;
     s.aligned += p.aligned;
+    // Checkpoints written before the count existed have none: 0, as their rows were never counted so.
+    s.not_assessable += p.not_assessable ?? 0;
     s.outstanding_cents += p.outstanding_cents;
     s.financed_g += p.financed_g;
     s.financed_quality_g += p.financed_quality_g;
@@ -108,6 +114,7 @@ export function finalSummary(run_id: string, status: PortfolioRunStatus, s: Part
     }),
     estimated_share: share(s.estimated, s.ok),
     taxonomy_aligned_share: share(s.aligned, s.ok),
+    taxonomy_not_assessable_share: share(s.not_assessable, s.ok),
     financed_emissions_kg_year: s.financed_g / 1000,
     financed_emissions_data_quality: s.financed_g === 0 ? null : Math.round((s.financed_quality_g / s.financed_g) * 100) / 100,
   };

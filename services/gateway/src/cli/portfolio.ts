@@ -100,7 +100,8 @@ export function summaryTable(run: PortfolioRun, s: PortfolioSummary): string {
     ...s.by_energy_bucket.map((b) => `${b.bucket.padEnd(23)} ${String(b.count).padStart(8)} ${money(b.outstanding_amount).padStart(18)}`),
     `${'total'.padEnd(23)} ${String(s.ok_rows).padStart(8)} ${money(s.outstanding_amount).padStart(18)}`,
     '',
-    `estimated labels ${(s.estimated_share * 100).toFixed(1)}%   taxonomy-aligned ${(s.taxonomy_aligned_share * 100).toFixed(1)}%`,
+    `estimated labels ${(s.estimated_share * 100).toFixed(1)}%   taxonomy-aligned ${(s.taxonomy_aligned_share * 100).toFixed(1)}%` +
+      `   not assessable (no regional top-15% figure) ${(s.taxonomy_not_assessable_share * 100).toFixed(1)}%`,
     `financed emissions ${(s.financed_emissions_kg_year / 1000).toFixed(1)} t CO2/yr (PCAF data quality ${s.financed_emissions_data_quality ?? '-'})`,
     '',
   ];

@@ -42,7 +42,9 @@ export const COMPONENT_DESCRIPTIONS: Record<string, string> = {
   PortfolioRunPage: "One page of the organization's portfolio runs.",
   PortfolioRunStatus: 'QUEUED (file read), RUNNING, FINISHED (every row has a result), STOPPED (by the stop call) or FAILED.',
   PortfolioSummary:
-    "A portfolio run's tables over its OK rows: by label, by EBA Pillar 3 energy bucket, the estimated and taxonomy-aligned shares, and PCAF financed emissions.",
+    "A portfolio run's tables over its OK rows: by label, by EBA Pillar 3 energy bucket, the estimated, taxonomy-aligned and taxonomy-not-assessable shares, and PCAF financed emissions.",
+  TaxonomyStatus:
+    "EU taxonomy 7.7 for a home built before 2021: CLASS_A (label A or better), TOP_15 (within its region's verified top-15% figure), NOT_ALIGNED, NOT_ASSESSABLE (not class A and no verified top-15% figure for its region), NOT_APPLICABLE (built from 2021: another criterion, not assessed).",
   CalculationJobStatus: "A job's state: NOT_STARTED, RUNNING, then FINISHED, FAILED or STOPPED.",
   CalculationJobType: 'What a job computes.',
   CalibrationMethod:

@@ -76,9 +76,11 @@ export class IdempotencyKeys {
     return header;
   }
 
-  static fingerprint(parts: Array<string | Buffer>): string {
+  static fingerprint(parts: Array<string | Buffer | { sha256: Buffer }>): string {
     const hash = createHash('sha256');
-    for (const part of parts) hash.update(createHash('sha256').update(part).digest());
+    // A part given as its SHA-256 (a streamed upload, hashed as it passed) fingerprints as its bytes would.
+    for (const part of parts)
+      hash.update(typeof part === 'object' && 'sha256' in part ? part.sha256 : createHash('sha256').update(part).digest());
     return hash.digest('hex');
   }
 
@@ -220,9 +222,15 @@ export function idempotencyHooks(route: RouteDef, keys: IdempotencyKeys) {
     if (!key || !request.actor) return;
     // `/x` and `/v1/x` are one resource (docs/http-contract.md "General rules"): the route and its ids name the target.
     const target = `${route.method} ${route.path} ${JSON.stringify(request.params)}`;
-    const upload = request.upload;
+    const { upload, streamed } = request;
     const body = route.body ? request.body : undefined;
-    const fingerprint = IdempotencyKeys.fingerprint(upload ? [target, upload.name, upload.bytes] : [target, JSON.stringify(body ?? null)]);
+    const fingerprint = IdempotencyKeys.fingerprint(
+      upload
+        ? [target, upload.name, upload.bytes]
+        : streamed
+          ? [target, streamed.name, { sha256: streamed.sha256 }]
+          : [target, JSON.stringify(body ?? null)],
+    );
     const claimed = await keys.claim(request.actor.client_id, key, fingerprint);
     if (claimed.kind === 'replay') return reply.code(claimed.status).send(claimed.reply);
     request.idempotency = { claim: claimed.id, serviceKey: IdempotencyKeys.serviceKey(request.actor.client_id, key, fingerprint) };

@@ -1,6 +1,12 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import multipart from '@fastify/multipart';
-import type { FastifyInstance, FastifyRequest, onErrorAsyncHookHandler, preHandlerAsyncHookHandler } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyRequest,
+  onErrorAsyncHookHandler,
+  onResponseAsyncHookHandler,
+  preHandlerAsyncHookHandler,
+} from 'fastify';
 import fp from 'fastify-plugin';
 import { fileTypeFromBuffer } from 'file-type';
 import { DomainError, type BlobStore } from '@renopath/platform';
@@ -12,6 +18,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** An `upload` route's file, as read from the multipart body. */
     upload: Upload | null;
+    /** A `stream` upload's file, stored in the blob store as it arrived (its bytes never held). */
+    streamed: StreamedUpload | null;
     /** Where that file is stored and what the service is sent instead of its bytes. */
     uploaded: UploadedFile | null;
   }
@@ -27,6 +35,7 @@ export const ONE_MIB = 1024 * 1024;
 export const uploadsPlugin = fp(
   async (app: FastifyInstance) => {
     app.decorateRequest('upload', null);
+    app.decorateRequest('streamed', null);
     app.decorateRequest('uploaded', null);
     await app.register(multipart, { limits: UPLOAD_LIMITS, throwFileSizeLimit: true });
     app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: ONE_MIB }, (_req, body, done) => {
@@ -51,6 +60,7 @@ export interface UploadedFile {
  * (after the claim, whose key names it) and `discard` removes it when the service refuses it.
  */
 export function uploadHooks(route: RouteDef, blobs: BlobStore) {
+  if (route.upload?.stream) return streamedUploadHooks(route, blobs);
   const read: preHandlerAsyncHookHandler = async (request) => {
     request.upload = await readUpload(request, route.accept ?? [], route.upload);
   };
@@ -62,13 +72,48 @@ export function uploadHooks(route: RouteDef, blobs: BlobStore) {
     request.uploaded = { blob_key: key, name: upload.name, mimetype: upload.mimetype, size: upload.bytes.length, ...upload.fields };
     await blobs.put(key, upload.bytes, upload.mimetype);
   };
-  // The service refused the file (unknown estate, validation): its bytes must not linger. After a
-  // timeout or a late read model (503) the file may be stored, and the bytes stay.
-  const discard: onErrorAsyncHookHandler = async (request, _reply, error) => {
-    if (!request.uploaded || !(error instanceof DomainError) || error.status >= 500) return;
+  return { read, store, discard: discardRefused(blobs), leftover: null };
+}
+
+/**
+ * A large file (`upload.stream`: portfolio runs) goes to the blob store as it arrives, under a key of
+ * its own: the Idempotency-Key's fingerprint needs its hash, known only once it is stored. A replay, a
+ * failed claim or a refusal removes it (`leftover`, `discard`).
+ */
+function streamedUploadHooks(route: RouteDef, blobs: BlobStore) {
+  const read: preHandlerAsyncHookHandler = async (request) => {
+    const key = `uploads/${randomUUID()}`;
+    request.streamed = await readStreamedUpload(
+      request,
+      route.accept ?? [],
+      route.upload ?? {},
+      key,
+      (bytes, mimetype) => blobs.putStream(key, bytes, mimetype),
+      () => blobs.delete(key),
+    );
+  };
+  const store: preHandlerAsyncHookHandler = async (request) => {
+    const { key, name, mimetype, size, fields } = request.streamed!;
+    request.uploaded = { blob_key: key, name, mimetype, size, ...fields };
+  };
+  // Stored but never handed to the service: the key answered a replay, or its claim failed.
+  const leftover: onResponseAsyncHookHandler = async (request) => {
+    if (!request.streamed || request.uploaded) return;
+    await blobs.delete(request.streamed.key).catch((err: unknown) => request.log.warn({ err }, 'could not remove an upload'));
+  };
+  return { read, store, discard: discardRefused(blobs), leftover };
+}
+
+/**
+ * The service or the gateway's own message check refused the file (unknown estate, validation): its
+ * bytes must not linger. After a timeout or a late read model (503) the file may be stored, and the bytes stay.
+ */
+function discardRefused(blobs: BlobStore): onErrorAsyncHookHandler {
+  return async (request, _reply, error) => {
+    if (!request.uploaded) return;
+    if (!((error instanceof DomainError && error.status < 500) || error instanceof HttpError)) return;
     await blobs.delete(request.uploaded.blob_key).catch((err: unknown) => request.log.warn({ err }, 'could not remove a refused upload'));
   };
-  return { read, store, discard };
 }
 
 /** Uploads are limited to 25 MiB (docs/http-contract.md "General rules"): one `file` part and a few small fields. */
@@ -142,6 +187,125 @@ export async function readUpload(
   return { bytes, fields, mimetype, name: chosen === '' ? 'upload' : chosen };
 }
 
+/** An upload streamed into the blob store as it arrived (`readStreamedUpload`): its bytes were never held whole. */
+export interface StreamedUpload {
+  /** The blob the bytes were stored under. */
+  key: string;
+  size: number;
+  /** SHA-256 of the bytes, computed as they passed (the idempotency fingerprint's, without the bytes). */
+  sha256: Buffer;
+  fields: Record<string, string>;
+  name: string;
+  mimetype: string;
+}
+
+/** The first bytes the media type is decided from; the rest of the file is never looked at here. */
+const SNIFF_BYTES = 64 * 1024;
+
+/**
+ * Reads a `multipart/form-data` upload as `readUpload` does (one part `file`, optional `name` and the
+ * route's fields, the same refusals), but streams the file part to `store` as it arrives instead of
+ * holding it: its media type is decided from its first 64 KiB, its SHA-256 and size counted on the way,
+ * and a file past `maxBytes` is refused (413) with nothing left stored. A refusal after the file was
+ * stored (a wrong later part) deletes it through `discard`.
+ */
+export async function readStreamedUpload(
+  request: FastifyRequest,
+  accept: readonly string[],
+  options: { maxBytes?: number; fields?: readonly string[] },
+  key: string,
+  store: (body: AsyncIterable<Buffer>, mimetype: string) => Promise<unknown>,
+  discard: () => Promise<void>,
+): Promise<StreamedUpload> {
+  if (!request.isMultipart()) throw new HttpError(415, ['content-type must be multipart/form-data with a part named file']);
+  const maxBytes = options.maxBytes ?? UPLOAD_LIMIT_BYTES;
+  let stored: { size: number; sha256: Buffer; mimetype: string } | null = null;
+  let filename = '';
+  let name: string | null = null;
+  const fields: Record<string, string> = {};
+  try {
+    for await (const part of request.parts({ limits: { ...UPLOAD_LIMITS, fileSize: maxBytes } })) {
+      if (part.type === 'file') {
+        if (part.fieldname !== 'file') {
+          await part.toBuffer().catch(() => undefined);
+          throw new HttpError(400, [`${part.fieldname} is not an allowed part; send the file as the part named file`]);
+        }
+        filename = part.filename;
+        stored = await streamPart(part.file as NodeJS.ReadableStream & { truncated?: boolean }, accept, store);
+      } else if (part.fieldname === 'name') {
+        name = String(part.value);
+      } else if (options.fields?.includes(part.fieldname)) {
+        fields[part.fieldname] = String(part.value);
+      } else {
+        throw new HttpError(400, [`${part.fieldname} is not an allowed part`]);
+      }
+    }
+  } catch (error) {
+    if (stored) await discard().catch(() => undefined);
+    const refusal = uploadError(error, maxBytes);
+    if (refusal.statusCode === 413 || refusal.statusCode === 415) stopReading(request);
+    throw refusal;
+  }
+  if (!stored) throw new HttpError(400, ['file is required (a multipart part named file)']);
+  const chosen = displayName(name ?? filename);
+  return { key, ...stored, fields, name: chosen === '' ? 'upload' : chosen };
+}
+
+/** One file part into the store: sniffed from its head, hashed and counted as it passes, refused past the limit. */
+async function streamPart(
+  file: NodeJS.ReadableStream & { truncated?: boolean },
+  accept: readonly string[],
+  store: (body: AsyncIterable<Buffer>, mimetype: string) => Promise<unknown>,
+): Promise<{ size: number; sha256: Buffer; mimetype: string }> {
+  const iterator = (file as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
+  // Refused the moment the limit is passed: busboy then drops the rest of the part but ends it only at
+  // the part's end, which for a body sent without end never comes (see readToLimit).
+  const limit = new Promise<never>((_, reject) => {
+    file.once('limit', () => reject(Object.assign(new Error('file too large'), { code: 'FST_REQ_FILE_TOO_LARGE' })));
+  });
+  limit.catch(() => undefined);
+  const chunks = { next: () => Promise.race([iterator.next(), limit]) };
+  const head: Buffer[] = [];
+  let headBytes = 0;
+  let ended = false;
+  while (headBytes < SNIFF_BYTES + 4) {
+    const next = await chunks.next();
+    if (next.done) {
+      ended = true;
+      break;
+    }
+    head.push(next.value);
+    headBytes += next.value.length;
+  }
+  if (file.truncated) throw Object.assign(new Error('file too large'), { code: 'FST_REQ_FILE_TOO_LARGE' });
+  const first = Buffer.concat(head);
+  if (first.length === 0) throw new HttpError(400, ['file must not be empty']);
+  const mimetype = (await sniffMediaType(first)) ?? (accept.includes('text/csv') && isText(first, !ended) ? 'text/csv' : null);
+  if (!mimetype || !accept.includes(mimetype)) {
+    throw new HttpError(415, [`file must be one of ${accept.join(', ')} (decided from its content)`], { connection: 'close' });
+  }
+  const hash = createHash('sha256');
+  let size = 0;
+  async function* body(): AsyncGenerator<Buffer> {
+    for (const chunk of head) {
+      hash.update(chunk);
+      size += chunk.length;
+      yield chunk;
+    }
+    if (!ended) {
+      for (let next = await chunks.next(); !next.done; next = await chunks.next()) {
+        hash.update(next.value);
+        size += next.value.length;
+        yield next.value;
+      }
+    }
+    // busboy ends a part at the limit and marks it truncated: the store must not keep the cut file.
+    if (file.truncated) throw Object.assign(new Error('file too large'), { code: 'FST_REQ_FILE_TOO_LARGE' });
+  }
+  await store(body(), mimetype);
+  return { size, sha256: hash.digest(), mimetype };
+}
+
 /**
  * A file's name is shown and offered as a download name, never used as a path: keep its last path
  * segment, drop control characters, and cap its length, whichever part it came from.
@@ -186,11 +350,11 @@ function stopReading(request: FastifyRequest): void {
  * Text a CSV route takes: no binary format `file-type` knows (checked before), no NUL byte and valid
  * UTF-8 in its first 64 KiB (a multi-byte character cut at that edge is allowed).
  */
-function isText(bytes: Buffer): boolean {
+function isText(bytes: Buffer, more = false): boolean {
   const head = bytes.subarray(0, 64 * 1024);
   if (head.includes(0)) return false;
   try {
-    new TextDecoder('utf-8', { fatal: true }).decode(head.length < bytes.length ? head.subarray(0, head.length - 4) : head);
+    new TextDecoder('utf-8', { fatal: true }).decode(more || head.length < bytes.length ? head.subarray(0, head.length - 4) : head);
     return true;
   } catch {
     return false;

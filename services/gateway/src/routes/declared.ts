@@ -99,8 +99,10 @@ function routeHooks(app: FastifyInstance, route: RouteDef, blobs: BlobStore) {
     route.signLinks ? signLinksHook(app.signer) : null,
   ]);
   const onError = present([upload?.discard, idempotency?.release]);
+  const onResponse = present([upload?.leftover]);
   return {
     ...(preHandler.length > 0 ? { preHandler } : {}),
+    ...(onResponse.length > 0 ? { onResponse } : {}),
     ...(preSerialization.length > 0 ? { preSerialization } : {}),
     ...(onError.length > 0 ? { onError } : {}),
   };

@@ -64,7 +64,12 @@ export interface RouteDef {
    * For `upload`: a limit other than the general 25 MiB, and form fields besides `file` and `name`
    * that travel to the service in the body beside the stored file.
    */
-  upload?: { maxBytes?: number; fields?: readonly string[] };
+  upload?: {
+    maxBytes?: number;
+    fields?: readonly string[];
+    /** Stream the file into the blob store as it arrives instead of holding it (a large file: portfolio runs). */
+    stream?: boolean;
+  };
   /**
    * For `stream`: the reply is streamed page by page, the subject asked for `batch` 0, 1, ... until
    * `batches`, each page's `text` written as it comes, in the first of these formats the Accept header

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { Blob, BlobInfo, BlobStore } from '../ports/blob-store.ts';
+import type { Blob, BlobInfo, BlobStore, BlobStream } from '../ports/blob-store.ts';
 
 export interface FsBlobStoreOptions {
   /** Directory that holds the blobs; created when missing. */
@@ -51,6 +51,32 @@ export class FsBlobStore implements BlobStore {
     return { key, ...sidecar, size: body.length };
   }
 
+  async putStream(key: string, body: AsyncIterable<Buffer>, contentType: string): Promise<BlobInfo> {
+    const dataPath = this.dataPath(key);
+    const metaPath = this.metaPath(key);
+    const sidecar: Sidecar = { content_type: contentType, created_at: new Date().toISOString() };
+    const size = await this.writeAtomically(dataPath, body);
+    await this.writeAtomically(metaPath, Buffer.from(JSON.stringify(sidecar)));
+    return { key, ...sidecar, size };
+  }
+
+  async getStream(key: string): Promise<BlobStream | null> {
+    return this.whenPresent(async () => {
+      const sidecar = await this.sidecar(key);
+      // Opened before answering: a blob deleted between the stat and the read is missing, not a failed stream.
+      const file = await open(this.dataPath(key), 'r');
+      try {
+        const { size } = await file.stat();
+        // The handle's own stream closes it at the end (or when the reader stops early).
+        const body = file.createReadStream({ highWaterMark: 64 * 1024 });
+        return { key, content_type: sidecar.content_type, created_at: sidecar.created_at, size, body };
+      } catch (error) {
+        await file.close();
+        throw error;
+      }
+    });
+  }
+
   async get(key: string): Promise<Blob | null> {
     // The bytes give the size: no stat as `head` needs.
     return this.whenPresent(async () => {
@@ -91,18 +117,28 @@ export class FsBlobStore implements BlobStore {
   async close(): Promise<void> {}
 
   /** Temp file in the same directory (same filesystem), fsync, then rename: readers see old or new, never half. */
-  private async writeAtomically(path: string, body: Buffer): Promise<void> {
+  private async writeAtomically(path: string, body: Buffer | AsyncIterable<Buffer>): Promise<number> {
     await mkdir(dirname(path), { recursive: true });
     const temp = join(dirname(path), `.tmp-${randomUUID()}`);
     try {
       const file = await open(temp, 'w');
+      let size = 0;
       try {
-        await file.writeFile(body);
+        if (Buffer.isBuffer(body)) {
+          await file.writeFile(body);
+          size = body.length;
+        } else {
+          for await (const chunk of body) {
+            for (let at = 0; at < chunk.length; ) at += (await file.write(chunk, at)).bytesWritten;
+            size += chunk.length;
+          }
+        }
         await file.sync();
       } finally {
         await file.close();
       }
       await rename(temp, path);
+      return size;
     } catch (error) {
       await rm(temp, { force: true });
       throw error;

@@ -1,6 +1,7 @@
-import { finished } from 'node:stream/promises';
+import { Readable } from 'node:stream';
+import { finished, pipeline } from 'node:stream/promises';
 import { GridFSBucket, MongoClient, MongoGridFSChunkError, MongoRuntimeError, type Db, type FindCursor, type GridFSFile } from 'mongodb';
-import type { Blob, BlobInfo, BlobStore } from '../ports/blob-store.ts';
+import type { Blob, BlobInfo, BlobStore, BlobStream } from '../ports/blob-store.ts';
 import { assertDatabaseName, blobKeySegments, databaseFromUrl } from './mongo-names.ts';
 
 export interface GridFsBlobStoreOptions {
@@ -91,6 +92,34 @@ export class GridFsBlobStore implements BlobStore {
     // Every revision but the newest, which may be another writer's: see the class comment.
     await this.deleteFiles(this.bucket.find({ filename: key }, { sort: NEWEST_FIRST, skip: 1 }));
     return { key, ...metadata, size: body.length };
+  }
+
+  async putStream(key: string, body: AsyncIterable<Buffer>, contentType: string): Promise<BlobInfo> {
+    this.assertOpen();
+    blobKeySegments(key);
+    if (typeof contentType !== 'string') throw new TypeError('blob content type must be a string');
+    const metadata: BlobMetadata = { content_type: contentType, created_at: new Date().toISOString() };
+    const upload = this.bucket.openUploadStream(key, { metadata });
+    try {
+      await pipeline(Readable.from(body), upload);
+    } catch (error) {
+      // A body that failed leaves no revision: the chunks written so far go with the unfinished file.
+      await upload.abort().catch(() => undefined);
+      throw error;
+    }
+    const file = upload.gridFSFile;
+    if (!file) throw new Error(`GridFS upload of ${key} finished without a file document`);
+    await this.deleteFiles(this.bucket.find({ filename: key }, { sort: NEWEST_FIRST, skip: 1 }));
+    return { key, ...metadata, size: file.length };
+  }
+
+  async getStream(key: string): Promise<BlobStream | null> {
+    this.assertOpen();
+    blobKeySegments(key);
+    const file = await this.newest(key);
+    if (!file) return null;
+    // Read once, as it comes: a concurrent overwrite or delete fails the stream (the caller's read fails, not a wrong body).
+    return { ...infoOf(key, file), body: this.bucket.openDownloadStream(file._id) as AsyncIterable<Buffer> };
   }
 
   async get(key: string): Promise<Blob | null> {

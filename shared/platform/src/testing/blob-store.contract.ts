@@ -35,6 +35,38 @@ export function blobStoreContract(name: string, open: BlobStoreFactory): void {
       expect(await store.head(key)).toEqual(info);
     });
 
+    it('stores a stream of chunks and reads it back as a stream, without a half blob when the body fails', async () => {
+      const store = await openStore();
+      const key = `${uniqueName('upload')}/homes.csv`;
+      const chunks = Array.from({ length: 40 }, (_, i) => Buffer.alloc(64 * 1024, i));
+      const info = await store.putStream(
+        key,
+        (async function* () {
+          yield* chunks;
+        })(),
+        'text/csv',
+      );
+      expect(info).toMatchObject({ key, content_type: 'text/csv', size: 40 * 64 * 1024 });
+      const read = await store.getStream(key);
+      expect(read).toMatchObject({ key, content_type: 'text/csv', size: info.size });
+      const back: Buffer[] = [];
+      for await (const chunk of read!.body) back.push(chunk);
+      expect(Buffer.concat(back).equals(Buffer.concat(chunks))).toBe(true);
+      expect(await store.getStream(`${uniqueName('missing')}/x.csv`)).toBeNull();
+
+      const failing = `${uniqueName('upload')}/broken.csv`;
+      const refused = store.putStream(
+        failing,
+        (async function* () {
+          yield Buffer.from('external_id\n');
+          throw new Error('client went away');
+        })(),
+        'text/csv',
+      );
+      expect(await rejection(refused)).toBeInstanceOf(Error);
+      expect(await store.head(failing)).toBeNull();
+    });
+
     it('answers null for a missing key, and deleting one is not an error', async () => {
       const store = await openStore();
       const key = `${uniqueName('missing')}/nothing.png`;

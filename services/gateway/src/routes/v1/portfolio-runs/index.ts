@@ -25,7 +25,8 @@ export const portfolioRunRoutes: RouteDef[] = [
     operationId: 'createPortfolioRun',
     kind: 'upload',
     accept: ['text/csv'],
-    upload: { maxBytes: PORTFOLIO_UPLOAD_BYTES, fields: ['webhook_url'] },
+    // Streamed to the blob store as it arrives: a 50 MiB file is never held whole by the gateway.
+    upload: { maxBytes: PORTFOLIO_UPLOAD_BYTES, fields: ['webhook_url'], stream: true },
     status: 202,
     reply: PortfolioRun,
     summary:
