@@ -111,29 +111,8 @@ export function supportingWorks(items: readonly SupportedItem[], estate: Support
     );
   }
 
-  const cutoff = sw.asbestos_inventory.find((r) => r.country === country)!;
-  const triggers = items.filter((i) =>
-    sw.asbestos_inventory_triggers.roots.includes(rootOf(getNode(i.renovation_component_type)).renovation_component_type),
-  );
-  if (estate.year_built < cutoff.built_before && triggers.length > 0 && !skip.has('ASBESTOS_INVENTORY')) {
-    add(
-      priceItem({ ...base, node: 'ASBESTOS_INVENTORY', quantity: 1 }),
-      triggers.map((i) => i.renovation_component_type),
-      null,
-    );
-  }
-
-  // Wallonia's primes for walls, windows, floors, heating and ventilation need a prior audit logement.
-  const audit = sw.housing_audit.find((r) => r.region === region);
-  const audited = audit
-    ? items.filter((i) => audit.trigger_roots.includes(rootOf(getNode(i.renovation_component_type)).renovation_component_type))
-    : [];
-  if (audited.length > 0 && !skip.has('HOUSING_AUDIT')) {
-    add(
-      priceItem({ ...base, node: 'HOUSING_AUDIT', quantity: 1 }),
-      audited.map((i) => i.renovation_component_type),
-      null,
-    );
+  for (const { type, supports } of oneOffWorks(items, estate)) {
+    if (!skip.has(type)) add(priceItem({ ...base, node: type, quantity: 1 }), supports, null);
   }
 
   const safety = sw.safety_coordination.find((r) => r.country === country);
@@ -189,4 +168,24 @@ function removalOf(
     byWaste.push(Math.ceil((row.waste_m3_per_unit * item.quantity) / DATA.supporting.waste_container.m3));
   }
   return { demolition, m3, supports, byDemolition, byWaste };
+}
+
+/**
+ * The one-off works some items call for, each with the items that need it: an asbestos inventory before
+ * works on the roots that may hold asbestos in older buildings, and Wallonia's audit logement before the
+ * works its primes need (walls, windows, floors, heating, ventilation).
+ */
+function oneOffWorks(items: readonly SupportedItem[], estate: SupportingEstate): Array<{ type: string; supports: string[] }> {
+  const sw = DATA.supporting;
+  const rootType = (item: SupportedItem) => rootOf(getNode(item.renovation_component_type)).renovation_component_type;
+  const works: Array<{ type: string; supports: string[] }> = [];
+  const cutoff = sw.asbestos_inventory.find((r) => r.country === estate.country)!;
+  const triggers = items.filter((i) => sw.asbestos_inventory_triggers.roots.includes(rootType(i)));
+  if (estate.year_built < cutoff.built_before && triggers.length > 0) {
+    works.push({ type: 'ASBESTOS_INVENTORY', supports: triggers.map((i) => i.renovation_component_type) });
+  }
+  const audit = sw.housing_audit.find((r) => r.region === estate.region);
+  const audited = audit ? items.filter((i) => audit.trigger_roots.includes(rootType(i))) : [];
+  if (audited.length > 0) works.push({ type: 'HOUSING_AUDIT', supports: audited.map((i) => i.renovation_component_type) });
+  return works;
 }

@@ -71,10 +71,10 @@ const glazing = (type: 'HR' | 'TRIPLE_GLAZING'): Effect => ({ patch: { window_gl
 const newWindows = (type: 'HR' | 'TRIPLE_GLAZING'): Effect => ({
   patch: { window_glazing_type: type, has_renewed_window_frames: true },
 });
-/** A heat pump sets the emitters only when it brings its own (air-air indoor units); water-based ones keep the existing emitters. */
 /** The kW bands air-to-water heat pumps are sold and priced in, one list for sizing and pricing. */
 const AIR_WATER_BANDS: readonly number[] = specificationsJson.heat_pump_kw_bands;
 
+/** A heat pump sets the emitters only when it brings its own (air-air indoor units); water-based ones keep the existing emitters. */
 const heatPump = (device: HeatingDevice, emitters?: HeatEmitterType): Effect => ({
   patch: {
     heating_type: 'HEAT_PUMP',

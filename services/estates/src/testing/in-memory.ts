@@ -7,7 +7,11 @@ export const unusedBlobs = {
   put: async () => {
     throw new Error('unused');
   },
+  putStream: async () => {
+    throw new Error('unused');
+  },
   get: async () => null,
+  getStream: async () => null,
   head: async () => null,
   delete: async () => {},
   close: async () => {},
