@@ -1,4 +1,4 @@
-import type { RenovationPassport } from '@renopath/contracts';
+import type { GrantConditions, RenovationPassport, StepSpecification } from '@renopath/contracts';
 import { labelsOf } from '@renopath/energy';
 import { componentName, formatDate, formatMoney, formatNumber, formatPercent, hasTranslation, t } from '../i18n/index.ts';
 import { term } from '../i18n/terms.ts';
@@ -29,6 +29,33 @@ export function describe(value: unknown): string {
   return Object.entries(value as Record<string, unknown>)
     .map(([k, v]) => `${k.replaceAll('_', ' ')}: ${describe(v)}`)
     .join('; ');
+}
+
+/**
+ * What to build, as a contractor reads it: the summary, then only the figures the step has, each with
+ * its unit (an empty figure is left out, not printed as a blank field).
+ */
+export function specificationText(lang: ReportLanguage, spec: StepSpecification): string {
+  const n = (x: number) => formatNumber(lang, x, 2);
+  const figures = [
+    spec.target_r_value !== null ? `R ≥ ${n(spec.target_r_value)} m²K/W` : null,
+    spec.target_u_value !== null ? `U ≤ ${n(spec.target_u_value)} W/m²K` : null,
+    spec.insulation_thickness_cm !== null ? `${n(spec.insulation_thickness_cm)} cm` : null,
+    spec.material_class,
+    spec.glazing_u_value !== null ? `Ug ≤ ${n(spec.glazing_u_value)} W/m²K` : null,
+    spec.frame,
+    spec.scop !== null ? `SCOP ≥ ${n(spec.scop)}` : null,
+    spec.power_kw !== null ? `${n(spec.power_kw)} kW` : null,
+  ].filter((x): x is string => x !== null && x !== '');
+  return [spec.summary, figures.join(' · ')].filter(Boolean).join(' — ');
+}
+
+/** The grant's standing in the reader's language, then each scheme and what it asks. */
+export function grantConditionsText(lang: ReportLanguage, grant: GrantConditions): string {
+  const status = p(lang, `grant_status.${grant.status}`);
+  const schemes = grant.schemes.join(', ');
+  const conditions = grant.conditions.join('; ');
+  return [status, schemes, conditions].filter(Boolean).join(' · ');
 }
 
 /**
@@ -160,7 +187,7 @@ export async function renderPassportPdf(input: PassportPdfInput): Promise<Uint8A
         },
       )}`,
     ];
-    if (step.specification !== null) lines.push(p(lang, 'step.specification', { text: describe(step.specification) }));
+    if (step.specification !== null) lines.push(p(lang, 'step.specification', { text: specificationText(lang, step.specification) }));
     // The planner writes its reasons in English: another language's passport leaves them out rather than mix languages.
     if (lang === 'en') lines.push(p(lang, 'step.rationale', { text: step.rationale }));
     lines.push(
@@ -191,7 +218,8 @@ export async function renderPassportPdf(input: PassportPdfInput): Promise<Uint8A
           works: step.supporting_works.map((w) => componentName(lang, w.renovation_component_type)).join(', '),
         }),
       );
-    if (step.grant_conditions !== null) lines.push(p(lang, 'step.grant_conditions', { text: describe(step.grant_conditions) }));
+    if (step.grant_conditions !== null)
+      lines.push(p(lang, 'step.grant_conditions', { text: grantConditionsText(lang, step.grant_conditions) }));
     if (step.financing !== null) lines.push(p(lang, 'step.financing', { text: describe(step.financing) }));
     if (step.heat_pump_kw !== null) lines.push(p(lang, 'step.heat_pump_kw', { value: formatNumber(lang, step.heat_pump_kw, 1) }));
     if (step.lifetime_years !== null) lines.push(p(lang, 'step.lifetime', { value: num(step.lifetime_years) }));

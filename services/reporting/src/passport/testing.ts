@@ -10,7 +10,7 @@ export function sampleMetadata(): TrajectoryJobMetadata & Record<string, unknown
   const step = (order: number, over: Partial<TrajectoryJobMetadata['steps'][number]>) => ({
     order,
     root_renovation_component_type: 'ROOF_INSULATION',
-    renovation_component_type: 'ROOF_INSULATION_INCLINED',
+    renovation_component_type: 'INCLINED_ROOF_INSULATION_INSIDE',
     title: 'Roof insulation',
     quantity: 80,
     unit: 'm2',
