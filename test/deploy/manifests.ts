@@ -48,10 +48,16 @@ export function variablesReadBy(service: string): Set<string> {
   return names;
 }
 
-/** The name the service's process connects to the bus under (`openBus(config, 'name'[, log])` in main.ts), with its env filled in. */
+/**
+ * The name the service's process connects to the bus under, with its env filled in: `openBus(config, 'name'[, log])`
+ * in the gateway's main.ts, a context's `runContextProcess({ name, busName? })` (its `busName`, else its `name`).
+ */
 export function busConnectionName(service: string, env: Record<string, string>): string | null {
   const main = readText(join('services', service, 'src', 'main.ts'));
-  const match = /openBus\([^,]+,\s*(['`])(.+?)\1\s*[,)]/.exec(main);
+  const match =
+    /openBus\([^,]+,\s*(['`])(.+?)\1\s*[,)]/.exec(main) ??
+    /busName:\s*\(\w*\)\s*=>\s*(['`])(.+?)\1/.exec(main) ??
+    /runContextProcess\(\{\s*name:\s*(['`])(.+?)\1/.exec(main);
   if (!match) return null;
   // Only calculations uses a template: `calculations-${config.role}`, the role being RENOPATH_CALCULATIONS_ROLE.
   return match[2]!.replace(/\$\{config\.role\}/g, env['RENOPATH_CALCULATIONS_ROLE'] ?? 'all');
