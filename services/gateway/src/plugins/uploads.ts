@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import multipart from '@fastify/multipart';
+import multipart, { type MultipartFile } from '@fastify/multipart';
 import type {
   FastifyInstance,
   FastifyRequest,
@@ -149,29 +149,15 @@ export async function readUpload(
   options: { maxBytes?: number; fields?: readonly string[] } = {},
 ): Promise<Upload> {
   if (!request.isMultipart()) throw new HttpError(415, ['content-type must be multipart/form-data with a part named file']);
-  let bytes: Buffer | null = null;
+  let bytes = null as Buffer | null;
   let filename = '';
   let name: string | null = null;
   const fields: Record<string, string> = {};
   const maxBytes = options.maxBytes ?? UPLOAD_LIMIT_BYTES;
   try {
-    const parts = options.maxBytes ? request.parts({ limits: { ...UPLOAD_LIMITS, fileSize: maxBytes } }) : request.parts();
-    for await (const part of parts) {
-      if (part.type === 'file') {
-        if (part.fieldname !== 'file') {
-          await part.toBuffer().catch(() => undefined);
-          throw new HttpError(400, [`${part.fieldname} is not an allowed part; send the file as the part named file`]);
-        }
-        bytes = await readToLimit(part);
-        filename = part.filename;
-      } else if (part.fieldname === 'name') {
-        name = String(part.value);
-      } else if (options.fields?.includes(part.fieldname)) {
-        fields[part.fieldname] = String(part.value);
-      } else {
-        throw new HttpError(400, [`${part.fieldname} is not an allowed part`]);
-      }
-    }
+    ({ filename, name } = await readParts(request, options.fields, fields, maxBytes, async (part) => {
+      bytes = await readToLimit(part);
+    }));
   } catch (error) {
     const refusal = uploadError(error, maxBytes);
     if (refusal.statusCode === 413) stopReading(request);
@@ -185,6 +171,38 @@ export async function readUpload(
   }
   const chosen = displayName(name ?? filename);
   return { bytes, fields, mimetype, name: chosen === '' ? 'upload' : chosen };
+}
+
+/**
+ * The parts of an upload's body: the part `file` handed to `onFile` as it comes, `name` and the route's
+ * fields (into `fields`); any other part is a 400. What the caller does on a refusal is its own.
+ */
+async function readParts(
+  request: FastifyRequest,
+  allowed: readonly string[] | undefined,
+  fields: Record<string, string>,
+  maxBytes: number,
+  onFile: (part: MultipartFile) => Promise<void>,
+): Promise<{ filename: string; name: string | null }> {
+  let filename = '';
+  let name: string | null = null;
+  for await (const part of request.parts({ limits: { ...UPLOAD_LIMITS, fileSize: maxBytes } })) {
+    if (part.type === 'file') {
+      if (part.fieldname !== 'file') {
+        await part.toBuffer().catch(() => undefined);
+        throw new HttpError(400, [`${part.fieldname} is not an allowed part; send the file as the part named file`]);
+      }
+      filename = part.filename;
+      await onFile(part);
+    } else if (part.fieldname === 'name') {
+      name = String(part.value);
+    } else if (allowed?.includes(part.fieldname)) {
+      fields[part.fieldname] = String(part.value);
+    } else {
+      throw new HttpError(400, [`${part.fieldname} is not an allowed part`]);
+    }
+  }
+  return { filename, name };
 }
 
 /** An upload streamed into the blob store as it arrived (`readStreamedUpload`): its bytes were never held whole. */
@@ -219,27 +237,14 @@ export async function readStreamedUpload(
 ): Promise<StreamedUpload> {
   if (!request.isMultipart()) throw new HttpError(415, ['content-type must be multipart/form-data with a part named file']);
   const maxBytes = options.maxBytes ?? UPLOAD_LIMIT_BYTES;
-  let stored: { size: number; sha256: Buffer; mimetype: string } | null = null;
+  let stored = null as { size: number; sha256: Buffer; mimetype: string } | null;
   let filename = '';
   let name: string | null = null;
   const fields: Record<string, string> = {};
   try {
-    for await (const part of request.parts({ limits: { ...UPLOAD_LIMITS, fileSize: maxBytes } })) {
-      if (part.type === 'file') {
-        if (part.fieldname !== 'file') {
-          await part.toBuffer().catch(() => undefined);
-          throw new HttpError(400, [`${part.fieldname} is not an allowed part; send the file as the part named file`]);
-        }
-        filename = part.filename;
-        stored = await streamPart(part.file as NodeJS.ReadableStream & { truncated?: boolean }, accept, store);
-      } else if (part.fieldname === 'name') {
-        name = String(part.value);
-      } else if (options.fields?.includes(part.fieldname)) {
-        fields[part.fieldname] = String(part.value);
-      } else {
-        throw new HttpError(400, [`${part.fieldname} is not an allowed part`]);
-      }
-    }
+    ({ filename, name } = await readParts(request, options.fields, fields, maxBytes, async (part) => {
+      stored = await streamPart(part.file as NodeJS.ReadableStream & { truncated?: boolean }, accept, store);
+    }));
   } catch (error) {
     if (stored) await discard().catch(() => undefined);
     const refusal = uploadError(error, maxBytes);
