@@ -61,7 +61,7 @@ export async function benchEventStore(
     const saveBehind = (position: bigint) => {
       wanted = position;
       saving ??= (async () => {
-        for (let p = wanted; p !== null; p = wanted) {
+        for (let p = wanted as bigint | null; p !== null; p = wanted as bigint | null) {
           wanted = null;
           await store.checkpoints.save('relay', p);
         }
