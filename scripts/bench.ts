@@ -6,7 +6,7 @@ import autocannon from 'autocannon';
 import { benchJobs } from './bench/jobs.ts';
 import { benchPortfolio } from './bench/portfolio.ts';
 import { benchCheckouts } from './bench/reference.ts';
-import { startBenchServer } from './bench/server.ts';
+import { benchToken, startBenchServer } from './bench/server.ts';
 import { benchReports } from './bench/reports.ts';
 import { benchEventStore } from './bench/event-store.ts';
 import { benchStores } from './bench/stores.ts';
@@ -52,12 +52,7 @@ async function load(server: Server, url: string, headers: Record<string, string>
 /** One checkout's gateway under load: its server, its token, its routes and the runs measured so far. */
 async function gatewayUnderBench(label: string, root: string) {
   const { server, ready } = await startBenchServer({}, root);
-  const res = await fetch(`http://127.0.0.1:${ready.gatewayPort}/v1/oauth/token`, {
-    method: 'POST',
-    headers: { 'x-service-client-id': ready.client_id, 'x-service-client-secret': ready.client_secret },
-  });
-  const { access_token } = (await res.json()) as { access_token: string };
-  const auth = { authorization: `Bearer ${access_token}` };
+  const auth = { authorization: `Bearer ${await benchToken(ready)}` };
   const created = await fetch(`http://127.0.0.1:${ready.gatewayPort}/estates`, {
     method: 'POST',
     headers: { ...auth, 'content-type': 'application/json' },
@@ -154,12 +149,7 @@ async function benchRenovations() {
   const { server, ready } = await startBenchServer();
   try {
     const base = `http://127.0.0.1:${ready.gatewayPort}`;
-    const res = await fetch(`${base}/v1/oauth/token`, {
-      method: 'POST',
-      headers: { 'x-service-client-id': ready.client_id, 'x-service-client-secret': ready.client_secret },
-    });
-    const { access_token } = (await res.json()) as { access_token: string };
-    const auth = { authorization: `Bearer ${access_token}` };
+    const auth = { authorization: `Bearer ${await benchToken(ready)}` };
     const call = async (method: string, path: string, body?: unknown) => {
       const headers = body ? { ...auth, 'content-type': 'application/json' } : auth;
       const r = await fetch(`${base}${path}`, { method, headers, ...(body ? { body: JSON.stringify(body) } : {}) });

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { createServer, Agent, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { benchCheckouts } from './reference.ts';
-import { startBenchServer } from './server.ts';
+import { benchToken, startBenchServer } from './server.ts';
 
 /**
  * Calculation jobs, embedded: submissions at a steady rate (50, 100 and 200 jobs/s by default, each for
@@ -227,12 +227,7 @@ async function benchJobsWith(synchronous: 'FULL' | 'NORMAL', rate: number, root:
   const hooks = await webhookReceiver();
   try {
     const base = `http://127.0.0.1:${ready.gatewayPort}`;
-    const res = await fetch(`${base}/v1/oauth/token`, {
-      method: 'POST',
-      headers: { 'x-service-client-id': ready.client_id, 'x-service-client-secret': ready.client_secret },
-    });
-    const { access_token } = (await res.json()) as { access_token: string };
-    const headers = { authorization: `Bearer ${access_token}`, 'content-type': 'application/json' };
+    const headers = { authorization: `Bearer ${await benchToken(ready)}`, 'content-type': 'application/json' };
     type Job = { calculation_job_status: string; created_at: string; published_at: string | null };
     /** Each job once it is FINISHED, FAILED or STOPPED, in the order given (read every 100 ms; at most 300 s in all). */
     const finalJobs = async (ids: string[]) => {

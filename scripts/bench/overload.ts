@@ -1,5 +1,5 @@
 import autocannon from 'autocannon';
-import { startBenchServer } from './server.ts';
+import { benchToken, startBenchServer } from './server.ts';
 
 /**
  * `npx tsx scripts/bench/overload.ts`: what the event loops of an embedded server show under load that
@@ -22,11 +22,7 @@ const { server, ready } = await startBenchServer({
   RENOPATH_OVERLOAD_MAX_HEAP_USED_MB: '0',
 });
 const base = `http://127.0.0.1:${ready.gatewayPort}`;
-const token = await fetch(`${base}/v1/oauth/token`, {
-  method: 'POST',
-  headers: { 'x-service-client-id': ready.client_id, 'x-service-client-secret': ready.client_secret },
-});
-const auth = { authorization: `Bearer ${((await token.json()) as { access_token: string }).access_token}` };
+const auth = { authorization: `Bearer ${await benchToken(ready)}` };
 
 const loops = () =>
   new Promise<Loops>((resolve) => {

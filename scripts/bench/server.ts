@@ -31,3 +31,22 @@ export async function startBenchServer(
   });
   return { server, ready };
 }
+
+/**
+ * A bearer token for the bench's client. A server that has just started may shed a request with 503
+ * while its event loop is still busy with startup (the overload guard reads a loop that took no sample
+ * as blocked): asked again after its `Retry-After`, for up to a minute. Any other refusal stops the bench
+ * with the answer, rather than sending every request with `Bearer undefined` and reading 401s.
+ */
+export async function benchToken(ready: Ready): Promise<string> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const res = await fetch(`http://127.0.0.1:${ready.gatewayPort}/v1/oauth/token`, {
+      method: 'POST',
+      headers: { 'x-service-client-id': ready.client_id, 'x-service-client-secret': ready.client_secret },
+    });
+    if (res.ok) return ((await res.json()) as { access_token: string }).access_token;
+    if (res.status !== 503 || Date.now() > deadline) throw new Error(`bench token: ${res.status} ${await res.text()}`);
+    await new Promise((r) => setTimeout(r, 1000 * Number(res.headers.get('retry-after') ?? 1)));
+  }
+}
