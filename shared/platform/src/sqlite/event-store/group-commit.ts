@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import type { WalSync } from './wal-sync.ts';
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
@@ -12,6 +13,10 @@ const LAZY_WAIT_MS = 20;
 interface Write {
   run: () => unknown;
   lazy: boolean;
+  /** Sees the write's result once the group's COMMIT returned (readable through this connection). */
+  written: ((value: unknown) => void) | undefined;
+  /** Sees it once it is also durable, before anyone is answered or woken. */
+  committed: ((value: unknown) => void) | undefined;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 }
@@ -23,7 +28,8 @@ interface Write {
  * Each write runs in its own savepoint (a nested better-sqlite3 transaction): it keeps its own checks
  * and its own result or error, and a failing write leaves the others in the group untouched. Every
  * promise settles only after the COMMIT returned, so an acknowledged write is as durable as the
- * connection's `synchronous` level makes a commit (at FULL, SQLite syncs the WAL before COMMIT returns).
+ * connection's `synchronous` level makes a commit. At FULL on disk the fsync is a WalSync's, off the
+ * event loop: the connection commits at NORMAL and every promise settles once the WAL is synced.
  */
 export class GroupCommit {
   private pending: Write[] = [];
@@ -34,9 +40,12 @@ export class GroupCommit {
 
   constructor(
     private readonly db: Database.Database,
-    /** Called after a commit, before any writer is answered: the store wakes its subscriptions. */
+    /** Called after a commit (and its fsync), before any writer is answered: the store wakes its subscriptions. */
     private readonly onCommitted: () => void = () => undefined,
+    /** Makes FULL's fsync off the thread; the connection then commits at NORMAL. */
+    private readonly walSync: WalSync | null = null,
   ) {
+    if (walSync) db.pragma('synchronous = NORMAL');
     this.commit = db.transaction((runs: Array<() => unknown>) =>
       runs.map((run): Outcome => {
         try {
@@ -56,9 +65,16 @@ export class GroupCommit {
    * up to LAZY_WAIT_MS for the next group instead of starting one: a commit of its own each was most
    * of the store's commits when appends came one at a time.
    */
-  run<T>(run: () => T, options: { lazy?: boolean } = {}): Promise<T> {
+  run<T>(run: () => T, options: { lazy?: boolean; written?: (value: T) => void; committed?: (value: T) => void } = {}): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.pending.push({ run, lazy: options.lazy ?? false, resolve: resolve as (value: unknown) => void, reject });
+      this.pending.push({
+        run,
+        lazy: options.lazy ?? false,
+        written: options.written as Write['written'],
+        committed: options.committed as Write['committed'],
+        resolve: resolve as (value: unknown) => void,
+        reject,
+      });
       if (this.scheduled) return;
       if (options.lazy) {
         this.lazyTimer ??= setTimeout(() => this.flush(), LAZY_WAIT_MS).unref();
@@ -101,8 +117,29 @@ export class GroupCommit {
       for (const w of group) w.reject(error);
       return;
     }
+    outcomes.forEach((outcome, i) => outcome.ok && group[i]!.written?.(outcome.value));
+    // Nobody hears of a write (neither its writer nor a subscription) before it is on disk.
+    if (this.walSync) this.walSync.after((error) => this.settle(group, outcomes, error));
+    else this.settle(group, outcomes, null);
+  }
+
+  /**
+   * After a failed fsync the commits stay in the WAL, readable, their durability unknown: the writers
+   * hear of the failure (a retry under the same idempotency key finds what was stored), and readers go
+   * on as after any commit instead of waiting for an fsync that will not come.
+   */
+  private settle(group: Write[], outcomes: Outcome[], syncFailure: Error | null): void {
+    outcomes.forEach((outcome, i) => outcome.ok && group[i]!.committed?.(outcome.value));
     // Subscriptions are woken for events, not for a group of checkpoints alone.
     if (group.some((w) => !w.lazy)) this.onCommitted();
-    outcomes.forEach((outcome, i) => (outcome.ok ? group[i]!.resolve(outcome.value) : group[i]!.reject(outcome.error)));
+    outcomes.forEach((outcome, i) =>
+      syncFailure ? group[i]!.reject(syncFailure) : outcome.ok ? group[i]!.resolve(outcome.value) : group[i]!.reject(outcome.error),
+    );
+  }
+
+  /** Commits what is queued, then lets go of the WAL file once its last fsync returned. */
+  close(): void {
+    this.flush();
+    this.walSync?.close();
   }
 }

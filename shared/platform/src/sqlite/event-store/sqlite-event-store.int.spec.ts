@@ -12,6 +12,13 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 eventStoreContract('sqlite', async (storage) => openSqliteEventStore({ file: join(dir, `${storage}.db`) }));
 
+const until = async (done: () => boolean) => {
+  for (let waited = 0; !done(); waited += 5) {
+    if (waited > 5_000) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+};
+
 describe('SqliteEventStore', () => {
   it('keeps consumer checkpoints in its own file', async () => {
     const file = join(dir, 'checkpoints.db');
@@ -83,6 +90,67 @@ describe('SqliteEventStore', () => {
     expect(await reopened.headPosition()).toBe(1n);
     expect(await reopened.checkpoints.load('relay')).toBe(1n);
     await reopened.close();
+  });
+
+  it('at FULL, answers an append and wakes its subscribers only once an fsync of the WAL begun after its commit returned', async () => {
+    const held: Array<(error: Error | null) => void> = [];
+    const store = openSqliteEventStore({ file: join(dir, 'wal-sync.db'), syncFile: (_fd, done) => held.push(done) });
+    const seen: string[] = [];
+    const subscription = store.subscribeToAll();
+    void (async () => {
+      for await (const event of subscription) seen.push(event.event_id);
+    })();
+    let answered = 0;
+    const first = newEvent();
+    void store.append('estate-1', [first], NO_STREAM).then(() => (answered += 1));
+    await until(() => held.length === 1);
+    // Committed (the next append is decided on it) but not yet on disk: nobody has heard of it.
+    const second = newEvent();
+    void store.append('estate-1', [second], exact(0n)).then(() => (answered += 1));
+    const third = newEvent();
+    void store.append('estate-2', [third], NO_STREAM).then(() => (answered += 1));
+    // A read returning an event not yet on disk waits for its fsync.
+    let read: string[] | null = null;
+    void store.readStream('estate-1').then((events) => (read = events.map((e) => e.event_id)));
+    await new Promise((r) => setTimeout(r, 30));
+    expect(answered).toBe(0);
+    expect(seen).toEqual([]);
+    expect(read).toBeNull();
+    held.shift()!(null);
+    await until(() => answered === 1 && seen.length === 1);
+    expect(seen).toEqual([first.event_id]);
+    expect(read).toBeNull();
+    // The two appends made while the first fsync ran share the next one.
+    await until(() => held.length === 1);
+    held.shift()!(null);
+    await until(() => answered === 3 && seen.length === 3);
+    expect(read).toEqual([first.event_id, second.event_id]);
+    expect(seen).toEqual([first.event_id, second.event_id, third.event_id]);
+    expect(held).toHaveLength(0);
+    // A checkpoint is as durable as an append: answered once its own group's fsync returned.
+    let saved = false;
+    void store.checkpoints.save('relay', 3n).then(() => (saved = true));
+    await until(() => held.length === 1);
+    expect(saved).toBe(false);
+    held.shift()!(null);
+    await until(() => saved);
+    await subscription.close();
+    await store.close();
+  });
+
+  it('at FULL, fails the appends whose fsync failed, and does not keep readers waiting for it', async () => {
+    let fails = true;
+    const store = openSqliteEventStore({
+      file: join(dir, 'wal-sync-fails.db'),
+      syncFile: (_fd, done) => done(fails ? new Error('EIO: the disk failed') : null),
+    });
+    const event = newEvent();
+    await expect(store.append('estate-1', [event], NO_STREAM)).rejects.toThrow(/EIO/);
+    // Stored all the same, with its durability unknown: readers are not left waiting for it.
+    expect((await store.readStream('estate-1')).map((e) => e.event_id)).toEqual([event.event_id]);
+    fails = false;
+    await store.append('estate-1', [newEvent()], exact(0n));
+    await store.close();
   });
 
   it('at FULL, answers every append and has them all after reopening', async () => {

@@ -20,6 +20,7 @@ import { openSqlite, type SqliteSynchronous } from '../sqlite-connection.ts';
 import { GroupCommit } from './group-commit.ts';
 import { COLUMNS, SCHEMA, type EventRow } from './schema.ts';
 import { SqliteCheckpointStore } from './sqlite-checkpoint-store.ts';
+import { SyncFence, WalSync, type SyncFile } from './wal-sync.ts';
 
 export { openSqliteCheckpointStore, SqliteCheckpointStore } from './sqlite-checkpoint-store.ts';
 
@@ -30,6 +31,8 @@ export interface SqliteEventStoreOptions {
   pollIntervalMs?: number;
   /** Commit durability (sqlite-connection.ts); FULL unless set. */
   synchronous?: SqliteSynchronous;
+  /** How the WAL file is synced at FULL on disk (wal-sync.ts): `fs.fdatasync` unless a test holds or fails it. */
+  syncFile?: SyncFile;
 }
 
 const READ_BATCH = 256;
@@ -68,13 +71,17 @@ export class SqliteEventStore implements EventStore {
   private readonly statements;
   private readonly appendTransaction;
   private readonly writes: GroupCommit;
+  /** Keeps this process's readers from its own commits whose off-thread fsync has not returned. */
+  private readonly fence = new SyncFence();
   private closed = false;
 
   constructor(options: SqliteEventStoreOptions) {
     this.db = openSqlite(options.file, SCHEMA, options.synchronous);
     this.releaseCheckpoints = checkpointInBackground(this.db, options.file);
     this.pollIntervalMs = options.pollIntervalMs ?? 200;
-    this.writes = new GroupCommit(this.db, () => this.wakeAll());
+    const onDisk = options.file !== ':memory:' && options.file !== '';
+    const walSync = (options.synchronous ?? 'FULL') === 'FULL' && onDisk ? new WalSync(`${this.db.name}-wal`, options.syncFile) : null;
+    this.writes = new GroupCommit(this.db, () => this.wakeAll(), walSync);
     // The store's checkpoints share its connection, so a relay's checkpoint joins the appends' commit.
     this.checkpoints = new SqliteCheckpointStore(this.db, false, this.writes);
     this.statements = {
@@ -115,22 +122,27 @@ export class SqliteEventStore implements EventStore {
     // The group's transaction is IMMEDIATE: it takes the write lock before any revision is read, so two
     // processes cannot both pass the check; inside the group, appends run one after another (in
     // savepoints), so of two appends to one stream with the same expected revision the second fails.
-    return this.writes.run(() => {
-      try {
-        return this.appendTransaction(stream, events, expected, key, false);
-      } catch (error) {
-        if (!isUniqueViolation(error)) throw error;
-        // An id stored before (a repeated append, or a conflict): its savepoint was rolled back, so it
-        // is decided again with the stored ids looked up first, as the rules of a repeated append say.
-        return this.appendTransaction(stream, events, expected, key, true);
-      }
-    });
+    return this.writes.run(
+      () => {
+        try {
+          return this.appendTransaction(stream, events, expected, key, false);
+        } catch (error) {
+          if (!isUniqueViolation(error)) throw error;
+          // An id stored before (a repeated append, or a conflict): its savepoint was rolled back, so it
+          // is decided again with the stored ids looked up first, as the rules of a repeated append say.
+          return this.appendTransaction(stream, events, expected, key, true);
+        }
+      },
+      // Readable through this connection once written, visible to this process's readers once synced.
+      { written: ({ position }) => this.fence.wrote(position), committed: ({ position }) => this.fence.reached(position) },
+    );
   }
 
   async appendedUnder(stream: string, idempotencyKey: string): Promise<AppendResult | null> {
     this.assertOpen();
     this.writes.beforeRead();
     const row = this.statements.keyed.get(idempotencyKey, stream);
+    if (row) await this.fence.until(row.position);
     return row ? { next_revision: row.next_revision, position: row.position } : null;
   }
 
@@ -174,13 +186,18 @@ export class SqliteEventStore implements EventStore {
   async readStream(stream: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
     this.assertOpen();
     this.writes.beforeRead();
-    return this.statements.readStream.all(stream, options.fromRevision ?? 0n, options.maxCount ?? -1).map(toRecorded);
+    const rows = this.statements.readStream.all(stream, options.fromRevision ?? 0n, options.maxCount ?? -1);
+    // In revision order, so in position order too: the last row is the latest.
+    await this.fence.until(rows.at(-1)?.position);
+    return rows.map(toRecorded);
   }
 
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
     this.assertOpen();
     this.writes.beforeRead();
-    return this.statements.readAll.all(options.after ?? 0n, options.maxCount ?? -1).map(toRecorded);
+    const rows = this.statements.readAll.all(options.after ?? 0n, options.maxCount ?? -1);
+    await this.fence.until(rows.at(-1)?.position);
+    return rows.map(toRecorded);
   }
 
   async headPosition(): Promise<bigint> {
@@ -207,7 +224,7 @@ export class SqliteEventStore implements EventStore {
    * between two writers' appends would otherwise split their group in two commits.
    */
   rowsAfter(after: bigint): EventRow[] {
-    return this.statements.readAll.all(after, READ_BATCH);
+    return this.fence.visible(this.statements.readAll.all(after, READ_BATCH));
   }
 
   /** Resolves at the next commit of this store, poll tick or close. */
@@ -233,7 +250,7 @@ export class SqliteEventStore implements EventStore {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    this.writes.flush();
+    this.writes.close();
     this.stopPolling();
     await Promise.all([...this.subscriptions].map((s) => s.close()));
     this.db.close();
