@@ -12,8 +12,8 @@ export type SyncFile = (fd: number, done: (error: Error | null) => void) => void
  * FULL's: the WAL is a log replayed in order, so a synced frame has every earlier frame synced too.
  *
  * Why it is kept (measured with `npm run bench -- jobs` at FULL, 50 jobs/s, this store with and without
- * it alternating): with the fsync in the COMMIT the calculations thread's event loop was busy about
- * 5x its CPU time per job, waiting on the disk, and the service finished half as many jobs a second.
+ * it alternating): with the fsync in the COMMIT the calculations thread's event loop was busy several
+ * times its CPU time per job, waiting on the disk, and the service finished about half as many jobs a second.
  */
 export class WalSync {
   private fd: number | null = null;
