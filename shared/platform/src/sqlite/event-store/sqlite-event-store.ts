@@ -17,6 +17,7 @@ import { repeatedAppend, revisionMatches } from '../../internal/append-rules.ts'
 import { SerialSubscription, streamWanted } from '../../internal/serial-subscription.ts';
 import { checkpointInBackground } from '../background-checkpoints.ts';
 import { openSqlite, type SqliteSynchronous } from '../sqlite-connection.ts';
+import { CommittedTail } from './committed-tail.ts';
 import { GroupCommit } from './group-commit.ts';
 import { COLUMNS, SCHEMA, type EventRow } from './schema.ts';
 import { SqliteCheckpointStore } from './sqlite-checkpoint-store.ts';
@@ -54,8 +55,8 @@ function isUniqueViolation(error: unknown): boolean {
   return error instanceof Database.SqliteError && error.code === 'SQLITE_CONSTRAINT_UNIQUE';
 }
 
-/** Wakes a sleeping subscription: after a commit of its store, its poll tick, or close. */
-type Wake = () => void;
+/** Wakes a sleeping subscription: after a commit of its store (`ownCommit`), its poll tick, or close. */
+type Wake = (ownCommit: boolean) => void;
 
 export class SqliteEventStore implements EventStore {
   readonly checkpoints: SqliteCheckpointStore;
@@ -73,6 +74,8 @@ export class SqliteEventStore implements EventStore {
   private readonly writes: GroupCommit;
   /** Keeps this process's readers from its own commits whose off-thread fsync has not returned. */
   private readonly fence = new SyncFence();
+  /** This store's latest synced rows, which its subscriptions take instead of reading them back. */
+  private readonly tail = new CommittedTail();
   private closed = false;
 
   constructor(options: SqliteEventStoreOptions) {
@@ -81,7 +84,7 @@ export class SqliteEventStore implements EventStore {
     this.pollIntervalMs = options.pollIntervalMs ?? 200;
     const onDisk = options.file !== ':memory:' && options.file !== '';
     const walSync = (options.synchronous ?? 'FULL') === 'FULL' && onDisk ? new WalSync(`${this.db.name}-wal`, options.syncFile) : null;
-    this.writes = new GroupCommit(this.db, () => this.wakeAll(), walSync);
+    this.writes = new GroupCommit(this.db, () => this.wakeAll(true), walSync);
     // The store's checkpoints share its connection, so a relay's checkpoint joins the appends' commit.
     this.checkpoints = new SqliteCheckpointStore(this.db, false, this.writes);
     this.statements = {
@@ -105,11 +108,18 @@ export class SqliteEventStore implements EventStore {
       recordKey: this.db.prepare('INSERT INTO idempotent_appends (idempotency_key, stream, next_revision, position) VALUES (?, ?, ?, ?)'),
     };
     this.appendTransaction = this.db.transaction(
-      (stream: string, events: NewEvent[], expected: ExpectedRevision, key: string | undefined, idsFirst: boolean): AppendResult => {
+      (
+        stream: string,
+        events: NewEvent[],
+        expected: ExpectedRevision,
+        key: string | undefined,
+        rows: EventRow[],
+        idsFirst: boolean,
+      ): AppendResult => {
         // The key is looked up inside the write lock: of two racing appends under one key, the second sees the first.
         const earlier = key === undefined ? undefined : this.statements.keyed.get(key, stream);
         if (earlier) return { next_revision: earlier.next_revision, position: earlier.position };
-        const result = this.appendInTransaction(stream, events, expected, idsFirst);
+        const result = this.appendInTransaction(stream, events, expected, rows, idsFirst);
         if (key !== undefined) this.statements.recordKey.run(key, stream, result.next_revision, result.position);
         return result;
       },
@@ -122,20 +132,30 @@ export class SqliteEventStore implements EventStore {
     // The group's transaction is IMMEDIATE: it takes the write lock before any revision is read, so two
     // processes cannot both pass the check; inside the group, appends run one after another (in
     // savepoints), so of two appends to one stream with the same expected revision the second fails.
-    return this.writes.run(
+    const written = await this.writes.run(
       () => {
+        let rows: EventRow[] = [];
         try {
-          return this.appendTransaction(stream, events, expected, key, false);
+          return { result: this.appendTransaction(stream, events, expected, key, rows, false), rows };
         } catch (error) {
           if (!isUniqueViolation(error)) throw error;
           // An id stored before (a repeated append, or a conflict): its savepoint was rolled back, so it
           // is decided again with the stored ids looked up first, as the rules of a repeated append say.
-          return this.appendTransaction(stream, events, expected, key, true);
+          rows = [];
+          return { result: this.appendTransaction(stream, events, expected, key, rows, true), rows };
         }
       },
-      // Readable through this connection once written, visible to this process's readers once synced.
-      { written: ({ position }) => this.fence.wrote(position), committed: ({ position }) => this.fence.reached(position) },
+      // Readable through this connection once written; visible to this process's readers, and kept for
+      // its subscriptions, once synced.
+      {
+        written: ({ result }) => this.fence.wrote(result.position),
+        committed: ({ result, rows }) => {
+          this.tail.add(rows);
+          this.fence.reached(result.position);
+        },
+      },
     );
+    return written.result;
   }
 
   async appendedUnder(stream: string, idempotencyKey: string): Promise<AppendResult | null> {
@@ -151,7 +171,13 @@ export class SqliteEventStore implements EventStore {
    * its first result even though the stream moved on since), but they are looked up only when they can
    * matter: when the revision does not match, or when `idsFirst` (an insert failed on a unique id).
    */
-  private appendInTransaction(stream: string, events: NewEvent[], expected: ExpectedRevision, idsFirst: boolean): AppendResult {
+  private appendInTransaction(
+    stream: string,
+    events: NewEvent[],
+    expected: ExpectedRevision,
+    rows: EventRow[],
+    idsFirst: boolean,
+  ): AppendResult {
     const ids = events.map((e) => e.event_id);
     if (new Set(ids).size !== ids.length) {
       throw new EventIdConflictError(stream, ids, 'the same event id appears twice in one append');
@@ -168,16 +194,11 @@ export class SqliteEventStore implements EventStore {
     let position = 0n;
     for (const event of events) {
       revision += 1n;
-      const info = this.statements.insert.run(
-        event.event_id,
-        stream,
-        revision,
-        event.type,
-        JSON.stringify(event.data),
-        JSON.stringify(event.metadata),
-        event.occurred_at,
-      );
+      const data = JSON.stringify(event.data);
+      const metadata = JSON.stringify(event.metadata);
+      const info = this.statements.insert.run(event.event_id, stream, revision, event.type, data, metadata, event.occurred_at);
       position = BigInt(info.lastInsertRowid);
+      rows.push({ position, event_id: event.event_id, stream, revision, type: event.type, data, metadata, occurred_at: event.occurred_at });
     }
     if (events.length === 0) position = this.statements.head.get()?.head ?? 0n;
     return { next_revision: revision, position };
@@ -214,7 +235,7 @@ export class SqliteEventStore implements EventStore {
     });
     this.subscriptions.add(subscription);
     // Another connection's commits (a CLI, another process) ring no bell here: a tick looks for them.
-    this.poller ??= setInterval(() => this.wakeAll(), this.pollIntervalMs).unref();
+    this.poller ??= setInterval(() => this.wakeAll(false), this.pollIntervalMs).unref();
     return subscription;
   }
 
@@ -223,23 +244,28 @@ export class SqliteEventStore implements EventStore {
    * queued meanwhile: their group's commit wakes the subscription again, and a subscription reading
    * between two writers' appends would otherwise split their group in two commits.
    */
-  rowsAfter(after: bigint): EventRow[] {
+  rowsAfter(after: bigint, ownCommitWoke: boolean): EventRow[] {
+    const kept = this.tail.after(after, READ_BATCH);
+    if (kept) return kept;
+    // Woken by its own store's commit and past all of it: nothing new without a query. Rows another
+    // connection committed after it are found at the next poll tick, as another's always are.
+    if (ownCommitWoke && this.tail.last === after) return [];
     return this.fence.visible(this.statements.readAll.all(after, READ_BATCH));
   }
 
   /** Resolves at the next commit of this store, poll tick or close. */
-  sleep(): { woken: Promise<void>; cancel: () => void } {
+  sleep(): { woken: Promise<boolean>; cancel: () => void } {
     let wake!: Wake;
-    const woken = new Promise<void>((resolve) => (wake = resolve));
+    const woken = new Promise<boolean>((resolve) => (wake = resolve));
     this.sleepers.add(wake);
-    return { woken, cancel: () => (this.sleepers.delete(wake), wake()) };
+    return { woken, cancel: () => (this.sleepers.delete(wake), wake(false)) };
   }
 
-  private wakeAll(): void {
+  private wakeAll(ownCommit: boolean): void {
     if (this.sleepers.size === 0) return;
     const sleepers = this.sleepers;
     this.sleepers = new Set();
-    for (const wake of sleepers) wake();
+    for (const wake of sleepers) wake(ownCommit);
   }
 
   private stopPolling(): void {
@@ -270,6 +296,8 @@ class SqliteSubscription extends SerialSubscription {
   private after: bigint;
   private closed = false;
   private sleeping: (() => void) | null = null;
+  /** Whether the last wake was its store's own commit (the committed tail then says what is new). */
+  private ownCommitWoke = false;
 
   constructor(
     private readonly store: SqliteEventStore,
@@ -284,7 +312,8 @@ class SqliteSubscription extends SerialSubscription {
     while (!this.closed) {
       const event = this.nextEvent();
       if (event) return { done: false, value: event };
-      const batch = this.store.rowsAfter(this.after);
+      // The wake's kind holds until it sleeps again: the batches it reads meanwhile follow that commit.
+      const batch = this.store.rowsAfter(this.after, this.ownCommitWoke);
       if (batch.length > 0) {
         this.after = batch[batch.length - 1]!.position;
         this.rows = batch;
@@ -293,7 +322,7 @@ class SqliteSubscription extends SerialSubscription {
       }
       const { woken, cancel } = this.store.sleep();
       this.sleeping = cancel;
-      await woken;
+      this.ownCommitWoke = await woken;
       this.sleeping = null;
     }
     return { done: true, value: undefined };
