@@ -39,17 +39,47 @@ export interface SqliteEventStoreOptions {
 const READ_BATCH = 256;
 
 function toRecorded(row: EventRow): RecordedEvent {
-  return {
+  const event = {
     event_id: row.event_id,
     type: row.type,
     stream: row.stream,
     revision: row.revision,
     position: row.position,
     occurred_at: row.occurred_at,
-    data: JSON.parse(row.data) as RecordedEvent['data'],
-    metadata: JSON.parse(row.metadata) as RecordedEvent['metadata'],
+  } as RecordedEvent;
+  // `data` and `metadata` are parsed on first read: a context's log is tailed by several consumers
+  // (relay, projections, process managers, reactors) and most of them skip most events by type
+  // without looking inside. Own enumerable properties, so spreading, JSON and equality see them. The
+  // accessors are the same two for every event, which find the text through a hidden property.
+  Object.defineProperty(event, ROW, { value: row });
+  Object.defineProperty(event, 'data', LAZY_DATA);
+  Object.defineProperty(event, 'metadata', LAZY_METADATA);
+  return event;
+}
+
+/** The row a recorded event was made from (not enumerable: spreading and JSON do not see it). */
+const ROW = Symbol('row');
+
+function lazyJson(key: 'data' | 'metadata'): PropertyDescriptor {
+  // The first read or write turns the accessor into a plain property holding the value.
+  const settle = (target: object, value: unknown) =>
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  return {
+    enumerable: true,
+    configurable: true,
+    get(this: { [ROW]: EventRow }) {
+      const value: unknown = JSON.parse(this[ROW][key]);
+      // A frozen or sealed event cannot keep it: it is parsed again on each read instead.
+      if (Object.isExtensible(this)) settle(this, value);
+      return value;
+    },
+    set(this: object, next: unknown) {
+      settle(this, next);
+    },
   };
 }
+const LAZY_DATA = lazyJson('data');
+const LAZY_METADATA = lazyJson('metadata');
 
 function isUniqueViolation(error: unknown): boolean {
   return error instanceof Database.SqliteError && error.code === 'SQLITE_CONSTRAINT_UNIQUE';
