@@ -39,7 +39,7 @@ const round2 = (x: number): number => Math.round(x * 100) / 100;
  * The works the system adds (docs/domain.md, The catalogue, derived): scaffolding for facade and pitched-roof works,
  * an architect for structural works, demolition and waste for replaced elements, an asbestos
  * inventory in older buildings, Wallonia's audit logement before works its primes need, and (BE) a
- * safety coordinator above the legal threshold.
+ * safety coordinator on each site where two or more contractors work (KB 25 January 2001).
  */
 export function supportingWorks(items: readonly SupportedItem[], estate: SupportingEstate, options: SupportingOptions = {}): DerivedItem[] {
   const skip = new Set(options.already_present ?? []);
@@ -115,19 +115,10 @@ export function supportingWorks(items: readonly SupportedItem[], estate: Support
     if (!skip.has(type)) add(priceItem({ ...base, node: type, quantity: 1 }), supports, null);
   }
 
-  const safety = sw.safety_coordination.find((r) => r.country === country);
+  const safety = sw.safety_coordination.find((r) => r.country === country && r.required !== false);
   if (safety && !skip.has('SAFETY_COORDINATION')) {
-    const works = items.reduce((sum, i) => sum + costOf(i), 0) + derived.reduce((sum, d) => sum + d.estimated_cost, 0);
-    if (works >= safety.threshold) {
-      lump(
-        'SAFETY_COORDINATION',
-        Math.max(safety.minimum, works * safety.rate),
-        safety.id,
-        items.map((i) => i.renovation_component_type),
-        items.map((i) => costOf(i)),
-        `Safety coordination required from ${safety.threshold} EUR of works; assumes several contractors.`,
-      );
-    }
+    const fee = coordinationFee(items, derived, costOf, safety);
+    if (fee) lump('SAFETY_COORDINATION', fee.amount, safety.id, fee.supports, fee.weights, fee.assumption);
   }
   return derived;
 }
@@ -188,4 +179,79 @@ function oneOffWorks(items: readonly SupportedItem[], estate: SupportingEstate):
   const audited = audit ? items.filter((i) => audit.trigger_roots.includes(rootType(i))) : [];
   if (audited.length > 0) works.push({ type: 'HOUSING_AUDIT', supports: audited.map((i) => i.renovation_component_type) });
   return works;
+}
+
+export interface CoordinationSite {
+  id: string;
+  /** The item types on this site, in item order. */
+  types: string[];
+  /** The distinct trades (contractors) the site's works take. */
+  trades: string[];
+}
+
+const rootTypeOf = (type: string): string => rootOf(getNode(type)).renovation_component_type;
+
+/** The site a work is done on (coordination_sites): its leaf's or its root's site, else a site of its own. */
+export function coordinationSiteOf(type: string): string {
+  const { sites } = DATA.supporting.coordination_sites;
+  const root = rootTypeOf(type);
+  return (sites.find((s) => s.members.includes(type)) ?? sites.find((s) => s.members.includes(root)))?.id ?? type;
+}
+
+/** The trades a work takes (by leaf, else by root; an unlisted work is one trade of its own). */
+export function tradesOf(type: string): string[] {
+  const { trades } = DATA.supporting.coordination_sites;
+  return trades[type] ?? trades[rootTypeOf(type)] ?? [rootTypeOf(type)];
+}
+
+/** The items' sites with the trades each takes, in the order the sites first appear. */
+export function coordinationSites(types: readonly string[]): CoordinationSite[] {
+  const byId = new Map<string, CoordinationSite>();
+  for (const type of types) {
+    const id = coordinationSiteOf(type);
+    const site = byId.get(id) ?? { id, types: [], trades: [] };
+    byId.set(id, site);
+    site.types.push(type);
+    for (const trade of tradesOf(type)) if (!site.trades.includes(trade)) site.trades.push(trade);
+  }
+  return [...byId.values()];
+}
+
+/**
+ * The safety coordinator's fee (KB/AR 25 January 2001: a coordinator wherever two or more contractors
+ * work on a site, at the same time or one after another): one fee per such site, each weighed on the
+ * site's items by their cost, so a lone installer's step carries none. The site's works include the
+ * supporting works its items cause.
+ */
+function coordinationFee(
+  items: readonly SupportedItem[],
+  derived: readonly DerivedItem[],
+  costOf: (item: SupportedItem) => number,
+  row: { rate: number; minimum: number; id: string },
+): { amount: number; supports: string[]; weights: number[]; assumption: string } | null {
+  const caused = (type: string): number =>
+    derived.reduce((sum, d) => {
+      const total = Object.values(d.weights).reduce((a, b) => a + b, 0);
+      return total > 0 ? sum + (d.estimated_cost * (d.weights[type] ?? 0)) / total : sum;
+    }, 0);
+  const shared = coordinationSites(items.map((i) => i.renovation_component_type)).filter((s) => s.trades.length >= 2);
+  if (shared.length === 0) return null;
+  let amount = 0;
+  const supports: string[] = [];
+  const weights: number[] = [];
+  for (const site of shared) {
+    const onSite = items.filter((i) => site.types.includes(i.renovation_component_type));
+    const costs = onSite.map((i) => costOf(i));
+    const own = costs.reduce((a, b) => a + b, 0);
+    const works = own + site.types.reduce((sum, t) => sum + caused(t), 0);
+    const fee = Math.max(row.minimum, works * row.rate);
+    amount += fee;
+    onSite.forEach((item, i) => {
+      supports.push(item.renovation_component_type);
+      weights.push(own > 0 ? (fee * costs[i]!) / own : fee / onSite.length);
+    });
+  }
+  const where = shared.map((s) => `${s.id} (${s.trades.join(', ')})`).join('; ');
+  const assumption = `Safety coordination (KB 25 January 2001) where two or more contractors work on one site: ${where}; ${(row.rate * 100).toFixed(0)}% of the site's works, at least ${row.minimum} EUR per site (${row.id}).`;
+  return { amount, supports, weights, assumption };
 }

@@ -15,6 +15,12 @@ export interface PlanOptions {
   deedDate?: string;
   /** The request's household: its purchase date and occupancy pick the dated rules that apply. */
   household?: Household;
+  /**
+   * The day the plan is made (YYYY-MM-DD), a parameter since the planner reads no clock: a household's
+   * purchase dated after it is still to come, so a buyer's obligation is conditional on it. Default:
+   * 1 July of `year`, the day a purchase "now" is taken as.
+   */
+  today?: string;
 }
 
 export interface Candidate {
