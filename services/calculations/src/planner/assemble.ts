@@ -17,7 +17,7 @@ import {
   type SetPricing,
   type ValuedSet,
 } from '@renopath/catalog';
-import { MODEL_VERSION, evaluate, labelsOf, type Evaluation } from '@renopath/energy';
+import { MODEL_VERSION, labelsOf, type Evaluation } from '@renopath/energy';
 import type {
   BillIncrease,
   GrantConditions,
@@ -29,7 +29,7 @@ import type {
   TrajectoryStep,
   TrajectorySupportingWork,
 } from '@renopath/contracts';
-import { CO_OWNED, ENVELOPE_ELEMENTS, modelOptions, round0, round1, round2, roofKindOf, type Chosen, type PlanOptions } from './common.ts';
+import { CO_OWNED, ENVELOPE_ELEMENTS, round0, round1, round2, roofKindOf, type Chosen, type PlanOptions } from './common.ts';
 import { isFlat } from './elements.ts';
 import { boilerEndOfLife } from './order.ts';
 import { rationaleOf } from './rationale.ts';
@@ -207,7 +207,7 @@ interface StepInput {
   chosen: readonly Chosen[];
   valued: ValuedSet;
   works: Map<number, (PricedItem & { share: number })[]>;
-  /** The heat pump's design load (kW) per step index, evaluated once. */
+  /** The design heat load (kW) the home has before step i (the step before's model run). */
   loadBefore: (i: number) => number;
   generatorYear: number | null;
   take: (label: string) => PlanMilestone[];
@@ -435,12 +435,9 @@ export function assemble(
   leftOut: PlanOmission[],
   ctx: AssembleContext,
 ): TrajectoryPlan {
-  const loads = new Map<number, number>();
-  const loadBefore = (i: number) => {
-    if (!loads.has(i))
-      loads.set(i, evaluate((i > 0 ? planned[i - 1]!.state : property) as PropertyDescription, modelOptions(options)).design_heat_load_kw);
-    return loads.get(i)!;
-  };
+  // The design heat load as the steps before step i leave the home: the energy model's run of that state, which the
+  // step before already scored (its VariantScore), so no second full evaluation is made for it.
+  const loadBefore = (i: number) => (i > 0 ? planned[i - 1]!.evaluation : base).design_heat_load_kw;
   // HEAT_PUMP_BY_BAND: a heat pump is the catalogue leaf of the kW band that covers the home's design heat loss as the steps before leave it.
   const chosen = planned.map((c, i) => (c.element === 'HEAT_GENERATOR' ? { ...c, type: heatPumpLeaf(c.type, loadBefore(i)) } : c));
   const items = chosen.flatMap((c, i) => [
