@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PLANNER_DATA, bandFamilyOf, coordinationSiteOf, heatPumpBand, leafOfType, supportingWorks, tradesOf } from '@renopath/catalog';
-import { PropertyDescription, type TrajectoryPlan } from '@renopath/contracts';
+import { PropertyDescription, type PlanMilestone, type TrajectoryPlan } from '@renopath/contracts';
 import { planTrajectory } from '../planner.ts';
 import casesJson from './cases.json' with { type: 'json' };
 
@@ -40,27 +40,29 @@ interface Dating {
  * a lone installer's step never; a Dutch plan never (a private owner has no such duty there).
  */
 function coordinatorFindings(plan: TrajectoryPlan): string[] {
-  const out: string[] = [];
+  type Step = TrajectoryPlan['steps'][number];
   const leafOf = (type: string) => leafOfType(type)!.renovation_component_type;
-  const typesOf = (s: TrajectoryPlan['steps'][number]) => [
+  const typesOf = (s: Step) => [
     leafOf(s.renovation_component_type),
     ...s.supporting_works.filter((w) => w.joined).map((w) => w.renovation_component_type),
   ];
-  const siteOf = (s: TrajectoryPlan['steps'][number]) => coordinationSiteOf(leafOf(s.renovation_component_type));
-  for (const s of plan.steps) {
-    const has = s.supporting_works.some((w) => w.renovation_component_type === 'SAFETY_COORDINATION');
-    if (plan.region === 'NETHERLANDS') {
-      if (has) out.push(`step ${s.order} (${s.element}) carries a safety coordinator in the Netherlands`);
-      continue;
-    }
-    const together = plan.steps.filter((t) => siteOf(t) === siteOf(s));
-    const contractors = new Set(together.flatMap(typesOf).flatMap(tradesOf));
-    if (has && contractors.size < 2)
-      out.push(`step ${s.order} (${s.element}) carries a safety coordinator, but one contractor works alone on its site`);
-    if (!has && contractors.size >= 2)
-      out.push(`step ${s.order} (${s.element}) has ${contractors.size} contractors on its site and no safety coordinator`);
-  }
-  return out;
+  const siteOf = (s: Step) => coordinationSiteOf(leafOf(s.renovation_component_type));
+  const carries = (s: Step) => s.supporting_works.some((w) => w.renovation_component_type === 'SAFETY_COORDINATION');
+  if (plan.region === 'NETHERLANDS')
+    return plan.steps.filter(carries).map((s) => `step ${s.order} (${s.element}) carries a safety coordinator in the Netherlands`);
+  return plan.steps.flatMap((s) => {
+    const contractors = new Set(
+      plan.steps
+        .filter((t) => siteOf(t) === siteOf(s))
+        .flatMap(typesOf)
+        .flatMap(tradesOf),
+    ).size;
+    if (carries(s) && contractors < 2)
+      return [`step ${s.order} (${s.element}) carries a safety coordinator, but one contractor works alone on its site`];
+    if (!carries(s) && contractors >= 2)
+      return [`step ${s.order} (${s.element}) has ${contractors} contractors on its site and no safety coordinator`];
+    return [];
+  });
 }
 
 /**
@@ -69,27 +71,27 @@ function coordinatorFindings(plan: TrajectoryPlan): string[] {
  * this plan asks for it. A purchase still to come makes its obligation conditional, never a fixed legal date.
  */
 function moneyAndDatingFindings(plan: TrajectoryPlan, dating: Dating): string[] {
-  const out: string[] = [];
   const milestones = [...plan.steps.flatMap((s) => s.milestones), ...plan.milestones_missed];
-  for (const s of plan.steps) {
-    if (s.cost_savings_eur_per_year > -1) continue;
-    const b = s.bill_increase;
-    if (!b) {
-      out.push(`step ${s.order} (${s.element}) raises the bill but is not marked as the price of a label or obligation`);
-      continue;
-    }
-    if (!s.rationale.includes('BILL_INCREASE_IS_LABEL_PRICE'))
-      out.push(`step ${s.order} (${s.element}) raises the bill without saying so as its price`);
-    const forcing = milestones.find((m) => m.rule_id === b.rule_id && m.kind !== 'TARGET');
-    if (!b.optional && !forcing)
-      out.push(`step ${s.order} (${s.element}) raises the bill and is called required, but no obligation of the plan asks for it`);
-  }
+  const out = plan.steps.filter((s) => s.cost_savings_eur_per_year <= -1).flatMap((s) => billFindings(s, milestones));
   const future = dating.purchase_date !== undefined && dating.today !== undefined && dating.purchase_date > dating.today;
   for (const m of milestones.filter((x) => x.binds === 'BUYER')) {
-    if (future && (m.conditional_on !== 'PURCHASE' || !/only if/.test(m.applies_because)))
-      out.push(`milestone ${m.rule_id} dated from a purchase still to come, stated as a fixed legal date`);
+    const stated = m.conditional_on === 'PURCHASE' && /only if/.test(m.applies_because);
+    if (future && !stated) out.push(`milestone ${m.rule_id} dated from a purchase still to come, stated as a fixed legal date`);
     if (!future && m.conditional_on) out.push(`milestone ${m.rule_id} called conditional on a purchase already made`);
   }
+  return out;
+}
+
+/** A step that raises the bill: marked, said as its price, and required only where an obligation of the plan asks for it. */
+function billFindings(s: TrajectoryPlan['steps'][number], milestones: readonly PlanMilestone[]): string[] {
+  const b = s.bill_increase;
+  if (!b) return [`step ${s.order} (${s.element}) raises the bill but is not marked as the price of a label or obligation`];
+  const out: string[] = [];
+  if (!s.rationale.includes('BILL_INCREASE_IS_LABEL_PRICE'))
+    out.push(`step ${s.order} (${s.element}) raises the bill without saying so as its price`);
+  const forcing = milestones.some((m) => m.rule_id === b.rule_id && m.kind !== 'TARGET');
+  if (!b.optional && !forcing)
+    out.push(`step ${s.order} (${s.element}) raises the bill and is called required, but no obligation of the plan asks for it`);
   return out;
 }
 
