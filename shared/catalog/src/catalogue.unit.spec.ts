@@ -93,6 +93,7 @@ describe('catalogue integrity', () => {
       ...DATA.supporting.scaffolding,
       ...DATA.supporting.architect,
       ...DATA.supporting.safety_coordination,
+      DATA.supporting.coordination_sites,
       ...DATA.supporting.removal,
       DATA.supporting.waste_container,
       ...DATA.supporting.asbestos_inventory,

@@ -117,9 +117,16 @@ const RateRow = z.strictObject({ ...sourced, country: Country, rate: z.number().
 const SafetyRow = z.strictObject({
   ...sourced,
   country: Country,
-  threshold: z.number().positive(),
+  /** False where the private owner has no coordinator to appoint (the Netherlands): the row only says why. */
+  required: z.boolean().optional(),
   rate: z.number().min(0).max(1),
   minimum: z.number().min(0),
+});
+/** The trades each measure takes and the works done together on one site (the safety coordinator's rule). */
+const CoordinationSites = z.strictObject({
+  ...sourced,
+  trades: z.record(z.string(), z.array(z.string()).min(1)),
+  sites: z.array(z.strictObject({ id: z.string(), members: z.array(z.string()).min(1) })),
 });
 const RemovalRow = z.strictObject({
   ...sourced,
@@ -132,6 +139,7 @@ const SupportingWorks = z.strictObject({
   scaffolding: z.array(ScaffoldRow),
   architect: z.array(RateRow),
   safety_coordination: z.array(SafetyRow),
+  coordination_sites: CoordinationSites,
   removal: z.array(RemovalRow),
   waste_container: z.strictObject({ ...sourced, m3: z.number().positive() }),
   asbestos_inventory: z.array(z.strictObject({ ...sourced, country: Country, built_before: z.number().int() })),

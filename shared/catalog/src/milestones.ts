@@ -30,6 +30,12 @@ export interface MilestoneContext {
    * owner's deadline).
    */
   ifLet?: boolean;
+  /**
+   * The day the plan is made (YYYY-MM-DD). A given deed dated after it is a purchase still to come: a
+   * buyer's rule read on it is conditional on that purchase (`conditional_on: PURCHASE`), its deadline
+   * hypothetical. Unset: no deed is taken as still to come.
+   */
+  today?: string;
 }
 
 /** A landlord's norm listed because the home might be let, not because it is (occupancy not given). */
@@ -59,7 +65,12 @@ export function milestonesFor(
   context: MilestoneContext = {},
 ): Milestone[] {
   const out: Milestone[] = [];
-  const deed = `the home was bought with label ${label} (deed of ${deedDate}${context.deedGiven ? '' : ', assumed'})`;
+  // A deed still to come: the buyer's rule binds only if the purchase goes ahead, and its deadline runs from that deed.
+  const planned = context.deedGiven === true && context.today !== undefined && deedDate > context.today;
+  const deed = planned
+    ? `only if the planned purchase goes ahead: the home would be bought with label ${label} (deed planned for ${deedDate}, after this plan was made), and the deadline would run from that deed`
+    : `the home was bought with label ${label} (deed of ${deedDate}${context.deedGiven ? '' : ', assumed'})`;
+  const conditional = planned ? { conditional_on: 'PURCHASE' as const } : {};
   const flemish = region === PLANNER_DATA.renovation_obligation.region ? renovationObligationRule(deedDate) : null;
   if (flemish?.applies_to_labels.includes(label)) {
     const within = PLANNER_DATA.renovation_obligation.within_years;
@@ -76,6 +87,7 @@ export function milestonesFor(
       applies_because: deed,
       binds: flemish.binds,
       checked_on: flemish.checked_on,
+      ...conditional,
     });
   }
   // A buyer's rule is the one of the deed's date (the latest that started on or before it).
@@ -113,6 +125,7 @@ export function milestonesFor(
       applies_because: because,
       binds: rule.binds,
       checked_on: rule.checked_on,
+      ...(rule.binds === 'BUYER' ? conditional : {}),
     });
   }
   const target = regionalTarget(region);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { DATA } from './data.ts';
 import { priceItem, supportingWorks, type SupportingEstate } from './index.ts';
 
 const flanders = (year_built: number): SupportingEstate => ({ year_built, country: 'BE', region: 'FLANDERS', year: 2025 });
@@ -99,12 +100,43 @@ describe('supporting works', () => {
     expect(types(supportingWorks([{ renovation_component_type: 'KITCHEN', quantity: 1 }], flanders(2005)))).not.toContain('ARCHITECT');
   });
 
-  it('adds a safety coordinator in Belgium from €25,000 of works (SAFETY_COORDINATION_BE)', () => {
-    const big = supportingWorks([{ renovation_component_type: 'EXTERIOR_WALL_INSULATION', quantity: 200 }], flanders(2005));
-    // €28,000 works + €3,220 scaffolding -> 1% = €312.20 < minimum €500.
-    expect(big.find((d) => d.renovation_component_type === 'SAFETY_COORDINATION')?.estimated_cost).toBe(500);
-    const small = supportingWorks([{ renovation_component_type: 'EXTERIOR_WALL_INSULATION', quantity: 50 }], flanders(2005));
-    expect(types(small)).not.toContain('SAFETY_COORDINATION');
+  it('adds a safety coordinator in Belgium only where two or more contractors work on one site (SAFETY_COORDINATION_BE, KB 25 January 2001)', () => {
+    const coordinator = (items: { renovation_component_type: string; quantity: number }[], estate = flanders(2005)) =>
+      supportingWorks(items, estate).find((d) => d.renovation_component_type === 'SAFETY_COORDINATION');
+    // A lone installer's work is no such site, however large: one heat-pump fitter, one PV installer, one facade insulator.
+    expect(coordinator([{ renovation_component_type: 'HEAT_PUMP_AIR_WATER_8KW', quantity: 1 }])).toBeUndefined();
+    expect(coordinator([{ renovation_component_type: 'SOLAR_PANELS', quantity: 6 }])).toBeUndefined();
+    expect(coordinator([{ renovation_component_type: 'EXTERIOR_WALL_INSULATION', quantity: 400 }])).toBeUndefined();
+    // Nor are separate lone trades on separate sites (roof, heating, panels).
+    expect(
+      coordinator([
+        { renovation_component_type: 'INCLINED_ROOF_INSULATION_INSIDE', quantity: 80 },
+        { renovation_component_type: 'HEAT_PUMP_AIR_WATER_8KW', quantity: 1 },
+        { renovation_component_type: 'SOLAR_PANELS', quantity: 4 },
+      ]),
+    ).toBeUndefined();
+    // Windows with their ventilation: a window fitter and a ventilation installer on the facade's site.
+    const facade = coordinator([
+      { renovation_component_type: 'WINDOW_REPLACEMENT_PVC_HR', quantity: 20 },
+      { renovation_component_type: 'VENTILATION_SYSTEM_C', quantity: 1 },
+      { renovation_component_type: 'HEAT_PUMP_AIR_WATER_8KW', quantity: 1 },
+    ])!;
+    expect(facade.supports.sort()).toEqual(['VENTILATION_SYSTEM_C', 'WINDOW_REPLACEMENT_PVC_HR']);
+    expect(facade.weights.HEAT_PUMP_AIR_WATER_8KW).toBeUndefined();
+    expect(facade.estimated_cost).toBeGreaterThanOrEqual(DATA.supporting.safety_coordination[0]!.minimum);
+    // A floor broken out and rebuilt takes a demolition-and-screed firm and an insulator.
+    expect(coordinator([{ renovation_component_type: 'SOLID_FLOOR_INSULATION', quantity: 60 }])).toBeDefined();
+    // The Netherlands: a private owner has no such coordinator to appoint (SAFETY_COORDINATION_NL).
+    const dutch: SupportingEstate = { year_built: 2005, country: 'NL', region: 'NETHERLANDS', year: 2025 };
+    expect(
+      coordinator(
+        [
+          { renovation_component_type: 'WINDOW_REPLACEMENT_PVC_HR', quantity: 20 },
+          { renovation_component_type: 'VENTILATION_SYSTEM_C', quantity: 1 },
+        ],
+        dutch,
+      ),
+    ).toBeUndefined();
   });
 
   it('returns only derived-scope items', () => {

@@ -82,8 +82,30 @@ export const PlanMilestone = z.object({
   binds: z.enum(['BUYER', 'OWNER', 'LANDLORD', 'CO_OWNERS']).meta({ description: 'Extension: who the rule binds.' }),
   /** Extension: when the rule was last checked against its source (null: a target, not a legal rule). */
   checked_on: z.string().nullable().meta({ description: 'Extension: the date the rule was last checked against its source.' }),
+  /**
+   * Extension: the event the milestone waits on that has not happened yet: PURCHASE for a buyer's rule
+   * read on a deed dated after the day the plan was made (the household's planned purchase). Its
+   * deadline is then hypothetical, not a legal date; absent or null: the rule applies as it stands.
+   */
+  conditional_on: z.enum(['PURCHASE']).nullable().optional().meta({
+    description:
+      "Extension: PURCHASE when a buyer's rule is read on a deed dated after the plan was made: the milestone applies only if that purchase goes ahead, and its deadline is hypothetical.",
+  }),
 });
 export type PlanMilestone = z.infer<typeof PlanMilestone>;
+
+/**
+ * Extension: a step that raises the household's energy bill (rule BILL_INCREASE_IS_LABEL_PRICE): the
+ * price of a label or an obligation, not advice that pays. `optional` unless a binding obligation the
+ * plan has not yet met by the step before asks for it (`rule_id`).
+ */
+export const BillIncrease = z.object({
+  eur_per_year: money(),
+  serves: z.enum(['OBLIGATION', 'RENTAL_NORM', 'LABEL']),
+  optional: z.boolean(),
+  rule_id: z.string().nullable(),
+});
+export type BillIncrease = z.infer<typeof BillIncrease>;
 
 /** Extension: an element the plan does not treat (or treats with a lesser variant), and why. */
 export const PlanOmission = z.object({
@@ -200,6 +222,10 @@ export const TrajectoryStep = z.object({
   co_ownership: CoOwnershipDecision.nullable().meta({
     description:
       "Extension: in a flat, a step on the building's roof, facades or common floors is a decision of the co-owners' association.",
+  }),
+  bill_increase: BillIncrease.nullable().optional().meta({
+    description:
+      "Extension: on a step that raises the household's energy bill, by how much a year, what it is the price of (an obligation, a rental norm, or the label) and whether it is optional (no binding obligation asks for it).",
   }),
 });
 export type TrajectoryStep = z.infer<typeof TrajectoryStep>;

@@ -17,8 +17,9 @@ import {
   type SetPricing,
   type ValuedSet,
 } from '@renopath/catalog';
-import { MODEL_VERSION, evaluate, labelsOf, type Evaluation } from '@renopath/energy';
+import { MODEL_VERSION, labelsOf, type Evaluation } from '@renopath/energy';
 import type {
+  BillIncrease,
   GrantConditions,
   PlanMilestone,
   PlanOmission,
@@ -28,7 +29,7 @@ import type {
   TrajectoryStep,
   TrajectorySupportingWork,
 } from '@renopath/contracts';
-import { CO_OWNED, ENVELOPE_ELEMENTS, modelOptions, round0, round1, round2, roofKindOf, type Chosen, type PlanOptions } from './common.ts';
+import { CO_OWNED, ENVELOPE_ELEMENTS, round0, round1, round2, roofKindOf, type Chosen, type PlanOptions } from './common.ts';
 import { isFlat } from './elements.ts';
 import { boilerEndOfLife } from './order.ts';
 import { rationaleOf } from './rationale.ts';
@@ -121,10 +122,11 @@ function openMilestones(base: Evaluation, options: PlanOptions) {
   const context = {
     deedGiven: givenDeed !== undefined,
     ifLet: true,
+    today: options.today ?? `${options.year}-07-01`,
     ...(options.household?.occupancy ? { occupancy: options.household.occupancy } : {}),
   };
   const open: PlanMilestone[] = milestonesFor(base.region, base.epc_label, labelsOf(base.energy_efficiency_type), deedDate, context).map(
-    ({ kind, rule_id, label, description, source, deadline, applies_because, binds, checked_on }) => ({
+    ({ kind, rule_id, label, description, source, deadline, applies_because, binds, checked_on, conditional_on }) => ({
       kind,
       rule_id,
       label,
@@ -134,6 +136,7 @@ function openMilestones(base: Evaluation, options: PlanOptions) {
       applies_because,
       binds,
       checked_on,
+      ...(conditional_on ? { conditional_on } : {}),
     }),
   );
   return { open, deedDate, context };
@@ -204,10 +207,34 @@ interface StepInput {
   chosen: readonly Chosen[];
   valued: ValuedSet;
   works: Map<number, (PricedItem & { share: number })[]>;
-  /** The heat pump's design load (kW) per step index, evaluated once. */
+  /** The design heat load (kW) the home has before step i (the step before's model run). */
   loadBefore: (i: number) => number;
   generatorYear: number | null;
   take: (label: string) => PlanMilestone[];
+  /** The milestones no step has reached yet (after `take`), and whether one binds the household. */
+  pending: () => readonly PlanMilestone[];
+  binding: (m: PlanMilestone) => boolean;
+}
+
+/**
+ * Rule BILL_INCREASE_IS_LABEL_PRICE: a step that raises the household's bill is the price of a label or
+ * of an obligation, never advice: the obligation that asks for it is the first binding one not met
+ * before the step (reached by it or later, or missed); without one the step is optional.
+ */
+function billIncreaseOf(
+  input: StepInput,
+  reached: readonly PlanMilestone[],
+  costSavings: number,
+): (BillIncrease & { obligation: PlanMilestone | null }) | null {
+  if (costSavings > -1) return null;
+  const obligation = [...reached, ...input.pending()].find((m) => m.kind !== 'TARGET' && input.binding(m)) ?? null;
+  return {
+    eur_per_year: round2(-costSavings),
+    serves: obligation ? (obligation.kind === 'OBLIGATION' ? 'OBLIGATION' : 'RENTAL_NORM') : 'LABEL',
+    optional: obligation === null,
+    rule_id: obligation?.rule_id ?? null,
+    obligation,
+  };
 }
 
 /** A step's money: its item, joined measure and share of supporting works, summed in cents. */
@@ -244,21 +271,12 @@ function stepOf(input: StepInput, c: Chosen, i: number): TrajectoryStep {
   const after = c.evaluation;
   const milestones = input.take(after.epc_label);
   const cost_savings = round2(c.before.energy_cost_eur_per_year - after.energy_cost_eur_per_year);
+  const billIncrease = billIncreaseOf(input, milestones, cost_savings);
   const node = getNode(c.type);
-  const isPump = c.element === 'HEAT_GENERATOR' && c.type.startsWith('HEAT_PUMP');
-  // A heat pump after envelope works: the design heat load it is sized on, against today's.
-  const designLoadKw =
-    isPump && chosen.slice(0, i).some((x) => ENVELOPE_ELEMENTS.has(x.element))
-      ? { today: base.design_heat_load_kw, insulated: input.loadBefore(i) }
-      : null;
+  const { isPump, designLoadKw, planned_year } = heatingOf(input, c, i);
   const ended = subsidy_amount > 0 ? null : endedGrantRule(base.region, item.priced_as, `${options.year}-07-01`);
   const grant_conditions = grantConditionsOf(base.region, item, c.type, all, subsidy_amount, options.year);
   const power = isPump ? heatPumpBand(input.loadBefore(i)) : c.type === 'SOLAR_PANELS' ? item.quantity : null;
-  const generator = chosen.findIndex((x) => x.element === 'HEAT_GENERATOR');
-  const planned_year =
-    input.generatorYear !== null && ['HEAT_GENERATOR', 'HEAT_EMITTERS', 'OIL_TANK'].includes(c.element) && i >= generator
-      ? input.generatorYear
-      : null;
   const flat = isFlat(property);
   const { association, co_ownership } = coOwnershipOf(property, base, c);
   // OWN_STEPS_FIRST: an own step of a flat says it comes first where co-owners' steps follow it.
@@ -312,6 +330,8 @@ function stepOf(input: StepInput, c: Chosen, i: number): TrajectoryStep {
       grantEnded: ended ? { scheme: ended.scheme, on: ended.valid_to! } : null,
       life,
       netCost: net_cost,
+      billIncrease,
+      co2SavingsPerYear: c.before.co2_kg_per_year - after.co2_kg_per_year,
       grantScheme: [...new Set(all.filter((p) => p.subsidy_amount > 0 && p.scheme).map((p) => p.scheme!))].join(', ') || null,
     }),
     renovation_obligation: obligationMark(milestones),
@@ -325,7 +345,27 @@ function stepOf(input: StepInput, c: Chosen, i: number): TrajectoryStep {
     planned_year,
     permit: c.permit ?? null,
     co_ownership,
+    bill_increase: billIncrease && billMark(billIncrease),
   };
+}
+
+const billMark = ({ eur_per_year, serves, optional, rule_id }: BillIncrease): BillIncrease => ({ eur_per_year, serves, optional, rule_id });
+
+/** A heat pump's design loads (today and once the envelope steps before it are done) and the heating's planned year. */
+function heatingOf(input: StepInput, c: Chosen, i: number) {
+  const { chosen, base } = input;
+  const isPump = c.element === 'HEAT_GENERATOR' && c.type.startsWith('HEAT_PUMP');
+  // A heat pump after envelope works: the design heat load it is sized on, against today's.
+  const designLoadKw =
+    isPump && chosen.slice(0, i).some((x) => ENVELOPE_ELEMENTS.has(x.element))
+      ? { today: base.design_heat_load_kw, insulated: input.loadBefore(i) }
+      : null;
+  const generator = chosen.findIndex((x) => x.element === 'HEAT_GENERATOR');
+  const planned_year =
+    input.generatorYear !== null && ['HEAT_GENERATOR', 'HEAT_EMITTERS', 'OIL_TANK'].includes(c.element) && i >= generator
+      ? input.generatorYear
+      : null;
+  return { isPump, designLoadKw, planned_year };
 }
 
 /** What the plan's figures rest on, said once for the whole plan. */
@@ -374,14 +414,14 @@ function planAssumptions(
             `The solar panels are sized on the home's electricity use after the works (the energy model's, plus ${PLANNER_DATA.pv_sizing.household_kwh_per_year[base.country]} kWh of household use a year), within the usable roof.`),
     );
   }
-  if (
-    !options.deedDate &&
-    steps
-      .flatMap((s) => s.milestones)
-      .concat(missed)
-      .some((m) => m.kind === 'OBLIGATION')
-  ) {
+  const dated = steps.flatMap((s) => s.milestones).concat(missed);
+  if (!options.deedDate && !options.household?.purchase_date && dated.some((m) => m.kind === 'OBLIGATION')) {
     assumptions.push(`A purchase deed dated ${deedDate} is assumed for the obligations after a purchase.`);
+  }
+  if (dated.some((m) => m.conditional_on === 'PURCHASE')) {
+    assumptions.push(
+      `The obligations after a purchase are read on the household's planned purchase (deed of ${deedDate}, after this plan was made): they apply only if that purchase goes ahead, and their deadlines are hypothetical until the deed is signed.`,
+    );
   }
   return assumptions;
 }
@@ -395,12 +435,9 @@ export function assemble(
   leftOut: PlanOmission[],
   ctx: AssembleContext,
 ): TrajectoryPlan {
-  const loads = new Map<number, number>();
-  const loadBefore = (i: number) => {
-    if (!loads.has(i))
-      loads.set(i, evaluate((i > 0 ? planned[i - 1]!.state : property) as PropertyDescription, modelOptions(options)).design_heat_load_kw);
-    return loads.get(i)!;
-  };
+  // The design heat load as the steps before step i leave the home: the energy model's run of that state, which the
+  // step before already scored (its VariantScore), so no second full evaluation is made for it.
+  const loadBefore = (i: number) => (i > 0 ? planned[i - 1]!.evaluation : base).design_heat_load_kw;
   // HEAT_PUMP_BY_BAND: a heat pump is the catalogue leaf of the kW band that covers the home's design heat loss as the steps before leave it.
   const chosen = planned.map((c, i) => (c.element === 'HEAT_GENERATOR' ? { ...c, type: heatPumpLeaf(c.type, loadBefore(i)) } : c));
   const items = chosen.flatMap((c, i) => [
@@ -422,7 +459,20 @@ export function assemble(
     generator && endOfLife !== null && generator.before.energy_cost_eur_per_year - generator.evaluation.energy_cost_eur_per_year <= 0
       ? endOfLife
       : null;
-  const input: StepInput = { property, options, base, chosen, valued, works: worksByStep(chosen, valued), loadBefore, generatorYear, take };
+  const input: StepInput = {
+    property,
+    options,
+    base,
+    chosen,
+    valued,
+    works: worksByStep(chosen, valued),
+    loadBefore,
+    generatorYear,
+    take,
+    pending: () => open,
+    // A landlord's norm listed only because the home might be let binds no one yet.
+    binding: (m) => !appliesIfLet(m, context),
+  };
   const steps = chosen.map((c, i) => stepOf(input, c, i));
 
   const sum = (f: (s: TrajectoryStep) => number) => round2(steps.reduce((acc, s) => acc + f(s), 0));

@@ -1,4 +1,4 @@
-import { applyEffect, PLANNER_DATA, priceItem, quantityFor, supportingWorks, type PricedItem, type SetPricing } from '@renopath/catalog';
+import { applyEffect, PLANNER_DATA, priceItem, quantityFor, supportingWorks, type SetPricing } from '@renopath/catalog';
 import { evaluate, type VariantScore, type VariantScorer } from '@renopath/energy';
 import { factors } from '@renopath/energy/model/data.ts';
 import type { PropertyDescription } from '@renopath/contracts';
@@ -35,7 +35,15 @@ export function pvCoverShare(country: 'BE' | 'NL'): number {
   return cover;
 }
 
-/** Net cost after grants of a variant with its own supporting works, given the steps planned so far. */
+type Money = { net: number; subsidy: number };
+/** A variant's supporting works: each one's net cost and grant, in order. */
+type WorksMoney = { net: number[]; subsidy: number[] };
+
+/**
+ * Net cost after grants of a variant with its own supporting works, given the steps planned so far.
+ * A variant's supporting works do not depend on the steps planned before it (only its grant does), and
+ * the same variant is weighed again at each pick of its phase: `works` keeps them for the plan.
+ */
 function netCostOf(
   year_built: number,
   pricing: SetPricing,
@@ -43,7 +51,8 @@ function netCostOf(
   quantity: number,
   state: Partial<PropertyDescription>,
   planned: readonly string[],
-): { net: number; subsidy: number } {
+  works: Map<string, WorksMoney>,
+): Money {
   const { country, region, year } = pricing;
   const heating_type_after = state.heating_type ?? undefined;
   const estate = {
@@ -52,14 +61,37 @@ function netCostOf(
     ...(heating_type_after ? { heating_type_after } : {}),
   };
   const item = priceItem({ node: type, quantity, country, region, year, estate, companions: [...planned, type] });
-  const works = supportingWorks([{ renovation_component_type: item.priced_as, quantity, estimated_cost: item.estimated_cost }], {
-    ...estate,
-    country,
-    region,
-    year,
-  });
-  const all: PricedItem[] = [item, ...works];
-  return { net: all.reduce((s, p) => s + p.net_cost, 0), subsidy: all.reduce((s, p) => s + p.subsidy_amount, 0) };
+  const key = `${item.priced_as}|${quantity}|${item.estimated_cost}|${heating_type_after ?? ''}`;
+  let own = works.get(key);
+  if (!own) {
+    const derived = supportingWorks([{ renovation_component_type: item.priced_as, quantity, estimated_cost: item.estimated_cost }], {
+      ...estate,
+      country,
+      region,
+      year,
+    });
+    own = { net: derived.map((w) => w.net_cost), subsidy: derived.map((w) => w.subsidy_amount) };
+    works.set(key, own);
+  }
+  // Summed from 0 in the order item, works: the same floating-point sums a tie is judged on.
+  let net = 0 + item.net_cost;
+  let subsidy = 0 + item.subsidy_amount;
+  for (const x of own.net) net += x;
+  for (const x of own.subsidy) subsidy += x;
+  return { net, subsidy };
+}
+
+/** The surfaces a variant's quantity reads, made once per roof kind (every variant of an element reads the same home). */
+function surfacesOf(view: Partial<PropertyDescription>, base: Parameters<typeof quantityContext>[1]) {
+  const surfaces = new Map<string, ReturnType<typeof quantityContext>>();
+  return (kind: ReturnType<typeof roofKindOf>) => {
+    let ctx = surfaces.get(String(kind));
+    if (!ctx) {
+      ctx = quantityContext(view, base, kind);
+      surfaces.set(String(kind), ctx);
+    }
+    return ctx;
+  };
 }
 
 export interface Chooser {
@@ -86,8 +118,9 @@ export function makeChooser(
   const { country } = base;
   const pv: Chooser['pv'] = { forTarget: false, words: null };
 
+  const works = new Map<string, WorksMoney>();
   const netOf = (type: string, quantity: number, state: Partial<PropertyDescription>, planned: readonly string[]) =>
-    netCostOf(property.year_built, pricing, type, quantity, state, planned);
+    netCostOf(property.year_built, pricing, type, quantity, state, planned, works);
 
   /**
    * Rule PV_SIZED_ON_NEW_USE: panels sized to produce the cover share (pvCoverShare) of the home's
@@ -121,10 +154,11 @@ export function makeChooser(
     const state = assume ? { ...before, ...assume.facts } : before;
     const view = assume ? { ...seen, ...assume.facts } : seen;
     const costed: { type: string; quantity: number; state: Partial<PropertyDescription>; net: number; subsidy: number }[] = [];
+    const surfacesFor = surfacesOf(view, base);
     for (const type of variants) {
       let quantity: number;
       try {
-        quantity = quantityFor(type, quantityContext(view, base, roofKindOf(type)));
+        quantity = quantityFor(type, surfacesFor(roofKindOf(type)));
       } catch {
         continue;
       }

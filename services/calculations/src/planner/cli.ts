@@ -40,7 +40,8 @@ try {
 const parsed = TrajectoryRequest.safeParse(body);
 if (!parsed.success) usage(`not a trajectory request: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
 const property: PropertyDescription = PropertyDescription.parse(propertyOf(parsed.data));
-const options: PlanOptions = { year: Number(flag('year') ?? new Date().getFullYear()) };
+// The CLI may read the clock: today's date tells a purchase still to come from one made.
+const options: PlanOptions = { year: Number(flag('year') ?? new Date().getFullYear()), today: new Date().toISOString().slice(0, 10) };
 const income = flag('income');
 if (income) options.incomeCategory = IncomeCategory.parse(income);
 const deed = flag('deed');
@@ -63,7 +64,14 @@ out.push('| # | phase | element | measure | cost excl. VAT | VAT | grant | net |
 out.push('|---|---|---|---|---:|---:|---:|---:|---|---|');
 for (const s of plan.steps) {
   const works = s.supporting_works.length ? ` (+ ${s.supporting_works.map((w) => w.title.toLowerCase()).join(', ')})` : '';
-  const marks = s.milestones.map((m) => `${m.kind} ${m.label}`).join(', ');
+  const marks = [
+    ...s.milestones.map((m) => `${m.kind} ${m.label}${m.conditional_on ? ' (if the purchase goes ahead)' : ''}`),
+    ...(s.bill_increase
+      ? [
+          `bill +${eur(s.bill_increase.eur_per_year)}/yr: ${s.bill_increase.optional ? 'optional, ' : ''}price of ${s.bill_increase.serves.toLowerCase()}`,
+        ]
+      : []),
+  ].join(', ');
   out.push(
     `| ${s.order} | ${s.phase} | ${s.element} | ${s.title}, ${Math.round(s.quantity * 10) / 10} ${s.unit}${works} | ${eur(s.estimated_cost)} | ${eur(s.estimated_vat_cost)} | ${eur(s.subsidy_amount)} | ${eur(s.net_cost)} | ${s.epc_label_after} (${Math.round(s.epc_score_after)}) | ${marks} |`,
   );
@@ -82,7 +90,10 @@ if (plan.stopped) out.push(`STOPPED (${plan.stopped.code}): ${plan.stopped.reaso
 if (plan.inputs_needed.length)
   out.push(`Quality ${plan.quality_label} (confidence ${plan.confidence_score}); inputs needed: ${plan.inputs_needed.join(', ')}`);
 for (const m of plan.steps.flatMap((s) => s.milestones.map((x) => ({ ...x, order: s.order })))) {
-  out.push(`- milestone on step ${m.order}: ${m.kind} ${m.label} by ${m.deadline ?? 'no date'} (applies because ${m.applies_because})`);
+  const by = `${m.conditional_on ? 'hypothetically by' : 'by'} ${m.deadline ?? 'no date'}`;
+  out.push(
+    `- milestone on step ${m.order}: ${m.kind} ${m.label} ${by} (applies ${m.conditional_on ? '' : 'because '}${m.applies_because})`,
+  );
 }
 out.push('');
 out.push('What each step builds, and its grant:');

@@ -15,6 +15,12 @@ export interface PlanOptions {
   deedDate?: string;
   /** The request's household: its purchase date and occupancy pick the dated rules that apply. */
   household?: Household;
+  /**
+   * The day the plan is made (YYYY-MM-DD), a parameter since the planner reads no clock: a household's
+   * purchase dated after it is still to come, so a buyer's obligation is conditional on it. Default:
+   * 1 July of `year`, the day a purchase "now" is taken as.
+   */
+  today?: string;
 }
 
 export interface Candidate {
@@ -69,7 +75,10 @@ export function roofKindOf(type: string): 'INCLINED' | 'FLAT' | null {
  */
 export function viewOf(state: Partial<PropertyDescription>, assumed: VariantScore['assumed']): Partial<PropertyDescription> {
   const view: Record<string, unknown> = { ...state };
-  for (const [field, value] of Object.entries(assumed)) {
+  // A for-in over the plain `assumed` record: the same fields in the same order, without an array of pairs per call.
+  const defaults = assumed as unknown as Record<string, unknown>;
+  for (const field in defaults) {
+    const value = defaults[field];
     if (view[field] === undefined && value !== null) view[field] = value;
   }
   return view as Partial<PropertyDescription>;

@@ -114,11 +114,12 @@ function choosePhases(property: PropertyDescription, base: VariantScore & Evalua
   const original = viewOf(property, base.assumed);
   let state: Partial<PropertyDescription> = property;
   let current: VariantScore = base;
+  // The home as the rules read it changes only with a pick: made once per pick, not once per pass of a phase.
+  let view = viewOf(state, current.assumed);
   for (const phase of PHASES) {
     const pending = ELEMENT_RULES.filter((r) => r.phase === phase);
     while (pending.length > 0) {
       const ready = pending.filter((r) => !r.follows || !pending.some((p) => p.element === r.follows));
-      const view = viewOf(state, current.assumed);
       const planned = chosen.map((c) => c.type);
       const ctx = { view, original, stated: state, region: base.region, base, planned, current };
       const candidates: { candidate: Candidate; note: PlanOmission | null }[] = [];
@@ -141,6 +142,7 @@ function choosePhases(property: PropertyDescription, base: VariantScore & Evalua
       );
       state = candidate.state;
       current = candidate.evaluation;
+      view = viewOf(state, current.assumed);
     }
   }
   return chosen;

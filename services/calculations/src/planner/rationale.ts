@@ -1,5 +1,5 @@
 import type { IncomeCategory } from '@renopath/catalog';
-import type { PlanElement, PlanMilestone, PlanPhase } from '@renopath/contracts';
+import type { BillIncrease, PlanElement, PlanMilestone, PlanPhase } from '@renopath/contracts';
 import { ELEMENT_REASON, PHASE_REASON, VARIANT_REASON } from './elements.ts';
 
 /**
@@ -52,6 +52,10 @@ export interface RationaleFacts {
   /** The measure's life in years (the cost-effectiveness check), and the step's net cost after grants. */
   life?: number | null;
   netCost?: number;
+  /** The step raises the bill (rule BILL_INCREASE_IS_LABEL_PRICE): what it is the price of, and the obligation asking for it. */
+  billIncrease?: (BillIncrease & { obligation: PlanMilestone | null }) | null;
+  /** CO2 the step saves a year (kg), said beside a bill increase. */
+  co2SavingsPerYear?: number;
 }
 
 const WHAT_IT_DOES: Record<PlanElement, string> = {
@@ -116,8 +120,10 @@ export function rationaleOf(f: RationaleFacts): string {
     `It costs about ${euros(f.cost)} including VAT${f.subsidy > 0 ? `, of which grants${f.grantScheme ? ` (${f.grantScheme})` : ''} pay about ${euros(f.subsidy)}` : ''}, at ${f.priceYear} prices.`,
   );
   if (f.subsidy > 0 && f.incomeCategory === null) parts.push('The grant assumes the middle income category.');
+  // BILL_INCREASE_IS_LABEL_PRICE: a step that costs the household money every year is the price of a label or an obligation, not advice.
+  if (f.billIncrease) parts.push(billIncreaseWords(f.billIncrease, f.co2SavingsPerYear ?? 0));
   // COST_EFFECTIVENESS: a step whose saving does not repay it within its life is not sold as a saving.
-  if (f.life && f.netCost !== undefined && f.netCost > 0 && f.costSavingsPerYear * f.life < f.netCost)
+  else if (f.life && f.netCost !== undefined && f.netCost > 0 && f.costSavingsPerYear * f.life < f.netCost)
     parts.push(
       `Rule COST_EFFECTIVENESS: its saving does not repay its net cost within the measure's ${f.life}-year life, so it is comfort, label or obligation work, not a saving.`,
     );
@@ -152,7 +158,24 @@ export function rationaleOf(f: RationaleFacts): string {
         : m.kind === 'OBLIGATION'
           ? 'the renovation obligation after a purchase'
           : 'the rental minimum norm';
-    parts.push(`With label ${f.labelAfter} after this step the home meets ${what}.`);
+    parts.push(
+      m.conditional_on === 'PURCHASE'
+        ? `With label ${f.labelAfter} after this step the home would meet ${what}, if the planned purchase goes ahead: until the deed is signed, the obligation and its deadline${m.deadline ? ` (${m.deadline})` : ''} are hypothetical, not a legal date.`
+        : `With label ${f.labelAfter} after this step the home meets ${what}.`,
+    );
   }
   return parts.join(' ');
+}
+
+/** The words of a step that raises the bill: the price of what, and whether anything obliges the household to it. */
+function billIncreaseWords(b: BillIncrease & { obligation: PlanMilestone | null }, co2: number): string {
+  const more = `Rule BILL_INCREASE_IS_LABEL_PRICE: this step makes the household's energy bill about ${euros(b.eur_per_year)} a year higher, so it is not advice that pays for itself`;
+  const fossil = co2 >= 1 ? `; it does cut about ${Math.round(co2).toLocaleString('en-GB')} kg of CO2 a year` : '';
+  if (b.obligation) {
+    const norm = b.obligation.kind === 'OBLIGATION' ? 'the renovation obligation after a purchase' : 'the rental minimum norm';
+    const when = b.obligation.deadline ? ` by ${b.obligation.deadline}` : '';
+    const iff = b.obligation.conditional_on === 'PURCHASE' ? ', if the planned purchase goes ahead' : '';
+    return `${more}: it is part of the price of ${norm} (label ${b.obligation.label}${when}${iff})${fossil}.`;
+  }
+  return `${more}: it is the price of a better label${fossil}. No obligation asks for it, so it is optional: the household may leave it out or wait.`;
 }

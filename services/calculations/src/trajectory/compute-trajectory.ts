@@ -33,6 +33,8 @@ export interface TrajectoryInputs {
   planner: Planner;
   /** The year the plan is priced in. */
   year: number;
+  /** The day the plan is made (YYYY-MM-DD): a household's purchase after it is still to come. */
+  today?: string;
 }
 
 /** One renovation item of the plan; the job-effects process manager gives it its id and its roof. */
@@ -147,6 +149,7 @@ export async function computeTrajectory(inputs: TrajectoryInputs): Promise<Compu
     try {
       return await planner.plan(p, {
         year: inputs.year,
+        ...(inputs.today ? { today: inputs.today } : {}),
         sources: filled.sources as never,
         ...(request.household ? { household: request.household } : {}),
       });

@@ -98,6 +98,7 @@ export function createJobRunner(config: CalculationsServiceConfig, log: Logger, 
       providers,
       planner,
       year: now().getUTCFullYear(),
+      today: now().toISOString().slice(0, 10),
     });
   }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { PLANNER_DATA, bandFamilyOf, heatPumpBand, leafOfType, supportingWorks } from '@renopath/catalog';
-import { PropertyDescription, type TrajectoryPlan } from '@renopath/contracts';
+import { PLANNER_DATA, bandFamilyOf, coordinationSiteOf, heatPumpBand, leafOfType, supportingWorks, tradesOf } from '@renopath/catalog';
+import { PropertyDescription, type PlanMilestone, type TrajectoryPlan } from '@renopath/contracts';
 import { planTrajectory } from '../planner.ts';
 import casesJson from './cases.json' with { type: 'json' };
 
@@ -28,8 +28,75 @@ const FLOOR_FIELDS = [
   'basement_ceiling_height',
 ] as const;
 
+/** What the household said that dates the plan's rules: the purchase deed and the day the plan was made. */
+interface Dating {
+  purchase_date?: string;
+  today?: string;
+}
+
+/**
+ * Safety coordinator (KB/AR 25 January 2001, SAFETY_COORDINATION_BE): a Belgian step carries one exactly when
+ * two or more contractors work on its site (the step with its joined works, and the steps done with it);
+ * a lone installer's step never; a Dutch plan never (a private owner has no such duty there).
+ */
+function coordinatorFindings(plan: TrajectoryPlan): string[] {
+  type Step = TrajectoryPlan['steps'][number];
+  const leafOf = (type: string) => leafOfType(type)!.renovation_component_type;
+  const typesOf = (s: Step) => [
+    leafOf(s.renovation_component_type),
+    ...s.supporting_works.filter((w) => w.joined).map((w) => w.renovation_component_type),
+  ];
+  const siteOf = (s: Step) => coordinationSiteOf(leafOf(s.renovation_component_type));
+  const carries = (s: Step) => s.supporting_works.some((w) => w.renovation_component_type === 'SAFETY_COORDINATION');
+  if (plan.region === 'NETHERLANDS')
+    return plan.steps.filter(carries).map((s) => `step ${s.order} (${s.element}) carries a safety coordinator in the Netherlands`);
+  return plan.steps.flatMap((s) => {
+    const contractors = new Set(
+      plan.steps
+        .filter((t) => siteOf(t) === siteOf(s))
+        .flatMap(typesOf)
+        .flatMap(tradesOf),
+    ).size;
+    if (carries(s) && contractors < 2)
+      return [`step ${s.order} (${s.element}) carries a safety coordinator, but one contractor works alone on its site`];
+    if (!carries(s) && contractors >= 2)
+      return [`step ${s.order} (${s.element}) has ${contractors} contractors on its site and no safety coordinator`];
+    return [];
+  });
+}
+
+/**
+ * A step that raises the household's bill is presented as the price of the label or of an obligation, not as
+ * advice (BILL_INCREASE_IS_LABEL_PRICE): marked, said in its rationale, and optional unless an obligation of
+ * this plan asks for it. A purchase still to come makes its obligation conditional, never a fixed legal date.
+ */
+function moneyAndDatingFindings(plan: TrajectoryPlan, dating: Dating): string[] {
+  const milestones = [...plan.steps.flatMap((s) => s.milestones), ...plan.milestones_missed];
+  const out = plan.steps.filter((s) => s.cost_savings_eur_per_year <= -1).flatMap((s) => billFindings(s, milestones));
+  const future = dating.purchase_date !== undefined && dating.today !== undefined && dating.purchase_date > dating.today;
+  for (const m of milestones.filter((x) => x.binds === 'BUYER')) {
+    const stated = m.conditional_on === 'PURCHASE' && /only if/.test(m.applies_because);
+    if (future && !stated) out.push(`milestone ${m.rule_id} dated from a purchase still to come, stated as a fixed legal date`);
+    if (!future && m.conditional_on) out.push(`milestone ${m.rule_id} called conditional on a purchase already made`);
+  }
+  return out;
+}
+
+/** A step that raises the bill: marked, said as its price, and required only where an obligation of the plan asks for it. */
+function billFindings(s: TrajectoryPlan['steps'][number], milestones: readonly PlanMilestone[]): string[] {
+  const b = s.bill_increase;
+  if (!b) return [`step ${s.order} (${s.element}) raises the bill but is not marked as the price of a label or obligation`];
+  const out: string[] = [];
+  if (!s.rationale.includes('BILL_INCREASE_IS_LABEL_PRICE'))
+    out.push(`step ${s.order} (${s.element}) raises the bill without saying so as its price`);
+  const forcing = milestones.some((m) => m.rule_id === b.rule_id && m.kind !== 'TARGET');
+  if (!b.optional && !forcing)
+    out.push(`step ${s.order} (${s.element}) raises the bill and is called required, but no obligation of the plan asks for it`);
+  return out;
+}
+
 /** Every rule the plan breaks, in words (empty: an advisor would sign it). */
-function findings(home: PropertyDescription, plan: TrajectoryPlan): string[] {
+function findings(home: PropertyDescription, plan: TrajectoryPlan, dating: Dating = {}): string[] {
   const out: string[] = [];
   const steps = plan.steps;
   // 9. A given score the described home cannot have stops for a check: no works, the reason said.
@@ -292,6 +359,7 @@ function findings(home: PropertyDescription, plan: TrajectoryPlan): string[] {
   // 8. Honest words: each step names its element's reason and the label after it.
   for (const s of steps)
     if (!s.rationale.includes(`label ${s.epc_label_after} after this step`)) out.push(`step ${s.order} does not state its label`);
+  out.push(...coordinatorFindings(plan), ...moneyAndDatingFindings(plan, dating));
   return out;
 }
 
@@ -417,5 +485,99 @@ describe('the advisor suite: plans an accredited energy advisor would sign', () 
     const slabPlan = planTrajectory(slab, { year: YEAR });
     expect(slabPlan.steps.find((s) => s.element === 'FLOOR')?.renovation_component_type).toBe('SOLID_FLOOR_INSULATION');
     expect(slabPlan.assumptions.some((a) => a.includes('crawl space'))).toBe(false);
+  });
+
+  it("the checks catch a safety coordinator on a lone installer's step, a missing one on a shared site, and one in the Netherlands (KB 25 January 2001)", () => {
+    const flatHome = cases.find((c) => c.id === 'FL_1972_MIDDLE_FLOOR_FLAT')!.property;
+    const flat = planTrajectory(flatHome, { year: YEAR });
+    const pump = flat.steps.find((s) => s.element === 'HEAT_GENERATOR')!;
+    const coordinator = flat.steps.flatMap((s) => s.supporting_works).find((w) => w.renovation_component_type === 'SAFETY_COORDINATION')!;
+    expect(pump.supporting_works.some((w) => w.renovation_component_type === 'SAFETY_COORDINATION')).toBe(false);
+    // The heat-pump fitter alone, billed a coordinator, as the advisor found it.
+    const onPump: TrajectoryPlan = {
+      ...flat,
+      steps: flat.steps.map((s) => (s === pump ? { ...s, supporting_works: [...s.supporting_works, coordinator] } : s)),
+    };
+    expect(findings(flatHome, onPump)).toContain(
+      'step 3 (HEAT_GENERATOR) carries a safety coordinator, but one contractor works alone on its site',
+    );
+    // Windows with their ventilation are two contractors: without a coordinator the plan is caught too.
+    const none: TrajectoryPlan = {
+      ...flat,
+      steps: flat.steps.map((s) => ({
+        ...s,
+        supporting_works: s.supporting_works.filter((w) => w.renovation_component_type !== 'SAFETY_COORDINATION'),
+      })),
+    };
+    expect(
+      findings(flatHome, none).some((f) => /step 1 \(WINDOWS\) has \d contractors on its site and no safety coordinator/.test(f)),
+    ).toBe(true);
+    const dutch = cases.find((c) => c.id === 'NL_1930_ROW')!.property;
+    const dutchPlan = planTrajectory(dutch, { year: YEAR });
+    const withCoordinator: TrajectoryPlan = {
+      ...dutchPlan,
+      steps: dutchPlan.steps.map((s, i) => (i === 0 ? { ...s, supporting_works: [...s.supporting_works, coordinator] } : s)),
+    };
+    expect(findings(dutch, withCoordinator)).toContain(
+      `step 1 (${dutchPlan.steps[0]!.element}) carries a safety coordinator in the Netherlands`,
+    );
+  });
+
+  it("the checks catch a step that raises the household's bill sold as advice, and an optional one called required", () => {
+    const flatHome = cases.find((c) => c.id === 'FL_1972_MIDDLE_FLOOR_FLAT')!.property;
+    const flat = planTrajectory(flatHome, { year: YEAR });
+    const dearer = flat.steps.find((s) => s.cost_savings_eur_per_year <= -1)!;
+    // The flat's heat pump at the end of the boiler's life costs the household money each year: the price of the label, optional.
+    expect(dearer.bill_increase).toMatchObject({ serves: 'LABEL', optional: true, rule_id: null });
+    const asAdvice: TrajectoryPlan = {
+      ...flat,
+      steps: flat.steps.map((s) =>
+        s === dearer
+          ? {
+              ...s,
+              bill_increase: null,
+              rationale: s.rationale.replace(/Rule BILL_INCREASE_IS_LABEL_PRICE: [^.]*\.( No obligation[^.]*\.)?/, ''),
+            }
+          : s,
+      ),
+    };
+    expect(findings(flatHome, asAdvice)).toContain(
+      `step ${dearer.order} (${dearer.element}) raises the bill but is not marked as the price of a label or obligation`,
+    );
+    const required: TrajectoryPlan = {
+      ...flat,
+      steps: flat.steps.map((s) =>
+        s === dearer ? { ...s, bill_increase: { ...s.bill_increase!, optional: false, serves: 'OBLIGATION' } } : s,
+      ),
+    };
+    expect(findings(flatHome, required)).toContain(
+      `step ${dearer.order} (${dearer.element}) raises the bill and is called required, but no obligation of the plan asks for it`,
+    );
+  });
+
+  it('a purchase still to come makes its obligation conditional, a purchase made does not; the checks catch a fixed date', () => {
+    const home = cases.find((c) => c.id === 'WAL_1975_STORAGE_HEATER_BUNGALOW')!.property;
+    const planned = { purchase_date: '2028-05-02', today: '2026-12-03' };
+    const plan = planTrajectory(home, { year: YEAR, today: planned.today, household: { purchase_date: planned.purchase_date } });
+    const obligation = plan.steps.flatMap((s) => s.milestones).find((m) => m.kind === 'OBLIGATION')!;
+    expect(obligation.conditional_on).toBe('PURCHASE');
+    expect(findings(home, plan, planned)).toEqual([]);
+    expect(plan.assumptions.some((a) => a.includes('apply only if that purchase goes ahead'))).toBe(true);
+    const fixed: TrajectoryPlan = {
+      ...plan,
+      steps: plan.steps.map((s) => ({
+        ...s,
+        milestones: s.milestones.map((m) =>
+          m.kind === 'OBLIGATION' ? { ...m, conditional_on: null, applies_because: 'the home was bought with label G' } : m,
+        ),
+      })),
+    };
+    expect(findings(home, fixed, planned)).toContain(
+      `milestone ${obligation.rule_id} dated from a purchase still to come, stated as a fixed legal date`,
+    );
+    const made = { purchase_date: '2026-05-02', today: '2026-12-03' };
+    const bought = planTrajectory(home, { year: YEAR, today: made.today, household: { purchase_date: made.purchase_date } });
+    expect(bought.steps.flatMap((s) => s.milestones).filter((m) => m.conditional_on)).toEqual([]);
+    expect(findings(home, bought, made)).toEqual([]);
   });
 });
