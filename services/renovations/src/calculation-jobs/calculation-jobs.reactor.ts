@@ -53,8 +53,8 @@ export function trajectoryItemsOf(job_id: string, c: TrajectoryJobConsequences, 
 /**
  * Renovations follows calculations' `CalculationJobFinished` (docs/architecture.md "A calculation job"):
  * a trajectory job's renovation (`renovationIdOfJob`) with its items, made on this context's copy of
- * the estate once that copy holds estates' consequences of the same job (the roofs the steps sit on):
- * until then the event is redelivered. A deleted estate, or a plan renovations refuses, gets
+ * the estate once that copy holds estates' consequences of the same job (the roofs the steps sit on),
+ * which it waits for. A deleted estate, or a plan renovations refuses, gets
  * `RenovationTrajectoryDeclined` instead, so nothing waits on the job for ever. Both are said once per
  * job: the renovation's stream decides nothing the second time.
  */
@@ -78,6 +78,27 @@ export function startCalculationJobsReactor(options: {
   });
 }
 
+/** How long a job waits here for this context's copy of its estate before its event is redelivered (estates down, say). */
+const COPY_WAIT_MS = 10_000;
+const COPY_POLL_MS = 10;
+
+/**
+ * This context's copy of the estate once it holds estates' writes for the job (its quality label,
+ * the last event of that append), or `deleted`. The copy follows estates on its own consumer, a few
+ * milliseconds behind: waited for here, rather than by a redelivery whose back-off would hold up the
+ * jobs behind this one. Past the bound the event is redelivered.
+ */
+async function copyHoldingJob(readStore: ReadStore, estate_id: string, job_id: string): Promise<RenovationEstateSnapshot | 'deleted'> {
+  const deadline = Date.now() + COPY_WAIT_MS;
+  for (;;) {
+    const estate = (await readStore.get<EstateMirrorDoc>(M.estates, estate_id))?.snapshot;
+    if (estate?.deleted) return 'deleted';
+    if (estate && (await readStore.get<EstateJobDoc>(M.estateJobs, `${estate_id}:${job_id}`))) return estate;
+    if (Date.now() > deadline) throw new Error(`renovations' copy of estate ${estate_id} does not hold job ${job_id} yet; later`);
+    await new Promise((resolve) => setTimeout(resolve, COPY_POLL_MS));
+  }
+}
+
 /** The job's renovation on this context's copy of its estate, or its refusal (see `startCalculationJobsReactor`). */
 async function makeRenovation(
   options: Parameters<typeof startCalculationJobsReactor>[0],
@@ -87,17 +108,14 @@ async function makeRenovation(
 ): Promise<void> {
   const { readStore, log } = options;
   const renovation_id = renovationIdOfJob(job_id);
-  const estate = (await readStore.get<EstateMirrorDoc>(M.estates, c.estate_id))?.snapshot;
   const decline = (reason: string) =>
     options.run(
       renovation_id,
       { type: 'DeclineTrajectory', renovation_id, estate_id: c.estate_id, calculation_job_id: job_id, reason },
       envelope,
     );
-  if (estate?.deleted) return decline('the estate was deleted');
-  const applied = await readStore.get<EstateJobDoc>(M.estateJobs, `${c.estate_id}:${job_id}`);
-  // The estate was described before the job was created: its copy here catches up, and is waited for.
-  if (!estate || !applied) throw new Error(`renovations' copy of estate ${c.estate_id} does not hold job ${job_id} yet; later`);
+  const estate = await copyHoldingJob(readStore, c.estate_id, job_id);
+  if (estate === 'deleted') return decline('the estate was deleted');
   const command: RenovationCommand = {
     type: 'CreateRenovationFromTrajectory',
     renovation_id,
