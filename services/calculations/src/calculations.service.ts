@@ -1,6 +1,5 @@
 import type { Logger } from 'pino';
 import type { BlobStore, Bus, Closeable, EventStore, ReadStore } from '@renopath/platform';
-import { fold } from '@renopath/platform/service/decider.ts';
 import { runProjection, type Projection } from '@renopath/platform/projection-runner.ts';
 import { serveMessages } from '@renopath/platform/service/handler-kit.ts';
 import type { Settlement } from '@renopath/platform/service/settlement.ts';
@@ -9,11 +8,10 @@ import { CalculationsSubjects as S, PortfolioSubjects, type CalculationJob, type
 import { startRolesReactor } from './access/roles.reactor.ts';
 import { startPassportWebhooksReactor, type OnPassportSigned } from './webhooks/passport-webhooks.reactor.ts';
 import { startEstateDirectoryReactor } from './estate-directory/estate-directory.reactor.ts';
-import { startEstateLinkProcess } from './estate-link/estate-link.process.ts';
 import { startFinalStates } from './final-states/final-states.process.ts';
 import { startIndications } from './indication/indication.handlers.ts';
-import { startJobEffects } from './job-effects/job-effects.process.ts';
-import { isFinal, jobDecider, jobStream } from './job/job.decider.ts';
+import { startJobRenovationsReactor } from './final-states/job-renovations.reactor.ts';
+import { isFinal } from './job/job.decider.ts';
 import { jobHandlers } from './job/job.handlers.ts';
 import { jobQueries } from './job-views/job.queries.ts';
 import type { JobDoc } from './job-views/job-views.projection.ts';
@@ -83,52 +81,10 @@ export async function startCalculations(deps: CalculationsDeps): Promise<Calcula
     now,
     ...(deps.webhookDeliveries ? { webhookDeliveries: deps.webhookDeliveries } : {}),
   });
-  const { decide, systemContext } = kit;
 
-  // The estate the job describes, then the work queue.
-  const estateLink = startEstateLinkProcess({
-    eventStore: store,
-    readStore: reads,
-    bus,
-    log,
-    busTimeoutMs: config.busTimeoutMs,
-    settled: async (job_id) => {
-      const events = await store.readStream(jobStream(job_id));
-      return events.some(
-        (e) => e.type === 'CalculationJobEstateLinked' || e.type === 'CalculationJobFailed' || e.type === 'CalculationJobStopped',
-      );
-    },
-    link: async (job_id, estate_id, epc_score, correlation_id) => {
-      const { position } = await decide(job_id, { type: 'LinkEstate', estate_id, epc_score }, systemContext(correlation_id));
-      queue.push(job_id);
-      return position;
-    },
-    fail: async (job_id, code, message, correlation_id) =>
-      (await decide(job_id, { type: 'FailJob', attempt: null, error: { code, message } }, systemContext(correlation_id))).position,
-  });
-  // A trajectory job's plan: its writes in other contexts, then FINISHED.
-  const effects = startJobEffects({
-    eventStore: store,
-    readStore: reads,
-    bus,
-    log,
-    busTimeoutMs: config.busTimeoutMs,
-    settleTimeoutMs: config.settleTimeoutMs,
-    load: async (job_id) =>
-      fold(
-        jobDecider,
-        (await store.readStream(jobStream(job_id))).map((e) => ({ type: e.type, data: e.data }) as never),
-      ),
-    finish: async (job_id, attempt, metadata, correlation_id) => {
-      await decide(job_id, { type: 'FinishJob', attempt, metadata }, systemContext(correlation_id));
-    },
-    fail: async (job_id, attempt, error, correlation_id) => {
-      await decide(job_id, { type: 'FailJob', attempt, error }, systemContext(correlation_id));
-    },
-  });
   const finals = deps.onFinal ? startFinalStates(kit, deps.onFinal) : null;
 
-  const job = jobHandlers(kit, { estateLink, effects });
+  const job = jobHandlers(kit);
   const queries = jobQueries(kit);
   const indications = startIndications({
     eventStore: store,
@@ -171,6 +127,7 @@ export async function startCalculations(deps: CalculationsDeps): Promise<Calcula
   const withSettlement = deps.settlement ? { settlement: deps.settlement } : {};
   const estateDirectory = await startEstateDirectoryReactor({ bus, readStore: reads, log, ...withSettlement });
   const roles = await startRolesReactor({ bus, readStore: reads, log, ...withSettlement });
+  const jobRenovations = deps.onFinal ? await startJobRenovationsReactor(kit, { bus, onFinal: deps.onFinal, ...withSettlement }) : null;
   const passportWebhooks = deps.onPassportSigned
     ? await startPassportWebhooksReactor({ bus, log, onSigned: deps.onPassportSigned, ...withSettlement })
     : null;
@@ -189,10 +146,9 @@ export async function startCalculations(deps: CalculationsDeps): Promise<Calcula
       for (const s of served) await s.close();
       await estateDirectory.close();
       await roles.close();
+      await jobRenovations?.close();
       await passportWebhooks?.close();
       await finals?.close();
-      await estateLink.process.close();
-      await effects.process.close();
       await indications.close();
       await portfolio?.close();
       await projection.close();

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { pino } from 'pino';
 import { createMemoryBus, openSqliteEventStore, openSqliteReadStore, NO_STREAM, type Bus } from '@renopath/platform';
-import { EstatesSubjects, type Estate, type ServiceRequest } from '@renopath/contracts';
+import { EstatesSubjects, type Estate, type JobEstate, type ServiceRequest } from '@renopath/contracts';
 import { DIRECTORY_CONSUMER } from './directory/directory.reactor.ts';
 import { EMPTY_ESTATE_FIELDS } from './estate/estate.decider.ts';
 import { C, type EstateListDoc } from './estate-views/estate-views.projection.ts';
@@ -98,8 +98,9 @@ describe('estates service start-up', () => {
 async function startOwnedEstates() {
   const { bus, eventStore } = await startEstatesInMemory(closers);
   await memberOf(bus, ORG, USER, 'OWNER');
+  // The calculations scope alone: what a job's request carries to `describe-estate-for-job`.
   const request = (body: unknown, params: Record<string, string> = {}, idempotency_key?: string): ServiceRequest => ({
-    actor: { user_id: USER, organization_id: ORG, client_id: 'c', scopes: [] },
+    actor: { user_id: USER, organization_id: ORG, client_id: 'c', scopes: ['calculations'] },
     correlation_id: 'c',
     ...(idempotency_key ? { idempotency_key } : {}),
     params,
@@ -123,17 +124,19 @@ describe('estates service handlers', () => {
     expect((await eventStore.readStream(`estate-${created.id}`)).map((e) => e.type)).toEqual(['EstateCreated']);
   });
 
-  it('creates an estate with the roofs an internal caller names, and lists them at once', async () => {
+  it("describes a job's estate: created with the roofs the request names, once per key; then updated for the same external_id", async () => {
     const { bus, eventStore, request } = await startOwnedEstates();
     const body = {
       year_built: 1960,
+      external_id: 'crm-7',
       roofs: [
         { estate_roof_type: 'INCLINED', insulation_type: 'NONE' },
         { estate_roof_type: 'FLAT', surface_m2: 12 },
       ],
     };
 
-    const created = await bus.request<Estate>(EstatesSubjects.createDescribedEstate, request(body, {}, 'job-1:estate'));
+    const created = await bus.request<JobEstate>(EstatesSubjects.describeEstateForJob, request(body, {}, 'job-1'));
+    expect(created).toMatchObject({ existed: false, epc_score: null });
     const appended = await eventStore.readStream(`estate-${created.id}`);
     expect(appended.map((e) => e.type)).toEqual(['EstateCreated', 'RoofAdded', 'RoofAdded']);
     const roofs = await bus.request<
@@ -143,15 +146,26 @@ describe('estates service handlers', () => {
       ['FLAT', null, 12],
       ['INCLINED', 'NONE', null],
     ]);
-    // The same key again (a replayed job): the first estate and its roofs, nothing added.
-    const again = await bus.request<Estate>(EstatesSubjects.createDescribedEstate, request(body, {}, 'job-1:estate'));
+    // The same key again (a retried job request): the same estate, nothing added.
+    const again = await bus.request<JobEstate>(EstatesSubjects.describeEstateForJob, request(body, {}, 'job-1'));
     expect(again.id).toBe(created.id);
     expect(await eventStore.readStream(`estate-${created.id}`)).toHaveLength(3);
-    // A roof as addRoof would refuse it is refused here too; the public subject takes no roofs.
+    // Another job for the same external_id updates that estate: its fields, its flat roof's surface; no third roof.
+    const next = await bus.request<JobEstate>(
+      EstatesSubjects.describeEstateForJob,
+      request(
+        { ...body, year_built: 1965, energy_context: { epc_score: 310 }, roofs: [{ estate_roof_type: 'FLAT', surface_m2: 20 }] },
+        {},
+        'job-2',
+      ),
+    );
+    expect(next).toEqual({ id: created.id, existed: true, epc_score: 310 });
+    expect((await eventStore.readStream(`estate-${created.id}`)).slice(3).map((e) => e.type)).toEqual(['EstateUpdated', 'RoofUpdated']);
+    // A roof as addRoof would refuse it is refused here too; the public create takes no roofs.
     await expect(
-      bus.request(EstatesSubjects.createDescribedEstate, request({ roofs: [{ estate_roof_type: 'DOME' }] }, {}, 'job-2:estate')),
+      bus.request(EstatesSubjects.describeEstateForJob, request({ roofs: [{ estate_roof_type: 'DOME' }] }, {}, 'job-3')),
     ).rejects.toMatchObject({ status: 400 });
-    await expect(bus.request(EstatesSubjects.createEstate, request(body, {}, 'job-3:estate'))).rejects.toMatchObject({ status: 400 });
+    await expect(bus.request(EstatesSubjects.createEstate, request(body, {}, 'job-4'))).rejects.toMatchObject({ status: 400 });
   });
 
   it('a read model slower than the settle bound (503) still moves or frees the external_id with the stored change', async () => {

@@ -6,6 +6,7 @@ import type { Settlement } from '@renopath/platform/service/settlement.ts';
 import { serveMessages } from '@renopath/platform/service/handler-kit.ts';
 import { EstatesSubjects as S } from '@renopath/contracts';
 import { estateHandlers } from './estate/estate.handlers.ts';
+import { describeEstateForJob } from './estate/job-estate.handlers.ts';
 import { estateQueries } from './estate-queries/estate.queries.ts';
 import { rebuildWhenModelChanged } from './estate-views/model-version.ts';
 import { startExternalIdProcess } from './external-id/external-id.process.ts';
@@ -74,10 +75,9 @@ export async function startEstates(deps: EstatesDeps): Promise<EstatesService> {
 
   const handlers: Record<string, Handler> = {
     [S.createEstate]: estate.create,
-    [S.createDescribedEstate]: estate.create,
+    [S.describeEstateForJob]: describeEstateForJob(kit, estate.create),
     [S.updateEstate]: estate.update,
     [S.deleteEstate]: estate.remove,
-    [S.recordTrajectoryQuality]: estate.recordTrajectoryQuality,
     [S.listEstates]: queries.list,
     [S.estateList]: queries.estateList,
     [S.getEstate]: queries.get,

@@ -121,8 +121,14 @@ describe('a job whose worker dies in the middle', () => {
     );
     expect(job['calculation_job_status'], JSON.stringify(job['metadata'])).toBe('FINISHED');
     expect(job['metadata'].data_quality.sources.building_width).toBe('LIDAR');
-    const renovations = (await call(child, token, 'GET', '/renovations')).body as unknown as Array<{ id: string; estate_id: string }>;
-    expect(renovations.filter((r) => r.estate_id === job['estate_id']).map((r) => r.id)).toEqual([job['metadata'].renovation_id]);
+    // Renovations makes the job's renovation from the FINISHED event: once, whatever the attempts.
+    let renovations: Array<{ id: string; estate_id: string }> = [];
+    await until('the renovation', async () => {
+      const listed = (await call(child!, token, 'GET', '/renovations')).body as unknown as Array<{ id: string; estate_id: string }>;
+      renovations = listed.filter((r) => r.estate_id === job['estate_id']);
+      return renovations.length > 0;
+    });
+    expect(renovations.map((r) => r.id)).toEqual([job['metadata'].renovation_id]);
   });
 
   it('the stop call ends a running job, and its late result is not taken', { timeout: 60_000 }, async () => {

@@ -2,6 +2,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
+import { untilFinal, untilRenovation } from './jobs.ts';
 import { ADMIN_TOKEN, startStack, type Stack } from './stack.ts';
 
 /**
@@ -34,7 +35,6 @@ const REFERENCE = {
   title: 'Veldstraat 12',
   description: 'Reference house',
 };
-const FINAL = ['FINISHED', 'FAILED', 'STOPPED'];
 const JOB_FIELDS = [
   'id',
   'created_at',
@@ -87,17 +87,6 @@ const STEP_FIELDS = [
 const FLEMISH_LABELS = ['A+', 'A', 'B', 'C', 'D', 'E', 'F'];
 const ENVELOPE_ROOTS = ['ROOF_INSULATION', 'OUTER_WALL_INSULATION', 'FLOOR_INSULATION', 'WINDOWS'];
 const cents = (x: number) => Math.round(x * 100);
-
-export async function untilFinal(a: ReturnType<Stack['as']>, id: string, timeoutMs = 20_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const res = await a.get(`/v1/calculation-jobs/${id}`);
-    expect(res.statusCode, res.body).toBe(200);
-    if (FINAL.includes(res.json().calculation_job_status)) return res.json();
-    if (Date.now() > deadline) throw new Error(`job ${id} still ${res.json().calculation_job_status}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /** A local HTTP server answering with `answer` (status per call), recording what it got. */
 async function receiver(answer: (n: number) => number) {
@@ -363,7 +352,7 @@ describe('estates, lists and the stop call', () => {
     expect(job.calculation_job_status, JSON.stringify(job)).toBe('FINISHED');
     // What the job wrote is there for a client with the scopes to read it.
     expect((await api.get(`/v1/estates/${job.estate_id}`)).statusCode).toBe(200);
-    expect((await api.get(`/v1/renovations/${job.metadata.renovation_id}`)).statusCode).toBe(200);
+    expect((await untilRenovation(api, job.metadata.renovation_id)).statusCode).toBe(200);
     // The token itself writes no estate: the job's scope is not the estates' one.
     const own = await calculations.post('/v1/estates', {
       address: { street: 'Kouter', house_number: '12', zip_code: '9000', place: 'Gent', country: 'BE' },

@@ -138,3 +138,17 @@ describe('who may create jobs', () => {
     expect(Object.keys(res403.json()).sort()).toEqual(['error', 'statusCode']);
   });
 });
+
+describe('a refused request writes nothing', () => {
+  it('neither a 406 nor a 422 leaves an estate behind (the estate is described only after the checks)', async () => {
+    const ids = async () => ((await api.get('/estates')).json() as Array<{ id: string }>).map((e) => e.id).sort();
+    const before = await ids();
+    await refused({ ...base, external_id: 'refused-1', year_built: 'old' }, 406);
+    await refused({ ...base, external_id: 'refused-2', roof_type: 'FLAT', inclined_roof_pane_surface: 60 }, 422);
+    expect(await ids()).toEqual(before);
+    // The same body without the broken rule makes the job and its estate.
+    const made = await api.post(URL, { ...base, external_id: 'refused-2' });
+    expect(made.statusCode, made.body).toBe(200);
+    expect(await ids()).toEqual([...before, made.json().estate_id].sort());
+  });
+});

@@ -3,21 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startStack, type Stack } from './stack.ts';
+import { untilFinal } from './jobs.ts';
 
 /**
  * Embedded mode with contexts in threads of their own (RENOPATH_CONTEXT_THREADS): the same service
  * whichever contexts run where, since they meet only on the bus.
  */
 const REQUIRED = { year_built: 1960, estate_format: 'SEMI_OPEN', habitable_space_m2: 150, zip_code: '9000', country: 'BE' };
-
-async function untilFinal(api: ReturnType<Stack['as']>, id: string) {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const job = (await api.get(`/v1/calculation-jobs/${id}`)).json();
-    if (['FINISHED', 'FAILED', 'STOPPED'].includes(job.calculation_job_status) || Date.now() > deadline) return job;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /** A job through every context: the estate it made, the renovation it made and that renovation's overview read back. */
 async function jobThroughEveryContext(stack: Stack) {

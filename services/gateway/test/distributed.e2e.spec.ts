@@ -204,7 +204,13 @@ describe.skipIf(!natsUp)('distributed mode over NATS', () => {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         const job = (await client.get(`/v1/calculation-jobs/${id}`)).json() as Record<string, any>;
-        if (['FINISHED', 'FAILED', 'STOPPED'].includes(job['calculation_job_status'])) return job;
+        // A FINISHED job's renovation is the renovations process's to make, from the job's event: waited for too.
+        const renovation = job['metadata']?.renovation_id;
+        const made =
+          job['calculation_job_status'] !== 'FINISHED' ||
+          !renovation ||
+          (await client.get(`/renovations/${renovation}`)).statusCode !== 404;
+        if (['FINISHED', 'FAILED', 'STOPPED'].includes(job['calculation_job_status']) && made) return job;
         if (Date.now() > deadline) throw new Error(`job ${id} still ${job['calculation_job_status']}`);
         await new Promise((r) => setTimeout(r, 100));
       }

@@ -9,6 +9,7 @@ import addFormats from 'ajv-formats';
 import { compactVerify, createLocalJWKSet, decodeProtectedHeader, type JSONWebKeySet } from 'jose';
 import { extractPdfText } from '@renopath/calculations/epc-document/index.ts';
 import { startStack, type Stack } from './stack.ts';
+import { untilRenovation } from './jobs.ts';
 
 /**
  * The renovation passport's whole life over HTTP, as an advisor's office and a bank use it: draft from
@@ -84,7 +85,7 @@ async function finishedJob(a: ReturnType<Stack['as']>, body: object) {
   const deadline = Date.now() + 60_000;
   for (;;) {
     const job = (await a.get(`/v1/calculation-jobs/${id}`)).json();
-    if (job.calculation_job_status === 'FINISHED') return job;
+    if (job.calculation_job_status === 'FINISHED') return (await untilRenovation(a, job.metadata.renovation_id), job);
     if (['FAILED', 'STOPPED'].includes(job.calculation_job_status)) throw new Error(`job ${id} ${job.calculation_job_status}`);
     if (Date.now() > deadline) throw new Error(`job ${id} still ${job.calculation_job_status}`);
     await new Promise((r) => setTimeout(r, 100));

@@ -5,6 +5,7 @@ import { foreignStringsIn, internalTagsIn, plain } from '@renopath/reporting/i18
 import type { ReportLanguage } from '@renopath/reporting/report-model.ts';
 import { startStack, type Stack } from './stack.ts';
 import { created, type Api } from './renovations.fixtures.ts';
+import { untilRenovation } from './jobs.ts';
 
 /**
  * One truth about a home: an estate created with the score of its EPC, a trajectory job for the same
@@ -30,7 +31,7 @@ async function untilFinished(id: string) {
     const res = await api.get(`/v1/calculation-jobs/${id}`);
     expect(res.statusCode, res.body).toBe(200);
     const job = res.json();
-    if (job.calculation_job_status === 'FINISHED') return job;
+    if (job.calculation_job_status === 'FINISHED') return (await untilRenovation(api, job.metadata.renovation_id), job);
     if (['FAILED', 'STOPPED'].includes(job.calculation_job_status) || Date.now() > deadline) throw new Error(`job ${id}: ${res.body}`);
     await new Promise((r) => setTimeout(r, 100));
   }

@@ -6,6 +6,7 @@ import { samplePhotoPng } from '@renopath/reporting/pdf/testing.ts';
 import type { ReportLanguage } from '@renopath/reporting/report-model.ts';
 import { startStack, type Stack } from './stack.ts';
 import { created, houseWithParts, newRenovation, type Api } from './renovations.fixtures.ts';
+import { untilRenovation } from './jobs.ts';
 
 /**
  * Reports (docs/http-contract.md "Renovations and reports") and the referral page (docs/http-contract.md "Estates and their parts") over HTTP, as a client uses them: make a
@@ -221,7 +222,7 @@ async function untilFinished(id: string) {
     const res = await api.get(`/v1/calculation-jobs/${id}`);
     expect(res.statusCode, res.body).toBe(200);
     const job = res.json();
-    if (job.calculation_job_status === 'FINISHED') return job;
+    if (job.calculation_job_status === 'FINISHED') return (await untilRenovation(api, job.metadata.renovation_id), job);
     if (['FAILED', 'STOPPED'].includes(job.calculation_job_status) || Date.now() > deadline) throw new Error(`job ${id}: ${res.body}`);
     await new Promise((r) => setTimeout(r, 50));
   }

@@ -1,10 +1,11 @@
 import type { Logger } from 'pino';
-import type { Bus, Closeable, EventStore, ReadStore } from '@renopath/platform';
+import type { Bus, Closeable, EventEnvelope, EventStore, ReadStore } from '@renopath/platform';
 import { handleCommand } from '@renopath/platform/service/decider.ts';
 import { runProjection, type Projection } from '@renopath/platform/projection-runner.ts';
 import { reactionContext, serveMessages } from '@renopath/platform/service/handler-kit.ts';
 import type { Settlement } from '@renopath/platform/service/settlement.ts';
-import { RenovationsSubjects as S } from '@renopath/contracts';
+import { RenovationsSubjects as S, type RenovationCommand } from '@renopath/contracts';
+import { startCalculationJobsReactor } from './calculation-jobs/calculation-jobs.reactor.ts';
 import { startDirectoryMirrorReactor } from './directory-mirror/directory-mirror.reactor.ts';
 import { cascadeEstateEvent } from './estate-cascade/estate-cascade.ts';
 import { startEstateMirrorReactor } from './estate-mirror/estate-mirror.reactor.ts';
@@ -75,6 +76,11 @@ export async function startRenovations(deps: RenovationsDeps): Promise<Renovatio
 
   const subscriptions: Closeable[] = await serveMessages(bus, handlers);
   const withSettlement = deps.settlement ? { settlement: deps.settlement } : {};
+  /** Appends to a renovation for another context's event, then waits until the views show it. */
+  const react = async (renovation_id: string, command: RenovationCommand, cause: EventEnvelope) => {
+    const result = await handleCommand(store, renovationStream(renovation_id), renovationDecider, command, reactionContext(cause, now()));
+    await settle(result.position);
+  };
   subscriptions.push(await startDirectoryMirrorReactor({ bus, readStore: reads, log, ...withSettlement }));
   subscriptions.push(
     await startEstateMirrorReactor({
@@ -88,16 +94,7 @@ export async function startRenovations(deps: RenovationsDeps): Promise<Renovatio
             year,
             liveRenovationsOf: async (estate_id) =>
               (await reads.query<RenovationDoc>(C.renovations, { filter: { estate_id, deleted_at: null } })).items.map((d) => d.id),
-            run: async (renovation_id, command, cause) => {
-              const result = await handleCommand(
-                store,
-                renovationStream(renovation_id),
-                renovationDecider,
-                command,
-                reactionContext(cause, now()),
-              );
-              await settle(result.position);
-            },
+            run: react,
           },
           envelope,
           event,
@@ -105,6 +102,7 @@ export async function startRenovations(deps: RenovationsDeps): Promise<Renovatio
         ),
     }),
   );
+  subscriptions.push(await startCalculationJobsReactor({ bus, readStore: reads, log, ...withSettlement, run: react }));
   log.info({ subjects: Object.keys(handlers).length }, 'renovations service ready');
 
   return {

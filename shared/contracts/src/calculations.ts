@@ -3,18 +3,21 @@ import {
   Country,
   EcoFacility,
   EstateFormat,
+  EstateRoofType,
   EstateType,
   GlazingType,
   GroundFloorType,
   HeatingDevice,
   HeatingType,
   InsulationLevel,
+  QualityLabel,
   RoofType,
   SanitaryHeatingDevice,
   VentilationType,
 } from './enums.ts';
 import { Timestamp, Uuid } from './identity.ts';
 import { paginated } from './renovations.ts';
+import { PropertyDescription } from './trajectory-request.ts';
 import { TrajectoryJobMetadata } from './trajectory.ts';
 
 /**
@@ -182,6 +185,42 @@ export const JobActor = z.object({ user_id: Uuid, organization_id: Uuid, client_
 export const JobError = z.object({ code: z.string(), message: z.string() });
 export type JobError = z.infer<typeof JobError>;
 
+/** One renovation item of a trajectory job's plan: a step's measure, or a measure joined to the step (ventilation). */
+export const PlannedRenovationItem = z.object({
+  renovation_component_type: z.string(),
+  /** The kind of roof the step is placed on; null for a step on no roof. */
+  roof_kind: EstateRoofType.nullable(),
+  quantity: z.number(),
+  /** The step's `order` in the plan. */
+  step: z.number().int().min(1),
+});
+export type PlannedRenovationItem = z.infer<typeof PlannedRenovationItem>;
+
+/**
+ * What a FINISHED trajectory job's plan asks of the contexts that follow `CalculationJobFinished`
+ * (docs/architecture.md "A calculation job"): estates writes the home as the job filled it, a roof of
+ * each kind the steps need (`roofIdOfJob`) when it has none, and the quality label; renovations makes
+ * the renovation `renovationIdOfJob(job_id)` with the items. Each context applies its own part once
+ * per job; calculations sends neither a command.
+ */
+export const TrajectoryJobConsequences = z.object({
+  estate_id: Uuid,
+  /** The home as the EPC document and the providers filled it (null when they added nothing). */
+  estate_update: PropertyDescription.nullable(),
+  /** The roof kinds the renovation's steps are placed on. */
+  roof_kinds: z.array(EstateRoofType),
+  renovation: z.object({ name: z.string().nullable(), year: z.number().int(), items: z.array(PlannedRenovationItem) }),
+  quality: z.object({ confidence_score: z.number().min(0).max(1), quality_label: QualityLabel }),
+});
+export type TrajectoryJobConsequences = z.infer<typeof TrajectoryJobConsequences>;
+
+/** A trajectory job's plan as its worker reports it: the FINISHED metadata but `renovation_id`, and the consequences but the estate. */
+export const TrajectoryJobPlan = z.object({
+  result: z.record(z.string(), z.unknown()),
+  consequences: TrajectoryJobConsequences.omit({ estate_id: true }),
+});
+export type TrajectoryJobPlan = z.infer<typeof TrajectoryJobPlan>;
+
 /**
  * Events of a job stream (`calculation-job-<id>`). The request is stored as sent (validated), so
  * a worker that resumes a job after a crash computes from the same inputs.
@@ -193,9 +232,12 @@ export const CalculationJobEvents = {
     actor: JobActor,
     /** The trajectory request (SUGGESTED_RENOVATION_TRAJECTORY_CALCULATION) or `{ epc_url }` (EPC_DOCUMENT_PROCESSING). */
     request: z.record(z.string(), z.unknown()),
+    /** A trajectory job's estate, which estates described for the request before the job was created. */
     estate_id: Uuid.nullable(),
-    /** True when the job's estate existed already (same organization and external_id): the job updates it. */
+    /** True when the job's estate existed already (same organization and external_id): the job updated it. */
     estate_exists: z.boolean(),
+    /** The score the estate holds when the request gives none (the client's own, on an existing estate): the plan is calibrated on it. */
+    estate_epc_score: z.number().nullable().optional(),
     external_id: z.string().nullable(),
     name: z.string().nullable(),
     description: z.string().nullable(),
@@ -203,18 +245,20 @@ export const CalculationJobEvents = {
     parent_job_id: Uuid.nullable(),
     expires_at: Timestamp,
   }),
-  /** The estate the request describes is created or updated (the estate-link process manager). */
-  /** `epc_score`: the score the client gave on an existing estate, which calibrates the plan (absent on older events). */
+  /** Jobs created before their estate was described at creation: the estate linked afterwards (read for their streams only). */
   CalculationJobEstateLinked: z.object({ job_id: Uuid, estate_id: Uuid, epc_score: z.number().nullable().optional() }),
   /** A worker took the job under a lease; `attempt` counts takes (3 at most). */
   CalculationJobStarted: z.object({ job_id: Uuid, attempt: z.number().int().min(1), worker_id: z.string(), lease_until: Timestamp }),
   /**
-   * A worker computed the job's plan (attempt `attempt`): what the job will answer and the writes it
-   * asks of other contexts (the estate, its roofs, the renovation, the quality label). The job-effects
-   * process manager makes those writes, keyed by the job, and then finishes the job.
+   * The job's result (`metadata`, what GET answers); a trajectory job's also what its plan asks of the
+   * estates and renovations contexts, which follow this event (`consequences`; absent on other jobs).
    */
-  CalculationJobPlanned: z.object({ job_id: Uuid, attempt: z.number().int().min(1), plan: z.record(z.string(), z.unknown()) }),
-  CalculationJobFinished: z.object({ job_id: Uuid, attempt: z.number().int().min(1), metadata: z.record(z.string(), z.unknown()) }),
+  CalculationJobFinished: z.object({
+    job_id: Uuid,
+    attempt: z.number().int().min(1),
+    metadata: z.record(z.string(), z.unknown()),
+    consequences: TrajectoryJobConsequences.optional(),
+  }),
   CalculationJobFailed: z.object({ job_id: Uuid, error: JobError }),
   CalculationJobStopped: z.object({ job_id: Uuid }),
   CalculationJobDeactivated: z.object({ job_id: Uuid }),
@@ -228,6 +272,18 @@ export type CalculationJobEvent = {
 export const IndicationEvents = {
   IndicationCalculated: z.object({ actor: JobActor, request: z.record(z.string(), z.unknown()), record: IndicationRecord }),
 } as const;
+
+/**
+ * The estate a trajectory job describes, as estates answered the gateway's `describe-estate-for-job`
+ * before the job is created (the message's query; no HTTP client sends it).
+ */
+export const TrajectoryJobEstate = z.object({
+  estate_id: Uuid,
+  /** Whether the estate existed before (the organization's estate with the request's external_id). */
+  estate_exists: z.boolean().optional(),
+  estate_epc_score: z.number().nullable().optional(),
+});
+export type TrajectoryJobEstate = z.infer<typeof TrajectoryJobEstate>;
 
 /** Subjects of the calculations context. */
 export const CalculationsSubjects = {
@@ -274,8 +330,8 @@ export type ChildDocumentJobBody = z.infer<typeof ChildDocumentJobBody>;
 
 export const CompleteJobCommand = z.discriminatedUnion('outcome', [
   z.object({ outcome: z.literal('FINISHED'), job_id: Uuid, attempt: z.number().int(), metadata: z.record(z.string(), z.unknown()) }),
-  /** A trajectory job's plan: the context makes its writes and then finishes the job. */
-  z.object({ outcome: z.literal('PLANNED'), job_id: Uuid, attempt: z.number().int(), plan: z.record(z.string(), z.unknown()) }),
+  /** A trajectory job's plan: the job is FINISHED with its result, and the other contexts follow that event. */
+  z.object({ outcome: z.literal('PLANNED'), job_id: Uuid, attempt: z.number().int(), plan: TrajectoryJobPlan }),
   z.object({ outcome: z.literal('FAILED'), job_id: Uuid, attempt: z.number().int(), error: JobError }),
 ]);
 export type CompleteJobCommand = z.infer<typeof CompleteJobCommand>;

@@ -1,3 +1,4 @@
+import { CalculationsSubjects } from './calculations.ts';
 import { EstatesSubjects } from './estates.ts';
 import { IdentitySubjects } from './service.ts';
 
@@ -18,6 +19,9 @@ export const EVENT_CONSUMERS = {
   'estates-member-details': identity('UserUpdated'),
   'renovations-identity': identity('OrganizationMemberAdded', 'OrganizationMemberRemoved', 'UserUpdated'),
   'renovations-estates': ['evt.estates.>'],
+  // A finished trajectory job's consequences: estates writes the estate's part, renovations makes the renovation.
+  'estates-calculation-jobs': ['evt.calculations.CalculationJobFinished'],
+  'renovations-calculation-jobs': ['evt.calculations.CalculationJobFinished'],
   'calculations-identity': identity('OrganizationMemberAdded', 'OrganizationMemberRemoved'),
   'calculations-estates': estates(
     'EstateCreated',
@@ -29,6 +33,8 @@ export const EVENT_CONSUMERS = {
   ),
   // The webhook dispatcher announces a signed renovation passport (docs/webhooks.md).
   'calculations-passports': ['evt.reporting.RenovationPassportSigned'],
+  // The FINISHED webhook of a trajectory job waits until renovations holds (or declined) the job's renovation.
+  'calculations-job-renovations': ['evt.renovations.RenovationCreated', 'evt.renovations.RenovationTrajectoryDeclined'],
   'reporting-identity': ['evt.identity.>'],
   'reporting-estates': ['evt.estates.>'],
   'reporting-renovations': ['evt.renovations.>'],
@@ -67,20 +73,13 @@ export const EVENT_CONSUMPTION = {
 } satisfies Record<string, readonly string[]>;
 
 /**
- * Commands whose handler sends a command to another context on the request path, with the same
- * correlation id: the other context writes for that request too, so its consumers are waited for as
- * well. Estates adds an estate member by having identity invite the person as a client.
+ * Commands whose request writes in another context too, with the same correlation id, so its consumers
+ * are waited for as well: estates adds an estate member by having identity invite the person as a
+ * client; the gateway has estates describe a trajectory job's estate before calculations records the job.
  */
 export const CROSS_CONTEXT_COMMANDS: Readonly<Record<string, readonly string[]>> = {
   [EstatesSubjects.addMember]: [IdentitySubjects.attachClientMember],
-};
-
-/**
- * Contexts whose process managers, following their own writes, send commands to other contexts under
- * the request's correlation id: a calculation job creates or updates its estate and its renovation.
- */
-export const WORKFLOW_COMMANDS: Readonly<Record<string, readonly string[]>> = {
-  calculations: ['estates', 'renovations'],
+  [CalculationsSubjects.createTrajectoryJob]: [EstatesSubjects.describeEstateForJob],
 };
 
 /** `cmd.estates.update-estate` -> `estates`; null for a subject that names no context. */
@@ -90,8 +89,8 @@ export function contextOfSubject(subject: string): string | null {
 }
 
 /**
- * The contexts a write in `origin` can reach: those consuming its events and those its workflows
- * command, and theirs in turn (transitively), `origin` excluded. With `running`, only through
+ * The contexts a write in `origin` can reach: those consuming its events, and theirs in turn
+ * (transitively), `origin` excluded. With `running`, only through
  * contexts that run: one that does not cannot pass a write on.
  */
 export function consumersOf(origin: string, running?: readonly string[]): string[] {
@@ -99,12 +98,9 @@ export function consumersOf(origin: string, running?: readonly string[]): string
   const pending = [origin];
   while (pending.length > 0) {
     const current = pending.pop()!;
-    const next = [
-      ...Object.entries(EVENT_CONSUMPTION)
-        .filter(([, origins]) => (origins as readonly string[]).includes(current))
-        .map(([consumer]) => consumer),
-      ...(WORKFLOW_COMMANDS[current] ?? []),
-    ];
+    const next = Object.entries(EVENT_CONSUMPTION)
+      .filter(([, origins]) => (origins as readonly string[]).includes(current))
+      .map(([consumer]) => consumer);
     for (const context of next) {
       if (context === origin || reached.has(context) || (running && !running.includes(context))) continue;
       reached.add(context);

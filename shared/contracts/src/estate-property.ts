@@ -1,6 +1,13 @@
 import type { InsulationLevel, RoofType } from './enums.ts';
-import type { CreateEstateBody, EstateAddress, EstateEnergyContext, EstateFieldValues, RoofFieldValues } from './estates.ts';
-import { PropertyDescription, type PropertyField } from './trajectory-request.ts';
+import type {
+  CreateDescribedEstateBody,
+  CreateEstateBody,
+  EstateAddress,
+  EstateEnergyContext,
+  EstateFieldValues,
+  RoofFieldValues,
+} from './estates.ts';
+import { PropertyDescription, propertyOf, type PropertyField, type TrajectoryRequest } from './trajectory-request.ts';
 
 /**
  * The bridge between an estate and the energy model's input (the trajectory request's property).
@@ -196,4 +203,26 @@ export function estateFromProperty(p: PropertyDescription): { fields: Omit<Creat
     }
   }
   return { fields: fields as Omit<CreateEstateBody, 'estate_provider_type'>, roofs };
+}
+
+/** A roof as a description names it: its kind, and its surface and insulation where known. */
+export function knownRoofFields(roof: RoofLike): NonNullable<CreateDescribedEstateBody['roofs']>[number] {
+  const known = Object.fromEntries(
+    Object.entries({ surface_m2: roof.surface_m2, insulation_type: roof.insulation_type }).filter(([, v]) => v !== null),
+  );
+  return { estate_roof_type: roof.estate_roof_type, ...known } as NonNullable<CreateDescribedEstateBody['roofs']>[number];
+}
+
+/**
+ * The estate a trajectory request describes (estates' `describe-estate-for-job`): its fields, its
+ * external_id, and a roof of each kind it names, with the surface and insulation it gives.
+ */
+export function describedEstateOf(request: TrajectoryRequest): CreateDescribedEstateBody {
+  const { fields, roofs } = estateFromProperty(propertyOf(request));
+  const { roofs: _none, ...own } = fields as Omit<CreateEstateBody, 'estate_provider_type'> & { roofs?: never };
+  return {
+    ...own,
+    ...(request.external_id ? { external_id: request.external_id } : {}),
+    ...(roofs.length > 0 ? { roofs: roofs.map(knownRoofFields) } : {}),
+  };
 }

@@ -7,6 +7,7 @@ import {
   CompleteJobCommand,
   IndicationQuery,
   IndicationRequest,
+  TrajectoryJobEstate,
 } from './calculations.ts';
 import { formatIssues } from './errors.ts';
 import { CreatePortfolioRunBody, PortfolioResultsPageQuery, PortfolioRunListQuery, PortfolioSubjects } from './portfolio.ts';
@@ -19,7 +20,6 @@ import {
   CreateRoofBody,
   CreateRoomBody,
   CreateStaircaseBody,
-  EstateCommands,
   EstateListQuery,
   EstatesSubjects,
   GetEstateQuery,
@@ -296,8 +296,7 @@ export const Messages: Readonly<Record<string, MessageContract>> = {
   [E.listMembers]: message({ ids: ['estate_id'] }),
   [E.addMember]: message({ ids: ['estate_id'], body: AddEstateMemberBody }),
   [E.removeMember]: message({ ids: ['estate_id', 'member_id'] }),
-  [E.recordTrajectoryQuality]: message({ body: EstateCommands.RecordTrajectoryQuality }),
-  [E.createDescribedEstate]: message({ body: CreateDescribedEstateBody }),
+  [E.describeEstateForJob]: message({ body: CreateDescribedEstateBody }),
 
   // renovations: one set of item subjects serves the four scopes (general, roof, room, staircase)
   [R.createRenovation]: message({ body: CreateRenovationBody }),
@@ -318,7 +317,7 @@ export const Messages: Readonly<Record<string, MessageContract>> = {
   [R.availableItems]: message({ ids: ['renovation_id'], optionalIds: SCOPE_IDS }),
 
   // calculations
-  [C.createTrajectoryJob]: message({ body: TrajectoryRequest, invalidBodyStatus: 406 }),
+  [C.createTrajectoryJob]: message({ body: TrajectoryRequest, query: TrajectoryJobEstate, invalidBodyStatus: 406 }),
   [C.listJobs]: message({ query: CalculationJobListQuery }),
   [C.getJob]: message({ ids: ['calculation_job_id'] }),
   [C.stopJob]: message({ ids: ['calculation_job_id'], body: EmptyBody }),

@@ -40,7 +40,9 @@ describe('checkMessage', () => {
   });
 
   it('answers an invalid job request with the contract\'s status (406, docs/http-contract.md "Trajectory jobs")', () => {
-    const checked = checkMessage(Messages[CalculationsSubjects.createTrajectoryJob]!, request({ body: { nonsense: true } }));
+    // As the gateway sends it: the estate estates described in the query, the client's body.
+    const query = { estate_id: '7a1e3f52-59c5-4d6b-9c53-5d1f1b7a0c01' };
+    const checked = checkMessage(Messages[CalculationsSubjects.createTrajectoryJob]!, request({ query, body: { nonsense: true } }));
     expect(checked.ok === false && checked.status).toBe(406);
   });
 

@@ -400,6 +400,8 @@ export const RenovationCommands = {
   /** The estate changed: items of removed parts go, quantities and figures follow the parts. */
   ReconcileWithEstate: z.object({ renovation_id: Uuid, ...valuationInputs }),
   DeleteRenovation: z.object({ renovation_id: Uuid, reason: z.enum(['DELETED', 'ESTATE_DELETED']) }),
+  /** A finished calculation job's renovation that cannot be made (its estate deleted meanwhile, or the plan refused): said once. */
+  DeclineTrajectory: z.object({ renovation_id: Uuid, estate_id: Uuid, calculation_job_id: Uuid, reason: z.string() }),
 } as const;
 export type RenovationCommandType = keyof typeof RenovationCommands;
 export type RenovationCommand = {
@@ -438,6 +440,11 @@ export const RenovationEvents = {
   RenovationValued: z.object({ renovation_id: Uuid, valuation: RenovationValuation }),
   /** Soft delete: the renovation stays in the search with `include_deleted`. */
   RenovationDeleted: z.object({ renovation_id: Uuid, estate_id: Uuid, reason: z.enum(['DELETED', 'ESTATE_DELETED']) }),
+  /**
+   * A finished calculation job's renovation was not made, and why (its estate deleted before renovations
+   * could make it, say): the job's FINISHED webhook waits for this or for the renovation's `RenovationCreated`.
+   */
+  RenovationTrajectoryDeclined: z.object({ renovation_id: Uuid, estate_id: Uuid, calculation_job_id: Uuid, reason: z.string() }),
 } as const;
 export type RenovationEventType = keyof typeof RenovationEvents;
 export type RenovationEvent = {

@@ -1,13 +1,15 @@
 import { runProcessManager } from '@renopath/platform/service/process-manager.ts';
 import { jobAttempts, jobDuration } from '@renopath/platform/observability/metrics.ts';
-import type { CalculationJob } from '@renopath/contracts';
+import { CalculationJobEvents, type CalculationJob } from '@renopath/contracts';
 import { JOB_STREAM_PREFIX } from '../job/job.decider.ts';
 import { J, type JobDoc } from '../job-views/job-views.projection.ts';
 import type { CalculationsKit } from '../kit/calculations-kit.ts';
 
 /**
  * Final states reach `onFinal` (the webhook dispatcher) from the log, at least once (it dedupes per
- * job and type), with the job as its read model shows it; and the job's duration and attempts are observed.
+ * job and type), with the job as its read model shows it; and the job's duration and attempts are
+ * observed. A trajectory job FINISHED with a plan for other contexts reaches it when renovations holds
+ * the job's renovation instead (job-renovations.reactor.ts).
  */
 export function startFinalStates(kit: CalculationsKit, onFinal: (job: CalculationJob, doc: JobDoc) => Promise<void>) {
   const { store, reads, log, projection, config } = kit;
@@ -25,6 +27,8 @@ export function startFinalStates(kit: CalculationsKit, onFinal: (job: Calculatio
       const seconds = (Date.parse(event.occurred_at) - Date.parse(doc.job.created_at)) / 1000;
       if (Number.isFinite(seconds)) jobDuration.observe({ status }, Math.max(0, seconds));
       jobAttempts.observe({ status }, doc.attempt);
+      const parsed = CalculationJobEvents.CalculationJobFinished.safeParse(event.data);
+      if (event.type === 'CalculationJobFinished' && parsed.success && parsed.data.consequences) return;
       await onFinal(doc.job, doc);
     },
   });

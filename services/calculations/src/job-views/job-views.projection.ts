@@ -57,7 +57,8 @@ export function applyJobEvent(doc: JobDoc | null, e: Applied): JobDoc | null {
       client_id: d.actor.client_id,
       revision,
       created_position: Number(e.position),
-      ready: d.calculation_job_type !== 'SUGGESTED_RENOVATION_TRAJECTORY_CALCULATION',
+      // As the decider has it: a trajectory job runs on its estate (older jobs waited for it to be linked).
+      ready: d.calculation_job_type !== 'SUGGESTED_RENOVATION_TRAJECTORY_CALCULATION' || d.estate_id !== null,
       attempt: 0,
       lease_until: null,
       webhook_url: d.webhook_url,
@@ -91,9 +92,6 @@ export function applyJobEvent(doc: JobDoc | null, e: Applied): JobDoc | null {
         lease_until: event.data.lease_until,
         job: { ...next.job, calculation_job_status: 'RUNNING' },
       };
-    case 'CalculationJobPlanned':
-      // Its writes are the process manager's now: no lease for the sweep to find run out.
-      return { ...next, lease_until: null };
     case 'CalculationJobFinished':
       return {
         ...next,

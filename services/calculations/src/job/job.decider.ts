@@ -1,13 +1,19 @@
 import { DomainError } from '@renopath/platform';
 import type { Decider } from '@renopath/platform/service/decider.ts';
-import type { CalculationJobEvent, CalculationJobStatus, CalculationJobType, JobError } from '@renopath/contracts';
+import type {
+  CalculationJobEvent,
+  CalculationJobStatus,
+  CalculationJobType,
+  JobError,
+  TrajectoryJobConsequences,
+} from '@renopath/contracts';
 
 /**
  * A calculation job (docs/job-metadata.md): NOT_STARTED -> RUNNING -> FINISHED | FAILED, and STOPPED by the
  * stop call. Workers take it under a lease; a lease that runs out lets another worker take it again,
- * and the third lost lease fails it. A trajectory job's worker records a plan (still RUNNING, no
- * longer under a lease: no worker takes it again); the job-effects process manager makes the plan's
- * writes and finishes it. Pure: time, ids and the lease length arrive in the command.
+ * and the third lost lease fails it. A trajectory job is created with its estate (described by
+ * estates before) and FINISHED with its plan, whose consequences the estates and renovations contexts
+ * draw from the event. Pure: time, ids and the lease length arrive in the command.
  */
 export const JOB_STREAM_PREFIX = 'calculation-job-';
 export const jobStream = (job_id: string) => `${JOB_STREAM_PREFIX}${job_id}`;
@@ -18,17 +24,15 @@ export interface JobState {
   job_id: string | null;
   /** What the job was created with: a worker's assignment is made from the stream the start was decided on, not from a read model that may lag. */
   created: CreatedData | null;
-  /** The estate the job describes: named at creation, confirmed (or replaced) when linked. */
+  /** The estate the job describes: named at creation (older jobs: when linked). */
   estate_id: string | null;
-  /** The score the client gave on an existing estate (from the link), or null. */
+  /** The score the estate held when the request gave none, or null. */
   estate_epc_score: number | null;
   type: CalculationJobType | null;
   status: CalculationJobStatus | 'NONE';
-  /** A trajectory job runs once its estate is created or updated; other jobs are ready at once. */
+  /** A trajectory job runs once it has its estate; other jobs are ready at once. */
   ready: boolean;
   attempt: number;
-  /** The attempt whose plan was recorded: its effects are under way, and no worker takes the job again. */
-  planned_attempt: number | null;
   lease_until: string | null;
   expires_at: string | null;
   deactivated: boolean;
@@ -36,10 +40,8 @@ export interface JobState {
 
 export type JobCommand =
   | ({ type: 'CreateJob' } & Extract<CalculationJobEvent, { type: 'CalculationJobCreated' }>['data'])
-  | { type: 'LinkEstate'; estate_id: string; epc_score?: number | null }
   | { type: 'StartJob'; worker_id: string; now: string; lease_ms: number; max_attempts: number }
-  | { type: 'RecordPlan'; attempt: number; plan: Record<string, unknown> }
-  | { type: 'FinishJob'; attempt: number; metadata: Record<string, unknown> }
+  | { type: 'FinishJob'; attempt: number; metadata: Record<string, unknown>; consequences?: TrajectoryJobConsequences }
   | { type: 'FailJob'; attempt: number | null; error: JobError }
   | { type: 'StopJob' }
   | { type: 'DeactivateJob'; now: string };
@@ -49,7 +51,7 @@ export const isFinal = (status: JobState['status']) => FINAL.has(status);
 
 /** Whether a worker may take the job now (not whether the attempts are spent). */
 export function isRunnable(state: JobState, now: string): boolean {
-  if (!state.ready || state.deactivated || state.planned_attempt !== null) return false;
+  if (!state.ready || state.deactivated) return false;
   if (state.status === 'NOT_STARTED') return true;
   return state.status === 'RUNNING' && state.lease_until !== null && state.lease_until <= now;
 }
@@ -64,7 +66,6 @@ export const jobDecider: Decider<JobCommand, CalculationJobEvent, JobState> = {
     status: 'NONE',
     ready: false,
     attempt: 0,
-    planned_attempt: null,
     lease_until: null,
     expires_at: null,
     deactivated: false,
@@ -76,12 +77,8 @@ export const jobDecider: Decider<JobCommand, CalculationJobEvent, JobState> = {
     if (state.status === 'NONE' || state.job_id === null) throw new DomainError(404, ['calculation job not found']);
     const job = { ...state, job_id: state.job_id };
     switch (command.type) {
-      case 'LinkEstate':
-        return linkEstate(command, job);
       case 'StartJob':
         return startJob(command, job);
-      case 'RecordPlan':
-        return recordPlan(command, job);
       case 'FinishJob':
         return finishJob(command, job);
       case 'FailJob':
@@ -102,17 +99,16 @@ export const jobDecider: Decider<JobCommand, CalculationJobEvent, JobState> = {
           created: event.data,
           estate_id: event.data.estate_id,
           type: event.data.calculation_job_type,
+          estate_epc_score: event.data.estate_epc_score ?? null,
           status: 'NOT_STARTED',
-          // Only a trajectory job waits for its estate.
-          ready: event.data.calculation_job_type !== 'SUGGESTED_RENOVATION_TRAJECTORY_CALCULATION',
+          // A trajectory job runs on its estate (older jobs waited for it to be linked).
+          ready: event.data.calculation_job_type !== 'SUGGESTED_RENOVATION_TRAJECTORY_CALCULATION' || event.data.estate_id !== null,
           expires_at: event.data.expires_at,
         };
       case 'CalculationJobEstateLinked':
         return { ...state, ready: true, estate_id: event.data.estate_id, estate_epc_score: event.data.epc_score ?? null };
       case 'CalculationJobStarted':
         return { ...state, status: 'RUNNING', attempt: event.data.attempt, lease_until: event.data.lease_until };
-      case 'CalculationJobPlanned':
-        return { ...state, planned_attempt: event.data.attempt, lease_until: null };
       case 'CalculationJobFinished':
         return { ...state, status: 'FINISHED', lease_until: null };
       case 'CalculationJobFailed':
@@ -138,13 +134,6 @@ function createJob(command: Command<'CreateJob'>, state: JobState): CalculationJ
   return [{ type: 'CalculationJobCreated', data }];
 }
 
-function linkEstate(command: Command<'LinkEstate'>, state: Existing): CalculationJobEvent[] {
-  if (state.ready || isFinal(state.status)) return [];
-  const { job_id } = state;
-  const epc = typeof command.epc_score === 'number' ? { epc_score: command.epc_score } : {};
-  return [{ type: 'CalculationJobEstateLinked', data: { job_id, estate_id: command.estate_id, ...epc } }];
-}
-
 function startJob(command: Command<'StartJob'>, state: Existing): CalculationJobEvent[] {
   if (!isRunnable(state, command.now)) return [];
   const { job_id } = state;
@@ -160,16 +149,16 @@ function startJob(command: Command<'StartJob'>, state: Existing): CalculationJob
   return [{ type: 'CalculationJobStarted', data: { job_id, attempt: state.attempt + 1, worker_id: command.worker_id, lease_until } }];
 }
 
-function recordPlan(command: Command<'RecordPlan'>, state: Existing): CalculationJobEvent[] {
-  // Only the attempt that holds the job plans it, once; a lease taken over or a repeat changes nothing.
-  if (state.status !== 'RUNNING' || command.attempt !== state.attempt || state.planned_attempt !== null) return [];
-  return [{ type: 'CalculationJobPlanned', data: { job_id: state.job_id, attempt: command.attempt, plan: command.plan } }];
-}
-
 function finishJob(command: Command<'FinishJob'>, state: Existing): CalculationJobEvent[] {
   // A worker whose lease was taken over, or a repeat of a result already stored, changes nothing.
   if (state.status !== 'RUNNING' || command.attempt !== state.attempt) return [];
-  return [{ type: 'CalculationJobFinished', data: { job_id: state.job_id, attempt: command.attempt, metadata: command.metadata } }];
+  const consequences = command.consequences ? { consequences: command.consequences } : {};
+  return [
+    {
+      type: 'CalculationJobFinished',
+      data: { job_id: state.job_id, attempt: command.attempt, metadata: command.metadata, ...consequences },
+    },
+  ];
 }
 
 function failJob(command: Command<'FailJob'>, state: Existing): CalculationJobEvent[] {

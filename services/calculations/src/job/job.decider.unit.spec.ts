@@ -9,12 +9,15 @@ const ESTATE = '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d';
 const T0 = '2026-11-23T10:00:00.000Z';
 const at = (s: number) => new Date(Date.parse(T0) + s * 1000).toISOString();
 type Created = Extract<CalculationJobEvent, { type: 'CalculationJobCreated' }>['data'];
-const createdData = (type: Created['calculation_job_type'] = 'SUGGESTED_RENOVATION_TRAJECTORY_CALCULATION'): Created => ({
+const createdData = (
+  type: Created['calculation_job_type'] = 'SUGGESTED_RENOVATION_TRAJECTORY_CALCULATION',
+  estate_id: string | null = ESTATE,
+): Created => ({
   job_id: JOB,
   calculation_job_type: type,
   actor: { user_id: JOB, organization_id: JOB, client_id: 'c' },
   request: {},
-  estate_id: null,
+  estate_id,
   estate_exists: false,
   external_id: null,
   name: null,
@@ -24,18 +27,14 @@ const createdData = (type: Created['calculation_job_type'] = 'SUGGESTED_RENOVATI
   expires_at: at(30 * 24 * 3600),
 });
 
-const created = (type?: Created['calculation_job_type']): CalculationJobEvent => ({
+const created = (type?: Created['calculation_job_type'], estate_id?: string | null): CalculationJobEvent => ({
   type: 'CalculationJobCreated',
-  data: createdData(type),
+  data: createdData(type, estate_id),
 });
 const linked: CalculationJobEvent = { type: 'CalculationJobEstateLinked', data: { job_id: JOB, estate_id: ESTATE } };
 const started = (attempt: number, s: number): CalculationJobEvent => ({
   type: 'CalculationJobStarted',
   data: { job_id: JOB, attempt, worker_id: 'w', lease_until: at(s + 30) },
-});
-const planned = (attempt: number): CalculationJobEvent => ({
-  type: 'CalculationJobPlanned',
-  data: { job_id: JOB, attempt, plan: { p: attempt } },
 });
 const finished = (attempt: number, metadata: Record<string, unknown> = {}): CalculationJobEvent => ({
   type: 'CalculationJobFinished',
@@ -58,12 +57,15 @@ describe('the job decider (docs/job-metadata.md)', () => {
       .then([]);
   });
 
-  it('a trajectory job waits for its estate; linked, a worker takes it under a lease', () => {
-    spec.given([created()]).when(start(0)).then([]);
-    spec.given([created()]).when({ type: 'LinkEstate', estate_id: ESTATE }).then([linked]);
-    spec.given([created(), linked]).when({ type: 'LinkEstate', estate_id: ESTATE }).then([]);
+  it('a trajectory job is created on its estate and a worker takes it under a lease; an older one without waits for its link', () => {
     spec
-      .given([created(), linked])
+      .given([created()])
+      .when(start(0))
+      .then([started(1, 0)]);
+    const older = created(undefined, null);
+    spec.given([older]).when(start(0)).then([]);
+    spec
+      .given([older, linked])
       .when(start(0))
       .then([started(1, 0)]);
   });
@@ -77,15 +79,15 @@ describe('the job decider (docs/job-metadata.md)', () => {
 
   it('nobody else takes a job under a live lease; after it runs out the next attempt does, and the third lost lease fails it', () => {
     spec
-      .given([created(), linked, started(1, 0)])
+      .given([created(), started(1, 0)])
       .when(start(10))
       .then([]);
     spec
-      .given([created(), linked, started(1, 0)])
+      .given([created(), started(1, 0)])
       .when(start(31))
       .then([started(2, 31)]);
     spec
-      .given([created(), linked, started(1, 0), started(2, 31), started(3, 62)])
+      .given([created(), started(1, 0), started(2, 31), started(3, 62)])
       .when(start(93))
       .then([
         {
@@ -96,7 +98,7 @@ describe('the job decider (docs/job-metadata.md)', () => {
   });
 
   it('only the attempt that holds the job finishes it, once', () => {
-    const twice = [created(), linked, started(1, 0), started(2, 31)];
+    const twice = [created(), started(1, 0), started(2, 31)];
     spec.given(twice).when({ type: 'FinishJob', attempt: 1, metadata: {} }).then([]);
     spec
       .given(twice)
@@ -108,33 +110,32 @@ describe('the job decider (docs/job-metadata.md)', () => {
       .then([]);
   });
 
-  it("only the holding attempt records a plan, once; the planned job is no worker's to take again, and its effects finish it", () => {
-    const running = [created(), linked, started(1, 0)];
+  it("a trajectory job FINISHES with its plan's consequences in the event, for the holding attempt only, once", () => {
+    const running = [created(), started(1, 0)];
+    const consequences = {
+      estate_id: ESTATE,
+      estate_update: null,
+      roof_kinds: ['FLAT' as const],
+      renovation: {
+        name: null,
+        year: 2026,
+        items: [{ renovation_component_type: 'FLAT_ROOF_INSULATION', roof_kind: 'FLAT' as const, quantity: 1, step: 1 }],
+      },
+      quality: { confidence_score: 0.5, quality_label: 'C' as const },
+    };
+    const done: CalculationJobEvent = {
+      type: 'CalculationJobFinished',
+      data: { job_id: JOB, attempt: 1, metadata: { renovation_id: ESTATE }, consequences },
+    };
     spec
       .given(running)
-      .when({ type: 'RecordPlan', attempt: 1, plan: { p: 1 } })
-      .then([planned(1)]);
+      .when({ type: 'FinishJob', attempt: 1, metadata: { renovation_id: ESTATE }, consequences })
+      .then([done]);
+    spec.given(running).when({ type: 'FinishJob', attempt: 2, metadata: {}, consequences }).then([]);
     spec
-      .given(running)
-      .when({ type: 'RecordPlan', attempt: 2, plan: { p: 2 } })
+      .given([...running, done])
+      .when({ type: 'FinishJob', attempt: 1, metadata: { renovation_id: ESTATE }, consequences })
       .then([]);
-    spec
-      .given([...running, planned(1)])
-      .when({ type: 'RecordPlan', attempt: 1, plan: { p: 1 } })
-      .then([]);
-    // Its lease does not run out: the effects are the process manager's, however long they take.
-    spec
-      .given([...running, planned(1)])
-      .when(start(3600))
-      .then([]);
-    spec
-      .given([...running, planned(1)])
-      .when({ type: 'FinishJob', attempt: 1, metadata: { renovation_id: ESTATE } })
-      .then([finished(1, { renovation_id: ESTATE })]);
-    spec
-      .given([...running, planned(1)])
-      .when({ type: 'FailJob', attempt: 1, error: { code: 'RENOVATION_REFUSED', message: 'no' } })
-      .then([{ type: 'CalculationJobFailed', data: { job_id: JOB, error: { code: 'RENOVATION_REFUSED', message: 'no' } } }]);
   });
 
   it('stop: NOT_STARTED or RUNNING become STOPPED, a repeat changes nothing, a finished job is a 409', () => {

@@ -6,19 +6,16 @@ import {
   ClaimJobBody,
   CompleteJobCommand,
   formatIssues,
+  renovationIdOfJob,
+  TrajectoryJobEstate,
   TrajectoryRequest,
   type WorkAssignment,
 } from '@renopath/contracts';
-import { checkConsistency } from '@renopath/energy';
-import { meteredUseProblems } from '../money/metered-check.ts';
-import { estateOfExternalId } from '../estate-directory/estate-directory.reactor.ts';
-import type { EstateLink } from '../estate-link/estate-link.process.ts';
-import type { JobEffects } from '../job-effects/job-effects.process.ts';
 import { J, type JobDoc } from '../job-views/job-views.projection.ts';
 import type { CalculationsKit, Handler } from '../kit/calculations-kit.ts';
-import type { JobPlan } from '../trajectory/compute-trajectory.ts';
 import type { JobSource } from '../worker/worker.ts';
-import { jobStream } from './job.decider.ts';
+import { jobStream, type JobCommand, type JobState } from './job.decider.ts';
+import { trajectoryRequestProblems } from './trajectory-checks.ts';
 
 /** Job ids of an EPC document job: one per trajectory job, derived from it so a resumed parent finds its child. */
 export const childJobIdOf = (parent_job_id: string) =>
@@ -31,12 +28,12 @@ const jobIdOf = (req: { params?: Record<string, string> }) => String(req.params?
  * A worker in this process calls `jobs` directly (start.ts); one in another process, the same
  * through the bus.
  */
-export function jobHandlers(kit: CalculationsKit, workflows: Workflows) {
+export function jobHandlers(kit: CalculationsKit) {
   const { now, decide } = kit;
-  const jobs = jobSource(kit, workflows);
+  const jobs = jobSource(kit);
 
   const handlers: Record<'create' | 'stop' | 'claim' | 'complete' | 'childDocumentJob', Handler> = {
-    create: (req) => createTrajectoryJob(kit, workflows, req),
+    create: (req) => createTrajectoryJob(kit, req),
 
     async stop(req) {
       const doc = await kit.visibleJob(actorOf(req), jobIdOf(req), { write: true });
@@ -61,8 +58,6 @@ export function jobHandlers(kit: CalculationsKit, workflows: Workflows) {
 
   return { handlers, jobs };
 }
-
-type Workflows = { estateLink: EstateLink; effects: JobEffects };
 
 async function readCreated(kit: CalculationsKit, job_id: string) {
   const { store } = kit;
@@ -112,8 +107,8 @@ async function takeLease(
 }
 
 /** What a worker calls: claim a job, report on it, and make the EPC document job a trajectory job waits for. */
-function jobSource(kit: CalculationsKit, workflows: Workflows): JobSource {
-  const { reads, config, log, queue, now, decide, systemContext } = kit;
+function jobSource(kit: CalculationsKit): JobSource {
+  const { reads, config, queue, now, decide, systemContext } = kit;
   return {
     async claim(worker_id, wait_ms, correlation_id) {
       const deadline = Date.now() + wait_ms;
@@ -126,21 +121,7 @@ function jobSource(kit: CalculationsKit, workflows: Workflows): JobSource {
       }
     },
     async complete(command, correlation_id) {
-      const result = await decide(
-        command.job_id,
-        command.outcome === 'FINISHED'
-          ? { type: 'FinishJob', attempt: command.attempt, metadata: command.metadata }
-          : command.outcome === 'PLANNED'
-            ? { type: 'RecordPlan', attempt: command.attempt, plan: command.plan }
-            : { type: 'FailJob', attempt: command.attempt, error: command.error },
-        systemContext(correlation_id),
-      );
-      if (command.outcome === 'PLANNED' && result.position !== null) {
-        // At once, not after the process manager reaches the event: it makes them again only after a crash.
-        workflows.effects
-          .run(command.job_id, command.attempt, command.plan as unknown as JobPlan, correlation_id, result.state)
-          .catch((err: unknown) => log.warn({ err, job_id: command.job_id }, 'job effects deferred to the process manager'));
-      }
+      const result = await decide(command.job_id, outcomeCommand(command, await estateOf(kit, command)), systemContext(correlation_id));
       // The status the stream now holds: the worker waits for no read model (clients read the job
       // through its projection as always; the final-state reactor follows the log).
       return { accepted: result.position !== null, status: result.state.status === 'NONE' ? null : result.state.status };
@@ -178,19 +159,55 @@ function jobSource(kit: CalculationsKit, workflows: Workflows): JobSource {
   };
 }
 
-/** POST /calculation-jobs: a trajectory job, its estate linked before the answer. */
-async function createTrajectoryJob(kit: CalculationsKit, workflows: Workflows, req: Parameters<Handler>[0]) {
-  const { reads, config, log, now, decide } = kit;
+/** The estate a trajectory job's plan is for (the job's, from its stream); null for any other outcome. */
+async function estateOf(kit: CalculationsKit, command: CompleteJobCommand): Promise<string | null> {
+  if (command.outcome !== 'PLANNED') return null;
+  const events = await kit.store.readStream(jobStream(command.job_id));
+  let estate_id: string | null = null;
+  for (const e of events) {
+    if (e.type === 'CalculationJobCreated' || e.type === 'CalculationJobEstateLinked')
+      estate_id = (e.data as Pick<JobState, 'estate_id'>).estate_id;
+  }
+  return estate_id;
+}
+
+/**
+ * A worker's outcome as the job's command. A trajectory job's plan FINISHES it: its result is the
+ * metadata (with the renovation the job names, `renovationIdOfJob`), and what it asks of the estates
+ * and renovations contexts goes with the event for them to follow.
+ */
+function outcomeCommand(command: CompleteJobCommand, estate_id: string | null): JobCommand {
+  const { attempt } = command;
+  switch (command.outcome) {
+    case 'FINISHED':
+      return { type: 'FinishJob', attempt, metadata: command.metadata };
+    case 'FAILED':
+      return { type: 'FailJob', attempt, error: command.error };
+    case 'PLANNED': {
+      const metadata = { renovation_id: renovationIdOfJob(command.job_id), ...command.plan.result };
+      if (!estate_id) return { type: 'FailJob', attempt, error: { code: 'NO_ESTATE', message: 'the job names no estate' } };
+      return { type: 'FinishJob', attempt, metadata, consequences: { estate_id, ...command.plan.consequences } };
+    }
+  }
+}
+
+/**
+ * POST /calculation-jobs: a trajectory job on the estate estates described for the request (the
+ * gateway asked it first, and names it in the query with the score it holds).
+ */
+async function createTrajectoryJob(kit: CalculationsKit, req: Parameters<Handler>[0]) {
+  const { config, now, decide, queue } = kit;
   const actor = actorOf(req);
   // docs/http-contract.md: per-property violations are 406, business rules 422, one message per problem.
   const parsed = TrajectoryRequest.safeParse(req.body ?? {}, { reportInput: true });
   if (!parsed.success) throw new DomainError(406, formatIssues(parsed.error.issues));
   const request = parsed.data;
-  const problems = [...checkConsistency(request, { now: now() }), ...meteredUseProblems(request)];
+  const problems = trajectoryRequestProblems(request, now());
   if (problems.length > 0) throw new DomainError(422, problems);
+  const estate = TrajectoryJobEstate.safeParse(req.query ?? {});
+  if (!estate.success) throw new DomainError(400, ['the job needs the estate estates described for it (estate_id)']);
 
   const job_id = newId(req, 'calculation-job');
-  const existing = request.external_id ? await estateOfExternalId(reads, actor.organization_id, request.external_id) : null;
   const created = now();
   const command = {
     type: 'CreateJob' as const,
@@ -198,9 +215,9 @@ async function createTrajectoryJob(kit: CalculationsKit, workflows: Workflows, r
     calculation_job_type: 'SUGGESTED_RENOVATION_TRAJECTORY_CALCULATION' as const,
     actor: { user_id: actor.user_id, organization_id: actor.organization_id, client_id: actor.client_id },
     request: request as Record<string, unknown>,
-    // A new estate's id is estates' to give: the link names it.
-    estate_id: existing,
-    estate_exists: existing !== null,
+    estate_id: estate.data.estate_id.toLowerCase(),
+    estate_exists: estate.data.estate_exists ?? false,
+    ...(typeof estate.data.estate_epc_score === 'number' ? { estate_epc_score: estate.data.estate_epc_score } : {}),
     external_id: request.external_id ?? null,
     name: request.title ?? null,
     description: request.description ?? null,
@@ -209,13 +226,6 @@ async function createTrajectoryJob(kit: CalculationsKit, workflows: Workflows, r
     expires_at: new Date(created.getTime() + config.jobLifetimeMs).toISOString(),
   };
   const result = await decide(job_id, command, commandContext(req, created));
-  // The estate is written before the answer, so GET /estates/{estate_id} finds it (read your writes).
-  // This request does it at once; the process manager resumes it if the process dies first.
-  const { type: _t, ...createdData } = command;
-  const linked = await workflows.estateLink.run(createdData, req.correlation_id).catch((err: unknown) => {
-    log.warn({ err, job_id }, 'estate link deferred to the process manager');
-    return null;
-  });
-  // The answer shows the job as linked, with the estate id estates gave.
-  return kit.jobAt(job_id, linked ?? result.position);
+  if (result.position !== null) queue.push(job_id);
+  return kit.jobAt(job_id, result.position);
 }

@@ -4,7 +4,9 @@ import {
   TrajectoryRequest,
   type DataSource,
   type JobError,
+  type PlannedRenovationItem,
   type PropertyDescription,
+  type TrajectoryJobPlan,
   type TrajectoryPlan,
 } from '@renopath/contracts';
 import { crossCheckImpact, fillGaps, type GapProviders } from '../gap-filling/index.ts';
@@ -12,7 +14,6 @@ import { PlanRefusedError, type Planner } from '../planner/planner-pool.ts';
 import { enrichTrajectory } from '../money/enrich.ts';
 
 type Flag = { field: string; code: string; message: string };
-type RoofKind = 'INCLINED' | 'FLAT';
 
 /** What the job's EPC document gave (its own job read it): the fields, its flags, or why it was not used. */
 export interface DocumentReading {
@@ -37,28 +38,17 @@ export interface TrajectoryInputs {
   today?: string;
 }
 
-/** One renovation item of the plan; the job-effects process manager gives it its id and its roof. */
-export interface PlannedItem {
-  renovation_component_type: string;
-  roof_kind: RoofKind | null;
-  quantity: number;
-  step: number;
-}
+/** One renovation item of the plan; renovations gives it its id and its roof. */
+export type PlannedItem = PlannedRenovationItem;
 
 /**
- * A trajectory job's plan (`CalculationJobPlanned`): what the job answers once FINISHED, and the
- * writes it asks of the estates and renovations contexts. Computed once per attempt; the writes are
- * made by the job-effects process manager, each keyed by the job.
+ * A trajectory job's plan: what the job answers once FINISHED (`result`), and what it asks of the
+ * estates and renovations contexts, which follow `CalculationJobFinished` (`consequences`). Computed
+ * once per attempt.
  */
-export interface JobPlan {
-  /** The FINISHED metadata but `renovation_id`, which the effects add. */
+export interface JobPlan extends TrajectoryJobPlan {
+  /** The FINISHED metadata but `renovation_id`, which is the job's (`renovationIdOfJob`). */
   result: TrajectoryPlan & { epc_document_job_id: string | null };
-  /** The home as the document and the providers filled it, for the estate (null when they added nothing). */
-  estate_update: PropertyDescription | null;
-  /** The roof kinds the renovation's steps are placed on: added to the estate when it lacks one. */
-  roof_kinds: RoofKind[];
-  renovation: { name: string | null; year: number; items: PlannedItem[] };
-  quality: { confidence_score: number; quality_label: string };
 }
 
 export type Computed = { outcome: 'PLANNED'; plan: JobPlan } | { outcome: 'FAILED'; error: JobError };
@@ -193,14 +183,16 @@ export async function computeTrajectory(inputs: TrajectoryInputs): Promise<Compu
     outcome: 'PLANNED',
     plan: {
       result: { ...plan, epc_document_job_id: inputs.document?.job_id ?? null },
-      estate_update,
-      roof_kinds: [...new Set(plan.steps.flatMap((s) => (s.roof_kind ? [s.roof_kind] : [])))],
-      renovation: {
-        name: request.title?.trim() || null,
-        year: plan.price_year,
-        items: plannedItems(plan),
+      consequences: {
+        estate_update,
+        roof_kinds: [...new Set(plan.steps.flatMap((s) => (s.roof_kind ? [s.roof_kind] : [])))],
+        renovation: {
+          name: request.title?.trim() || null,
+          year: plan.price_year,
+          items: plannedItems(plan),
+        },
+        quality: { confidence_score: plan.confidence_score, quality_label: plan.quality_label },
       },
-      quality: { confidence_score: plan.confidence_score, quality_label: plan.quality_label },
     },
   };
 }

@@ -21,16 +21,16 @@ const planOf = (computed: Computed): JobPlan => {
 describe('computeTrajectory: request, document and provider answers to a plan, with no bus', () => {
   it('plans the request alone: no estate update, roof steps placed on the kind the model assumed', async () => {
     const plan = planOf(await computeTrajectory({ request: request(), document: null, providers: {}, planner, year: 2026 }));
-    expect(plan.estate_update).toBeNull();
+    expect(plan.consequences.estate_update).toBeNull();
     expect(plan.result.epc_document_job_id).toBeNull();
     // One item per step, and one more per measure joined to a step (ventilation with the airtight step), on that step.
     const joined = plan.result.steps.flatMap((s) => s.supporting_works.filter((w) => w.joined).map(() => s.order));
-    expect(plan.renovation.items.length).toBe(plan.result.steps.length + joined.length);
-    expect([...new Set(plan.renovation.items.map((i) => i.step))]).toEqual(plan.result.steps.map((s) => s.order));
-    for (const step of joined) expect(plan.renovation.items.filter((i) => i.step === step).length).toBe(2);
-    expect(plan.quality).toEqual({ confidence_score: plan.result.confidence_score, quality_label: plan.result.quality_label });
-    const kinds = [...new Set(plan.renovation.items.flatMap((i) => (i.roof_kind ? [i.roof_kind] : [])))];
-    expect(plan.roof_kinds).toEqual(kinds);
+    expect(plan.consequences.renovation.items.length).toBe(plan.result.steps.length + joined.length);
+    expect([...new Set(plan.consequences.renovation.items.map((i) => i.step))]).toEqual(plan.result.steps.map((s) => s.order));
+    for (const step of joined) expect(plan.consequences.renovation.items.filter((i) => i.step === step).length).toBe(2);
+    expect(plan.consequences.quality).toEqual({ confidence_score: plan.result.confidence_score, quality_label: plan.result.quality_label });
+    const kinds = [...new Set(plan.consequences.renovation.items.flatMap((i) => (i.roof_kind ? [i.roof_kind] : [])))];
+    expect(plan.consequences.roof_kinds).toEqual(kinds);
   });
 
   it('is the same plan for the same inputs (a resumed attempt computes what the first did)', async () => {
@@ -46,7 +46,7 @@ describe('computeTrajectory: request, document and provider answers to a plan, w
       failed: null,
     };
     const plan = planOf(await computeTrajectory({ request: request(), document, providers: {}, planner, year: 2026 }));
-    expect(plan.estate_update).toMatchObject({ energy_efficiency_score: 420, year_built: 1930 });
+    expect(plan.consequences.estate_update).toMatchObject({ energy_efficiency_score: 420, year_built: 1930 });
     expect(plan.result.epc_document_job_id).toBe(document.job_id);
     expect(plan.result.data_quality.flags).toEqual(
       expect.arrayContaining([expect.objectContaining({ field: 'year_built', code: 'EPC_DOCUMENT_DIFFERS' })]),
@@ -61,7 +61,7 @@ describe('computeTrajectory: request, document and provider answers to a plan, w
       failed: { code: 'EPC_NO_TEXT', message: 'no text' },
     };
     const plan = planOf(await computeTrajectory({ request: request(), document, providers: {}, planner, year: 2026 }));
-    expect(plan.estate_update).toBeNull();
+    expect(plan.consequences.estate_update).toBeNull();
     expect(plan.result.data_quality.flags).toEqual(
       expect.arrayContaining([expect.objectContaining({ field: 'epc_url', code: 'EPC_NO_TEXT' })]),
     );
@@ -76,7 +76,7 @@ describe('computeTrajectory: request, document and provider answers to a plan, w
       estimateImpact: async () => ({ status: 'NO_DATA' as const, reason: 'no estimate' }),
     };
     const plan = planOf(await computeTrajectory({ request: request(), document: null, providers: { energy }, planner, year: 2026 }));
-    expect(plan.estate_update).toMatchObject({ energy_efficiency_score: 380 });
+    expect(plan.consequences.estate_update).toMatchObject({ energy_efficiency_score: 380 });
   });
 
   it("a score the client gave on the estate calibrates the plan when the request gives none, and is the client's input", async () => {

@@ -20,8 +20,8 @@ type Flag = { field: string; code: string; message: string };
 
 /**
  * Runs one job (docs/job-metadata.md): for a trajectory, the EPC document first (its own job), then
- * `computeTrajectory` (the gaps, the plan), whose plan the worker reports; the context records it and
- * its job-effects process manager makes the writes in other contexts. The worker writes nowhere else.
+ * `computeTrajectory` (the gaps, the plan), whose plan the worker reports; the context finishes the
+ * job with it, and the estates and renovations contexts follow that event. The worker writes nowhere else.
  */
 export function createJobRunner(config: CalculationsServiceConfig, log: Logger, extras: JobRunnerExtras = {}): JobRunner {
   const now = extras.now ?? (() => new Date());

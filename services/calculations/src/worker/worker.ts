@@ -9,15 +9,17 @@ import {
   type CompleteJobCommand,
   type JobError,
   type ServiceRequest,
+  type TrajectoryJobPlan,
 } from '@renopath/contracts';
 
 /**
- * What running one job gives: the FINISHED metadata, a trajectory job's plan (whose writes the context
- * makes before it finishes the job), or why it failed. Throwing leaves the job to its lease (tried again).
+ * What running one job gives: the FINISHED metadata, a trajectory job's plan (which finishes the job,
+ * the estates and renovations contexts following), or why it failed. Throwing leaves the job to its
+ * lease (tried again).
  */
 export type JobOutcome =
   | { outcome: 'FINISHED'; metadata: Record<string, unknown> }
-  | { outcome: 'PLANNED'; plan: object }
+  | { outcome: 'PLANNED'; plan: TrajectoryJobPlan }
   | { outcome: 'FAILED'; error: JobError };
 /** Runs one job; `jobs` is where its worker takes jobs, so a job that has one of its own (an EPC document) takes it there too. */
 export type JobRunner = (assignment: WorkAssignment, worker_id: string, jobs: JobSource) => Promise<JobOutcome>;
@@ -140,7 +142,7 @@ export function startWorker(options: WorkerOptions) {
       outcome.outcome === 'FINISHED'
         ? { outcome: 'FINISHED', job_id, attempt, metadata: outcome.metadata }
         : outcome.outcome === 'PLANNED'
-          ? { outcome: 'PLANNED', job_id, attempt, plan: outcome.plan as Record<string, unknown> }
+          ? { outcome: 'PLANNED', job_id, attempt, plan: outcome.plan }
           : { outcome: 'FAILED', job_id, attempt, error: outcome.error };
     for (let tries = 0; !stop.signal.aborted; tries++) {
       try {

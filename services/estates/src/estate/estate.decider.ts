@@ -43,6 +43,8 @@ export interface EstateState {
   files: Record<string, { kind: FileKind; blob_key: string }>;
   /** user id -> status; kept after deletion so the history stays readable by the estate's members. A PENDING member reads nothing. */
   members: Record<string, MembershipStatus>;
+  /** The calculation jobs whose consequences the estate holds (their quality label recorded): each applied once. */
+  calculation_jobs: Record<string, true>;
 }
 
 /** The members who hold access: invited ones only once they accepted. */
@@ -130,7 +132,16 @@ function requireFloor(state: EstateState, floor_id: string): FloorState {
 }
 
 export const estateDecider: Decider<EstateCommand, EstateEvent, EstateState> = {
-  initialState: () => ({ status: 'NONE', organization_id: '', fields: EMPTY_ESTATE_FIELDS, roofs: {}, floors: {}, files: {}, members: {} }),
+  initialState: () => ({
+    status: 'NONE',
+    organization_id: '',
+    fields: EMPTY_ESTATE_FIELDS,
+    roofs: {},
+    floors: {},
+    files: {},
+    members: {},
+    calculation_jobs: {},
+  }),
 
   // One function per command below; this only dispatches (emmett's shape).
   decide(command, state): EstateEvent[] {
@@ -177,8 +188,8 @@ export const estateDecider: Decider<EstateCommand, EstateEvent, EstateState> = {
         return updateEstateMemberDetails(command, state);
       case 'RemoveEstateMember':
         return removeEstateMember(command, state);
-      case 'RecordTrajectoryQuality':
-        return recordTrajectoryQuality(command, state);
+      case 'ApplyCalculationJob':
+        return applyCalculationJob(command, state);
     }
   },
 
@@ -238,6 +249,8 @@ export const estateDecider: Decider<EstateCommand, EstateEvent, EstateState> = {
         return { ...state, members: { ...state.members, [event.data.user_id]: 'ACTIVE' } };
       case 'EstateMemberRemoved':
         return { ...state, members: without(state.members, event.data.user_id) };
+      case 'EstateTrajectoryQualityRecorded':
+        return { ...state, calculation_jobs: { ...state.calculation_jobs, [event.data.calculation_job_id]: true } };
       default:
         return state;
     }
@@ -452,10 +465,28 @@ function removeEstateMember(command: Command<'RemoveEstateMember'>, state: Estat
   return [{ type: 'EstateMemberRemoved', data: { estate_id, organization_id: state.organization_id, user_id, reason } }];
 }
 
-function recordTrajectoryQuality(command: Command<'RecordTrajectoryQuality'>, state: EstateState): EstateEvent[] {
-  requireActive(state);
+/**
+ * A finished calculation job's consequences (estates follows calculations' event): the fields as the
+ * job filled them, a roof of each kind its steps need that the estate lacks, and the quality label,
+ * whose event marks the job applied, so a redelivery writes nothing. A deleted estate takes nothing;
+ * filled fields the estate's rules refuse are left out rather than the label and roofs with them.
+ */
+function applyCalculationJob(command: Command<'ApplyCalculationJob'>, state: EstateState): EstateEvent[] {
   const { estate_id, calculation_job_id, confidence_score, quality_label } = command;
-  return [{ type: 'EstateTrajectoryQualityRecorded', data: { estate_id, calculation_job_id, confidence_score, quality_label } }];
+  if (state.status !== 'ACTIVE' || state.calculation_jobs[calculation_job_id]) return [];
+  const events: EstateEvent[] = [];
+  const changes = estateChanges(state.fields, command.changes);
+  if (Object.keys(changes).length > 0 && estateRuleViolations(withEstateChanges(state.fields, changes)).length === 0) {
+    events.push({ type: 'EstateUpdated', data: { estate_id, changes } });
+  }
+  const kinds = new Set(Object.values(state.roofs).map((r) => r.estate_roof_type));
+  for (const roof of command.roofs) {
+    if (kinds.has(roof.fields.estate_roof_type) || state.roofs[roof.roof_id]) continue;
+    kinds.add(roof.fields.estate_roof_type);
+    events.push({ type: 'RoofAdded', data: { estate_id, roof_id: roof.roof_id, fields: partFields(ROOF, roof.fields) } });
+  }
+  events.push({ type: 'EstateTrajectoryQualityRecorded', data: { estate_id, calculation_job_id, confidence_score, quality_label } });
+  return events;
 }
 
 /** Removing a floor removes its rooms and staircases first, each as its own event (renovations cascade on them). */

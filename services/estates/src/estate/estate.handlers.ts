@@ -1,15 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { handleCommand } from '@renopath/platform/service/decider.ts';
 import { actorOf, newId, parse } from '@renopath/platform/service/handler-kit.ts';
-import { CreateDescribedEstateBody, EstateCommands, UpdateEstateBody, type ServiceRequest } from '@renopath/contracts';
+import { CreateDescribedEstateBody, UpdateEstateBody, type ServiceRequest } from '@renopath/contracts';
 import { activeMembers, estateDecider, estateStream } from './estate.decider.ts';
 import { C, type EstateDetailDoc } from '../estate-views/estate-views.projection.ts';
-import { renderEstate, renderViewListForm } from '../estate-views/estate-views.render.ts';
+import { renderViewListForm } from '../estate-views/estate-views.render.ts';
 import { externalIdDecider, externalIdStream } from '../external-id/external-id.decider.ts';
 import { lowerIds, type EstatesKit, type Handler } from '../kit/estates-kit.ts';
 
-/** The estate aggregate's own commands: create, update, delete, and the calculations' quality label. */
-export function estateHandlers(kit: EstatesKit): Record<'create' | 'update' | 'remove' | 'recordTrajectoryQuality', Handler> {
+/** The estate aggregate's own commands: create, update, delete. */
+export function estateHandlers(kit: EstatesKit): Record<'create' | 'update' | 'remove', Handler> {
   const { store, reads, access, config } = kit;
 
   const externalId = (...args: ExternalIdArgs) => externalIdCommand(kit, ...args);
@@ -83,14 +83,6 @@ export function estateHandlers(kit: EstatesKit): Record<'create' | 'update' | 'r
       // The cascade (file bytes, the external_id) is the process managers' work; settle waits for it.
       await kit.write(req, estate_id, { type: 'DeleteEstate', estate_id });
       return before?.view ? renderViewListForm(before.view, before.assessment, config.publicUrl) : {};
-    },
-
-    recordTrajectoryQuality: async (req) => {
-      const body = parse(EstateCommands.RecordTrajectoryQuality, req.body);
-      const estate_id = body.estate_id.toLowerCase();
-      await kit.write(req, estate_id, { type: 'RecordTrajectoryQuality', ...body, estate_id }, { system: true });
-      const doc = await kit.currentView(estate_id);
-      return renderEstate(doc.view, doc.assessment, config.publicUrl);
     },
   };
 }

@@ -3,6 +3,7 @@ import { handleCommand } from '@renopath/platform/service/decider.ts';
 import { reactionContext } from '@renopath/platform/service/handler-kit.ts';
 import type { Settlement } from '@renopath/platform/service/settlement.ts';
 import type { EstateCommand } from '@renopath/contracts';
+import { startCalculationJobsReactor } from '../calculation-jobs/calculation-jobs.reactor.ts';
 import { startDirectoryReactor } from '../directory/directory.reactor.ts';
 import { startEstateInvitationProcess } from '../estate-invitation/estate-invitation.process.ts';
 import { estateDecider, estateStream } from '../estate/estate.decider.ts';
@@ -11,7 +12,10 @@ import { startMemberActivationReactor } from './member-activation.reactor.ts';
 import { startMemberDetailsReactor } from './member-details.reactor.ts';
 import { startOrganizationMembersReactor } from './organization-members.reactor.ts';
 
-/** Starts estates' consumers of identity's events: the local directory, the invitation process and the estate-member reactors. */
+/**
+ * Starts estates' consumers of other contexts' events: identity's (the local directory, the invitation
+ * process and the estate-member reactors) and calculations' finished jobs.
+ */
 export async function startReactors(kit: EstatesKit, settlement: Settlement | undefined): Promise<Closeable[]> {
   const { bus, reads: readStore, log } = kit;
   const common = { bus, readStore, log, ...(settlement ? { settlement } : {}) };
@@ -22,6 +26,12 @@ export async function startReactors(kit: EstatesKit, settlement: Settlement | un
   };
   return [
     await startDirectoryReactor(common),
+    await startCalculationJobsReactor({
+      bus,
+      log,
+      ...(settlement ? { settlement } : {}),
+      apply: (event, command) => react(event, command.estate_id, command),
+    }),
     await startEstateInvitationProcess({
       bus,
       eventStore: kit.store,

@@ -6,7 +6,7 @@ import type {
   preValidationHookHandler,
   RouteHandlerMethod,
 } from 'fastify';
-import { checkMessage, type ServiceRequest } from '@renopath/contracts';
+import { checkMessage, Messages, type ServiceRequest } from '@renopath/contracts';
 import { DomainError, type BlobStore, type Bus } from '@renopath/platform';
 import { contextsToSettle, settleAcrossContexts } from '@renopath/platform/service/settlement.ts';
 import { requireScope, revokeClientHook } from '../plugins/auth.ts';
@@ -157,7 +157,7 @@ function askService(route: RouteDef, options: DeclaredRoutesOptions) {
   const requestOptions = { timeoutMs: options.busTimeoutMs };
   // A message the gateway makes itself (an upload's stored file, a mapped request) is checked before it leaves;
   // the others were validated by the contract's own schemas on the way in.
-  const checkBeforeSending = route.kind === 'upload' || route.toMessage !== undefined;
+  const checkBeforeSending = route.kind === 'upload' || route.toMessage !== undefined || route.prepare !== undefined;
   // Only the contexts the write can reach: its own and those consuming its events (issue 9); of
   // those, only the ones the answer depends on when the route says so.
   const reached = route.method === 'GET' ? [] : contextsToSettle(route.subject, options.contexts);
@@ -183,6 +183,7 @@ function askService(route: RouteDef, options: DeclaredRoutesOptions) {
       body,
     };
     if (route.toMessage) input = route.toMessage(input);
+    if (route.prepare) input = await route.prepare(input, askFor(request, options));
     if (checkBeforeSending) {
       const checked = checkMessage(contract, { ...input, actor: request.actor, correlation_id: request.id });
       if (!checked.ok) throw new HttpError(checked.status, checked.message);
@@ -200,6 +201,20 @@ function askService(route: RouteDef, options: DeclaredRoutesOptions) {
     const result = await bus.request(route.subject, message, requestOptions);
     if (route.method !== 'GET') await settle(request, reply);
     return result;
+  };
+}
+
+/** How a route's `prepare` asks another subject: as the request (actor, correlation id, Idempotency-Key), checked against that subject's contract. */
+function askFor(request: FastifyRequest, options: DeclaredRoutesOptions) {
+  return async (subject: string, input: MessageInput): Promise<unknown> => {
+    const contract = Messages[subject];
+    if (!contract) throw new Error(`no message contract for ${subject}`);
+    const checked = checkMessage(contract, { ...input, actor: request.actor, correlation_id: request.id });
+    if (!checked.ok) throw new HttpError(checked.status, checked.message);
+    const message: ServiceRequest = { ...checked.value, actor: request.actor, correlation_id: request.id };
+    const serviceKey = request.idempotency?.serviceKey;
+    if (serviceKey) message.idempotency_key = serviceKey;
+    return options.bus.request(subject, message, { timeoutMs: options.busTimeoutMs });
   };
 }
 

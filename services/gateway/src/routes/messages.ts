@@ -16,7 +16,8 @@ export function contractOf(route: RouteDef): MessageContract {
  * Where a route and its subject's contract disagree: the route validates with the contract's very
  * schemas (so the OpenAPI document describes what the service parses), its UUID path parameters are
  * the contract's ids, its other path parameters the contract's params, and its invalid-body status the
- * contract's. A route that maps the request itself (`toMessage`) is checked when it sends.
+ * contract's. A route that maps the request itself (`toMessage`) is checked when it sends; so is a
+ * prepared one's message (`prepare`), whose query the gateway makes.
  */
 export function contractMismatches(route: RouteDef, contract: MessageContract): string[] {
   const out: string[] = [];
@@ -29,7 +30,8 @@ export function contractMismatches(route: RouteDef, contract: MessageContract): 
   if (!sameSet(others, contract.params))
     out.push(`path parameters ${others.join(', ') || '(none)'} vs contract params ${contract.params.join(', ') || '(none)'}`);
   // A stream's pages are asked with the page query (`batch`, `format`) the gateway makes itself.
-  if (route.query !== contract.query && route.kind !== 'stream') out.push("the query schema is not the contract's");
+  // A prepared message's query is the gateway's own (what another context answered), not the client's.
+  if (route.query !== contract.query && route.kind !== 'stream' && !route.prepare) out.push("the query schema is not the contract's");
   if (route.kind === 'upload') {
     if (route.body !== undefined || !contract.body) out.push("an upload sends the contract's body (the stored file), not a request body");
   } else if (route.body !== contract.body) out.push("the body schema is not the contract's");

@@ -13,8 +13,9 @@ describe("every route sends its subject's message contract", () => {
     expect(contractMismatches(route, contract!)).toEqual([]);
     // What /openapi.json documents (the route's schemas) is what the service parses (the contract's).
     if (route.kind !== 'upload') expect(jsonOf(route.body)).toEqual(jsonOf(contract!.body));
-    // A stream's pages carry the page query the gateway makes (batch, format), not the route's.
-    if (route.kind !== 'stream') expect(jsonOf(route.query)).toEqual(jsonOf(contract!.query));
+    // A stream's pages carry the page query the gateway makes (batch, format), not the route's; so does a
+    // prepared message (a trajectory job's, naming the estate estates described).
+    if (route.kind !== 'stream' && !route.prepare) expect(jsonOf(route.query)).toEqual(jsonOf(contract!.query));
   });
 
   const updateEstate = routes.find((r) => r.subject === EstatesSubjects.updateEstate)!;

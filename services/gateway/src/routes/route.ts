@@ -105,6 +105,13 @@ export interface RouteDef {
    * before it is sent.
    */
   toMessage?: (input: MessageInput) => MessageInput;
+  /**
+   * Steps before the subject is asked, for a request that another context writes for first (a
+   * trajectory job's estate, described by estates): `ask` sends a subject the request's actor,
+   * correlation id and Idempotency-Key, checked against its contract. Answers the subject's message,
+   * checked against its contract before it is sent. Refusals (422) are thrown before any `ask`.
+   */
+  prepare?: (input: MessageInput, ask: (subject: string, input: MessageInput) => Promise<unknown>) => Promise<MessageInput>;
 }
 
 /** The inputs of a message: path parameters, query, body. */

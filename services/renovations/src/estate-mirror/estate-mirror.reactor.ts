@@ -13,7 +13,18 @@ export const M = {
   estates: 'renovations_estates',
   /** Who is a member of which estate: the estates a CLIENT sees renovations of. */
   estateMembers: 'renovations_estate_members',
+  /**
+   * The calculation jobs whose consequences estates applied to an estate (its `EstateTrajectoryQualityRecorded`,
+   * the last event of that append), by `<estate_id>:<job_id>`: renovations makes a job's renovation once
+   * its copy of the estate holds them.
+   */
+  estateJobs: 'renovations_estate_jobs',
 } as const;
+
+export interface EstateJobDoc {
+  estate_id: string;
+  calculation_job_id: string;
+}
 
 export interface EstateMirrorDoc {
   id: string;
@@ -69,6 +80,9 @@ export function startEstateMirrorReactor(options: {
           await tx.put<EstateMemberDoc>(M.estateMembers, `${estate_id}:${user_id}`, { estate_id, user_id, organization_id });
         } else if (event.type === 'EstateMemberRemoved') {
           await tx.delete(M.estateMembers, `${estate_id}:${event.data.user_id}`);
+        } else if (event.type === 'EstateTrajectoryQualityRecorded') {
+          const { calculation_job_id } = event.data;
+          await tx.put<EstateJobDoc>(M.estateJobs, `${estate_id}:${calculation_job_id}`, { estate_id, calculation_job_id });
         }
         return next;
       });

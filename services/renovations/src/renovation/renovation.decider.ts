@@ -34,6 +34,8 @@ export interface RenovationState {
   /** Renovations made from a trajectory: the job and the fingerprint of the body that made it. */
   trajectory: { calculation_job_id: string; fingerprint: string } | null;
   income_category: IncomeCategory | null;
+  /** A calculation job's renovation that was not made (`RenovationTrajectoryDeclined`): said once. */
+  declined: boolean;
 }
 
 export const RENOVATION_STREAM_PREFIX = 'renovation-';
@@ -302,6 +304,12 @@ function deleteRenovation(command: Command<'DeleteRenovation'>, state: Renovatio
   ];
 }
 
+function declineTrajectory(command: Command<'DeclineTrajectory'>, state: RenovationState): RenovationEvent[] {
+  if (state.status !== 'NONE' || state.declined) return [];
+  const { type: _t, ...data } = command;
+  return [{ type: 'RenovationTrajectoryDeclined', data }];
+}
+
 // One function per command above; this only dispatches (emmett's shape).
 function decide(command: RenovationCommand, state: RenovationState): RenovationEvent[] {
   switch (command.type) {
@@ -319,6 +327,8 @@ function decide(command: RenovationCommand, state: RenovationState): RenovationE
       return reconcileWithEstate(command, state);
     case 'DeleteRenovation':
       return deleteRenovation(command, state);
+    case 'DeclineTrajectory':
+      return declineTrajectory(command, state);
   }
 }
 
@@ -358,6 +368,8 @@ function evolve(state: RenovationState, event: RenovationEvent): RenovationState
       return { ...state, valuation: event.data.valuation };
     case 'RenovationDeleted':
       return { ...state, status: 'DELETED' };
+    case 'RenovationTrajectoryDeclined':
+      return { ...state, declined: true };
     default:
       return state;
   }
@@ -373,6 +385,7 @@ export const renovationDecider: Decider<RenovationCommand, RenovationEvent, Reno
     valuation: null,
     trajectory: null,
     income_category: null,
+    declined: false,
   }),
   decide,
   evolve,

@@ -67,9 +67,16 @@ export const EstateCommands = {
   RemoveEstateMember: z.object({ estate_id: Uuid, user_id: Uuid, reason: z.enum(['REMOVED_FROM_ESTATE', 'LEFT_ORGANIZATION']) }),
   /** A member renamed or changed their email address in identity: the estate's copy follows. */
   UpdateEstateMemberDetails: z.object({ estate_id: Uuid, user_id: Uuid, changes: EstateMemberDetails }),
-  RecordTrajectoryQuality: z.object({
+  /**
+   * A finished calculation job's consequences for its estate (calculations' `CalculationJobFinished`), in
+   * one append: the fields as the job filled them, a roof of each kind in `roofs` the estate lacks (under
+   * the id given), and the quality label, whose event marks the job as applied.
+   */
+  ApplyCalculationJob: z.object({
     estate_id: Uuid,
     calculation_job_id: Uuid,
+    changes: UpdateEstateBody,
+    roofs: z.array(z.object({ roof_id: Uuid, fields: CreateRoofBody })),
     confidence_score: z.number().min(0).max(1),
     quality_label: QualityLabel,
   }),
@@ -185,10 +192,10 @@ export const EstatesSubjects = {
   addMember: 'cmd.estates.add-member',
   removeMember: 'cmd.estates.remove-member',
   /**
-   * Internal (the calculations context, not HTTP): record the quality label of an estate's latest
-   * trajectory. Body: EstateCommands.RecordTrajectoryQuality without `type`.
+   * The estate a calculation job describes (the gateway, before it creates the job; keyed by the job's
+   * Idempotency-Key): created with the roofs the request names, or, for the organization's estate with
+   * the same external_id, updated with them. The `estates` or the `calculations` scope. Body:
+   * CreateDescribedEstateBody; reply JobEstate.
    */
-  recordTrajectoryQuality: 'cmd.estates.record-trajectory-quality',
-  /** Internal (no route): a new estate with the roofs its description names, in one append. Body: CreateDescribedEstateBody. */
-  createDescribedEstate: 'cmd.estates.create-described-estate',
+  describeEstateForJob: 'cmd.estates.describe-estate-for-job',
 } as const;

@@ -119,6 +119,12 @@ export const UpdateRoofBody = roofBodies.update as unknown as z.ZodType<RoofInpu
  */
 export const CreateDescribedEstateBody = CreateEstateBody.extend({ roofs: z.array(CreateRoofBody).max(10).optional() });
 export type CreateDescribedEstateBody = z.infer<typeof CreateDescribedEstateBody>;
+/**
+ * The estate a calculation job describes (`describe-estate-for-job`): its id, whether it existed before
+ * (and was updated), and the score it holds (null when none).
+ */
+export const JobEstate = z.object({ id: z.uuid(), existed: z.boolean(), epc_score: z.number().nullable() });
+export type JobEstate = z.infer<typeof JobEstate>;
 export const CreateFloorBody = floorBodies.create as unknown as z.ZodType<FloorInput & Pick<FloorFieldValues, 'estate_floor_type'>>;
 export const UpdateFloorBody = floorBodies.update as unknown as z.ZodType<FloorInput>;
 export const CreateRoomBody = roomBodies.create as unknown as z.ZodType<RoomInput & Pick<RoomFieldValues, 'estate_room_type'>>;

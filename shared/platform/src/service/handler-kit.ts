@@ -1,6 +1,15 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
-import { checkMessage, formatIssues, isUuid, Messages, type Actor, type MessageContract, type ServiceRequest } from '@renopath/contracts';
+import {
+  checkMessage,
+  derivedId,
+  formatIssues,
+  isUuid,
+  Messages,
+  type Actor,
+  type MessageContract,
+  type ServiceRequest,
+} from '@renopath/contracts';
 import { DomainError, type Bus, type Closeable, type EventEnvelope } from '../ports/bus.ts';
 import type { ReadStore } from '../ports/read-store.ts';
 import { ProjectionTimeoutError, type Projection } from '../projection-runner.ts';
@@ -35,12 +44,7 @@ export function commandContext(req: Pick<ServiceRequest, 'actor' | 'correlation_
  * `purpose` tells apart the ids one request makes (`estate`, `roof`, `user`...). UUID v4 in form.
  */
 export function newId(req: Pick<ServiceRequest, 'idempotency_key'>, purpose: string): string {
-  if (!req.idempotency_key) return randomUUID();
-  const bytes = createHash('sha256').update(`renopath-id\0${purpose}\0${req.idempotency_key}`).digest().subarray(0, 16);
-  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
-  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
-  const hex = bytes.toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  return req.idempotency_key ? derivedId(req.idempotency_key, purpose) : randomUUID();
 }
 
 /** The context of events a reactor appends for another context's event: same actor and correlation, that event as cause. */

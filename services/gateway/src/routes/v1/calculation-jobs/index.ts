@@ -1,6 +1,10 @@
 import { z } from 'zod';
+import { trajectoryRequestProblems } from '@renopath/calculations/job/trajectory-checks.ts';
 import {
   CalculationJob,
+  describedEstateOf,
+  EstatesSubjects,
+  JobEstate,
   CalculationJobListQuery,
   CalculationJobPage,
   CalculationsSubjects as S,
@@ -8,7 +12,8 @@ import {
   TrajectoryRequest,
   WebhookDeliveryView,
 } from '@renopath/contracts';
-import type { RouteDef } from '../../route.ts';
+import { HttpError } from '../../../plugins/errors.ts';
+import type { MessageInput, RouteDef } from '../../route.ts';
 
 /** Calculation jobs (docs/job-metadata.md) and the synchronous indication (docs/http-contract.md "The indication"). */
 const jobs = { prefix: 'v1', auth: 'bearer', scope: 'calculations', tag: 'calculation-jobs' } as const;
@@ -38,6 +43,22 @@ const TRAJECTORY_RULES = [
   'metered_use.period_end period_end dates a yearly figure, and none is given',
 ];
 
+/**
+ * A trajectory job's estate first (docs/architecture.md "A calculation job"): the request's business
+ * rules (422) before anything is written, then estates describes the estate (creates it, or updates the
+ * organization's estate with the same external_id) under the job's Idempotency-Key, and the job is
+ * created on it, with the score the estate holds.
+ */
+async function describeJobEstate(input: MessageInput, ask: (subject: string, input: MessageInput) => Promise<unknown>) {
+  const request = input.body as TrajectoryRequest;
+  const problems = trajectoryRequestProblems(request, new Date());
+  if (problems.length > 0) throw new HttpError(422, problems);
+  const estate = JobEstate.parse(
+    await ask(EstatesSubjects.describeEstateForJob, { params: {}, query: {}, body: describedEstateOf(request) }),
+  );
+  return { ...input, query: { estate_id: estate.id, estate_exists: estate.existed, estate_epc_score: estate.epc_score } };
+}
+
 export const calculationJobRoutes: RouteDef[] = [
   {
     ...jobs,
@@ -50,10 +71,10 @@ export const calculationJobRoutes: RouteDef[] = [
     invalidBodyStatus: 406,
     status: 200,
     reply: CalculationJob,
-    // The answer is the job as calculations' view holds it, and names the estate estates wrote (both
-    // read back before calculations answers). Settled: the estate's copy in calculations' estate
-    // directory (a next job with the same external_id finds the estate). Not waited for: renovations'
-    // and reporting's copies, which the job's own effects settle when they need them.
+    prepare: describeJobEstate,
+    // The answer is the job as calculations' view holds it, and names the estate estates wrote (each
+    // read back before its context answers, so GET /estates/{estate_id} finds it). Not waited for:
+    // the copies renovations and reporting keep, and the job's consequences, which come when it finishes.
     settles: ['estates', 'calculations'],
     summary:
       'Start a suggested-renovation-trajectory job for a property (and create or update its estate); poll the job until FINISHED. 406: per-property violations; 422: inconsistent data (docs/http-contract.md "Trajectory jobs")',
