@@ -19,8 +19,6 @@ const ALLOWED = new Set([
   'services/calculations/src/webhooks/webhook-dispatcher.ts#startWebhookDispatcher',
   'services/calculations/src/portfolio-run/index.ts#startPortfolioRuns',
   'services/calculations/src/portfolio-run/runner.ts#portfolioRunner',
-  'services/calculations/src/portfolio-run/csv.ts#readPortfolioCsv',
-  'services/calculations/src/portfolio-run/rows.ts#readHome',
   'services/reporting/src/passport/passport-pdf.ts#renderPassportPdf',
   'services/reporting/src/passport/passport.handlers.ts#passportHandlers',
   'services/reporting/src/passport/content.ts#prefillContent',
