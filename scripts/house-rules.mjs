@@ -22,11 +22,8 @@ const ALLOWED = new Set([
   'shared/catalog/src/tree.ts',
   // The processes' start functions, left while the reactor opening and a context's start become one definition
   // each (issue 44, item 3): split them after that, largest first.
-  'shared/platform/src/service/process-manager.ts#runProcessManager',
   'services/calculations/src/calculations.service.ts#startCalculations',
   'services/calculations/src/job-effects/job-effects.process.ts#startJobEffects',
-  'shared/platform/src/service/relay.ts#startRelay',
-  'services/identity/src/onboarding/onboarding.process.ts#startOnboardingProcess',
 ]);
 
 const root = fileURLToPath(new URL('..', import.meta.url));
