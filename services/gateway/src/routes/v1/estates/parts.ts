@@ -19,20 +19,40 @@ import { base, E } from './index.ts';
 
 const F = `${E}/floors/{floor_id}`;
 
-/** GET list, GET one, POST, PATCH, DELETE of one kind of part. */
-function partRoutes(o: {
-  collection: string;
-  item: string;
-  ids: string[];
-  idName: string;
-  noun: string;
-  /** The part's name in operationIds: `Roof` gives listRoofs, addRoof, getRoof, updateRoof, removeRoof. */
-  name: string;
-  subjects: { list: string; get: string; add: string; update: string; remove: string };
-  reply: z.ZodType;
-  create: z.ZodType;
-  update: z.ZodType;
-}): RouteDef[] {
+/** The kinds of part, by their name in operationIds: `Roof` gives listRoofs, addRoof, getRoof, updateRoof, removeRoof. */
+type PartName = 'Roof' | 'Floor' | 'Room' | 'Staircase';
+
+/**
+ * GET list, GET one, POST, PATCH, DELETE of one kind of part, hung under the estate or under a floor: its
+ * paths, ids and subjects follow from its noun and name (`roof`, `Roof`: `/roofs/{roof_id}`, S.listRoofs...).
+ */
+function partRoutes(
+  parent: 'estate' | 'floor',
+  noun: string,
+  name: PartName,
+  reply: z.ZodType,
+  create: z.ZodType,
+  update: z.ZodType,
+): RouteDef[] {
+  const collection = `${parent === 'estate' ? E : F}/${noun}s`;
+  const o = {
+    collection,
+    item: `${collection}/{${noun}_id}`,
+    ids: parent === 'estate' ? ['estate_id'] : ['estate_id', 'floor_id'],
+    idName: `${noun}_id`,
+    noun,
+    name,
+    subjects: {
+      list: S[`list${name}s`],
+      get: S[`get${name}`],
+      add: S[`add${name}`],
+      update: S[`update${name}`],
+      remove: S[`remove${name}`],
+    },
+    reply,
+    create,
+    update,
+  };
   const itemIds = [...o.ids, o.idName];
   return [
     {
@@ -102,52 +122,8 @@ function partRoutes(o: {
 
 /** An estate's roofs, floors, and each floor's rooms and staircases. */
 export const estatePartRoutes: RouteDef[] = [
-  ...partRoutes({
-    collection: `${E}/roofs`,
-    item: `${E}/roofs/{roof_id}`,
-    ids: ['estate_id'],
-    idName: 'roof_id',
-    noun: 'roof',
-    name: 'Roof',
-    subjects: { list: S.listRoofs, get: S.getRoof, add: S.addRoof, update: S.updateRoof, remove: S.removeRoof },
-    reply: Roof,
-    create: CreateRoofBody,
-    update: UpdateRoofBody,
-  }),
-  ...partRoutes({
-    collection: `${E}/floors`,
-    item: F,
-    ids: ['estate_id'],
-    idName: 'floor_id',
-    noun: 'floor',
-    name: 'Floor',
-    subjects: { list: S.listFloors, get: S.getFloor, add: S.addFloor, update: S.updateFloor, remove: S.removeFloor },
-    reply: Floor,
-    create: CreateFloorBody,
-    update: UpdateFloorBody,
-  }),
-  ...partRoutes({
-    collection: `${F}/rooms`,
-    item: `${F}/rooms/{room_id}`,
-    ids: ['estate_id', 'floor_id'],
-    idName: 'room_id',
-    noun: 'room',
-    name: 'Room',
-    subjects: { list: S.listRooms, get: S.getRoom, add: S.addRoom, update: S.updateRoom, remove: S.removeRoom },
-    reply: Room,
-    create: CreateRoomBody,
-    update: UpdateRoomBody,
-  }),
-  ...partRoutes({
-    collection: `${F}/staircases`,
-    item: `${F}/staircases/{staircase_id}`,
-    ids: ['estate_id', 'floor_id'],
-    idName: 'staircase_id',
-    noun: 'staircase',
-    name: 'Staircase',
-    subjects: { list: S.listStaircases, get: S.getStaircase, add: S.addStaircase, update: S.updateStaircase, remove: S.removeStaircase },
-    reply: Staircase,
-    create: CreateStaircaseBody,
-    update: UpdateStaircaseBody,
-  }),
+  ...partRoutes('estate', 'roof', 'Roof', Roof, CreateRoofBody, UpdateRoofBody),
+  ...partRoutes('estate', 'floor', 'Floor', Floor, CreateFloorBody, UpdateFloorBody),
+  ...partRoutes('floor', 'room', 'Room', Room, CreateRoomBody, UpdateRoomBody),
+  ...partRoutes('floor', 'staircase', 'Staircase', Staircase, CreateStaircaseBody, UpdateStaircaseBody),
 ];
