@@ -3,7 +3,7 @@ import { DomainError, notFound, type BlobStore, type Bus, type Closeable, type E
 import { runProjection, type ProjectionDefinition } from '@renopath/platform/projection-runner.ts';
 import { withEventContracts } from '@renopath/platform/service/event-contracts.ts';
 import type { Leadership } from '@renopath/platform/service/context-lease.ts';
-import { actorOf, commandContext, newId, parse, readYourWrites } from '@renopath/platform/service/handler-kit.ts';
+import { actorOf, commandContext, newId, pageOf, parse, readYourWrites } from '@renopath/platform/service/handler-kit.ts';
 import {
   CreatePortfolioRunBody,
   PortfolioResultsPageQuery,
@@ -220,18 +220,7 @@ async function listRuns(ctx: RunsContext, req: ServiceRequest) {
     page: q.page,
     pageSize: q.page_size,
   });
-  const total_pages = Math.max(1, Math.ceil(total / q.page_size));
-  return {
-    page: q.page,
-    page_size: q.page_size,
-    total_pages,
-    prev_page: q.page > 1 ? q.page - 1 : null,
-    next_page: q.page < total_pages ? q.page + 1 : null,
-    total,
-    has_prev_page: q.page > 1,
-    has_next_page: q.page < total_pages,
-    data: await Promise.all(items.map((doc) => view(ctx, doc))),
-  };
+  return pageOf(q, total, await Promise.all(items.map((doc) => view(ctx, doc))));
 }
 
 const ComputeBatchBody = z.object({ rows: z.array(z.unknown()).max(10_000), year: z.number().int() });
