@@ -1,8 +1,7 @@
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { ADMIN_TOKEN, startStack, type Stack } from './stack.ts';
+import { receiver } from './webhook-receiver.ts';
 
 /**
  * Calculation jobs over HTTP, as a client coded against the interface and docs/job-metadata.md uses them:
@@ -97,26 +96,6 @@ export async function untilFinal(a: ReturnType<Stack['as']>, id: string, timeout
     if (Date.now() > deadline) throw new Error(`job ${id} still ${res.json().calculation_job_status}`);
     await new Promise((r) => setTimeout(r, 50));
   }
-}
-
-/** A local HTTP server answering with `answer` (status per call), recording what it got. */
-async function receiver(answer: (n: number) => number) {
-  const calls: { headers: IncomingHttpHeaders; body: string }[] = [];
-  const server: Server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => (body += c.toString()));
-    req.on('end', () => {
-      calls.push({ headers: req.headers, body });
-      res.statusCode = answer(calls.length);
-      res.end();
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    calls,
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
-    close: () => new Promise((r) => server.close(r)),
-  };
 }
 
 beforeAll(async () => {
