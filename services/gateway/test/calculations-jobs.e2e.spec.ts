@@ -1,9 +1,8 @@
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { untilFinal, untilRenovation } from './jobs.ts';
 import { ADMIN_TOKEN, startStack, type Stack } from './stack.ts';
+import { receiver } from './webhook-receiver.ts';
 
 /**
  * Calculation jobs over HTTP, as a client coded against the interface and docs/job-metadata.md uses them:
@@ -87,26 +86,6 @@ const STEP_FIELDS = [
 const FLEMISH_LABELS = ['A+', 'A', 'B', 'C', 'D', 'E', 'F'];
 const ENVELOPE_ROOTS = ['ROOF_INSULATION', 'OUTER_WALL_INSULATION', 'FLOOR_INSULATION', 'WINDOWS'];
 const cents = (x: number) => Math.round(x * 100);
-
-/** A local HTTP server answering with `answer` (status per call), recording what it got. */
-async function receiver(answer: (n: number) => number) {
-  const calls: { headers: IncomingHttpHeaders; body: string }[] = [];
-  const server: Server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => (body += c.toString()));
-    req.on('end', () => {
-      calls.push({ headers: req.headers, body });
-      res.statusCode = answer(calls.length);
-      res.end();
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    calls,
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
-    close: () => new Promise((r) => server.close(r)),
-  };
-}
 
 beforeAll(async () => {
   stack = await startStack({ RENOPATH_ALLOW_PRIVATE_NETWORK: 'true', RENOPATH_WEBHOOK_RETRY_SCHEDULE: '0,100ms,100ms' });

@@ -1,7 +1,5 @@
 import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
-import { createServer, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -10,6 +8,7 @@ import { compactVerify, createLocalJWKSet, decodeProtectedHeader, type JSONWebKe
 import { extractPdfText } from '@renopath/calculations/epc-document/index.ts';
 import { startStack, type Stack } from './stack.ts';
 import { untilRenovation } from './jobs.ts';
+import { receiver } from './webhook-receiver.ts';
 
 /**
  * The renovation passport's whole life over HTTP, as an advisor's office and a bank use it: draft from
@@ -278,26 +277,6 @@ describe('the public verification page', () => {
   });
 });
 
-/** A local HTTP server answering with `answer` (status per call), recording what it got. */
-async function receiver(answer: (n: number) => number) {
-  const calls: { headers: IncomingHttpHeaders; body: string }[] = [];
-  const server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => (body += c.toString()));
-    req.on('end', () => {
-      calls.push({ headers: req.headers, body });
-      res.statusCode = answer(calls.length);
-      res.end();
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    calls,
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/passports`,
-    close: () => new Promise((r) => server.close(r)),
-  };
-}
-
 describe('the renovation_passport.signed webhook (docs/webhooks.md)', () => {
   it('refuses a webhook_url that is not an absolute http(s) URL', async () => {
     const res = await api.post(PASSPORTS, { calculation_job_id: job.id, webhook_url: 'ftp://bank.example/hooks' });
@@ -306,7 +285,7 @@ describe('the renovation_passport.signed webhook (docs/webhooks.md)', () => {
   });
 
   it("announces the signature to the drafter's webhook_url, signed with its client's secret, retried after a 500 with the same id, once", async () => {
-    const hook = await receiver((n) => (n === 1 ? 500 : 204));
+    const hook = await receiver((n) => (n === 1 ? 500 : 204), '/passports');
     try {
       // An organization of its own, whose webhook secret the receiver holds.
       const tenant = await stack.tenant('Hooked advisors', 'owner@hooked-passports.example');

@@ -74,6 +74,29 @@ const newWindows = (type: 'HR' | 'TRIPLE_GLAZING'): Effect => ({
 /** The kW bands air-to-water heat pumps are sold and priced in, one list for sizing and pricing. */
 const AIR_WATER_BANDS: readonly number[] = specificationsJson.heat_pump_kw_bands;
 
+/**
+ * Priced by power: the heat pumps' children with one leaf per kW band (specifications.json heat_pump_kw_bands)
+ * after the unsized air-to-water one, so a plan's heat pump sized on the insulated home is priced at its band and
+ * a renovation made of the plan prices the same leaf.
+ */
+function withAirWaterBands(children: Def[]): Def[] {
+  return children.flatMap((def) =>
+    def.id === 'HEAT_PUMP_AIR_WATER'
+      ? [
+          def,
+          ...AIR_WATER_BANDS.map((kw) => ({
+            id: `HEAT_PUMP_AIR_WATER_${kw}KW`,
+            name: `Air-to-water heat pump, ${kw} kW`,
+            nl: `Lucht-waterwarmtepomp, ${kw} kW`,
+            fr: `Pompe à chaleur air-eau, ${kw} kW`,
+            planner: true,
+            effect: heatPump('AIR_WATER_HEAT_PUMP'),
+          })),
+        ]
+      : [def],
+  );
+}
+
 /** A heat pump sets the emitters only when it brings its own (air-air indoor units); water-based ones keep the existing emitters. */
 const heatPump = (device: HeatingDevice, emitters?: HeatEmitterType): Effect => ({
   patch: {
@@ -335,7 +358,8 @@ const ROOTS: Record<Scope, Def[]> = {
           name: 'Heat pump',
           nl: 'Warmtepomp',
           fr: 'Pompe à chaleur',
-          children: [
+          // One air-to-water leaf per kW band after the unsized one (withAirWaterBands).
+          children: withAirWaterBands([
             {
               id: 'HEAT_PUMP_AIR_WATER',
               name: 'Air-to-water heat pump',
@@ -344,16 +368,6 @@ const ROOTS: Record<Scope, Def[]> = {
               planner: true,
               effect: heatPump('AIR_WATER_HEAT_PUMP'),
             },
-            // Priced by power: one leaf per kW band (specifications.json heat_pump_kw_bands), so a plan's heat pump
-            // sized on the insulated home is priced at its band and a renovation made of the plan prices the same leaf.
-            ...AIR_WATER_BANDS.map((kw) => ({
-              id: `HEAT_PUMP_AIR_WATER_${kw}KW`,
-              name: `Air-to-water heat pump, ${kw} kW`,
-              nl: `Lucht-waterwarmtepomp, ${kw} kW`,
-              fr: `Pompe à chaleur air-eau, ${kw} kW`,
-              planner: true,
-              effect: heatPump('AIR_WATER_HEAT_PUMP'),
-            })),
             {
               id: 'HEAT_PUMP_GEOTHERMAL',
               name: 'Ground-source heat pump',
@@ -385,7 +399,7 @@ const ROOTS: Record<Scope, Def[]> = {
               planner: true,
               effect: heatPump('AIR_AIR_HEAT_PUMP', 'AIR'),
             },
-          ],
+          ]),
         },
         {
           // A client may add it, but the planner never proposes it: a new gas boiler locks in fossil heating for ~15 years.

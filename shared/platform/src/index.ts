@@ -28,3 +28,4 @@ export { createMemoryBus, MemoryBus, type MemoryBusOptions } from './memory/memo
 export { connectNatsBus, NatsBus, type NatsBusOptions } from './nats/nats-bus.ts';
 export { openFsBlobStore, FsBlobStore, type FsBlobStoreOptions } from './fs/fs-blob-store.ts';
 export { runProjection, ProjectionTimeoutError, type Projection, type ProjectionOptions } from './projection-runner.ts';
+export { takeHead, type StreamHead } from './stream-head.ts';

@@ -1,4 +1,4 @@
-import { actorOf, parse } from '@renopath/platform/service/handler-kit.ts';
+import { actorOf, pageOf, parse } from '@renopath/platform/service/handler-kit.ts';
 import { CalculationJobListQuery } from '@renopath/contracts';
 import { E, type EstateMemberDoc } from '../estate-directory/estate-directory.reactor.ts';
 import type { CalculationsKit, Handler } from '../kit/calculations-kit.ts';
@@ -43,18 +43,11 @@ export function jobQueries(kit: CalculationsKit): Record<'get' | 'list' | 'webho
         total = all.length;
         items = all.slice((q.page - 1) * q.page_size, q.page * q.page_size);
       }
-      const total_pages = Math.max(1, Math.ceil(total / q.page_size));
-      return {
-        page: q.page,
-        page_size: q.page_size,
-        total_pages,
-        prev_page: q.page > 1 ? q.page - 1 : null,
-        next_page: q.page < total_pages ? q.page + 1 : null,
+      return pageOf(
+        q,
         total,
-        has_prev_page: q.page > 1,
-        has_next_page: q.page < total_pages,
-        data: items.map((d) => d.job),
-      };
+        items.map((d) => d.job),
+      );
     },
 
     async webhookDeliveries(req) {

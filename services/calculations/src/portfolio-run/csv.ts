@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { parse, type CsvError } from 'csv-parse';
 import { stringify } from 'csv-stringify/sync';
 import { PORTFOLIO_RESULT_COLUMNS, type PortfolioResultRow } from '@renopath/contracts';
-import { DomainError } from '@renopath/platform';
+import { DomainError, takeHead, type StreamHead } from '@renopath/platform';
 import { PORTFOLIO_COLUMNS, type RawRow } from './rows.ts';
 
 /** Rows in one file at most, and its size (docs/portfolio-runs.md "The file"): 413 beyond. */
@@ -15,10 +15,13 @@ export interface PortfolioHeader {
   ignored_columns: string[];
 }
 
+/** The header line decides the delimiter: bytes are taken until it has ended, or this many. */
+const HEAD_BYTES = 64 * 1024;
+
 /** The file's delimiter, from its header line: `;` (spreadsheets in Belgium and the Netherlands) or `,`. */
 function delimiterOf(head: Buffer): ';' | ',' {
   const end = head.indexOf(0x0a);
-  const first = head.subarray(0, end < 0 ? Math.min(head.length, 64 * 1024) : end).toString('utf8');
+  const first = head.subarray(0, end < 0 ? Math.min(head.length, HEAD_BYTES) : end).toString('utf8');
   const semicolons = first.split(';').length;
   const commas = first.split(',').length;
   return semicolons > commas ? ';' : ',';
@@ -74,107 +77,150 @@ export async function readPortfolioCsv(
 ): Promise<{ total_rows: number; header: PortfolioHeader }> {
   const input = Buffer.isBuffer(source) ? slices(source) : source;
   const chunks = input[Symbol.asyncIterator]();
-  // The header line decides the delimiter: bytes are taken until it has ended (or 64 KiB).
-  const head: Buffer[] = [];
-  let headBytes = 0;
-  let ended = false;
-  while (headBytes < 64 * 1024 && !head.some((c) => c.includes(0x0a))) {
-    const next = await chunks.next();
-    if (next.done) {
-      ended = true;
-      break;
-    }
-    head.push(next.value);
-    headBytes += next.value.length;
-  }
+  const head = await takeHead(chunks, (taken, bytes) => bytes >= HEAD_BYTES || taken.some((c) => c.includes(0x0a)));
   const parser = parse({
     bom: true,
-    delimiter: delimiterOf(Buffer.concat(head)),
+    delimiter: delimiterOf(Buffer.concat(head.chunks)),
     info: true,
     relax_column_count: true,
     relax_quotes: true,
   });
   const lines = new LineCounter();
-  let bytes = 0;
-  let refused: DomainError | null = null;
-  async function* feed(): AsyncGenerator<Buffer> {
-    const take = (chunk: Buffer) => {
-      bytes += chunk.length;
-      if (bytes > MAX_BYTES) throw (refused = tooLarge());
-      lines.push(chunk);
-      return chunk;
-    };
-    for (const chunk of head) yield take(chunk);
-    if (ended) return;
-    for (let next = await chunks.next(); !next.done; next = await chunks.next()) yield take(next.value);
-  }
-  const fed = Readable.from(feed());
+  const feed = new Feed(chunks, head, lines);
+  const fed = Readable.from(feed.bytes());
   // A source that fails (the store, the size limit) fails the parser, and so the loop below.
   fed.once('error', (err) => parser.destroy(err));
   fed.pipe(parser);
 
-  let header: PortfolioHeader | null = null;
-  let batch: RawRow[] = [];
-  let row_number = 0;
+  const rows = new RowBatcher(batchSize, onHeader, onBatch);
   let prevEnd = 0;
-  const seen = new Map<string, number>();
   try {
     for await (const { record, info } of recordsOf(parser)) {
       lines.countTo(prevEnd);
-      const line = lines.line;
       prevEnd = info.bytes;
-      if (record.length === 1 && record[0]!.trim() === '') continue; // an empty line
-      if (!header) {
-        const columns = record.map((c) => c.trim());
-        if (!columns.includes('external_id')) {
-          throw new DomainError(400, ['file: the header row (line 1) has no external_id column']);
-        }
-        const dup = columns.find((c, i) => c !== '' && columns.indexOf(c) !== i);
-        if (dup) throw new DomainError(400, [`file: the header row names column ${dup} twice`]);
-        header = { columns, ignored_columns: columns.filter((c) => c !== '' && !PORTFOLIO_COLUMNS.has(c)) };
-        await onHeader(header);
-        continue;
-      }
-      row_number++;
-      if (row_number > MAX_ROWS) throw new DomainError(413, [`file has more than ${MAX_ROWS} rows`]);
-      const raw: RawRow = { row_number, line, cells: {} };
-      if (record.length !== header.columns.length) {
-        raw.error = `line ${line}: has ${record.length} fields where the header has ${header.columns.length}`;
-      }
-      for (let i = 0; i < header.columns.length; i++) {
-        const column = header.columns[i]!;
-        if (PORTFOLIO_COLUMNS.has(column)) raw.cells[column] = record[i] ?? '';
-      }
-      const id = (raw.cells['external_id'] ?? '').trim();
-      if (!raw.error && id !== '') {
-        const first = seen.get(id);
-        if (first !== undefined) raw.error = `line ${line}, column external_id: ${JSON.stringify(id)} is also on line ${first}`;
-        else seen.set(id, line);
-      }
-      batch.push(raw);
-      if (batch.length >= batchSize) {
-        await onBatch(batch);
-        batch = [];
-      }
+      await rows.take(record, lines.line);
     }
   } catch (err) {
     fed.destroy();
     parser.destroy();
     // The source is let go (a file stream closes its descriptor) when the reading stops before its end.
     await chunks.return?.().catch(() => undefined);
-    if (refused) throw refused;
-    if (err instanceof DomainError) throw err;
-    const csv = err as CsvError & { lines?: number };
-    if (typeof csv.code === 'string' && csv.code.startsWith('CSV_')) {
-      lines.countTo(prevEnd);
-      throw new DomainError(400, [`file: line ${lines.line}: ${csv.message.replace(/^Invalid [^:]+: /, '')}`]);
-    }
-    throw err;
+    throw readFailure(err, feed.refused, lines, prevEnd);
   }
-  if (refused) throw refused;
-  if (!header) throw new DomainError(400, ['file: no header row']);
-  if (batch.length > 0) await onBatch(batch);
-  return { total_rows: row_number, header };
+  if (feed.refused) throw feed.refused;
+  if (!rows.header) throw new DomainError(400, ['file: no header row']);
+  await rows.flush();
+  return { total_rows: rows.count, header: rows.header };
+}
+
+/** The bytes handed to the parser: the head, then the rest of the source, counted for the size limit and the lines. */
+class Feed {
+  private taken = 0;
+  /** The size limit's refusal, once passed (the parser only sees the stream fail). */
+  refused: DomainError | null = null;
+
+  constructor(
+    private readonly chunks: AsyncIterator<Buffer>,
+    private readonly head: StreamHead,
+    private readonly lines: LineCounter,
+  ) {}
+
+  async *bytes(): AsyncGenerator<Buffer> {
+    for (const chunk of this.head.chunks) yield this.take(chunk);
+    if (this.head.ended) return;
+    for (let next = await this.chunks.next(); !next.done; next = await this.chunks.next()) yield this.take(next.value);
+  }
+
+  private take(chunk: Buffer): Buffer {
+    this.taken += chunk.length;
+    if (this.taken > MAX_BYTES) throw (this.refused = tooLarge());
+    this.lines.push(chunk);
+    return chunk;
+  }
+}
+
+/** The records in file order: the first one the header, the others rows, handed on in batches. */
+class RowBatcher {
+  header: PortfolioHeader | null = null;
+  /** Rows read so far (the last one's row_number). */
+  count = 0;
+  private batch: RawRow[] = [];
+  /** Each external_id read, with the line it was first on. */
+  private readonly seen = new Map<string, number>();
+
+  constructor(
+    private readonly batchSize: number,
+    private readonly onHeader: (header: PortfolioHeader) => Promise<void> | void,
+    private readonly onBatch: (rows: RawRow[]) => Promise<void>,
+  ) {}
+
+  async take(record: string[], line: number): Promise<void> {
+    if (record.length === 1 && record[0]!.trim() === '') return; // an empty line
+    if (!this.header) {
+      this.header = headerOf(record);
+      await this.onHeader(this.header);
+      return;
+    }
+    this.count++;
+    if (this.count > MAX_ROWS) throw new DomainError(413, [`file has more than ${MAX_ROWS} rows`]);
+    const raw = rowOf(record, this.header, this.count, line);
+    const repeated = raw.error ? undefined : this.repeated(raw, line);
+    if (repeated) raw.error = repeated;
+    this.batch.push(raw);
+    if (this.batch.length >= this.batchSize) await this.flush();
+  }
+
+  async flush(): Promise<void> {
+    if (this.batch.length === 0) return;
+    await this.onBatch(this.batch);
+    this.batch = [];
+  }
+
+  /** The error of a row whose external_id an earlier row has (the first one is remembered). */
+  private repeated(raw: RawRow, line: number): string | undefined {
+    const id = (raw.cells['external_id'] ?? '').trim();
+    if (id === '') return undefined;
+    const first = this.seen.get(id);
+    if (first !== undefined) return `line ${line}, column external_id: ${JSON.stringify(id)} is also on line ${first}`;
+    this.seen.set(id, line);
+    return undefined;
+  }
+}
+
+/** The header row's columns; refused without an external_id column or with a column named twice. */
+function headerOf(record: string[]): PortfolioHeader {
+  const columns = record.map((c) => c.trim());
+  if (!columns.includes('external_id')) {
+    throw new DomainError(400, ['file: the header row (line 1) has no external_id column']);
+  }
+  const dup = columns.find((c, i) => c !== '' && columns.indexOf(c) !== i);
+  if (dup) throw new DomainError(400, [`file: the header row names column ${dup} twice`]);
+  return { columns, ignored_columns: columns.filter((c) => c !== '' && !PORTFOLIO_COLUMNS.has(c)) };
+}
+
+/** One record as a row: the cells of the columns the reader knows, and an error when its field count is off. */
+function rowOf(record: string[], header: PortfolioHeader, row_number: number, line: number): RawRow {
+  const raw: RawRow = { row_number, line, cells: {} };
+  if (record.length !== header.columns.length) {
+    raw.error = `line ${line}: has ${record.length} fields where the header has ${header.columns.length}`;
+  }
+  for (let i = 0; i < header.columns.length; i++) {
+    const column = header.columns[i]!;
+    if (PORTFOLIO_COLUMNS.has(column)) raw.cells[column] = record[i] ?? '';
+  }
+  return raw;
+}
+
+/** What a reading that stopped says: the size limit's refusal, a refusal of ours, or the parser's error with its line. */
+function readFailure(err: unknown, refused: DomainError | null, lines: LineCounter, prevEnd: number): unknown {
+  if (refused) return refused;
+  if (err instanceof DomainError) return err;
+  const csv = err as CsvError & { lines?: number };
+  if (typeof csv.code === 'string' && csv.code.startsWith('CSV_')) {
+    lines.countTo(prevEnd);
+    return new DomainError(400, [`file: line ${lines.line}: ${csv.message.replace(/^Invalid [^:]+: /, '')}`]);
+  }
+  return err;
 }
 
 type ParsedRecord = { record: string[]; info: { bytes: number } };

@@ -3,7 +3,7 @@ import { DomainError, notFound, type BlobStore, type Bus, type Closeable, type E
 import { runProjection, type ProjectionDefinition } from '@renopath/platform/projection-runner.ts';
 import { withEventContracts } from '@renopath/platform/service/event-contracts.ts';
 import type { Leadership } from '@renopath/platform/service/context-lease.ts';
-import { actorOf, commandContext, newId, parse, readYourWrites } from '@renopath/platform/service/handler-kit.ts';
+import { actorOf, commandContext, newId, pageOf, parse, readYourWrites } from '@renopath/platform/service/handler-kit.ts';
 import {
   CreatePortfolioRunBody,
   PortfolioResultsPageQuery,
@@ -64,6 +64,15 @@ export interface PortfolioRuns {
 
 const runIdOf = (req: ServiceRequest) => String(req.params?.['portfolio_run_id'] ?? '').toLowerCase();
 
+/** What the runs' handlers share: the context's dependencies, the runs' store and runner, and read-your-writes. */
+interface RunsContext {
+  deps: PortfolioDeps;
+  store: PortfolioStore;
+  runner: PortfolioRunner;
+  settled: ReturnType<typeof readYourWrites>;
+  now: () => Date;
+}
+
 /**
  * Portfolio runs in the calculations context (docs/portfolio-runs.md): the runs' projection, the runner
  * (which resumes unfinished runs at once), and the handlers of their subjects.
@@ -90,109 +99,7 @@ export async function startPortfolioRuns(deps: PortfolioDeps): Promise<Portfolio
     ...(deps.inFlight ? { inFlight: deps.inFlight } : {}),
     ...(deps.leadership !== undefined ? { leadership: deps.leadership } : {}),
   });
-
-  async function visible(req: ServiceRequest): Promise<RunDoc> {
-    const actor = actorOf(req);
-    const doc = await store.run(runIdOf(req));
-    if (!doc || doc.organization_id !== actor.organization_id) throw notFound('portfolio run');
-    if (doc.user_id !== actor.user_id && !(await deps.isWriter(actor))) throw notFound('portfolio run');
-    return doc;
-  }
-  const view = async (doc: RunDoc) => runView(doc, await store.progress(doc.id), now());
-
-  const handlers = {
-    async create(req: ServiceRequest) {
-      const actor = actorOf(req);
-      const body = parse(CreatePortfolioRunBody, req.body);
-      const run_id = newId(req, 'portfolio-run');
-      const existing = await store.run(run_id);
-      if (existing) {
-        // A keyed retry of a create that was made: the retry's own copy of the file is not needed.
-        // (The first attempt's copy went once its rows were stored.)
-        await deps.blobs.delete(body.blob_key).catch(() => undefined);
-        return view(existing);
-      }
-      // Read as it comes from the store: the file is never held whole, only the batch being written.
-      const blob = await deps.blobs.getStream(body.blob_key);
-      if (!blob) throw new DomainError(400, ['file: the upload is no longer stored; upload it again']);
-      const read = await runner.ingest(run_id, blob.body);
-      const { position } = await runner.decide(
-        run_id,
-        {
-          type: 'CreateRun',
-          run_id,
-          actor: { user_id: actor.user_id!, organization_id: actor.organization_id!, client_id: actor.client_id! },
-          name: body.name,
-          webhook_url: body.webhook_url ?? null,
-          total_rows: read.total_rows,
-          batches: read.batches,
-          ignored_columns: read.header.ignored_columns,
-          created_at: now().toISOString(),
-        },
-        commandContext(req, now()),
-      );
-      await settled(position);
-      // The file's rows are stored as input batches: the upload itself is no longer needed.
-      await deps.blobs.delete(body.blob_key).catch(() => undefined);
-      void runner.kick(run_id);
-      const doc = await store.run(run_id);
-      if (!doc) throw new DomainError(503, ['the run is stored but not yet readable; read it again shortly']);
-      return view(doc);
-    },
-
-    async get(req: ServiceRequest) {
-      return view(await visible(req));
-    },
-
-    async list(req: ServiceRequest) {
-      const actor = actorOf(req);
-      const q = parse(PortfolioRunListQuery, req.query ?? {});
-      const writer = await deps.isWriter(actor);
-      const filter = { organization_id: actor.organization_id, ...(writer ? {} : { user_id: actor.user_id }) };
-      const { items, total } = await deps.readStore.query<RunDoc>(P.runs, {
-        filter: filter as Record<string, string>,
-        sort: [{ field: 'created_position', order: 'DESC' }],
-        page: q.page,
-        pageSize: q.page_size,
-      });
-      const total_pages = Math.max(1, Math.ceil(total / q.page_size));
-      return {
-        page: q.page,
-        page_size: q.page_size,
-        total_pages,
-        prev_page: q.page > 1 ? q.page - 1 : null,
-        next_page: q.page < total_pages ? q.page + 1 : null,
-        total,
-        has_prev_page: q.page > 1,
-        has_next_page: q.page < total_pages,
-        data: await Promise.all(items.map(view)),
-      };
-    },
-
-    async stop(req: ServiceRequest) {
-      const doc = await visible(req);
-      const { position } = await runner.decide(doc.id, { type: 'StopRun', now: now().toISOString() }, commandContext(req, now()));
-      await settled(position);
-      return view((await store.run(doc.id)) ?? doc);
-    },
-
-    async summary(req: ServiceRequest) {
-      const doc = await visible(req);
-      return finalSummary(doc.id, doc.run.status, summaryOf(await store.progress(doc.id)));
-    },
-
-    async results(req: ServiceRequest) {
-      const doc = await visible(req);
-      const { batch, format } = parse(PortfolioResultsPageQuery, req.query ?? {});
-      const rows = batch < doc.batches ? await store.results(doc.id, batch) : [];
-      const page = { batch, batches: doc.batches, done: rows !== null };
-      if (format === 'json') return { ...page, rows: rows ?? [] };
-      // The CSV's header comes with the first batch, even when that batch is not computed yet.
-      if (format === 'csv') return { ...page, text: resultsCsv(rows ?? [], batch === 0) };
-      return { ...page, text: (rows ?? []).map((r) => `${JSON.stringify(r)}\n`).join('') };
-    },
-  };
-
+  const handlers = portfolioHandlers({ deps, store, runner, settled, now });
   await runner.resume();
   return {
     handlers,
@@ -211,6 +118,109 @@ export async function startPortfolioRuns(deps: PortfolioDeps): Promise<Portfolio
       await projection.close();
     },
   };
+}
+
+function portfolioHandlers(ctx: RunsContext): PortfolioRuns['handlers'] {
+  const { store, runner, settled, now } = ctx;
+  return {
+    create: (req: ServiceRequest) => createRun(ctx, req),
+
+    async get(req: ServiceRequest) {
+      return view(ctx, await visible(ctx, req));
+    },
+
+    list: (req: ServiceRequest) => listRuns(ctx, req),
+
+    async stop(req: ServiceRequest) {
+      const doc = await visible(ctx, req);
+      const { position } = await runner.decide(doc.id, { type: 'StopRun', now: now().toISOString() }, commandContext(req, now()));
+      await settled(position);
+      return view(ctx, (await store.run(doc.id)) ?? doc);
+    },
+
+    async summary(req: ServiceRequest) {
+      const doc = await visible(ctx, req);
+      return finalSummary(doc.id, doc.run.status, summaryOf(await store.progress(doc.id)));
+    },
+
+    async results(req: ServiceRequest) {
+      const doc = await visible(ctx, req);
+      const { batch, format } = parse(PortfolioResultsPageQuery, req.query ?? {});
+      const rows = batch < doc.batches ? await store.results(doc.id, batch) : [];
+      const page = { batch, batches: doc.batches, done: rows !== null };
+      if (format === 'json') return { ...page, rows: rows ?? [] };
+      // The CSV's header comes with the first batch, even when that batch is not computed yet.
+      if (format === 'csv') return { ...page, text: resultsCsv(rows ?? [], batch === 0) };
+      return { ...page, text: (rows ?? []).map((r) => `${JSON.stringify(r)}\n`).join('') };
+    },
+  };
+}
+
+/** The run the request names, if the actor may see it: its organization's, and its own unless a writer. */
+async function visible({ deps, store }: RunsContext, req: ServiceRequest): Promise<RunDoc> {
+  const actor = actorOf(req);
+  const doc = await store.run(runIdOf(req));
+  if (!doc || doc.organization_id !== actor.organization_id) throw notFound('portfolio run');
+  if (doc.user_id !== actor.user_id && !(await deps.isWriter(actor))) throw notFound('portfolio run');
+  return doc;
+}
+
+const view = async ({ store, now }: RunsContext, doc: RunDoc) => runView(doc, await store.progress(doc.id), now());
+
+/** A run made from an upload: its rows stored as input batches, the run created, then driven. */
+async function createRun(ctx: RunsContext, req: ServiceRequest) {
+  const { deps, store, runner, settled, now } = ctx;
+  const actor = actorOf(req);
+  const body = parse(CreatePortfolioRunBody, req.body);
+  const run_id = newId(req, 'portfolio-run');
+  const existing = await store.run(run_id);
+  if (existing) {
+    // A keyed retry of a create that was made: the retry's own copy of the file is not needed.
+    // (The first attempt's copy went once its rows were stored.)
+    await deps.blobs.delete(body.blob_key).catch(() => undefined);
+    return view(ctx, existing);
+  }
+  // Read as it comes from the store: the file is never held whole, only the batch being written.
+  const blob = await deps.blobs.getStream(body.blob_key);
+  if (!blob) throw new DomainError(400, ['file: the upload is no longer stored; upload it again']);
+  const read = await runner.ingest(run_id, blob.body);
+  const { position } = await runner.decide(
+    run_id,
+    {
+      type: 'CreateRun',
+      run_id,
+      actor: { user_id: actor.user_id!, organization_id: actor.organization_id!, client_id: actor.client_id! },
+      name: body.name,
+      webhook_url: body.webhook_url ?? null,
+      total_rows: read.total_rows,
+      batches: read.batches,
+      ignored_columns: read.header.ignored_columns,
+      created_at: now().toISOString(),
+    },
+    commandContext(req, now()),
+  );
+  await settled(position);
+  // The file's rows are stored as input batches: the upload itself is no longer needed.
+  await deps.blobs.delete(body.blob_key).catch(() => undefined);
+  void runner.kick(run_id);
+  const doc = await store.run(run_id);
+  if (!doc) throw new DomainError(503, ['the run is stored but not yet readable; read it again shortly']);
+  return view(ctx, doc);
+}
+
+/** A page of the runs the actor may see (a writer: its organization's; else its own), newest first. */
+async function listRuns(ctx: RunsContext, req: ServiceRequest) {
+  const actor = actorOf(req);
+  const q = parse(PortfolioRunListQuery, req.query ?? {});
+  const writer = await ctx.deps.isWriter(actor);
+  const filter = { organization_id: actor.organization_id, ...(writer ? {} : { user_id: actor.user_id }) };
+  const { items, total } = await ctx.deps.readStore.query<RunDoc>(P.runs, {
+    filter: filter as Record<string, string>,
+    sort: [{ field: 'created_position', order: 'DESC' }],
+    page: q.page,
+    pageSize: q.page_size,
+  });
+  return pageOf(q, total, await Promise.all(items.map((doc) => view(ctx, doc))));
 }
 
 const ComputeBatchBody = z.object({ rows: z.array(z.unknown()).max(10_000), year: z.number().int() });

@@ -62,6 +62,13 @@ function numberOf(raw: string): number | null {
 
 const at = (row: RawRow, column: string, why: string) => `line ${row.line}, column ${column}: ${why}`;
 
+/** A row's refusal, thrown by a step of readHome and returned by it as the row's error. */
+class RowRefused extends Error {}
+
+const refuse = (row: RawRow, column: string, why: string): never => {
+  throw new RowRefused(at(row, column, why));
+};
+
 /**
  * A raw row checked and typed: the home to compute, or the error that names its column and line.
  * An empty cell is an absent value. The checks are the job request's (the same zod contract), plus
@@ -69,106 +76,119 @@ const at = (row: RawRow, column: string, why: string) => `line ${row.line}, colu
  */
 export function readHome(row: RawRow): { ok: true; home: HomeRow } | { ok: false; error: string } {
   if (row.error) return { ok: false, error: row.error };
-  const cells = row.cells;
-  const external_id = (cells['external_id'] ?? '').trim();
-  if (external_id === '') return { ok: false, error: at(row, 'external_id', 'is required') };
-  if (external_id.length > 255) return { ok: false, error: at(row, 'external_id', 'is longer than 255 characters') };
+  try {
+    const external_id = externalIdOf(row);
+    const home = propertyOf(row);
+    const region = detectRegion(home.zip_code, home.country);
+    if (!region) refuse(row, 'zip_code', `${home.zip_code} is not a postal code of ${home.country}`);
+    const scale = scaleOfRegion(region!);
+    const epc_label = epcLabelOf(row, home, scale);
+    const amounts = amountsOf(row);
+    const household = householdOf(row);
+    return {
+      ok: true,
+      home: { row_number: row.row_number, line: row.line, external_id, property: home, epc_label, scale, ...amounts, household },
+    };
+  } catch (err) {
+    if (err instanceof RowRefused) return { ok: false, error: err.message };
+    throw err;
+  }
+}
 
+function externalIdOf(row: RawRow): string {
+  const external_id = (row.cells['external_id'] ?? '').trim();
+  if (external_id === '') refuse(row, 'external_id', 'is required');
+  if (external_id.length > 255) refuse(row, 'external_id', 'is longer than 255 characters');
+  return external_id;
+}
+
+/** The property's columns, each cell read as its field's kind, checked as the job request's description. */
+function propertyOf(row: RawRow): PropertyDescription {
   const property: Record<string, unknown> = {};
-  for (const [column, raw] of Object.entries(cells)) {
+  for (const [column, raw] of Object.entries(row.cells)) {
     const kind = KINDS[column];
-    if (!kind) continue;
     const value = raw.trim();
-    if (value === '') continue;
-    if (kind.type === 'number') {
-      const n = numberOf(value);
-      if (n === null) return { ok: false, error: at(row, column, `${JSON.stringify(value)} is not a number`) };
-      property[column] = n;
-    } else if (kind.type === 'boolean') {
-      const lower = value.toLowerCase();
-      if (!TRUE.has(lower) && !FALSE.has(lower)) {
-        return { ok: false, error: at(row, column, `${JSON.stringify(value)} is not true or false`) };
-      }
-      property[column] = TRUE.has(lower);
-    } else if (kind.type === 'enum') {
-      const upper = value.toUpperCase();
-      if (!kind.options.includes(upper)) {
-        return { ok: false, error: at(row, column, `${JSON.stringify(value)} is not one of ${kind.options.join(', ')}`) };
-      }
-      property[column] = upper;
-    } else if (kind.type === 'array') {
-      const items = value.split('|').map((v) => v.trim().toUpperCase());
-      const wrong = items.find((v) => !kind.options.includes(v));
-      if (wrong !== undefined)
-        return { ok: false, error: at(row, column, `${JSON.stringify(wrong)} is not one of ${kind.options.join(', ')}`) };
-      property[column] = items;
-    } else {
-      property[column] = value;
-    }
+    if (kind && value !== '') property[column] = cellValue(row, column, kind, value);
   }
   const parsed = PropertyDescription.safeParse(property);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const column = String(issue.path[0] ?? 'row');
-    const why = issue.code === 'invalid_type' && property[column] === undefined ? 'is required' : issue.message;
-    return { ok: false, error: at(row, column, why) };
+    refuse(row, column, issue.code === 'invalid_type' && property[column] === undefined ? 'is required' : issue.message);
   }
-  const home = parsed.data;
-  const region = detectRegion(home.zip_code, home.country);
-  if (!region) return { ok: false, error: at(row, 'zip_code', `${home.zip_code} is not a postal code of ${home.country}`) };
-  const scale = scaleOfRegion(region);
+  return parsed.data!;
+}
 
-  let epc_label: string | null = null;
-  const rawLabel = (cells['epc_label'] ?? '').trim();
-  if (rawLabel !== '') {
-    const label = labelsOf(scale).find((l) => l.toUpperCase() === rawLabel.toUpperCase());
-    if (!label)
-      return {
-        ok: false,
-        error: at(row, 'epc_label', `${JSON.stringify(rawLabel)} is not a label of ${scale} (${labelsOf(scale).join(', ')})`),
-      };
-    if (home.energy_efficiency_score !== undefined && labelFor(scale, home.energy_efficiency_score) !== label) {
-      return {
-        ok: false,
-        error: at(
-          row,
-          'epc_label',
-          `${label} does not match energy_efficiency_score ${home.energy_efficiency_score} (label ${labelFor(scale, home.energy_efficiency_score)} on ${scale})`,
-        ),
-      };
+/** A non-empty cell as the value of its property field. */
+function cellValue(row: RawRow, column: string, kind: Kind, value: string): unknown {
+  switch (kind.type) {
+    case 'number': {
+      const n = numberOf(value);
+      return n ?? refuse(row, column, `${JSON.stringify(value)} is not a number`);
     }
-    epc_label = label;
+    case 'boolean': {
+      const lower = value.toLowerCase();
+      if (!TRUE.has(lower) && !FALSE.has(lower)) refuse(row, column, `${JSON.stringify(value)} is not true or false`);
+      return TRUE.has(lower);
+    }
+    case 'enum': {
+      const upper = value.toUpperCase();
+      if (!kind.options.includes(upper)) refuse(row, column, `${JSON.stringify(value)} is not one of ${kind.options.join(', ')}`);
+      return upper;
+    }
+    case 'array': {
+      const items = value.split('|').map((v) => v.trim().toUpperCase());
+      const wrong = items.find((v) => !kind.options.includes(v));
+      if (wrong !== undefined) refuse(row, column, `${JSON.stringify(wrong)} is not one of ${kind.options.join(', ')}`);
+      return items;
+    }
+    default:
+      return value;
   }
+}
 
+/** The certificate label given without its score: a label of the home's scale, and the score's label when both are given. */
+function epcLabelOf(row: RawRow, home: PropertyDescription, scale: EnergyEfficiencyType): string | null {
+  const rawLabel = (row.cells['epc_label'] ?? '').trim();
+  if (rawLabel === '') return null;
+  const label = labelsOf(scale).find((l) => l.toUpperCase() === rawLabel.toUpperCase());
+  if (!label) refuse(row, 'epc_label', `${JSON.stringify(rawLabel)} is not a label of ${scale} (${labelsOf(scale).join(', ')})`);
+  const score = home.energy_efficiency_score;
+  if (score !== undefined && labelFor(scale, score) !== label) {
+    refuse(row, 'epc_label', `${label} does not match energy_efficiency_score ${score} (label ${labelFor(scale, score)} on ${scale})`);
+  }
+  return label!;
+}
+
+/** The lender's amounts: a loan's outstanding amount (not negative) and the property's value (above 0). */
+function amountsOf(row: RawRow): Record<'outstanding_amount' | 'property_value', number | null> {
   const amounts: Record<'outstanding_amount' | 'property_value', number | null> = { outstanding_amount: null, property_value: null };
   for (const column of ['outstanding_amount', 'property_value'] as const) {
-    const value = (cells[column] ?? '').trim();
+    const value = (row.cells[column] ?? '').trim();
     if (value === '') continue;
     const n = numberOf(value);
-    if (n === null) return { ok: false, error: at(row, column, `${JSON.stringify(value)} is not a number`) };
+    if (n === null) return refuse(row, column, `${JSON.stringify(value)} is not a number`);
     if (n < 0 || (column === 'property_value' && n === 0)) {
-      return { ok: false, error: at(row, column, column === 'property_value' ? 'must be above 0' : 'must not be negative') };
+      refuse(row, column, column === 'property_value' ? 'must be above 0' : 'must not be negative');
     }
     amounts[column] = n;
   }
-  // The job request's household fields: the deed date a buyer's obligation runs from, and whether the home is let.
+  return amounts;
+}
+
+/** The job request's household fields: the deed date a buyer's obligation runs from, and whether the home is let. */
+function householdOf(row: RawRow): Household | null {
   const householdCells: Record<string, string> = {};
   for (const column of ['purchase_date', 'occupancy'] as const) {
-    const value = (cells[column] ?? '').trim();
+    const value = (row.cells[column] ?? '').trim();
     if (value !== '') householdCells[column] = column === 'occupancy' ? value.toUpperCase() : value;
   }
-  let household: Household | null = null;
-  if (householdCells['purchase_date'] !== undefined || householdCells['occupancy'] !== undefined) {
-    const read = Household.safeParse(householdCells);
-    if (!read.success) {
-      const issue = read.error.issues[0]!;
-      const column = String(issue.path[0] ?? 'row');
-      return { ok: false, error: at(row, column, `${JSON.stringify(householdCells[column] ?? '')}: ${issue.message}`) };
-    }
-    household = read.data;
+  if (householdCells['purchase_date'] === undefined && householdCells['occupancy'] === undefined) return null;
+  const read = Household.safeParse(householdCells);
+  if (!read.success) {
+    const issue = read.error.issues[0]!;
+    const column = String(issue.path[0] ?? 'row');
+    refuse(row, column, `${JSON.stringify(householdCells[column] ?? '')}: ${issue.message}`);
   }
-  return {
-    ok: true,
-    home: { row_number: row.row_number, line: row.line, external_id, property: home, epc_label, scale, ...amounts, household },
-  };
+  return read.data!;
 }

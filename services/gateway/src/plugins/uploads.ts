@@ -9,7 +9,7 @@ import type {
 } from 'fastify';
 import fp from 'fastify-plugin';
 import { fileTypeFromBuffer } from 'file-type';
-import { DomainError, type BlobStore } from '@renopath/platform';
+import { DomainError, takeHead, type BlobStore } from '@renopath/platform';
 import { newId } from '@renopath/platform/service/handler-kit.ts';
 import type { RouteDef } from '../routes/route.ts';
 import { HttpError } from './errors.ts';
@@ -270,18 +270,7 @@ async function streamPart(
   });
   limit.catch(() => undefined);
   const chunks = { next: () => Promise.race([iterator.next(), limit]) };
-  const head: Buffer[] = [];
-  let headBytes = 0;
-  let ended = false;
-  while (headBytes < SNIFF_BYTES + 4) {
-    const next = await chunks.next();
-    if (next.done) {
-      ended = true;
-      break;
-    }
-    head.push(next.value);
-    headBytes += next.value.length;
-  }
+  const { chunks: head, ended } = await takeHead(chunks, (_, bytes) => bytes >= SNIFF_BYTES + 4);
   if (file.truncated) throw Object.assign(new Error('file too large'), { code: 'FST_REQ_FILE_TOO_LARGE' });
   const first = Buffer.concat(head);
   if (first.length === 0) throw new HttpError(400, ['file must not be empty']);

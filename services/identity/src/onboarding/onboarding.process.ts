@@ -7,8 +7,11 @@ import { apiClientDecider, apiClientStream } from '../api-client/api-client.deci
 import { emailClaimDecider, emailStream, normalizeEmail } from '../email/email-claim.decider.ts';
 import { organizationDecider, organizationStream } from '../organization/organization.decider.ts';
 import { userDecider, userStream } from '../user/user.decider.ts';
+import { claimEmail } from '../email/email-claims.ts';
 
 export const ONBOARDING_PROCESS = 'identity-onboarding';
+
+type OnboardingStarted = ReturnType<typeof IdentityEvents.OnboardingStarted.parse>;
 
 /**
  * Carries out an `OnboardingStarted`: the owner (registered and claimed, or an existing account
@@ -22,112 +25,115 @@ export function startOnboardingProcess(deps: {
   now: () => Date;
 }): ProcessManager {
   const { eventStore: store, readStore, log, now } = deps;
-  const state = async <S>(decider: Parameters<typeof fold<never, S>>[0], stream: string) =>
-    fold(
-      decider,
-      (await store.readStream(stream)).map((e) => e as never),
-    );
-  const registered = async (user_id: string) => (await state(userDecider, userStream(user_id))).exists;
-  const holderOf = async (email: string) => (await state(emailClaimDecider, emailStream(email))).user_id;
-
-  /** The owner's user id and whether the address already had an account (which must accept). */
-  async function owner(o: { user_id: string; email_address: string; first_name: string; last_name: string }, context: CommandContext) {
-    const email = normalizeEmail(o.email_address);
-    const holder = await holderOf(email);
-    if (holder && holder !== o.user_id && (await registered(holder))) return { user_id: holder, existing: true };
-    // A claim whose user was never registered (cut off before registration came first) is completed.
-    const user_id = holder ?? o.user_id;
-    if (!(await registered(user_id))) {
-      await handleCommand(
-        store,
-        userStream(user_id),
-        userDecider,
-        { type: 'RegisterUser', user_id, email_address: email, first_name: o.first_name, last_name: o.last_name },
-        context,
-      );
-    }
-    try {
-      await handleCommand(
-        store,
-        emailStream(email),
-        emailClaimDecider,
-        { type: 'ClaimEmailAddress', email_address: email, user_id },
-        context,
-      );
-    } catch (err) {
-      if (!(err instanceof DomainError && err.status === 409)) throw err;
-      // Registered by someone else meanwhile: that account is the address's.
-      const winner = await holderOf(email);
-      if (!winner) throw err;
-      return { user_id: winner, existing: true };
-    }
-    return { user_id, existing: false };
-  }
-
-  async function handle(event: RecordedEvent) {
-    // Parsed with the contract's schema: where a future upcaster goes.
-    const o = IdentityEvents.OnboardingStarted.parse(event.data);
-    const context: CommandContext = {
-      now: now().toISOString(),
-      metadata: { actor: event.metadata.actor, correlation_id: event.metadata.correlation_id, causation_id: event.event_id },
-    };
-    const org = await state(organizationDecider, organizationStream(o.organization_id));
-    let user_id: string;
-    if (org.exists) {
-      // Created by an earlier attempt: its owner is the one it named.
-      user_id = Object.keys(org.members)[0] ?? Object.keys(org.pending)[0]!;
-    } else {
-      const found = await owner(o.owner, context);
-      user_id = found.user_id;
-      const owner_invitation = found.existing
-        ? {
-            ...o.owner_invitation,
-            email_address: normalizeEmail(o.owner.email_address),
-            first_name: o.owner.first_name,
-            last_name: o.owner.last_name,
-            estate_id: null,
-          }
-        : undefined;
-      await handleCommand(
-        store,
-        organizationStream(o.organization_id),
-        organizationDecider,
-        {
-          type: 'CreateOrganization',
-          organization_id: o.organization_id,
-          profile: o.profile,
-          owner_user_id: user_id,
-          ...(owner_invitation ? { owner_invitation } : {}),
-        },
-        context,
-      );
-    }
-    if (!(await state(apiClientDecider, apiClientStream(o.client.client_id))).exists) {
-      // A pending owner's client works once they accept (the token endpoint wants an active membership).
-      await handleCommand(
-        store,
-        apiClientStream(o.client.client_id),
-        apiClientDecider,
-        {
-          type: 'IssueApiClient',
-          client_id: o.client.client_id,
-          user_id,
-          organization_id: o.organization_id,
-          scopes: o.client.scopes,
-          secret_hash: o.client.secret_hash,
-          webhook_secret_encrypted: o.client.webhook_secret_encrypted,
-        },
-        context,
-      );
-    }
-  }
-
   return runProcessManager({
     name: ONBOARDING_PROCESS,
     eventStore: store,
     readStore,
     eventTypes: ['OnboardingStarted'],
-    handle,
+    handle: (event) => onboard(store, event, now),
     onError: (err, event) => log.error({ err, event_id: event?.event_id }, 'onboarding process failed; retrying'),
   });
+}
+
+/** One onboarding: the organization with its owner (unless an earlier attempt made it), then the API client. */
+async function onboard(store: EventStore, event: RecordedEvent, now: () => Date): Promise<void> {
+  // Parsed with the contract's schema: where a future upcaster goes.
+  const o = IdentityEvents.OnboardingStarted.parse(event.data);
+  const context: CommandContext = {
+    now: now().toISOString(),
+    metadata: { actor: event.metadata.actor, correlation_id: event.metadata.correlation_id, causation_id: event.event_id },
+  };
+  const org = await state(store, organizationDecider, organizationStream(o.organization_id));
+  // Created by an earlier attempt: its owner is the one it named.
+  const user_id = org.exists ? (Object.keys(org.members)[0] ?? Object.keys(org.pending)[0]!) : await createOrganization(store, o, context);
+  if (!(await state(store, apiClientDecider, apiClientStream(o.client.client_id))).exists) {
+    await issueClient(store, o, user_id, context);
+  }
+}
+
+const state = async <S>(store: EventStore, decider: Parameters<typeof fold<never, S>>[0], stream: string) =>
+  fold(
+    decider,
+    (await store.readStream(stream)).map((e) => e as never),
+  );
+const registered = async (store: EventStore, user_id: string) => (await state(store, userDecider, userStream(user_id))).exists;
+const holderOf = async (store: EventStore, email: string) => (await state(store, emailClaimDecider, emailStream(email))).user_id;
+
+/** The organization created with its owner (an existing account is invited to own it); returns the owner's id. */
+async function createOrganization(store: EventStore, o: OnboardingStarted, context: CommandContext): Promise<string> {
+  const found = await owner(store, o.owner, context);
+  const owner_invitation = found.existing
+    ? {
+        ...o.owner_invitation,
+        email_address: normalizeEmail(o.owner.email_address),
+        first_name: o.owner.first_name,
+        last_name: o.owner.last_name,
+        estate_id: null,
+      }
+    : undefined;
+  await handleCommand(
+    store,
+    organizationStream(o.organization_id),
+    organizationDecider,
+    {
+      type: 'CreateOrganization',
+      organization_id: o.organization_id,
+      profile: o.profile,
+      owner_user_id: found.user_id,
+      ...(owner_invitation ? { owner_invitation } : {}),
+    },
+    context,
+  );
+  return found.user_id;
+}
+
+/** The owner's user id and whether the address already had an account (which must accept). */
+async function owner(
+  store: EventStore,
+  o: { user_id: string; email_address: string; first_name: string; last_name: string },
+  context: CommandContext,
+) {
+  const email = normalizeEmail(o.email_address);
+  const holder = await holderOf(store, email);
+  if (holder && holder !== o.user_id && (await registered(store, holder))) return { user_id: holder, existing: true };
+  // A claim whose user was never registered (cut off before registration came first) is completed.
+  const user_id = holder ?? o.user_id;
+  if (!(await registered(store, user_id))) {
+    await handleCommand(
+      store,
+      userStream(user_id),
+      userDecider,
+      { type: 'RegisterUser', user_id, email_address: email, first_name: o.first_name, last_name: o.last_name },
+      context,
+    );
+  }
+  try {
+    await claimEmail(store, email, user_id, context);
+  } catch (err) {
+    if (!(err instanceof DomainError && err.status === 409)) throw err;
+    // Registered by someone else meanwhile: that account is the address's.
+    const winner = await holderOf(store, email);
+    if (!winner) throw err;
+    return { user_id: winner, existing: true };
+  }
+  return { user_id, existing: false };
+}
+
+/** The organization's API client, owned by `user_id`: a pending owner's client works once they accept (the token endpoint wants an active membership). */
+async function issueClient(store: EventStore, o: OnboardingStarted, user_id: string, context: CommandContext): Promise<void> {
+  await handleCommand(
+    store,
+    apiClientStream(o.client.client_id),
+    apiClientDecider,
+    {
+      type: 'IssueApiClient',
+      client_id: o.client.client_id,
+      user_id,
+      organization_id: o.organization_id,
+      scopes: o.client.scopes,
+      secret_hash: o.client.secret_hash,
+      webhook_secret_encrypted: o.client.webhook_secret_encrypted,
+    },
+    context,
+  );
 }

@@ -9,6 +9,7 @@ import {
   type ServiceRequest,
 } from '@renopath/contracts';
 import { emailClaimDecider, emailStream, normalizeEmail } from '../email/email-claim.decider.ts';
+import { claimEmail } from '../email/email-claims.ts';
 import { addressInUseMessage, emailChangeMessage } from '../mail/messages.ts';
 import { newEmailedToken, readEmailedToken } from '../mail/emailed-token.ts';
 import { confirmableAddress, INVALID_EMAIL_CHANGE, userDecider, userStream } from './user.decider.ts';
@@ -86,13 +87,7 @@ async function confirmEmailChange(kit: IdentityKit, req: ServiceRequest): Promis
   const at = now().toISOString();
   const email = confirmableAddress(state, read.token_hash, at);
   try {
-    await handleCommand(
-      store,
-      emailStream(email),
-      emailClaimDecider,
-      { type: 'ClaimEmailAddress', email_address: email, user_id },
-      ctx(req),
-    );
+    await claimEmail(store, email, user_id, ctx(req));
   } catch (err) {
     // Taken since the request: the code cannot complete, and says no more than any other bad code.
     if (err instanceof DomainError && err.status === 409) throw INVALID_EMAIL_CHANGE();

@@ -53,6 +53,9 @@ function optional<T>(record: Record<string, unknown> | undefined, key: string, s
   return parsed.success ? parsed.data : null;
 }
 
+type Plan = ReturnType<typeof TrajectoryJobMetadata.parse>;
+type PlanStep = Plan['steps'][number];
+
 /**
  * The passport's content pre-filled from a FINISHED trajectory job's `metadata` (docs/job-metadata.md)
  * and the estate: annex VIII point 1 (the building today, the staged roadmap, the target and the
@@ -61,52 +64,104 @@ function optional<T>(record: Record<string, unknown> | undefined, key: string, s
 export function prefillContent(metadata: Record<string, unknown>, estate: EstateFacts): RenovationPassportContent {
   const plan = TrajectoryJobMetadata.parse(metadata);
   const rawSteps = (Array.isArray(metadata['steps']) ? metadata['steps'] : []) as Array<Record<string, unknown>>;
+  const steps = plan.steps.map((step, i) => passportStep(step, rawSteps[i]));
+  const target = regionalTarget(plan.region);
+  return {
+    building: buildingOf(plan, estate),
+    steps,
+    totals: totalsOf(steps),
+    target: {
+      label: target.label,
+      year: target.year,
+      reached: plan.target.reached,
+      reached_by_step:
+        plan.steps.find((s) => s.milestones.some((m) => m.label === plan.target.label && m.kind === 'TARGET'))?.order ?? null,
+      source: target.source,
+    },
+    milestones: milestonesOf(plan),
+    assumptions: assumptionsOf(plan, metadata),
+    advice_contact: adviceContactOf(plan.region),
+    site_visit: null,
+  };
+}
+
+/** A plan's step as the passport's: its figures as planned, and what the plan may add (lifetime, maintenance) when it has it. */
+function passportStep(step: PlanStep, raw: Record<string, unknown> | undefined): PassportStep {
+  return {
+    order: step.order,
+    plan_order: step.order,
+    phase: step.phase,
+    element: step.element,
+    root_renovation_component_type: step.root_renovation_component_type,
+    renovation_component_type: step.renovation_component_type,
+    title: step.title,
+    quantity: step.quantity,
+    unit: step.unit,
+    supporting_works: step.supporting_works.map((w) => ({
+      renovation_component_type: w.renovation_component_type,
+      title: w.title,
+      quantity: w.quantity,
+      unit: w.unit,
+      estimated_cost: w.estimated_cost,
+    })),
+    specification: step.specification,
+    rationale: step.rationale,
+    epc_label_after: step.epc_label_after,
+    epc_score_after: step.epc_score_after,
+    energy_savings_kwh_per_year: step.energy_savings_kwh_per_year,
+    cost_savings_eur_per_year: step.cost_savings_eur_per_year,
+    co2_savings_kg_per_year: step.co2_savings_kg_per_year,
+    estimated_cost: step.estimated_cost,
+    estimated_vat_cost: step.estimated_vat_cost,
+    subsidy_amount: step.subsidy_amount,
+    net_cost: step.net_cost,
+    grant_conditions: step.grant_conditions,
+    financing: step.financing ?? null,
+    heat_pump_kw: step.heat_pump_kw ?? null,
+    lifetime_years: optional(raw, 'lifetime_years', z.number()),
+    maintenance: optional(raw, 'maintenance', z.string()),
+    planned_year: step.planned_year,
+    override: null,
+  };
+}
+
+/** The building today: the estate's own facts, the plan's current figures, and which inputs were measured. */
+function buildingOf(plan: Plan, estate: EstateFacts): RenovationPassportContent['building'] {
   const sources = plan.data_quality.sources;
   const area = estate.habitable_space_m2;
-  const steps: PassportStep[] = plan.steps.map((step, i) => {
-    const raw = rawSteps[i];
-    return {
-      order: step.order,
-      plan_order: step.order,
-      phase: step.phase,
-      element: step.element,
-      root_renovation_component_type: step.root_renovation_component_type,
-      renovation_component_type: step.renovation_component_type,
-      title: step.title,
-      quantity: step.quantity,
-      unit: step.unit,
-      supporting_works: step.supporting_works.map((w) => ({
-        renovation_component_type: w.renovation_component_type,
-        title: w.title,
-        quantity: w.quantity,
-        unit: w.unit,
-        estimated_cost: w.estimated_cost,
-      })),
-      specification: step.specification,
-      rationale: step.rationale,
-      epc_label_after: step.epc_label_after,
-      epc_score_after: step.epc_score_after,
-      energy_savings_kwh_per_year: step.energy_savings_kwh_per_year,
-      cost_savings_eur_per_year: step.cost_savings_eur_per_year,
-      co2_savings_kg_per_year: step.co2_savings_kg_per_year,
-      estimated_cost: step.estimated_cost,
-      estimated_vat_cost: step.estimated_vat_cost,
-      subsidy_amount: step.subsidy_amount,
-      net_cost: step.net_cost,
-      grant_conditions: step.grant_conditions,
-      financing: step.financing ?? null,
-      heat_pump_kw: step.heat_pump_kw ?? null,
-      lifetime_years: optional(raw, 'lifetime_years', z.number()),
-      maintenance: optional(raw, 'maintenance', z.string()),
-      planned_year: step.planned_year,
-      override: null,
-    };
-  });
+  return {
+    address: estate.address,
+    estate_type: estate.estate_type,
+    estate_format: estate.estate_format,
+    year_built: estate.year_built,
+    habitable_space_m2: area,
+    region: plan.region,
+    scale: plan.energy_efficiency_type,
+    epc_label: plan.current.epc_label,
+    epc_score: plan.current.epc_score,
+    primary_energy_kwh_m2: area && area > 0 ? round0(plan.current.primary_energy_kwh_per_year / area) : null,
+    primary_energy_kwh_per_year: plan.current.primary_energy_kwh_per_year,
+    heating_need_kwh_per_year: plan.current.heating_need_kwh_per_year,
+    co2_kg_year: plan.current.co2_kg_per_year,
+    energy_cost_eur_per_year: plan.current.energy_cost_eur_per_year,
+    data_quality: {
+      confidence_score: plan.confidence_score,
+      quality_label: plan.quality_label,
+      sources,
+      measured: Object.keys(sources)
+        .filter((k) => sources[k] !== 'MODEL')
+        .sort(),
+      model_defaults: Object.keys(sources)
+        .filter((k) => sources[k] === 'MODEL')
+        .sort(),
+      flags: plan.data_quality.flags,
+    },
+  };
+}
 
-  const target = regionalTarget(plan.region);
-  const reachedBy = (label: string) =>
-    plan.steps.find((s) => s.milestones.some((m) => m.label === label && m.kind === 'TARGET'))?.order ?? null;
-  const milestones = [
+/** The legal milestones: those a step reaches (with its order), then those the plan misses. */
+function milestonesOf(plan: Plan): RenovationPassportContent['milestones'] {
+  return [
     ...plan.steps.flatMap((step) => step.milestones.map((m) => ({ m, reached_by_step: step.order as number | null }))),
     ...plan.milestones_missed.map((m) => ({ m, reached_by_step: null })),
   ].map(({ m, reached_by_step }) => ({
@@ -119,69 +174,29 @@ export function prefillContent(metadata: Record<string, unknown>, estate: Estate
     applies_because: m.applies_because,
     reached_by_step,
   }));
+}
 
+/** What the figures rest on: the price year, the country's energy prices with their source, the household, the versions. */
+function assumptionsOf(plan: Plan, metadata: Record<string, unknown>): RenovationPassportContent['assumptions'] {
   const country = plan.region === 'NETHERLANDS' ? 'NL' : 'BE';
   const prices = factors.prices_eur_per_kwh[country];
   const household = metadata['household'] as Record<string, unknown> | undefined;
-  const content: RenovationPassportContent = {
-    building: {
-      address: estate.address,
-      estate_type: estate.estate_type,
-      estate_format: estate.estate_format,
-      year_built: estate.year_built,
-      habitable_space_m2: area,
-      region: plan.region,
-      scale: plan.energy_efficiency_type,
-      epc_label: plan.current.epc_label,
-      epc_score: plan.current.epc_score,
-      primary_energy_kwh_m2: area && area > 0 ? round0(plan.current.primary_energy_kwh_per_year / area) : null,
-      primary_energy_kwh_per_year: plan.current.primary_energy_kwh_per_year,
-      heating_need_kwh_per_year: plan.current.heating_need_kwh_per_year,
-      co2_kg_year: plan.current.co2_kg_per_year,
-      energy_cost_eur_per_year: plan.current.energy_cost_eur_per_year,
-      data_quality: {
-        confidence_score: plan.confidence_score,
-        quality_label: plan.quality_label,
-        sources,
-        measured: Object.keys(sources)
-          .filter((k) => sources[k] !== 'MODEL')
-          .sort(),
-        model_defaults: Object.keys(sources)
-          .filter((k) => sources[k] === 'MODEL')
-          .sort(),
-        flags: plan.data_quality.flags,
-      },
+  return {
+    price_year: plan.price_year,
+    energy_prices: {
+      year: PRICES.year,
+      country,
+      source: PRICES.source,
+      prices: Object.entries(prices).map(([carrier, eur_per_kwh]) => ({ carrier, eur_per_kwh })),
     },
-    steps,
-    totals: totalsOf(steps),
-    target: {
-      label: target.label,
-      year: target.year,
-      reached: plan.target.reached,
-      reached_by_step: reachedBy(plan.target.label),
-      source: target.source,
-    },
-    milestones,
-    assumptions: {
-      price_year: plan.price_year,
-      energy_prices: {
-        year: PRICES.year,
-        country,
-        source: PRICES.source,
-        prices: Object.entries(prices).map(([carrier, eur_per_kwh]) => ({ carrier, eur_per_kwh })),
-      },
-      income_category: optional(metadata, 'income_category', z.string()) ?? optional(household, 'income_category', z.string()) ?? null,
-      model_version: plan.versions.model,
-      catalogue_version: plan.versions.catalogue,
-      calibration: plan.calibration ?? null,
-      expected_price_error: plan.expected_price_error,
-      notes: plan.assumptions,
-      edits_method: EDITS_METHOD,
-    },
-    advice_contact: adviceContactOf(plan.region),
-    site_visit: null,
+    income_category: optional(metadata, 'income_category', z.string()) ?? optional(household, 'income_category', z.string()) ?? null,
+    model_version: plan.versions.model,
+    catalogue_version: plan.versions.catalogue,
+    calibration: plan.calibration ?? null,
+    expected_price_error: plan.expected_price_error,
+    notes: plan.assumptions,
+    edits_method: EDITS_METHOD,
   };
-  return content;
 }
 
 /** How edits are recomputed, stated in the passport itself so a reader knows what the figures after an edit are. */

@@ -58,6 +58,16 @@ export function grantConditionsText(lang: ReportLanguage, grant: GrantConditions
   return [status, schemes, conditions].filter(Boolean).join(' · ');
 }
 
+/** What each section of the page draws from: the canvas, the passport and the reader's language. */
+interface Sheet {
+  canvas: Canvas;
+  passport: RenovationPassport;
+  lang: ReportLanguage;
+}
+
+const moneyIn = (lang: ReportLanguage) => (x: number) => formatMoney(lang, x);
+const numberIn = (lang: ReportLanguage) => (x: number) => formatNumber(lang, x);
+
 /**
  * The printable passport: the building today, the roadmap drawn as labels, each step's figures,
  * specification and money, totals, milestones, assumptions, the advice contact, the site visit and
@@ -66,12 +76,26 @@ export function grantConditionsText(lang: ReportLanguage, grant: GrantConditions
  */
 export async function renderPassportPdf(input: PassportPdfInput): Promise<Uint8Array> {
   const { passport, language: lang } = input;
-  const c = passport.content;
   const canvas = await Canvas.create(`${p(lang, 'title')} v${passport.version}`, lang, new Date(input.generated_at));
-  const money = (x: number) => formatMoney(lang, x);
-  const num = (x: number) => formatNumber(lang, x);
+  const sheet: Sheet = { canvas, passport, lang };
+  const status = drawTitle(sheet);
+  drawBuilding(sheet);
+  drawTarget(sheet);
+  drawSteps(sheet);
+  drawTotals(sheet);
+  drawMilestones(sheet);
+  drawAssumptions(sheet);
+  drawSiteVisit(sheet);
+  drawSignature(sheet);
+  const num = numberIn(lang);
+  canvas.footers(`${p(lang, 'title')} v${passport.version} · ${status}`, (page, pages) =>
+    p(lang, 'footer.page', { page: num(page), pages: num(pages) }),
+  );
+  return canvas.doc.save({ useObjectStreams: true });
+}
 
-  // Title block.
+/** The title, the version and the passport's standing (draft, or signed on a date); returns that standing. */
+function drawTitle({ canvas, passport, lang }: Sheet): string {
   canvas.text(p(lang, 'title'), PAGE.margin, canvas.y, { size: 22, bold: true, color: ACCENT });
   canvas.textRight(p(lang, 'version', { version: passport.version }), PAGE.width - PAGE.margin, canvas.y + 4, { size: 11, bold: true });
   canvas.y += 28;
@@ -84,9 +108,14 @@ export async function renderPassportPdf(input: PassportPdfInput): Promise<Uint8A
   canvas.y += 18;
   canvas.rule();
   canvas.y += 10;
+  return status;
+}
 
-  // The building today.
-  const b = c.building;
+/** The building today: address, type, year, area, label and energy figures, and how much of it was measured. */
+function drawBuilding({ canvas, passport, lang }: Sheet): void {
+  const money = moneyIn(lang);
+  const num = numberIn(lang);
+  const b = passport.content.building;
   const address = [
     [b.address.street, b.address.house_number, b.address.house_number_extra].filter(Boolean).join(' '),
     [b.address.zip_code, b.address.place].filter(Boolean).join(' '),
@@ -141,8 +170,11 @@ export async function renderPassportPdf(input: PassportPdfInput): Promise<Uint8A
   canvas.paragraph(p(lang, 'quality.measured', { fields: fields(q.measured) }), { size: 9 });
   canvas.paragraph(p(lang, 'quality.defaults', { fields: fields(q.model_defaults) }), { size: 9 });
   canvas.y += 6;
+}
 
-  // Target and roadmap.
+/** The target label and year, the roadmap towards it and whom to ask for advice. */
+function drawTarget({ canvas, passport, lang }: Sheet): void {
+  const c = passport.content;
   canvas.heading(p(lang, 'target.title'), 14, 160);
   canvas.paragraph(
     `${p(lang, 'target.text', { label: c.target.label, year: c.target.year })} ${
@@ -156,89 +188,106 @@ export async function renderPassportPdf(input: PassportPdfInput): Promise<Uint8A
   canvas.paragraph(p(lang, 'contact.text', { name: c.advice_contact.name, url: c.advice_contact.url, phone: c.advice_contact.phone }), {
     size: 9.5,
   });
+}
 
-  // Steps.
+/** The steps on a page of their own: each one's heading with the label after it, then its lines. */
+function drawSteps(sheet: Sheet): void {
+  const { canvas, passport, lang } = sheet;
   canvas.newPage();
   canvas.heading(p(lang, 'steps.title'), 15, 120);
-  for (const step of c.steps) {
-    canvas.ensure(150);
-    const colour = labelColour(b.scale, step.epc_label_after);
-    const headTop = canvas.y;
-    canvas.rect(PAGE.margin, headTop - 3, CONTENT_WIDTH, 18, SHADE);
-    canvas.text(
-      p(lang, 'step.heading', { order: step.order, title: componentName(lang, step.renovation_component_type) }),
-      PAGE.margin + 6,
-      headTop,
-      {
-        size: 10.5,
-        bold: true,
-      },
-    );
-    canvas.rect(PAGE.width - PAGE.margin - 40, headTop - 3, 40, 18, colour.fill);
-    canvas.textCentered(step.epc_label_after, PAGE.width - PAGE.margin - 20, headTop, { size: 10, bold: true, color: colour.text });
-    canvas.y += 22;
-    const unit = passportWord(lang, `unit.${step.unit}`, reportWord(lang, `units.${step.unit}`, step.unit));
-    const lines: string[] = [
-      `${p(lang, 'step.phase', { phase: step.phase ? reportWord(lang, `phase.${step.phase}`, step.phase) : '–' })} · ${p(
-        lang,
-        'step.quantity',
-        {
-          quantity: `${formatNumber(lang, step.quantity, 1)} ${unit}`,
-        },
-      )}`,
-    ];
-    if (step.specification !== null) lines.push(p(lang, 'step.specification', { text: specificationText(lang, step.specification) }));
-    // The planner writes its reasons in English: another language's passport leaves them out rather than mix languages.
-    if (lang === 'en') lines.push(p(lang, 'step.rationale', { text: step.rationale }));
-    lines.push(
-      `${p(lang, 'step.label_after', { label: step.epc_label_after, score: num(step.epc_score_after) })} · ${p(
-        lang,
-        'step.energy_savings',
-        {
-          value: num(step.energy_savings_kwh_per_year),
-        },
-      )}`,
-    );
-    lines.push(
-      `${p(lang, 'step.cost_savings', { value: money(step.cost_savings_eur_per_year) })} · ${p(lang, 'step.co2_savings', {
-        value: num(step.co2_savings_kg_per_year),
-      })}`,
-    );
-    lines.push(
-      p(lang, 'step.cost', {
-        cost: money(step.estimated_cost),
-        vat: money(step.estimated_vat_cost),
-        grant: money(step.subsidy_amount),
-        net: money(step.net_cost),
-      }),
-    );
-    if (step.supporting_works.length > 0)
-      lines.push(
-        p(lang, 'step.supporting', {
-          works: step.supporting_works.map((w) => componentName(lang, w.renovation_component_type)).join(', '),
-        }),
-      );
-    if (step.grant_conditions !== null)
-      lines.push(p(lang, 'step.grant_conditions', { text: grantConditionsText(lang, step.grant_conditions) }));
-    if (step.financing !== null) lines.push(p(lang, 'step.financing', { text: describe(step.financing) }));
-    if (step.heat_pump_kw !== null) lines.push(p(lang, 'step.heat_pump_kw', { value: formatNumber(lang, step.heat_pump_kw, 1) }));
-    if (step.lifetime_years !== null) lines.push(p(lang, 'step.lifetime', { value: num(step.lifetime_years) }));
-    if (step.maintenance !== null) lines.push(p(lang, 'step.maintenance', { text: step.maintenance }));
-    if (step.planned_year !== null) lines.push(p(lang, 'step.planned_year', { year: step.planned_year }));
-    // The advisor's change first: the figures below are the changed ones, the planner's reason is not.
-    if (step.override)
-      canvas.paragraph(
-        p(lang, 'step.override', { note: step.override.note }),
-        { size: 9, bold: true, color: ACCENT },
-        PAGE.margin + 6,
-        CONTENT_WIDTH - 12,
-        2,
-      );
-    for (const line of lines) canvas.paragraph(line, { size: 9 }, PAGE.margin + 6, CONTENT_WIDTH - 12, 2);
-    canvas.y += 8;
-  }
+  for (const step of passport.content.steps) drawStep(sheet, step);
+}
 
-  // Totals.
+type PassportStep = RenovationPassport['content']['steps'][number];
+
+function drawStep({ canvas, passport, lang }: Sheet, step: PassportStep): void {
+  canvas.ensure(150);
+  const colour = labelColour(passport.content.building.scale, step.epc_label_after);
+  const headTop = canvas.y;
+  canvas.rect(PAGE.margin, headTop - 3, CONTENT_WIDTH, 18, SHADE);
+  canvas.text(
+    p(lang, 'step.heading', { order: step.order, title: componentName(lang, step.renovation_component_type) }),
+    PAGE.margin + 6,
+    headTop,
+    {
+      size: 10.5,
+      bold: true,
+    },
+  );
+  canvas.rect(PAGE.width - PAGE.margin - 40, headTop - 3, 40, 18, colour.fill);
+  canvas.textCentered(step.epc_label_after, PAGE.width - PAGE.margin - 20, headTop, { size: 10, bold: true, color: colour.text });
+  canvas.y += 22;
+  // The advisor's change first: the figures below are the changed ones, the planner's reason is not.
+  if (step.override)
+    canvas.paragraph(
+      p(lang, 'step.override', { note: step.override.note }),
+      { size: 9, bold: true, color: ACCENT },
+      PAGE.margin + 6,
+      CONTENT_WIDTH - 12,
+      2,
+    );
+  for (const line of stepLines(lang, step)) canvas.paragraph(line, { size: 9 }, PAGE.margin + 6, CONTENT_WIDTH - 12, 2);
+  canvas.y += 8;
+}
+
+/** A step's lines: phase and quantity, what to build, its effect and money, and only the facts it has besides. */
+function stepLines(lang: ReportLanguage, step: PassportStep): string[] {
+  const money = moneyIn(lang);
+  const num = numberIn(lang);
+  const unit = passportWord(lang, `unit.${step.unit}`, reportWord(lang, `units.${step.unit}`, step.unit));
+  const lines: string[] = [
+    `${p(lang, 'step.phase', { phase: step.phase ? reportWord(lang, `phase.${step.phase}`, step.phase) : '–' })} · ${p(
+      lang,
+      'step.quantity',
+      {
+        quantity: `${formatNumber(lang, step.quantity, 1)} ${unit}`,
+      },
+    )}`,
+  ];
+  if (step.specification !== null) lines.push(p(lang, 'step.specification', { text: specificationText(lang, step.specification) }));
+  // The planner writes its reasons in English: another language's passport leaves them out rather than mix languages.
+  if (lang === 'en') lines.push(p(lang, 'step.rationale', { text: step.rationale }));
+  lines.push(
+    `${p(lang, 'step.label_after', { label: step.epc_label_after, score: num(step.epc_score_after) })} · ${p(lang, 'step.energy_savings', {
+      value: num(step.energy_savings_kwh_per_year),
+    })}`,
+  );
+  lines.push(
+    `${p(lang, 'step.cost_savings', { value: money(step.cost_savings_eur_per_year) })} · ${p(lang, 'step.co2_savings', {
+      value: num(step.co2_savings_kg_per_year),
+    })}`,
+  );
+  lines.push(
+    p(lang, 'step.cost', {
+      cost: money(step.estimated_cost),
+      vat: money(step.estimated_vat_cost),
+      grant: money(step.subsidy_amount),
+      net: money(step.net_cost),
+    }),
+  );
+  return [...lines, ...stepFacts(lang, step)];
+}
+
+/** The step's optional facts, each only when the step has it. */
+function stepFacts(lang: ReportLanguage, step: PassportStep): string[] {
+  const num = numberIn(lang);
+  const works = step.supporting_works.map((w) => componentName(lang, w.renovation_component_type)).join(', ');
+  return [
+    step.supporting_works.length > 0 ? p(lang, 'step.supporting', { works }) : null,
+    step.grant_conditions !== null ? p(lang, 'step.grant_conditions', { text: grantConditionsText(lang, step.grant_conditions) }) : null,
+    step.financing !== null ? p(lang, 'step.financing', { text: describe(step.financing) }) : null,
+    step.heat_pump_kw !== null ? p(lang, 'step.heat_pump_kw', { value: formatNumber(lang, step.heat_pump_kw, 1) }) : null,
+    step.lifetime_years !== null ? p(lang, 'step.lifetime', { value: num(step.lifetime_years) }) : null,
+    step.maintenance !== null ? p(lang, 'step.maintenance', { text: step.maintenance }) : null,
+    step.planned_year !== null ? p(lang, 'step.planned_year', { year: step.planned_year }) : null,
+  ].filter((line): line is string => line !== null);
+}
+
+/** The plan's totals: cost, VAT, grants, net cost, and what it saves a year. */
+function drawTotals({ canvas, passport, lang }: Sheet): void {
+  const money = moneyIn(lang);
+  const num = numberIn(lang);
+  const c = passport.content;
   canvas.ensure(110);
   canvas.heading(p(lang, 'totals.title'), 14, 100);
   const tt = c.totals;
@@ -261,8 +310,11 @@ export async function renderPassportPdf(input: PassportPdfInput): Promise<Uint8A
     canvas.y += 14;
   }
   canvas.y += 8;
+}
 
-  // Milestones.
+/** The milestones the rules set (a label by a date), and the step that reaches each. */
+function drawMilestones({ canvas, passport, lang }: Sheet): void {
+  const c = passport.content;
   canvas.ensure(60);
   canvas.heading(p(lang, 'milestones.title'), 14, 60);
   if (c.milestones.length === 0) canvas.paragraph(p(lang, 'milestones.none'), { size: 9 });
@@ -276,8 +328,11 @@ export async function renderPassportPdf(input: PassportPdfInput): Promise<Uint8A
     canvas.paragraph(`• ${parts.join(' · ')}`, { size: 9 }, PAGE.margin, CONTENT_WIDTH, 2);
   }
   canvas.y += 8;
+}
 
-  // Assumptions and advice.
+/** What the figures rest on: price year, energy prices, income category, versions, the price error, the edits' method. */
+function drawAssumptions({ canvas, passport, lang }: Sheet): void {
+  const c = passport.content;
   canvas.ensure(120);
   canvas.heading(p(lang, 'assumptions.title'), 14, 100);
   const a = c.assumptions;
@@ -299,8 +354,11 @@ export async function renderPassportPdf(input: PassportPdfInput): Promise<Uint8A
   ])
     canvas.paragraph(line, { size: 8.5 }, PAGE.margin, CONTENT_WIDTH, 2);
   canvas.y += 8;
+}
 
-  // Site visit and signature.
+/** The advisor's site visit, or that none was made. */
+function drawSiteVisit({ canvas, passport, lang }: Sheet): void {
+  const c = passport.content;
   canvas.ensure(200);
   canvas.heading(p(lang, 'visit.title'), 14, 80);
   const v = c.site_visit;
@@ -311,6 +369,10 @@ export async function renderPassportPdf(input: PassportPdfInput): Promise<Uint8A
     if (v.notes) canvas.paragraph(p(lang, 'visit.notes', { text: v.notes }), { size: 9.5 });
   }
   canvas.y += 8;
+}
+
+/** The signature block: who signed, when, the content's hash and where to verify it; or that it is not signed. */
+function drawSignature({ canvas, passport, lang }: Sheet): void {
   canvas.heading(p(lang, 'signature.title'), 14, 100);
   const boxTop = canvas.y;
   canvas.y += 8;
@@ -338,11 +400,6 @@ export async function renderPassportPdf(input: PassportPdfInput): Promise<Uint8A
   }
   canvas.y += 4;
   canvas.rect(PAGE.margin, boxTop, CONTENT_WIDTH, canvas.y - boxTop, undefined, RULE);
-
-  canvas.footers(`${p(lang, 'title')} v${passport.version} · ${status}`, (page, pages) =>
-    p(lang, 'footer.page', { page: num(page), pages: num(pages) }),
-  );
-  return canvas.doc.save({ useObjectStreams: true });
 }
 
 /** The roadmap as a row of label badges, now then each step, joined by arrows; the scale's labels as a legend. */

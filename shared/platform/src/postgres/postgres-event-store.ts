@@ -17,7 +17,7 @@ import {
 import { Signal } from '../internal/async.ts';
 import { repeatedAppend, revisionMatches } from '../internal/append-rules.ts';
 import { assertSchemaName, ensureSchema, inTransaction, openPool } from './postgres-connection.ts';
-import { SerialSubscription, streamWanted } from '../internal/serial-subscription.ts';
+import { PollingSubscription } from '../internal/polling-subscription.ts';
 
 export interface PostgresEventStoreOptions {
   /** `postgres://user@host:port/database`. */
@@ -116,7 +116,7 @@ export class PostgresEventStore implements EventStore {
   private wakeups = 0;
   private listener: pg.Client | undefined;
   private listening: Promise<void> | undefined;
-  private readonly subscriptions = new Set<PostgresSubscription>();
+  private readonly subscriptions = new Set<PollingSubscription<RecordedEvent>>();
   private closed = false;
 
   private constructor(
@@ -305,9 +305,10 @@ export class PostgresEventStore implements EventStore {
   subscribeToAll(options: SubscribeOptions = {}): Subscription {
     this.assertOpen();
     void this.listen();
-    const subscription = new PostgresSubscription(
+    const subscription: PollingSubscription<RecordedEvent> = new PollingSubscription(
       {
         readAfter: (after) => this.readAfter(after, READ_BATCH),
+        toEvent: (event) => event,
         wakeups: () => this.wakeups,
         wait: async (abort) => {
           // A listener lost with its connection is reopened here; until then the poll carries on.
@@ -370,68 +371,6 @@ export class PostgresEventStore implements EventStore {
 
   private assertOpen(): void {
     if (this.closed) throw new Error('event store is closed');
-  }
-}
-
-interface SubscriptionSource {
-  readAfter(after: bigint): Promise<RecordedEvent[]>;
-  wakeups(): number;
-  wait(abort: AbortSignal): Promise<void>;
-}
-
-/** Catch-up then live: reads batches after its last position, and sleeps until a notification or a poll tick. */
-class PostgresSubscription extends SerialSubscription {
-  private buffer: RecordedEvent[] = [];
-  private after: bigint;
-  private readonly stop = new AbortController();
-
-  constructor(
-    private readonly source: SubscriptionSource,
-    private readonly options: SubscribeOptions,
-    private readonly onClose: () => void,
-  ) {
-    super();
-    this.after = options.after ?? 0n;
-  }
-
-  protected async produce(): Promise<IteratorResult<RecordedEvent>> {
-    while (!this.stop.signal.aborted) {
-      const event = this.buffer.shift();
-      if (event) return { done: false, value: event };
-      const seen = this.source.wakeups();
-      let batch: RecordedEvent[];
-      try {
-        batch = await this.source.readAfter(this.after);
-      } catch (error) {
-        // Closing ends the pool under a running query: that is the end, not a failure.
-        if (this.stop.signal.aborted) break;
-        throw error;
-      }
-      if (this.stop.signal.aborted) break;
-      if (batch.length > 0) {
-        this.after = batch[batch.length - 1]!.position;
-        this.buffer = batch.filter((e) => this.wanted(e));
-        continue;
-      }
-      // An append announced while we were querying may not be in this batch: look again at once.
-      if (this.source.wakeups() !== seen) continue;
-      await this.source.wait(this.stop.signal);
-    }
-    return { done: true, value: undefined };
-  }
-
-  private wanted(event: RecordedEvent): boolean {
-    return streamWanted(this.options.streamPrefixes, event.stream);
-  }
-
-  takeBuffered(max: number): RecordedEvent[] {
-    return this.stop.signal.aborted ? [] : this.buffer.splice(0, max);
-  }
-
-  async close(): Promise<void> {
-    this.stop.abort();
-    this.buffer = [];
-    this.onClose();
   }
 }
 

@@ -119,3 +119,20 @@ export function parseMessage(contract: MessageContract, payload: unknown): Servi
   if (!checked.ok) throw new DomainError(checked.status, checked.message);
   return checked.value;
 }
+
+/** A list reply's page: where it stands among the pages (at least one, even when empty) and its items. */
+export function pageOf<T>(query: { page: number; page_size: number }, total: number, data: T[]) {
+  const { page, page_size } = query;
+  const total_pages = Math.max(1, Math.ceil(total / page_size));
+  return {
+    page,
+    page_size,
+    total_pages,
+    prev_page: page > 1 ? page - 1 : null,
+    next_page: page < total_pages ? page + 1 : null,
+    total,
+    has_prev_page: page > 1,
+    has_next_page: page < total_pages,
+    data,
+  };
+}

@@ -70,3 +70,46 @@ export class FollowLoop {
     })();
   }
 }
+
+/**
+ * Requests waiting for a follower (a relay, a process manager) to reach a log position: each resolved
+ * once the follower reports a position at or past its own, or refused by its timeout.
+ */
+export class PositionWaiters {
+  private readonly waiting = new Set<{ position: bigint; resolve: () => void }>();
+
+  get size(): number {
+    return this.waiting.size;
+  }
+
+  /** The furthest position any request waits for (0 when none waits). */
+  furthest(): bigint {
+    let target = 0n;
+    for (const w of this.waiting) if (w.position > target) target = w.position;
+    return target;
+  }
+
+  /** The follower reached `position`: the requests waiting for it or less are let go. */
+  reached(position: bigint): void {
+    for (const w of this.waiting) if (w.position <= position) this.waiting.delete(w), w.resolve();
+  }
+
+  /** Waits for `position`; after `timeoutMs` (none: no limit) it is refused with `timedOut()`. */
+  wait(position: bigint, timeoutMs: number | undefined, timedOut: () => Error): Promise<void> {
+    return new Promise((resolve, reject) => {
+      let timer: NodeJS.Timeout | undefined;
+      const waiter = { position, resolve: () => (clearTimeout(timer), resolve()) };
+      if (timeoutMs !== undefined) {
+        timer = setTimeout(() => {
+          this.waiting.delete(waiter);
+          reject(timedOut());
+        }, timeoutMs);
+      }
+      this.waiting.add(waiter);
+    });
+  }
+
+  clear(): void {
+    this.waiting.clear();
+  }
+}

@@ -1,9 +1,10 @@
 import type { EventStore, RecordedEvent, Subscription } from '../ports/event-store.ts';
 import type { ReadStore } from '../ports/read-store.ts';
+import type { Closeable } from '../ports/bus.ts';
 import { backoff, Mutex, sleep } from '../internal/async.ts';
 import { ProjectionTimeoutError } from '../projection-runner.ts';
 import { leadershipOf, type Leadership } from './context-lease.ts';
-import { FollowLoop, followerReached } from './lease-follower.ts';
+import { FollowLoop, followerReached, PositionWaiters } from './lease-follower.ts';
 import { contextOfStore } from '../observability/instrument.ts';
 import { lagBehind, watchFollower } from '../observability/metrics.ts';
 import { inSpan, withCorrelation } from '../observability/tracing.ts';
@@ -43,153 +44,168 @@ export interface ProcessManager {
 }
 
 export function runProcessManager(options: ProcessManagerOptions): ProcessManager {
-  const types = new Set(options.eventTypes);
-  const { eventStore, readStore, name } = options;
-  const leadership = options.leadership === undefined ? leadershipOf(readStore) : options.leadership;
-  const waiters = new Set<{ position: bigint; resolve: () => void }>();
-  const lifecycle = new Mutex();
-  let stop = new AbortController();
-  let processed = -1n;
-  let subscription: Subscription | undefined;
-  let running: Promise<void> = Promise.resolve();
-  let applying = false;
-  let closed = false;
+  return new ProcessManagerLoop(options);
+}
 
-  const unwatch = watchFollower({
-    context: contextOfStore(eventStore),
-    kind: 'process_manager',
-    name,
-    lag: async () => (applying ? lagBehind(eventStore, processed) : null),
-  });
+class ProcessManagerLoop implements ProcessManager {
+  readonly name: string;
+  private readonly types: Set<string>;
+  private readonly leadership: Leadership | null;
+  private readonly waiters = new PositionWaiters();
+  private readonly lifecycle = new Mutex();
+  private stop = new AbortController();
+  private processed = -1n;
+  private subscription: Subscription | undefined;
+  private running: Promise<void> = Promise.resolve();
+  /** Whether this replica handles events (it leads, or has no lease to share). */
+  private applying = false;
+  private closed = false;
+  private readonly unwatch: () => void;
+  /** A replica that does not lead: requests wait on the leader's checkpoint. */
+  private readonly following: FollowLoop;
+  private readonly role: Promise<Closeable | null> | null;
 
-  const advance = (position: bigint) => {
-    if (position <= processed) return;
-    processed = position;
-    for (const w of waiters) if (w.position <= position) waiters.delete(w), w.resolve();
-  };
+  constructor(private readonly options: ProcessManagerOptions) {
+    const { eventStore, readStore, name } = options;
+    this.name = name;
+    this.types = new Set(options.eventTypes);
+    this.leadership = options.leadership === undefined ? leadershipOf(readStore) : options.leadership;
+    this.unwatch = watchFollower({
+      context: contextOfStore(eventStore),
+      kind: 'process_manager',
+      name,
+      lag: async () => (this.applying ? lagBehind(eventStore, this.processed) : null),
+    });
+    this.following = new FollowLoop(
+      () => this.follow(),
+      (error) => options.onError?.(error, undefined),
+    );
+    this.role = this.leadership ? this.lead(this.leadership) : null;
+    if (!this.leadership) this.start();
+  }
 
-  const run = async (signal: AbortSignal) => {
+  get position(): bigint {
+    return this.processed;
+  }
+
+  waitFor(position: bigint, timeoutMs?: number): Promise<void> {
+    if (this.processed >= position) return Promise.resolve();
+    const waiting = this.waiters.wait(position, timeoutMs, () => new ProjectionTimeoutError(this.name, position, this.processed));
+    if (!this.applying) this.following.kick();
+    return waiting;
+  }
+
+  async close(): Promise<void> {
+    this.unwatch();
+    await (await this.role)?.close();
+    await this.lifecycle.run(async () => {
+      this.closed = true;
+      this.applying = false;
+      await this.halt();
+      this.waiters.clear();
+    });
+  }
+
+  private advance(position: bigint): void {
+    if (position <= this.processed) return;
+    this.processed = position;
+    this.waiters.reached(position);
+  }
+
+  private start(): void {
+    this.applying = true;
+    this.stop = new AbortController();
+    this.running = this.run(this.stop.signal);
+  }
+
+  private async halt(): Promise<void> {
+    this.stop.abort();
+    await this.subscription?.close();
+    await this.running;
+  }
+
+  /** Handles events while this replica holds the lease; gives the handling up (to the follower loop) when it goes. */
+  private lead(leadership: Leadership): Promise<Closeable | null> {
+    return leadership
+      .whileLeading(`process manager ${this.name}`, () =>
+        this.lifecycle.run(async () => {
+          if (!this.closed && !this.applying) this.start();
+          return {
+            close: () => {
+              this.applying = false;
+              this.stop.abort();
+              return this.lifecycle.run(async () => {
+                if (!this.applying) await this.halt();
+                this.following.kick();
+              });
+            },
+          };
+        }),
+      )
+      .catch((error: unknown) => {
+        this.options.onError?.(error, undefined);
+        return null;
+      });
+  }
+
+  /** The log from the checkpoint on, event by event; an error retries from the checkpoint after a backoff. */
+  private async run(signal: AbortSignal): Promise<void> {
+    const { eventStore, readStore, name } = this.options;
     let attempt = 0;
     while (!signal.aborted) {
       let current: RecordedEvent | undefined;
       try {
         const checkpoint = await readStore.loadCheckpoint(name);
         if (signal.aborted) break;
-        advance(checkpoint);
-        subscription = eventStore.subscribeToAll({ after: checkpoint });
-        for await (const event of subscription) {
+        this.advance(checkpoint);
+        this.subscription = eventStore.subscribeToAll({ after: checkpoint });
+        for await (const event of this.subscription) {
           current = event;
-          if (types.has(event.type)) {
-            // A holder that lost the lease takes no further step (its successor resumes from the checkpoint).
-            if (leadership && !leadership.leading) return;
-            // In the trace of the work that appended the event, its correlation id on the log lines.
-            await withCorrelation(event.metadata.correlation_id, () =>
-              inSpan(
-                `process ${name}`,
-                { traceparent: event.metadata.traceparent, attributes: { 'renopath.event_type': event.type } },
-                () => options.handle(event),
-              ),
-            );
-            // After the effects, never before: a crash in between replays the event, not skips it.
-            await readStore.transaction(async (tx) => {
-              // Replicas: a holder that lost the lease must not move the checkpoint under its successor.
-              if (leadership) await leadership.fence(tx);
-              await tx.saveCheckpoint(name, event.position);
-            });
-          }
-          advance(event.position);
+          // A holder that lost the lease takes no further step (its successor resumes from the checkpoint).
+          if (this.types.has(event.type) && !(await this.handle(event))) return;
+          this.advance(event.position);
           current = undefined;
           attempt = 0;
         }
       } catch (error) {
-        await subscription?.close();
+        await this.subscription?.close();
         if (signal.aborted) break;
-        options.onError?.(error, current);
-        const { initialDelayMs = 100, maxDelayMs = 10_000 } = options.retry ?? {};
+        this.options.onError?.(error, current);
+        const { initialDelayMs = 100, maxDelayMs = 10_000 } = this.options.retry ?? {};
         await sleep(backoff(attempt, initialDelayMs, maxDelayMs), signal);
         attempt += 1;
       }
     }
-  };
+  }
 
-  const halt = async () => {
-    stop.abort();
-    await subscription?.close();
-    await running;
-  };
+  /** One event's commands, then its checkpoint; false (nothing done) when this replica no longer leads. */
+  private async handle(event: RecordedEvent): Promise<boolean> {
+    const { leadership, name } = this;
+    if (leadership && !leadership.leading) return false;
+    // In the trace of the work that appended the event, its correlation id on the log lines.
+    await withCorrelation(event.metadata.correlation_id, () =>
+      inSpan(`process ${name}`, { traceparent: event.metadata.traceparent, attributes: { 'renopath.event_type': event.type } }, () =>
+        this.options.handle(event),
+      ),
+    );
+    // After the effects, never before: a crash in between replays the event, not skips it.
+    await this.options.readStore.transaction(async (tx) => {
+      // Replicas: a holder that lost the lease must not move the checkpoint under its successor.
+      if (leadership) await leadership.fence(tx);
+      await tx.saveCheckpoint(name, event.position);
+    });
+    return true;
+  }
 
-  // A replica that does not lead: requests wait on the leader's checkpoint.
-  const following = new FollowLoop(
-    async () => {
-      if (applying || closed || waiters.size === 0) return false;
-      let target = 0n;
-      for (const w of waiters) if (w.position > target) target = w.position;
-      const checkpoint = await readStore.loadCheckpoint(name);
-      // What an earlier look already found reached is not scanned again.
-      advance(await followerReached(eventStore, checkpoint > processed ? checkpoint : processed, target, (event) => types.has(event.type)));
-      return !applying && !closed && waiters.size > 0;
-    },
-    (error) => options.onError?.(error, undefined),
-  );
-
-  const start = () => {
-    applying = true;
-    stop = new AbortController();
-    running = run(stop.signal);
-  };
-  const role = leadership
-    ? leadership
-        .whileLeading(`process manager ${name}`, () =>
-          lifecycle.run(async () => {
-            if (!closed && !applying) start();
-            return {
-              close: () => {
-                applying = false;
-                stop.abort();
-                return lifecycle.run(async () => {
-                  if (!applying) await halt();
-                  following.kick();
-                });
-              },
-            };
-          }),
-        )
-        .catch((error: unknown) => {
-          options.onError?.(error, undefined);
-          return null;
-        })
-    : null;
-  if (!leadership) start();
-
-  return {
-    name,
-    get position() {
-      return processed;
-    },
-    waitFor(position, timeoutMs) {
-      if (processed >= position) return Promise.resolve();
-      return new Promise((resolve, reject) => {
-        let timer: NodeJS.Timeout | undefined;
-        const waiter = { position, resolve: () => (clearTimeout(timer), resolve()) };
-        if (timeoutMs !== undefined) {
-          timer = setTimeout(() => {
-            waiters.delete(waiter);
-            reject(new ProjectionTimeoutError(name, position, processed));
-          }, timeoutMs);
-        }
-        waiters.add(waiter);
-        if (!applying) following.kick();
-      });
-    },
-    async close() {
-      unwatch();
-      await (await role)?.close();
-      await lifecycle.run(async () => {
-        closed = true;
-        applying = false;
-        await halt();
-        waiters.clear();
-      });
-    },
-  };
+  /** One look, on a replica that does not lead, at how far the leader has handled; whether to look again. */
+  private async follow(): Promise<boolean> {
+    if (this.applying || this.closed || this.waiters.size === 0) return false;
+    const { eventStore, readStore, name } = this.options;
+    const target = this.waiters.furthest();
+    const checkpoint = await readStore.loadCheckpoint(name);
+    // What an earlier look already found reached is not scanned again.
+    const from = checkpoint > this.processed ? checkpoint : this.processed;
+    this.advance(await followerReached(eventStore, from, target, (event) => this.types.has(event.type)));
+    return !this.applying && !this.closed && this.waiters.size > 0;
+  }
 }

@@ -1,9 +1,9 @@
 import type { Logger } from 'pino';
-import type { Bus, EventEnvelope } from '../ports/bus.ts';
+import type { Bus, Closeable, EventEnvelope } from '../ports/bus.ts';
 import type { CheckpointStore, EventStore, RecordedEvent } from '../ports/event-store.ts';
 import { backoff, sleep } from '../internal/async.ts';
 import type { Leadership } from './context-lease.ts';
-import { FollowLoop } from './lease-follower.ts';
+import { FollowLoop, PositionWaiters } from './lease-follower.ts';
 import { lagBehind, watchFollower } from '../observability/metrics.ts';
 
 export const toEnvelope = (context: string, e: RecordedEvent): EventEnvelope => ({
@@ -71,13 +71,7 @@ class CheckpointWriter {
   }
 }
 
-/**
- * Publishes a service's own events, in order, to `evt.<context>.<EventType>` (docs/architecture.md).
- * The checkpoint follows the publishing (CheckpointWriter); a crash re-publishes what was published
- * after its last save, which the bus drops as duplicates (message id = event id) and consumers,
- * idempotent, would shrug off anyway.
- */
-export function startRelay(options: {
+export interface RelayOptions {
   context: string;
   eventStore: EventStore;
   checkpoints: CheckpointStore;
@@ -90,112 +84,159 @@ export function startRelay(options: {
    * so a takeover resumes where the last holder stopped); the others' `waitFor` follows that checkpoint.
    */
   leadership?: Leadership;
-}): Relay {
-  const { context, eventStore, checkpoints, bus, log, onPublished, leadership } = options;
-  const name = `relay-${context}`;
-  const checkpoint = new CheckpointWriter(checkpoints, name, log);
-  let published = 0n;
-  let stop = new AbortController();
-  let subscription: ReturnType<EventStore['subscribeToAll']> | null = null;
-  let loop: Promise<void> = Promise.resolve();
-  let publishing = false;
-  const waiters = new Set<{ position: bigint; resolve: () => void }>();
-  const unwatch = watchFollower({ context, kind: 'relay', name, lag: async () => (publishing ? lagBehind(eventStore, published) : null) });
-  const reached = (position: bigint) => {
-    if (position > published) published = position;
-    for (const w of waiters) if (w.position <= published) waiters.delete(w), w.resolve();
-  };
+}
 
-  // A bus that keeps nothing across restarts (the embedded one) gets the whole log again at start:
-  // consumers that missed events before a crash, or a context added to an existing data dir, catch
-  // up. Re-published ids are dropped by the bus within one process, so later resumes use the checkpoint.
-  let replayed = bus.retainsEvents;
-  const run = async (signal: AbortSignal) => {
+/**
+ * Publishes a service's own events, in order, to `evt.<context>.<EventType>` (docs/architecture.md).
+ * The checkpoint follows the publishing (CheckpointWriter); a crash re-publishes what was published
+ * after its last save, which the bus drops as duplicates (message id = event id) and consumers,
+ * idempotent, would shrug off anyway.
+ */
+export function startRelay(options: RelayOptions): Relay {
+  return new EventRelay(options);
+}
+
+class EventRelay implements Relay {
+  private readonly name: string;
+  private readonly checkpoint: CheckpointWriter;
+  private published = 0n;
+  private stop = new AbortController();
+  private subscription: ReturnType<EventStore['subscribeToAll']> | null = null;
+  private loop: Promise<void> = Promise.resolve();
+  /** Whether this replica publishes (it leads, or has no lease to share). */
+  private publishing = false;
+  private readonly waiters = new PositionWaiters();
+  private readonly unwatch: () => void;
+  /**
+   * A bus that keeps nothing across restarts (the embedded one) gets the whole log again at start:
+   * consumers that missed events before a crash, or a context added to an existing data dir, catch
+   * up. Re-published ids are dropped by the bus within one process, so later resumes use the checkpoint.
+   */
+  private replayed: boolean;
+  /** A replica that does not lead: requests wait on the leader's checkpoint. */
+  private readonly following: FollowLoop;
+  private readonly role: Promise<Closeable | null> | null;
+
+  constructor(private readonly options: RelayOptions) {
+    const { context, eventStore, checkpoints, log, leadership } = options;
+    this.name = `relay-${context}`;
+    this.checkpoint = new CheckpointWriter(checkpoints, this.name, log);
+    this.replayed = options.bus.retainsEvents;
+    this.unwatch = watchFollower({
+      context,
+      kind: 'relay',
+      name: this.name,
+      lag: async () => (this.publishing ? lagBehind(eventStore, this.published) : null),
+    });
+    this.following = new FollowLoop(
+      async () => {
+        if (this.publishing || this.waiters.size === 0) return false;
+        this.reached(await checkpoints.load(this.name));
+        return !this.publishing && this.waiters.size > 0;
+      },
+      (err) => log.warn({ err, relay: this.name }, 'could not read the relay checkpoint; trying again'),
+    );
+    this.role = leadership ? this.lead(leadership) : null;
+    if (!leadership) this.start();
+  }
+
+  waitFor(position: bigint, timeoutMs: number): Promise<void> {
+    if (this.published >= position) return Promise.resolve();
+    const waiting = this.waiters.wait(
+      position,
+      timeoutMs,
+      () => new Error(`relay ${this.name} did not reach ${position} within ${timeoutMs} ms`),
+    );
+    if (!this.publishing) this.following.kick();
+    return waiting;
+  }
+
+  async close(): Promise<void> {
+    this.unwatch();
+    await (await this.role)?.close();
+    this.publishing = false;
+    await this.halt();
+  }
+
+  private reached(position: bigint): void {
+    if (position > this.published) this.published = position;
+    this.waiters.reached(this.published);
+  }
+
+  private start(): void {
+    this.publishing = true;
+    this.stop = new AbortController();
+    this.loop = this.run(this.stop.signal);
+  }
+
+  private async halt(): Promise<void> {
+    this.stop.abort();
+    await this.subscription?.close();
+    await this.loop;
+    // A successor (a restart, another replica) resumes from what this one published.
+    await this.checkpoint.flush();
+  }
+
+  /** Publishes while this replica holds the lease; hands the waiting requests to the follower loop when it goes. */
+  private lead(leadership: Leadership): Promise<Closeable | null> {
+    return leadership
+      .whileLeading(`relay ${this.options.context}`, () => {
+        this.start();
+        return {
+          close: async () => {
+            this.publishing = false;
+            await this.halt();
+            this.following.kick();
+          },
+        };
+      })
+      .catch((err: unknown) => {
+        this.options.log.error({ err, relay: this.name }, 'relay could not start');
+        return null;
+      });
+  }
+
+  /** The log from what is on the bus on, published in order; an interruption resumes from the checkpoint after a backoff. */
+  private async run(signal: AbortSignal): Promise<void> {
+    const { eventStore, checkpoints, log } = this.options;
     for (let attempt = 0; !signal.aborted; attempt++) {
       try {
         // After an interruption, from what is on the bus: the saves still under way first.
-        await checkpoint.flush();
-        const from = replayed ? await checkpoints.load(name) : 0n;
-        replayed = true;
+        await this.checkpoint.flush();
+        const from = this.replayed ? await checkpoints.load(this.name) : 0n;
+        this.replayed = true;
         if (signal.aborted) return;
-        published = from;
-        subscription = eventStore.subscribeToAll({ after: from });
-        for await (const event of subscription) {
-          // A holder that lost the lease publishes nothing more (the event in hand is the new holder's).
-          if (signal.aborted || (leadership && !leadership.leading)) return;
-          // Twice on the bus (a takeover re-sends the event the last holder published but had not
-          // checkpointed) is tolerated: the bus drops a repeated id, and consumers are idempotent.
-          if (!isPrivateStream(event.stream)) await bus.publish(`evt.${context}.${event.type}`, toEnvelope(context, event));
-          checkpoint.save(event.position);
-          onPublished?.(event);
-          reached(event.position);
+        this.published = from;
+        this.subscription = eventStore.subscribeToAll({ after: from });
+        for await (const event of this.subscription) {
+          if (this.givenUp(signal)) return;
+          await this.publish(event);
           attempt = 0;
         }
       } catch (err) {
         if (signal.aborted) return;
-        log.warn({ err, relay: name }, 'relay interrupted; resuming from its checkpoint');
+        log.warn({ err, relay: this.name }, 'relay interrupted; resuming from its checkpoint');
         await sleep(backoff(attempt, 100, 5_000), signal);
       }
     }
-  };
-  const halt = async () => {
-    stop.abort();
-    await subscription?.close();
-    await loop;
-    // A successor (a restart, another replica) resumes from what this one published.
-    await checkpoint.flush();
-  };
-  const start = () => {
-    publishing = true;
-    stop = new AbortController();
-    loop = run(stop.signal);
-  };
+  }
 
-  const following = new FollowLoop(
-    async () => {
-      if (publishing || waiters.size === 0) return false;
-      reached(await checkpoints.load(name));
-      return !publishing && waiters.size > 0;
-    },
-    (err) => log.warn({ err, relay: name }, 'could not read the relay checkpoint; trying again'),
-  );
-  const role = leadership
-    ? leadership
-        .whileLeading(`relay ${context}`, () => {
-          start();
-          return {
-            close: async () => {
-              publishing = false;
-              await halt();
-              following.kick();
-            },
-          };
-        })
-        .catch((err: unknown) => {
-          log.error({ err, relay: name }, 'relay could not start');
-          return null;
-        })
-    : null;
-  if (!leadership) start();
+  /** Stopped, or a holder that lost the lease: it publishes nothing more (the event in hand is the new holder's). */
+  private givenUp(signal: AbortSignal): boolean {
+    const leadership = this.options.leadership;
+    return signal.aborted || (leadership !== undefined && !leadership.leading);
+  }
 
-  return {
-    waitFor(position, timeoutMs) {
-      if (published >= position) return Promise.resolve();
-      return new Promise<void>((resolve, reject) => {
-        const waiter = { position, resolve: () => (clearTimeout(timer), resolve()) };
-        const timer = setTimeout(() => {
-          waiters.delete(waiter);
-          reject(new Error(`relay ${name} did not reach ${position} within ${timeoutMs} ms`));
-        }, timeoutMs);
-        waiters.add(waiter);
-        if (!publishing) following.kick();
-      });
-    },
-    async close() {
-      unwatch();
-      await (await role)?.close();
-      publishing = false;
-      await halt();
-    },
-  };
+  /**
+   * One event on the bus (a private stream's passed over), then its checkpoint asked for. Twice on the
+   * bus (a takeover re-sends the event the last holder published but had not checkpointed) is
+   * tolerated: the bus drops a repeated id, and consumers are idempotent.
+   */
+  private async publish(event: RecordedEvent): Promise<void> {
+    const { context, bus, onPublished } = this.options;
+    if (!isPrivateStream(event.stream)) await bus.publish(`evt.${context}.${event.type}`, toEnvelope(context, event));
+    this.checkpoint.save(event.position);
+    onPublished?.(event);
+    this.reached(event.position);
+  }
 }

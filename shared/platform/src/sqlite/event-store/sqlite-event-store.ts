@@ -14,7 +14,7 @@ import {
   type Subscription,
 } from '../../ports/event-store.ts';
 import { repeatedAppend, revisionMatches } from '../../internal/append-rules.ts';
-import { SerialSubscription, streamWanted } from '../../internal/serial-subscription.ts';
+import { PollingSubscription } from '../../internal/polling-subscription.ts';
 import { checkpointInBackground } from '../background-checkpoints.ts';
 import { openSqlite, type SqliteSynchronous } from '../sqlite-connection.ts';
 import { CommittedTail } from './committed-tail.ts';
@@ -96,7 +96,9 @@ export class SqliteEventStore implements EventStore {
   private readonly pollIntervalMs: number;
   /** Subscriptions waiting for events. */
   private sleepers = new Set<Wake>();
-  private readonly subscriptions = new Set<SqliteSubscription>();
+  /** Commits and poll ticks so far: one during a subscription's read sends it to read again, not to sleep. */
+  private wakeups = 0;
+  private readonly subscriptions = new Set<PollingSubscription<EventRow>>();
   /** Wakes idle subscriptions to look for appends made by another connection; runs while any is open. */
   private poller: NodeJS.Timeout | undefined;
   private readonly statements;
@@ -259,10 +261,31 @@ export class SqliteEventStore implements EventStore {
 
   subscribeToAll(options: SubscribeOptions = {}): Subscription {
     this.assertOpen();
-    const subscription = new SqliteSubscription(this, options, () => {
-      this.subscriptions.delete(subscription);
-      if (this.subscriptions.size === 0) this.stopPolling();
-    });
+    // Whether its last wake was this store's own commit (the committed tail then says what is new); it
+    // holds until it sleeps again: the batches it reads meanwhile follow that commit.
+    let ownCommitWoke = false;
+    const subscription: PollingSubscription<EventRow> = new PollingSubscription(
+      {
+        readAfter: (after) => this.rowsAfter(after, ownCommitWoke),
+        toEvent: toRecorded,
+        wakeups: () => this.wakeups,
+        wait: async (abort) => {
+          if (abort.aborted) return;
+          const { woken, cancel } = this.sleep();
+          abort.addEventListener('abort', cancel, { once: true });
+          try {
+            ownCommitWoke = await woken;
+          } finally {
+            abort.removeEventListener('abort', cancel);
+          }
+        },
+      },
+      options,
+      () => {
+        this.subscriptions.delete(subscription);
+        if (this.subscriptions.size === 0) this.stopPolling();
+      },
+    );
     this.subscriptions.add(subscription);
     // Another connection's commits (a CLI, another process) ring no bell here: a tick looks for them.
     this.poller ??= setInterval(() => this.wakeAll(false), this.pollIntervalMs).unref();
@@ -292,6 +315,7 @@ export class SqliteEventStore implements EventStore {
   }
 
   private wakeAll(ownCommit: boolean): void {
+    this.wakeups++;
     if (this.sleepers.size === 0) return;
     const sleepers = this.sleepers;
     this.sleepers = new Set();
@@ -315,70 +339,6 @@ export class SqliteEventStore implements EventStore {
 
   private assertOpen(): void {
     if (this.closed) throw new Error('event store is closed');
-  }
-}
-
-/** Catch-up then live: reads batches after its last position, and sleeps until an append or a poll tick. */
-class SqliteSubscription extends SerialSubscription {
-  /** The rows last read, handed out from `nextRow` on, each made an event only as it is handed out. */
-  private rows: EventRow[] = [];
-  private nextRow = 0;
-  private after: bigint;
-  private closed = false;
-  private sleeping: (() => void) | null = null;
-  /** Whether the last wake was its store's own commit (the committed tail then says what is new). */
-  private ownCommitWoke = false;
-
-  constructor(
-    private readonly store: SqliteEventStore,
-    private readonly options: SubscribeOptions,
-    private readonly onClose: () => void,
-  ) {
-    super();
-    this.after = options.after ?? 0n;
-  }
-
-  protected async produce(): Promise<IteratorResult<RecordedEvent>> {
-    while (!this.closed) {
-      const event = this.nextEvent();
-      if (event) return { done: false, value: event };
-      // The wake's kind holds until it sleeps again: the batches it reads meanwhile follow that commit.
-      const batch = this.store.rowsAfter(this.after, this.ownCommitWoke);
-      if (batch.length > 0) {
-        this.after = batch[batch.length - 1]!.position;
-        this.rows = batch;
-        this.nextRow = 0;
-        continue;
-      }
-      const { woken, cancel } = this.store.sleep();
-      this.sleeping = cancel;
-      this.ownCommitWoke = await woken;
-      this.sleeping = null;
-    }
-    return { done: true, value: undefined };
-  }
-
-  /** The next wanted row read and not yet handed out, as an event; undefined when there is none (or closed). */
-  private nextEvent(): RecordedEvent | undefined {
-    while (!this.closed && this.nextRow < this.rows.length) {
-      const row = this.rows[this.nextRow++]!;
-      // Filtered on the row: a subscriber with prefixes builds no event for other streams.
-      if (streamWanted(this.options.streamPrefixes, row.stream)) return toRecorded(row);
-    }
-    return undefined;
-  }
-
-  takeBuffered(max: number): RecordedEvent[] {
-    const events: RecordedEvent[] = [];
-    for (let event; events.length < max && (event = this.nextEvent()); ) events.push(event);
-    return events;
-  }
-
-  async close(): Promise<void> {
-    this.closed = true;
-    this.rows = [];
-    this.sleeping?.();
-    this.onClose();
   }
 }
 

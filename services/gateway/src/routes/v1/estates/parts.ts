@@ -19,135 +19,73 @@ import { base, E } from './index.ts';
 
 const F = `${E}/floors/{floor_id}`;
 
-/** GET list, GET one, POST, PATCH, DELETE of one kind of part. */
-function partRoutes(o: {
-  collection: string;
-  item: string;
-  ids: string[];
-  idName: string;
-  noun: string;
-  /** The part's name in operationIds: `Roof` gives listRoofs, addRoof, getRoof, updateRoof, removeRoof. */
-  name: string;
-  subjects: { list: string; get: string; add: string; update: string; remove: string };
-  reply: z.ZodType;
-  create: z.ZodType;
-  update: z.ZodType;
-}): RouteDef[] {
-  const itemIds = [...o.ids, o.idName];
+/** The kinds of part, by their name in operationIds: `Roof` gives listRoofs, addRoof, getRoof, updateRoof, removeRoof. */
+type PartName = 'Roof' | 'Floor' | 'Room' | 'Staircase';
+
+/**
+ * GET list, GET one, POST, PATCH, DELETE of one kind of part, hung under the estate or under a floor: its
+ * paths, ids and subjects follow from its noun and name (`roof`, `Roof`: `/roofs/{roof_id}`, S.listRoofs...).
+ */
+function partRoutes(
+  parent: 'estate' | 'floor',
+  noun: string,
+  name: PartName,
+  reply: z.ZodType,
+  create: z.ZodType,
+  update: z.ZodType,
+): RouteDef[] {
+  const collection = `${parent === 'estate' ? E : F}/${noun}s`;
+  const ids = parent === 'estate' ? ['estate_id'] : ['estate_id', 'floor_id'];
+  /** A route on one part: read it, edit it (with a body) or remove it. */
+  const onePart = (method: 'GET' | 'PATCH' | 'DELETE', subject: string, operationId: string, summary: string, body?: z.ZodType) => ({
+    ...base,
+    method,
+    path: `${collection}/{${noun}_id}`,
+    subject,
+    operationId,
+    ids: [...ids, `${noun}_id`],
+    ...(body ? { body } : {}),
+    status: 200,
+    reply,
+    summary,
+    errors: body ? [400, 401, 403, 404] : [401, 403, 404],
+  });
   return [
     {
       ...base,
       method: 'GET',
-      path: o.collection,
-      subject: o.subjects.list,
-      operationId: `list${o.name}s`,
-      ids: o.ids,
+      path: collection,
+      subject: S[`list${name}s`],
+      operationId: `list${name}s`,
+      ids,
       status: 200,
-      reply: z.array(o.reply),
-      summary: `The estate's ${o.noun}s`,
+      reply: z.array(reply),
+      summary: `The estate's ${noun}s`,
       errors: [401, 403, 404],
     },
     {
       ...base,
       method: 'POST',
-      path: o.collection,
-      subject: o.subjects.add,
-      operationId: `add${o.name}`,
-      ids: o.ids,
-      body: o.create,
+      path: collection,
+      subject: S[`add${name}`],
+      operationId: `add${name}`,
+      ids,
+      body: create,
       status: 201,
-      reply: o.reply,
-      summary: `Add a ${o.noun}`,
+      reply,
+      summary: `Add a ${noun}`,
       errors: [400, 401, 403, 404],
     },
-    {
-      ...base,
-      method: 'GET',
-      path: o.item,
-      subject: o.subjects.get,
-      operationId: `get${o.name}`,
-      ids: itemIds,
-      status: 200,
-      reply: o.reply,
-      summary: `One ${o.noun}`,
-      errors: [401, 403, 404],
-    },
-    {
-      ...base,
-      method: 'PATCH',
-      path: o.item,
-      subject: o.subjects.update,
-      operationId: `update${o.name}`,
-      ids: itemIds,
-      body: o.update,
-      status: 200,
-      reply: o.reply,
-      summary: `Edit a ${o.noun} (its linked renovation items follow)`,
-      errors: [400, 401, 403, 404],
-    },
-    {
-      ...base,
-      method: 'DELETE',
-      path: o.item,
-      subject: o.subjects.remove,
-      operationId: `remove${o.name}`,
-      ids: itemIds,
-      status: 200,
-      reply: o.reply,
-      summary: `Remove a ${o.noun} (and its renovation items)`,
-      errors: [401, 403, 404],
-    },
+    onePart('GET', S[`get${name}`], `get${name}`, `One ${noun}`),
+    onePart('PATCH', S[`update${name}`], `update${name}`, `Edit a ${noun} (its linked renovation items follow)`, update),
+    onePart('DELETE', S[`remove${name}`], `remove${name}`, `Remove a ${noun} (and its renovation items)`),
   ];
 }
 
 /** An estate's roofs, floors, and each floor's rooms and staircases. */
 export const estatePartRoutes: RouteDef[] = [
-  ...partRoutes({
-    collection: `${E}/roofs`,
-    item: `${E}/roofs/{roof_id}`,
-    ids: ['estate_id'],
-    idName: 'roof_id',
-    noun: 'roof',
-    name: 'Roof',
-    subjects: { list: S.listRoofs, get: S.getRoof, add: S.addRoof, update: S.updateRoof, remove: S.removeRoof },
-    reply: Roof,
-    create: CreateRoofBody,
-    update: UpdateRoofBody,
-  }),
-  ...partRoutes({
-    collection: `${E}/floors`,
-    item: F,
-    ids: ['estate_id'],
-    idName: 'floor_id',
-    noun: 'floor',
-    name: 'Floor',
-    subjects: { list: S.listFloors, get: S.getFloor, add: S.addFloor, update: S.updateFloor, remove: S.removeFloor },
-    reply: Floor,
-    create: CreateFloorBody,
-    update: UpdateFloorBody,
-  }),
-  ...partRoutes({
-    collection: `${F}/rooms`,
-    item: `${F}/rooms/{room_id}`,
-    ids: ['estate_id', 'floor_id'],
-    idName: 'room_id',
-    noun: 'room',
-    name: 'Room',
-    subjects: { list: S.listRooms, get: S.getRoom, add: S.addRoom, update: S.updateRoom, remove: S.removeRoom },
-    reply: Room,
-    create: CreateRoomBody,
-    update: UpdateRoomBody,
-  }),
-  ...partRoutes({
-    collection: `${F}/staircases`,
-    item: `${F}/staircases/{staircase_id}`,
-    ids: ['estate_id', 'floor_id'],
-    idName: 'staircase_id',
-    noun: 'staircase',
-    name: 'Staircase',
-    subjects: { list: S.listStaircases, get: S.getStaircase, add: S.addStaircase, update: S.updateStaircase, remove: S.removeStaircase },
-    reply: Staircase,
-    create: CreateStaircaseBody,
-    update: UpdateStaircaseBody,
-  }),
+  ...partRoutes('estate', 'roof', 'Roof', Roof, CreateRoofBody, UpdateRoofBody),
+  ...partRoutes('estate', 'floor', 'Floor', Floor, CreateFloorBody, UpdateFloorBody),
+  ...partRoutes('floor', 'room', 'Room', Room, CreateRoomBody, UpdateRoomBody),
+  ...partRoutes('floor', 'staircase', 'Staircase', Staircase, CreateStaircaseBody, UpdateStaircaseBody),
 ];
