@@ -113,6 +113,8 @@ export const COMPONENT_DESCRIPTIONS: Record<string, string> = {
   CoOwnershipDecision: "Extension: a flat's step that is a decision of the co-owners' association (VME/ACP, VvE), with the flat's share.",
   GrantConditions:
     "Extension: a step's grant schemes and conditions beside its amount; NOT_YET_SOURCED where the region's grant is unknown.",
+  BillIncrease:
+    "Extension: a step that makes the household's energy bill higher: how much a year, the obligation, rental norm or label it is the price of, and whether it is optional.",
   StepSpecification:
     'Extension: what a step builds: target U or R value, insulation thickness and material, glazing U and frame, SCOP and power.',
   FacadeMaterial: "Extension: what the outer walls' outside face is made of (natural stone is insulated from inside or not at all).",
