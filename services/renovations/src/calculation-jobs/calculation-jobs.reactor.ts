@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { DomainError, type Bus, type Closeable, type EventEnvelope, type ReadStore } from '@renopath/platform';
-import { consumeEvents } from '@renopath/platform/service/reactor.ts';
+import { consumeParsedEvents } from '@renopath/platform/service/reactor.ts';
 import type { Settlement } from '@renopath/platform/service/settlement.ts';
 import {
   calculationJobKey,
@@ -65,17 +65,16 @@ export function startCalculationJobsReactor(options: {
   settlement?: Settlement;
   run(renovation_id: string, command: RenovationCommand, cause: EventEnvelope): Promise<void>;
 }): Promise<Closeable> {
-  const { log } = options;
-  return consumeEvents(options.bus, CALCULATION_JOBS_CONSUMER, options.settlement, async (envelope) => {
-    const parsed = CalculationJobEvents.CalculationJobFinished.safeParse(envelope.data);
-    if (!parsed.success) {
-      // A malformed event would be redelivered forever: logged and passed over.
-      log.error({ err: parsed.error, event_id: envelope.event_id }, 'calculations event does not match its contract; skipped');
-      return;
-    }
-    const { job_id, consequences } = parsed.data;
-    if (consequences) await makeRenovation(options, envelope, job_id, consequences);
-  });
+  return consumeParsedEvents(
+    options.bus,
+    CALCULATION_JOBS_CONSUMER,
+    options.settlement,
+    CalculationJobEvents.CalculationJobFinished,
+    options.log,
+    async ({ job_id, consequences }, envelope) => {
+      if (consequences) await makeRenovation(options, envelope, job_id, consequences);
+    },
+  );
 }
 
 /** How long a job waits here for this context's copy of its estate before its event is redelivered (estates down, say). */

@@ -20,3 +20,25 @@ export function consumeEvents(
     tracked?.handled(envelope);
   });
 }
+
+/**
+ * `consumeEvents` for a consumer that acts on one event type's data: the data parsed by its contract
+ * first. A malformed event would be redelivered forever, so it is logged and passed over.
+ */
+export function consumeParsedEvents<T>(
+  bus: Bus,
+  consumer: EventConsumerName,
+  settlement: Settlement | undefined,
+  contract: { safeParse(data: unknown): { success: true; data: T } | { success: false; error: unknown } },
+  log: { error(details: object, message: string): void },
+  handle: (data: T, envelope: EventEnvelope) => Promise<void>,
+): Promise<Closeable> {
+  return consumeEvents(bus, consumer, settlement, async (envelope) => {
+    const parsed = contract.safeParse(envelope.data);
+    if (!parsed.success) {
+      log.error({ err: parsed.error, event_id: envelope.event_id }, `${consumer}: event does not match its contract; skipped`);
+      return;
+    }
+    await handle(parsed.data, envelope);
+  });
+}
