@@ -3,6 +3,7 @@ import type { Bus, Closeable, EventEnvelope, ReadStore } from '@renopath/platfor
 import { consumeEvents } from '@renopath/platform/service/reactor.ts';
 import type { Settlement } from '@renopath/platform/service/settlement.ts';
 import { EstateEvents, type EstateEvent, type EstateEventType } from '@renopath/contracts';
+import type { EstateCopyChanges } from './estate-copy-changes.ts';
 import { applyEstateEvent, type Snapshot } from './estate-mirror.ts';
 
 /** Durable consumer name: it must not change, or the bus would start a new consumer from the beginning. */
@@ -50,6 +51,8 @@ export function startEstateMirrorReactor(options: {
   readStore: ReadStore;
   log: Logger;
   settlement?: Settlement;
+  /** Told of each committed write of a copy (the calculation-jobs reactor waits on it). */
+  copies: EstateCopyChanges;
   cascade(envelope: EventEnvelope, event: EstateEvent, snapshot: Snapshot): Promise<void>;
 }): Promise<Closeable> {
   const { bus, readStore, log, cascade } = options;
@@ -86,7 +89,10 @@ export function startEstateMirrorReactor(options: {
         }
         return next;
       });
-      if (snapshot) await cascade(envelope, event, snapshot);
+      if (snapshot) {
+        options.copies.changed(event.data.estate_id);
+        await cascade(envelope, event, snapshot);
+      }
     }
   });
 }
