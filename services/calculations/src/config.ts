@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PlatformEnv, platformConfig, type PlatformConfig } from '@renopath/platform/service/platform-env.ts';
+import { parseServiceEnv, ServiceEnv, type ServiceConfig } from '@renopath/platform/service/platform-env.ts';
 import { breakerSettingsOf, ProviderBreakerEnv } from './config-providers.ts';
 import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from './webhooks/retry-schedule.ts';
 import type { BreakerSettings } from './gap-filling/http-providers.ts';
@@ -9,8 +9,7 @@ const flag = z
   .enum(['true', 'false'])
   .default('false')
   .transform((v) => v === 'true');
-const Env = PlatformEnv.extend({
-  RENOPATH_SETTLE_TIMEOUT_MS: z.coerce.number().int().min(0).default(5000),
+const Env = ServiceEnv.extend({
   RENOPATH_BUS_TIMEOUT_MS: z.coerce.number().int().min(1).default(10_000),
   /** How long a worker holds a job before another may resume it (README.md, Configuration). */
   RENOPATH_JOB_LEASE_MS: z.coerce.number().int().min(100).default(30_000),
@@ -49,9 +48,7 @@ const Env = PlatformEnv.extend({
   ...ProviderBreakerEnv,
 });
 
-export interface CalculationsServiceConfig {
-  platform: PlatformConfig;
-  settleTimeoutMs: number;
+export interface CalculationsServiceConfig extends ServiceConfig {
   busTimeoutMs: number;
   leaseMs: number;
   role: 'all' | 'worker';
@@ -73,13 +70,9 @@ export const MAX_ATTEMPTS = 3;
 export const JOB_LIFETIME_MS = 30 * 24 * 3600 * 1000;
 
 export function loadCalculationsConfig(env: NodeJS.ProcessEnv = process.env): CalculationsServiceConfig {
-  const parsed = Env.safeParse(env);
-  if (!parsed.success)
-    throw new Error(`invalid configuration: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
-  const e = parsed.data;
+  const { env: e, config } = parseServiceEnv(Env, env);
   return {
-    platform: platformConfig(e),
-    settleTimeoutMs: e.RENOPATH_SETTLE_TIMEOUT_MS,
+    ...config,
     busTimeoutMs: e.RENOPATH_BUS_TIMEOUT_MS,
     leaseMs: e.RENOPATH_JOB_LEASE_MS,
     role: e.RENOPATH_CALCULATIONS_ROLE,

@@ -1,19 +1,17 @@
 import { z } from 'zod';
 import { TOKEN_DEFAULTS } from '@renopath/contracts';
-import { PlatformEnv, platformConfig, type PlatformConfig } from '@renopath/platform/service/platform-env.ts';
+import { parseServiceEnv, ServiceEnv, PublicUrlEnv, publicUrlOf, type ServiceConfig } from '@renopath/platform/service/platform-env.ts';
 import { parseSecretsKey } from './webhook-secrets/secret-box.ts';
 
 /** The identity service's configuration, parsed once at start-up (house style: one config module per service). */
-const Env = PlatformEnv.extend({
+const Env = ServiceEnv.extend({
   RENOPATH_TOKEN_TTL_S: z.coerce.number().int().min(60).max(86_400).default(3600),
   RENOPATH_TOKEN_ISSUER: z.string().min(1).default(TOKEN_DEFAULTS.issuer),
   RENOPATH_TOKEN_AUDIENCE: z.string().min(1).default(TOKEN_DEFAULTS.audience),
   RENOPATH_SIGNING_KEY_ROTATION_DAYS: z.coerce.number().min(1).default(30),
-  RENOPATH_SETTLE_TIMEOUT_MS: z.coerce.number().int().min(0).default(5000),
   RENOPATH_BOOTSTRAP_CLIENT_ID: z.uuid({ error: 'RENOPATH_BOOTSTRAP_CLIENT_ID must be a UUID' }).optional(),
   RENOPATH_BOOTSTRAP_CLIENT_SECRET: z.string().min(32, 'RENOPATH_BOOTSTRAP_CLIENT_SECRET must be at least 32 characters').optional(),
-  PORT: z.coerce.number({ error: 'expected a port number from 0 to 65535' }).int().min(0).max(65535).default(8080),
-  RENOPATH_PUBLIC_URL: z.url({ error: 'RENOPATH_PUBLIC_URL must be an absolute URL' }).optional(),
+  ...PublicUrlEnv,
   // Empty counts as unset, so a compose file can leave the variable blank.
   RENOPATH_SMTP_URL: z
     .string()
@@ -28,13 +26,11 @@ const Env = PlatformEnv.extend({
     .refine((v) => v === undefined || parseSecretsKey(v) !== null, 'RENOPATH_SECRETS_KEY must be 32 bytes as 64 hex characters or base64'),
 });
 
-export interface IdentityServiceConfig {
-  platform: PlatformConfig;
+export interface IdentityServiceConfig extends ServiceConfig {
   tokenTtlSeconds: number;
   issuer: string;
   audience: string;
   keyRotationMs: number;
-  settleTimeoutMs: number;
   bootstrap: { client_id?: string; client_secret?: string };
   /** Base of the links in messages (the gateway's public address). */
   publicUrl: string;
@@ -46,22 +42,18 @@ export interface IdentityServiceConfig {
 }
 
 export function loadIdentityConfig(env: NodeJS.ProcessEnv = process.env): IdentityServiceConfig {
-  const parsed = Env.safeParse(env);
-  if (!parsed.success)
-    throw new Error(`invalid configuration: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
-  const e = parsed.data;
+  const { env: e, config } = parseServiceEnv(Env, env);
   return {
-    platform: platformConfig(e),
+    ...config,
     tokenTtlSeconds: e.RENOPATH_TOKEN_TTL_S,
     issuer: e.RENOPATH_TOKEN_ISSUER,
     audience: e.RENOPATH_TOKEN_AUDIENCE,
     keyRotationMs: e.RENOPATH_SIGNING_KEY_ROTATION_DAYS * 86_400_000,
-    settleTimeoutMs: e.RENOPATH_SETTLE_TIMEOUT_MS,
     bootstrap: {
       ...(e.RENOPATH_BOOTSTRAP_CLIENT_ID ? { client_id: e.RENOPATH_BOOTSTRAP_CLIENT_ID } : {}),
       ...(e.RENOPATH_BOOTSTRAP_CLIENT_SECRET ? { client_secret: e.RENOPATH_BOOTSTRAP_CLIENT_SECRET } : {}),
     },
-    publicUrl: (e.RENOPATH_PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
+    publicUrl: publicUrlOf(e),
     smtpUrl: e.RENOPATH_SMTP_URL ?? null,
     mailFrom: e.RENOPATH_MAIL_FROM,
     secretsKey: e.RENOPATH_SECRETS_KEY ? parseSecretsKey(e.RENOPATH_SECRETS_KEY) : null,

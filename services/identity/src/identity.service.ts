@@ -1,14 +1,12 @@
-import type { Logger } from 'pino';
-import type { Bus, Closeable, EventStore, ReadStore } from '@renopath/platform';
+import type { Bus, Closeable } from '@renopath/platform';
 import { runProjection, type Projection } from '@renopath/platform/projection-runner.ts';
 import type { ProcessManager } from '@renopath/platform/service/process-manager.ts';
-import type { Mailer } from '@renopath/platform/ports/mailer.ts';
 import { serveMessages } from '@renopath/platform/service/handler-kit.ts';
 import type { ServiceRequest } from '@renopath/contracts';
 import { access } from './access/access.ts';
 import { apiClients } from './api-client/api-client.handlers.ts';
 import { invitations } from './invitation/invitation.ts';
-import { identityKit, type IdentityConfig } from './kit.ts';
+import { identityKit, type IdentityParts } from './kit.ts';
 import { outboxHandlers } from './mail/outbox.handlers.ts';
 import { onboarding } from './onboarding/onboarding.ts';
 import { startOnboardingProcess } from './onboarding/onboarding.process.ts';
@@ -17,25 +15,12 @@ import { organizationHandlers } from './organization/organization.handlers.ts';
 import { registration } from './registration/registration.ts';
 import { startRegistrationProcess } from './registration/registration.process.ts';
 import { tokenHandlers } from './tokens/token.handlers.ts';
-import type { SigningKeys } from './tokens/signing-keys.ts';
 import { userHandlers } from './user/user.handlers.ts';
-import type { SecretBox } from './webhook-secrets/secret-box.ts';
 
 export type { IdentityConfig } from './kit.ts';
 
-export interface IdentityDeps {
+export interface IdentityDeps extends IdentityParts {
   bus: Bus;
-  eventStore: EventStore;
-  readStore: ReadStore;
-  keys: SigningKeys;
-  /** The ring that signs documents (renovation passports); a memory-only ring when not given (tests). */
-  documentKeys?: SigningKeys;
-  /** Invitations and address confirmations go out through it. */
-  mailer: Mailer;
-  /** Seals webhook secrets: events carry only the ciphertext. */
-  secrets: SecretBox;
-  config: IdentityConfig;
-  log: Logger;
   now?: () => Date;
   /** Subscribe to the bus only on `serve()`: a process that bootstraps first answers nobody before its client exists. */
   deferServe?: boolean;

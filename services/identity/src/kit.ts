@@ -21,21 +21,25 @@ export interface IdentityConfig {
   publicUrl: string;
 }
 
-/** What the identity context's handlers share: its stores, its read model and process manager, its helpers. */
-export function identityKit(deps: {
+/** What the identity context runs on: its stores, key rings, mailer and sealing, its settings and log. */
+export interface IdentityParts {
   eventStore: EventStore;
   readStore: ReadStore;
   keys: SigningKeys;
+  /** The ring that signs documents (renovation passports); a memory-only ring when not given (tests). */
   documentKeys?: SigningKeys;
+  /** Invitations and address confirmations go out through it. */
   mailer: Mailer;
+  /** Seals webhook secrets: events carry only the ciphertext. */
   secrets: SecretBox;
   config: IdentityConfig;
   log: Logger;
-  now: () => Date;
-  projection: Projection;
-  registrations: ProcessManager;
-  onboardings: ProcessManager;
-}) {
+}
+
+/** What the identity context's handlers share: its stores, its read model and process manager, its helpers. */
+export function identityKit(
+  deps: IdentityParts & { now: () => Date; projection: Projection; registrations: ProcessManager; onboardings: ProcessManager },
+) {
   const { eventStore: store, readStore: reads, mailer, log, now, projection, config } = deps;
   return {
     ...deps,

@@ -1,7 +1,5 @@
-import type { Logger } from 'pino';
-import type { Bus, Closeable, ReadStore } from '@renopath/platform';
-import { consumeEvents } from '@renopath/platform/service/reactor.ts';
-import type { Settlement } from '@renopath/platform/service/settlement.ts';
+import type { Closeable } from '@renopath/platform';
+import { consumeParsedEvents, type ReadStoreReactorOptions } from '@renopath/platform/service/reactor.ts';
 import { IdentityEvents, type MemberType } from '@renopath/contracts';
 
 /** Durable consumer name: it must not change, or the bus would start a new consumer from the beginning. */
@@ -23,21 +21,15 @@ export const roleKey = (organization_id: string, user_id: string) => `${organiza
  * jobs (owners and employees) and who only their own and their estates' (clients). Writes are a put
  * or delete by key, so a redelivered event changes nothing.
  */
-export function startRolesReactor(options: { bus: Bus; readStore: ReadStore; log: Logger; settlement?: Settlement }): Promise<Closeable> {
-  const { bus, readStore, log } = options;
-  return consumeEvents(bus, IDENTITY_CONSUMER, options.settlement, async (envelope) => {
-    if (envelope.type === 'OrganizationMemberAdded') {
-      const parsed = IdentityEvents.OrganizationMemberAdded.safeParse(envelope.data);
-      if (parsed.success) {
-        const { organization_id, user_id, member_type } = parsed.data;
-        await readStore.transaction((tx) =>
-          tx.put<RoleDoc>(ROLES, roleKey(organization_id, user_id), { organization_id, user_id, member_type }),
-        );
-      } else log.error({ event_id: envelope.event_id }, 'identity event does not match its contract; skipped');
-    } else if (envelope.type === 'OrganizationMemberRemoved') {
-      const parsed = IdentityEvents.OrganizationMemberRemoved.safeParse(envelope.data);
-      if (parsed.success) await readStore.transaction((tx) => tx.delete(ROLES, roleKey(parsed.data.organization_id, parsed.data.user_id)));
-      else log.error({ event_id: envelope.event_id }, 'identity event does not match its contract; skipped');
-    }
+export function startRolesReactor(options: ReadStoreReactorOptions): Promise<Closeable> {
+  const { readStore } = options;
+  const { OrganizationMemberAdded, OrganizationMemberRemoved } = IdentityEvents;
+  return consumeParsedEvents(options, IDENTITY_CONSUMER, { OrganizationMemberAdded, OrganizationMemberRemoved }, async (event) => {
+    const { organization_id, user_id } = event.data;
+    const key = roleKey(organization_id, user_id);
+    if (event.type === 'OrganizationMemberAdded') {
+      const { member_type } = event.data;
+      await readStore.transaction((tx) => tx.put<RoleDoc>(ROLES, key, { organization_id, user_id, member_type }));
+    } else await readStore.transaction((tx) => tx.delete(ROLES, key));
   });
 }

@@ -14,12 +14,5 @@ export {
   type Closable,
   type HttpProviderOptions,
 } from './http-providers.ts';
-export type {
-  BuildingAddress,
-  EnergyEfficiencyProvider,
-  GeometryProvider,
-  ImpactEstimate,
-  MeasuredGeometry,
-  ProviderAnswer,
-  ScoreEstimate,
-} from './providers.ts';
+// The ports the providers implement, every one of them.
+export type * from './providers.ts';

@@ -64,6 +64,154 @@ const ERROR_TEXT_MAX = 500;
 const toDomain = (e: { type: string; data: Record<string, unknown> }) =>
   ({ type: e.type, data: e.data }) as DomainEvent as WebhookDeliveryEvent;
 
+/** A delivery's state, from its stream. */
+async function loadDelivery(eventStore: EventStore, stream: string): Promise<WebhookDeliveryState> {
+  return fold(webhookDeliveryDecider, (await eventStore.readStream(stream)).map(toDomain));
+}
+
+type Cause = { correlation_id?: string; causation_id?: string | null };
+type Scheduled = NonNullable<WebhookDeliveryState['scheduled']>;
+
+/** The metadata of what the dispatcher records: no user acts, the client is the webhook's. */
+const systemMetadata = (client_id: string | null, cause?: Cause): EventMetadata => ({
+  actor: { user_id: null, client_id },
+  correlation_id: cause?.correlation_id ?? randomUUID(),
+  causation_id: cause?.causation_id ?? null,
+});
+
+/** The streams that hold a delivery: the log read once, page by page. */
+async function deliveryStreams(eventStore: EventStore): Promise<Set<string>> {
+  const streams = new Set<string>();
+  for (let after = 0n; ; ) {
+    const page = await eventStore.readAll({ after, maxCount: READ_PAGE });
+    for (const e of page) if (e.type === 'DeliveryScheduled' && e.stream.startsWith(DELIVERY_STREAM_PREFIX)) streams.add(e.stream);
+    if (page.length < READ_PAGE) return streams;
+    after = page[page.length - 1]!.position;
+  }
+}
+
+/** The command that records the delivery of `job`'s end of `type` to the client's URL, sent by `scheduleMs`. */
+function scheduleCommand(
+  job: { id: string },
+  client_id: string,
+  url: string,
+  type: WebhookEventType,
+  at: string,
+  scheduleMs: number[],
+): WebhookDeliveryCommand {
+  const payload: WebhookPayload = { type, timestamp: at, data: job as unknown as Record<string, unknown> };
+  const body = JSON.stringify(payload);
+  const delivery = { webhook_id: `msg_${randomUUID()}`, job_id: job.id, client_id, url, type, payload, body, schedule_ms: scheduleMs };
+  return { type: 'ScheduleDelivery', now: at, delivery };
+}
+
+/** The trace and correlation id a delivery was scheduled in. */
+type Origin = { traceparent?: string; correlation_id?: string };
+
+/** Where a delivery is scheduled now: the current trace, and the cause's correlation id or the current one. */
+function currentOrigin(cause?: Cause): Origin {
+  const traceparent = currentTraceparent();
+  const correlation_id = cause?.correlation_id ?? currentCorrelation();
+  return { ...(traceparent ? { traceparent } : {}), ...(correlation_id ? { correlation_id } : {}) };
+}
+
+/** Runs a delivery's attempt in a span of the trace it was scheduled in, under its correlation id. */
+function inTraceOf(origin: Origin | undefined, stream: string, attempt: () => Promise<void>): Promise<void> {
+  const traced = () =>
+    inSpan(
+      'webhook delivery',
+      { kind: SpanKind.CLIENT, traceparent: origin?.traceparent, attributes: { 'renopath.stream': stream } },
+      attempt,
+    );
+  return origin?.correlation_id ? withCorrelation(origin.correlation_id, traced) : traced();
+}
+
+/** What an attempt needs besides its delivery: how it is signed and sent, and within what limits. */
+interface Sender {
+  sign: WebhookSigner;
+  send: WebhookFetch;
+  timeoutMs: number;
+  allowPrivateNetwork: boolean;
+}
+
+/** One signed POST of a delivery: what the receiver answered, or why there was no answer (`refused`: an unsafe URL). */
+async function post(
+  sender: Sender,
+  s: Scheduled,
+  started: Date,
+): Promise<{ status_code: number | null; error: string | null; refused: boolean }> {
+  try {
+    const timestamp = Math.floor(started.getTime() / 1000);
+    const signature = await sender.sign(s.client_id, { id: s.webhook_id, timestamp, body: s.body });
+    const answer = await sender.send(s.url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'user-agent': 'Renopath-Webhooks/1',
+        'webhook-id': s.webhook_id,
+        'webhook-timestamp': String(timestamp),
+        'webhook-signature': signature,
+      },
+      body: s.body,
+      timeoutMs: sender.timeoutMs,
+      maxBytes: MAX_ANSWER_BYTES,
+      allowPrivateNetwork: sender.allowPrivateNetwork,
+      // A redirected signed POST would arrive as a GET elsewhere: the receiver must answer at its URL.
+      maxRedirects: 0,
+    });
+    const ok = answer.status >= 200 && answer.status < 300;
+    return { status_code: answer.status, error: ok ? null : `the receiver answered ${answer.status}`, refused: false };
+  } catch (err) {
+    return {
+      status_code: null,
+      error: (err instanceof Error ? err.message : String(err)).slice(0, ERROR_TEXT_MAX),
+      // By name, so an injected fetch can refuse a URL too.
+      refused: err instanceof Error && err.name === 'UnsafeUrlError',
+    };
+  }
+}
+
+/** Counts an attempt by what it led to, and logs it. */
+function reportAttempt(log: Logger, s: Scheduled, attempt: number, error: string | null, state: WebhookDeliveryState): void {
+  const outcome = state.status;
+  webhookDeliveries.inc({ outcome: outcome === 'DELIVERED' ? 'delivered' : outcome === 'GAVE_UP' ? 'gave_up' : 'retrying' });
+  const about = { job_id: s.job_id, type: s.type, attempt };
+  if (outcome === 'DELIVERED') log.info(about, 'webhook delivered');
+  else if (outcome === 'GAVE_UP') log.warn({ ...about, error, reason: state.gave_up_reason }, 'webhook given up');
+  else log.info({ ...about, error, next_attempt_at: state.due_at }, 'webhook attempt failed; retrying');
+}
+
+/** The next attempt of a pending delivery: sent, then recorded as an event of its stream. Returns the delivery's state after it. */
+async function attemptDelivery(
+  deps: { eventStore: EventStore; sender: Sender; now: () => Date; log: Logger },
+  stream: string,
+  state: WebhookDeliveryState & { scheduled: Scheduled },
+): Promise<WebhookDeliveryState> {
+  const s = state.scheduled;
+  const attempt = state.attempts.length + 1;
+  const started = deps.now();
+  const t0 = performance.now();
+  const { status_code, error, refused } = await post(deps.sender, s, started);
+  const elapsed = performance.now() - t0;
+  webhookDeliveryDuration.observe(elapsed / 1000);
+  const at = started.toISOString();
+  const command: WebhookDeliveryCommand = {
+    type: 'RecordAttempt',
+    attempt,
+    at,
+    status_code,
+    error,
+    duration_ms: Math.round(elapsed),
+    refused,
+  };
+  const result = await handleCommand(deps.eventStore, stream, webhookDeliveryDecider, command, {
+    metadata: systemMetadata(s.client_id),
+    now: deps.now().toISOString(),
+  });
+  reportAttempt(deps.log, s, attempt, error, result.state);
+  return result.state;
+}
+
 /**
  * Sends job webhooks (docs/webhooks.md) and records every attempt as an event of the delivery's stream.
  * Pending deliveries are rebuilt from the event store at start, so a restart resumes the retries;
@@ -72,10 +220,10 @@ const toDomain = (e: { type: string; data: Record<string, unknown> }) =>
  */
 export async function startWebhookDispatcher(options: WebhookDispatcherOptions): Promise<WebhookDispatcher> {
   const { eventStore, sign, schedule: scheduleMs, allowPrivateNetwork, timeoutMs, log } = options;
-  const send: WebhookFetch = options.fetch ?? safeFetch;
   const now = options.now ?? (() => new Date());
   const pollMs = options.pollMs ?? 1000;
   if (scheduleMs.length === 0) throw new Error('the webhook retry schedule needs at least one attempt');
+  const deps = { eventStore, sender: { sign, send: options.fetch ?? safeFetch, timeoutMs, allowPrivateNetwork }, now, log };
 
   /** Pending deliveries by stream: when each is due. */
   const due = new Map<string, number>();
@@ -84,19 +232,11 @@ export async function startWebhookDispatcher(options: WebhookDispatcherOptions):
    * The trace and correlation id each delivery was scheduled in (the job's), so its attempts and their
    * log lines join that trace. Kept in memory: deliveries resumed after a restart get traces of their own.
    */
-  const origins = new Map<string, { traceparent?: string; correlation_id?: string }>();
+  const origins = new Map<string, Origin>();
   let timer: NodeJS.Timeout | null = null;
   let closed = false;
 
-  const system = (client_id: string | null, cause?: { correlation_id?: string; causation_id?: string | null }): EventMetadata => ({
-    actor: { user_id: null, client_id },
-    correlation_id: cause?.correlation_id ?? randomUUID(),
-    causation_id: cause?.causation_id ?? null,
-  });
-
-  async function load(stream: string): Promise<WebhookDeliveryState> {
-    return fold(webhookDeliveryDecider, (await eventStore.readStream(stream)).map(toDomain));
-  }
+  const load = (stream: string) => loadDelivery(eventStore, stream);
 
   function track(stream: string, state: WebhookDeliveryState): void {
     if (state.status === 'PENDING' && state.due_at !== null) due.set(stream, Date.parse(state.due_at));
@@ -106,15 +246,8 @@ export async function startWebhookDispatcher(options: WebhookDispatcherOptions):
     }
   }
 
-  // Rebuild: the streams with a delivery, then each one's state (the log is read once, page by page).
-  const streams = new Set<string>();
-  for (let after = 0n; ; ) {
-    const page = await eventStore.readAll({ after, maxCount: READ_PAGE });
-    for (const e of page) if (e.type === 'DeliveryScheduled' && e.stream.startsWith(DELIVERY_STREAM_PREFIX)) streams.add(e.stream);
-    if (page.length < READ_PAGE) break;
-    after = page[page.length - 1]!.position;
-  }
-  for (const stream of streams) track(stream, await load(stream));
+  // Rebuild: the state of every delivery in the log, so a restart resumes its retries.
+  for (const stream of await deliveryStreams(eventStore)) track(stream, await load(stream));
   if (due.size > 0) log.info({ pending: due.size }, 'webhook deliveries resumed');
 
   function wake(): void {
@@ -133,14 +266,7 @@ export async function startWebhookDispatcher(options: WebhookDispatcherOptions):
     const t = now().getTime();
     for (const [stream, at] of due) {
       if (at > t || inFlight.has(stream)) continue;
-      const origin = origins.get(stream);
-      const traced = () =>
-        inSpan(
-          'webhook delivery',
-          { kind: SpanKind.CLIENT, traceparent: origin?.traceparent, attributes: { 'renopath.stream': stream } },
-          () => attempt(stream),
-        );
-      const run = (origin?.correlation_id ? withCorrelation(origin.correlation_id, traced) : traced())
+      const run = inTraceOf(origins.get(stream), stream, () => attempt(stream))
         .catch((err) => log.error({ err, stream }, 'webhook attempt could not be recorded; it is tried again'))
         .finally(() => {
           inFlight.delete(stream);
@@ -153,70 +279,8 @@ export async function startWebhookDispatcher(options: WebhookDispatcherOptions):
 
   async function attempt(stream: string): Promise<void> {
     const state = await load(stream);
-    const s = state.scheduled;
-    if (state.status !== 'PENDING' || !s) {
-      track(stream, state);
-      return;
-    }
-    const number = state.attempts.length + 1;
-    const started = now();
-    const t0 = performance.now();
-    let status_code: number | null = null;
-    let error: string | null = null;
-    let refused = false;
-    try {
-      const timestamp = Math.floor(started.getTime() / 1000);
-      const signature = await sign(s.client_id, { id: s.webhook_id, timestamp, body: s.body });
-      const answer = await send(s.url, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'user-agent': 'Renopath-Webhooks/1',
-          'webhook-id': s.webhook_id,
-          'webhook-timestamp': String(timestamp),
-          'webhook-signature': signature,
-        },
-        body: s.body,
-        timeoutMs,
-        maxBytes: MAX_ANSWER_BYTES,
-        allowPrivateNetwork,
-        // A redirected signed POST would arrive as a GET elsewhere: the receiver must answer at its URL.
-        maxRedirects: 0,
-      });
-      status_code = answer.status;
-      if (answer.status < 200 || answer.status >= 300) error = `the receiver answered ${answer.status}`;
-    } catch (err) {
-      // By name, so an injected fetch can refuse a URL too.
-      refused = err instanceof Error && err.name === 'UnsafeUrlError';
-      error = (err instanceof Error ? err.message : String(err)).slice(0, ERROR_TEXT_MAX);
-    }
-    const elapsed = performance.now() - t0;
-    webhookDeliveryDuration.observe(elapsed / 1000);
-    const duration_ms = Math.round(elapsed);
-    const command: WebhookDeliveryCommand = {
-      type: 'RecordAttempt',
-      attempt: number,
-      at: started.toISOString(),
-      status_code,
-      error,
-      duration_ms,
-      refused,
-    };
-    const result = await handleCommand(eventStore, stream, webhookDeliveryDecider, command, {
-      metadata: system(s.client_id),
-      now: now().toISOString(),
-    });
-    track(stream, result.state);
-    const outcome = result.state.status;
-    webhookDeliveries.inc({ outcome: outcome === 'DELIVERED' ? 'delivered' : outcome === 'GAVE_UP' ? 'gave_up' : 'retrying' });
-    if (outcome === 'DELIVERED') log.info({ job_id: s.job_id, type: s.type, attempt: number }, 'webhook delivered');
-    else if (outcome === 'GAVE_UP')
-      log.warn({ job_id: s.job_id, type: s.type, attempt: number, error, reason: result.state.gave_up_reason }, 'webhook given up');
-    else
-      log.info(
-        { job_id: s.job_id, type: s.type, attempt: number, error, next_attempt_at: result.state.due_at },
-        'webhook attempt failed; retrying',
-      );
+    const pending = state.status === 'PENDING' && state.scheduled !== null;
+    track(stream, pending ? await attemptDelivery(deps, stream, state as WebhookDeliveryState & { scheduled: Scheduled }) : state);
   }
 
   wake();
@@ -226,41 +290,19 @@ export async function startWebhookDispatcher(options: WebhookDispatcherOptions):
       if (!WebhookEventType.includes(type)) throw new Error(`unknown webhook type ${type}`);
       const stream = deliveryStream(job.id, type);
       const at = now().toISOString();
-      const payload: WebhookPayload = { type, timestamp: at, data: job as unknown as Record<string, unknown> };
-      const result = await handleCommand(
-        eventStore,
-        stream,
-        webhookDeliveryDecider,
-        {
-          type: 'ScheduleDelivery',
-          now: at,
-          delivery: {
-            webhook_id: `msg_${randomUUID()}`,
-            job_id: job.id,
-            client_id,
-            url: webhook_url,
-            type,
-            payload,
-            body: JSON.stringify(payload),
-            schedule_ms: scheduleMs,
-          },
-        },
-        { metadata: system(client_id, cause), now: at },
-      );
-      const traceparent = currentTraceparent();
-      const correlation_id = cause?.correlation_id ?? currentCorrelation();
-      origins.set(stream, { ...(traceparent ? { traceparent } : {}), ...(correlation_id ? { correlation_id } : {}) });
+      const command = scheduleCommand(job, client_id, webhook_url, type, at, scheduleMs);
+      const result = await handleCommand(eventStore, stream, webhookDeliveryDecider, command, {
+        metadata: systemMetadata(client_id, cause),
+        now: at,
+      });
+      origins.set(stream, currentOrigin(cause));
       if (!inFlight.has(stream)) track(stream, result.state);
       wake();
     },
 
     async deliveriesOf(job_id) {
-      const views: WebhookDeliveryView[] = [];
-      for (const type of WebhookEventType) {
-        const view = deliveryView(await load(deliveryStream(job_id, type)));
-        if (view) views.push(view);
-      }
-      return views;
+      const views = await Promise.all(WebhookEventType.map(async (type) => deliveryView(await load(deliveryStream(job_id, type)))));
+      return views.filter((view): view is WebhookDeliveryView => view !== null);
     },
 
     async close() {

@@ -1,7 +1,5 @@
-import type { Logger } from 'pino';
-import type { Bus, Closeable, EventEnvelope } from '@renopath/platform';
-import { consumeParsedEvents } from '@renopath/platform/service/reactor.ts';
-import type { Settlement } from '@renopath/platform/service/settlement.ts';
+import type { Closeable, EventEnvelope } from '@renopath/platform';
+import { consumeParsedEvents, type ReactorOptions } from '@renopath/platform/service/reactor.ts';
 import {
   CalculationJobEvents,
   estateFromProperty,
@@ -46,20 +44,11 @@ export function applyCommandOf(job_id: string, c: TrajectoryJobConsequences): Ap
  * label records the job; a redelivery decides nothing). A deleted estate takes nothing and the event
  * is done with: nothing waits on it here.
  */
-export function startCalculationJobsReactor(options: {
-  bus: Bus;
-  log: Logger;
-  settlement?: Settlement;
-  apply(event: EventEnvelope, command: Apply): Promise<void>;
-}): Promise<Closeable> {
-  return consumeParsedEvents(
-    options.bus,
-    CALCULATION_JOBS_CONSUMER,
-    options.settlement,
-    CalculationJobEvents.CalculationJobFinished,
-    options.log,
-    async ({ job_id, consequences }, envelope) => {
-      if (consequences) await options.apply(envelope, applyCommandOf(job_id, consequences));
-    },
-  );
+export function startCalculationJobsReactor(
+  options: ReactorOptions & { apply(event: EventEnvelope, command: Apply): Promise<void> },
+): Promise<Closeable> {
+  const finished = { CalculationJobFinished: CalculationJobEvents.CalculationJobFinished };
+  return consumeParsedEvents(options, CALCULATION_JOBS_CONSUMER, finished, async ({ data }, envelope) => {
+    if (data.consequences) await options.apply(envelope, applyCommandOf(data.job_id, data.consequences));
+  });
 }

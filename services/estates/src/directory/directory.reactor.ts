@@ -1,7 +1,5 @@
-import type { Logger } from 'pino';
-import type { Bus, Closeable, ReadStore } from '@renopath/platform';
-import { consumeEvents } from '@renopath/platform/service/reactor.ts';
-import type { Settlement } from '@renopath/platform/service/settlement.ts';
+import type { Closeable, ReadStore } from '@renopath/platform';
+import { consumeParsedEvents, type ReadStoreReactorOptions } from '@renopath/platform/service/reactor.ts';
 import { IdentityEvents, type MemberType } from '@renopath/contracts';
 
 /** Durable consumer name: it must not change, or the bus would start a new consumer from the beginning. */
@@ -28,29 +26,16 @@ export const roleId = (organization_id: string, user_id: string) => `${organizat
  * Writes are a put or a delete by key, so a redelivery changes nothing. The gateway's settle waits for
  * this consumer after an identity write, so a removed member loses access with the removal's reply.
  */
-export function startDirectoryReactor(options: {
-  bus: Bus;
-  readStore: ReadStore;
-  log: Logger;
-  settlement?: Settlement;
-}): Promise<Closeable> {
-  const { bus, readStore, log } = options;
-  return consumeEvents(bus, DIRECTORY_CONSUMER, options.settlement, async (envelope) => {
-    try {
-      if (envelope.type === 'OrganizationMemberAdded') {
-        const { organization_id, user_id, member_type } = IdentityEvents.OrganizationMemberAdded.parse(envelope.data);
-        await readStore.transaction((tx) =>
-          tx.put<RoleDoc>(ROLES, roleId(organization_id, user_id), { organization_id, user_id, member_type }),
-        );
-      } else if (envelope.type === 'OrganizationMemberRemoved') {
-        const { organization_id, user_id } = IdentityEvents.OrganizationMemberRemoved.parse(envelope.data);
-        await readStore.transaction((tx) => tx.delete(ROLES, roleId(organization_id, user_id)));
-      }
-    } catch (err) {
-      // A malformed event would be redelivered forever: log it and move on (the place an upcaster goes).
-      if (!(err instanceof Error && err.name === 'ZodError')) throw err;
-      log.error({ err, event_id: envelope.event_id, type: envelope.type }, 'identity event does not match its contract; skipped');
-    }
+export function startDirectoryReactor(options: ReadStoreReactorOptions): Promise<Closeable> {
+  const { readStore } = options;
+  const { OrganizationMemberAdded, OrganizationMemberRemoved } = IdentityEvents;
+  return consumeParsedEvents(options, DIRECTORY_CONSUMER, { OrganizationMemberAdded, OrganizationMemberRemoved }, async (event) => {
+    const { organization_id, user_id } = event.data;
+    const id = roleId(organization_id, user_id);
+    if (event.type === 'OrganizationMemberAdded') {
+      const { member_type } = event.data;
+      await readStore.transaction((tx) => tx.put<RoleDoc>(ROLES, id, { organization_id, user_id, member_type }));
+    } else await readStore.transaction((tx) => tx.delete(ROLES, id));
   });
 }
 

@@ -1,9 +1,7 @@
-import type { Logger } from 'pino';
-import type { Bus, Closeable, EventEnvelope, EventStore } from '@renopath/platform';
+import type { Closeable, EventStore } from '@renopath/platform';
 import { fold, handleCommand } from '@renopath/platform/service/decider.ts';
 import { reactionContext } from '@renopath/platform/service/handler-kit.ts';
-import { consumeEvents } from '@renopath/platform/service/reactor.ts';
-import type { Settlement } from '@renopath/platform/service/settlement.ts';
+import { consumeParsedEvents, type ReactorOptions } from '@renopath/platform/service/reactor.ts';
 import { IdentityEvents } from '@renopath/contracts';
 import { parseEstateEvent } from '../estate/estate.events.ts';
 import { estateDecider, estateStream } from '../estate/estate.decider.ts';
@@ -21,22 +19,19 @@ export const ESTATE_INVITATION_CONSUMER = 'estates-estate-invitation';
  * Idempotent: a member the estate already has is nothing to add, and a user the estate ever had (since
  * removed) is not brought back by a replayed invitation: a new invitation goes through `addMember` again.
  */
-export function startEstateInvitationProcess(options: {
-  bus: Bus;
-  eventStore: EventStore;
-  log: Logger;
-  now: () => Date;
-  /** Waits until the views show an appended change. */
-  settle(position: bigint | null): Promise<void>;
-  settlement?: Settlement;
-}): Promise<Closeable> {
-  const { bus, eventStore, log, now, settle } = options;
-  return consumeEvents(bus, ESTATE_INVITATION_CONSUMER, options.settlement, async (event: EventEnvelope) => {
-    const parsed = IdentityEvents.OrganizationMemberInvited.safeParse(event.data);
-    if (!parsed.success) {
-      log.error({ err: parsed.error, event_id: event.event_id }, 'identity event does not match its contract; skipped');
-    } else if (parsed.data.estate_id) {
-      const { estate_id, organization_id, user_id, email_address, first_name, last_name } = parsed.data;
+export function startEstateInvitationProcess(
+  options: ReactorOptions & {
+    eventStore: EventStore;
+    now: () => Date;
+    /** Waits until the views show an appended change. */
+    settle(position: bigint | null): Promise<void>;
+  },
+): Promise<Closeable> {
+  const { eventStore, log, now, settle } = options;
+  const invited = { OrganizationMemberInvited: IdentityEvents.OrganizationMemberInvited };
+  return consumeParsedEvents(options, ESTATE_INVITATION_CONSUMER, invited, async ({ data }, event) => {
+    if (data.estate_id) {
+      const { estate_id, organization_id, user_id, email_address, first_name, last_name } = data;
       const history = await eventStore.readStream(estateStream(estate_id));
       const state = fold(estateDecider, history.map(parseEstateEvent));
       const everMember = history.some((e) => e.type === 'EstateMemberAdded' && e.data['user_id'] === user_id);

@@ -1,7 +1,5 @@
-import type { Logger } from 'pino';
-import type { Bus, Closeable, EventEnvelope, ReadStore } from '@renopath/platform';
-import { consumeEvents } from '@renopath/platform/service/reactor.ts';
-import type { Settlement } from '@renopath/platform/service/settlement.ts';
+import type { Closeable, EventEnvelope } from '@renopath/platform';
+import { consumeParsedEvents, type ReadStoreReactorOptions } from '@renopath/platform/service/reactor.ts';
 import { IdentityEvents } from '@renopath/contracts';
 import { C, type MembershipDoc } from '../estate-views/estate-views.projection.ts';
 
@@ -13,26 +11,13 @@ export const MEMBER_ACTIVATION_CONSUMER = 'estates-member-activation';
  * them as an active member of the organization, each of their pending estate memberships there
  * starts (`EstateMemberActivated`). At least once: a redelivery finds nothing pending.
  */
-export function startMemberActivationReactor(options: {
-  bus: Bus;
-  readStore: ReadStore;
-  log: Logger;
-  activateMember(event: EventEnvelope, estate_id: string, user_id: string): Promise<void>;
-  settlement?: Settlement;
-}): Promise<Closeable> {
-  const { bus, readStore, log, activateMember } = options;
-  return consumeEvents(bus, MEMBER_ACTIVATION_CONSUMER, options.settlement, async (event) => {
-    // Parsed with the contract (the place where an upcaster goes); a malformed event would be redelivered
-    // forever, so it is logged and passed over.
-    const parsed = IdentityEvents.OrganizationMemberAdded.safeParse(event.data);
-    if (!parsed.success) {
-      options.log.error(
-        { err: parsed.error, event_id: event.event_id, type: event.type },
-        'identity event does not match its contract; skipped',
-      );
-      return;
-    }
-    const { organization_id, user_id } = parsed.data;
+export function startMemberActivationReactor(
+  options: ReadStoreReactorOptions & { activateMember(event: EventEnvelope, estate_id: string, user_id: string): Promise<void> },
+): Promise<Closeable> {
+  const { readStore, log, activateMember } = options;
+  const added = { OrganizationMemberAdded: IdentityEvents.OrganizationMemberAdded };
+  return consumeParsedEvents(options, MEMBER_ACTIVATION_CONSUMER, added, async ({ data }, event) => {
+    const { organization_id, user_id } = data;
     const { items } = await readStore.query<MembershipDoc>(C.memberships, { filter: { organization_id, user_id, status: 'PENDING' } });
     for (const membership of items) await activateMember(event, membership.estate_id, user_id);
     if (items.length)

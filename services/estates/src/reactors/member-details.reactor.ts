@@ -1,7 +1,5 @@
-import type { Logger } from 'pino';
-import type { Bus, Closeable, EventEnvelope, ReadStore } from '@renopath/platform';
-import { consumeEvents } from '@renopath/platform/service/reactor.ts';
-import type { Settlement } from '@renopath/platform/service/settlement.ts';
+import type { Closeable, EventEnvelope } from '@renopath/platform';
+import { consumeParsedEvents, type ReadStoreReactorOptions } from '@renopath/platform/service/reactor.ts';
 import { IdentityEvents } from '@renopath/contracts';
 import { C, type MembershipDoc } from '../estate-views/estate-views.projection.ts';
 
@@ -15,26 +13,15 @@ export type MemberDetails = Partial<Record<(typeof COPIED_FIELDS)[number], strin
  * Estates keep a copy of each member's name and email address; when identity records a change to
  * them, every estate the user is a member of records it too (`EstateMemberDetailsUpdated`).
  */
-export function startMemberDetailsReactor(options: {
-  bus: Bus;
-  readStore: ReadStore;
-  log: Logger;
-  updateMember(event: EventEnvelope, estate_id: string, user_id: string, changes: MemberDetails): Promise<void>;
-  settlement?: Settlement;
-}): Promise<Closeable> {
-  const { bus, readStore, updateMember } = options;
-  return consumeEvents(bus, MEMBER_DETAILS_CONSUMER, options.settlement, async (event) => {
-    // Parsed with the contract (the place where an upcaster goes); a malformed event would be redelivered
-    // forever, so it is logged and passed over.
-    const parsed = IdentityEvents.UserUpdated.safeParse(event.data);
-    if (!parsed.success) {
-      options.log.error(
-        { err: parsed.error, event_id: event.event_id, type: event.type },
-        'identity event does not match its contract; skipped',
-      );
-      return;
-    }
-    const { user_id, changes: given } = parsed.data;
+export function startMemberDetailsReactor(
+  options: ReadStoreReactorOptions & {
+    updateMember(event: EventEnvelope, estate_id: string, user_id: string, changes: MemberDetails): Promise<void>;
+  },
+): Promise<Closeable> {
+  const { readStore, updateMember } = options;
+  const updated = { UserUpdated: IdentityEvents.UserUpdated };
+  return consumeParsedEvents(options, MEMBER_DETAILS_CONSUMER, updated, async ({ data }, event) => {
+    const { user_id, changes: given } = data;
     const changes: MemberDetails = {};
     for (const field of COPIED_FIELDS) if (typeof given[field] === 'string') changes[field] = given[field];
     if (Object.keys(changes).length > 0) {

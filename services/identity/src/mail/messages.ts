@@ -38,33 +38,29 @@ export function invitationMessage(o: {
   };
 }
 
+/**
+ * A message to an address someone asked to use for their account: the same subject and greeting
+ * whether the address was free or already in use, so the message says nothing more than its text.
+ */
+function toAskedAddress(to: string, lines: string[]): MailMessage {
+  return { to, subject: 'Confirm your new email address for Renopath', text: ['Hello,', '', ...lines].join('\n') };
+}
+
 export function emailChangeMessage(o: { to: string; token: string; expires_at: string; publicUrl: string }): MailMessage {
-  return {
-    to: o.to,
-    subject: 'Confirm your new email address for Renopath',
-    text: [
-      'Hello,',
-      '',
-      'Someone asked to use this address for their Renopath account. If that was you, confirm it with this code:',
-      `  POST ${o.publicUrl}/v1/email-changes/confirm  {"token": "<the code>"}`,
-      '',
-      o.token,
-      '',
-      `The code works once, until ${day(o.expires_at)}. If you did not ask for this, ignore this message: nothing changes.`,
-    ].join('\n'),
-  };
+  return toAskedAddress(o.to, [
+    'Someone asked to use this address for their Renopath account. If that was you, confirm it with this code:',
+    `  POST ${o.publicUrl}/v1/email-changes/confirm  {"token": "<the code>"}`,
+    '',
+    o.token,
+    '',
+    `The code works once, until ${day(o.expires_at)}. If you did not ask for this, ignore this message: nothing changes.`,
+  ]);
 }
 
 /** Sent instead when the address already belongs to an account: the requester learns nothing, the owner is told. */
 export function addressInUseMessage(o: { to: string }): MailMessage {
-  return {
-    to: o.to,
-    subject: 'Confirm your new email address for Renopath',
-    text: [
-      'Hello,',
-      '',
-      'Someone asked to use this address for a Renopath account. This address already belongs to a Renopath account, so nothing was changed.',
-      'If you did not ask for this, ignore this message.',
-    ].join('\n'),
-  };
+  return toAskedAddress(o.to, [
+    'Someone asked to use this address for a Renopath account. This address already belongs to a Renopath account, so nothing was changed.',
+    'If you did not ask for this, ignore this message.',
+  ]);
 }

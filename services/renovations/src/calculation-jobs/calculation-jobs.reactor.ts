@@ -1,7 +1,5 @@
-import type { Logger } from 'pino';
-import { DomainError, type Bus, type Closeable, type EventEnvelope, type ReadStore } from '@renopath/platform';
-import { consumeParsedEvents } from '@renopath/platform/service/reactor.ts';
-import type { Settlement } from '@renopath/platform/service/settlement.ts';
+import { DomainError, type Closeable, type EventEnvelope, type ReadStore } from '@renopath/platform';
+import { consumeParsedEvents, type ReadStoreReactorOptions } from '@renopath/platform/service/reactor.ts';
 import {
   calculationJobKey,
   CalculationJobEvents,
@@ -59,25 +57,17 @@ export function trajectoryItemsOf(job_id: string, c: TrajectoryJobConsequences, 
  * `RenovationTrajectoryDeclined` instead, so nothing waits on the job for ever. Both are said once per
  * job: the renovation's stream decides nothing the second time.
  */
-export function startCalculationJobsReactor(options: {
-  bus: Bus;
-  readStore: ReadStore;
-  log: Logger;
-  settlement?: Settlement;
-  /** Wakes the wait for the estate's copy when this process writes it (see `copyHoldingJob`). */
-  copies: EstateCopyChanges;
-  run(renovation_id: string, command: RenovationCommand, cause: EventEnvelope): Promise<void>;
-}): Promise<Closeable> {
-  return consumeParsedEvents(
-    options.bus,
-    CALCULATION_JOBS_CONSUMER,
-    options.settlement,
-    CalculationJobEvents.CalculationJobFinished,
-    options.log,
-    async ({ job_id, consequences }, envelope) => {
-      if (consequences) await makeRenovation(options, envelope, job_id, consequences);
-    },
-  );
+export function startCalculationJobsReactor(
+  options: ReadStoreReactorOptions & {
+    /** Wakes the wait for the estate's copy when this process writes it (see `copyHoldingJob`). */
+    copies: EstateCopyChanges;
+    run(renovation_id: string, command: RenovationCommand, cause: EventEnvelope): Promise<void>;
+  },
+): Promise<Closeable> {
+  const finished = { CalculationJobFinished: CalculationJobEvents.CalculationJobFinished };
+  return consumeParsedEvents(options, CALCULATION_JOBS_CONSUMER, finished, async ({ data }, envelope) => {
+    if (data.consequences) await makeRenovation(options, envelope, data.job_id, data.consequences);
+  });
 }
 
 /** How long a job waits here for this context's copy of its estate before its event is redelivered (estates down, say). */

@@ -1,7 +1,5 @@
-import type { Logger } from 'pino';
-import type { Bus, Closeable, ReadStore } from '@renopath/platform';
-import { consumeEvents } from '@renopath/platform/service/reactor.ts';
-import type { Settlement } from '@renopath/platform/service/settlement.ts';
+import type { Closeable } from '@renopath/platform';
+import { consumeParsedEvents, type ReadStoreReactorOptions } from '@renopath/platform/service/reactor.ts';
 import { IdentityEvents, type MemberType } from '@renopath/contracts';
 
 /** Durable consumer name: it must not change, or the bus would start a new consumer from the beginning. */
@@ -32,40 +30,22 @@ export const roleId = (organization_id: string, user_id: string) => `${organizat
  * (access follows the token's organization and the role there, docs/http-contract.md) and users' external ids.
  * Writes are idempotent (a put or delete by key), so a redelivery changes nothing.
  */
-export function startDirectoryMirrorReactor(options: {
-  bus: Bus;
-  readStore: ReadStore;
-  log: Logger;
-  settlement?: Settlement;
-}): Promise<Closeable> {
-  const { bus, readStore, log } = options;
-  return consumeEvents(bus, IDENTITY_CONSUMER, options.settlement, async (envelope) => {
-    const apply = async () => {
-      switch (envelope.type) {
-        case 'OrganizationMemberAdded': {
-          const { organization_id, user_id, member_type } = IdentityEvents.OrganizationMemberAdded.parse(envelope.data);
-          await readStore.transaction((tx) =>
-            tx.put<RoleDoc>(D.roles, roleId(organization_id, user_id), { organization_id, user_id, member_type }),
-          );
-          return;
-        }
-        case 'OrganizationMemberRemoved': {
-          const { organization_id, user_id } = IdentityEvents.OrganizationMemberRemoved.parse(envelope.data);
-          await readStore.transaction((tx) => tx.delete(D.roles, roleId(organization_id, user_id)));
-          return;
-        }
-        case 'UserUpdated': {
-          const { user_id, changes } = IdentityEvents.UserUpdated.parse(envelope.data);
-          if (changes.external_id === undefined) return;
-          await readStore.transaction((tx) => tx.put<UserDoc>(D.users, user_id, { user_id, external_id: changes.external_id ?? null }));
-        }
-      }
-    };
-    try {
-      await apply();
-    } catch (err) {
-      if (!(err instanceof Error && err.name === 'ZodError')) throw err;
-      log.error({ err, event_id: envelope.event_id, type: envelope.type }, 'identity event does not match its contract; skipped');
+export function startDirectoryMirrorReactor(options: ReadStoreReactorOptions): Promise<Closeable> {
+  const { readStore } = options;
+  const { OrganizationMemberAdded, OrganizationMemberRemoved, UserUpdated } = IdentityEvents;
+  const contracts = { OrganizationMemberAdded, OrganizationMemberRemoved, UserUpdated };
+  return consumeParsedEvents(options, IDENTITY_CONSUMER, contracts, async (event) => {
+    if (event.type === 'UserUpdated') {
+      const { user_id, changes } = event.data;
+      if (changes.external_id === undefined) return;
+      await readStore.transaction((tx) => tx.put<UserDoc>(D.users, user_id, { user_id, external_id: changes.external_id ?? null }));
+      return;
     }
+    const { organization_id, user_id } = event.data;
+    const id = roleId(organization_id, user_id);
+    if (event.type === 'OrganizationMemberAdded') {
+      const { member_type } = event.data;
+      await readStore.transaction((tx) => tx.put<RoleDoc>(D.roles, id, { organization_id, user_id, member_type }));
+    } else await readStore.transaction((tx) => tx.delete(D.roles, id));
   });
 }

@@ -1,8 +1,6 @@
-import type { Logger } from 'pino';
-import type { Bus, Closeable, EventEnvelope, ReadStore } from '@renopath/platform';
-import { consumeEvents } from '@renopath/platform/service/reactor.ts';
-import type { Settlement } from '@renopath/platform/service/settlement.ts';
-import { EstateEvents, type EstateEvent, type EstateEventType } from '@renopath/contracts';
+import type { Closeable, EventEnvelope } from '@renopath/platform';
+import { consumeParsedEvents, type ReadStoreReactorOptions } from '@renopath/platform/service/reactor.ts';
+import { EstateEvents, type EstateEvent } from '@renopath/contracts';
 import type { EstateCopyChanges } from './estate-copy-changes.ts';
 import { applyEstateEvent, type Snapshot } from './estate-mirror.ts';
 
@@ -46,53 +44,41 @@ export interface EstateMemberDoc {
  * hands each event to the cascade (`estate-cascade/`). The copy is written once per event; the cascade
  * runs again on a redelivery, which is safe because its commands change nothing the second time.
  */
-export function startEstateMirrorReactor(options: {
-  bus: Bus;
-  readStore: ReadStore;
-  log: Logger;
-  settlement?: Settlement;
-  /** Told of each committed write of a copy (the calculation-jobs reactor waits on it). */
-  copies: EstateCopyChanges;
-  cascade(envelope: EventEnvelope, event: EstateEvent, snapshot: Snapshot): Promise<void>;
-}): Promise<Closeable> {
-  const { bus, readStore, log, cascade } = options;
-  return consumeEvents(bus, ESTATES_CONSUMER, options.settlement, async (envelope) => {
-    const schema = EstateEvents[envelope.type as EstateEventType];
-    const parsed = schema?.safeParse(envelope.data);
-    if (parsed && !parsed.success) {
-      log.error(
-        { event_id: envelope.event_id, type: envelope.type, issues: parsed.error.issues.slice(0, 5) },
-        'estates event does not match its contract; skipped',
-      );
-    } else if (parsed?.success) {
-      const event = { type: envelope.type, data: parsed.data } as EstateEvent;
-      const snapshot = await readStore.transaction(async (tx) => {
-        const estate_id = event.data.estate_id;
-        const doc = await tx.get<EstateMirrorDoc>(M.estates, estate_id);
-        if (doc && doc.revision >= envelope.revision) return doc.snapshot;
-        const next = applyEstateEvent(doc?.snapshot ?? null, event);
-        if (!next) return null;
-        await tx.put<EstateMirrorDoc>(M.estates, estate_id, {
-          id: estate_id,
-          revision: envelope.revision,
-          organization_id: next.organization_id,
-          snapshot: next,
-        });
-        if ((event.type === 'EstateMemberAdded' && event.data.status !== 'PENDING') || event.type === 'EstateMemberActivated') {
-          const { user_id, organization_id } = event.data;
-          await tx.put<EstateMemberDoc>(M.estateMembers, `${estate_id}:${user_id}`, { estate_id, user_id, organization_id });
-        } else if (event.type === 'EstateMemberRemoved') {
-          await tx.delete(M.estateMembers, `${estate_id}:${event.data.user_id}`);
-        } else if (event.type === 'EstateTrajectoryQualityRecorded') {
-          const { calculation_job_id } = event.data;
-          await tx.put<EstateJobDoc>(M.estateJobs, `${estate_id}:${calculation_job_id}`, { estate_id, calculation_job_id });
-        }
-        return next;
+export function startEstateMirrorReactor(
+  options: ReadStoreReactorOptions & {
+    /** Told of each committed write of a copy (the calculation-jobs reactor waits on it). */
+    copies: EstateCopyChanges;
+    cascade(envelope: EventEnvelope, event: EstateEvent, snapshot: Snapshot): Promise<void>;
+  },
+): Promise<Closeable> {
+  const { readStore, cascade } = options;
+  return consumeParsedEvents(options, ESTATES_CONSUMER, EstateEvents, async (event, envelope) => {
+    const snapshot = await readStore.transaction(async (tx) => {
+      const estate_id = event.data.estate_id;
+      const doc = await tx.get<EstateMirrorDoc>(M.estates, estate_id);
+      if (doc && doc.revision >= envelope.revision) return doc.snapshot;
+      const next = applyEstateEvent(doc?.snapshot ?? null, event);
+      if (!next) return null;
+      await tx.put<EstateMirrorDoc>(M.estates, estate_id, {
+        id: estate_id,
+        revision: envelope.revision,
+        organization_id: next.organization_id,
+        snapshot: next,
       });
-      if (snapshot) {
-        options.copies.changed(event.data.estate_id);
-        await cascade(envelope, event, snapshot);
+      if ((event.type === 'EstateMemberAdded' && event.data.status !== 'PENDING') || event.type === 'EstateMemberActivated') {
+        const { user_id, organization_id } = event.data;
+        await tx.put<EstateMemberDoc>(M.estateMembers, `${estate_id}:${user_id}`, { estate_id, user_id, organization_id });
+      } else if (event.type === 'EstateMemberRemoved') {
+        await tx.delete(M.estateMembers, `${estate_id}:${event.data.user_id}`);
+      } else if (event.type === 'EstateTrajectoryQualityRecorded') {
+        const { calculation_job_id } = event.data;
+        await tx.put<EstateJobDoc>(M.estateJobs, `${estate_id}:${calculation_job_id}`, { estate_id, calculation_job_id });
       }
+      return next;
+    });
+    if (snapshot) {
+      options.copies.changed(event.data.estate_id);
+      await cascade(envelope, event, snapshot);
     }
   });
 }

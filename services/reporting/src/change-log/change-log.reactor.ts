@@ -1,7 +1,5 @@
-import type { Logger } from 'pino';
-import type { Bus, Closeable, EventEnvelope, ReadStore, ReadStoreTx } from '@renopath/platform';
-import { consumeEvents } from '@renopath/platform/service/reactor.ts';
-import type { Settlement } from '@renopath/platform/service/settlement.ts';
+import type { Closeable, EventEnvelope, ReadStore, ReadStoreTx } from '@renopath/platform';
+import { consumeParsedEvents, type ReadStoreReactorOptions } from '@renopath/platform/service/reactor.ts';
 import { readShared } from '@renopath/platform/service/handler-kit.ts';
 import { EstateEvents, RenovationEvents, type EstateEventType, type RenovationEventType } from '@renopath/contracts';
 
@@ -43,33 +41,28 @@ export async function recordChangeIn(tx: ReadStoreTx, key: string, at: string): 
 
 /**
  * The change of a renovations or estates event (parsed with its contract), or null when it changes
- * nothing a report shows. `estate`: the estates event's data as a caller already parsed it with the
- * same contract, so it is not parsed twice.
+ * nothing a report shows. `parsed`: the event's data as a caller already parsed it with the same
+ * contract, so it is not parsed twice.
  */
-export function changeOf(envelope: EventEnvelope, estate?: { estate_id: string }): { key: string; at: string } | null {
+export function changeOf(
+  envelope: EventEnvelope,
+  parsed?: { renovation_id: string } | { estate_id: string },
+): { key: string; at: string } | null {
   if (envelope.type in RenovationEvents && envelope.stream.startsWith('renovation-')) {
-    const parsed = RenovationEvents[envelope.type as RenovationEventType].safeParse(envelope.data);
-    return parsed.success ? { key: `renovation:${parsed.data.renovation_id}`, at: envelope.occurred_at } : null;
+    const data = parsed ?? RenovationEvents[envelope.type as RenovationEventType].safeParse(envelope.data).data;
+    return data && 'renovation_id' in data ? { key: `renovation:${data.renovation_id}`, at: envelope.occurred_at } : null;
   }
   if (envelope.type in EstateEvents && !NOT_A_CHANGE.has(envelope.type)) {
-    const data = estate ?? EstateEvents[envelope.type as EstateEventType].safeParse(envelope.data).data;
-    return data ? { key: `estate:${data.estate_id}`, at: envelope.occurred_at } : null;
+    const data = parsed ?? EstateEvents[envelope.type as EstateEventType].safeParse(envelope.data).data;
+    return data && 'estate_id' in data ? { key: `estate:${data.estate_id}`, at: envelope.occurred_at } : null;
   }
   return null;
 }
 
-export function startRenovationsChangeReactor(options: {
-  bus: Bus;
-  readStore: ReadStore;
-  log: Logger;
-  settlement?: Settlement;
-}): Promise<Closeable> {
-  const { bus, readStore, log } = options;
-  return consumeEvents(bus, RENOVATIONS_CONSUMER, options.settlement, async (envelope) => {
-    const change = changeOf(envelope);
-    if (change) await recordChange(readStore, change.key, change.at);
-    else if (envelope.type in RenovationEvents)
-      log.error({ event_id: envelope.event_id, type: envelope.type }, 'renovations event does not match its contract; skipped');
+export function startRenovationsChangeReactor(options: ReadStoreReactorOptions): Promise<Closeable> {
+  return consumeParsedEvents(options, RENOVATIONS_CONSUMER, RenovationEvents, async ({ data }, envelope) => {
+    const change = changeOf(envelope, data);
+    if (change) await recordChange(options.readStore, change.key, change.at);
   });
 }
 

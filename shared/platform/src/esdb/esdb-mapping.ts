@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import type { CurrentStreamState, JSONEventData, Position } from '@kurrent/kurrentdb-client';
 import type { EventMetadata, NewEvent, RecordedEvent } from '../ports/event-store.ts';
 import { UUID_PATTERN } from '@renopath/contracts';
-import { streamWanted } from '../internal/serial-subscription.ts';
 
 /**
  * Pure translation between the EventStore port and KurrentDB/EventStoreDB (no I/O here, so all of it
@@ -104,15 +103,11 @@ export function checkpointStream(namespace: string, consumer: string): string {
 /**
  * The server-side stream-name filter of a subscription: the namespace, narrowed by the port's
  * `streamPrefixes` when given. An empty list means "no streams" to the port; the server has no such
- * filter, so the namespace is asked for and `wantsStream` drops everything.
+ * filter, so the namespace is asked for and the subscription (`streamWanted`) drops everything.
  */
 export function serverPrefixes(namespace: string, streamPrefixes?: string[]): string[] {
   if (!streamPrefixes || streamPrefixes.length === 0) return [`${namespace}-`];
   return streamPrefixes.map((prefix) => `${namespace}-${prefix}`);
-}
-
-export function wantsStream(stream: string, streamPrefixes?: string[]): boolean {
-  return streamWanted(streamPrefixes, stream);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -19,9 +19,9 @@ import {
   serverPrefixes,
   serverStream,
   toEventData,
-  wantsStream,
   type ServerRecord,
 } from './esdb-mapping.ts';
+import { streamWanted } from '../internal/serial-subscription.ts';
 
 const keepAlive = { intervalMs: 10_000, timeoutMs: 10_000 };
 
@@ -85,9 +85,9 @@ describe('esdb mapping', () => {
       expect(serverPrefixes('ns', ['organization-', 'user-'])).toEqual(['ns-organization-', 'ns-user-']);
       // No server filter matches nothing: the namespace is read and the client drops every event.
       expect(serverPrefixes('ns', [])).toEqual(['ns-']);
-      expect(wantsStream('user-1', [])).toBe(false);
-      expect(wantsStream('user-1', undefined)).toBe(true);
-      expect(wantsStream('user-1', ['organization-', 'user-'])).toBe(true);
+      expect(streamWanted([], 'user-1')).toBe(false);
+      expect(streamWanted(undefined, 'user-1')).toBe(true);
+      expect(streamWanted(['organization-', 'user-'], 'user-1')).toBe(true);
     });
   });
 

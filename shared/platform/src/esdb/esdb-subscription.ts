@@ -2,8 +2,8 @@ import type { Readable } from 'node:stream';
 import type { Position } from '@kurrent/kurrentdb-client';
 import type { RecordedEvent, SubscribeOptions } from '../ports/event-store.ts';
 import { backoff, Signal, sleep } from '../internal/async.ts';
-import { checkpointPosition, fromResolved, serverPosition, serverPrefixes, wantsStream, type ServerRecord } from './esdb-mapping.ts';
-import { SerialSubscription } from '../internal/serial-subscription.ts';
+import { checkpointPosition, fromResolved, serverPosition, serverPrefixes, type ServerRecord } from './esdb-mapping.ts';
+import { SerialSubscription, streamWanted } from '../internal/serial-subscription.ts';
 
 /**
  * One server subscription: the client's `AllStreamSubscription`, a paused object-mode Readable of
@@ -59,18 +59,15 @@ export class EsdbSubscription extends SerialSubscription {
   private ended = false;
   /** An item read from the source by `takeBuffered` and not handed out (a mark, or an event that failed to convert). */
   private held: unknown;
-  private after: bigint;
   private attempt = 0;
   private readonly wake = new Signal();
-  private readonly stop = new AbortController();
 
   constructor(
     private readonly settings: SubscriptionSettings,
-    private readonly options: SubscribeOptions,
-    private readonly onClose: () => void,
+    options: SubscribeOptions,
+    onClose: () => void,
   ) {
-    super();
-    this.after = options.after ?? 0n;
+    super(options, onClose);
   }
 
   protected async produce(): Promise<IteratorResult<RecordedEvent>> {
@@ -127,7 +124,7 @@ export class EsdbSubscription extends SerialSubscription {
     const event = converted.event;
     if (event.position <= this.after) return null;
     this.after = event.position;
-    return wantsStream(event.stream, this.options.streamPrefixes) ? event : null;
+    return streamWanted(this.options.streamPrefixes, event.stream) ? event : null;
   }
 
   takeBuffered(max: number): RecordedEvent[] {
@@ -201,11 +198,8 @@ export class EsdbSubscription extends SerialSubscription {
       .finally(() => source.destroy());
   }
 
-  async close(): Promise<void> {
-    if (this.stop.signal.aborted) return;
-    this.stop.abort();
+  protected release(): void {
     this.dropSource();
     this.wake.notify();
-    this.onClose();
   }
 }

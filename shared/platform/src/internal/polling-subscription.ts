@@ -21,16 +21,13 @@ export class PollingSubscription<Row extends { position: bigint; stream: string 
   /** The rows last read, handed out from `nextRow` on. */
   private rows: Row[] = [];
   private nextRow = 0;
-  private after: bigint;
-  private readonly stop = new AbortController();
 
   constructor(
     private readonly source: PollSource<Row>,
-    private readonly options: SubscribeOptions,
-    private readonly onClose: () => void,
+    options: SubscribeOptions,
+    onClose: () => void,
   ) {
-    super();
-    this.after = options.after ?? 0n;
+    super(options, onClose);
   }
 
   protected async produce(): Promise<IteratorResult<RecordedEvent>> {
@@ -83,10 +80,8 @@ export class PollingSubscription<Row extends { position: bigint; stream: string 
     return events;
   }
 
-  async close(): Promise<void> {
-    this.stop.abort();
+  protected release(): void {
     this.rows = [];
     this.nextRow = 0;
-    this.onClose();
   }
 }

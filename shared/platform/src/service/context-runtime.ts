@@ -1,6 +1,9 @@
 import type { Logger } from 'pino';
+import type { BlobStore } from '../ports/blob-store.ts';
 import type { Bus, Closeable } from '../ports/bus.ts';
-import { openContextStorage, type ContextStorage, type PlatformConfig } from './adapters.ts';
+import type { EventStore } from '../ports/event-store.ts';
+import type { ReadStore } from '../ports/read-store.ts';
+import { openBlobStore, openContextStorage, type ContextStorage, type PlatformConfig } from './adapters.ts';
 import { attachLeadership, detachLeadership, leaderBus, type Leadership } from './context-lease.ts';
 import { openContextLeadership } from './context-lease-store.ts';
 import { startRelay, type Relay } from './relay.ts';
@@ -81,4 +84,35 @@ export async function openContextRuntime(options: {
       await storage.close();
     },
   };
+}
+
+/** What a context's service is started with from its runtime. */
+export interface ContextServiceParts {
+  /** The runtime's bus: the service's reactors run only on the replica that holds the context's lease. */
+  bus: Bus;
+  eventStore: EventStore;
+  readStore: ReadStore;
+  log: Logger;
+  settlement: Settlement;
+  /** The blob store the options asked for, if any. */
+  blobs: BlobStore | undefined;
+}
+
+/**
+ * A context whose start is its service alone: its runtime opened (`openContextRuntime`), the service
+ * started on it, then settle served. `blobs`: the process's blob store (embedded), `'open'` for one of
+ * the context's own, closed after the service; omitted where the context keeps no files.
+ */
+export async function startContextService<S extends Closeable>(
+  options: { platform: PlatformConfig; context: string; bus: Bus; log: Logger; blobs?: BlobStore | 'open' },
+  start: (parts: ContextServiceParts) => Promise<S>,
+): Promise<{ service: S; storage: ContextStorage; relay: Relay; close(): Promise<void> }> {
+  const runtime = await openContextRuntime(options);
+  const { storage, settlement, relay } = runtime;
+  const ownBlobs = options.blobs === 'open' ? await openBlobStore(options.platform) : null;
+  const blobs = ownBlobs ?? (options.blobs === 'open' ? undefined : options.blobs);
+  const { eventStore, readStore } = storage;
+  const service = await start({ bus: runtime.bus, eventStore, readStore, log: options.log, settlement, blobs });
+  await runtime.serve();
+  return { service, storage, relay, close: () => runtime.close(service, ownBlobs) };
 }

@@ -99,8 +99,46 @@ export const platformConfig = (e: PlatformEnv): PlatformConfig => ({
 
 /** The platform's settings alone (the gateway's process, a context's thread), refused as the services' loaders refuse theirs. */
 export function loadPlatformConfig(env: NodeJS.ProcessEnv): PlatformConfig {
-  const parsed = PlatformEnv.safeParse(env);
+  return platformConfig(parseEnv(PlatformEnv, env));
+}
+
+/** Settings read by `schema`, or refused with every wrong one named. */
+function parseEnv<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv): z.output<S> {
+  const parsed = schema.safeParse(env);
   if (!parsed.success)
     throw new Error(`invalid configuration: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
-  return platformConfig(parsed.data);
+  return parsed.data;
 }
+
+/** The settings every context's service has besides its own: the platform's, and how long a write's reply may wait for its views. */
+export const ServiceEnv = PlatformEnv.extend({
+  RENOPATH_SETTLE_TIMEOUT_MS: z.coerce.number().int().min(0).default(5000),
+});
+
+/** What every context's service configuration holds (`ServiceEnv` read). */
+export interface ServiceConfig {
+  platform: PlatformConfig;
+  settleTimeoutMs: number;
+}
+
+/**
+ * A service's settings as its schema (`ServiceEnv` extended) reads them (`env`), and the part every
+ * service shares (`config`); refused with every wrong one named.
+ */
+export function parseServiceEnv<S extends z.ZodType<z.output<typeof ServiceEnv>>>(
+  schema: S,
+  env: NodeJS.ProcessEnv,
+): { env: z.output<S>; config: ServiceConfig } {
+  const e = parseEnv(schema, env);
+  return { env: e, config: { platform: platformConfig(e), settleTimeoutMs: e.RENOPATH_SETTLE_TIMEOUT_MS } };
+}
+
+/** The settings of a context that hands out links to the gateway: its port, and its public address when it has one. */
+export const PublicUrlEnv = {
+  PORT: z.coerce.number({ error: 'expected a port number from 0 to 65535' }).int().min(0).max(65535).default(8080),
+  RENOPATH_PUBLIC_URL: z.url({ error: 'RENOPATH_PUBLIC_URL must be an absolute URL' }).optional(),
+};
+
+/** The base of the links a context hands out: RENOPATH_PUBLIC_URL, else this machine at PORT, without a trailing slash. */
+export const publicUrlOf = (e: { PORT: number; RENOPATH_PUBLIC_URL?: string | undefined }): string =>
+  (e.RENOPATH_PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '');
