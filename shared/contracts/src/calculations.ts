@@ -15,7 +15,7 @@ import {
   SanitaryHeatingDevice,
   VentilationType,
 } from './enums.ts';
-import { Timestamp, Uuid } from './identity.ts';
+import { stamps, Timestamp, Uuid } from './identity.ts';
 import { paginated } from './renovations.ts';
 import { PropertyDescription } from './trajectory-request.ts';
 import { TrajectoryJobMetadata } from './trajectory.ts';
@@ -44,8 +44,7 @@ export const DOCUMENTED_AS = 'x-renopath-documented-as';
 /** A calculation job: every field always present (null when not known yet). */
 export const CalculationJob = z.object({
   id: Uuid,
-  created_at: Timestamp,
-  updated_at: Timestamp,
+  ...stamps,
   external_id: z.string().nullable(),
   deactivated_at: Timestamp.nullable(),
   calculation_job_type: CalculationJobType,

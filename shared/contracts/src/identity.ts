@@ -7,6 +7,8 @@ import { distinct, emailAddress, singleLine } from './text.ts';
 export const Uuid = z.uuid({ error: 'must be a UUID' });
 /** An instant as ISO 8601 in UTC (`2026-01-31T09:15:00.000Z`). */
 export const Timestamp = z.string().meta({ format: 'date-time' });
+/** When a stored resource was created and last changed, in that order. */
+export const stamps = { created_at: Timestamp, updated_at: Timestamp } as const;
 export const MemberType = z.enum(['OWNER', 'EMPLOYEE', 'CLIENT']);
 export type MemberType = z.infer<typeof MemberType>;
 /** The members who write in their organization (estates, renovations, jobs); a CLIENT reads what they are a member of. */
@@ -114,6 +116,8 @@ export type UpdateOrganizationBody = z.infer<typeof UpdateOrganizationBody>;
 
 /** Who a person is, as a body names them when inviting or creating them. */
 const PersonFields = { email_address: email, first_name: name, last_name: name };
+/** Who a person is, as events and replies record them: the strings a body's PersonFields checked. */
+export const personRecord = () => ({ email_address: z.string(), first_name: z.string(), last_name: z.string() });
 
 export const AddOrganizationMemberBody = z.strictObject({ ...PersonFields, member_type: MemberType });
 export type AddOrganizationMemberBody = z.infer<typeof AddOrganizationMemberBody>;
@@ -181,45 +185,30 @@ export type AdminCreateApiClientBody = z.infer<typeof AdminCreateApiClientBody>;
 export const Membership = z.object({ organization_id: Uuid, member_type: MemberType });
 export const User = z.object({
   id: Uuid,
-  email_address: z.string(),
-  first_name: z.string(),
-  last_name: z.string(),
+  ...personRecord(),
   external_id: z.string().nullable(),
   /** Active memberships only: a pending invitation grants nothing. */
   organizations: z.array(Membership),
   /** Extension: an address asked for and not yet confirmed from that address; null when none. */
   pending_email_address: z.string().nullable(),
-  created_at: Timestamp,
-  updated_at: Timestamp,
+  ...stamps,
 });
 export type User = z.infer<typeof User>;
 
+/** The recorded profile with the derived `region` after `country`, where the interface puts it. */
+function profileWithRegion() {
+  const { phone_number, email_address, organization_name, country, ...address } = OrganizationProfile.shape;
+  return { phone_number, email_address, organization_name, country, region: Region.nullable(), ...address };
+}
+
 /** The interface "Organization" in its order; then the extensions. Unknown values are null. */
-export const Organization = z.object({
-  id: Uuid,
-  phone_number: z.string().nullable(),
-  email_address: z.string().nullable(),
-  organization_name: z.string(),
-  country: Country,
-  region: Region.nullable(),
-  street: z.string().nullable(),
-  house_number: z.string().nullable(),
-  house_number_extra: z.string().nullable(),
-  zipcode: z.string().nullable(),
-  place: z.string().nullable(),
-  vat_number: z.string().nullable(),
-  external_id: z.string().nullable(),
-  created_at: Timestamp,
-  updated_at: Timestamp,
-});
+export const Organization = z.object({ id: Uuid, ...profileWithRegion(), ...stamps });
 export type Organization = z.infer<typeof Organization>;
 
 /** A member as the interface lists them: `id` is the member's user id; `user_id`, `organization_id`, `created_at` are extensions. */
 export const OrganizationMember = z.object({
   id: Uuid,
-  email_address: z.string(),
-  first_name: z.string(),
-  last_name: z.string(),
+  ...personRecord(),
   member_type: MemberType,
   user_id: Uuid,
   organization_id: Uuid,
@@ -352,9 +341,7 @@ export const IdentityEvents = {
     user_id: Uuid,
     member_type: MemberType,
     invitation_id: Uuid,
-    email_address: z.string(),
-    first_name: z.string(),
-    last_name: z.string(),
+    ...personRecord(),
     /** The estate that invited them (estate members), else null. */
     estate_id: Uuid.nullable(),
     token_hash: z.string(),
@@ -370,16 +357,14 @@ export const IdentityEvents = {
     organization_id: Uuid,
     profile: OrganizationProfile,
     /** `user_id`: the owner's id when the address has no account yet. */
-    owner: z.object({ user_id: Uuid, email_address: z.string(), first_name: z.string(), last_name: z.string() }),
+    owner: z.object({ user_id: Uuid, ...personRecord() }),
     owner_invitation: z.object({ invitation_id: Uuid, token_hash: z.string(), expires_at: Timestamp }),
     client: z.object({ client_id: z.string(), scopes: z.array(Scope), secret_hash: z.string(), webhook_secret_encrypted: z.string() }),
   }),
-  UserRegistered: z.object({ user_id: Uuid, email_address: z.string(), first_name: z.string(), last_name: z.string() }),
+  UserRegistered: z.object({ user_id: Uuid, ...personRecord() }),
   UserUpdated: z.object({
     user_id: Uuid,
-    changes: z
-      .object({ email_address: z.string(), first_name: z.string(), last_name: z.string(), external_id: z.string().nullable() })
-      .partial(),
+    changes: z.object({ ...personRecord(), external_id: z.string().nullable() }).partial(),
   }),
   /** A new address asked for; it replaces the current one only when confirmed with the token sent to it (hash stored). */
   UserEmailChangeRequested: z.object({ user_id: Uuid, email_address: z.string(), token_hash: z.string(), expires_at: Timestamp }),

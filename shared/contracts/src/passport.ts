@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DataSource, EnergyEfficiencyType, QualityLabel, Region } from './enums.ts';
-import { Timestamp, Uuid } from './identity.ts';
+import { stamps, Timestamp, Uuid } from './identity.ts';
 import { ReportLanguage } from './renovations.ts';
 import { singleLine } from './text.ts';
 import { Financing, MeteredCalibration } from './financing.ts';
@@ -211,8 +211,7 @@ export const RenovationPassport = z
     status: PassportStatus,
     estate_id: Uuid,
     calculation_job_id: Uuid,
-    created_at: Timestamp,
-    updated_at: Timestamp,
+    ...stamps,
     signed_at: Timestamp.nullable(),
     signed_by: PassportSigner.nullable(),
     content_sha256: z

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Timestamp, Uuid } from './identity.ts';
+import { stamps, Timestamp, Uuid } from './identity.ts';
 import { EnergyEfficiencyType, IncomeCategory, Region } from './enums.ts';
 import {
   EstateFieldValues,
@@ -84,8 +84,7 @@ export const Renovation = z.object({
   // extensions
   renovation_name: z.string().nullable(),
   total_estimated_cost_incl_vat: money(),
-  created_at: Timestamp,
-  updated_at: Timestamp,
+  ...stamps,
 });
 export const RenovationWithFiles = Renovation.extend({ files: z.array(RenovationFile) });
 export const RenovationCreated = z.object({ id: Uuid, estate_id: Uuid });

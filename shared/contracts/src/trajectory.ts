@@ -12,7 +12,8 @@ import { Financing, Interval80, MeteredCalibration } from './financing.ts';
 
 const money = () => z.number();
 
-export const TrajectorySupportingWork = z.object({
+/** What a step and each of its supporting works say of the work: which, how much, and its cost. */
+const pricedWork = () => ({
   renovation_component_type: z.string(),
   title: z.string(),
   quantity: z.number(),
@@ -20,6 +21,10 @@ export const TrajectorySupportingWork = z.object({
   estimated_cost: money(),
   estimated_vat_cost: money(),
   subsidy_amount: money(),
+});
+
+export const TrajectorySupportingWork = z.object({
+  ...pricedWork(),
   /**
    * Extension: a measure of its own joined to the step as its supporting work, and a renovation item of
    * its own (ventilation with the step that makes the envelope airtight, so no step raises the score).
@@ -162,14 +167,8 @@ export const CoOwnershipDecision = z.object({
 export const TrajectoryStep = z.object({
   order: z.number().int().min(1),
   root_renovation_component_type: z.string(),
-  renovation_component_type: z.string(),
-  title: z.string(),
-  quantity: z.number(),
-  unit: z.string(),
-  /** The step's item plus its supporting works. */
-  estimated_cost: money(),
-  estimated_vat_cost: money(),
-  subsidy_amount: money(),
+  /** The cost and the subsidy: the step's item plus its supporting works. */
+  ...pricedWork(),
   /** Cost incl. VAT minus the subsidy. */
   net_cost: money(),
   supporting_works: z.array(TrajectorySupportingWork),

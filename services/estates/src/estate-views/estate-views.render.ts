@@ -34,13 +34,17 @@ interface ListSource {
   updated_at: string;
 }
 
-/** The interface's list form: the estate without energy_context, dimensions, habitable_space_m2, ground_surface_m2 and files. */
-function listForm(
+/**
+ * The fields the list form and the detail share, in the contract's key order; each caller adds its
+ * own after them, then the timestamps, with one `Object.assign` (no spread copies: the detail runs on
+ * every GET /estates/{id}).
+ */
+function sharedFields(
   source: ListSource,
   quality_label: EstateListForm['quality_label'],
   publicUrl: string,
   linkable: (file_id: string) => boolean,
-): EstateListReply {
+) {
   const f = source.fields;
   return {
     id: source.id,
@@ -52,7 +56,7 @@ function listForm(
     estate_format: f.estate_format,
     estate_status: f.estate_status,
     address: f.address,
-    commercial_context: { ...f.commercial_context, commercial_media_files: source.media.map((m) => renderFile(m, linkable(m.id))) },
+    commercial_context: { ...f.commercial_context, commercial_media_files: renderFiles(source.media, linkable) },
     organization_id: source.organization_id,
     estate_provider_type: source.estate_provider_type,
     name: f.name,
@@ -60,9 +64,20 @@ function listForm(
     number_of_floors: f.number_of_floors,
     quality_label,
     referral_link: referralLink(publicUrl, source.referral_token),
+  };
+}
+
+/** The interface's list form: the estate without energy_context, dimensions, habitable_space_m2, ground_surface_m2 and files. */
+function listForm(
+  source: ListSource,
+  quality_label: EstateListForm['quality_label'],
+  publicUrl: string,
+  linkable: (file_id: string) => boolean,
+): EstateListReply {
+  return Object.assign(sharedFields(source, quality_label, publicUrl, linkable), {
     created_at: source.created_at,
     updated_at: source.updated_at,
-  };
+  });
 }
 
 export function renderListForm(doc: EstateListDoc, publicUrl: string): EstateListReply {
@@ -92,26 +107,7 @@ export function renderEstate(
   linkable: (file_id: string) => boolean = () => true,
 ): EstateReply {
   const f = view.fields;
-  // One literal in the list form's key order, the detail's fields before the timestamps: no rest and
-  // spread copies of the list form (this runs on every GET /estates/{id}).
-  return {
-    id: view.id,
-    external_id: f.external_id,
-    managing_user_id: f.managing_user_id,
-    year_built: f.year_built,
-    year_renovated: f.year_renovated,
-    estate_type: f.estate_type,
-    estate_format: f.estate_format,
-    estate_status: f.estate_status,
-    address: f.address,
-    commercial_context: { ...f.commercial_context, commercial_media_files: renderFiles(view.media, linkable) },
-    organization_id: view.organization_id,
-    estate_provider_type: view.estate_provider_type,
-    name: f.name,
-    description: f.description,
-    number_of_floors: f.number_of_floors,
-    quality_label: qualityLabelOf(view, assessment),
-    referral_link: referralLink(publicUrl, view.referral_token),
+  return Object.assign(sharedFields(view, qualityLabelOf(view, assessment), publicUrl, linkable), {
     habitable_space_m2: f.habitable_space_m2,
     ground_surface_m2: f.ground_surface_m2,
     energy_context: f.energy_context,
@@ -123,7 +119,7 @@ export function renderEstate(
     members: view.members,
     created_at: view.created_at,
     updated_at: view.updated_at,
-  };
+  });
 }
 
 function renderFiles(files: StoredFile[], linkable: (file_id: string) => boolean): FileReply[] {

@@ -9,6 +9,7 @@ import type {
 } from 'fastify';
 import fp from 'fastify-plugin';
 import { fileTypeFromBuffer } from 'file-type';
+import { FILE_MEDIA_TYPES, MEDIA_MEDIA_TYPES } from '@renopath/contracts';
 import { DomainError, takeHead, type BlobStore } from '@renopath/platform';
 import { newId } from '@renopath/platform/service/handler-kit.ts';
 import type { RouteDef } from '../routes/route.ts';
@@ -378,25 +379,10 @@ const LEGACY_OFFICE = ['application/msword', 'application/vnd.ms-powerpoint', 'a
 
 /**
  * The media type of an upload, decided from its bytes (docs/http-contract.md "Estates and their parts") by `file-type`: the client's
- * content type and file name are not trusted. Only the types Renopath accepts come out; anything
- * else is null.
+ * content type and file name are not trusted. Only the types Renopath accepts as a file or a medium
+ * (the contracts' lists) come out; anything else is null.
  */
-export const RECOGNISED_MEDIA_TYPES: ReadonlySet<string> = new Set([
-  'application/pdf',
-  'image/jpeg',
-  'image/png',
-  'image/webp',
-  'image/gif',
-  'image/tiff',
-  'video/mp4',
-  'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-  'application/vnd.openxmlformats-officedocument.presentationml.presentation',
-  'application/vnd.oasis.opendocument.text',
-  'application/vnd.oasis.opendocument.spreadsheet',
-  'application/vnd.oasis.opendocument.presentation',
-  ...LEGACY_OFFICE,
-]);
+export const RECOGNISED_MEDIA_TYPES: ReadonlySet<string> = new Set([...FILE_MEDIA_TYPES, ...MEDIA_MEDIA_TYPES]);
 
 export async function sniffMediaType(bytes: Buffer): Promise<string | null> {
   if (bytes.length === 0) return null;

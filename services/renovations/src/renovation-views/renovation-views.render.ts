@@ -10,7 +10,7 @@ import type {
 import type { RenovationDoc } from './renovation-views.projection.ts';
 import type { ItemState } from '../renovation/renovation.decider.ts';
 import { findOnFloor } from '../estate-mirror/estate-mirror.ts';
-import { placementContext, rootTypeOf } from '../renovation/valuation.ts';
+import { placementContext, rootTypeOf, unpriced } from '../renovation/valuation.ts';
 import { knownPropertyOfEstate } from '../estate-mirror/property.ts';
 
 /** The replies of docs/http-contract.md (Renovation, Renovation item, overview, grants, search entry) from the read model. */
@@ -36,20 +36,8 @@ function selectionTreeOf(type: string): Array<Record<string, SelectionNode>> {
   return tree;
 }
 
-const NO_FIGURES: ItemFigures = {
-  quantity: 0,
-  unit: 'piece',
-  priced_as: null,
-  estimated_cost: 0,
-  estimated_vat_cost: 0,
-  vat_rate: 0,
-  subsidy_amount: 0,
-  grant_category: null,
-  scheme: null,
-  conditions: [],
-  sources: { price_row: null, vat_case: null, grant_rules: [] },
-  issues: [],
-};
+// An item the valuation has not reached yet: nothing priced, nothing flagged.
+const NO_FIGURES = unpriced('piece', 0, []);
 
 const placementIds = (p: ItemPlacement) => ({ roof_id: p.roof_id, floor_id: p.floor_id, room_id: p.room_id, staircase_id: p.staircase_id });
 
@@ -107,6 +95,12 @@ export function renderDerived(doc: RenovationDoc): RenovationItem[] {
 const totalsOf = (doc: RenovationDoc) =>
   doc.valuation?.totals ?? { estimated_cost: 0, estimated_vat_cost: 0, subsidy_amount: 0, total_estimated_cost_incl_vat: 0 };
 
+/** The label the renovation reaches and on which scale, null before the first valuation. */
+const indicationOf = (doc: RenovationDoc) => ({
+  energy_efficiency_indication: doc.valuation?.energy_efficiency_indication ?? null,
+  energy_efficiency_type: doc.valuation?.energy_efficiency_type ?? null,
+});
+
 /** The old-style record; the single read adds `files` (renovations hold no files of their own yet). */
 export function renderRecord(doc: RenovationDoc) {
   const t = totalsOf(doc);
@@ -116,8 +110,7 @@ export function renderRecord(doc: RenovationDoc) {
     estimated_cost: t.estimated_cost,
     estimated_vat_cost: t.estimated_vat_cost,
     subsidy_amount: t.subsidy_amount,
-    energy_efficiency_indication: doc.valuation?.energy_efficiency_indication ?? null,
-    energy_efficiency_type: doc.valuation?.energy_efficiency_type ?? null,
+    ...indicationOf(doc),
     renovation_name: doc.renovation_name,
     total_estimated_cost_incl_vat: t.total_estimated_cost_incl_vat,
     created_at: doc.created_at,
@@ -165,8 +158,7 @@ export function renderOverview(doc: RenovationDoc, estate: RenovationEstateSnaps
       total_estimated_vat_cost: t.estimated_vat_cost,
       total_estimated_cost_incl_vat: t.total_estimated_cost_incl_vat,
       // extensions: the label reached and whether the figures are complete
-      energy_efficiency_indication: doc.valuation?.energy_efficiency_indication ?? null,
-      energy_efficiency_type: doc.valuation?.energy_efficiency_type ?? null,
+      ...indicationOf(doc),
       price_year: doc.valuation?.year ?? null,
       issues: doc.valuation?.issues ?? [],
     },

@@ -168,7 +168,7 @@ function quantityOf(leaf: CatalogueNode, ctx: QuantityContext, count: number): {
   }
 }
 
-const unpriced = (unit: string, quantity: number, issues: string[]): ItemFigures => ({
+export const unpriced = (unit: string, quantity: number, issues: string[]): ItemFigures => ({
   quantity,
   unit,
   priced_as: null,

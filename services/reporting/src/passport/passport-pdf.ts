@@ -283,13 +283,22 @@ function stepFacts(lang: ReportLanguage, step: PassportStep): string[] {
   ].filter((line): line is string => line !== null);
 }
 
+/**
+ * A section's opening: a new page unless `room` points fit, then its heading with at least `keepWith`
+ * points of content kept on its page. Returns the passport's content the section draws from.
+ */
+function openSection({ canvas, passport, lang }: Sheet, title: string, room: number, keepWith: number) {
+  canvas.ensure(room);
+  canvas.heading(p(lang, title), 14, keepWith);
+  return passport.content;
+}
+
 /** The plan's totals: cost, VAT, grants, net cost, and what it saves a year. */
-function drawTotals({ canvas, passport, lang }: Sheet): void {
+function drawTotals(sheet: Sheet): void {
+  const { canvas, lang } = sheet;
   const money = moneyIn(lang);
   const num = numberIn(lang);
-  const c = passport.content;
-  canvas.ensure(110);
-  canvas.heading(p(lang, 'totals.title'), 14, 100);
+  const c = openSection(sheet, 'totals.title', 110, 100);
   const tt = c.totals;
   for (const [key, value] of [
     [p(lang, 'totals.cost'), money(tt.estimated_cost)],
@@ -313,10 +322,9 @@ function drawTotals({ canvas, passport, lang }: Sheet): void {
 }
 
 /** The milestones the rules set (a label by a date), and the step that reaches each. */
-function drawMilestones({ canvas, passport, lang }: Sheet): void {
-  const c = passport.content;
-  canvas.ensure(60);
-  canvas.heading(p(lang, 'milestones.title'), 14, 60);
+function drawMilestones(sheet: Sheet): void {
+  const { canvas, lang } = sheet;
+  const c = openSection(sheet, 'milestones.title', 60, 60);
   if (c.milestones.length === 0) canvas.paragraph(p(lang, 'milestones.none'), { size: 9 });
   for (const m of c.milestones) {
     const kind = reportWord(lang, `milestone.short.${m.kind}`, m.kind);
@@ -331,11 +339,9 @@ function drawMilestones({ canvas, passport, lang }: Sheet): void {
 }
 
 /** What the figures rest on: price year, energy prices, income category, versions, the price error, the edits' method. */
-function drawAssumptions({ canvas, passport, lang }: Sheet): void {
-  const c = passport.content;
-  canvas.ensure(120);
-  canvas.heading(p(lang, 'assumptions.title'), 14, 100);
-  const a = c.assumptions;
+function drawAssumptions(sheet: Sheet): void {
+  const { canvas, lang } = sheet;
+  const a = openSection(sheet, 'assumptions.title', 120, 100).assumptions;
   const prices = a.energy_prices.prices
     .map((x) => `${passportWord(lang, `carrier.${x.carrier}`, x.carrier)} ${formatMoney(lang, x.eur_per_kwh, 3)}`)
     .join(', ');
@@ -357,11 +363,9 @@ function drawAssumptions({ canvas, passport, lang }: Sheet): void {
 }
 
 /** The advisor's site visit, or that none was made. */
-function drawSiteVisit({ canvas, passport, lang }: Sheet): void {
-  const c = passport.content;
-  canvas.ensure(200);
-  canvas.heading(p(lang, 'visit.title'), 14, 80);
-  const v = c.site_visit;
+function drawSiteVisit(sheet: Sheet): void {
+  const { canvas, lang } = sheet;
+  const v = openSection(sheet, 'visit.title', 200, 80).site_visit;
   if (!v) canvas.paragraph(p(lang, 'visit.none'), { size: 9.5, color: MUTED });
   else {
     canvas.paragraph(p(lang, 'visit.date', { date: formatDate(lang, `${v.date}T12:00:00Z`) }), { size: 9.5 });

@@ -51,16 +51,7 @@ export function renderReferralPage(model: ReportModel, options: ReferralPageOpti
       : null,
   ].filter((v): v is string => Boolean(v));
 
-  return `<!doctype html>
-<html lang="${esc(lang)}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>${esc(title)}</title>
-<style>${STYLE}</style>
-</head>
-<body>
+  return `${pageStart(lang, title)}
 ${languageSwitcher(lang, options)}
 <main>
 ${options.unavailableLanguage ? `<p class="fallback" role="status">${t('language_unavailable', { language: options.unavailableLanguage.slice(0, 16) })}</p>` : ''}
@@ -101,19 +92,24 @@ ${model.confidence ? `<p>${t('confidence', { pct: Math.round(model.confidence.sc
 `;
 }
 
-/** The page for an unknown or withdrawn token: the same look, a plain explanation, nothing about any estate. */
-export function renderReferralNotFound(language: ReportLanguage): string {
-  const t = (key: PageKey) => esc(pageText(language, key));
+/** Every referral page up to its `<body>`: its language, a phone's width, kept out of search engines, its title and the style. */
+function pageStart(lang: string, title: string): string {
   return `<!doctype html>
-<html lang="${esc(language)}">
+<html lang="${esc(lang)}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
-<title>${t('not_found_title')}</title>
+<title>${esc(title)}</title>
 <style>${STYLE}</style>
 </head>
-<body>
+<body>`;
+}
+
+/** The page for an unknown or withdrawn token: the same look, a plain explanation, nothing about any estate. */
+export function renderReferralNotFound(language: ReportLanguage): string {
+  const t = (key: PageKey) => esc(pageText(language, key));
+  return `${pageStart(language, pageText(language, 'not_found_title'))}
 <main>
 <header class="intro"><p class="kicker">${t('heading')}</p><h1>${t('not_found_title')}</h1></header>
 <p>${t('not_found_text')}</p>

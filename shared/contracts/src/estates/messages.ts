@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { EstateProviderType, QualityLabel } from '../enums.ts';
-import { MembershipStatus, Uuid } from '../identity.ts';
+import { MembershipStatus, personRecord, Uuid } from '../identity.ts';
 import { CreateEstateBody, EstateChanges, EstateFieldValues, UpdateEstateBody } from './estate-fields.ts';
 import {
   CreateFloorBody,
@@ -25,7 +25,7 @@ import { FileKind, UploadedFile } from './reads.ts';
 // The estate's commands, events and subjects.
 
 /** The person fields an estate keeps of each member (copied from identity). */
-const EstateMemberDetails = z.object({ email_address: z.string(), first_name: z.string(), last_name: z.string() }).partial();
+const EstateMemberDetails = z.object(personRecord()).partial();
 
 export const EstateCommands = {
   CreateEstate: z.object({
@@ -57,9 +57,7 @@ export const EstateCommands = {
   AddEstateMember: z.object({
     estate_id: Uuid,
     user_id: Uuid,
-    email_address: z.string(),
-    first_name: z.string(),
-    last_name: z.string(),
+    ...personRecord(),
     status: MembershipStatus,
   }),
   /** The invitee accepted (identity's OrganizationMemberAdded): a pending membership starts granting access. */
@@ -126,9 +124,7 @@ export const EstateEvents = {
     estate_id: Uuid,
     organization_id: Uuid,
     user_id: Uuid,
-    email_address: z.string(),
-    first_name: z.string(),
-    last_name: z.string(),
+    ...personRecord(),
     /** Absent in events of earlier versions, which knew only active members. */
     status: MembershipStatus.optional(),
   }),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { EstateProviderType, QualityLabel } from '../enums.ts';
-import { MembershipStatus, Timestamp, Uuid } from '../identity.ts';
+import { MembershipStatus, personRecord, stamps, Timestamp, Uuid } from '../identity.ts';
 import { emailAddress } from '../text.ts';
 import { text } from './schema.ts';
 import { EstateAddress, EstateCommercialFields, EstateDimensions, EstateEnergyContext, EstateOwnFieldRules } from './estate-fields.ts';
@@ -75,7 +75,6 @@ export type EstateListQuery = z.infer<typeof EstateListQuery>;
 
 // ---- replies (read models) ----
 
-const stamps = { created_at: Timestamp, updated_at: Timestamp } as const;
 export const Roof = z.object({ id: Uuid, dimensions: z.object(RoofDimensionRules), ...RoofFieldRules, estate_id: Uuid, ...stamps });
 export const Room = z.object({
   id: Uuid,
@@ -123,9 +122,7 @@ export type EstateFile = z.infer<typeof EstateFile>;
 /** The interface's estate member: `id` is the member's user id (DELETE .../members/{member_id} takes it). */
 export const EstateMember = z.object({
   id: Uuid,
-  email_address: z.string(),
-  first_name: z.string(),
-  last_name: z.string(),
+  ...personRecord(),
   /** Estate members are CLIENT (docs/http-contract.md "Estates and their parts"). */
   member_type: z.literal('CLIENT'),
   // extensions

@@ -97,19 +97,11 @@ function cellWindow(cell: TypologyCell, a: AssumedProperty, windowsYear: number)
 
 export function envelopeU(b: CellBlend, blended: TypologyCell, a: AssumedProperty, known: Known, level: number): EnvelopeU {
   // A MIXED roof is its two parts weighted by area: the heat balance sees one roof element.
-  const roofOriginal = blended.u.roof;
-  const flat =
-    a.flat_roof_insulation_type === null
-      ? 0
-      : known.flatRoof
-        ? levelU(b, 'roof', a.flat_roof_insulation_type)
-        : stockU(roofOriginal, RENOVATED.roof_u, blended.bare.roof, level);
-  let inclined =
-    a.inclined_roof_insulation_type === null
-      ? 0
-      : known.inclinedRoof
-        ? levelU(b, 'roof', a.inclined_roof_insulation_type)
-        : stockU(roofOriginal, RENOVATED.roof_u, blended.bare.roof, level);
+  // Each part: none (0) when the roof has no such part, its stated insulation's level, or the stock's.
+  const roofPartU = (insulation: InsulationLevel | null, stated: boolean) =>
+    insulation === null ? 0 : stated ? levelU(b, 'roof', insulation) : stockU(blended.u.roof, RENOVATED.roof_u, blended.bare.roof, level);
+  const flat = roofPartU(a.flat_roof_insulation_type, known.flatRoof);
+  let inclined = roofPartU(a.inclined_roof_insulation_type, known.inclinedRoof);
   // An attic that is not lived in is an unheated space between roof and home (TABULA extra R).
   if (a.attic_usage === 'STORAGE' || a.attic_usage === 'NOT_USED')
     inclined = 1 / (1 / inclined + envelope.unheated_space.r_added_m2k_per_w);

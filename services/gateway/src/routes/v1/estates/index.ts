@@ -9,6 +9,7 @@ import {
   UpdateEstateBody,
 } from '@renopath/contracts';
 import type { RouteDef } from '../../route.ts';
+import { historyRoute } from '../../history.ts';
 
 /** Estates, their parts, files, media and members (docs/http-contract.md "Estates and their parts"). */
 export const base = { prefix: 'both', auth: 'bearer', scope: 'estates', tag: 'estates' } as const;
@@ -99,20 +100,11 @@ export const estateRoutes: RouteDef[] = [
     summary: 'Delete an estate with its parts and files (its history stays readable)',
     errors: [401, 403, 404],
   },
-  {
-    ...base,
-    prefix: 'v1',
-    scope: 'audit',
-    tag: 'audit',
-    method: 'GET',
-    path: `${E}/history`,
-    subject: S.history,
-    operationId: 'getEstateHistory',
-    ids: ['estate_id'],
-    status: 200,
-    reply: z.array(EstateHistoryEntry),
-    summary:
-      "The estate's events, oldest first: who, when and what (scope audit). Upload keys are left out; a CLIENT reader sees no other member's details and no staff client id",
-    errors: [401, 403, 404],
-  },
+  historyRoute(
+    E,
+    S.history,
+    'getEstateHistory',
+    EstateHistoryEntry,
+    "The estate's events, oldest first: who, when and what (scope audit). Upload keys are left out; a CLIENT reader sees no other member's details and no staff client id",
+  ),
 ];

@@ -14,6 +14,7 @@ import {
   RenovationWithFiles,
 } from '@renopath/contracts';
 import type { RouteDef } from '../../route.ts';
+import { historyRoute } from '../../history.ts';
 
 /** Renovations, their items in four scopes, overview and grants (docs/http-contract.md "Renovations and reports"). */
 export const base = { prefix: 'both', auth: 'bearer', scope: 'renovations', tag: 'renovations' } as const;
@@ -123,19 +124,11 @@ export const renovationRoutes: RouteDef[] = [
       'Grants per category (ROOF, OUTER_WALLS, FLOORS, WINDOWS_AND_DOORS, TECHNICAL_INSTALLATIONS, ASBESTOS_REMOVAL, OTHER) with scheme and conditions; only categories with eligible items',
     errors: [401, 403, 404],
   },
-  {
-    ...base,
-    prefix: 'v1',
-    scope: 'audit',
-    tag: 'audit',
-    method: 'GET',
-    path: `${R}/history`,
-    subject: S.history,
-    operationId: 'getRenovationHistory',
-    ids: ['renovation_id'],
-    status: 200,
-    reply: z.array(RenovationHistoryEntry),
-    summary: "The renovation's events, oldest first: who, when and what (scope audit)",
-    errors: [401, 403, 404],
-  },
+  historyRoute(
+    R,
+    S.history,
+    'getRenovationHistory',
+    RenovationHistoryEntry,
+    "The renovation's events, oldest first: who, when and what (scope audit)",
+  ),
 ];
