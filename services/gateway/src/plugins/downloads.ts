@@ -4,9 +4,9 @@ import { dirname } from 'node:path';
 import contentDisposition from 'content-disposition';
 import type { FastifyInstance, FastifyReply, preSerializationAsyncHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
-import type { BlobStore } from '@renopath/platform';
+import { notFound, type BlobStore } from '@renopath/platform';
 import { isImmutable } from '@renopath/platform/internal/reply.ts';
-import { HttpError, notFound } from './errors.ts';
+import { HttpError } from './errors.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -124,11 +124,6 @@ export const errorsPlugin = fp(
   { name: 'renopath-errors' },
 );
 
-/** The gateway's one 404 of a named thing (`file not found`, `estate not found`); the services answer their own. */
-export function notFound(what: string): HttpError {
-  return new HttpError(404, [`${what} not found`]);
-}
-
 /** A path that exists with other methods: 405 with the methods it has in Allow (RFC 9110 15.5.6), not an unknown route. */
 export function methodNotAllowed(method: string, path: string, allowed: string[]): HttpError | null {
   if (allowed.length === 0) return null;

@@ -1,6 +1,7 @@
 import type { preValidationHookHandler } from 'fastify';
 import { UUID_PATTERN } from '@renopath/contracts';
-import { HttpError, methodNotAllowed, notFound } from '../plugins/errors.ts';
+import { notFound } from '@renopath/platform';
+import { HttpError, methodNotAllowed } from '../plugins/errors.ts';
 import { IdempotencyKeys } from '../plugins/idempotency.ts';
 import type { RouteDef } from './route.ts';
 
