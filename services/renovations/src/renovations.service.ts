@@ -8,7 +8,6 @@ import { RenovationsSubjects as S, type RenovationCommand } from '@renopath/cont
 import { startCalculationJobsReactor } from './calculation-jobs/calculation-jobs.reactor.ts';
 import { startDirectoryMirrorReactor } from './directory-mirror/directory-mirror.reactor.ts';
 import { cascadeEstateEvent } from './estate-cascade/estate-cascade.ts';
-import { EstateCopyChanges } from './estate-mirror/estate-copy-changes.ts';
 import { startEstateMirrorReactor } from './estate-mirror/estate-mirror.reactor.ts';
 import { renovationsKit, type Handler, type RenovationsConfig } from './kit/renovations-kit.ts';
 import { RENOVATION_VIEWS } from './projections.ts';
@@ -83,15 +82,12 @@ export async function startRenovations(deps: RenovationsDeps): Promise<Renovatio
     await settle(result.position);
   };
   subscriptions.push(await startDirectoryMirrorReactor({ bus, readStore: reads, log, ...withSettlement }));
-  // The estate mirror wakes the calculation-jobs reactor's wait for a job's estate when it writes the copy.
-  const copies = new EstateCopyChanges();
   subscriptions.push(
     await startEstateMirrorReactor({
       bus,
       readStore: reads,
       log,
       ...withSettlement,
-      copies,
       cascade: (envelope, event, snapshot) =>
         cascadeEstateEvent(
           {
@@ -106,7 +102,7 @@ export async function startRenovations(deps: RenovationsDeps): Promise<Renovatio
         ),
     }),
   );
-  subscriptions.push(await startCalculationJobsReactor({ bus, readStore: reads, log, ...withSettlement, copies, run: react }));
+  subscriptions.push(await startCalculationJobsReactor({ bus, readStore: reads, log, ...withSettlement, run: react }));
   log.info({ subjects: Object.keys(handlers).length }, 'renovations service ready');
 
   return {

@@ -11,7 +11,6 @@ import {
   type TrajectoryItem,
   type TrajectoryJobConsequences,
 } from '@renopath/contracts';
-import type { EstateCopyChanges } from '../estate-mirror/estate-copy-changes.ts';
 import { M, type EstateJobDoc, type EstateMirrorDoc } from '../estate-mirror/estate-mirror.reactor.ts';
 
 /** Durable consumer name: it must not change, or the bus would start a new consumer from the beginning. */
@@ -58,11 +57,7 @@ export function trajectoryItemsOf(job_id: string, c: TrajectoryJobConsequences, 
  * job: the renovation's stream decides nothing the second time.
  */
 export function startCalculationJobsReactor(
-  options: ReadStoreReactorOptions & {
-    /** Wakes the wait for the estate's copy when this process writes it (see `copyHoldingJob`). */
-    copies: EstateCopyChanges;
-    run(renovation_id: string, command: RenovationCommand, cause: EventEnvelope): Promise<void>;
-  },
+  options: ReadStoreReactorOptions & { run(renovation_id: string, command: RenovationCommand, cause: EventEnvelope): Promise<void> },
 ): Promise<Closeable> {
   const finished = { CalculationJobFinished: CalculationJobEvents.CalculationJobFinished };
   return consumeParsedEvents(options, CALCULATION_JOBS_CONSUMER, finished, async ({ data }, envelope) => {
@@ -72,33 +67,22 @@ export function startCalculationJobsReactor(
 
 /** How long a job waits here for this context's copy of its estate before its event is redelivered (estates down, say). */
 const COPY_WAIT_MS = 10_000;
-/**
- * How long one look waits for a wake before it reads the copy again anyway: the copy may be written by
- * another replica of this context, whose writes wake nobody here.
- */
-const COPY_LOOK_AGAIN_MS = 25;
+const COPY_POLL_MS = 10;
 
 /**
  * This context's copy of the estate once it holds estates' writes for the job (its quality label,
  * the last event of that append), or `deleted`. The copy follows estates on its own consumer, a few
  * milliseconds behind: waited for here, rather than by a redelivery whose back-off would hold up the
- * jobs behind this one. This consumer takes one event at a time, so the wait ends at the copy's write
- * (`EstateCopyChanges`), not at the next tick of a timer. Past the bound the event is redelivered.
+ * jobs behind this one. Past the bound the event is redelivered.
  */
-async function copyHoldingJob(
-  readStore: ReadStore,
-  copies: EstateCopyChanges,
-  estate_id: string,
-  job_id: string,
-): Promise<RenovationEstateSnapshot | 'deleted'> {
+async function copyHoldingJob(readStore: ReadStore, estate_id: string, job_id: string): Promise<RenovationEstateSnapshot | 'deleted'> {
   const deadline = Date.now() + COPY_WAIT_MS;
   for (;;) {
-    const changed = copies.next(estate_id, COPY_LOOK_AGAIN_MS);
     const estate = (await readStore.get<EstateMirrorDoc>(M.estates, estate_id))?.snapshot;
     if (estate?.deleted) return 'deleted';
     if (estate && (await readStore.get<EstateJobDoc>(M.estateJobs, `${estate_id}:${job_id}`))) return estate;
     if (Date.now() > deadline) throw new Error(`renovations' copy of estate ${estate_id} does not hold job ${job_id} yet; later`);
-    await changed;
+    await new Promise((resolve) => setTimeout(resolve, COPY_POLL_MS));
   }
 }
 
@@ -117,7 +101,7 @@ async function makeRenovation(
       { type: 'DeclineTrajectory', renovation_id, estate_id: c.estate_id, calculation_job_id: job_id, reason },
       envelope,
     );
-  const estate = await copyHoldingJob(readStore, options.copies, c.estate_id, job_id);
+  const estate = await copyHoldingJob(readStore, c.estate_id, job_id);
   if (estate === 'deleted') return decline('the estate was deleted');
   const command: RenovationCommand = {
     type: 'CreateRenovationFromTrajectory',

@@ -1,7 +1,6 @@
 import type { Closeable, EventEnvelope } from '@renopath/platform';
 import { consumeParsedEvents, type ReadStoreReactorOptions } from '@renopath/platform/service/reactor.ts';
 import { EstateEvents, type EstateEvent } from '@renopath/contracts';
-import type { EstateCopyChanges } from './estate-copy-changes.ts';
 import { applyEstateEvent, type Snapshot } from './estate-mirror.ts';
 
 /** Durable consumer name: it must not change, or the bus would start a new consumer from the beginning. */
@@ -45,11 +44,7 @@ export interface EstateMemberDoc {
  * runs again on a redelivery, which is safe because its commands change nothing the second time.
  */
 export function startEstateMirrorReactor(
-  options: ReadStoreReactorOptions & {
-    /** Told of each committed write of a copy (the calculation-jobs reactor waits on it). */
-    copies: EstateCopyChanges;
-    cascade(envelope: EventEnvelope, event: EstateEvent, snapshot: Snapshot): Promise<void>;
-  },
+  options: ReadStoreReactorOptions & { cascade(envelope: EventEnvelope, event: EstateEvent, snapshot: Snapshot): Promise<void> },
 ): Promise<Closeable> {
   const { readStore, cascade } = options;
   return consumeParsedEvents(options, ESTATES_CONSUMER, EstateEvents, async (event, envelope) => {
@@ -76,9 +71,6 @@ export function startEstateMirrorReactor(
       }
       return next;
     });
-    if (snapshot) {
-      options.copies.changed(event.data.estate_id);
-      await cascade(envelope, event, snapshot);
-    }
+    if (snapshot) await cascade(envelope, event, snapshot);
   });
 }
