@@ -31,19 +31,22 @@ export const PENDING_VARIABLES: Record<string, string> = {};
 
 const readText = (path: string) => readFileSync(join(ROOT, path), 'utf8');
 
-/** The environment variables a service's process parses: its config module(s) and the platform's PlatformEnv. */
+/** The environment variables a service's process parses: its config module(s), the platform's PlatformEnv and the platform's groups its config takes in. */
 export function variablesReadBy(service: string): Set<string> {
   const dir = join('services', service, 'src');
-  const files = [
-    'shared/platform/src/service/platform-env.ts',
-    ...readdirSync(join(ROOT, dir))
-      .filter((f) => /^config.*\.ts$/.test(f) && !f.includes('.spec.'))
-      .map((f) => join(dir, f)),
-  ];
+  const configs = readdirSync(join(ROOT, dir))
+    .filter((f) => /^config.*\.ts$/.test(f) && !f.includes('.spec.'))
+    .map((f) => readText(join(dir, f)));
+  // The platform's settings every service reads, and its opt-in groups (`export const XEnv = { … }`,
+  // such as PublicUrlEnv) only where the service's config spreads that group in.
+  let platform = readText('shared/platform/src/service/platform-env.ts');
+  for (const group of platform.matchAll(/^export const (\w+Env) = \{\n[\s\S]*?^\};/gm)) {
+    if (!configs.some((text) => new RegExp(`\\b${group[1]}\\b`).test(text))) platform = platform.replace(group[0], '');
+  }
   const names = new Set<string>();
-  for (const file of files) {
+  for (const text of [platform, ...configs]) {
     // The zod env schemas: `NAME: z.…` (possibly across a line break).
-    for (const match of readText(file).matchAll(/\b([A-Z][A-Z0-9_]{2,}):\s*z\s*\./g)) names.add(match[1]!);
+    for (const match of text.matchAll(/\b([A-Z][A-Z0-9_]{2,}):\s*z\s*\./g)) names.add(match[1]!);
   }
   return names;
 }
