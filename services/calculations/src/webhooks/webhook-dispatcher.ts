@@ -185,9 +185,9 @@ function reportAttempt(log: Logger, s: Scheduled, attempt: number, error: string
 async function attemptDelivery(
   deps: { eventStore: EventStore; sender: Sender; now: () => Date; log: Logger },
   stream: string,
-  state: WebhookDeliveryState & { scheduled: Scheduled },
+  state: WebhookDeliveryState,
+  s: Scheduled,
 ): Promise<WebhookDeliveryState> {
-  const s = state.scheduled;
   const attempt = state.attempts.length + 1;
   const started = deps.now();
   const t0 = performance.now();
@@ -279,8 +279,8 @@ export async function startWebhookDispatcher(options: WebhookDispatcherOptions):
 
   async function attempt(stream: string): Promise<void> {
     const state = await load(stream);
-    const pending = state.status === 'PENDING' && state.scheduled !== null;
-    track(stream, pending ? await attemptDelivery(deps, stream, state as WebhookDeliveryState & { scheduled: Scheduled }) : state);
+    const s = state.scheduled;
+    track(stream, state.status === 'PENDING' && s ? await attemptDelivery(deps, stream, state, s) : state);
   }
 
   wake();
