@@ -27,8 +27,11 @@ export type DeliveryScheduledData = {
   client_id: string;
   url: string;
   type: WebhookEventType;
-  payload: WebhookPayload;
-  /** The payload serialised once: every attempt signs and sends exactly these bytes. */
+  /**
+   * The payload (`WebhookPayload`) serialised once: every attempt signs and sends exactly these bytes.
+   * Only the bytes are recorded: the payload is a job's whole result, and a second copy of it as an
+   * object doubled what each job's delivery wrote and what every reader of the log read.
+   */
   body: string;
   /** Delays (ms) of the schedule in force when the delivery was made; a later change of configuration applies to new deliveries. */
   schedule_ms: number[];

@@ -18,7 +18,6 @@ const delivery: Omit<DeliveryScheduledData, 'due_at'> = {
   client_id: 'client-1',
   url: 'https://hooks.example/x',
   type: 'calculation_job.finished',
-  payload: { type: 'calculation_job.finished', timestamp: T0, data: { id: 'job-1' } },
   body: '{"type":"calculation_job.finished"}',
   schedule_ms: [0, 5000, 60_000],
 };

@@ -101,7 +101,7 @@ function scheduleCommand(
 ): WebhookDeliveryCommand {
   const payload: WebhookPayload = { type, timestamp: at, data: job as unknown as Record<string, unknown> };
   const body = JSON.stringify(payload);
-  const delivery = { webhook_id: `msg_${randomUUID()}`, job_id: job.id, client_id, url, type, payload, body, schedule_ms: scheduleMs };
+  const delivery = { webhook_id: `msg_${randomUUID()}`, job_id: job.id, client_id, url, type, body, schedule_ms: scheduleMs };
   return { type: 'ScheduleDelivery', now: at, delivery };
 }
 
