@@ -4,6 +4,7 @@ import { IdentitySubjects } from './service.ts';
 
 const identity = (...types: string[]) => types.map((type) => `evt.identity.${type}`);
 const estates = (...types: string[]) => types.map((type) => `evt.estates.${type}`);
+const calculations = (...types: string[]) => types.map((type) => `evt.calculations.${type}`);
 
 /**
  * Every durable consumer of another context's events, by name (`<context>-<what>`, the name the bus
@@ -38,7 +39,9 @@ export const EVENT_CONSUMERS = {
   'reporting-identity': ['evt.identity.>'],
   'reporting-estates': ['evt.estates.>'],
   'reporting-renovations': ['evt.renovations.>'],
-  'reporting-calculations': ['evt.calculations.>'],
+  // Only what the referral page's copy of a job changes on: a job's delivery and attempt events are
+  // each as large as its result, and a consumer on every calculations event read them all to skip them.
+  'reporting-calculations': calculations('CalculationJobCreated', 'CalculationJobEstateLinked', 'CalculationJobFinished'),
 } as const satisfies Record<string, readonly string[]>;
 
 export type EventConsumerName = keyof typeof EVENT_CONSUMERS;

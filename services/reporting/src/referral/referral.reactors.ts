@@ -72,9 +72,10 @@ export function startEstatesReactor(options: ReadStoreReactorOptions): Promise<C
 }
 
 /**
- * The job events the page's copy follows; the others (started, failed, stopped, ...) change nothing
- * on it and cost no transaction. The revision guard stays right without them: it only ever keeps an
- * older redelivered event from undoing a later one of these.
+ * The job events the page's copy follows, and the only ones its consumer is subscribed to
+ * (EVENT_CONSUMERS): the others (started, failed, stopped, a delivery's) change nothing on it. The
+ * revision guard stays right without them: it only ever keeps an older redelivered event from undoing
+ * a later one of these.
  */
 const { CalculationJobCreated, CalculationJobEstateLinked, CalculationJobFinished } = CalculationJobEvents;
 const CHANGES_A_JOB_COPY = { CalculationJobCreated, CalculationJobEstateLinked, CalculationJobFinished };
