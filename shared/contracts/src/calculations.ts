@@ -213,6 +213,16 @@ export const TrajectoryJobConsequences = z.object({
 });
 export type TrajectoryJobConsequences = z.infer<typeof TrajectoryJobConsequences>;
 
+/**
+ * The estate a `CalculationJobFinished` event's consequences are for, read before its contract parses
+ * it (the order key of the consumers that apply them: one estate's jobs in the order they finished);
+ * the event's stream, its job, when it names none.
+ */
+export function estateOfFinishedJob(event: { stream: string; data: unknown }): string {
+  const consequences = (event.data as { consequences?: { estate_id?: unknown } } | null)?.consequences;
+  return typeof consequences?.estate_id === 'string' ? consequences.estate_id : event.stream;
+}
+
 /** A trajectory job's plan as its worker reports it: the FINISHED metadata but `renovation_id`, and the consequences but the estate. */
 export const TrajectoryJobPlan = z.object({
   result: z.record(z.string(), z.unknown()),

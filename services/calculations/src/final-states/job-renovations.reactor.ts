@@ -30,14 +30,21 @@ export function startJobRenovationsReactor(
   options: { bus: Bus; settlement?: Settlement; onFinal: (job: CalculationJob, doc: JobDoc) => Promise<void> },
 ): Promise<Closeable> {
   const { store, reads, projection, config } = kit;
-  return consumeEvents(options.bus, JOB_RENOVATIONS_CONSUMER, options.settlement, async (envelope) => {
-    const job_id = jobOf(envelope.type, envelope.data);
-    if (!job_id) return;
-    const events = await store.readStream(jobStream(job_id));
-    const last = events.at(-1);
-    if (!last || !events.some((e) => e.type === 'CalculationJobFinished')) return;
-    await projection.waitFor(last.position, config.settleTimeoutMs);
-    const doc = await reads.get<JobDoc>(J.jobs, job_id);
-    if (doc?.job.calculation_job_status === 'FINISHED') await options.onFinal(doc.job, doc);
-  });
+  return consumeEvents(
+    options.bus,
+    JOB_RENOVATIONS_CONSUMER,
+    options.settlement,
+    async (envelope) => {
+      const job_id = jobOf(envelope.type, envelope.data);
+      if (!job_id) return;
+      const events = await store.readStream(jobStream(job_id));
+      const last = events.at(-1);
+      if (!last || !events.some((e) => e.type === 'CalculationJobFinished')) return;
+      await projection.waitFor(last.position, config.settleTimeoutMs);
+      const doc = await reads.get<JobDoc>(J.jobs, job_id);
+      if (doc?.job.calculation_job_status === 'FINISHED') await options.onFinal(doc.job, doc);
+    },
+    // Each renovation's word is about its own job: the jobs' webhooks are scheduled side by side.
+    (envelope) => envelope.stream,
+  );
 }

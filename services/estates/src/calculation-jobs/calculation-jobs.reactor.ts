@@ -3,6 +3,7 @@ import { consumeParsedEvents, type ReactorOptions } from '@renopath/platform/ser
 import {
   CalculationJobEvents,
   estateFromProperty,
+  estateOfFinishedJob,
   knownRoofFields,
   roofIdOfJob,
   UpdateEstateBody,
@@ -48,7 +49,14 @@ export function startCalculationJobsReactor(
   options: ReactorOptions & { apply(event: EventEnvelope, command: Apply): Promise<void> },
 ): Promise<Closeable> {
   const finished = { CalculationJobFinished: CalculationJobEvents.CalculationJobFinished };
-  return consumeParsedEvents(options, CALCULATION_JOBS_CONSUMER, finished, async ({ data }, envelope) => {
-    if (data.consequences) await options.apply(envelope, applyCommandOf(data.job_id, data.consequences));
-  });
+  return consumeParsedEvents(
+    options,
+    CALCULATION_JOBS_CONSUMER,
+    finished,
+    async ({ data }, envelope) => {
+      if (data.consequences) await options.apply(envelope, applyCommandOf(data.job_id, data.consequences));
+    },
+    // One estate's jobs in the order they finished (the last one's label stays); other estates' alongside.
+    estateOfFinishedJob,
+  );
 }

@@ -4,6 +4,7 @@ import {
   calculationJobKey,
   CalculationJobEvents,
   derivedId,
+  estateOfFinishedJob,
   renovationIdOfJob,
   roofIdOfJob,
   type RenovationCommand,
@@ -60,9 +61,16 @@ export function startCalculationJobsReactor(
   options: ReadStoreReactorOptions & { run(renovation_id: string, command: RenovationCommand, cause: EventEnvelope): Promise<void> },
 ): Promise<Closeable> {
   const finished = { CalculationJobFinished: CalculationJobEvents.CalculationJobFinished };
-  return consumeParsedEvents(options, CALCULATION_JOBS_CONSUMER, finished, async ({ data }, envelope) => {
-    if (data.consequences) await makeRenovation(options, envelope, data.job_id, data.consequences);
-  });
+  return consumeParsedEvents(
+    options,
+    CALCULATION_JOBS_CONSUMER,
+    finished,
+    async ({ data }, envelope) => {
+      if (data.consequences) await makeRenovation(options, envelope, data.job_id, data.consequences);
+    },
+    // A job waiting for its copy of the estate holds up only the jobs of the same estate.
+    estateOfFinishedJob,
+  );
 }
 
 /** How long a job waits here for this context's copy of its estate before its event is redelivered (estates down, say). */

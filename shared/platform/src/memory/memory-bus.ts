@@ -17,6 +17,7 @@ const SWEEP_INTERVAL_MS = 50;
 const TRIM_EVERY = 1024;
 const RETAIN_WITHOUT_CONSUMERS = 10_000;
 import { anySubjectMatches, subjectMatches } from '../internal/subjects.ts';
+import { handleInFlight } from '../internal/in-flight.ts';
 
 /** Deep copy through JSON, so handlers and callers get what the wire would give them. */
 function viaJson<T>(value: T): T {
@@ -259,10 +260,16 @@ export class MemoryBus implements Bus {
   }
 
   async consume(consumer: string, options: ConsumeOptions, handler: EventHandler): Promise<Closeable> {
-    return this.consumeSerialized(consumer, options, 1, async (jsons) => {
-      await handler(JSON.parse(jsons[0]!) as EventEnvelope);
-      return { handled: 1 };
-    });
+    const inFlight = Math.max(1, options.inFlight ?? 1);
+    if (inFlight === 1) {
+      return this.consumeSerialized(consumer, options, 1, async (jsons) => {
+        await handler(JSON.parse(jsons[0]!) as EventEnvelope);
+        return { handled: 1 };
+      });
+    }
+    return this.consumeSerialized(consumer, options, inFlight, (jsons) =>
+      handleInFlight(jsons, inFlight, (json) => handler(JSON.parse(json) as EventEnvelope)),
+    );
   }
 
   /**

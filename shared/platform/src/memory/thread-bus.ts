@@ -13,6 +13,7 @@ import {
   type RequestOptions,
 } from '../ports/bus.ts';
 import type { MemoryBus } from './memory-bus.ts';
+import { handleInFlight } from '../internal/in-flight.ts';
 
 /**
  * The embedded bus across threads: one MemoryBus in the main thread, and contexts in worker threads
@@ -226,7 +227,7 @@ export class ThreadBus implements Bus {
   readonly retainsEvents = false;
   private readonly peer: Peer;
   private readonly handlers = new Map<number, RequestHandler>();
-  private readonly consumers = new Map<number, EventHandler>();
+  private readonly consumers = new Map<number, { handler: EventHandler; inFlight: number }>();
   private readonly open = new Set<Closeable>();
   private nextId = 1;
   private closed = false;
@@ -257,20 +258,18 @@ export class ThreadBus implements Bus {
     }
   }
 
-  /** One at a time, in order; stops at the first failure, which the main thread redelivers from. */
+  /**
+   * In order, as many at once as the consumer allows (`ConsumeOptions.inFlight`, else one at a time);
+   * answers how many were handled before the first failure, which the main thread redelivers from.
+   */
   private async handleEvents(id: number, jsons: string[]): Promise<{ handled: number; error?: string }> {
-    let handled = 0;
-    try {
-      for (const json of jsons) {
-        const handler = this.consumers.get(id);
-        if (!handler) return { handled, error: 'consumer closed' };
-        await handler(JSON.parse(json) as EventEnvelope);
-        handled += 1;
-      }
-    } catch (error) {
-      return { handled, error: error instanceof Error ? error.message : String(error) };
-    }
-    return { handled };
+    const outcome = await handleInFlight(jsons, this.consumers.get(id)?.inFlight ?? 1, async (json) => {
+      const consumer = this.consumers.get(id);
+      if (!consumer) throw new Error('consumer closed');
+      await consumer.handler(JSON.parse(json) as EventEnvelope);
+    });
+    if (outcome.error === undefined) return { handled: outcome.handled };
+    return { handled: outcome.handled, error: outcome.error instanceof Error ? outcome.error.message : String(outcome.error) };
   }
 
   async request<T = unknown>(subject: string, payload: unknown, options: RequestOptions = {}): Promise<T> {
@@ -303,7 +302,7 @@ export class ThreadBus implements Bus {
   async consume(name: string, options: ConsumeOptions, handler: EventHandler): Promise<Closeable> {
     this.assertOpen();
     const id = this.nextId++;
-    this.consumers.set(id, handler);
+    this.consumers.set(id, { handler, inFlight: Math.max(1, options.inFlight ?? 1) });
     try {
       await this.peer.call({ k: 'consume', consumer: id, name, options });
     } catch (error) {

@@ -82,6 +82,16 @@ export interface ConsumeOptions {
    * server-side state is dropped after it has been idle this long, so restarts leave nothing behind.
    */
   transient?: { idleExpiryMs: number };
+  /**
+   * How many events the handler may be handling at once (default 1: one at a time). They are still
+   * handed over in publish order and acknowledged in that order: after a failure, the failed event and
+   * every later one are delivered again, handled already or not. So a handler that takes more than one
+   * is idempotent, and keeps the order itself where two of its events depend on each other
+   * (`consumeEvents`' `orderedBy`). What it buys: a handler that waits (an append's fsync, another
+   * context's copy) no longer holds up the independent events behind it. A bus may hand fewer at once
+   * (NATS: one; its consumers keep one unacknowledged event across every instance).
+   */
+  inFlight?: number;
 }
 
 export interface Bus {
@@ -99,8 +109,8 @@ export interface Bus {
   publish(subject: string, event: EventEnvelope): Promise<void>;
   /**
    * A durable named consumer: delivers every event published on its subjects at least once, in
-   * publish order, one at a time; an event is acknowledged when the handler resolves and redelivered
-   * when it throws. Resumes after a restart where it left off.
+   * publish order, one at a time unless `options.inFlight` allows more; an event is acknowledged when
+   * the handler resolves and redelivered when it throws. Resumes after a restart where it left off.
    */
   consume(consumer: string, options: ConsumeOptions, handler: EventHandler): Promise<Closeable>;
   /**

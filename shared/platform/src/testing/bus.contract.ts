@@ -323,6 +323,56 @@ export function busContract(name: string, open: BusFactory): void {
         expect(mostActive).toBe(1);
       });
 
+      it('with inFlight, hands events over in publish order and never more at once than it allows', async () => {
+        const bus = await openBus();
+        const ctx = uniqueName('ctx');
+        let active = 0;
+        let mostActive = 0;
+        const called: string[] = [];
+        const handled: string[] = [];
+        await track(
+          bus.consume(uniqueName('consumer'), { subjects: [`evt.${ctx}.>`], inFlight: 3 }, async (e) => {
+            called.push(e.event_id);
+            active += 1;
+            mostActive = Math.max(mostActive, active);
+            await new Promise((resolve) => setTimeout(resolve, 5));
+            active -= 1;
+            handled.push(e.event_id);
+          }),
+        );
+        const events = Array.from({ length: 7 }, () => envelope(`evt.${ctx}.A`));
+        for (const e of events) await bus.publish(`evt.${ctx}.A`, e);
+        await vi.waitFor(() => expect(handled).toHaveLength(7), DELIVERY);
+        expect(called).toEqual(eventIds(events));
+        expect(mostActive).toBeLessThanOrEqual(3);
+      });
+
+      it('with inFlight, delivers the failed event again and every one after it, none before it', async () => {
+        const bus = await openBus();
+        const ctx = uniqueName('ctx');
+        const events = Array.from({ length: 4 }, () => envelope(`evt.${ctx}.A`));
+        const attempts: string[] = [];
+        const handled = new Set<string>();
+        let failed = false;
+        await track(
+          bus.consume(uniqueName('consumer'), { subjects: [`evt.${ctx}.A`], inFlight: 4 }, async (e) => {
+            attempts.push(e.event_id);
+            if (e.event_id === events[1]!.event_id && !failed) {
+              failed = true;
+              throw new Error('transient failure');
+            }
+            handled.add(e.event_id);
+          }),
+        );
+        for (const e of events) await bus.publish(`evt.${ctx}.A`, e);
+        await vi.waitFor(() => expect(handled.size).toBe(4), DELIVERY);
+        const [first, second, ...rest] = eventIds(events);
+        expect(attempts.filter((id) => id === first)).toHaveLength(1);
+        expect(attempts.filter((id) => id === second)).toHaveLength(2);
+        // Each later event's last attempt follows the failed event's second: none is left handled only before it.
+        for (const id of rest) expect(attempts.lastIndexOf(id)).toBeGreaterThan(attempts.lastIndexOf(second!));
+      });
+
       it('drops a re-published event id', async () => {
         const bus = await openBus();
         const ctx = uniqueName('ctx');
