@@ -72,10 +72,12 @@ export const calculationJobRoutes: RouteDef[] = [
     status: 200,
     reply: CalculationJob,
     prepare: describeJobEstate,
-    // The answer is the job as calculations' view holds it, and names the estate estates wrote (each
-    // read back before its context answers, so GET /estates/{estate_id} finds it). Not waited for:
-    // the copies renovations and reporting keep, and the job's consequences, which come when it finishes.
-    settles: ['estates', 'calculations'],
+    // The answer is the job as calculations' view holds it, and names the estate estates wrote, each
+    // read back before its context answered: GET /calculation-jobs/{id} and GET /estates/{estate_id}
+    // find them, the job by its creator (calculations' copy of the estate is not read for them). So
+    // nothing more is waited for: not the other contexts' copies of the estate, and not the job's
+    // consequences, which come when it finishes. A settle round here was two more waits per job.
+    settles: [],
     summary:
       'Start a suggested-renovation-trajectory job for a property (and create or update its estate); poll the job until FINISHED. 406: per-property violations; 422: inconsistent data (docs/http-contract.md "Trajectory jobs")',
     errors: [401, 403, 406, 422],
