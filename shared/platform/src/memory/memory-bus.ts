@@ -10,14 +10,15 @@ import {
 } from '../ports/bus.ts';
 import { backoff, sleep } from '../internal/async.ts';
 import { serveRequest, unwrapReply, type Reply } from '../internal/reply.ts';
+import { anySubjectMatches, subjectMatches } from '../internal/subjects.ts';
+import { handleInFlight } from '../internal/in-flight.ts';
+import { envelopeJson } from '../internal/stored-json.ts';
 
 /** How often request deadlines are checked: timeouts fire within this much of their due time. */
 const SWEEP_INTERVAL_MS = 50;
 /** How often (in published events) the log is trimmed, and what it keeps when nobody consumes. */
 const TRIM_EVERY = 1024;
 const RETAIN_WITHOUT_CONSUMERS = 10_000;
-import { anySubjectMatches, subjectMatches } from '../internal/subjects.ts';
-import { handleInFlight } from '../internal/in-flight.ts';
 
 /** Deep copy through JSON, so handlers and callers get what the wire would give them. */
 function viaJson<T>(value: T): T {
@@ -209,7 +210,7 @@ export class MemoryBus implements Bus {
 
   async publish(subject: string, event: EventEnvelope): Promise<void> {
     this.assertOpen();
-    this.publishSerialized(subject, event.event_id, JSON.stringify(event));
+    this.publishSerialized(subject, event.event_id, envelopeJson(event));
   }
 
   /**

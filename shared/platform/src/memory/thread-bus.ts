@@ -14,6 +14,7 @@ import {
 } from '../ports/bus.ts';
 import type { MemoryBus } from './memory-bus.ts';
 import { handleInFlight } from '../internal/in-flight.ts';
+import { envelopeJson } from '../internal/stored-json.ts';
 
 /**
  * The embedded bus across threads: one MemoryBus in the main thread, and contexts in worker threads
@@ -296,7 +297,7 @@ export class ThreadBus implements Bus {
    */
   async publish(subject: string, event: EventEnvelope): Promise<void> {
     this.assertOpen();
-    this.peer.send({ k: 'publish', subject, eventId: event.event_id, json: JSON.stringify(event) });
+    this.peer.send({ k: 'publish', subject, eventId: event.event_id, json: envelopeJson(event) });
   }
 
   async consume(name: string, options: ConsumeOptions, handler: EventHandler): Promise<Closeable> {

@@ -39,6 +39,7 @@ import {
 import { backoff, sleep } from '../internal/async.ts';
 import { serveRequest, unwrapReply } from '../internal/reply.ts';
 import { anySubjectMatches } from '../internal/subjects.ts';
+import { envelopeJson } from '../internal/stored-json.ts';
 
 export interface NatsBusOptions {
   servers: string | string[];
@@ -363,7 +364,7 @@ export class NatsBus implements Bus {
   async publish(subject: string, event: EventEnvelope): Promise<void> {
     this.assertOpen();
     try {
-      let data = encode(event);
+      let data: Uint8Array = encoder.encode(envelopeJson(event));
       if (data.length > this.maxPayload()) {
         const bucket = await this.largeEvents();
         // A re-publish (after a relay's restart) finds it there: rewriting it would purge the parts a

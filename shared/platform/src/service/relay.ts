@@ -2,21 +2,32 @@ import type { Logger } from 'pino';
 import type { Bus, Closeable, EventEnvelope } from '../ports/bus.ts';
 import type { CheckpointStore, EventStore, RecordedEvent } from '../ports/event-store.ts';
 import { backoff, sleep } from '../internal/async.ts';
+import { envelopeOfStored, storedJsonOf } from '../internal/stored-json.ts';
 import type { Leadership } from './context-lease.ts';
 import { FollowLoop, PositionWaiters } from './lease-follower.ts';
 import { lagBehind, watchFollower } from '../observability/metrics.ts';
 
-export const toEnvelope = (context: string, e: RecordedEvent): EventEnvelope => ({
-  context,
-  event_id: e.event_id,
-  type: e.type,
-  stream: e.stream,
-  revision: Number(e.revision),
-  position: Number(e.position),
-  occurred_at: e.occurred_at,
-  data: e.data,
-  metadata: e.metadata,
-});
+export function toEnvelope(context: string, e: RecordedEvent): EventEnvelope {
+  const stored = storedJsonOf(e);
+  if (stored) {
+    const { event_id, type, stream, occurred_at } = e;
+    return envelopeOfStored(
+      { context, event_id, type, stream, revision: Number(e.revision), position: Number(e.position), occurred_at },
+      stored,
+    );
+  }
+  return {
+    context,
+    event_id: e.event_id,
+    type: e.type,
+    stream: e.stream,
+    revision: Number(e.revision),
+    position: Number(e.position),
+    occurred_at: e.occurred_at,
+    data: e.data,
+    metadata: e.metadata,
+  };
+}
 
 /**
  * A stream whose name starts with `_` is the context's own business, kept in its store for its

@@ -5,6 +5,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { exact, NO_STREAM } from '../../ports/event-store.ts';
 import { eventStoreContract } from '../../testing/event-store.contract.ts';
 import { newEvent } from '../../testing/contract-helpers.ts';
+import { envelopeJson, storedJsonOf } from '../../internal/stored-json.ts';
+import { toEnvelope } from '../../service/relay.ts';
 import { openSqliteCheckpointStore, openSqliteEventStore } from './sqlite-event-store.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'renopath-event-store-'));
@@ -184,6 +186,23 @@ describe('SqliteEventStore', () => {
     Object.freeze(frozen);
     expect(frozen!.metadata).toEqual(event.metadata);
     expect(frozen!.data).toEqual(event.data);
+    await store.close();
+  });
+
+  it('hands the relay its stored text while nothing has read it, and the envelope is written as the parsed one would be', async () => {
+    const store = openSqliteEventStore({ file: ':memory:' });
+    const event = newEvent('RoofAdded', { roof: { kind: 'FLAT', area: 12.5, note: 'a "quoted"\nline' } });
+    await store.append('estate-1', [event], NO_STREAM);
+    const [untouched] = await store.readAll();
+    expect(storedJsonOf(untouched!)).toBeDefined();
+    const envelope = toEnvelope('estates', untouched!);
+    const [read] = await store.readAll();
+    const parsed = toEnvelope('estates', { ...read! });
+    expect(storedJsonOf(parsed)).toBeUndefined();
+    expect(envelopeJson(envelope)).toBe(JSON.stringify(parsed));
+    // read once, its text is no longer handed out: it may have been changed since
+    expect(read!.data).toEqual(event.data);
+    expect(storedJsonOf(read!)).toBeUndefined();
     await store.close();
   });
 

@@ -22,6 +22,7 @@ import { GroupCommit } from './group-commit.ts';
 import { COLUMNS, SCHEMA, type EventRow } from './schema.ts';
 import { SqliteCheckpointStore } from './sqlite-checkpoint-store.ts';
 import { SyncFence, WalSync, type SyncFile } from './wal-sync.ts';
+import { STORED_JSON, type StoredJson } from '../../internal/stored-json.ts';
 
 export { openSqliteCheckpointStore, SqliteCheckpointStore } from './sqlite-checkpoint-store.ts';
 
@@ -54,6 +55,7 @@ function toRecorded(row: EventRow): RecordedEvent {
   Object.defineProperty(event, ROW, { value: row });
   Object.defineProperty(event, 'data', LAZY_DATA);
   Object.defineProperty(event, 'metadata', LAZY_METADATA);
+  Object.defineProperty(event, STORED_JSON, STORED_TEXT);
   return event;
 }
 
@@ -80,6 +82,18 @@ function lazyJson(key: 'data' | 'metadata'): PropertyDescriptor {
 }
 const LAZY_DATA = lazyJson('data');
 const LAZY_METADATA = lazyJson('metadata');
+/**
+ * The row's text while neither `data` nor `metadata` has been read or set (both still the accessors
+ * above): the relay hands it to the bus as it is (internal/stored-json.ts).
+ */
+const STORED_TEXT: PropertyDescriptor = {
+  get(this: { [ROW]: EventRow }): StoredJson | undefined {
+    const untouched =
+      Object.getOwnPropertyDescriptor(this, 'data')?.get === LAZY_DATA.get &&
+      Object.getOwnPropertyDescriptor(this, 'metadata')?.get === LAZY_METADATA.get;
+    return untouched ? { data: this[ROW].data, metadata: this[ROW].metadata } : undefined;
+  },
+};
 
 function isUniqueViolation(error: unknown): boolean {
   return error instanceof Database.SqliteError && error.code === 'SQLITE_CONSTRAINT_UNIQUE';
