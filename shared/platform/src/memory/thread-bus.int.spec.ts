@@ -1,5 +1,5 @@
 import { MessageChannel } from 'node:worker_threads';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { DomainError } from '../ports/bus.ts';
 import { busContract } from '../testing/bus.contract.ts';
 import { createMemoryBus } from './memory-bus.ts';
@@ -16,40 +16,9 @@ function connect(): ThreadBus {
   return new ThreadBus(port2);
 }
 
-busContract('thread (a MessagePort to a memory bus)', async () => connect());
+busContract('thread (a MessagePort to a memory bus)', async () => connect(), { inFlight: true });
 
 describe('ThreadBus', () => {
-  it('handles up to inFlight events side by side, so one that waits does not hold up the others', async () => {
-    const bus = connect();
-    let active = 0;
-    let mostActive = 0;
-    let handled = 0;
-    const consumer = await bus.consume('side-by-side', { subjects: ['evt.side.>'], inFlight: 3 }, async () => {
-      active += 1;
-      mostActive = Math.max(mostActive, active);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      active -= 1;
-      handled += 1;
-    });
-    for (let i = 0; i < 6; i++) {
-      await bus.publish('evt.side.A', {
-        context: 'side',
-        event_id: `side-${i}`,
-        type: 'A',
-        stream: `s-${i}`,
-        revision: 0,
-        position: i + 1,
-        occurred_at: '2026-01-01T00:00:00.000Z',
-        data: {},
-        metadata: { actor: { user_id: null, client_id: null }, correlation_id: 'c', causation_id: null },
-      });
-    }
-    await vi.waitFor(() => expect(handled).toBe(6), { timeout: 5_000, interval: 10 });
-    expect(mostActive).toBe(3);
-    await consumer.close();
-    await bus.close();
-  });
-
   it('drops a closed thread’s handlers at the main thread: its subject has no responder any more', async () => {
     const thread = connect();
     const caller = connect();
