@@ -91,7 +91,7 @@ export class GroupCommit {
   /**
    * Commits the group now if it holds anything but lazy writes. Every read calls it, so a read sees every write
    * issued before it, as when each write committed at once: a command reading its stream to decide
-   * sees the appends just made to it. The head (`headPosition`) is read without it: see there.
+   * sees the appends just made to it, and a caller that asks for the head after starting an append counts it.
    */
   beforeRead(): void {
     if (this.pending.some((w) => !w.lazy)) this.flush();
