@@ -262,12 +262,6 @@ export class MemoryBus implements Bus {
 
   async consume(consumer: string, options: ConsumeOptions, handler: EventHandler): Promise<Closeable> {
     const inFlight = Math.max(1, options.inFlight ?? 1);
-    if (inFlight === 1) {
-      return this.consumeSerialized(consumer, options, 1, async (jsons) => {
-        await handler(JSON.parse(jsons[0]!) as EventEnvelope);
-        return { handled: 1 };
-      });
-    }
     return this.consumeSerialized(consumer, options, inFlight, (jsons) =>
       handleInFlight(jsons, inFlight, (json) => handler(JSON.parse(json) as EventEnvelope)),
     );
