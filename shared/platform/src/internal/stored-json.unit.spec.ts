@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { EventEnvelope } from '../ports/bus.ts';
-import { envelopeJson, envelopeOfStored, storedJsonOf } from './stored-json.ts';
+import { envelopeJson, storedJsonOf, withStoredJson } from './stored-json.ts';
 
 const fields = {
   context: 'calculations',
@@ -13,7 +13,7 @@ const fields = {
 };
 const data = { job_id: '1', metadata: { steps: [{ step: 1, note: 'say "why"\n' }] } };
 const metadata = { actor: { user_id: null, client_id: 'c' }, correlation_id: 'k', causation_id: null };
-const stored = () => envelopeOfStored(fields, { data: JSON.stringify(data), metadata: JSON.stringify(metadata) });
+const stored = () => withStoredJson({ ...fields }, { data: JSON.stringify(data), metadata: JSON.stringify(metadata) }) as EventEnvelope;
 
 describe('an envelope made of a stored event', () => {
   it('is written as JSON.stringify would write the same envelope, from the stored text', () => {

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { Bus, Closeable, EventEnvelope } from '../ports/bus.ts';
 import type { CheckpointStore, EventStore, RecordedEvent } from '../ports/event-store.ts';
 import { backoff, sleep } from '../internal/async.ts';
-import { envelopeOfStored, storedJsonOf } from '../internal/stored-json.ts';
+import { storedJsonOf, withStoredJson } from '../internal/stored-json.ts';
 import type { Leadership } from './context-lease.ts';
 import { FollowLoop, PositionWaiters } from './lease-follower.ts';
 import { lagBehind, watchFollower } from '../observability/metrics.ts';
@@ -11,10 +11,8 @@ export function toEnvelope(context: string, e: RecordedEvent): EventEnvelope {
   const stored = storedJsonOf(e);
   if (stored) {
     const { event_id, type, stream, occurred_at } = e;
-    return envelopeOfStored(
-      { context, event_id, type, stream, revision: Number(e.revision), position: Number(e.position), occurred_at },
-      stored,
-    );
+    const fields = { context, event_id, type, stream, revision: Number(e.revision), position: Number(e.position), occurred_at };
+    return withStoredJson(fields, stored) as EventEnvelope;
   }
   return {
     context,

@@ -22,7 +22,7 @@ import { GroupCommit } from './group-commit.ts';
 import { COLUMNS, SCHEMA, type EventRow } from './schema.ts';
 import { SqliteCheckpointStore } from './sqlite-checkpoint-store.ts';
 import { SyncFence, WalSync, type SyncFile } from './wal-sync.ts';
-import { STORED_JSON, type StoredJson } from '../../internal/stored-json.ts';
+import { withStoredJson } from '../../internal/stored-json.ts';
 
 export { openSqliteCheckpointStore, SqliteCheckpointStore } from './sqlite-checkpoint-store.ts';
 
@@ -47,53 +47,10 @@ function toRecorded(row: EventRow): RecordedEvent {
     revision: row.revision,
     position: row.position,
     occurred_at: row.occurred_at,
-  } as RecordedEvent;
-  // `data` and `metadata` are parsed on first read: a context's log is tailed by several consumers
-  // (relay, projections, process managers, reactors) and most of them skip most events by type
-  // without looking inside. Own enumerable properties, so spreading, JSON and equality see them. The
-  // accessors are the same two for every event, which find the text through a hidden property.
-  Object.defineProperty(event, ROW, { value: row });
-  Object.defineProperty(event, 'data', LAZY_DATA);
-  Object.defineProperty(event, 'metadata', LAZY_METADATA);
-  Object.defineProperty(event, STORED_JSON, STORED_TEXT);
-  return event;
-}
-
-/** The row a recorded event was made from (not enumerable: spreading and JSON do not see it). */
-const ROW = Symbol('row');
-
-function lazyJson(key: 'data' | 'metadata'): PropertyDescriptor {
-  // The first read or write turns the accessor into a plain property holding the value.
-  const settle = (target: object, value: unknown) =>
-    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-  return {
-    enumerable: true,
-    configurable: true,
-    get(this: { [ROW]: EventRow }) {
-      const value: unknown = JSON.parse(this[ROW][key]);
-      // A frozen or sealed event cannot keep it: it is parsed again on each read instead.
-      if (Object.isExtensible(this)) settle(this, value);
-      return value;
-    },
-    set(this: object, next: unknown) {
-      settle(this, next);
-    },
   };
+  // `data` and `metadata` are parsed on first read, from the row's text (internal/stored-json.ts).
+  return withStoredJson(event, row) as RecordedEvent;
 }
-const LAZY_DATA = lazyJson('data');
-const LAZY_METADATA = lazyJson('metadata');
-/**
- * The row's text while neither `data` nor `metadata` has been read or set (both still the accessors
- * above): the relay hands it to the bus as it is (internal/stored-json.ts).
- */
-const STORED_TEXT: PropertyDescriptor = {
-  get(this: { [ROW]: EventRow }): StoredJson | undefined {
-    const untouched =
-      Object.getOwnPropertyDescriptor(this, 'data')?.get === LAZY_DATA.get &&
-      Object.getOwnPropertyDescriptor(this, 'metadata')?.get === LAZY_METADATA.get;
-    return untouched ? { data: this[ROW].data, metadata: this[ROW].metadata } : undefined;
-  },
-};
 
 function isUniqueViolation(error: unknown): boolean {
   return error instanceof Database.SqliteError && error.code === 'SQLITE_CONSTRAINT_UNIQUE';
