@@ -1,19 +1,6 @@
 import type { KurrentDBClient, Position } from '@kurrent/kurrentdb-client';
-import {
-  EventIdConflictError,
-  WrongExpectedRevisionError,
-  type AppendOptions,
-  type AppendResult,
-  type CheckpointStore,
-  type EventStore,
-  type ExpectedRevision,
-  type NewEvent,
-  type ReadAllOptions,
-  type ReadStreamOptions,
-  type RecordedEvent,
-  type SubscribeOptions,
-  type Subscription,
-} from '../ports/event-store.ts';
+import { EventIdConflictError, WrongExpectedRevisionError } from '../ports/event-store.ts';
+import type * as port from '../ports/event-store.ts';
 import { repeatedAppend, revisionMatches, type StoredEventId } from '../internal/append-rules.ts';
 import {
   assertNamespace,
@@ -65,7 +52,7 @@ export interface EsdbEventStoreOptions {
 interface StreamView {
   revision: bigint | null;
   byId: Map<string, StoredEventId>;
-  keys: Map<string, AppendResult>;
+  keys: Map<string, port.AppendResult>;
 }
 
 /**
@@ -123,7 +110,7 @@ const MAX_ATTEMPTS = 10;
  * Time stamps: `occurred_at` and the port's event id are stored in the event's metadata and read
  * back verbatim; the server's `created` is never used.
  */
-export class EsdbEventStore implements EventStore {
+export class EsdbEventStore implements port.EventStore {
   readonly checkpoints: EsdbCheckpointStore;
   readonly namespace: string;
   private readonly client: KurrentDBClient;
@@ -152,17 +139,18 @@ export class EsdbEventStore implements EventStore {
     return new EsdbEventStore(options, await import('@kurrent/kurrentdb-client'));
   }
 
-  async append(stream: string, events: NewEvent[], expected: ExpectedRevision, options: AppendOptions = {}): Promise<AppendResult> {
+  // The result's type is the port's (\`implements\` checks it).
+  async append(stream: string, events: port.NewEvent[], expected: port.ExpectedRevision, options: port.AppendOptions = {}) {
     this.assertOpen();
     return this.guard(`append to ${stream}`, () => this.appendChecked(stream, events, expected, options));
   }
 
   private async appendChecked(
     stream: string,
-    events: NewEvent[],
-    expected: ExpectedRevision,
-    options: AppendOptions,
-  ): Promise<AppendResult> {
+    events: port.NewEvent[],
+    expected: port.ExpectedRevision,
+    options: port.AppendOptions,
+  ): Promise<port.AppendResult> {
     const ids = events.map((e) => e.event_id);
     if (new Set(ids).size !== ids.length) {
       throw new EventIdConflictError(stream, ids, 'the same event id appears twice in one append');
@@ -210,7 +198,7 @@ export class EsdbEventStore implements EventStore {
     });
   }
 
-  async appendedUnder(stream: string, idempotencyKey: string): Promise<AppendResult | null> {
+  async appendedUnder(stream: string, idempotencyKey: string): Promise<port.AppendResult | null> {
     this.assertOpen();
     const view = await this.guard(`read ${stream}`, () => this.refresh(stream));
     return view.keys.get(idempotencyKey) ?? null;
@@ -282,21 +270,21 @@ export class EsdbEventStore implements EventStore {
     }
   }
 
-  async readStream(stream: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
+  async readStream(stream: string, options: port.ReadStreamOptions = {}): Promise<port.RecordedEvent[]> {
     this.assertOpen();
     if (options.maxCount !== undefined && options.maxCount <= 0) return [];
     const read = await this.guard(`read ${stream}`, () => this.readConverted(stream, options.fromRevision ?? 0n, options.maxCount));
     return (read?.events ?? []).map((c) => c.event);
   }
 
-  async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
+  async readAll(options: port.ReadAllOptions = {}): Promise<port.RecordedEvent[]> {
     this.assertOpen();
     return this.guard('read $all', () => this.readAllPages(options));
   }
 
-  private async readAllPages(options: ReadAllOptions): Promise<RecordedEvent[]> {
+  private async readAllPages(options: port.ReadAllOptions): Promise<port.RecordedEvent[]> {
     const wanted = options.maxCount ?? Number.POSITIVE_INFINITY;
-    const events: RecordedEvent[] = [];
+    const events: port.RecordedEvent[] = [];
     let after = options.after ?? 0n;
     while (events.length < wanted) {
       // The read starts at `after` itself (inclusive), hence one more; $-typed events are passed
@@ -344,7 +332,7 @@ export class EsdbEventStore implements EventStore {
     return head;
   }
 
-  subscribeToAll(options: SubscribeOptions = {}): Subscription {
+  subscribeToAll(options: port.SubscribeOptions = {}): port.Subscription {
     this.assertOpen();
     const checkpointInterval = this.options.checkpointInterval ?? 10;
     const highWaterMark = this.options.subscriptionBuffer ?? 64;
@@ -404,7 +392,7 @@ function rawPosition(position: Position): bigint {
 }
 
 /** Consumer checkpoints as streams of the store's namespace (see EsdbEventStore). */
-export class EsdbCheckpointStore implements CheckpointStore {
+export class EsdbCheckpointStore implements port.CheckpointStore {
   /** Streams whose maxCount was set by this process. */
   private readonly limited = new Set<string>();
 

@@ -1,13 +1,5 @@
-import {
-  BusUnavailableError,
-  type Bus,
-  type Closeable,
-  type ConsumeOptions,
-  type EventEnvelope,
-  type EventHandler,
-  type RequestHandler,
-  type RequestOptions,
-} from '../ports/bus.ts';
+import { BusUnavailableError } from '../ports/bus.ts';
+import type * as port from '../ports/bus.ts';
 import { backoff, sleep } from '../internal/async.ts';
 import { serveRequest, unwrapReply, type Reply } from '../internal/reply.ts';
 import { anySubjectMatches, subjectMatches } from '../internal/subjects.ts';
@@ -54,7 +46,7 @@ class Pending {
 
 interface Responder {
   pattern: string;
-  handler: RequestHandler;
+  handler: port.RequestHandler;
 }
 
 /** A published event as the wire would carry it: serialized once, parsed afresh for each delivery. */
@@ -104,7 +96,7 @@ function wants(durable: Durable, subject: string): boolean {
  * The embedded bus: request/reply and a durable event log in one process, with the semantics of the
  * NATS bus (queue groups, wildcards, at-least-once durable consumers, dedup by event id).
  */
-export class MemoryBus implements Bus {
+export class MemoryBus implements port.Bus {
   /** Nothing survives the process: relays replay their log into a new one at start. */
   readonly retainsEvents = false;
   private readonly responders: Responder[] = [];
@@ -123,7 +115,7 @@ export class MemoryBus implements Bus {
   private base = 0;
   private readonly publishedIds = new Set<string>();
   private readonly durables = new Map<string, Durable>();
-  private readonly consumers = new Set<Closeable>();
+  private readonly consumers = new Set<port.Closeable>();
   private readonly requestTimeoutMs: number;
   private readonly initialDelayMs: number;
   private readonly maxDelayMs: number;
@@ -135,7 +127,7 @@ export class MemoryBus implements Bus {
     this.maxDelayMs = options.redelivery?.maxDelayMs ?? 30_000;
   }
 
-  async request<T = unknown>(subject: string, payload: unknown, options: RequestOptions = {}): Promise<T> {
+  async request<T = unknown>(subject: string, payload: unknown, options: port.RequestOptions = {}): Promise<T> {
     this.assertOpen();
     let candidates = this.routes.get(subject);
     if (!candidates) {
@@ -194,7 +186,7 @@ export class MemoryBus implements Bus {
     this.sweeper.unref();
   }
 
-  async handle(subject: string, handler: RequestHandler): Promise<Closeable> {
+  async handle(subject: string, handler: port.RequestHandler): Promise<port.Closeable> {
     this.assertOpen();
     const responder: Responder = { pattern: subject, handler };
     this.responders.push(responder);
@@ -208,7 +200,7 @@ export class MemoryBus implements Bus {
     };
   }
 
-  async publish(subject: string, event: EventEnvelope): Promise<void> {
+  async publish(subject: string, event: port.EventEnvelope): Promise<void> {
     this.assertOpen();
     this.publishSerialized(subject, event.event_id, envelopeJson(event));
   }
@@ -260,10 +252,10 @@ export class MemoryBus implements Bus {
     this.base = keepFrom;
   }
 
-  async consume(consumer: string, options: ConsumeOptions, handler: EventHandler): Promise<Closeable> {
+  async consume(consumer: string, options: port.ConsumeOptions, handler: port.EventHandler): Promise<port.Closeable> {
     const inFlight = Math.max(1, options.inFlight ?? 1);
     return this.consumeSerialized(consumer, options, inFlight, (jsons) =>
-      handleInFlight(jsons, inFlight, (json) => handler(JSON.parse(json) as EventEnvelope)),
+      handleInFlight(jsons, inFlight, (json) => handler(JSON.parse(json) as port.EventEnvelope)),
     );
   }
 
@@ -275,10 +267,10 @@ export class MemoryBus implements Bus {
    */
   async consumeSerialized(
     consumer: string,
-    options: ConsumeOptions,
+    options: port.ConsumeOptions,
     batch: number,
     handler: (jsons: string[]) => Promise<{ handled: number; error?: unknown }>,
-  ): Promise<Closeable> {
+  ): Promise<port.Closeable> {
     this.assertOpen();
     let durable = this.durables.get(consumer);
     if (!durable) {
@@ -298,7 +290,7 @@ export class MemoryBus implements Bus {
     durable.subjects = options.subjects;
     const stop = new AbortController();
     const running = this.deliver(durable, Math.max(1, batch), handler, stop.signal);
-    const closeable: Closeable = {
+    const closeable: port.Closeable = {
       close: async () => {
         stop.abort();
         wakeUp(durable);

@@ -1,17 +1,7 @@
 import type { MessagePort } from 'node:worker_threads';
 import { ENGINE_UNAVAILABLE_MESSAGE, isEngineUnavailable } from '../ports/engine.ts';
-import {
-  BusUnavailableError,
-  DomainError,
-  type Bus,
-  type BusHeaders,
-  type Closeable,
-  type ConsumeOptions,
-  type EventEnvelope,
-  type EventHandler,
-  type RequestHandler,
-  type RequestOptions,
-} from '../ports/bus.ts';
+import { BusUnavailableError, DomainError } from '../ports/bus.ts';
+import type * as port from '../ports/bus.ts';
 import type { MemoryBus } from './memory-bus.ts';
 import { handleInFlight } from '../internal/in-flight.ts';
 import { envelopeJson } from '../internal/stored-json.ts';
@@ -41,15 +31,15 @@ const EVENT_BATCH = 64;
 
 /** What the two sides send each other; `id` pairs a call with its answer. */
 type Message =
-  | { k: 'request'; id: number; subject: string; payload: unknown; timeoutMs: number | undefined; headers: BusHeaders | undefined }
+  | { k: 'request'; id: number; subject: string; payload: unknown; timeoutMs: number | undefined; headers: port.BusHeaders | undefined }
   | { k: 'handle'; id: number; handler: number; subject: string }
   | { k: 'publish'; id: number; subject: string; eventId: string; json: string }
-  | { k: 'consume'; id: number; consumer: number; name: string; options: ConsumeOptions }
+  | { k: 'consume'; id: number; consumer: number; name: string; options: port.ConsumeOptions }
   /** Closes a handler or a consumer (their ids are one sequence). */
   | { k: 'drop'; id: number; registration: number }
   | { k: 'caught-up'; id: number; name: string }
   /** Host to thread: serve a request with the thread's handler. */
-  | { k: 'serve'; id: number; handler: number; subject: string; payload: unknown; headers: BusHeaders | undefined }
+  | { k: 'serve'; id: number; handler: number; subject: string; payload: unknown; headers: port.BusHeaders | undefined }
   /** Host to thread: handle these events, in order, with the thread's consumer; answers `{ handled, error? }`. */
   | { k: 'events'; id: number; consumer: number; jsons: string[] }
   | { k: 'answer'; id: number; outcome: Outcome };
@@ -167,7 +157,7 @@ type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K>
  */
 export function exposeBus(bus: MemoryBus, port: MessagePort) {
   /** The thread's handlers and consumers, by the id the thread gave them. */
-  const registered = new Map<number, Closeable>();
+  const registered = new Map<number, port.Closeable>();
   const peer: Peer = new Peer(port, async (message) => {
     switch (message.k) {
       case 'request': {
@@ -224,12 +214,12 @@ export function exposeBus(bus: MemoryBus, port: MessagePort) {
  * A context thread's bus: every operation goes to the main thread's MemoryBus through `port`; its
  * handlers and consumers are called from there. Close it before the thread ends.
  */
-export class ThreadBus implements Bus {
+export class ThreadBus implements port.Bus {
   readonly retainsEvents = false;
   private readonly peer: Peer;
-  private readonly handlers = new Map<number, RequestHandler>();
-  private readonly consumers = new Map<number, { handler: EventHandler; inFlight: number }>();
-  private readonly open = new Set<Closeable>();
+  private readonly handlers = new Map<number, port.RequestHandler>();
+  private readonly consumers = new Map<number, { handler: port.EventHandler; inFlight: number }>();
+  private readonly open = new Set<port.Closeable>();
   private nextId = 1;
   private closed = false;
 
@@ -245,7 +235,7 @@ export class ThreadBus implements Bus {
   }
 
   /** A handler's own failures are seen here, where their stack is; only a bare 500 crosses, as on a bus. */
-  private async serve(id: number, payload: unknown, subject: string, headers: BusHeaders | undefined): Promise<unknown> {
+  private async serve(id: number, payload: unknown, subject: string, headers: port.BusHeaders | undefined): Promise<unknown> {
     const handler = this.handlers.get(id);
     if (!handler) throw new BusUnavailableError(subject, 'handler closed');
     try {
@@ -267,18 +257,18 @@ export class ThreadBus implements Bus {
     const outcome = await handleInFlight(jsons, this.consumers.get(id)?.inFlight ?? 1, async (json) => {
       const consumer = this.consumers.get(id);
       if (!consumer) throw new Error('consumer closed');
-      await consumer.handler(JSON.parse(json) as EventEnvelope);
+      await consumer.handler(JSON.parse(json) as port.EventEnvelope);
     });
     if (outcome.error === undefined) return { handled: outcome.handled };
     return { handled: outcome.handled, error: outcome.error instanceof Error ? outcome.error.message : String(outcome.error) };
   }
 
-  async request<T = unknown>(subject: string, payload: unknown, options: RequestOptions = {}): Promise<T> {
+  async request<T = unknown>(subject: string, payload: unknown, options: port.RequestOptions = {}): Promise<T> {
     this.assertOpen();
     return this.peer.call<T>({ k: 'request', subject, payload, timeoutMs: options.timeoutMs, headers: options.headers });
   }
 
-  async handle(subject: string, handler: RequestHandler): Promise<Closeable> {
+  async handle(subject: string, handler: port.RequestHandler): Promise<port.Closeable> {
     this.assertOpen();
     const id = this.nextId++;
     this.handlers.set(id, handler);
@@ -295,12 +285,12 @@ export class ThreadBus implements Bus {
    * put two wake-ups between a relay's events. It is no less durable than the memory bus itself,
    * which keeps nothing across a restart (relays publish their log again then).
    */
-  async publish(subject: string, event: EventEnvelope): Promise<void> {
+  async publish(subject: string, event: port.EventEnvelope): Promise<void> {
     this.assertOpen();
     this.peer.send({ k: 'publish', subject, eventId: event.event_id, json: envelopeJson(event) });
   }
 
-  async consume(name: string, options: ConsumeOptions, handler: EventHandler): Promise<Closeable> {
+  async consume(name: string, options: port.ConsumeOptions, handler: port.EventHandler): Promise<port.Closeable> {
     this.assertOpen();
     const id = this.nextId++;
     this.consumers.set(id, { handler, inFlight: Math.max(1, options.inFlight ?? 1) });
@@ -330,9 +320,9 @@ export class ThreadBus implements Bus {
     this.peer.port.close();
   }
 
-  private track(close: () => Promise<void>): Closeable {
+  private track(close: () => Promise<void>): port.Closeable {
     let done: Promise<void> | null = null;
-    const closeable: Closeable = {
+    const closeable: port.Closeable = {
       close: () => {
         done ??= (this.open.delete(closeable), close());
         return done;

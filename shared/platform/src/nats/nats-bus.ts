@@ -25,17 +25,8 @@ import {
   type JsMsg,
 } from '@nats-io/jetstream';
 import { Objm, type ObjectStore } from '@nats-io/obj';
-import {
-  BusUnavailableError,
-  type Bus,
-  type BusHeaders,
-  type Closeable,
-  type ConsumeOptions,
-  type EventEnvelope,
-  type EventHandler,
-  type RequestHandler,
-  type RequestOptions,
-} from '../ports/bus.ts';
+import { BusUnavailableError } from '../ports/bus.ts';
+import type * as port from '../ports/bus.ts';
 import { backoff, sleep } from '../internal/async.ts';
 import { serveRequest, unwrapReply } from '../internal/reply.ts';
 import { anySubjectMatches } from '../internal/subjects.ts';
@@ -107,7 +98,7 @@ const isLargeEvent = (value: unknown): value is LargeEvent =>
   typeof value === 'object' && value !== null && 'large_event' in value && typeof (value as LargeEvent).large_event?.name === 'string';
 
 /** A request's headers as NATS message headers; undefined when there are none. */
-function toNatsHeaders(values: BusHeaders | undefined): MsgHdrs | undefined {
+function toNatsHeaders(values: port.BusHeaders | undefined): MsgHdrs | undefined {
   if (!values) return undefined;
   const entries = Object.entries(values);
   if (entries.length === 0) return undefined;
@@ -117,7 +108,7 @@ function toNatsHeaders(values: BusHeaders | undefined): MsgHdrs | undefined {
 }
 
 /** A message's NATS headers as the handler sees them (names in lower case); undefined when it has none. */
-function fromNatsHeaders(hdrs: MsgHdrs | undefined): BusHeaders | undefined {
+function fromNatsHeaders(hdrs: MsgHdrs | undefined): port.BusHeaders | undefined {
   if (!hdrs) return undefined;
   const values: Record<string, string> = {};
   for (const name of hdrs.keys()) values[name.toLowerCase()] = hdrs.get(name);
@@ -133,11 +124,11 @@ function isNotFound(error: unknown): boolean {
 }
 
 /** The distributed bus: NATS core request/reply with queue groups, JetStream for domain events. */
-export class NatsBus implements Bus {
+export class NatsBus implements port.Bus {
   /** JetStream keeps the events and the durable consumers' positions. */
   readonly retainsEvents = true;
   private readonly handlers = new Set<NatsSubscription>();
-  private readonly consumers = new Set<Closeable>();
+  private readonly consumers = new Set<port.Closeable>();
   private readonly requestTimeoutMs: number;
   private readonly initialDelayMs: number;
   private readonly maxDelayMs: number;
@@ -221,7 +212,7 @@ export class NatsBus implements Bus {
     }
   }
 
-  async request<T = unknown>(subject: string, payload: unknown, options: RequestOptions = {}): Promise<T> {
+  async request<T = unknown>(subject: string, payload: unknown, options: port.RequestOptions = {}): Promise<T> {
     this.assertOpen();
     const timeoutMs = options.timeoutMs ?? this.requestTimeoutMs;
     // nats.js would hold the request until it reconnects or the timeout passes: the caller learns now.
@@ -289,7 +280,7 @@ export class NatsBus implements Bus {
     return decode(whole);
   }
 
-  async handle(subject: string, handler: RequestHandler): Promise<Closeable> {
+  async handle(subject: string, handler: port.RequestHandler): Promise<port.Closeable> {
     this.assertOpen();
     const subscription = this.nc.subscribe(this.wire(subject), {
       queue: QUEUE_GROUP,
@@ -310,7 +301,7 @@ export class NatsBus implements Bus {
     };
   }
 
-  private async serve(msg: Msg, handler: RequestHandler): Promise<void> {
+  private async serve(msg: Msg, handler: port.RequestHandler): Promise<void> {
     const subject = this.unwire(msg.subject);
     const reply = await serveRequest(
       (_, s) => handler(decode(msg.data), s, fromNatsHeaders(msg.headers)),
@@ -361,7 +352,7 @@ export class NatsBus implements Bus {
     msg.respond(encode(marker));
   }
 
-  async publish(subject: string, event: EventEnvelope): Promise<void> {
+  async publish(subject: string, event: port.EventEnvelope): Promise<void> {
     this.assertOpen();
     try {
       let data: Uint8Array = encoder.encode(envelopeJson(event));
@@ -390,15 +381,15 @@ export class NatsBus implements Bus {
     return this.largeEventStore;
   }
 
-  private async decodeEvent(data: Uint8Array): Promise<EventEnvelope> {
+  private async decodeEvent(data: Uint8Array): Promise<port.EventEnvelope> {
     const raw = decode(data);
-    if (!isLargeEvent(raw)) return raw as EventEnvelope;
+    if (!isLargeEvent(raw)) return raw as port.EventEnvelope;
     const blob = await (await this.largeEvents()).getBlob(raw.large_event.name);
     if (!blob) throw new Error(`large event ${raw.large_event.name} is missing from ${this.streamName}_large`);
-    return decode(blob) as EventEnvelope;
+    return decode(blob) as port.EventEnvelope;
   }
 
-  async consume(consumer: string, options: ConsumeOptions, handler: EventHandler): Promise<Closeable> {
+  async consume(consumer: string, options: port.ConsumeOptions, handler: port.EventHandler): Promise<port.Closeable> {
     this.assertOpen();
     const patterns = options.subjects.map((s) => this.wire(s));
     // A 2.9 server filters on one subject only: several subjects are filtered here, on the client.
@@ -408,7 +399,7 @@ export class NatsBus implements Bus {
     const stop = new AbortController();
     const current: { messages?: ConsumerMessages } = {};
     const running = this.runConsumer(consumer, patterns, handler, stop.signal, current);
-    const closeable: Closeable = {
+    const closeable: port.Closeable = {
       close: async () => {
         stop.abort();
         await current.messages?.close();
@@ -431,7 +422,7 @@ export class NatsBus implements Bus {
     }
   }
 
-  private async ensureConsumer(name: string, filter: string, transient?: ConsumeOptions['transient']): Promise<void> {
+  private async ensureConsumer(name: string, filter: string, transient?: port.ConsumeOptions['transient']): Promise<void> {
     try {
       const info = await this.jsm.consumers.info(this.streamName, name);
       if (info.config.filter_subject !== filter || info.config.ack_wait !== nanos(this.ackWaitMs)) {
@@ -456,7 +447,7 @@ export class NatsBus implements Bus {
   private async runConsumer(
     name: string,
     patterns: string[],
-    handler: EventHandler,
+    handler: port.EventHandler,
     stop: AbortSignal,
     current: { messages?: ConsumerMessages },
   ): Promise<void> {
@@ -486,7 +477,7 @@ export class NatsBus implements Bus {
     }
   }
 
-  private async deliver(msg: JsMsg, patterns: string[], handler: EventHandler): Promise<void> {
+  private async deliver(msg: JsMsg, patterns: string[], handler: port.EventHandler): Promise<void> {
     if (!anySubjectMatches(patterns, msg.subject)) {
       await msg.ackAck();
       return;

@@ -1,19 +1,6 @@
 import pg from 'pg';
-import {
-  EventIdConflictError,
-  WrongExpectedRevisionError,
-  type AppendOptions,
-  type AppendResult,
-  type CheckpointStore,
-  type EventStore,
-  type ExpectedRevision,
-  type NewEvent,
-  type ReadAllOptions,
-  type ReadStreamOptions,
-  type RecordedEvent,
-  type SubscribeOptions,
-  type Subscription,
-} from '../ports/event-store.ts';
+import { EventIdConflictError, WrongExpectedRevisionError } from '../ports/event-store.ts';
+import type * as port from '../ports/event-store.ts';
 import { Signal } from '../internal/async.ts';
 import { repeatedAppend, revisionMatches } from '../internal/append-rules.ts';
 import { assertSchemaName, ensureSchema, inTransaction, openPool } from './postgres-connection.ts';
@@ -64,7 +51,7 @@ interface EventRow {
   revision: string;
   type: string;
   data: Record<string, unknown>;
-  metadata: RecordedEvent['metadata'];
+  metadata: port.RecordedEvent['metadata'];
   occurred_at: string;
 }
 
@@ -78,7 +65,7 @@ interface StoredId {
 const COLUMNS = 'position, event_id, stream, revision, type, data, metadata, occurred_at';
 const READ_BATCH = 256;
 
-function toRecorded(row: EventRow): RecordedEvent {
+function toRecorded(row: EventRow): port.RecordedEvent {
   return {
     event_id: row.event_id,
     type: row.type,
@@ -105,7 +92,7 @@ function toRecorded(row: EventRow): RecordedEvent {
  * may skip numbers (a sequence value is not returned when its transaction fails), which a reader
  * never waits for; what it must never do is skip an event, and it cannot.
  */
-export class PostgresEventStore implements EventStore {
+export class PostgresEventStore implements port.EventStore {
   readonly checkpoints: PostgresCheckpointStore;
   private readonly pool: pg.Pool;
   private readonly schema: string;
@@ -116,7 +103,7 @@ export class PostgresEventStore implements EventStore {
   private wakeups = 0;
   private listener: pg.Client | undefined;
   private listening: Promise<void> | undefined;
-  private readonly subscriptions = new Set<PollingSubscription<RecordedEvent>>();
+  private readonly subscriptions = new Set<PollingSubscription<port.RecordedEvent>>();
   private closed = false;
 
   private constructor(
@@ -142,7 +129,8 @@ export class PostgresEventStore implements EventStore {
     return new PostgresEventStore(options, pool);
   }
 
-  async append(stream: string, events: NewEvent[], expected: ExpectedRevision, options: AppendOptions = {}): Promise<AppendResult> {
+  // The result's type is the port's (\`implements\` checks it).
+  async append(stream: string, events: port.NewEvent[], expected: port.ExpectedRevision, options: port.AppendOptions = {}) {
     this.assertOpen();
     const ids = events.map((e) => e.event_id);
     if (new Set(ids).size !== ids.length) {
@@ -191,12 +179,12 @@ export class PostgresEventStore implements EventStore {
   private async appendLocked(
     client: pg.PoolClient,
     stream: string,
-    events: NewEvent[],
-    expected: ExpectedRevision,
+    events: port.NewEvent[],
+    expected: port.ExpectedRevision,
     current: bigint | null,
     stored: StoredId[],
     key: string | null,
-  ): Promise<{ result: AppendResult; wrote: boolean }> {
+  ): Promise<{ result: port.AppendResult; wrote: boolean }> {
     const ids = events.map((e) => e.event_id);
     if (stored.length > 0) {
       const result = repeatedAppend(
@@ -249,14 +237,14 @@ export class PostgresEventStore implements EventStore {
     return { result: { next_revision: BigInt(last.revision), position: BigInt(last.position) }, wrote: true };
   }
 
-  private async recordKey(client: pg.PoolClient, key: string, stream: string, result: AppendResult): Promise<void> {
+  private async recordKey(client: pg.PoolClient, key: string, stream: string, result: port.AppendResult): Promise<void> {
     await client.query(
       `INSERT INTO "${this.schema}".idempotent_appends (idempotency_key, stream, next_revision, position) VALUES ($1, $2, $3, $4)`,
       [key, stream, result.next_revision.toString(), result.position.toString()],
     );
   }
 
-  private async keyed(client: pg.Pool | pg.PoolClient, stream: string, key: string): Promise<AppendResult | null> {
+  private async keyed(client: pg.Pool | pg.PoolClient, stream: string, key: string): Promise<port.AppendResult | null> {
     const { rows } = await client.query<{ next_revision: string; position: string }>(
       `SELECT next_revision, position FROM "${this.schema}".idempotent_appends WHERE idempotency_key = $1 AND stream = $2`,
       [key, stream],
@@ -265,12 +253,12 @@ export class PostgresEventStore implements EventStore {
     return row ? { next_revision: BigInt(row.next_revision), position: BigInt(row.position) } : null;
   }
 
-  async appendedUnder(stream: string, idempotencyKey: string): Promise<AppendResult | null> {
+  async appendedUnder(stream: string, idempotencyKey: string): Promise<port.AppendResult | null> {
     this.assertOpen();
     return this.keyed(this.pool, stream, idempotencyKey);
   }
 
-  async readStream(stream: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
+  async readStream(stream: string, options: port.ReadStreamOptions = {}): Promise<port.RecordedEvent[]> {
     this.assertOpen();
     const { rows } = await this.pool.query<EventRow>(
       `SELECT ${COLUMNS} FROM ${this.table} WHERE stream = $1 AND revision >= $2 ORDER BY revision LIMIT $3`,
@@ -279,12 +267,12 @@ export class PostgresEventStore implements EventStore {
     return rows.map(toRecorded);
   }
 
-  async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
+  async readAll(options: port.ReadAllOptions = {}): Promise<port.RecordedEvent[]> {
     this.assertOpen();
     return this.readAfter(options.after ?? 0n, options.maxCount ?? null);
   }
 
-  private async readAfter(after: bigint, maxCount: number | null): Promise<RecordedEvent[]> {
+  private async readAfter(after: bigint, maxCount: number | null): Promise<port.RecordedEvent[]> {
     const { rows } = await this.pool.query<EventRow>(
       `SELECT ${COLUMNS} FROM ${this.table} WHERE position > $1 ORDER BY position LIMIT $2`,
       [after.toString(), maxCount],
@@ -302,10 +290,10 @@ export class PostgresEventStore implements EventStore {
     return rows[0]?.head == null ? 0n : BigInt(rows[0].head);
   }
 
-  subscribeToAll(options: SubscribeOptions = {}): Subscription {
+  subscribeToAll(options: port.SubscribeOptions = {}): port.Subscription {
     this.assertOpen();
     void this.listen();
-    const subscription: PollingSubscription<RecordedEvent> = new PollingSubscription(
+    const subscription: PollingSubscription<port.RecordedEvent> = new PollingSubscription(
       {
         readAfter: (after) => this.readAfter(after, READ_BATCH),
         toEvent: (event) => event,
@@ -375,7 +363,7 @@ export class PostgresEventStore implements EventStore {
 }
 
 /** Consumer checkpoints in the context's schema (e.g. for the bus relay). */
-export class PostgresCheckpointStore implements CheckpointStore {
+export class PostgresCheckpointStore implements port.CheckpointStore {
   constructor(
     private readonly pool: pg.Pool,
     private readonly schema: string,

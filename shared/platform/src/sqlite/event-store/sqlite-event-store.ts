@@ -1,18 +1,6 @@
 import Database from 'better-sqlite3';
-import {
-  EventIdConflictError,
-  WrongExpectedRevisionError,
-  type AppendOptions,
-  type AppendResult,
-  type EventStore,
-  type ExpectedRevision,
-  type NewEvent,
-  type ReadAllOptions,
-  type ReadStreamOptions,
-  type RecordedEvent,
-  type SubscribeOptions,
-  type Subscription,
-} from '../../ports/event-store.ts';
+import { EventIdConflictError, WrongExpectedRevisionError } from '../../ports/event-store.ts';
+import type * as port from '../../ports/event-store.ts';
 import { repeatedAppend, revisionMatches } from '../../internal/append-rules.ts';
 import { PollingSubscription } from '../../internal/polling-subscription.ts';
 import { checkpointInBackground } from '../background-checkpoints.ts';
@@ -39,7 +27,7 @@ export interface SqliteEventStoreOptions {
 
 const READ_BATCH = 256;
 
-function toRecorded(row: EventRow): RecordedEvent {
+function toRecorded(row: EventRow): port.RecordedEvent {
   const event = {
     event_id: row.event_id,
     type: row.type,
@@ -49,7 +37,7 @@ function toRecorded(row: EventRow): RecordedEvent {
     occurred_at: row.occurred_at,
   };
   // `data` and `metadata` are parsed on first read, from the row's text (internal/stored-json.ts).
-  return withStoredJson(event, row) as RecordedEvent;
+  return withStoredJson(event, row) as port.RecordedEvent;
 }
 
 function isUniqueViolation(error: unknown): boolean {
@@ -59,7 +47,7 @@ function isUniqueViolation(error: unknown): boolean {
 /** Wakes a sleeping subscription: after a commit of its store (`ownCommit`), its poll tick, or close. */
 type Wake = (ownCommit: boolean) => void;
 
-export class SqliteEventStore implements EventStore {
+export class SqliteEventStore implements port.EventStore {
   readonly checkpoints: SqliteCheckpointStore;
   private readonly db: Database.Database;
   /** Hands the file back from the checkpoint thread (background-checkpoints.ts). */
@@ -113,12 +101,12 @@ export class SqliteEventStore implements EventStore {
     this.appendTransaction = this.db.transaction(
       (
         stream: string,
-        events: NewEvent[],
-        expected: ExpectedRevision,
+        events: port.NewEvent[],
+        expected: port.ExpectedRevision,
         key: string | undefined,
         rows: EventRow[],
         idsFirst: boolean,
-      ): AppendResult => {
+      ): port.AppendResult => {
         // The key is looked up inside the write lock: of two racing appends under one key, the second sees the first.
         const earlier = key === undefined ? undefined : this.statements.keyed.get(key, stream);
         if (earlier) return { next_revision: earlier.next_revision, position: earlier.position };
@@ -129,7 +117,8 @@ export class SqliteEventStore implements EventStore {
     );
   }
 
-  async append(stream: string, events: NewEvent[], expected: ExpectedRevision, options: AppendOptions = {}): Promise<AppendResult> {
+  // The result's type is the port's (\`implements\` checks it).
+  async append(stream: string, events: port.NewEvent[], expected: port.ExpectedRevision, options: port.AppendOptions = {}) {
     this.assertOpen();
     const key = options.idempotencyKey;
     // The group's transaction is IMMEDIATE: it takes the write lock before any revision is read, so two
@@ -161,7 +150,7 @@ export class SqliteEventStore implements EventStore {
     return written.result;
   }
 
-  async appendedUnder(stream: string, idempotencyKey: string): Promise<AppendResult | null> {
+  async appendedUnder(stream: string, idempotencyKey: string): Promise<port.AppendResult | null> {
     this.assertOpen();
     this.writes.beforeRead();
     const row = this.statements.keyed.get(idempotencyKey, stream);
@@ -176,11 +165,11 @@ export class SqliteEventStore implements EventStore {
    */
   private appendInTransaction(
     stream: string,
-    events: NewEvent[],
-    expected: ExpectedRevision,
+    events: port.NewEvent[],
+    expected: port.ExpectedRevision,
     rows: EventRow[],
     idsFirst: boolean,
-  ): AppendResult {
+  ): port.AppendResult {
     const ids = events.map((e) => e.event_id);
     if (new Set(ids).size !== ids.length) {
       throw new EventIdConflictError(stream, ids, 'the same event id appears twice in one append');
@@ -207,7 +196,7 @@ export class SqliteEventStore implements EventStore {
     return { next_revision: revision, position };
   }
 
-  async readStream(stream: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
+  async readStream(stream: string, options: port.ReadStreamOptions = {}): Promise<port.RecordedEvent[]> {
     this.assertOpen();
     this.writes.beforeRead();
     const rows = this.statements.readStream.all(stream, options.fromRevision ?? 0n, options.maxCount ?? -1);
@@ -216,7 +205,7 @@ export class SqliteEventStore implements EventStore {
     return rows.map(toRecorded);
   }
 
-  async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
+  async readAll(options: port.ReadAllOptions = {}): Promise<port.RecordedEvent[]> {
     this.assertOpen();
     this.writes.beforeRead();
     const rows = this.statements.readAll.all(options.after ?? 0n, options.maxCount ?? -1);
@@ -230,7 +219,7 @@ export class SqliteEventStore implements EventStore {
     return this.statements.head.get()?.head ?? 0n;
   }
 
-  subscribeToAll(options: SubscribeOptions = {}): Subscription {
+  subscribeToAll(options: port.SubscribeOptions = {}): port.Subscription {
     this.assertOpen();
     // Whether its last wake was this store's own commit (the committed tail then says what is new); it
     // holds until it sleeps again: the batches it reads meanwhile follow that commit.
