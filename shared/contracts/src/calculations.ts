@@ -218,7 +218,7 @@ export type TrajectoryJobConsequences = z.infer<typeof TrajectoryJobConsequences
  * it (the order key of the consumers that apply them: one estate's jobs in the order they finished);
  * the event's stream, its job, when it names none.
  */
-export function estateOfFinishedJob(event: { stream: string; data: unknown }): string {
+function estateOfFinishedJob(event: { stream: string; data: unknown }): string {
   const consequences = (event.data as { consequences?: { estate_id?: unknown } } | null)?.consequences;
   return typeof consequences?.estate_id === 'string' ? consequences.estate_id : event.stream;
 }
@@ -271,6 +271,17 @@ export const CalculationJobEvents = {
   CalculationJobFailed: z.object({ job_id: Uuid, error: JobError }),
   CalculationJobStopped: z.object({ job_id: Uuid }),
   CalculationJobDeactivated: z.object({ job_id: Uuid }),
+} as const;
+
+/**
+ * How a context follows finished jobs to apply their consequences (estates its estate's fields and
+ * roofs, renovations the renovation): the one event it parses, and the key its consumer orders by, so
+ * one estate's jobs are applied in the order they finished (the last one's label and renovation stay)
+ * while other estates' run alongside.
+ */
+export const FINISHED_JOBS = {
+  events: { CalculationJobFinished: CalculationJobEvents.CalculationJobFinished },
+  orderedBy: estateOfFinishedJob,
 } as const;
 export type CalculationJobEventType = keyof typeof CalculationJobEvents;
 export type CalculationJobEvent = {

@@ -1,9 +1,8 @@
 import type { Closeable, EventEnvelope } from '@renopath/platform';
-import { consumeParsedEvents, type ReactorOptions } from '@renopath/platform/service/reactor.ts';
+import { consumeParsedEvents, type ParsedEvent, type ReactorOptions } from '@renopath/platform/service/reactor.ts';
 import {
-  CalculationJobEvents,
   estateFromProperty,
-  estateOfFinishedJob,
+  FINISHED_JOBS,
   knownRoofFields,
   roofIdOfJob,
   UpdateEstateBody,
@@ -48,15 +47,9 @@ export function applyCommandOf(job_id: string, c: TrajectoryJobConsequences): Ap
 export function startCalculationJobsReactor(
   options: ReactorOptions & { apply(event: EventEnvelope, command: Apply): Promise<void> },
 ): Promise<Closeable> {
-  const finished = { CalculationJobFinished: CalculationJobEvents.CalculationJobFinished };
-  return consumeParsedEvents(
-    options,
-    CALCULATION_JOBS_CONSUMER,
-    finished,
-    async ({ data }, envelope) => {
-      if (data.consequences) await options.apply(envelope, applyCommandOf(data.job_id, data.consequences));
-    },
-    // One estate's jobs in the order they finished (the last one's label stays); other estates' alongside.
-    estateOfFinishedJob,
-  );
+  const applyJob = async ({ data }: ParsedEvent<typeof FINISHED_JOBS.events>, envelope: EventEnvelope) => {
+    if (data.consequences) await options.apply(envelope, applyCommandOf(data.job_id, data.consequences));
+  };
+  // One estate's jobs in the order they finished (the last one's label stays); other estates' alongside.
+  return consumeParsedEvents(options, CALCULATION_JOBS_CONSUMER, FINISHED_JOBS.events, applyJob, FINISHED_JOBS.orderedBy);
 }

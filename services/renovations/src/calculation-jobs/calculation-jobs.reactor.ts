@@ -1,10 +1,9 @@
 import { DomainError, type Closeable, type EventEnvelope, type ReadStore } from '@renopath/platform';
-import { consumeParsedEvents, type ReadStoreReactorOptions } from '@renopath/platform/service/reactor.ts';
+import { consumeParsedEvents, type ParsedEvent, type ReadStoreReactorOptions } from '@renopath/platform/service/reactor.ts';
 import {
   calculationJobKey,
-  CalculationJobEvents,
   derivedId,
-  estateOfFinishedJob,
+  FINISHED_JOBS,
   renovationIdOfJob,
   roofIdOfJob,
   type RenovationCommand,
@@ -60,17 +59,11 @@ export function trajectoryItemsOf(job_id: string, c: TrajectoryJobConsequences, 
 export function startCalculationJobsReactor(
   options: ReadStoreReactorOptions & { run(renovation_id: string, command: RenovationCommand, cause: EventEnvelope): Promise<void> },
 ): Promise<Closeable> {
-  const finished = { CalculationJobFinished: CalculationJobEvents.CalculationJobFinished };
-  return consumeParsedEvents(
-    options,
-    CALCULATION_JOBS_CONSUMER,
-    finished,
-    async ({ data }, envelope) => {
-      if (data.consequences) await makeRenovation(options, envelope, data.job_id, data.consequences);
-    },
-    // A job waiting for its copy of the estate holds up only the jobs of the same estate.
-    estateOfFinishedJob,
-  );
+  const applyJob = async ({ data }: ParsedEvent<typeof FINISHED_JOBS.events>, envelope: EventEnvelope) => {
+    if (data.consequences) await makeRenovation(options, envelope, data.job_id, data.consequences);
+  };
+  // A job waiting for its copy of the estate holds up only the jobs of the same estate.
+  return consumeParsedEvents(options, CALCULATION_JOBS_CONSUMER, FINISHED_JOBS.events, applyJob, FINISHED_JOBS.orderedBy);
 }
 
 /** How long a job waits here for this context's copy of its estate before its event is redelivered (estates down, say). */
