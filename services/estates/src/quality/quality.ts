@@ -27,15 +27,8 @@ export function assessEstate(estate: EstateData): Assessment {
   const property = propertyFromEstate(estate);
   if (!property) return UNASSESSED;
   try {
-    const e = evaluate(property);
-    return {
-      confidence_score: e.confidence_score,
-      quality_label: e.quality_label,
-      epc_label: e.epc_label,
-      epc_score: e.epc_score,
-      energy_efficiency_type: e.energy_efficiency_type,
-      region: e.region,
-    };
+    const { confidence_score, quality_label, epc_label, epc_score, energy_efficiency_type, region } = evaluate(property);
+    return { confidence_score, quality_label, epc_label, epc_score, energy_efficiency_type, region };
   } catch {
     return UNASSESSED;
   }

@@ -85,42 +85,48 @@ export function prefillContent(metadata: Record<string, unknown>, estate: Estate
   };
 }
 
+/** The fields of a plan's step the passport shows as the plan has them, in the passport's order. */
+const AS_PLANNED = [
+  'phase',
+  'element',
+  'root_renovation_component_type',
+  'renovation_component_type',
+  'title',
+  'quantity',
+  'unit',
+  'specification',
+  'rationale',
+  'epc_label_after',
+  'epc_score_after',
+  'energy_savings_kwh_per_year',
+  'cost_savings_eur_per_year',
+  'co2_savings_kg_per_year',
+  'estimated_cost',
+  'estimated_vat_cost',
+  'subsidy_amount',
+  'net_cost',
+  'grant_conditions',
+  'planned_year',
+] as const satisfies readonly (keyof PlanStep & keyof PassportStep)[];
+const WORK_AS_PLANNED = ['renovation_component_type', 'title', 'quantity', 'unit', 'estimated_cost'] as const;
+
+function pick<T, K extends keyof T>(record: T, keys: readonly K[]): Pick<T, K> {
+  const picked = {} as Pick<T, K>;
+  for (const key of keys) picked[key] = record[key];
+  return picked;
+}
+
 /** A plan's step as the passport's: its figures as planned, and what the plan may add (lifetime, maintenance) when it has it. */
 function passportStep(step: PlanStep, raw: Record<string, unknown> | undefined): PassportStep {
   return {
     order: step.order,
     plan_order: step.order,
-    phase: step.phase,
-    element: step.element,
-    root_renovation_component_type: step.root_renovation_component_type,
-    renovation_component_type: step.renovation_component_type,
-    title: step.title,
-    quantity: step.quantity,
-    unit: step.unit,
-    supporting_works: step.supporting_works.map((w) => ({
-      renovation_component_type: w.renovation_component_type,
-      title: w.title,
-      quantity: w.quantity,
-      unit: w.unit,
-      estimated_cost: w.estimated_cost,
-    })),
-    specification: step.specification,
-    rationale: step.rationale,
-    epc_label_after: step.epc_label_after,
-    epc_score_after: step.epc_score_after,
-    energy_savings_kwh_per_year: step.energy_savings_kwh_per_year,
-    cost_savings_eur_per_year: step.cost_savings_eur_per_year,
-    co2_savings_kg_per_year: step.co2_savings_kg_per_year,
-    estimated_cost: step.estimated_cost,
-    estimated_vat_cost: step.estimated_vat_cost,
-    subsidy_amount: step.subsidy_amount,
-    net_cost: step.net_cost,
-    grant_conditions: step.grant_conditions,
+    ...pick(step, AS_PLANNED),
+    supporting_works: step.supporting_works.map((work) => pick(work, WORK_AS_PLANNED)),
     financing: step.financing ?? null,
     heat_pump_kw: step.heat_pump_kw ?? null,
     lifetime_years: optional(raw, 'lifetime_years', z.number()),
     maintenance: optional(raw, 'maintenance', z.string()),
-    planned_year: step.planned_year,
     override: null,
   };
 }
@@ -128,22 +134,23 @@ function passportStep(step: PlanStep, raw: Record<string, unknown> | undefined):
 /** The building today: the estate's own facts, the plan's current figures, and which inputs were measured. */
 function buildingOf(plan: Plan, estate: EstateFacts): RenovationPassportContent['building'] {
   const sources = plan.data_quality.sources;
-  const area = estate.habitable_space_m2;
+  const { address, estate_type, estate_format, year_built, habitable_space_m2: area } = estate;
+  const { epc_label, epc_score, primary_energy_kwh_per_year, heating_need_kwh_per_year, energy_cost_eur_per_year } = plan.current;
   return {
-    address: estate.address,
-    estate_type: estate.estate_type,
-    estate_format: estate.estate_format,
-    year_built: estate.year_built,
+    address,
+    estate_type,
+    estate_format,
+    year_built,
     habitable_space_m2: area,
     region: plan.region,
     scale: plan.energy_efficiency_type,
-    epc_label: plan.current.epc_label,
-    epc_score: plan.current.epc_score,
-    primary_energy_kwh_m2: area && area > 0 ? round0(plan.current.primary_energy_kwh_per_year / area) : null,
-    primary_energy_kwh_per_year: plan.current.primary_energy_kwh_per_year,
-    heating_need_kwh_per_year: plan.current.heating_need_kwh_per_year,
+    epc_label,
+    epc_score,
+    primary_energy_kwh_m2: area && area > 0 ? round0(primary_energy_kwh_per_year / area) : null,
+    primary_energy_kwh_per_year,
+    heating_need_kwh_per_year,
     co2_kg_year: plan.current.co2_kg_per_year,
-    energy_cost_eur_per_year: plan.current.energy_cost_eur_per_year,
+    energy_cost_eur_per_year,
     data_quality: {
       confidence_score: plan.confidence_score,
       quality_label: plan.quality_label,
