@@ -103,6 +103,7 @@ export async function startCalculations(deps: CalculationsDeps): Promise<Calcula
     // Workers (internal): their bodies are this context's own.
     [S.claimJob]: job.handlers.claim,
     [S.completeJob]: job.handlers.complete,
+    [S.renewLease]: job.handlers.renewLease,
     [S.childDocumentJob]: job.handlers.childDocumentJob,
     ...indications.handlers,
   };

@@ -27,6 +27,8 @@ let lidar: Server;
 let lidarUrl = '';
 /** While true, LiDAR never answers: the job hangs in the middle of its run. */
 let hang = true;
+/** LiDAR answers after this long (a slow provider: the job runs longer than its lease). */
+let answerAfterMs = 0;
 let requests = 0;
 /** Webhooks the jobs send (the stop test's receiver). */
 const hooks: Array<{ type: string; id: string | undefined; signature: string | undefined }> = [];
@@ -49,9 +51,12 @@ beforeAll(async () => {
     requests++;
     req.resume();
     if (hang) return; // the socket stays open: the worker waits in the middle of the job
-    res
-      .writeHead(200, { 'content-type': 'application/json' })
-      .end(JSON.stringify({ building_width: 7.5, building_depth: 10.2, inclined_roof_pane_surface: 86, flat_roof_pane_surface: 0 }));
+    const answer = () =>
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ building_width: 7.5, building_depth: 10.2, inclined_roof_pane_surface: 86, flat_roof_pane_surface: 0 }));
+    if (answerAfterMs > 0) setTimeout(answer, answerAfterMs);
+    else answer();
   });
   await new Promise<void>((r) => lidar.listen(0, '127.0.0.1', r));
   lidarUrl = `http://127.0.0.1:${(lidar.address() as AddressInfo).port}/lidar`;
@@ -64,11 +69,10 @@ afterAll(async () => {
 });
 
 /**
- * A lease is a job's budget for one attempt (no renewal), and a job has three attempts. The process
- * that dies holds the job under a lease that only has to outlast the few requests before the kill
- * (a retake before it would spend an attempt), and that the restarted process waits out: a process
- * start on a busy machine takes about as long. The process that finishes the job has the default
- * (30 s), time for a whole run on a busy machine. The waits below allow for both leases.
+ * A job has three attempts, each under a lease its worker renews while it runs; a killed worker
+ * renews nothing. The process that dies holds the job under a lease that the restarted process waits
+ * out: a process start on a busy machine takes about as long. The process that finishes the job has
+ * the default (30 s). The waits below allow for both leases.
  */
 const DYING_LEASE_MS = 10_000;
 const RUN_LEASE_MS = 30_000;
@@ -156,5 +160,33 @@ describe('a job whose worker dies in the middle', () => {
     expect(hooks[0]!.type).toBe('calculation_job.stopped');
     expect(hooks[0]!.id).toBeTruthy();
     expect(hooks[0]!.signature).toMatch(/^v1,/);
+  });
+});
+
+describe('a job that runs longer than its lease', () => {
+  it('stays with the worker that runs it, which renews its lease: no second attempt, and it finishes', { timeout: 120_000 }, async () => {
+    await child?.kill();
+    const LEASE_MS = 3_000;
+    child = await startChild(dataDir, env(LEASE_MS));
+    const token = await childToken(child.url);
+    hang = false;
+    answerAfterMs = 3 * LEASE_MS;
+    const before = requests;
+    const created = await call(child, token, 'POST', URL, { ...HOME, house_number: '16' });
+    expect(created.status).toBe(200);
+    let job: Record<string, any> = {};
+    await until(
+      'the job to finish',
+      async () => {
+        job = (await call(child!, token, 'GET', `/v1/calculation-jobs/${created.body['id']}`)).body;
+        return job['calculation_job_status'] === 'FINISHED' || job['calculation_job_status'] === 'FAILED';
+      },
+      60_000,
+    );
+    answerAfterMs = 0;
+    expect(job['calculation_job_status'], JSON.stringify(job['metadata'])).toBe('FINISHED');
+    expect(job['metadata'].data_quality.sources.building_width).toBe('LIDAR');
+    // Any other worker (16 wait beside it) that took the job after the first lease would have asked LiDAR again.
+    expect(requests - before).toBe(1);
   });
 });

@@ -258,6 +258,8 @@ export const CalculationJobEvents = {
   CalculationJobEstateLinked: z.object({ job_id: Uuid, estate_id: Uuid, epc_score: z.number().nullable().optional() }),
   /** A worker took the job under a lease; `attempt` counts takes (3 at most). */
   CalculationJobStarted: z.object({ job_id: Uuid, attempt: z.number().int().min(1), worker_id: z.string(), lease_until: Timestamp }),
+  /** The worker of that attempt, still running it, pushed its lease's end out (a job longer than a third of the lease). */
+  CalculationJobLeaseRenewed: z.object({ job_id: Uuid, attempt: z.number().int().min(1), lease_until: Timestamp }),
   /**
    * The job's result (`metadata`, what GET answers); a trajectory job's also what its plan asks of the
    * estates and renovations contexts, which follow this event (`consequences`; absent on other jobs).
@@ -321,6 +323,8 @@ export const CalculationsSubjects = {
   completeJob: 'cmd.calculations.complete-job',
   /** Internal (workers): an EPC document job for a trajectory job with `epc_url`, created once per parent. */
   childDocumentJob: 'cmd.calculations.child-document-job',
+  /** Internal (workers): the attempt still runs; its lease is pushed out. Reply: RenewLeaseReply. */
+  renewLease: 'cmd.calculations.renew-lease',
 } as const;
 
 /** What a worker gets when it takes a job. */
@@ -347,6 +351,13 @@ export type ClaimJobBody = z.infer<typeof ClaimJobBody>;
 /** A worker asks for the EPC document job of the trajectory job it runs (`cmd.calculations.child-document-job`). */
 export const ChildDocumentJobBody = z.object({ parent_job_id: z.uuid(), worker_id: z.string().min(1).max(200) });
 export type ChildDocumentJobBody = z.infer<typeof ChildDocumentJobBody>;
+
+/** A worker says an attempt still runs (`cmd.calculations.renew-lease`). */
+export const RenewLeaseBody = z.object({ job_id: Uuid, attempt: z.number().int().min(1) });
+export type RenewLeaseBody = z.infer<typeof RenewLeaseBody>;
+/** The lease's new end, or null when the attempt no longer holds the job (finished, stopped, or taken by another attempt). */
+export const RenewLeaseReply = z.object({ lease_until: Timestamp.nullable() });
+export type RenewLeaseReply = z.infer<typeof RenewLeaseReply>;
 
 export const CompleteJobCommand = z.discriminatedUnion('outcome', [
   z.object({ outcome: z.literal('FINISHED'), job_id: Uuid, attempt: z.number().int(), metadata: z.record(z.string(), z.unknown()) }),

@@ -7,6 +7,7 @@ import {
   CompleteJobCommand,
   IndicationQuery,
   IndicationRequest,
+  RenewLeaseBody,
   TrajectoryJobEstate,
 } from './calculations.ts';
 import { formatIssues } from './errors.ts';
@@ -328,6 +329,7 @@ export const Messages: Readonly<Record<string, MessageContract>> = {
   [C.completeJob]: message({ body: CompleteJobCommand }),
   [C.claimJob]: message({ body: ClaimJobBody }),
   [C.childDocumentJob]: message({ body: ChildDocumentJobBody }),
+  [C.renewLease]: message({ body: RenewLeaseBody }),
   [PF.createRun]: message({ body: CreatePortfolioRunBody }),
   [PF.getRun]: message({ ids: ['portfolio_run_id'] }),
   [PF.listRuns]: message({ query: PortfolioRunListQuery }),

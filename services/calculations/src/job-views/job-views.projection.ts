@@ -92,6 +92,8 @@ export function applyJobEvent(doc: JobDoc | null, e: Applied): JobDoc | null {
         lease_until: event.data.lease_until,
         job: { ...next.job, calculation_job_status: 'RUNNING' },
       };
+    case 'CalculationJobLeaseRenewed':
+      return { ...next, lease_until: event.data.lease_until };
     case 'CalculationJobFinished':
       return {
         ...next,

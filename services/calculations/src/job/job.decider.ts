@@ -10,10 +10,10 @@ import type {
 
 /**
  * A calculation job (docs/job-metadata.md): NOT_STARTED -> RUNNING -> FINISHED | FAILED, and STOPPED by the
- * stop call. Workers take it under a lease; a lease that runs out lets another worker take it again,
- * and the third lost lease fails it. A trajectory job is created with its estate (described by
- * estates before) and FINISHED with its plan, whose consequences the estates and renovations contexts
- * draw from the event. Pure: time, ids and the lease length arrive in the command.
+ * stop call. Workers take it under a lease, which the running attempt renews; a lease that runs out
+ * lets another worker take it again, and the third lost lease fails it. A trajectory job is created
+ * with its estate (described by estates before) and FINISHED with its plan, whose consequences the
+ * estates and renovations contexts draw from the event. Pure: time, ids and the lease length arrive in the command.
  */
 export const JOB_STREAM_PREFIX = 'calculation-job-';
 export const jobStream = (job_id: string) => `${JOB_STREAM_PREFIX}${job_id}`;
@@ -41,6 +41,7 @@ export interface JobState {
 export type JobCommand =
   | ({ type: 'CreateJob' } & Extract<CalculationJobEvent, { type: 'CalculationJobCreated' }>['data'])
   | { type: 'StartJob'; worker_id: string; now: string; lease_ms: number; max_attempts: number }
+  | { type: 'RenewLease'; attempt: number; now: string; lease_ms: number }
   | { type: 'FinishJob'; attempt: number; metadata: Record<string, unknown>; consequences?: TrajectoryJobConsequences }
   | { type: 'FailJob'; attempt: number | null; error: JobError }
   | { type: 'StopJob' }
@@ -79,6 +80,8 @@ export const jobDecider: Decider<JobCommand, CalculationJobEvent, JobState> = {
     switch (command.type) {
       case 'StartJob':
         return startJob(command, job);
+      case 'RenewLease':
+        return renewLease(command, job);
       case 'FinishJob':
         return finishJob(command, job);
       case 'FailJob':
@@ -109,6 +112,8 @@ export const jobDecider: Decider<JobCommand, CalculationJobEvent, JobState> = {
         return { ...state, ready: true, estate_id: event.data.estate_id, estate_epc_score: event.data.epc_score ?? null };
       case 'CalculationJobStarted':
         return { ...state, status: 'RUNNING', attempt: event.data.attempt, lease_until: event.data.lease_until };
+      case 'CalculationJobLeaseRenewed':
+        return { ...state, lease_until: event.data.lease_until };
       case 'CalculationJobFinished':
         return { ...state, status: 'FINISHED', lease_until: null };
       case 'CalculationJobFailed':
@@ -147,6 +152,17 @@ function startJob(command: Command<'StartJob'>, state: Existing): CalculationJob
   }
   const lease_until = new Date(Date.parse(command.now) + command.lease_ms).toISOString();
   return [{ type: 'CalculationJobStarted', data: { job_id, attempt: state.attempt + 1, worker_id: command.worker_id, lease_until } }];
+}
+
+/**
+ * The attempt that holds the job pushes its lease out. One whose lease ran out may still renew while
+ * no other attempt took the job: the work was never interrupted. Anything else is not this attempt's
+ * to renew, and decides nothing (the worker hears it holds no lease).
+ */
+function renewLease(command: Command<'RenewLease'>, state: Existing): CalculationJobEvent[] {
+  if (state.status !== 'RUNNING' || command.attempt !== state.attempt) return [];
+  const lease_until = new Date(Date.parse(command.now) + command.lease_ms).toISOString();
+  return [{ type: 'CalculationJobLeaseRenewed', data: { job_id: state.job_id, attempt: command.attempt, lease_until } }];
 }
 
 function finishJob(command: Command<'FinishJob'>, state: Existing): CalculationJobEvent[] {

@@ -97,6 +97,44 @@ describe('the job decider (docs/job-metadata.md)', () => {
       ]);
   });
 
+  it('the attempt that holds the job keeps it by renewing its lease; no other attempt, and no job that is over, renews', () => {
+    const renew = (attempt: number, s: number): JobCommand => ({ type: 'RenewLease', attempt, now: at(s), lease_ms: 30_000 });
+    const renewed = (attempt: number, s: number): CalculationJobEvent => ({
+      type: 'CalculationJobLeaseRenewed',
+      data: { job_id: JOB, attempt, lease_until: at(s + 30) },
+    });
+    spec
+      .given([created(), started(1, 0)])
+      .when(renew(1, 20))
+      .then([renewed(1, 20)]);
+    // Past the lease it first had, but inside the renewed one: nobody else takes the job.
+    spec
+      .given([created(), started(1, 0), renewed(1, 20)])
+      .when(start(40))
+      .then([]);
+    spec
+      .given([created(), started(1, 0), renewed(1, 20)])
+      .when(start(51))
+      .then([started(2, 51)]);
+    // A lease that ran out while nobody took the job is still the attempt's to renew: its work went on.
+    spec
+      .given([created(), started(1, 0)])
+      .when(renew(1, 35))
+      .then([renewed(1, 35)]);
+    spec
+      .given([created(), started(1, 0), started(2, 31)])
+      .when(renew(1, 40))
+      .then([]);
+    spec
+      .given([created(), started(1, 0), finished(1)])
+      .when(renew(1, 20))
+      .then([]);
+    spec
+      .given([created(), started(1, 0), { type: 'CalculationJobStopped', data: { job_id: JOB } }])
+      .when(renew(1, 20))
+      .then([]);
+  });
+
   it('only the attempt that holds the job finishes it, once', () => {
     const twice = [created(), started(1, 0), started(2, 31)];
     spec.given(twice).when({ type: 'FinishJob', attempt: 1, metadata: {} }).then([]);

@@ -6,6 +6,7 @@ import {
   ClaimJobBody,
   CompleteJobCommand,
   formatIssues,
+  RenewLeaseBody,
   renovationIdOfJob,
   TrajectoryJobEstate,
   TrajectoryRequest,
@@ -32,7 +33,7 @@ export function jobHandlers(kit: CalculationsKit) {
   const { now, decide } = kit;
   const jobs = jobSource(kit);
 
-  const handlers: Record<'create' | 'stop' | 'claim' | 'complete' | 'childDocumentJob', Handler> = {
+  const handlers: Record<'create' | 'stop' | 'claim' | 'complete' | 'renewLease' | 'childDocumentJob', Handler> = {
     create: (req) => createTrajectoryJob(kit, req),
 
     async stop(req) {
@@ -48,6 +49,10 @@ export function jobHandlers(kit: CalculationsKit) {
 
     async complete(req) {
       return jobs.complete(parse(CompleteJobCommand, req.body), req.correlation_id);
+    },
+
+    async renewLease(req) {
+      return jobs.renewLease(parse(RenewLeaseBody, req.body), req.correlation_id);
     },
 
     async childDocumentJob(req) {
@@ -106,7 +111,7 @@ async function takeLease(
   };
 }
 
-/** What a worker calls: claim a job, report on it, and make the EPC document job a trajectory job waits for. */
+/** What a worker calls: claim a job, keep its lease, report on it, and make the EPC document job a trajectory job waits for. */
 function jobSource(kit: CalculationsKit): JobSource {
   const { reads, config, queue, now, decide, systemContext } = kit;
   return {
@@ -125,6 +130,12 @@ function jobSource(kit: CalculationsKit): JobSource {
       // The status the stream now holds: the worker waits for no read model (clients read the job
       // through its projection as always; the final-state reactor follows the log).
       return { accepted: result.position !== null, status: result.state.status === 'NONE' ? null : result.state.status };
+    },
+    async renewLease({ job_id, attempt }, correlation_id) {
+      const ctx = systemContext(correlation_id);
+      const { state } = await decide(job_id, { type: 'RenewLease', attempt, now: ctx.now, lease_ms: config.leaseMs }, ctx);
+      // Renewed only while this attempt holds the job; otherwise it hears so and its result will be refused.
+      return { lease_until: state.status === 'RUNNING' && state.attempt === attempt ? state.lease_until : null };
     },
     async childDocumentJob(parent_job_id, worker_id, correlation_id) {
       const parent = await reads.get<JobDoc>(J.jobs, parent_job_id);

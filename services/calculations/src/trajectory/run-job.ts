@@ -5,7 +5,7 @@ import { processEpcDocument } from '../epc-document/index.ts';
 import type { GapProviders } from '../gap-filling/index.ts';
 import { httpEnergyEfficiencyProvider, httpGeometryProvider } from '../gap-filling/http-providers.ts';
 import { inlinePlanner, type Planner } from '../planner/planner-pool.ts';
-import type { JobOutcome, JobRunner, JobSource } from '../worker/worker.ts';
+import { keepingLease, type JobOutcome, type JobRunner, type JobSource } from '../worker/worker.ts';
 import { computeTrajectory, type DocumentReading } from './compute-trajectory.ts';
 
 /** Test and embedding seams: other providers than the configured HTTP ones, a clock. */
@@ -68,7 +68,8 @@ export function createJobRunner(config: CalculationsServiceConfig, log: Logger, 
         failed: child.job?.calculation_job_status === 'FAILED' ? ((m['error'] ?? {}) as DocumentReading['failed']) : null,
       };
     }
-    const result = await processEpcDocument(url, documentOptions);
+    // The child's lease is kept like any job's: a slow download or parse does not hand it to another worker.
+    const result = await keepingLease(jobs, child.assignment, log, () => processEpcDocument(url, documentOptions));
     const body: CompleteJobCommand = result.ok
       ? {
           outcome: 'FINISHED',

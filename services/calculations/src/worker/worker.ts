@@ -6,8 +6,10 @@ import { inSpan, withCorrelation } from '@renopath/platform/observability/tracin
 import {
   CalculationsSubjects as S,
   WorkAssignment,
+  RenewLeaseReply,
   type CompleteJobCommand,
   type JobError,
+  type RenewLeaseBody,
   type ServiceRequest,
   type TrajectoryJobPlan,
 } from '@renopath/contracts';
@@ -41,6 +43,8 @@ export interface JobSource {
   claim(worker_id: string, wait_ms: number, correlation_id: string): Promise<WorkAssignment | null>;
   /** Records the outcome; a DomainError below 500 is a refusal (a lease taken by another attempt, say). */
   complete(command: CompleteJobCommand, correlation_id: string): Promise<unknown>;
+  /** Pushes out the lease of an attempt that still runs; `lease_until` null when the attempt no longer holds the job. */
+  renewLease(body: RenewLeaseBody, correlation_id: string): Promise<RenewLeaseReply>;
   /** The EPC document job of a trajectory job: created once, and taken at once by the parent's worker. */
   childDocumentJob(parent_job_id: string, worker_id: string, correlation_id: string): Promise<ChildDocumentJob>;
 }
@@ -59,6 +63,9 @@ export function busJobSource(bus: Bus, busTimeoutMs: number): JobSource {
       return reply === null ? null : WorkAssignment.parse(reply);
     },
     complete: (command, correlation_id) => bus.request(S.completeJob, internal(correlation_id, command), { timeoutMs: busTimeoutMs }),
+    async renewLease(body, correlation_id) {
+      return RenewLeaseReply.parse(await bus.request(S.renewLease, internal(correlation_id, body), { timeoutMs: busTimeoutMs }));
+    },
     childDocumentJob: (parent_job_id, worker_id, correlation_id) =>
       bus.request<ChildDocumentJob>(S.childDocumentJob, internal(correlation_id, { parent_job_id, worker_id }), {
         timeoutMs: busTimeoutMs,
@@ -80,10 +87,54 @@ export interface WorkerOptions {
 
 const correlation = () => `worker-${randomUUID()}`;
 
+/** The soonest a renewal is tried again after one that failed, when little or none of the lease is left. */
+const RENEW_RETRY_FLOOR_MS = 100;
+
+/**
+ * Runs `work` while renewing the attempt's lease at each third of what is left of it, so a job that
+ * runs longer than its lease is not taken from a worker still on it, while a killed worker, which
+ * renews nothing, loses its job once the lease runs out. Each renewal moves the assignment's
+ * `lease_until`, until which a result is still this attempt's to report.
+ */
+export async function keepingLease<T>(jobs: JobSource, assignment: WorkAssignment, log: Logger, work: () => Promise<T>): Promise<T> {
+  const { job_id, attempt } = assignment;
+  const correlation_id = assignment.correlation_id ?? correlation();
+  let timer: NodeJS.Timeout | undefined;
+  let done = false;
+  const schedule = () => {
+    const left = Date.parse(assignment.lease_until) - Date.now();
+    timer = setTimeout(renew, Math.max(RENEW_RETRY_FLOOR_MS, left / 3));
+    timer.unref();
+  };
+  const renew = async () => {
+    try {
+      const { lease_until } = await jobs.renewLease({ job_id, attempt }, correlation_id);
+      if (done) return;
+      if (lease_until === null) {
+        log.warn({ job_id, attempt }, 'the attempt no longer holds its job (taken again or stopped); its result will be refused');
+        return;
+      }
+      assignment.lease_until = lease_until;
+    } catch (err) {
+      if (done) return;
+      log.warn({ err, job_id, attempt }, 'could not renew the lease; trying again');
+    }
+    schedule();
+  };
+  schedule();
+  try {
+    return await work();
+  } finally {
+    done = true;
+    clearTimeout(timer);
+  }
+}
+
 /**
  * A worker: takes jobs from the calculations context (`claim-job`, which hands out a job under a
- * lease) and reports each result (`complete-job`). It holds no state: a worker killed in the middle
- * of a job loses nothing but time, since the job is taken again once its lease runs out.
+ * lease), renews the lease while it runs one (`renew-lease`) and reports each result
+ * (`complete-job`). It holds no state: a worker killed in the middle of a job loses nothing but time,
+ * since the job is taken again once its lease runs out.
  */
 export function startWorker(options: WorkerOptions) {
   const { jobs, log } = options;
@@ -124,7 +175,7 @@ export function startWorker(options: WorkerOptions) {
   async function attempt(assignment: WorkAssignment) {
     let outcome: JobOutcome;
     try {
-      outcome = await options.run(assignment, worker_id, jobs);
+      outcome = await keepingLease(jobs, assignment, log, () => options.run(assignment, worker_id, jobs));
     } catch (err) {
       // Not an answer about the job (a peer down, a bug): the lease runs out and the job is tried again.
       log.error(
