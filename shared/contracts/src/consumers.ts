@@ -21,8 +21,8 @@ export const EVENT_CONSUMERS = {
   'renovations-identity': identity('OrganizationMemberAdded', 'OrganizationMemberRemoved', 'UserUpdated'),
   'renovations-estates': ['evt.estates.>'],
   // A finished trajectory job's consequences: estates writes the estate's part, renovations makes the renovation.
-  'estates-calculation-jobs': ['evt.calculations.CalculationJobFinished'],
-  'renovations-calculation-jobs': ['evt.calculations.CalculationJobFinished'],
+  'estates-calculation-jobs': calculations('CalculationJobFinished'),
+  'renovations-calculation-jobs': calculations('CalculationJobFinished'),
   'calculations-identity': identity('OrganizationMemberAdded', 'OrganizationMemberRemoved'),
   'calculations-estates': estates(
     'EstateCreated',

@@ -8,23 +8,11 @@ import { FollowLoop, PositionWaiters } from './lease-follower.ts';
 import { lagBehind, watchFollower } from '../observability/metrics.ts';
 
 export function toEnvelope(context: string, e: RecordedEvent): EventEnvelope {
+  const { event_id, type, stream, occurred_at } = e;
+  const fields = { context, event_id, type, stream, revision: Number(e.revision), position: Number(e.position), occurred_at };
+  // An event read with its stored text keeps it unparsed, for the bus to send as it is.
   const stored = storedJsonOf(e);
-  if (stored) {
-    const { event_id, type, stream, occurred_at } = e;
-    const fields = { context, event_id, type, stream, revision: Number(e.revision), position: Number(e.position), occurred_at };
-    return withStoredJson(fields, stored) as EventEnvelope;
-  }
-  return {
-    context,
-    event_id: e.event_id,
-    type: e.type,
-    stream: e.stream,
-    revision: Number(e.revision),
-    position: Number(e.position),
-    occurred_at: e.occurred_at,
-    data: e.data,
-    metadata: e.metadata,
-  };
+  return stored ? (withStoredJson(fields, stored) as EventEnvelope) : { ...fields, data: e.data, metadata: e.metadata };
 }
 
 /**
