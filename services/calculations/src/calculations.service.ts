@@ -8,7 +8,7 @@ import { CalculationsSubjects as S, PortfolioSubjects, type CalculationJob, type
 import { startRolesReactor } from './access/roles.reactor.ts';
 import { startPassportWebhooksReactor, type OnPassportSigned } from './webhooks/passport-webhooks.reactor.ts';
 import { startEstateDirectoryReactor } from './estate-directory/estate-directory.reactor.ts';
-import { startFinalStates } from './final-states/final-states.process.ts';
+import { startFinalStates, type OnFinal } from './final-states/final-states.process.ts';
 import { startIndications } from './indication/indication.handlers.ts';
 import { startJobRenovationsReactor } from './final-states/job-renovations.reactor.ts';
 import { isFinal } from './job/job.decider.ts';
@@ -35,7 +35,7 @@ export interface CalculationsDeps {
   settlement?: Settlement;
   now?: () => Date;
   /** Called for each job that reaches FINISHED, FAILED or STOPPED (the webhook dispatcher). */
-  onFinal?: (job: CalculationJob, doc: JobDoc) => Promise<void>;
+  onFinal?: OnFinal;
   /** Called for each renovation passport signed in the reporting context (its webhook). Without it, none is followed. */
   onPassportSigned?: OnPassportSigned;
   /** The webhook attempts of a job (extension endpoint). */

@@ -16,7 +16,7 @@ import { downloadsPlugin } from './plugins/downloads.ts';
 import { answerClientError, clientRequestId, errorsPlugin, frameworkErrors } from './plugins/errors.ts';
 import { idempotencyPlugin } from './plugins/idempotency.ts';
 import { metricsPlugin } from './plugins/metrics.ts';
-import { tracingPlugin } from './plugins/tracing.ts';
+import { requestTraceFields, tracingPlugin } from './plugins/tracing.ts';
 import { rateLimitPlugin } from './plugins/rate-limit.ts';
 import { ONE_MIB, uploadsPlugin } from './plugins/uploads.ts';
 import { serializerCompiler, validatorCompiler } from './plugins/validation.ts';
@@ -76,7 +76,9 @@ export function buildGateway(deps: GatewayDeps): Gateway {
     genReqId: () => randomUUID(),
     childLoggerFactory: (logger, bindings, options, raw) => {
       const given = clientRequestId(raw.headers['x-request-id']);
-      return requestLogger(logger, given ? { ...bindings, client_request_id: given } : bindings, options);
+      // The request's trace ids are bound here, while the child is still to be made (requestLogger).
+      const traced = { ...bindings, ...requestTraceFields(raw) };
+      return requestLogger(logger, given ? { ...traced, client_request_id: given } : traced, options);
     },
     routerOptions: { ignoreTrailingSlash: true },
     clientErrorHandler: answerClientError,

@@ -165,3 +165,46 @@ describe("npm start's process, exporting over OTLP as the OTEL_* variables say",
     await until('the spans at the collector', () => exported.some((body) => body.includes(traceId) && body.includes('webhook delivery')));
   });
 });
+
+describe("npm start's process with nowhere to send spans (its default)", () => {
+  let child: ServiceChild;
+  let hooks: Awaited<ReturnType<typeof webhookReceiver>>;
+
+  beforeAll(async () => {
+    hooks = await webhookReceiver();
+    child = await startChild(mkdtempSync(join(tmpdir(), 'renopath-trace-')), {
+      LOG_LEVEL: 'info',
+      RENOPATH_CONTEXT_THREADS: 'auto',
+      RENOPATH_ALLOW_PRIVATE_NETWORK: 'true',
+    });
+  });
+  afterAll(async () => {
+    await child?.kill();
+    await new Promise((resolve) => hooks?.server.close(resolve));
+  });
+
+  it("carries the client's trace as data from the request, through the job's run and its renovation, to its webhook's log line", async () => {
+    const access_token = await childToken(child.url);
+    const traceId = newTraceId();
+    const res = await fetch(`${child.url}${JOB_URL}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${access_token}`, 'content-type': 'application/json', traceparent: traceparentOf(traceId) },
+      body: JSON.stringify({ ...REQUIRED, webhook_url: hooks.url }),
+    });
+    expect(res.status).toBe(200);
+    const correlationId = res.headers.get('x-correlation-id');
+    // The delivery is scheduled once renovations holds the job's renovation: every hop before it
+    // (the command, the worker's run and report, estates' and renovations' followers) passed the trace on.
+    const delivered = () =>
+      child
+        .stdout()
+        .split('\n')
+        .filter((line) => line.includes('"webhook delivered"'));
+    await until("the webhook delivery's log line", () => delivered().length > 0);
+    const line = JSON.parse(delivered()[0]!) as Record<string, unknown>;
+    expect(line).toMatchObject({ trace_id: traceId, correlation_id: correlationId });
+    // The gateway's own span id, not the client's: the request is a span of its own in the client's trace.
+    expect(line['span_id']).toMatch(/^[0-9a-f]{16}$/);
+    expect(line['span_id']).not.toBe('00f067aa0ba902b7');
+  });
+});

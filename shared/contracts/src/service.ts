@@ -16,6 +16,11 @@ export interface ServiceRequest<B = unknown, P = Record<string, string>, Q = Rec
   params: P;
   query: Q;
   body: B;
+  /**
+   * The W3C trace context the request came in (its bus headers' `traceparent`, set by the serving
+   * kit, not sent in the message): the handler's events carry it on (`commandContext`).
+   */
+  traceparent?: string;
 }
 
 /** Subjects of the identity context. */

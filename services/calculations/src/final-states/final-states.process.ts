@@ -1,3 +1,5 @@
+import type { EventMetadata } from '@renopath/platform';
+import { reactionMetadata } from '@renopath/platform/service/handler-kit.ts';
 import { runProcessManager } from '@renopath/platform/service/process-manager.ts';
 import { jobAttempts, jobDuration } from '@renopath/platform/observability/metrics.ts';
 import { CalculationJobEvents, type CalculationJob } from '@renopath/contracts';
@@ -11,7 +13,10 @@ import type { CalculationsKit } from '../kit/calculations-kit.ts';
  * observed. A trajectory job FINISHED with a plan for other contexts reaches it when renovations holds
  * the job's renovation instead (job-renovations.reactor.ts).
  */
-export function startFinalStates(kit: CalculationsKit, onFinal: (job: CalculationJob, doc: JobDoc) => Promise<void>) {
+/** What a job's final state is handed to (the webhook dispatcher): the job, its read model and the event that tells it (`reactionMetadata`). */
+export type OnFinal = (job: CalculationJob, doc: JobDoc, cause: EventMetadata) => Promise<void>;
+
+export function startFinalStates(kit: CalculationsKit, onFinal: OnFinal) {
   const { store, reads, log, projection, config } = kit;
   return runProcessManager({
     name: 'calculations-final-states',
@@ -29,7 +34,7 @@ export function startFinalStates(kit: CalculationsKit, onFinal: (job: Calculatio
       jobAttempts.observe({ status }, doc.attempt);
       const parsed = CalculationJobEvents.CalculationJobFinished.safeParse(event.data);
       if (event.type === 'CalculationJobFinished' && parsed.success && parsed.data.consequences) return;
-      await onFinal(doc.job, doc);
+      await onFinal(doc.job, doc, reactionMetadata(event));
     },
   });
 }

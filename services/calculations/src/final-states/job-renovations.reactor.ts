@@ -1,10 +1,12 @@
 import type { Bus, Closeable } from '@renopath/platform';
 import { consumeEvents } from '@renopath/platform/service/reactor.ts';
+import { reactionMetadata } from '@renopath/platform/service/handler-kit.ts';
 import type { Settlement } from '@renopath/platform/service/settlement.ts';
 import { RenovationEvents, type CalculationJob } from '@renopath/contracts';
 import { jobStream } from '../job/job.decider.ts';
 import { J, type JobDoc } from '../job-views/job-views.projection.ts';
 import type { CalculationsKit } from '../kit/calculations-kit.ts';
+import type { OnFinal } from './final-states.process.ts';
 
 /** Durable consumer name: it must not change, or the bus would start a new consumer from the beginning. */
 export const JOB_RENOVATIONS_CONSUMER = 'calculations-job-renovations';
@@ -27,7 +29,7 @@ function jobOf(type: string, data: unknown): string | null {
  */
 export function startJobRenovationsReactor(
   kit: CalculationsKit,
-  options: { bus: Bus; settlement?: Settlement; onFinal: (job: CalculationJob, doc: JobDoc) => Promise<void> },
+  options: { bus: Bus; settlement?: Settlement; onFinal: OnFinal },
 ): Promise<Closeable> {
   const { store, reads, projection, config } = kit;
   return consumeEvents(
@@ -42,7 +44,7 @@ export function startJobRenovationsReactor(
       if (!last || !events.some((e) => e.type === 'CalculationJobFinished')) return;
       await projection.waitFor(last.position, config.settleTimeoutMs);
       const doc = await reads.get<JobDoc>(J.jobs, job_id);
-      if (doc?.job.calculation_job_status === 'FINISHED') await options.onFinal(doc.job, doc);
+      if (doc?.job.calculation_job_status === 'FINISHED') await options.onFinal(doc.job, doc, reactionMetadata(envelope));
     },
     // Each renovation's word is about its own job: the jobs' webhooks are scheduled side by side.
     (envelope) => envelope.stream,

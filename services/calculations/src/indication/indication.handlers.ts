@@ -1,3 +1,4 @@
+import { traceFields } from '@renopath/platform/observability/tracing.ts';
 import type { Logger } from 'pino';
 import { DomainError, type EventStore, type ReadStore } from '@renopath/platform';
 import { handleCommand, type Decider, type DomainEvent } from '@renopath/platform/service/decider.ts';
@@ -75,7 +76,7 @@ export function startIndications(deps: {
         };
       } catch (err) {
         // The model refuses what it cannot describe (an out-of-range home): a FAILED record, not a 500.
-        log.info({ err }, 'indication not computed');
+        log.info({ err, ...traceFields(req) }, 'indication not computed');
         record = {
           id,
           calculation_status: 'FAILED',

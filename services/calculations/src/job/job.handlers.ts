@@ -1,5 +1,6 @@
 import { DomainError, notFound } from '@renopath/platform';
 import { actorOf, commandContext, newId, parse } from '@renopath/platform/service/handler-kit.ts';
+import type { Trace } from '@renopath/platform/observability/tracing.ts';
 import {
   CalculationJobEvents,
   ChildDocumentJobBody,
@@ -44,20 +45,20 @@ export function jobHandlers(kit: CalculationsKit) {
 
     async claim(req) {
       const { worker_id, wait_ms } = parse(ClaimJobBody, req.body);
-      return jobs.claim(worker_id, wait_ms, req.correlation_id);
+      return jobs.claim(worker_id, wait_ms, req);
     },
 
     async complete(req) {
-      return jobs.complete(parse(CompleteJobCommand, req.body), req.correlation_id);
+      return jobs.complete(parse(CompleteJobCommand, req.body), req);
     },
 
     async renewLease(req) {
-      return jobs.renewLease(parse(RenewLeaseBody, req.body), req.correlation_id);
+      return jobs.renewLease(parse(RenewLeaseBody, req.body), req);
     },
 
     async childDocumentJob(req) {
       const { parent_job_id, worker_id } = parse(ChildDocumentJobBody, req.body);
-      return jobs.childDocumentJob(parent_job_id, worker_id, req.correlation_id);
+      return jobs.childDocumentJob(parent_job_id, worker_id, req);
     },
   };
 
@@ -81,10 +82,10 @@ async function takeLease(
   kit: CalculationsKit,
   job_id: string,
   worker_id: string,
-  correlation_id: string,
+  trace: Trace,
 ): Promise<{ assignment: WorkAssignment | null; position: bigint | null }> {
   const { config, decide, systemContext, origins } = kit;
-  const ctx = systemContext(correlation_id);
+  const ctx = systemContext(trace);
   const result = await decide(
     job_id,
     { type: 'StartJob', worker_id, now: ctx.now, lease_ms: config.leaseMs, max_attempts: config.maxAttempts },
@@ -115,29 +116,29 @@ async function takeLease(
 function jobSource(kit: CalculationsKit): JobSource {
   const { reads, config, queue, now, decide, systemContext } = kit;
   return {
-    async claim(worker_id, wait_ms, correlation_id) {
+    async claim(worker_id, wait_ms, trace) {
       const deadline = Date.now() + wait_ms;
       for (;;) {
         const job_id = await queue.next(Math.max(0, deadline - Date.now()));
         if (job_id === null) return null;
-        const { assignment } = await takeLease(kit, job_id, worker_id, correlation_id);
+        const { assignment } = await takeLease(kit, job_id, worker_id, trace);
         if (assignment) return assignment;
         if (Date.now() >= deadline) return null;
       }
     },
-    async complete(command, correlation_id) {
-      const result = await decide(command.job_id, outcomeCommand(command, await estateOf(kit, command)), systemContext(correlation_id));
+    async complete(command, trace) {
+      const result = await decide(command.job_id, outcomeCommand(command, await estateOf(kit, command)), systemContext(trace));
       // The status the stream now holds: the worker waits for no read model (clients read the job
       // through its projection as always; the final-state reactor follows the log).
       return { accepted: result.position !== null, status: result.state.status === 'NONE' ? null : result.state.status };
     },
-    async renewLease({ job_id, attempt }, correlation_id) {
-      const ctx = systemContext(correlation_id);
+    async renewLease({ job_id, attempt }, trace) {
+      const ctx = systemContext(trace);
       const { state } = await decide(job_id, { type: 'RenewLease', attempt, now: ctx.now, lease_ms: config.leaseMs }, ctx);
       // Renewed only while this attempt holds the job; otherwise it hears so and its result will be refused.
       return { lease_until: state.status === 'RUNNING' && state.attempt === attempt ? state.lease_until : null };
     },
-    async childDocumentJob(parent_job_id, worker_id, correlation_id) {
+    async childDocumentJob(parent_job_id, worker_id, trace) {
       const parent = await reads.get<JobDoc>(J.jobs, parent_job_id);
       if (!parent) throw notFound('calculation job');
       const job_id = childJobIdOf(parent_job_id);
@@ -159,9 +160,9 @@ function jobSource(kit: CalculationsKit): JobSource {
           parent_job_id,
           expires_at: parent.job.expires_at ?? new Date(now().getTime() + config.jobLifetimeMs).toISOString(),
         },
-        systemContext(correlation_id),
+        systemContext(trace),
       );
-      const { assignment, position } = await takeLease(kit, job_id, worker_id, correlation_id);
+      const { assignment, position } = await takeLease(kit, job_id, worker_id, trace);
       // The reply shows the child as its stream now is (an earlier attempt's result, when it ran before).
       await kit.settle([created.position, position].reduce<bigint | null>((a, b) => (b !== null && (a === null || b > a) ? b : a), null));
       const doc = await reads.get<JobDoc>(J.jobs, job_id);

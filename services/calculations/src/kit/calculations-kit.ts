@@ -4,7 +4,7 @@ import { handleCommand, type CommandContext } from '@renopath/platform/service/d
 import { readYourWrites } from '@renopath/platform/service/handler-kit.ts';
 import type { Projection } from '@renopath/platform/projection-runner.ts';
 import { jobsTotal } from '@renopath/platform/observability/metrics.ts';
-import { currentTraceparent } from '@renopath/platform/observability/tracing.ts';
+import { currentTraceparent, type Trace } from '@renopath/platform/observability/tracing.ts';
 import { isUuid, isWriterRole, type Actor, type CalculationJob, type ServiceRequest } from '@renopath/contracts';
 import { ROLES, roleKey, type RoleDoc } from '../access/roles.reactor.ts';
 import { E } from '../estate-directory/estate-directory.reactor.ts';
@@ -62,7 +62,8 @@ export function calculationsKit(deps: {
     if (result.position !== null && STATUS_OF_COMMAND[command.type]?.includes(result.state.status))
       jobsTotal.inc({ status: result.state.status });
     if (command.type === 'CreateJob' && result.position !== null) {
-      const traceparent = currentTraceparent();
+      // The command's span when spans are recorded, else the trace its request came in.
+      const traceparent = currentTraceparent() ?? context.metadata.traceparent;
       origins.set(job_id, { ...(traceparent ? { traceparent } : {}), correlation_id: context.metadata.correlation_id });
     } else if (isFinal(result.state.status)) {
       origins.delete(job_id);
@@ -70,9 +71,10 @@ export function calculationsKit(deps: {
     return result;
   };
 
-  const systemContext = (correlation_id: string): CommandContext => ({
+  /** What the context records of itself (a worker's command, a sweep): no actor, the work's trace. */
+  const systemContext = ({ correlation_id, traceparent }: Trace): CommandContext => ({
     now: now().toISOString(),
-    metadata: { actor: { user_id: null, client_id: null }, correlation_id, causation_id: null },
+    metadata: { actor: { user_id: null, client_id: null }, correlation_id, causation_id: null, ...(traceparent ? { traceparent } : {}) },
   });
 
   const roleOf = async (actor: Actor) =>

@@ -5,7 +5,7 @@ import { processEpcDocument } from '../epc-document/index.ts';
 import type { GapProviders } from '../gap-filling/index.ts';
 import { httpEnergyEfficiencyProvider, httpGeometryProvider } from '../gap-filling/http-providers.ts';
 import { inlinePlanner, type Planner } from '../planner/planner-pool.ts';
-import { keepingLease, type JobOutcome, type JobRunner, type JobSource } from '../worker/worker.ts';
+import { jobTrace, keepingLease, type JobOutcome, type JobRunner, type JobSource } from '../worker/worker.ts';
 import { computeTrajectory, type DocumentReading } from './compute-trajectory.ts';
 
 /** Test and embedding seams: other providers than the configured HTTP ones, a clock. */
@@ -55,9 +55,9 @@ export function createJobRunner(config: CalculationsServiceConfig, log: Logger, 
   };
 
   async function epcDocument(assignment: WorkAssignment, worker_id: string, jobs: JobSource, url: string): Promise<DocumentReading> {
-    // Under the parent's correlation id: the document's events and logs belong to the request that asked for the trajectory.
-    const correlation_id = assignment.correlation_id ?? `worker-${Date.now()}`;
-    const child = await jobs.childDocumentJob(assignment.job_id, worker_id, correlation_id);
+    // In the parent's trace: the document's events and logs belong to the request that asked for the trajectory.
+    const trace = jobTrace(assignment);
+    const child = await jobs.childDocumentJob(assignment.job_id, worker_id, trace);
     if (!child.assignment) {
       // Done by an earlier attempt of the parent: its result is in the child's metadata.
       const m = child.job?.metadata ?? {};
@@ -83,7 +83,7 @@ export function createJobRunner(config: CalculationsServiceConfig, log: Logger, 
           attempt: child.assignment.attempt,
           error: { code: result.code, message: result.message },
         };
-    await jobs.complete(body, correlation_id);
+    await jobs.complete(body, trace);
     return result.ok
       ? { job_id: child.job_id, fields: result.fields, flags: result.flags as Flag[], failed: null }
       : { job_id: child.job_id, fields: {}, flags: [] as Flag[], failed: { code: result.code, message: result.message } };

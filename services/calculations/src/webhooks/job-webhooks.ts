@@ -6,7 +6,7 @@ import type { CalculationJob, PassportSignedWebhookData, PortfolioRun } from '@r
 import type { CalculationsServiceConfig } from '../config.ts';
 import type { JobDoc } from '../job-views/job-views.projection.ts';
 import { parseRetrySchedule } from './retry-schedule.ts';
-import { startWebhookDispatcher, type WebhookDispatcher, type WebhookFetch } from './webhook-dispatcher.ts';
+import { startWebhookDispatcher, type Cause, type WebhookDispatcher, type WebhookFetch } from './webhook-dispatcher.ts';
 import {
   deliveryStream,
   deliveryView,
@@ -65,13 +65,14 @@ export async function startJobWebhooks(options: {
       })
     : await start().then((running) => ((dispatcher = running), running));
   return {
-    async onFinal(job: CalculationJob, doc: JobDoc): Promise<void> {
+    /** A job's final state; `cause` is the event that tells it (its trace and correlation id go on with the delivery). */
+    async onFinal(job: CalculationJob, doc: JobDoc, cause?: Cause): Promise<void> {
       const type = TYPE_OF[job.calculation_job_status];
       if (!type || !doc.webhook_url) return;
       // Final states reach here from a process manager of the replica that leads; between losing the
       // lease and that process stopping, throwing leaves the event to the next holder.
       if (!dispatcher) throw new Error('the webhook dispatcher runs on the replica holding the lease, not this one');
-      await dispatcher.schedule(job, doc.client_id, doc.webhook_url, type);
+      await dispatcher.schedule(job, doc.client_id, doc.webhook_url, type, cause);
     },
     /** A FINISHED portfolio run with a `webhook_url`: one `portfolio_run.finished` delivery, signed for the client that made it. */
     async onPortfolioFinished(run: PortfolioRun, doc: { client_id: string }): Promise<void> {
@@ -83,11 +84,7 @@ export async function startJobWebhooks(options: {
      * A signed renovation passport whose drafter gave a `webhook_url` (reporting's event, through the
      * `calculations-passports` consumer): one `renovation_passport.signed` delivery, signed for that client.
      */
-    async onPassportSigned(
-      data: PassportSignedWebhookData,
-      target: { url: string; client_id: string },
-      cause: { correlation_id: string; causation_id: string },
-    ): Promise<void> {
+    async onPassportSigned(data: PassportSignedWebhookData, target: { url: string; client_id: string }, cause: Cause): Promise<void> {
       if (!dispatcher) throw new Error('the webhook dispatcher runs on the replica holding the lease, not this one');
       await dispatcher.schedule(data, target.client_id, target.url, 'renovation_passport.signed', cause);
     },

@@ -1,4 +1,5 @@
-import type { Closeable } from '@renopath/platform';
+import type { Closeable, EventMetadata } from '@renopath/platform';
+import { reactionMetadata } from '@renopath/platform/service/handler-kit.ts';
 import { consumeParsedEvents, type ReactorOptions } from '@renopath/platform/service/reactor.ts';
 import { PassportEvents, type PassportSignedWebhookData } from '@renopath/contracts';
 
@@ -9,7 +10,8 @@ export const PASSPORTS_CONSUMER = 'calculations-passports';
 export type OnPassportSigned = (
   data: PassportSignedWebhookData,
   target: { url: string; client_id: string },
-  cause: { correlation_id: string; causation_id: string },
+  /** The signing event's metadata: the delivery goes on in its trace, under its correlation id. */
+  cause: EventMetadata,
 ) => Promise<void>;
 
 /**
@@ -34,7 +36,7 @@ export function startPassportWebhooksReactor(options: ReactorOptions & { onSigne
           verification_url: d.verification_url,
         },
         d.webhook,
-        { correlation_id: envelope.metadata.correlation_id, causation_id: envelope.event_id },
+        reactionMetadata(envelope),
       );
   });
 }

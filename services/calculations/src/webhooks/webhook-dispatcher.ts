@@ -6,7 +6,7 @@ import { fold, handleCommand, type DomainEvent } from '@renopath/platform/servic
 import { safeFetch, type SafeFetchOptions, type SafeFetchResponse } from '@renopath/platform/net/safe-fetch.ts';
 import type { CalculationJob } from '@renopath/contracts';
 import { webhookDeliveries, webhookDeliveryDuration } from '@renopath/platform/observability/metrics.ts';
-import { currentCorrelation, currentTraceparent, inSpan, SpanKind, withCorrelation } from '@renopath/platform/observability/tracing.ts';
+import { currentTraceparent, inSpan, SpanKind, traceFields } from '@renopath/platform/observability/tracing.ts';
 import {
   DELIVERY_STREAM_PREFIX,
   WebhookEventType,
@@ -48,7 +48,7 @@ export interface WebhookDispatcher {
     client_id: string,
     webhook_url: string,
     type: WebhookEventType,
-    cause?: { correlation_id?: string; causation_id?: string | null },
+    cause?: Cause,
   ): Promise<void>;
   /** Every delivery of a job (one per type), with its attempts. */
   deliveriesOf(job_id: string): Promise<WebhookDeliveryView[]>;
@@ -69,7 +69,8 @@ async function loadDelivery(eventStore: EventStore, stream: string): Promise<Web
   return fold(webhookDeliveryDecider, (await eventStore.readStream(stream)).map(toDomain));
 }
 
-type Cause = { correlation_id?: string; causation_id?: string | null };
+/** What a delivery is scheduled for: the event (or request) whose trace and correlation id it goes on in. */
+export type Cause = { correlation_id?: string; causation_id?: string | null; traceparent?: string | undefined };
 type Scheduled = NonNullable<WebhookDeliveryState['scheduled']>;
 
 /** The metadata of what the dispatcher records: no user acts, the client is the webhook's. */
@@ -77,6 +78,7 @@ const systemMetadata = (client_id: string | null, cause?: Cause): EventMetadata 
   actor: { user_id: null, client_id },
   correlation_id: cause?.correlation_id ?? randomUUID(),
   causation_id: cause?.causation_id ?? null,
+  ...(cause?.traceparent ? { traceparent: cause.traceparent } : {}),
 });
 
 /** The streams that hold a delivery: the log read once, page by page. */
@@ -108,22 +110,20 @@ function scheduleCommand(
 /** The trace and correlation id a delivery was scheduled in. */
 type Origin = { traceparent?: string; correlation_id?: string };
 
-/** Where a delivery is scheduled now: the current trace, and the cause's correlation id or the current one. */
-function currentOrigin(cause?: Cause): Origin {
-  const traceparent = currentTraceparent();
-  const correlation_id = cause?.correlation_id ?? currentCorrelation();
+/** Where a delivery is scheduled: the span under way when spans are recorded, else the cause's trace; the cause's correlation id. */
+function originOf(cause?: Cause): Origin {
+  const traceparent = currentTraceparent() ?? cause?.traceparent;
+  const correlation_id = cause?.correlation_id;
   return { ...(traceparent ? { traceparent } : {}), ...(correlation_id ? { correlation_id } : {}) };
 }
 
-/** Runs a delivery's attempt in a span of the trace it was scheduled in, under its correlation id. */
+/** Runs a delivery's attempt in a span of the trace it was scheduled in (when spans are recorded). */
 function inTraceOf(origin: Origin | undefined, stream: string, attempt: () => Promise<void>): Promise<void> {
-  const traced = () =>
-    inSpan(
-      'webhook delivery',
-      { kind: SpanKind.CLIENT, traceparent: origin?.traceparent, attributes: { 'renopath.stream': stream } },
-      attempt,
-    );
-  return origin?.correlation_id ? withCorrelation(origin.correlation_id, traced) : traced();
+  return inSpan(
+    'webhook delivery',
+    { kind: SpanKind.CLIENT, traceparent: origin?.traceparent, attributes: { 'renopath.stream': stream } },
+    attempt,
+  );
 }
 
 /** What an attempt needs besides its delivery: how it is signed and sent, and within what limits. */
@@ -266,7 +266,8 @@ export async function startWebhookDispatcher(options: WebhookDispatcherOptions):
     const t = now().getTime();
     for (const [stream, at] of due) {
       if (at > t || inFlight.has(stream)) continue;
-      const run = inTraceOf(origins.get(stream), stream, () => attempt(stream))
+      const origin = origins.get(stream);
+      const run = inTraceOf(origin, stream, () => attempt(stream, origin))
         .catch((err) => log.error({ err, stream }, 'webhook attempt could not be recorded; it is tried again'))
         .finally(() => {
           inFlight.delete(stream);
@@ -277,10 +278,12 @@ export async function startWebhookDispatcher(options: WebhookDispatcherOptions):
     wake();
   }
 
-  async function attempt(stream: string): Promise<void> {
+  async function attempt(stream: string, origin: Origin | undefined): Promise<void> {
     const state = await load(stream);
     const s = state.scheduled;
-    track(stream, state.status === 'PENDING' && s ? await attemptDelivery(deps, stream, state, s) : state);
+    // The attempt's log lines name the trace and correlation id it was scheduled in.
+    const logged = origin ? { ...deps, log: log.child(traceFields(origin)) } : deps;
+    track(stream, state.status === 'PENDING' && s ? await attemptDelivery(logged, stream, state, s) : state);
   }
 
   wake();
@@ -295,7 +298,7 @@ export async function startWebhookDispatcher(options: WebhookDispatcherOptions):
         metadata: systemMetadata(client_id, cause),
         now: at,
       });
-      origins.set(stream, currentOrigin(cause));
+      origins.set(stream, originOf(cause));
       if (!inFlight.has(stream)) track(stream, result.state);
       wake();
     },

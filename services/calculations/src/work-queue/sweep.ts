@@ -17,7 +17,11 @@ export function startSweep(kit: CalculationsKit) {
         if (Date.now() - lastExpiry >= EXPIRY_EVERY_MS) {
           lastExpiry = Date.now();
           for (const doc of await queue.expired(now())) {
-            await decide(doc.id, { type: 'DeactivateJob', now: now().toISOString() }, systemContext(`expiry-${doc.id}`));
+            await decide(
+              doc.id,
+              { type: 'DeactivateJob', now: now().toISOString() },
+              systemContext({ correlation_id: `expiry-${doc.id}` }),
+            );
           }
         }
       } catch (err) {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { BusUnavailableError, DomainError, type Bus } from '@renopath/platform';
 import { backoff, sleep } from '@renopath/platform/internal/async.ts';
-import { inSpan, withCorrelation } from '@renopath/platform/observability/tracing.ts';
+import { inSpan, traceFields, type Trace } from '@renopath/platform/observability/tracing.ts';
 import {
   CalculationsSubjects as S,
   WorkAssignment,
@@ -40,36 +40,37 @@ export interface ChildDocumentJob {
  */
 export interface JobSource {
   /** A job under a lease, waiting up to `wait_ms` for one; null when none came. */
-  claim(worker_id: string, wait_ms: number, correlation_id: string): Promise<WorkAssignment | null>;
+  claim(worker_id: string, wait_ms: number, trace: Trace): Promise<WorkAssignment | null>;
   /** Records the outcome; a DomainError below 500 is a refusal (a lease taken by another attempt, say). */
-  complete(command: CompleteJobCommand, correlation_id: string): Promise<unknown>;
+  complete(command: CompleteJobCommand, trace: Trace): Promise<unknown>;
   /** Pushes out the lease of an attempt that still runs; `lease_until` null when the attempt no longer holds the job. */
-  renewLease(body: RenewLeaseBody, correlation_id: string): Promise<RenewLeaseReply>;
+  renewLease(body: RenewLeaseBody, trace: Trace): Promise<RenewLeaseReply>;
   /** The EPC document job of a trajectory job: created once, and taken at once by the parent's worker. */
-  childDocumentJob(parent_job_id: string, worker_id: string, correlation_id: string): Promise<ChildDocumentJob>;
+  childDocumentJob(parent_job_id: string, worker_id: string, trace: Trace): Promise<ChildDocumentJob>;
 }
 
 export function busJobSource(bus: Bus, busTimeoutMs: number): JobSource {
-  const internal = (correlation_id: string, body: unknown): ServiceRequest => ({
+  const internal = ({ correlation_id }: Trace, body: unknown): ServiceRequest => ({
     actor: null,
     correlation_id,
     params: {},
     query: {},
     body,
   });
+  // The job's trace goes beside the message, as the gateway sends a request's.
+  const sent = ({ traceparent }: Trace, timeoutMs = busTimeoutMs) =>
+    traceparent ? { timeoutMs, headers: { traceparent } } : { timeoutMs };
   return {
-    async claim(worker_id, wait_ms, correlation_id) {
-      const reply = await bus.request(S.claimJob, internal(correlation_id, { worker_id, wait_ms }), { timeoutMs: wait_ms + busTimeoutMs });
+    async claim(worker_id, wait_ms, trace) {
+      const reply = await bus.request(S.claimJob, internal(trace, { worker_id, wait_ms }), sent(trace, wait_ms + busTimeoutMs));
       return reply === null ? null : WorkAssignment.parse(reply);
     },
-    complete: (command, correlation_id) => bus.request(S.completeJob, internal(correlation_id, command), { timeoutMs: busTimeoutMs }),
-    async renewLease(body, correlation_id) {
-      return RenewLeaseReply.parse(await bus.request(S.renewLease, internal(correlation_id, body), { timeoutMs: busTimeoutMs }));
+    complete: (command, trace) => bus.request(S.completeJob, internal(trace, command), sent(trace)),
+    async renewLease(body, trace) {
+      return RenewLeaseReply.parse(await bus.request(S.renewLease, internal(trace, body), sent(trace)));
     },
-    childDocumentJob: (parent_job_id, worker_id, correlation_id) =>
-      bus.request<ChildDocumentJob>(S.childDocumentJob, internal(correlation_id, { parent_job_id, worker_id }), {
-        timeoutMs: busTimeoutMs,
-      }),
+    childDocumentJob: (parent_job_id, worker_id, trace) =>
+      bus.request<ChildDocumentJob>(S.childDocumentJob, internal(trace, { parent_job_id, worker_id }), sent(trace)),
   };
 }
 
@@ -87,6 +88,16 @@ export interface WorkerOptions {
 
 const correlation = () => `worker-${randomUUID()}`;
 
+/**
+ * The trace a job's run goes on in: the request that created the job (its `traceparent` and
+ * correlation id), which the job's commands, its events and its log lines carry on; a correlation id
+ * of the worker's own when the job came without one.
+ */
+export const jobTrace = (assignment: Pick<WorkAssignment, 'correlation_id' | 'traceparent'>): Trace => ({
+  correlation_id: assignment.correlation_id ?? correlation(),
+  ...(assignment.traceparent ? { traceparent: assignment.traceparent } : {}),
+});
+
 /** The soonest a renewal is tried again after one that failed, when little or none of the lease is left. */
 const RENEW_RETRY_FLOOR_MS = 100;
 
@@ -98,7 +109,7 @@ const RENEW_RETRY_FLOOR_MS = 100;
  */
 export async function keepingLease<T>(jobs: JobSource, assignment: WorkAssignment, log: Logger, work: () => Promise<T>): Promise<T> {
   const { job_id, attempt } = assignment;
-  const correlation_id = assignment.correlation_id ?? correlation();
+  const trace = jobTrace(assignment);
   let timer: NodeJS.Timeout | undefined;
   let done = false;
   const schedule = () => {
@@ -108,16 +119,19 @@ export async function keepingLease<T>(jobs: JobSource, assignment: WorkAssignmen
   };
   const renew = async () => {
     try {
-      const { lease_until } = await jobs.renewLease({ job_id, attempt }, correlation_id);
+      const { lease_until } = await jobs.renewLease({ job_id, attempt }, trace);
       if (done) return;
       if (lease_until === null) {
-        log.warn({ job_id, attempt }, 'the attempt no longer holds its job (taken again or stopped); its result will be refused');
+        log.warn(
+          { job_id, attempt, ...traceFields(trace) },
+          'the attempt no longer holds its job (taken again or stopped); its result will be refused',
+        );
         return;
       }
       assignment.lease_until = lease_until;
     } catch (err) {
       if (done) return;
-      log.warn({ err, job_id, attempt }, 'could not renew the lease; trying again');
+      log.warn({ err, job_id, attempt, ...traceFields(trace) }, 'could not renew the lease; trying again');
     }
     schedule();
   };
@@ -147,7 +161,7 @@ export function startWorker(options: WorkerOptions) {
     while (!stop.signal.aborted) {
       let assignment: WorkAssignment | null;
       try {
-        assignment = await jobs.claim(worker_id, claimWaitMs, correlation());
+        assignment = await jobs.claim(worker_id, claimWaitMs, { correlation_id: correlation() });
         failures = 0;
       } catch (err) {
         if (stop.signal.aborted) return;
@@ -158,36 +172,32 @@ export function startWorker(options: WorkerOptions) {
       }
       if (!assignment) continue;
       const job = assignment;
-      // In the trace of the request that created the job, with its correlation id on every log line.
-      await withCorrelation(job.correlation_id ?? correlation(), () =>
-        inSpan(
-          `job ${job.calculation_job_type}`,
-          {
-            traceparent: job.traceparent,
-            attributes: { 'renopath.job_id': job.job_id, 'renopath.attempt': String(job.attempt) },
-          },
-          () => attempt(job),
-        ),
+      // In the trace of the request that created the job, with its correlation id on the run's log lines.
+      const trace = jobTrace(job);
+      await inSpan(
+        `job ${job.calculation_job_type}`,
+        { traceparent: job.traceparent, attributes: { 'renopath.job_id': job.job_id, 'renopath.attempt': String(job.attempt) } },
+        () => attempt(job, trace),
       );
     }
   }
 
-  async function attempt(assignment: WorkAssignment) {
+  async function attempt(assignment: WorkAssignment, trace: Trace) {
     let outcome: JobOutcome;
     try {
       outcome = await keepingLease(jobs, assignment, log, () => options.run(assignment, worker_id, jobs));
     } catch (err) {
       // Not an answer about the job (a peer down, a bug): the lease runs out and the job is tried again.
       log.error(
-        { err, job_id: assignment.job_id, attempt: assignment.attempt },
+        { err, job_id: assignment.job_id, attempt: assignment.attempt, ...traceFields(trace) },
         'job attempt interrupted; it will be resumed after its lease',
       );
       return;
     }
-    await report(assignment, outcome);
+    await report(assignment, outcome, trace);
   }
 
-  async function report(assignment: WorkAssignment, outcome: JobOutcome) {
+  async function report(assignment: WorkAssignment, outcome: JobOutcome, trace: Trace) {
     const { job_id, attempt } = assignment;
     const command: CompleteJobCommand =
       outcome.outcome === 'FINISHED'
@@ -197,16 +207,16 @@ export function startWorker(options: WorkerOptions) {
           : { outcome: 'FAILED', job_id, attempt, error: outcome.error };
     for (let tries = 0; !stop.signal.aborted; tries++) {
       try {
-        await jobs.complete(command, assignment.correlation_id ?? correlation());
+        await jobs.complete(command, trace);
         return;
       } catch (err) {
         if (err instanceof DomainError && err.status < 500) {
-          log.error({ err, job_id }, 'result refused');
+          log.error({ err, job_id, ...traceFields(trace) }, 'result refused');
           return;
         }
         // Until the lease runs out the result is still ours to report.
         if (Date.now() > Date.parse(assignment.lease_until)) {
-          log.warn({ err, job_id }, 'result not reported before the lease ran out; the job will be taken again');
+          log.warn({ err, job_id, ...traceFields(trace) }, 'result not reported before the lease ran out; the job will be taken again');
           return;
         }
         await sleep(backoff(tries, 100, 2_000), stop.signal);

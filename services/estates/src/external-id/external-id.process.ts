@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { EventStore, ReadStore, RecordedEvent } from '@renopath/platform';
 import { fold, handleCommand, type CommandContext } from '@renopath/platform/service/decider.ts';
+import { reactionMetadata } from '@renopath/platform/service/handler-kit.ts';
 import { runProcessManager, type ProcessManager } from '@renopath/platform/service/process-manager.ts';
 import { EstateEvents } from '@renopath/contracts';
 import { parseEstateEvent } from '../estate/estate.events.ts';
@@ -13,7 +14,7 @@ export const EXTERNAL_ID_PROCESS = 'estates-external-id';
 /** The context of a step a process manager takes for an event: same actor and correlation, the event as cause. */
 export const stepContext = (event: RecordedEvent, now: Date): CommandContext => ({
   now: now.toISOString(),
-  metadata: { actor: event.metadata.actor, correlation_id: event.metadata.correlation_id, causation_id: event.event_id },
+  metadata: reactionMetadata(event),
 });
 
 /**

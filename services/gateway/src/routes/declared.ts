@@ -198,7 +198,7 @@ function askService(route: RouteDef, options: DeclaredRoutesOptions) {
     };
     const serviceKey = request.idempotency?.serviceKey;
     if (serviceKey) message.idempotency_key = serviceKey;
-    const result = await bus.request(route.subject, message, requestOptions);
+    const result = await bus.request(route.subject, message, tracedOptions(request, requestOptions));
     if (route.method !== 'GET') await settle(request, reply);
     return result;
   };
@@ -214,8 +214,14 @@ function askFor(request: FastifyRequest, options: DeclaredRoutesOptions) {
     const message: ServiceRequest = { ...checked.value, actor: request.actor, correlation_id: request.id };
     const serviceKey = request.idempotency?.serviceKey;
     if (serviceKey) message.idempotency_key = serviceKey;
-    return options.bus.request(subject, message, { timeoutMs: options.busTimeoutMs });
+    return options.bus.request(subject, message, tracedOptions(request, { timeoutMs: options.busTimeoutMs }));
   };
+}
+
+/** A bus request's options carrying the request's own `traceparent`, when it has one (nothing records spans). */
+function tracedOptions(request: FastifyRequest, options: { timeoutMs: number }) {
+  const traceparent = request.traceparent;
+  return traceparent === undefined ? options : { ...options, headers: { traceparent } };
 }
 
 /**

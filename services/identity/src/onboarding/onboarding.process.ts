@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { DomainError, type EventStore, type ReadStore, type RecordedEvent } from '@renopath/platform';
 import { fold, handleCommand, type CommandContext } from '@renopath/platform/service/decider.ts';
+import { reactionMetadata } from '@renopath/platform/service/handler-kit.ts';
 import { runProcessManager, type ProcessManager } from '@renopath/platform/service/process-manager.ts';
 import { IdentityEvents } from '@renopath/contracts';
 import { apiClientDecider, apiClientStream } from '../api-client/api-client.decider.ts';
@@ -41,7 +42,7 @@ async function onboard(store: EventStore, event: RecordedEvent, now: () => Date)
   const o = IdentityEvents.OnboardingStarted.parse(event.data);
   const context: CommandContext = {
     now: now().toISOString(),
-    metadata: { actor: event.metadata.actor, correlation_id: event.metadata.correlation_id, causation_id: event.event_id },
+    metadata: reactionMetadata(event),
   };
   const org = await state(store, organizationDecider, organizationStream(o.organization_id));
   // Created by an earlier attempt: its owner is the one it named.

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { DomainError, type EventStore, type ReadStore } from '@renopath/platform';
 import { handleCommand } from '@renopath/platform/service/decider.ts';
+import { reactionMetadata } from '@renopath/platform/service/handler-kit.ts';
 import { runProcessManager, type ProcessManager } from '@renopath/platform/service/process-manager.ts';
 import { IdentityEvents } from '@renopath/contracts';
 import { fold } from '@renopath/platform/service/decider.ts';
@@ -36,7 +37,7 @@ export function startRegistrationProcess(deps: {
     async handle(event) {
       const context = {
         now: now().toISOString(),
-        metadata: { actor: event.metadata.actor, correlation_id: event.metadata.correlation_id, causation_id: event.event_id },
+        metadata: reactionMetadata(event),
       };
       if (event.type === 'UserUpdated') {
         const { user_id, changes } = IdentityEvents.UserUpdated.parse(event.data);

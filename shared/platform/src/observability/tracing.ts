@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { context, propagation, SpanKind, SpanStatusCode, trace, type Context, type Span } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
@@ -16,6 +15,13 @@ import { BasicTracerProvider, BatchSpanProcessor, type SpanProcessor } from '@op
  * OTEL_TRACES_EXPORTER is `otlp` or an OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT is set, and nowhere
  * otherwise. With nowhere to send them no span is made, but the trace still goes on: the logs name its ids
  * and the `traceparent` travels on as it came (see `recording`). OTEL_SDK_DISABLED=true records nothing either.
+ *
+ * Without spans the trace is passed as data, never kept in an AsyncLocalStorage: on Node 20 any live
+ * store turns on a promise hook that every promise of the process pays for, about a fifth of an
+ * authenticated read's CPU (docs/architecture.md). A request's `traceparent` goes on its bus requests'
+ * headers, into its handler's ServiceRequest and its events' metadata; an event's follower continues
+ * the one its event carries; a job's worker the one its job was created in. Background log lines name
+ * their trace and correlation id themselves (`traceFields`).
  */
 export const tracer = trace.getTracer('renopath');
 const propagator = new W3CTraceContextPropagator();
@@ -24,18 +30,21 @@ let provider: BasicTracerProvider | null = null;
 
 /**
  * Whether this thread records spans (a span processor was given: an exporter, a test's collector).
- * Without one no span object is made: the work runs under the `traceparent` it continues (`trace`
- * below), so the ids still reach the log lines and go on to the next process, at the cost of a string.
+ * Without one no span object is made and no async context is kept: the work passes on the
+ * `traceparent` it continues (`Trace`), so the ids still reach the log lines and go on to the next
+ * process, at the cost of a string.
  */
 let recording = false;
 export const tracingRecords = (): boolean => recording;
 
 /**
- * The trace of the work under way when nothing records spans: the W3C `traceparent` it continues. The
- * gateway gives a request a span id of its own (and a trace id when the client sent none); the work a
- * request or an event leads to keeps that id, as one span of its process would.
+ * The trace and correlation id of a piece of work, as data: a request's (its ServiceRequest), an
+ * event's (its metadata), a job's. `traceparent` is absent when the work continues none.
  */
-const ongoing = new AsyncLocalStorage<string>();
+export interface Trace {
+  correlation_id: string;
+  traceparent?: string | undefined;
+}
 
 /** Whether the environment asks for spans to be sent (the OTEL_* variables the OTLP exporter reads itself). */
 export function otlpWanted(env: NodeJS.ProcessEnv): boolean {
@@ -103,12 +112,12 @@ export function requestTraceparent(header: unknown): string {
   return parent ? `00-${parent.slice(3, 35)}-${randomHex(8)}-${parent.slice(53)}` : `00-${randomHex(16)}-${randomHex(8)}-00`;
 }
 
-/** Runs `work` under `traceparent` when nothing records spans (see `recording`). */
-export const withTraceparent = <T>(traceparent: string, work: () => T): T => ongoing.run(traceparent, work);
-
-/** The `traceparent` of the active span (or of the work under way), or undefined outside one. */
+/**
+ * The `traceparent` of the active span, or undefined outside one and whenever nothing records (the
+ * work then passes its own on: see `Trace`).
+ */
 export function currentTraceparent(active?: Context): string | undefined {
-  if (!recording && active === undefined) return ongoing.getStore();
+  if (!recording && active === undefined) return undefined;
   const carrier: Record<string, string> = {};
   propagator.inject(active ?? context.active(), carrier, { set: (c, k, v) => (c[k] = v) });
   return carrier['traceparent'];
@@ -143,8 +152,8 @@ function unrecorded<T>(work: (span: SpanNotes) => Promise<T>): Promise<T> {
 /**
  * Runs `work` in a new span, ending it when the work settles and marking it failed when it throws.
  * Its parent is `traceparent` (a request's header, an event's metadata) or `parent`, by default the
- * work under way. `attributes` are strings (ids, names). When nothing records spans no span is made:
- * the work runs under the parent's `traceparent` (see `recording`).
+ * work under way. `attributes` are strings (ids, names). When nothing records spans no span is made
+ * and `work` simply runs: what it sends on carries its trace as data (see `Trace`).
  */
 export function inSpan<T>(
   name: string,
@@ -157,14 +166,7 @@ export function inSpan<T>(
   },
   work: (span: SpanNotes) => Promise<T>,
 ): Promise<T> {
-  if (!recording) {
-    // Most spans continue the work under way (a bus request answered on the same thread): no new run.
-    if (options.parent === undefined && (options.traceparent === undefined || options.traceparent === ongoing.getStore())) {
-      return unrecorded(work);
-    }
-    const parent = options.parent ? currentTraceparent(options.parent) : validTraceparent(options.traceparent);
-    return parent === undefined || parent === ongoing.getStore() ? unrecorded(work) : ongoing.run(parent, () => unrecorded(work));
-  }
+  if (!recording) return unrecorded(work);
   const parent =
     options.parent ??
     (options.traceparent === undefined
@@ -190,31 +192,28 @@ export function inSpan<T>(
 export { SpanKind };
 
 /**
- * The correlation id of the background work under way (a reactor's event, a job): every log line
- * written inside it carries that id besides the trace id (`logContext`).
+ * What a log line names of the work it is written for: its trace and span ids (of its `traceparent`)
+ * and its correlation id. Background work (a job, a webhook delivery, an event's follower) adds these
+ * to its lines; a request's lines have them from the gateway's request logger.
  */
-const correlation = new AsyncLocalStorage<string>();
-export const withCorrelation = <T>(correlation_id: string, work: () => T): T => correlation.run(correlation_id, work);
-/** The correlation id of the work under way (withCorrelation), if any. */
-export const currentCorrelation = (): string | undefined => correlation.getStore();
-
-/** What a log line adds of the work it is written in: pino's `mixin` (createLogger). */
-export function logContext(): Record<string, string> {
+export function traceFields(trace: Partial<Trace> | undefined): Record<string, string> {
   const fields: Record<string, string> = {};
-  if (recording) {
-    const span = trace.getActiveSpan()?.spanContext();
-    if (span && trace.isSpanContextValid(span)) {
-      fields['trace_id'] = span.traceId;
-      fields['span_id'] = span.spanId;
-    }
-  } else {
-    const traceparent = ongoing.getStore();
-    if (traceparent !== undefined) {
-      fields['trace_id'] = traceparent.slice(3, 35);
-      fields['span_id'] = traceparent.slice(36, 52);
-    }
+  const traceparent = recording ? (currentTraceparent() ?? trace?.traceparent) : trace?.traceparent;
+  if (traceparent !== undefined) {
+    fields['trace_id'] = traceparent.slice(3, 35);
+    fields['span_id'] = traceparent.slice(36, 52);
   }
-  const correlation_id = correlation.getStore();
-  if (correlation_id !== undefined) fields['correlation_id'] = correlation_id;
+  if (trace?.correlation_id !== undefined) fields['correlation_id'] = trace.correlation_id;
   return fields;
+}
+
+/**
+ * pino's `mixin` (createLogger): when spans are recorded, a line written inside one names it (the
+ * context manager knows the active span); otherwise nothing is added here (see `traceFields`). A
+ * new object each time: pino merges the line's own fields into it.
+ */
+export function logContext(): Record<string, string> {
+  if (!recording) return {};
+  const span = trace.getActiveSpan()?.spanContext();
+  return span && trace.isSpanContextValid(span) ? { trace_id: span.traceId, span_id: span.spanId } : {};
 }

@@ -1,15 +1,19 @@
 import { trace } from '@opentelemetry/api';
+import { message, type ServiceRequest } from '@renopath/contracts';
 import { describe, expect, it } from 'vitest';
 import { createMemoryBus } from '../memory/memory-bus.ts';
 import { observedBus } from './instrument.ts';
-import { currentTraceparent, inSpan, logContext, requestTraceparent, tracingRecords, withTraceparent } from './tracing.ts';
+import { commandContext, reactionMetadata, serveMessages } from '../service/handler-kit.ts';
+import { currentTraceparent, inSpan, logContext, requestTraceparent, traceFields, tracingRecords } from './tracing.ts';
 
 /**
- * With nowhere to send spans (no exporter: this project's processes by default), no span is made, yet
- * an operator still finds a request's trace: its ids are on the log lines and the `traceparent` goes on
- * to the contexts and the events it leads to.
+ * With nowhere to send spans (no exporter: this project's processes by default), no span is made and
+ * no async context is kept, yet an operator still finds a request's trace: its ids are on the log
+ * lines and the `traceparent` goes on, as data, to the contexts and the events it leads to.
  */
 const CLIENT = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
+/** A query without ids, query or body. */
+const ECHO = message();
 
 describe('tracing with nothing recording', () => {
   it('is the default: no provider records a span', () => {
@@ -28,26 +32,45 @@ describe('tracing with nothing recording', () => {
     expect(requestTraceparent(undefined).slice(3, 35)).not.toBe(requestTraceparent(undefined).slice(3, 35));
   });
 
-  it("names the request's trace on its log lines and sends it with its bus requests, without a span object", async () => {
+  it("sends a request's trace beside it on the bus, into the handler's request and the events it appends, without a span object", async () => {
     const bus = observedBus(createMemoryBus());
-    let seen: { headers: unknown; log: Record<string, string>; span: unknown } | undefined;
-    await bus.handle('cmd.test.echo', async (_payload, _subject, headers) => {
-      seen = { headers, log: logContext(), span: trace.getActiveSpan() };
-      return {};
-    });
+    let seen: { req: ServiceRequest; span: unknown } | undefined;
+    await serveMessages(
+      bus,
+      { 'qry.test.echo': async (req) => ((seen = { req, span: trace.getActiveSpan() }), {}) },
+      { 'qry.test.echo': ECHO },
+    );
     const request = requestTraceparent(CLIENT);
-    await withTraceparent(request, () => bus.request('cmd.test.echo', {}));
-    expect(seen?.headers).toMatchObject({ traceparent: request });
-    expect(seen?.log).toMatchObject({ trace_id: '4bf92f3577b34da6a3ce929d0e0e4736', span_id: request.slice(36, 52) });
+    await bus.request(
+      'qry.test.echo',
+      { actor: null, correlation_id: 'c-1', params: {}, query: {} },
+      { headers: { traceparent: request } },
+    );
+    expect(seen?.req.traceparent).toBe(request);
     expect(seen?.span).toBeUndefined();
+    expect(commandContext(seen!.req, new Date()).metadata).toMatchObject({ correlation_id: 'c-1', traceparent: request });
+    expect(traceFields(seen!.req)).toEqual({
+      trace_id: '4bf92f3577b34da6a3ce929d0e0e4736',
+      span_id: request.slice(36, 52),
+      correlation_id: 'c-1',
+    });
   });
 
-  it("runs an event's follower in the trace the event carries, and leaves work outside any trace without ids", async () => {
-    expect(logContext()).not.toHaveProperty('trace_id');
-    const inside = await inSpan('process test', { traceparent: CLIENT }, async () => ({ log: logContext(), sent: currentTraceparent() }));
-    expect(inside.log).toMatchObject({ trace_id: '4bf92f3577b34da6a3ce929d0e0e4736', span_id: '00f067aa0ba902b7' });
-    expect(inside.sent).toBe(CLIENT);
-    expect(await inSpan('process test', { traceparent: 'garbage' }, async () => currentTraceparent())).toBeUndefined();
+  it("carries an event's trace on to what its follower appends, and names nothing for work outside any trace", async () => {
+    const event = {
+      event_id: 'e-1',
+      metadata: { actor: { user_id: null, client_id: null }, correlation_id: 'c-2', causation_id: null, traceparent: CLIENT },
+    };
+    expect(reactionMetadata(event)).toMatchObject({ correlation_id: 'c-2', causation_id: 'e-1', traceparent: CLIENT });
+    expect(traceFields(event.metadata)).toMatchObject({ trace_id: '4bf92f3577b34da6a3ce929d0e0e4736', span_id: '00f067aa0ba902b7' });
+    expect(traceFields({ correlation_id: 'c-3' })).toEqual({ correlation_id: 'c-3' });
+    // No span and no async context: the work runs as it is, and the log mixin adds nothing.
+    expect(
+      await inSpan('process test', { traceparent: CLIENT }, async () => ({ log: logContext(), active: currentTraceparent() })),
+    ).toEqual({
+      log: {},
+      active: undefined,
+    });
   });
 
   it('answers what the work throws before its first await as a rejection, as a recorded span does', async () => {

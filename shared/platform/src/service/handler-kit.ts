@@ -11,6 +11,7 @@ import {
   type ServiceRequest,
 } from '@renopath/contracts';
 import { DomainError, type Bus, type Closeable, type EventEnvelope } from '../ports/bus.ts';
+import type { EventMetadata } from '../ports/event-store.ts';
 import type { ReadStore } from '../ports/read-store.ts';
 import { ProjectionTimeoutError, type Projection } from '../projection-runner.ts';
 import type { CommandContext } from './decider.ts';
@@ -25,7 +26,10 @@ export function idParam(req: Pick<ServiceRequest, 'params'>, key: string, what: 
 }
 
 /** The metadata and time stamped on the events one request causes. */
-export function commandContext(req: Pick<ServiceRequest, 'actor' | 'correlation_id' | 'idempotency_key'>, now: Date): CommandContext {
+export function commandContext(
+  req: Pick<ServiceRequest, 'actor' | 'correlation_id' | 'idempotency_key' | 'traceparent'>,
+  now: Date,
+): CommandContext {
   return {
     now: now.toISOString(),
     metadata: {
@@ -34,6 +38,8 @@ export function commandContext(req: Pick<ServiceRequest, 'actor' | 'correlation_
       causation_id: null,
       // The event store dedupes the request's appends on it (see handleCommand): a retry after a crash writes nothing twice.
       ...(req.idempotency_key ? { idempotency_key: req.idempotency_key } : {}),
+      // The request's trace, which the projections and reactors that follow continue.
+      ...(req.traceparent ? { traceparent: req.traceparent } : {}),
     },
   };
 }
@@ -47,12 +53,15 @@ export function newId(req: Pick<ServiceRequest, 'idempotency_key'>, purpose: str
   return req.idempotency_key ? derivedId(req.idempotency_key, purpose) : randomUUID();
 }
 
-/** The context of events a reactor appends for another context's event: same actor and correlation, that event as cause. */
+/** The metadata of events appended for another event: same actor, correlation and trace, that event as cause. */
+export function reactionMetadata(event: Pick<EventEnvelope, 'event_id' | 'metadata'>): EventMetadata {
+  const { actor, correlation_id, traceparent } = event.metadata;
+  return { actor, correlation_id, causation_id: event.event_id, ...(traceparent ? { traceparent } : {}) };
+}
+
+/** The context of events a reactor appends for another context's event (`reactionMetadata`). */
 export function reactionContext(event: EventEnvelope, now: Date): CommandContext {
-  return {
-    now: now.toISOString(),
-    metadata: { actor: event.metadata.actor, correlation_id: event.metadata.correlation_id, causation_id: event.event_id },
-  };
+  return { now: now.toISOString(), metadata: reactionMetadata(event) };
 }
 
 /**
@@ -108,7 +117,15 @@ export async function serveMessages(
   const served: Closeable[] = [];
   for (const [subject, handler] of Object.entries(handlers)) {
     const contract = contracts[subject]!;
-    served.push(await bus.handle(subject, async (payload) => handler(parseMessage(contract, payload))));
+    served.push(
+      await bus.handle(subject, async (payload, _subject, headers) => {
+        const req = parseMessage(contract, payload);
+        // The sender's trace comes beside the message (bus headers), not in it.
+        const traceparent = headers?.['traceparent'];
+        if (typeof traceparent === 'string') req.traceparent = traceparent;
+        return handler(req);
+      }),
+    );
   }
   return served;
 }

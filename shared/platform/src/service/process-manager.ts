@@ -7,7 +7,7 @@ import { leadershipOf, type Leadership } from './context-lease.ts';
 import { FollowLoop, followerReached, PositionWaiters } from './lease-follower.ts';
 import { contextOfStore } from '../observability/instrument.ts';
 import { lagBehind, watchFollower } from '../observability/metrics.ts';
-import { inSpan, withCorrelation } from '../observability/tracing.ts';
+import { inSpan } from '../observability/tracing.ts';
 
 /**
  * A process manager (the house style): reacts to events of its own context's log by sending commands to
@@ -182,11 +182,9 @@ class ProcessManagerLoop implements ProcessManager {
   private async handle(event: RecordedEvent): Promise<boolean> {
     const { leadership, name } = this;
     if (leadership && !leadership.leading) return false;
-    // In the trace of the work that appended the event, its correlation id on the log lines.
-    await withCorrelation(event.metadata.correlation_id, () =>
-      inSpan(`process ${name}`, { traceparent: event.metadata.traceparent, attributes: { 'renopath.event_type': event.type } }, () =>
-        this.options.handle(event),
-      ),
+    // In the trace of the work that appended the event (a span when spans are recorded; its commands take the event's metadata on: `reactionMetadata`).
+    await inSpan(`process ${name}`, { traceparent: event.metadata.traceparent, attributes: { 'renopath.event_type': event.type } }, () =>
+      this.options.handle(event),
     );
     // After the effects, never before: a crash in between replays the event, not skips it.
     await this.options.readStore.transaction(async (tx) => {

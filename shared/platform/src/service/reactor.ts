@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { eventConsumer, type EventConsumerName } from '@renopath/contracts';
 import type { Bus, Closeable, EventEnvelope } from '../ports/bus.ts';
 import type { ReadStore } from '../ports/read-store.ts';
+import { traceFields } from '../observability/tracing.ts';
 import type { Settlement } from './settlement.ts';
 import type { EventContracts } from './event-contracts.ts';
 
@@ -111,8 +112,11 @@ export function consumeParsedEvents<M extends EventContracts>(
       if (!Object.hasOwn(contracts, envelope.type)) return;
       const parsed = contracts[envelope.type]!.safeParse(envelope.data);
       if (!parsed.success) {
-        const { event_id, type } = envelope;
-        options.log.error({ err: parsed.error, event_id, type }, `${consumer}: event does not match its contract; skipped`);
+        const { event_id, type, metadata } = envelope;
+        options.log.error(
+          { err: parsed.error, event_id, type, ...traceFields(metadata) },
+          `${consumer}: event does not match its contract; skipped`,
+        );
         return;
       }
       await handle({ type: envelope.type, data: parsed.data } as ParsedEvent<M>, envelope);
