@@ -49,8 +49,8 @@ async function load(server: Server, url: string, headers: Record<string, string>
   return { rps: r.requests.average, p99: r.latency.p99, total: r.requests.total, cpuPerRequest: cpu / r.requests.total };
 }
 
-/** One checkout's gateway under load: its server, its token, its routes and the runs measured so far. */
-async function gatewayUnderBench(label: string, root: string) {
+/** A checkout's bench server, with its token and an estate to read: the routes one round measures. */
+async function gatewayServer(label: string, root: string) {
   const { server, ready } = await startBenchServer({}, root);
   const auth = { authorization: `Bearer ${await benchToken(ready)}` };
   const created = await fetch(`http://127.0.0.1:${ready.gatewayPort}/estates`, {
@@ -64,25 +64,39 @@ async function gatewayUnderBench(label: string, root: string) {
   if (created.status !== 201) throw new Error(`${label}: POST /estates: ${created.status} ${await created.text()}`);
   const estateId = ((await created.json()) as { id: string }).id;
   const bareUrl = `http://127.0.0.1:${ready.barePort}/bare`;
-  // Two authenticated routes: one answered by identity, one by estates (its access checks included).
-  const routes = [
-    { name: 'gateway GET /users/me (bearer)', url: `http://127.0.0.1:${ready.gatewayPort}/users/me` },
-    { name: 'gateway GET /estates/{id} (bearer)', url: `http://127.0.0.1:${ready.gatewayPort}/estates/${estateId}` },
-  ];
+  const urls = [`http://127.0.0.1:${ready.gatewayPort}/users/me`, `http://127.0.0.1:${ready.gatewayPort}/estates/${estateId}`];
+  return { server, auth, bareUrl, urls };
+}
+
+/** The two authenticated routes: one answered by identity, one by estates (its access checks included). */
+const ROUTES = ['gateway GET /users/me (bearer)', 'gateway GET /estates/{id} (bearer)'];
+
+/**
+ * One checkout's gateway under load, and the runs measured so far. Each round runs on a server
+ * process of its own: two processes of the same code differed by up to 40 % in CPU per request on
+ * this machine (where the JIT and the allocator happened to land), so medians over several processes
+ * compare code rather than one process's luck.
+ */
+function gatewayUnderBench(label: string, root: string) {
   const bareRuns: Run[] = [];
-  const routeRuns: Run[][] = routes.map(() => []);
+  const routeRuns: Run[][] = ROUTES.map(() => []);
+  let current: Awaited<ReturnType<typeof gatewayServer>> | null = null;
   return {
     label,
-    server,
-    async warmUp() {
-      // A short warm-up lets the JIT settle before the measured runs.
-      await autocannon({ url: bareUrl, connections: CONNECTIONS, duration: 2 });
-      for (const route of routes) await autocannon({ url: route.url, connections: CONNECTIONS, duration: 2, headers: auth });
-    },
     async round() {
-      bareRuns.push(await load(server, bareUrl));
-      for (const [i, route] of routes.entries()) routeRuns[i]!.push(await load(server, route.url, auth));
+      const { server, auth, bareUrl, urls } = (current = await gatewayServer(label, root));
+      try {
+        // A short warm-up lets the JIT settle before the measured runs.
+        await autocannon({ url: bareUrl, connections: CONNECTIONS, duration: 2 });
+        for (const url of urls) await autocannon({ url, connections: CONNECTIONS, duration: 2, headers: auth });
+        bareRuns.push(await load(server, bareUrl));
+        for (const [i, url] of urls.entries()) routeRuns[i]!.push(await load(server, url, auth));
+      } finally {
+        await stopServer(server);
+        current = null;
+      }
     },
+    stop: () => (current ? stopServer(current.server) : Promise.resolve()),
     report() {
       const bare = median(bareRuns);
       const row = (name: string, r: Run) =>
@@ -92,20 +106,29 @@ async function gatewayUnderBench(label: string, root: string) {
         );
       console.log(`${label}:`);
       row('bare Fastify GET /bare', bare);
-      for (const [i, route] of routes.entries()) row(route.name, median(routeRuns[i]!));
-      for (const [i, route] of routes.entries()) {
+      for (const [i, name] of ROUTES.entries()) row(name, median(routeRuns[i]!));
+      for (const [i, name] of ROUTES.entries()) {
         const r = median(routeRuns[i]!);
         const ratio = r.rps / bare.rps;
         console.log(
-          `  ${route.name}: throughput / bare ${(ratio * 100).toFixed(1)}% (target >= 55%: ${ratio >= 0.55 ? 'met' : 'NOT met'}); ` +
+          `  ${name}: throughput / bare ${(ratio * 100).toFixed(1)}% (target >= 55%: ${ratio >= 0.55 ? 'met' : 'NOT met'}); ` +
             // On a 2-core machine the load generator shares the CPU, so the bare route is partly client-bound;
             // server CPU per request is the capacity each route would have on a dedicated core.
-            `server CPU bare / route ${((bare.cpuPerRequest / r.cpuPerRequest) * 100).toFixed(1)}%`,
+            `server CPU bare / route ${((bare.cpuPerRequest / r.cpuPerRequest) * 100).toFixed(1)}%; ` +
+            `per round ${routeRuns[i]!.map((run, k) => `${((run.rps / bareRuns[k]!.rps) * 100).toFixed(0)}% ${run.cpuPerRequest.toFixed(1)} us`).join(', ')}`,
         );
       }
     },
   };
 }
+
+/** Stops a bench server and waits for its process to end. */
+const stopServer = (server: Server) =>
+  new Promise<void>((resolve) => {
+    if (server.exitCode !== null) return resolve();
+    server.once('exit', () => resolve());
+    server.send('stop');
+  });
 
 /**
  * The gateway against a bare Fastify route, in its own process. With BENCH_REFERENCE=<commit> the
@@ -113,18 +136,16 @@ async function gatewayUnderBench(label: string, root: string) {
  * rounds alternate between the two, so that both meet the same moments of this shared machine.
  */
 async function benchGateway() {
-  const benches: Array<Awaited<ReturnType<typeof gatewayUnderBench>>> = [];
+  const benches = benchCheckouts().map(({ label, root }) => gatewayUnderBench(label, root));
   try {
-    for (const { label, root } of benchCheckouts()) benches.push(await gatewayUnderBench(label, root));
     console.log(
       `gateway benchmark: ${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${DURATION_S} s per route (medians), ` +
-        `server in its own process (log level warn)${benches.length > 1 ? `; ${benches.map((b) => b.label).join(' and ')} alternate` : ''}`,
+        `each round on a new server process (log level warn)${benches.length > 1 ? `; ${benches.map((b) => b.label).join(' and ')} alternate` : ''}`,
     );
-    for (const bench of benches) await bench.warmUp();
     for (let round = 0; round < ROUNDS; round++) for (const bench of benches) await bench.round();
     for (const bench of benches) bench.report();
   } finally {
-    for (const bench of benches) bench.server.send('stop');
+    for (const bench of benches) await bench.stop();
   }
 }
 
