@@ -75,10 +75,11 @@ export function buildGateway(deps: GatewayDeps): Gateway {
     // x-request-id is echoed and logged, never trusted to name (or collide with) another request.
     genReqId: () => randomUUID(),
     childLoggerFactory: (logger, bindings, options, raw) => {
+      // Fastify's bindings are this request's own object: the ids are added to it, bound while the child is still to be made (requestLogger).
+      Object.assign(bindings, requestTraceFields(raw));
       const given = clientRequestId(raw.headers['x-request-id']);
-      // The request's trace ids are bound here, while the child is still to be made (requestLogger).
-      const traced = { ...bindings, ...requestTraceFields(raw) };
-      return requestLogger(logger, given ? { ...traced, client_request_id: given } : traced, options);
+      if (given) bindings['client_request_id'] = given;
+      return requestLogger(logger, bindings, options);
     },
     routerOptions: { ignoreTrailingSlash: true },
     clientErrorHandler: answerClientError,
