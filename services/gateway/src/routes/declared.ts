@@ -221,7 +221,7 @@ function askFor(request: FastifyRequest, options: DeclaredRoutesOptions) {
 /** A bus request's options carrying the request's own `traceparent`, when it has one (nothing records spans). */
 function tracedOptions(request: FastifyRequest, options: { timeoutMs: number }) {
   const traceparent = request.traceparent;
-  return traceparent === undefined ? options : { ...options, headers: { traceparent } };
+  return traceparent === undefined ? options : { timeoutMs: options.timeoutMs, headers: { traceparent } };
 }
 
 /**

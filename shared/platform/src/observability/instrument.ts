@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { BusUnavailableError, DomainError, type Bus } from '../ports/bus.ts';
+import { BusUnavailableError, DomainError, type Bus, type RequestOptions } from '../ports/bus.ts';
 import { WrongExpectedRevisionError, type EventStore } from '../ports/event-store.ts';
 import { busRequestDuration, eventStoreAppendDuration, reactorLag } from './metrics.ts';
 import { wrapBus } from '../internal/wrap-bus.ts';
@@ -25,10 +25,10 @@ function requestOutcome(error: unknown): string {
  * contract suites test them, and the trace crosses every one of them the same way.
  */
 export function observedBus<B extends Bus>(bus: B): Bus {
-  const timed = async (subject: string, request: () => Promise<unknown>) => {
+  const timed = async (subject: string, payload: unknown, options: RequestOptions | undefined) => {
     const started = performance.now();
     try {
-      const answer = await request();
+      const answer = await bus.request(subject, payload, options);
       busRequestDuration.observe({ subject, outcome: 'ok' }, (performance.now() - started) / 1000);
       return answer as never;
     } catch (error) {
@@ -38,11 +38,11 @@ export function observedBus<B extends Bus>(bus: B): Bus {
   };
   return wrapBus(bus, {
     request(subject, payload, options) {
-      if (!tracingRecords()) return timed(subject, () => bus.request(subject, payload, options));
+      if (!tracingRecords()) return timed(subject, payload, options);
       return inSpan(`bus ${subject}`, { kind: SpanKind.CLIENT, attributes: { 'messaging.destination.name': subject } }, () => {
         const traceparent = currentTraceparent();
         const sent = traceparent ? { ...options, headers: { ...options?.headers, [TRACEPARENT]: traceparent } } : options;
-        return timed(subject, () => bus.request(subject, payload, sent));
+        return timed(subject, payload, sent);
       });
     },
     handle: (subject, handler) =>
