@@ -4,7 +4,7 @@ import { runProjection, type Projection } from '@renopath/platform/projection-ru
 import { serveMessages } from '@renopath/platform/service/handler-kit.ts';
 import type { Settlement } from '@renopath/platform/service/settlement.ts';
 import { watchQueue } from '@renopath/platform/observability/metrics.ts';
-import { CalculationsSubjects as S, PortfolioSubjects, type CalculationJob, type PortfolioRun } from '@renopath/contracts';
+import { CalculationsSubjects as S, PortfolioSubjects, type PortfolioRun } from '@renopath/contracts';
 import { startRolesReactor } from './access/roles.reactor.ts';
 import { startPassportWebhooksReactor, type OnPassportSigned } from './webhooks/passport-webhooks.reactor.ts';
 import { startEstateDirectoryReactor } from './estate-directory/estate-directory.reactor.ts';
@@ -14,7 +14,6 @@ import { startJobRenovationsReactor } from './final-states/job-renovations.react
 import { isFinal } from './job/job.decider.ts';
 import { jobHandlers } from './job/job.handlers.ts';
 import { jobQueries } from './job-views/job.queries.ts';
-import type { JobDoc } from './job-views/job-views.projection.ts';
 import { calculationsKit, type CalculationsConfig, type Handler } from './kit/calculations-kit.ts';
 import { busComputer, startPortfolioRuns } from './portfolio-run/index.ts';
 import type { RunDoc } from './portfolio-run/store.ts';

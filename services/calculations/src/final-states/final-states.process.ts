@@ -7,15 +7,15 @@ import { JOB_STREAM_PREFIX } from '../job/job.decider.ts';
 import { J, type JobDoc } from '../job-views/job-views.projection.ts';
 import type { CalculationsKit } from '../kit/calculations-kit.ts';
 
+/** What a job's final state is handed to (the webhook dispatcher): the job, its read model and the event that tells it (`reactionMetadata`). */
+export type OnFinal = (job: CalculationJob, doc: JobDoc, cause: EventMetadata) => Promise<void>;
+
 /**
  * Final states reach `onFinal` (the webhook dispatcher) from the log, at least once (it dedupes per
  * job and type), with the job as its read model shows it; and the job's duration and attempts are
  * observed. A trajectory job FINISHED with a plan for other contexts reaches it when renovations holds
  * the job's renovation instead (job-renovations.reactor.ts).
  */
-/** What a job's final state is handed to (the webhook dispatcher): the job, its read model and the event that tells it (`reactionMetadata`). */
-export type OnFinal = (job: CalculationJob, doc: JobDoc, cause: EventMetadata) => Promise<void>;
-
 export function startFinalStates(kit: CalculationsKit, onFinal: OnFinal) {
   const { store, reads, log, projection, config } = kit;
   return runProcessManager({

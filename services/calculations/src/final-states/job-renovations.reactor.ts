@@ -2,7 +2,7 @@ import type { Bus, Closeable } from '@renopath/platform';
 import { consumeEvents } from '@renopath/platform/service/reactor.ts';
 import { reactionMetadata } from '@renopath/platform/service/handler-kit.ts';
 import type { Settlement } from '@renopath/platform/service/settlement.ts';
-import { RenovationEvents, type CalculationJob } from '@renopath/contracts';
+import { RenovationEvents } from '@renopath/contracts';
 import { jobStream } from '../job/job.decider.ts';
 import { J, type JobDoc } from '../job-views/job-views.projection.ts';
 import type { CalculationsKit } from '../kit/calculations-kit.ts';

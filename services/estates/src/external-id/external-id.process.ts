@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
-import type { EventStore, ReadStore, RecordedEvent } from '@renopath/platform';
-import { fold, handleCommand, type CommandContext } from '@renopath/platform/service/decider.ts';
-import { reactionMetadata } from '@renopath/platform/service/handler-kit.ts';
+import type { EventStore, ReadStore } from '@renopath/platform';
+import { fold, handleCommand } from '@renopath/platform/service/decider.ts';
+import { reactionContext } from '@renopath/platform/service/handler-kit.ts';
 import { runProcessManager, type ProcessManager } from '@renopath/platform/service/process-manager.ts';
 import { EstateEvents } from '@renopath/contracts';
 import { parseEstateEvent } from '../estate/estate.events.ts';
@@ -10,12 +10,6 @@ import { externalIdDecider, externalIdStream } from './external-id.decider.ts';
 
 /** Checkpoint name: it must not change, or the process would start again from the beginning of the log. */
 export const EXTERNAL_ID_PROCESS = 'estates-external-id';
-
-/** The context of a step a process manager takes for an event: same actor and correlation, the event as cause. */
-export const stepContext = (event: RecordedEvent, now: Date): CommandContext => ({
-  now: now.toISOString(),
-  metadata: reactionMetadata(event),
-});
 
 /**
  * Frees an estate's external_id once the estate stops naming it (an update moved it, or the estate was
@@ -53,7 +47,7 @@ export function startExternalIdProcess(options: {
         externalIdStream(before.organization_id, held),
         externalIdDecider,
         { type: 'ReleaseExternalId', organization_id: before.organization_id, external_id: held, estate_id },
-        stepContext(event, now()),
+        reactionContext(event, now()),
       );
     },
   });

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { DomainError, type EventStore, type ReadStore, type RecordedEvent } from '@renopath/platform';
 import { fold, handleCommand, type CommandContext } from '@renopath/platform/service/decider.ts';
-import { reactionMetadata } from '@renopath/platform/service/handler-kit.ts';
+import { reactionContext } from '@renopath/platform/service/handler-kit.ts';
 import { runProcessManager, type ProcessManager } from '@renopath/platform/service/process-manager.ts';
 import { IdentityEvents } from '@renopath/contracts';
 import { apiClientDecider, apiClientStream } from '../api-client/api-client.decider.ts';
@@ -40,10 +40,7 @@ export function startOnboardingProcess(deps: {
 async function onboard(store: EventStore, event: RecordedEvent, now: () => Date): Promise<void> {
   // Parsed with the contract's schema: where a future upcaster goes.
   const o = IdentityEvents.OnboardingStarted.parse(event.data);
-  const context: CommandContext = {
-    now: now().toISOString(),
-    metadata: reactionMetadata(event),
-  };
+  const context = reactionContext(event, now());
   const org = await state(store, organizationDecider, organizationStream(o.organization_id));
   // Created by an earlier attempt: its owner is the one it named.
   const user_id = org.exists ? (Object.keys(org.members)[0] ?? Object.keys(org.pending)[0]!) : await createOrganization(store, o, context);

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { DomainError, type EventStore, type ReadStore } from '@renopath/platform';
 import { handleCommand } from '@renopath/platform/service/decider.ts';
-import { reactionMetadata } from '@renopath/platform/service/handler-kit.ts';
+import { reactionContext } from '@renopath/platform/service/handler-kit.ts';
 import { runProcessManager, type ProcessManager } from '@renopath/platform/service/process-manager.ts';
 import { IdentityEvents } from '@renopath/contracts';
 import { fold } from '@renopath/platform/service/decider.ts';
@@ -35,10 +35,7 @@ export function startRegistrationProcess(deps: {
     eventTypes: ['UserRegistered', 'UserUpdated'],
     // Parsed with the contract's schemas: where a future upcaster goes.
     async handle(event) {
-      const context = {
-        now: now().toISOString(),
-        metadata: reactionMetadata(event),
-      };
+      const context = reactionContext(event, now());
       if (event.type === 'UserUpdated') {
         const { user_id, changes } = IdentityEvents.UserUpdated.parse(event.data);
         if (changes.email_address === undefined) return;

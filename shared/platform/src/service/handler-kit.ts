@@ -60,7 +60,7 @@ export function reactionMetadata(event: Pick<EventEnvelope, 'event_id' | 'metada
 }
 
 /** The context of events a reactor appends for another context's event (`reactionMetadata`). */
-export function reactionContext(event: EventEnvelope, now: Date): CommandContext {
+export function reactionContext(event: Pick<EventEnvelope, 'event_id' | 'metadata'>, now: Date): CommandContext {
   return { now: now.toISOString(), metadata: reactionMetadata(event) };
 }
 
