@@ -35,6 +35,31 @@ const until = async (what: string, done: () => boolean | Promise<boolean>, timeo
   }
 };
 
+/**
+ * A job sent to a child process with a client's `traceparent` and a webhook: its trace id, its
+ * correlation id and the log line of its webhook's delivery, background work written long after the
+ * answer, at the end of the job's path.
+ */
+async function tracedJob(child: ServiceChild, webhook_url: string) {
+  const access_token = await childToken(child.url);
+  const traceId = newTraceId();
+  const res = await fetch(`${child.url}${JOB_URL}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${access_token}`, 'content-type': 'application/json', traceparent: traceparentOf(traceId) },
+    body: JSON.stringify({ ...REQUIRED, webhook_url }),
+  });
+  expect(res.status).toBe(200);
+  const correlationId = res.headers.get('x-correlation-id');
+  expect(correlationId).toBeTruthy();
+  const delivered = () =>
+    child
+      .stdout()
+      .split('\n')
+      .filter((line) => line.includes('"webhook delivered"'));
+  await until("the webhook delivery's log line", () => delivered().length > 0);
+  return { traceId, correlationId, line: JSON.parse(delivered()[0]!) as Record<string, unknown> };
+}
+
 describe('one process, an in-memory exporter', () => {
   const exporter = new InMemorySpanExporter();
   let stack: Stack;
@@ -143,24 +168,7 @@ describe("npm start's process, exporting over OTLP as the OTEL_* variables say",
   });
 
   it("sends the request's spans to the collector, and names its trace and correlation id on the background log lines", async () => {
-    const access_token = await childToken(child.url);
-    const traceId = newTraceId();
-    const res = await fetch(`${child.url}${JOB_URL}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${access_token}`, 'content-type': 'application/json', traceparent: traceparentOf(traceId) },
-      body: JSON.stringify({ ...REQUIRED, webhook_url: hooks.url }),
-    });
-    expect(res.status).toBe(200);
-    const correlationId = res.headers.get('x-correlation-id');
-    expect(correlationId).toBeTruthy();
-    // The webhook delivery is background work: its log line is written long after the answer.
-    const delivered = () =>
-      child
-        .stdout()
-        .split('\n')
-        .filter((line) => line.includes('"webhook delivered"'));
-    await until("the webhook delivery's log line", () => delivered().length > 0);
-    const line = JSON.parse(delivered()[0]!) as Record<string, unknown>;
+    const { traceId, correlationId, line } = await tracedJob(child, hooks.url);
     expect(line).toMatchObject({ trace_id: traceId, correlation_id: correlationId });
     await until('the spans at the collector', () => exported.some((body) => body.includes(traceId) && body.includes('webhook delivery')));
   });
@@ -184,24 +192,9 @@ describe("npm start's process with nowhere to send spans (its default)", () => {
   });
 
   it("carries the client's trace as data from the request, through the job's run and its renovation, to its webhook's log line", async () => {
-    const access_token = await childToken(child.url);
-    const traceId = newTraceId();
-    const res = await fetch(`${child.url}${JOB_URL}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${access_token}`, 'content-type': 'application/json', traceparent: traceparentOf(traceId) },
-      body: JSON.stringify({ ...REQUIRED, webhook_url: hooks.url }),
-    });
-    expect(res.status).toBe(200);
-    const correlationId = res.headers.get('x-correlation-id');
     // The delivery is scheduled once renovations holds the job's renovation: every hop before it
     // (the command, the worker's run and report, estates' and renovations' followers) passed the trace on.
-    const delivered = () =>
-      child
-        .stdout()
-        .split('\n')
-        .filter((line) => line.includes('"webhook delivered"'));
-    await until("the webhook delivery's log line", () => delivered().length > 0);
-    const line = JSON.parse(delivered()[0]!) as Record<string, unknown>;
+    const { traceId, correlationId, line } = await tracedJob(child, hooks.url);
     expect(line).toMatchObject({ trace_id: traceId, correlation_id: correlationId });
     // The gateway's own span id, not the client's: the request is a span of its own in the client's trace.
     expect(line['span_id']).toMatch(/^[0-9a-f]{16}$/);
