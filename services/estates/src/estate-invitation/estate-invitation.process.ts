@@ -2,6 +2,7 @@ import type { Closeable, EventStore } from '@renopath/platform';
 import { fold, handleCommand } from '@renopath/platform/service/decider.ts';
 import { reactionContext } from '@renopath/platform/service/handler-kit.ts';
 import { consumeParsedEvents, type ReactorOptions } from '@renopath/platform/service/reactor.ts';
+import { traceFields } from '@renopath/platform/observability/tracing.ts';
 import { IdentityEvents } from '@renopath/contracts';
 import { parseEstateEvent } from '../estate/estate.events.ts';
 import { estateDecider, estateStream } from '../estate/estate.decider.ts';
@@ -52,7 +53,7 @@ export function startEstateInvitationProcess(
           reactionContext(event, now()),
         );
         await settle(result.position);
-        log.info({ estate_id, user_id }, 'estate member recorded from the invitation identity stored');
+        log.info({ estate_id, user_id, ...traceFields(event.metadata) }, 'estate member recorded from the invitation identity stored');
       }
     }
   });

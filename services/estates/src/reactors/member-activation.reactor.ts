@@ -1,5 +1,6 @@
 import type { Closeable, EventEnvelope } from '@renopath/platform';
 import { consumeParsedEvents, type ReadStoreReactorOptions } from '@renopath/platform/service/reactor.ts';
+import { traceFields } from '@renopath/platform/observability/tracing.ts';
 import { IdentityEvents } from '@renopath/contracts';
 import { C, type MembershipDoc } from '../estate-views/estate-views.projection.ts';
 
@@ -21,6 +22,9 @@ export function startMemberActivationReactor(
     const { items } = await readStore.query<MembershipDoc>(C.memberships, { filter: { organization_id, user_id, status: 'PENDING' } });
     for (const membership of items) await activateMember(event, membership.estate_id, user_id);
     if (items.length)
-      log.info({ organization_id, user_id, estates: items.length }, 'estate memberships started with the accepted invitation');
+      log.info(
+        { organization_id, user_id, estates: items.length, ...traceFields(event.metadata) },
+        'estate memberships started with the accepted invitation',
+      );
   });
 }

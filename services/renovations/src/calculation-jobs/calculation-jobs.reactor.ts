@@ -1,4 +1,5 @@
 import { DomainError, type Closeable, type EventEnvelope, type ReadStore } from '@renopath/platform';
+import { traceFields } from '@renopath/platform/observability/tracing.ts';
 import { consumeParsedEvents, type ParsedEvent, type ReadStoreReactorOptions } from '@renopath/platform/service/reactor.ts';
 import {
   calculationJobKey,
@@ -119,7 +120,7 @@ async function makeRenovation(
   } catch (err) {
     // What renovations refuses on the data is an answer about this job; anything else is tried again.
     if (!(err instanceof DomainError) || err.status >= 500) throw err;
-    log.warn({ err, job_id }, "the job's renovation was refused");
+    log.warn({ err, job_id, ...traceFields(envelope.metadata) }, "the job's renovation was refused");
     await decline(`the renovation could not be created: ${err.messages.join('; ') || `status ${err.status}`}`);
   }
 }

@@ -1,5 +1,6 @@
 import type { Closeable } from '@renopath/platform';
 import { consumeParsedEvents, type ReadStoreReactorOptions } from '@renopath/platform/service/reactor.ts';
+import { traceFields } from '@renopath/platform/observability/tracing.ts';
 import { CalculationJobEvents, EstateEvents, IdentityEvents, TrajectoryJobMetadata } from '@renopath/contracts';
 import { changeOf, recordChangeIn } from '../change-log/change-log.reactor.ts';
 import { applyEstateEvent } from './estate-copy.ts';
@@ -106,7 +107,10 @@ export function startCalculationsReactor(options: ReadStoreReactorOptions): Prom
       if (event.type !== 'CalculationJobFinished' || !job.trajectory || !next.estate_id) return;
       const plan = TrajectoryJobMetadata.safeParse(event.data.metadata);
       if (!plan.success) {
-        log.warn({ event_id: envelope.event_id }, 'a finished trajectory job without a trajectory; not shown on the referral page');
+        log.warn(
+          { event_id: envelope.event_id, ...traceFields(envelope.metadata) },
+          'a finished trajectory job without a trajectory; not shown on the referral page',
+        );
         return;
       }
       const latest = await tx.get<TrajectoryDoc>(R.trajectories, next.estate_id);
