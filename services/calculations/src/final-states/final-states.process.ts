@@ -2,7 +2,7 @@ import type { EventMetadata } from '@renopath/platform';
 import { reactionMetadata } from '@renopath/platform/service/handler-kit.ts';
 import { runProcessManager } from '@renopath/platform/service/process-manager.ts';
 import { jobAttempts, jobDuration } from '@renopath/platform/observability/metrics.ts';
-import { CalculationJobEvents, type CalculationJob } from '@renopath/contracts';
+import type { CalculationJob } from '@renopath/contracts';
 import { JOB_STREAM_PREFIX } from '../job/job.decider.ts';
 import { J, type JobDoc } from '../job-views/job-views.projection.ts';
 import type { CalculationsKit } from '../kit/calculations-kit.ts';
@@ -32,9 +32,12 @@ export function startFinalStates(kit: CalculationsKit, onFinal: OnFinal) {
       const seconds = (Date.parse(event.occurred_at) - Date.parse(doc.job.created_at)) / 1000;
       if (Number.isFinite(seconds)) jobDuration.observe({ status }, Math.max(0, seconds));
       jobAttempts.observe({ status }, doc.attempt);
-      const parsed = CalculationJobEvents.CalculationJobFinished.safeParse(event.data);
-      if (event.type === 'CalculationJobFinished' && parsed.success && parsed.data.consequences) return;
+      // Whether the plan has consequences is all this needs of the event: not a parse of the whole plan (tens of kilobytes).
+      if (event.type === 'CalculationJobFinished' && hasConsequences(event.data)) return;
       await onFinal(doc.job, doc, reactionMetadata(event));
     },
   });
 }
+
+/** A FINISHED job's event carries consequences for other contexts (its contract's optional `consequences`, checked where it was appended). */
+const hasConsequences = (data: Record<string, unknown>) => data['consequences'] !== undefined && data['consequences'] !== null;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
 import type { EventStore, EventMetadata } from '@renopath/platform';
-import { fold, handleCommand, type DomainEvent } from '@renopath/platform/service/decider.ts';
+import { currentState, handleCommand } from '@renopath/platform/service/decider.ts';
 import { safeFetch, type SafeFetchOptions, type SafeFetchResponse } from '@renopath/platform/net/safe-fetch.ts';
 import type { CalculationJob } from '@renopath/contracts';
 import { webhookDeliveries, webhookDeliveryDuration } from '@renopath/platform/observability/metrics.ts';
@@ -14,7 +14,6 @@ import {
   deliveryView,
   webhookDeliveryDecider,
   type WebhookDeliveryCommand,
-  type WebhookDeliveryEvent,
   type WebhookDeliveryState,
   type WebhookDeliveryView,
   type WebhookPayload,
@@ -61,13 +60,12 @@ const MAX_ANSWER_BYTES = 1024 * 1024;
 const READ_PAGE = 1000;
 const ERROR_TEXT_MAX = 500;
 
-const toDomain = (e: { type: string; data: Record<string, unknown> }) =>
-  ({ type: e.type, data: e.data }) as DomainEvent as WebhookDeliveryEvent;
-
-/** A delivery's state, from its stream. */
-async function loadDelivery(eventStore: EventStore, stream: string): Promise<WebhookDeliveryState> {
-  return fold(webhookDeliveryDecider, (await eventStore.readStream(stream)).map(toDomain));
-}
+/**
+ * A delivery's state, from its stream: folded once, then kept by this process with the commands it
+ * records, so an attempt does not parse the stored body again (a job's JSON, tens of kilobytes).
+ */
+const loadDelivery = (eventStore: EventStore, stream: string): Promise<WebhookDeliveryState> =>
+  currentState(eventStore, stream, webhookDeliveryDecider);
 
 /** What a delivery is scheduled for: the event (or request) whose trace and correlation id it goes on in. */
 export type Cause = { correlation_id?: string; causation_id?: string | null; traceparent?: string | undefined };

@@ -57,6 +57,19 @@ function recordedFold<E extends DomainEvent, S>(decider: Decider<unknown, E, S>)
 }
 
 /**
+ * A stream's current state as `decider` folds it: from the state this process last folded for the
+ * stream (the cache `handleCommand` keeps), reading only the events stored after it. Callers read the
+ * state, never change it.
+ */
+export async function currentState<E extends DomainEvent, S>(
+  store: EventStore,
+  stream: string,
+  decider: Decider<unknown, E, S>,
+): Promise<S> {
+  return (await readFolded(store, stream, recordedFold(decider))).state;
+}
+
+/**
  * Reads the stream, folds it, decides and appends with the revision it read (house style: read, fold, decide, append).
  * A concurrent writer makes the append fail; re-deciding on fresh state is safe for these
  * deciders because they validate against the state, so the command is retried a bounded number of times,
