@@ -199,5 +199,13 @@ describe("npm start's process with nowhere to send spans (its default)", () => {
     // The gateway's own span id, not the client's: the request is a span of its own in the client's trace.
     expect(line['span_id']).toMatch(/^[0-9a-f]{16}$/);
     expect(line['span_id']).not.toBe('00f067aa0ba902b7');
+    // The request's own lines (Fastify's, through the request logger) name the same trace and span.
+    const requestLines = child
+      .stdout()
+      .split('\n')
+      .filter((l) => l.includes(`"reqId":"${correlationId}"`))
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(requestLines.length).toBeGreaterThan(0);
+    for (const requestLine of requestLines) expect(requestLine).toMatchObject({ trace_id: traceId, span_id: line['span_id'] });
   });
 });

@@ -30,8 +30,14 @@ export function requestTrace(raw: IncomingMessage): string | undefined {
   return (traced[TRACEPARENT] ??= requestTraceparent(raw.headers['traceparent']));
 }
 
-/** What a request's log lines name of its trace (its child logger's bindings; pino's mixin does it when spans are recorded). */
-export const requestTraceFields = (raw: IncomingMessage): Record<string, string> => traceFields({ traceparent: requestTrace(raw) });
+/**
+ * What a request's log lines name of its trace (its child logger's bindings). Nothing when spans are
+ * recorded: pino's mixin names the request's span then, and bindings would name the same keys twice.
+ */
+export function requestTraceFields(raw: IncomingMessage): Record<string, string> {
+  const traceparent = requestTrace(raw);
+  return traceparent === undefined ? {} : traceFields({ traceparent });
+}
 
 /**
  * A server span per request when spans are recorded, continuing the client's W3C `traceparent`. The
