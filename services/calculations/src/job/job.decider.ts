@@ -139,6 +139,9 @@ function createJob(command: Command<'CreateJob'>, state: JobState): CalculationJ
   return [{ type: 'CalculationJobCreated', data }];
 }
 
+/** When a lease taken or renewed at the command's time runs out. */
+const leaseEnd = ({ now, lease_ms }: { now: string; lease_ms: number }) => new Date(Date.parse(now) + lease_ms).toISOString();
+
 function startJob(command: Command<'StartJob'>, state: Existing): CalculationJobEvent[] {
   if (!isRunnable(state, command.now)) return [];
   const { job_id } = state;
@@ -150,7 +153,7 @@ function startJob(command: Command<'StartJob'>, state: Existing): CalculationJob
       },
     ];
   }
-  const lease_until = new Date(Date.parse(command.now) + command.lease_ms).toISOString();
+  const lease_until = leaseEnd(command);
   return [{ type: 'CalculationJobStarted', data: { job_id, attempt: state.attempt + 1, worker_id: command.worker_id, lease_until } }];
 }
 
@@ -161,7 +164,7 @@ function startJob(command: Command<'StartJob'>, state: Existing): CalculationJob
  */
 function renewLease(command: Command<'RenewLease'>, state: Existing): CalculationJobEvent[] {
   if (state.status !== 'RUNNING' || command.attempt !== state.attempt) return [];
-  const lease_until = new Date(Date.parse(command.now) + command.lease_ms).toISOString();
+  const lease_until = leaseEnd(command);
   return [{ type: 'CalculationJobLeaseRenewed', data: { job_id: state.job_id, attempt: command.attempt, lease_until } }];
 }
 

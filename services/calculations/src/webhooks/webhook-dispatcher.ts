@@ -6,7 +6,7 @@ import { currentState, handleCommand } from '@renopath/platform/service/decider.
 import { safeFetch, type SafeFetchOptions, type SafeFetchResponse } from '@renopath/platform/net/safe-fetch.ts';
 import type { CalculationJob } from '@renopath/contracts';
 import { webhookDeliveries, webhookDeliveryDuration } from '@renopath/platform/observability/metrics.ts';
-import { currentTraceparent, inSpan, SpanKind, traceFields } from '@renopath/platform/observability/tracing.ts';
+import { currentTraceparent, inSpan, SpanKind, traceFields, type Trace } from '@renopath/platform/observability/tracing.ts';
 import {
   DELIVERY_STREAM_PREFIX,
   WebhookEventType,
@@ -106,7 +106,7 @@ function scheduleCommand(
 }
 
 /** The trace and correlation id a delivery was scheduled in. */
-type Origin = { traceparent?: string; correlation_id?: string };
+type Origin = Partial<Trace>;
 
 /** Where a delivery is scheduled: the span under way when spans are recorded, else the cause's trace; the cause's correlation id. */
 function originOf(cause?: Cause): Origin {
