@@ -37,7 +37,7 @@ export function applyRenovationEvent(doc: RenovationDoc | null, e: Applied): Ren
   const revision = Number(e.revision);
   const position = Number(e.position);
   if (event.type === 'RenovationCreated') {
-    const { renovation_id, estate_id, organization_id, renovation_name } = event.data;
+    const { renovation_id, estate_id, organization_id, renovation_name, items } = event.data;
     return {
       id: renovation_id,
       estate_id,
@@ -49,7 +49,7 @@ export function applyRenovationEvent(doc: RenovationDoc | null, e: Applied): Ren
       revision,
       created_position: position,
       updated_position: position,
-      items: [],
+      items: (items ?? []).map(itemOf),
       valuation: null,
     };
   }

@@ -3,7 +3,7 @@ import type { RecordedEvent } from '@renopath/platform';
 import { fold } from '@renopath/platform/service/decider.ts';
 import type { RenovationCommand, RenovationEvent } from '@renopath/contracts';
 import { renovationDecider } from '../renovation/renovation.decider.ts';
-import { flemishHouse, ON_ROOF } from '../renovation/testing.ts';
+import { flemishHouse, GENERAL, ON_ROOF } from '../renovation/testing.ts';
 import { replayRenovation } from './renovation-views.projection.ts';
 import { renderOverview, renderRecord } from './renovation-views.render.ts';
 
@@ -67,5 +67,62 @@ describe('renovation views', () => {
     expect(replayRenovation(events.slice(0, 4))!.deleted_at).toBeNull();
     expect(replayRenovation(events)!.deleted_at).toBe(events.at(-1)!.occurred_at);
     expect(replayRenovation([])).toBeNull();
+  });
+});
+
+describe("a trajectory's renovation: its items on the created event", () => {
+  const JOB = '99999999-8888-4777-8666-555555555555';
+  const WALLS = 'aaaaaaaa-0000-4000-8000-000000000001';
+  const ROOF = 'aaaaaaaa-0000-4000-8000-000000000002';
+  const [created, valued] = recorded([
+    {
+      type: 'CreateRenovationFromTrajectory',
+      renovation_id: RENOVATION,
+      renovation_name: 'Plan',
+      calculation_job_id: JOB,
+      income_category: null,
+      estate,
+      year: 2026,
+      items: [
+        { item_id: WALLS, renovation_component_type: 'EXTERIOR_WALL_INSULATION', placement: GENERAL, count: 1, quantity: 140, step: 1 },
+        {
+          item_id: ROOF,
+          renovation_component_type: 'INCLINED_ROOF_INSULATION_INSIDE',
+          placement: ON_ROOF,
+          count: 1,
+          quantity: 75.5,
+          step: 2,
+        },
+      ],
+    },
+  ]);
+
+  it('the read model holds the items the decider holds, with the figures valued for them', () => {
+    const doc = replayRenovation([created!, valued!])!;
+    const state = fold(renovationDecider, [created!, valued!] as unknown as RenovationEvent[]);
+    expect(doc.items).toEqual(state.items);
+    expect(doc.items.map((i) => [i.item_id, i.quantity, i.step])).toEqual([
+      [WALLS, 140, 1],
+      [ROOF, 75.5, 2],
+    ]);
+    expect(Object.keys(doc.valuation!.items).sort()).toEqual([WALLS, ROOF].sort());
+  });
+
+  it('a renovation recorded before, with an item event per step, reads the same', () => {
+    const { items, ...rest } = (created as unknown as Extract<RenovationEvent, { type: 'RenovationCreated' }>).data;
+    const older = [
+      { ...created!, data: rest },
+      ...items!.map((item, i) => ({
+        ...created!,
+        type: 'RenovationItemAdded',
+        data: { renovation_id: RENOVATION, ...item },
+        revision: BigInt(i + 1),
+      })),
+      valued!,
+    ] as unknown as RecordedEvent[];
+    expect(replayRenovation(older)!.items).toEqual(replayRenovation([created!, valued!])!.items);
+    expect(fold(renovationDecider, older as unknown as RenovationEvent[]).items).toEqual(
+      fold(renovationDecider, [created!, valued!] as unknown as RenovationEvent[]).items,
+    );
   });
 });

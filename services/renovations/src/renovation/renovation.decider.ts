@@ -7,6 +7,7 @@ import type {
   RenovationCommand,
   RenovationEstateSnapshot,
   RenovationEvent,
+  RenovationItemFacts,
   RenovationValuation,
 } from '@renopath/contracts';
 import { findOnFloor, findRoof } from '../estate-mirror/estate-mirror.ts';
@@ -148,17 +149,6 @@ function createFromTrajectory(command: FromTrajectory, state: RenovationState): 
     if (refusal) throw new DomainError(400, [`items[${i}]: ${refusal}`]);
   }
   const income = command.income_category ? { income_category: command.income_category } : {};
-  const created: RenovationEvent = {
-    type: 'RenovationCreated',
-    data: {
-      renovation_id,
-      estate_id: estate.estate_id,
-      organization_id: estate.organization_id,
-      renovation_name: command.renovation_name,
-      trajectory: { calculation_job_id: command.calculation_job_id, fingerprint },
-      ...income,
-    },
-  };
   const states: ItemState[] = items.map((i) => ({
     item_id: i.item_id,
     placement: i.placement,
@@ -168,21 +158,29 @@ function createFromTrajectory(command: FromTrajectory, state: RenovationState): 
     quantity: i.quantity,
     step: i.step,
   }));
-  const added: RenovationEvent[] = states.map((i) => ({
-    type: 'RenovationItemAdded',
+  // The items ride on the created event: one decision, one event (a job's plan makes about six items).
+  const created: RenovationEvent = {
+    type: 'RenovationCreated',
     data: {
       renovation_id,
-      item_id: i.item_id,
-      placement: i.placement,
-      root_renovation_component_type: i.root_renovation_component_type,
-      renovation_component_type: i.renovation_component_type,
-      count: i.count,
-      quantity: i.quantity ?? null,
-      ...(i.step !== undefined ? { step: i.step } : {}),
+      estate_id: estate.estate_id,
+      organization_id: estate.organization_id,
+      renovation_name: command.renovation_name,
+      trajectory: { calculation_job_id: command.calculation_job_id, fingerprint },
+      ...income,
+      items: states.map((i) => ({
+        item_id: i.item_id,
+        placement: i.placement,
+        root_renovation_component_type: i.root_renovation_component_type,
+        renovation_component_type: i.renovation_component_type,
+        count: i.count,
+        quantity: i.quantity ?? null,
+        ...(i.step !== undefined ? { step: i.step } : {}),
+      })),
     },
-  }));
+  };
   const valuation = valuate(renovation_id, states, estate, year, income);
-  return [created, ...added, { type: 'RenovationValued', data: { renovation_id, valuation } }];
+  return [created, { type: 'RenovationValued', data: { renovation_id, valuation } }];
 }
 
 function createRenovation(command: Command<'CreateRenovation'>, state: RenovationState): RenovationEvent[] {
@@ -332,8 +330,8 @@ function decide(command: RenovationCommand, state: RenovationState): RenovationE
   }
 }
 
-/** An item as its `RenovationItemAdded` event states it (the decider and the read model fold it alike). */
-export function itemOf(data: Extract<RenovationEvent, { type: 'RenovationItemAdded' }>['data']): ItemState {
+/** An item as its `RenovationItemAdded` event, or its renovation's `RenovationCreated`, states it (the decider and the read model fold it alike). */
+export function itemOf(data: RenovationItemFacts): ItemState {
   const { item_id, placement, renovation_component_type, root_renovation_component_type, count, quantity, step } = data;
   return {
     item_id,
@@ -357,6 +355,7 @@ function evolve(state: RenovationState, event: RenovationEvent): RenovationState
         organization_id: event.data.organization_id,
         trajectory: event.data.trajectory ?? null,
         income_category: event.data.income_category ?? null,
+        items: (event.data.items ?? []).map(itemOf),
       };
     case 'RenovationItemAdded':
       return { ...state, items: [...state.items, itemOf(event.data)] };

@@ -24,11 +24,16 @@ const PHOTO_TYPES = new Set(['image/jpeg', 'image/png']);
 
 /** The client items in the renovation's order: a trajectory's steps by their plan order, other items as added. */
 export function itemOrderOf(history: readonly RenovationHistoryEntry[]): string[] {
+  // A trajectory's items come with its `RenovationCreated` (older renovations: an item event each), the others one event each.
   const added = history
-    .filter((e) => e.type === 'RenovationItemAdded')
-    .map((e, i) => ({
-      id: String(e.data['item_id']),
-      step: typeof e.data['step'] === 'number' ? e.data['step'] : Number.POSITIVE_INFINITY,
+    .flatMap((e): Array<Record<string, unknown>> => {
+      if (e.type === 'RenovationItemAdded') return [e.data];
+      const items = e.type === 'RenovationCreated' ? e.data['items'] : undefined;
+      return Array.isArray(items) ? (items as Array<Record<string, unknown>>) : [];
+    })
+    .map((item, i) => ({
+      id: String(item['item_id']),
+      step: typeof item['step'] === 'number' ? item['step'] : Number.POSITIVE_INFINITY,
       i,
     }));
   return added.sort((a, b) => a.step - b.step || a.i - b.i).map((a) => a.id);
