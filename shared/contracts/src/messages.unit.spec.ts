@@ -74,6 +74,36 @@ describe('checkMessage', () => {
     });
   });
 
+  it('checks the request ids beside an actor it checked before as it checks them the first time', () => {
+    const caller = { ...actor };
+    const body = { name: 'Kouter 12' };
+    const first = checkMessage(update, { actor: caller, correlation_id: 'r1', params: { estate_id }, body });
+    expect(first).toMatchObject({ ok: true, value: { actor: caller, correlation_id: 'r1' } });
+    // The same actor object again (the gateway hands one per verified token): ids still checked.
+    expect(checkMessage(update, { actor: caller, correlation_id: 7, params: { estate_id }, body })).toMatchObject({
+      ok: false,
+      status: 400,
+    });
+    expect(checkMessage(update, { actor: caller, idempotency_key: '', params: { estate_id }, body })).toMatchObject({
+      ok: false,
+      status: 400,
+    });
+    expect(checkMessage(update, { actor: caller, idempotency_key: 3, params: { estate_id }, body })).toMatchObject({
+      ok: false,
+      status: 400,
+    });
+    expect(checkMessage(update, { actor: caller, params: { estate_id }, body })).toEqual({
+      ok: true,
+      value: { actor: caller, correlation_id: '', params: { estate_id }, query: {}, body },
+    });
+    expect(checkMessage(update, { actor: caller, correlation_id: 'r2', idempotency_key: 'k2', params: { estate_id }, body })).toMatchObject(
+      {
+        ok: true,
+        value: { actor: caller, correlation_id: 'r2', idempotency_key: 'k2' },
+      },
+    );
+  });
+
   it('refuses a message that is not an object', () => {
     expect(checkMessage(update, null)).toEqual({ ok: false, status: 400, message: ['message must be an object'] });
   });
