@@ -3,7 +3,7 @@ import type { RecordedEvent } from '@renopath/platform';
 import { fold } from '@renopath/platform/service/decider.ts';
 import type { RenovationCommand, RenovationEvent } from '@renopath/contracts';
 import { renovationDecider } from '../renovation/renovation.decider.ts';
-import { flemishHouse, GENERAL, ON_ROOF } from '../renovation/testing.ts';
+import { flemishHouse, ON_ROOF, twoStepTrajectory } from '../renovation/testing.ts';
 import { replayRenovation } from './renovation-views.projection.ts';
 import { renderOverview, renderRecord } from './renovation-views.render.ts';
 
@@ -75,26 +75,7 @@ describe("a trajectory's renovation: its items on the created event", () => {
   const WALLS = 'aaaaaaaa-0000-4000-8000-000000000001';
   const ROOF = 'aaaaaaaa-0000-4000-8000-000000000002';
   const [created, valued] = recorded([
-    {
-      type: 'CreateRenovationFromTrajectory',
-      renovation_id: RENOVATION,
-      renovation_name: 'Plan',
-      calculation_job_id: JOB,
-      income_category: null,
-      estate,
-      year: 2026,
-      items: [
-        { item_id: WALLS, renovation_component_type: 'EXTERIOR_WALL_INSULATION', placement: GENERAL, count: 1, quantity: 140, step: 1 },
-        {
-          item_id: ROOF,
-          renovation_component_type: 'INCLINED_ROOF_INSULATION_INSIDE',
-          placement: ON_ROOF,
-          count: 1,
-          quantity: 75.5,
-          step: 2,
-        },
-      ],
-    },
+    twoStepTrajectory({ renovation_id: RENOVATION, calculation_job_id: JOB, walls: WALLS, roof: ROOF }, estate, 2026, 140),
   ]);
 
   it('the read model holds the items the decider holds, with the figures valued for them', () => {

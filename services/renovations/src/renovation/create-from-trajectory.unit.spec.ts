@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { deciderSpec } from '@renopath/platform/service/decider-spec.ts';
 import { fold } from '@renopath/platform/service/decider.ts';
-import type { RenovationCommand, RenovationEvent } from '@renopath/contracts';
+import type { RenovationEvent } from '@renopath/contracts';
 import { renovationDecider } from './renovation.decider.ts';
-import { flemishHouse, GENERAL, ON_ROOF } from './testing.ts';
+import { flemishHouse, GENERAL, ON_ROOF, twoStepTrajectory } from './testing.ts';
 
 const spec = deciderSpec(renovationDecider);
 const RENOVATION = '11111111-2222-4333-8444-555555555555';
@@ -13,19 +13,7 @@ const ROOF = '99999999-8888-4777-8666-555555555556';
 const YEAR = 2026;
 const estate = flemishHouse();
 
-const create: Extract<RenovationCommand, { type: 'CreateRenovationFromTrajectory' }> = {
-  type: 'CreateRenovationFromTrajectory',
-  renovation_id: RENOVATION,
-  renovation_name: 'Plan',
-  calculation_job_id: JOB,
-  income_category: null,
-  estate,
-  year: YEAR,
-  items: [
-    { item_id: WALLS, renovation_component_type: 'EXTERIOR_WALL_INSULATION', placement: GENERAL, count: 1, quantity: 143.96, step: 1 },
-    { item_id: ROOF, renovation_component_type: 'INCLINED_ROOF_INSULATION_INSIDE', placement: ON_ROOF, count: 1, quantity: 75.5, step: 2 },
-  ],
-};
+const create = twoStepTrajectory({ renovation_id: RENOVATION, calculation_job_id: JOB, walls: WALLS, roof: ROOF }, estate, YEAR);
 const decided = renovationDecider.decide(create, renovationDecider.initialState());
 const figures = (events: RenovationEvent[], item: string) => fold(renovationDecider, events).valuation!.items[item]!;
 

@@ -6,6 +6,7 @@ import {
   EstateOwnFieldRules,
   type EstateFieldValues,
   type ItemPlacement,
+  type RenovationCommand,
   type RenovationEstateSnapshot,
 } from '@renopath/contracts';
 
@@ -83,3 +84,35 @@ const none = { roof_id: null, floor_id: null, room_id: null, staircase_id: null 
 export const GENERAL: ItemPlacement = { ...none, scope: 'GENERAL' };
 export const ON_ROOF: ItemPlacement = { ...none, scope: 'ROOF', roof_id: ROOF_ID };
 export const IN_ROOM: ItemPlacement = { ...none, scope: 'ROOM', room_id: ROOM_ID, floor_id: FLOOR_ID };
+
+/**
+ * A renovation made from a two-step trajectory on `estate`: the exterior walls (step 1, `walls` m2)
+ * and the inclined roof from inside on ON_ROOF (step 2, 75.5 m2), the plan's own quantities.
+ */
+export function twoStepTrajectory(
+  ids: { renovation_id: string; calculation_job_id: string; walls: string; roof: string },
+  estate: RenovationEstateSnapshot,
+  year: number,
+  walls = 143.96,
+): Extract<RenovationCommand, { type: 'CreateRenovationFromTrajectory' }> {
+  return {
+    type: 'CreateRenovationFromTrajectory',
+    renovation_id: ids.renovation_id,
+    renovation_name: 'Plan',
+    calculation_job_id: ids.calculation_job_id,
+    income_category: null,
+    estate,
+    year,
+    items: [
+      { item_id: ids.walls, renovation_component_type: 'EXTERIOR_WALL_INSULATION', placement: GENERAL, count: 1, quantity: walls, step: 1 },
+      {
+        item_id: ids.roof,
+        renovation_component_type: 'INCLINED_ROOF_INSULATION_INSIDE',
+        placement: ON_ROOF,
+        count: 1,
+        quantity: 75.5,
+        step: 2,
+      },
+    ],
+  };
+}
