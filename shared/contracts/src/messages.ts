@@ -209,14 +209,7 @@ function knownEnvelope(raw: Record<string, unknown>, known: boolean): { success:
   const { correlation_id, idempotency_key } = raw;
   if (!known || (correlation_id !== undefined && typeof correlation_id !== 'string')) return null;
   if (idempotency_key !== undefined && (typeof idempotency_key !== 'string' || idempotency_key === '')) return null;
-  return {
-    success: true,
-    data: {
-      actor: raw['actor'] as Envelope['actor'],
-      ...(correlation_id !== undefined ? { correlation_id } : {}),
-      ...(idempotency_key !== undefined ? { idempotency_key } : {}),
-    },
-  };
+  return { success: true, data: { actor: raw['actor'] as Envelope['actor'], correlation_id, idempotency_key } };
 }
 
 /** The envelope parsed with `MessageEnvelope`; an actor it accepts is remembered as checked. */

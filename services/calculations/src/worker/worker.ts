@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { BusUnavailableError, DomainError, type Bus } from '@renopath/platform';
 import { backoff, sleep } from '@renopath/platform/internal/async.ts';
-import { inSpan, traceFields, type Trace } from '@renopath/platform/observability/tracing.ts';
+import { inSpan, traceFields, tracedRequestOptions, type Trace } from '@renopath/platform/observability/tracing.ts';
 import {
   CalculationsSubjects as S,
   WorkAssignment,
@@ -58,8 +58,7 @@ export function busJobSource(bus: Bus, busTimeoutMs: number): JobSource {
     body,
   });
   // The job's trace goes beside the message, as the gateway sends a request's.
-  const sent = ({ traceparent }: Trace, timeoutMs = busTimeoutMs) =>
-    traceparent ? { timeoutMs, headers: { traceparent } } : { timeoutMs };
+  const sent = ({ traceparent }: Trace, timeoutMs = busTimeoutMs) => tracedRequestOptions(traceparent, timeoutMs);
   return {
     async claim(worker_id, wait_ms, trace) {
       const reply = await bus.request(S.claimJob, internal(trace, { worker_id, wait_ms }), sent(trace, wait_ms + busTimeoutMs));

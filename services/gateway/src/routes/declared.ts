@@ -9,6 +9,7 @@ import type {
 import { checkMessage, Messages, type ServiceRequest } from '@renopath/contracts';
 import { DomainError, type BlobStore, type Bus } from '@renopath/platform';
 import { contextsToSettle, settleAcrossContexts } from '@renopath/platform/service/settlement.ts';
+import { tracedRequestOptions } from '@renopath/platform/observability/tracing.ts';
 import { requireScope, revokeClientHook } from '../plugins/auth.ts';
 import { replyWithBlob, signLinksHook } from '../plugins/downloads.ts';
 import { HttpError } from '../plugins/errors.ts';
@@ -154,7 +155,6 @@ function handlerOf(route: RouteDef, options: DeclaredRoutesOptions): RouteHandle
 function askService(route: RouteDef, options: DeclaredRoutesOptions) {
   const { bus } = options;
   const contract = contractOf(route);
-  const requestOptions = { timeoutMs: options.busTimeoutMs };
   // A message the gateway makes itself (an upload's stored file, a mapped request) is checked before it leaves;
   // the others were validated by the contract's own schemas on the way in.
   const checkBeforeSending = route.kind === 'upload' || route.toMessage !== undefined || route.prepare !== undefined;
@@ -198,7 +198,7 @@ function askService(route: RouteDef, options: DeclaredRoutesOptions) {
     };
     const serviceKey = request.idempotency?.serviceKey;
     if (serviceKey) message.idempotency_key = serviceKey;
-    const result = await bus.request(route.subject, message, tracedOptions(request, requestOptions));
+    const result = await bus.request(route.subject, message, tracedRequestOptions(request.traceparent, options.busTimeoutMs));
     if (route.method !== 'GET') await settle(request, reply);
     return result;
   };
@@ -214,14 +214,8 @@ function askFor(request: FastifyRequest, options: DeclaredRoutesOptions) {
     const message: ServiceRequest = { ...checked.value, actor: request.actor, correlation_id: request.id };
     const serviceKey = request.idempotency?.serviceKey;
     if (serviceKey) message.idempotency_key = serviceKey;
-    return options.bus.request(subject, message, tracedOptions(request, { timeoutMs: options.busTimeoutMs }));
+    return options.bus.request(subject, message, tracedRequestOptions(request.traceparent, options.busTimeoutMs));
   };
-}
-
-/** A bus request's options carrying the request's own `traceparent`, when it has one (nothing records spans). */
-function tracedOptions(request: FastifyRequest, options: { timeoutMs: number }) {
-  const traceparent = request.traceparent;
-  return traceparent === undefined ? options : { timeoutMs: options.timeoutMs, headers: { traceparent } };
 }
 
 /**

@@ -197,6 +197,18 @@ export function inSpan<T>(
 export { SpanKind };
 
 /**
+ * A bus request's options that send a trace on as data: its `traceparent` in the request's headers
+ * (NATS message headers on the wire), where the receiving side's `serveMessages` reads it. The
+ * gateway's requests and a worker's commands go out this way when nothing records spans.
+ */
+export function tracedRequestOptions(
+  traceparent: string | undefined,
+  timeoutMs: number,
+): { timeoutMs: number; headers?: { traceparent: string } } {
+  return traceparent === undefined ? { timeoutMs } : { timeoutMs, headers: { traceparent } };
+}
+
+/**
  * What a log line names of the work it is written for: its trace and span ids (of its `traceparent`)
  * and its correlation id. Background work (a job, a webhook delivery, an event's follower) adds these
  * to its lines; a request's lines have them from the gateway's request logger.
